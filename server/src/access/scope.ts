@@ -1,0 +1,35 @@
+import { inArray, sql, type SQL } from 'drizzle-orm';
+import type { AccessLevel } from '@fleet/shared';
+import { brandClients, devices, userExclusiveDevices } from '../db/schema.ts';
+
+export type ScopeViewer = { id: number; access: AccessLevel };
+
+/**
+ * The one rule for which devices a caller may see (spec sections 1 and 6), as a condition on `devices`:
+ * - distributor: every device;
+ * - client: devices whose brand is assigned to it;
+ * - market-partner: its exclusive devices.
+ * Every endpoint that reads or writes devices (and what hangs off them: sites, batches in use,
+ * telemetry, reports, socket rooms) filters with this, so nothing relies on the client hiding things.
+ */
+export function deviceScope(viewer: ScopeViewer): SQL | undefined {
+  switch (viewer.access) {
+    case 'distributor':
+      return undefined;
+    case 'client':
+      return inArray(
+        devices.brandId,
+        sql`(select ${brandClients.brandId} from ${brandClients} where ${brandClients.userId} = ${viewer.id})`,
+      );
+    case 'market-partner':
+      return inArray(
+        devices.id,
+        sql`(select ${userExclusiveDevices.deviceId} from ${userExclusiveDevices} where ${userExclusiveDevices.userId} = ${viewer.id})`,
+      );
+  }
+}
+
+/** True when the caller may manage the whole fleet (users, brands, batches, provisioning). */
+export function isDistributor(viewer: ScopeViewer): boolean {
+  return viewer.access === 'distributor';
+}

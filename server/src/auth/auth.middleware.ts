@@ -1,0 +1,32 @@
+import type { Request, RequestHandler } from 'express';
+import type { AccessLevel } from '@fleet/shared';
+import { ApiError } from '../lib/errors.ts';
+import type { AuthService, Viewer } from './auth.service.ts';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    viewer?: Viewer;
+  }
+}
+
+/** Every /api/v1 call but the public ones goes through this. */
+export function requireAuth(auth: AuthService): RequestHandler {
+  return async (req, _res, next) => {
+    req.viewer = await auth.authenticate(req.get('authorization'));
+    next();
+  };
+}
+
+export function viewerOf(req: Request): Viewer {
+  if (!req.viewer) throw ApiError.unauthorized();
+  return req.viewer;
+}
+
+/** 403 unless the caller's access level is one of `levels`. */
+export function requireAccess(...levels: AccessLevel[]): RequestHandler {
+  return (req, _res, next) => {
+    const viewer = viewerOf(req);
+    if (!levels.includes(viewer.access)) throw ApiError.forbidden();
+    next();
+  };
+}

@@ -1,0 +1,79 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { authTokens, passwordResetTokens, users } from '../db/schema.ts';
+
+export type UserRow = typeof users.$inferSelect;
+
+export function authRepository(db: Db) {
+  return {
+    async findUserByEmail(email: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+      return row;
+    },
+    async createUser(values: typeof users.$inferInsert): Promise<UserRow | undefined> {
+      // ON CONFLICT: two sign-ups racing for one email give one user and one clear 400, never a 500.
+      const [row] = await db.insert(users).values(values).onConflictDoNothing({ target: users.email }).returning();
+      return row;
+    },
+    async createToken(userId: number, keyHash: string): Promise<void> {
+      await db.insert(authTokens).values({ userId, keyHash });
+    },
+    /** The user behind a token, touching last_used_at at most once a minute. */
+    async findUserByTokenHash(keyHash: string): Promise<UserRow | undefined> {
+      const [row] = await db
+        .select({ user: users, tokenId: authTokens.id, lastUsedAt: authTokens.lastUsedAt })
+        .from(authTokens)
+        .innerJoin(users, eq(users.id, authTokens.userId))
+        .where(eq(authTokens.keyHash, keyHash))
+        .limit(1);
+      if (!row) return undefined;
+      if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+        await db.update(authTokens).set({ lastUsedAt: new Date() }).where(eq(authTokens.id, row.tokenId));
+      }
+      return row.user;
+    },
+    async deleteTokensOf(userId: number): Promise<void> {
+      await db.delete(authTokens).where(eq(authTokens.userId, userId));
+    },
+    async deleteToken(keyHash: string): Promise<void> {
+      await db.delete(authTokens).where(eq(authTokens.keyHash, keyHash));
+    },
+    async createResetToken(userId: number, tokenHash: string, expiresAt: Date): Promise<void> {
+      await db.insert(passwordResetTokens).values({ userId, tokenHash, expiresAt });
+    },
+    /**
+     * Sets the new password if the reset token is valid, in one transaction: the token is spent, every
+     * API token of the user is revoked. Answers false (and changes nothing) for an unknown, used or
+     * expired token.
+     */
+    async resetPassword(tokenHash: string, passwordHash: string, now: Date): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [token] = await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: now })
+          .where(
+            and(
+              eq(passwordResetTokens.tokenHash, tokenHash),
+              isNull(passwordResetTokens.usedAt),
+              gt(passwordResetTokens.expiresAt, now),
+            ),
+          )
+          .returning({ userId: passwordResetTokens.userId });
+        if (!token) return false;
+        await tx.update(users).set({ passwordHash }).where(eq(users.id, token.userId));
+        await tx.delete(authTokens).where(eq(authTokens.userId, token.userId));
+        // Other outstanding reset links of the same user stop working too.
+        await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: now })
+          .where(and(eq(passwordResetTokens.userId, token.userId), isNull(passwordResetTokens.usedAt)));
+        return true;
+      });
+    },
+    async countUsers(): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+      return row?.n ?? 0;
+    },
+  };
+}
+export type AuthRepository = ReturnType<typeof authRepository>;

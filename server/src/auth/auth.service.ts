@@ -1,0 +1,166 @@
+import {
+  accessLevel,
+  MESSAGES,
+  resetPasswordProblem,
+  type CurrentUser,
+  type LoginInput,
+  type ResetPasswordInput,
+  type SignUpInput,
+} from '@fleet/shared';
+import { ApiError } from '../lib/errors.ts';
+import { dummyPasswordHash, hashPassword, keyHash, randomKey, verifyPassword } from '../lib/crypto.ts';
+import type { RateLimiter } from '../lib/rate-limiter.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { AuthRepository, UserRow } from './auth.repository.ts';
+
+export type AuthServiceDeps = {
+  repo: AuthRepository;
+  mailer: Mailer;
+  /** Failed logins per email and per client address. */
+  emailLimiter: RateLimiter;
+  addressLimiter: RateLimiter;
+  secretKey: string;
+  publicUrl: string;
+  resetTokenTtlMinutes?: number;
+  now?: () => Date;
+  log?: (msg: string, err?: unknown) => void;
+};
+
+export type Viewer = UserRow & { access: ReturnType<typeof accessLevel> };
+
+export function authService(deps: AuthServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const hash = (key: string) => keyHash(deps.secretKey, key);
+
+  async function throttle(email: string, address: string) {
+    const wait = Math.max(
+      await deps.emailLimiter.blockedFor(email),
+      await deps.addressLimiter.blockedFor(address),
+    );
+    if (wait > 0) {
+      throw new ApiError(
+        429,
+        { detail: `Too many login attempts. Try again in ${wait} seconds.` },
+        { 'Retry-After': String(wait) },
+      );
+    }
+  }
+
+  return {
+    /**
+     * POST /auth/token/login/ : 400 for wrong credentials (the same answer whether or not the email
+     * exists), 401 for an account that is not active (a pending sign-up or a deactivated account),
+     * 429 with Retry-After once an email or an address has failed too often.
+     */
+    async login(input: LoginInput, address: string): Promise<{ auth_token: string }> {
+      await throttle(input.email, address);
+      const user = await deps.repo.findUserByEmail(input.email);
+      const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
+      if (!user || !ok) {
+        await deps.emailLimiter.hit(input.email);
+        await deps.addressLimiter.hit(address);
+        throw new ApiError(400, { non_field_errors: ['Unable to log in with provided credentials.'] });
+      }
+      if (!user.activated) {
+        throw new ApiError(401, { detail: 'User account is disabled.', code: 'account_deactivated' });
+      }
+      await deps.emailLimiter.reset(input.email);
+      const key = randomKey();
+      await deps.repo.createToken(user.id, hash(key));
+      return { auth_token: key };
+    },
+
+    async logout(key: string): Promise<void> {
+      await deps.repo.deleteToken(hash(key));
+    },
+
+    /** POST /auth/users/ : a sign-up request, not active until a distributor approves it. */
+    async signUp(input: SignUpInput) {
+      const created = await deps.repo.createUser({
+        email: input.email,
+        username: input.username,
+        passwordHash: await hashPassword(input.password),
+        company: input.company,
+        phone: input.phone,
+        role: input.role,
+        userType: input.role,
+        activated: false,
+        notifyEmail: input.isEnableNotificationEmail,
+        notifyPhone: input.isEnableNotificationPhone,
+      });
+      if (!created) throw ApiError.field('email', 'user with this email already exists.');
+      return { id: created.id, email: created.email, username: created.username, role: created.role };
+    },
+
+    /**
+     * POST /api/v1/requestResetPassword/{email}: mails a link that opens `/?token=...`.
+     * The spec's client shows 'Email Incorrect!' on any failure, so an unknown email answers 404.
+     */
+    async requestPasswordReset(email: string): Promise<void> {
+      const user = await deps.repo.findUserByEmail(email);
+      if (!user) throw ApiError.notFound('No account with this email.');
+      const token = randomKey(24);
+      const ttl = deps.resetTokenTtlMinutes ?? 60;
+      await deps.repo.createResetToken(user.id, hash(token), new Date(now().getTime() + ttl * 60_000));
+      const link = `${deps.publicUrl}/?token=${token}`;
+      await deps.mailer.send({
+        to: user.email,
+        subject: 'Reset your password',
+        text: `Hello ${user.username},\n\nOpen this link to choose a new password (valid for ${ttl} minutes):\n${link}\n\nIf you did not ask for this, ignore this mail.`,
+        html: `<p>Hello ${escapeHtml(user.username)},</p><p><a href="${link}">Choose a new password</a> (valid for ${ttl} minutes).</p><p>If you did not ask for this, ignore this mail.</p>`,
+      });
+    },
+
+    /** POST /api/v1/resetPassword: the section 5 policy holds on the server too. */
+    async resetPassword(input: ResetPasswordInput): Promise<void> {
+      const problem = resetPasswordProblem(input.password, input.password);
+      if (problem) throw ApiError.field('password', problem);
+      const ok = await deps.repo.resetPassword(hash(input.token), await hashPassword(input.password), now());
+      if (!ok) throw ApiError.field('token', 'This reset link is invalid or has expired.');
+    },
+
+    /** The signed-in user behind `Authorization: Token <key>`; 401 without or with a wrong token, 403 when deactivated. */
+    async authenticate(header: string | undefined): Promise<Viewer> {
+      const match = /^Token\s+([A-Za-z0-9]{10,128})\s*$/.exec(header ?? '');
+      if (!header) throw ApiError.unauthorized();
+      if (!match?.[1]) throw ApiError.unauthorized('Invalid token header.');
+      const user = await deps.repo.findUserByTokenHash(hash(match[1]));
+      if (!user) throw ApiError.unauthorized('Invalid token.');
+      if (!user.activated) throw new ApiError(403, { detail: 'User account is disabled.', code: 'account_deactivated' });
+      return { ...user, access: accessLevel({ role: user.role, user_type: user.userType }) };
+    },
+
+    /** GET /api/v1/checkUser/{email}: the role lookup of the login screen. */
+    async checkUser(email: string): Promise<{ role: string; user_type: string }> {
+      const user = await deps.repo.findUserByEmail(email);
+      if (!user) throw ApiError.notFound('No account with this email.');
+      return { role: user.role, user_type: user.userType };
+    },
+  };
+}
+export type AuthService = ReturnType<typeof authService>;
+
+export function currentUser(user: Viewer): CurrentUser {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    company: user.company,
+    phone: user.phone,
+    role: user.role,
+    user_type: user.userType,
+    access: user.access,
+    profile_url: user.profileUrl,
+    activated: user.activated,
+    is_enable_notification_email: user.notifyEmail,
+    is_enable_notification_phone: user.notifyPhone,
+    is_enable_notification_weekly_report: user.notifyWeeklyReport,
+    is_enable_notification_daily_dispensation: user.notifyDailyDispensation,
+  };
+}
+
+function escapeHtml(s: string) {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+export { MESSAGES };

@@ -1,0 +1,97 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Configuration comes from the environment only (documented in .env.example). No credential lives in
+ * the code: in development the secrets are generated on first start and kept in DATA_DIR/secrets.json;
+ * in production they must be set, and the placeholders of .env.example are refused.
+ */
+export type Config = {
+  nodeEnv: string;
+  isProduction: boolean;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Key for the HMAC under which API tokens, reset tokens and device secrets are stored. */
+  secretKey: string;
+  /** The fixed credential of the /maintenance route (spec section 2), never printed. */
+  maintenanceToken: string;
+  googleMapsApiKey: string | undefined;
+  /** Seed the demo fleet into an empty database (never in production). */
+  seedDemo: boolean;
+  trustProxy: boolean;
+  loginLimit: { perEmail: number; perAddress: number; windowSeconds: number };
+};
+
+export const PLACEHOLDER_SECRETS = new Set(['', 'change-me', 'changeme', 'secret', 'password', 'demo', 'test']);
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const isProduction = nodeEnv === 'production';
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+
+  const secrets = isProduction ? requiredSecrets(env) : developmentSecrets(env, dataDir);
+
+  return {
+    nodeEnv,
+    isProduction,
+    port,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Fleet Portal <no-reply@fleet-portal.local>',
+    secretKey: secrets.secretKey,
+    maintenanceToken: secrets.maintenanceToken,
+    googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || undefined,
+    seedDemo: !isProduction && env.SEED_DEMO !== 'false',
+    trustProxy: env.TRUST_PROXY === 'true',
+    loginLimit: {
+      perEmail: Number(env.LOGIN_LIMIT_PER_EMAIL ?? 10),
+      perAddress: Number(env.LOGIN_LIMIT_PER_ADDRESS ?? 50),
+      windowSeconds: Number(env.LOGIN_LIMIT_WINDOW_SECONDS ?? 900),
+    },
+  };
+}
+
+function requiredSecrets(env: NodeJS.ProcessEnv) {
+  const problems: string[] = [];
+  const pick = (name: string) => {
+    const value = env[name] ?? '';
+    if (PLACEHOLDER_SECRETS.has(value.trim().toLowerCase())) problems.push(`${name} must be set to a real secret`);
+    else if (value.length < 24) problems.push(`${name} must be at least 24 characters`);
+    return value;
+  };
+  const secretKey = pick('SECRET_KEY');
+  const maintenanceToken = pick('MAINTENANCE_TOKEN');
+  if (problems.length) throw new ConfigError(`Refusing to start in production: ${problems.join('; ')}`);
+  return { secretKey, maintenanceToken };
+}
+
+/** Development: environment first, else random values generated once and kept beside the data. */
+function developmentSecrets(env: NodeJS.ProcessEnv, dataDir: string) {
+  const file = path.join(dataDir, 'secrets.json');
+  let stored: Partial<Record<'secretKey' | 'maintenanceToken', string>> = {};
+  try {
+    stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    /* first start */
+  }
+  const secretKey = env.SECRET_KEY || stored.secretKey || crypto.randomBytes(32).toString('hex');
+  const maintenanceToken = env.MAINTENANCE_TOKEN || stored.maintenanceToken || crypto.randomBytes(20).toString('hex');
+  if (stored.secretKey !== secretKey || stored.maintenanceToken !== maintenanceToken) {
+    if (!env.SECRET_KEY || !env.MAINTENANCE_TOKEN) {
+      fs.mkdirSync(dataDir, { recursive: true });
+      fs.writeFileSync(file, JSON.stringify({ secretKey, maintenanceToken }, null, 2), { mode: 0o600 });
+    }
+  }
+  return { secretKey, maintenanceToken };
+}

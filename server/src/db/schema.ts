@@ -1,0 +1,456 @@
+/**
+ * One schema for every entity of spec section 3, on PostgreSQL (PGlite embedded, or a server).
+ * Migrations are generated from this file by drizzle-kit into server/drizzle/ and applied by migrate.ts.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  serial,
+  smallint,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+
+// ---------------------------------------------------------------- users and their tokens
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    company: text('company').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    /** 'distributor' | 'client' */
+    role: text('role').notNull(),
+    /** 'distributor' | 'client' | 'market-partner' */
+    userType: text('user_type').notNull(),
+    /** false: a sign-up request not yet approved, or an account deactivated (overdue invoice). */
+    activated: boolean('activated').notNull().default(false),
+    /** set when a distributor rejects a sign-up request; rejected users are not listed as pending. */
+    rejectedAt: ts('rejected_at'),
+    deactivatedReason: text('deactivated_reason'),
+    profileUrl: text('profile_url'),
+    notifyEmail: boolean('is_enable_notification_email').notNull().default(false),
+    notifyPhone: boolean('is_enable_notification_phone').notNull().default(false),
+    notifyWeeklyReport: boolean('is_enable_notification_weekly_report').notNull().default(false),
+    notifyDailyDispensation: boolean('is_enable_notification_daily_dispensation').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email)],
+);
+
+/** API tokens (`Authorization: Token <key>`); only a keyed hash of the key is stored. */
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keyHash: text('key_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [uniqueIndex('auth_tokens_key_hash_key').on(t.keyHash), index('auth_tokens_user_idx').on(t.userId)],
+);
+
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('password_reset_tokens_hash_key').on(t.tokenHash)],
+);
+
+// ---------------------------------------------------------------- places
+
+/** Counties / districts (Louisiana parishes in the demo), with their real outline as GeoJSON text. */
+export const locations = pgTable('locations', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  state: text('state').notNull().default(''),
+  /** FIPS code when the outline comes from the US counties data set. */
+  fips: text('fips'),
+  /** A FeatureCollection whose first feature has property name_2 (spec section 3). */
+  geoJson: text('geo_json').notNull(),
+  /** 'POINT(lng lat)' */
+  centroid: text('centroid').notNull(),
+});
+
+/** Device groups (sites or events): one address where one or more devices stand. */
+export const deviceGroups = pgTable(
+  'device_groups',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull().default(''),
+    address: text('address').notNull(),
+    lat: doublePrecision('lat').notNull(),
+    lng: doublePrecision('lng').notNull(),
+    locationId: integer('location_id').references(() => locations.id),
+    /** The client company the site belongs to, if any. */
+    clientId: integer('client_id').references(() => users.id, { onDelete: 'set null' }),
+    /** IANA time zone derived from the coordinates; telemetry is aggregated in it. */
+    timezoneId: text('timezone_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('device_groups_location_idx').on(t.locationId)],
+);
+
+// ---------------------------------------------------------------- brands and batches
+
+export const brands = pgTable('brands', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  imageUrl: text('image_url'),
+  createdAt: createdAt(),
+});
+
+/** Clients a brand is assigned to (at most 5 per brand, checked by the service in the same transaction). */
+export const brandClients = pgTable(
+  'brand_clients',
+  {
+    brandId: integer('brand_id')
+      .notNull()
+      .references(() => brands.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.brandId, t.userId] }), index('brand_clients_user_idx').on(t.userId)],
+);
+
+export const batches = pgTable(
+  'batches',
+  {
+    id: serial('id').primaryKey(),
+    batchNo: text('batch_no').notNull(),
+    /** 1 Sunscreen, 2 Sanitizer, 0 none */
+    batchType: smallint('batch_type').notNull(),
+    installDate: date('install_date').notNull(),
+    expireDate: date('expire_date').notNull(),
+    /** Litres (entered in fl.oz. and converted with 0.0295735). */
+    volumeLitres: doublePrecision('volume_litres').notNull(),
+    remainLitres: doublePrecision('remain_litres').notNull(),
+    isRecalled: boolean('is_recalled').notNull().default(false),
+    recalledAt: ts('recalled_at'),
+    createdOn: createdAt(),
+  },
+  (t) => [uniqueIndex('batches_batch_no_key').on(t.batchNo)],
+);
+
+// ---------------------------------------------------------------- devices
+
+export const devices = pgTable(
+  'devices',
+  {
+    id: serial('id').primaryKey(),
+    serial: text('serial').notNull(),
+    label: text('label').notNull().default(''),
+    number: smallint('number'),
+    address: text('address').notNull().default(''),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    /** Null while the serial is provisioned but not placed (the 'avaliableDevice' list). */
+    groupId: integer('group_id').references(() => deviceGroups.id, { onDelete: 'set null' }),
+    brandId: integer('brand_id').references(() => brands.id, { onDelete: 'set null' }),
+    locationEventType: text('location_event_type').notNull().default('SITE'),
+    leftPumpType: text('left_pump_type').notNull().default('Sunscreen'),
+    rightPumpType: text('right_pump_type').notNull().default('Unspecified'),
+    batchId: integer('batch_id').references(() => batches.id, { onDelete: 'set null' }),
+    batch2Id: integer('batch2_id').references(() => batches.id, { onDelete: 'set null' }),
+    levelSensor1: boolean('level_sensor1').notNull().default(true),
+    levelSensor2: boolean('level_sensor2').notNull().default(true),
+    /** Remaining fluid per pump in ml (low at 250 or less). */
+    volumeRemain: doublePrecision('volume_remain').notNull().default(0),
+    volumeRemain2: doublePrecision('volume_remain2').notNull().default(0),
+    isPause: boolean('is_pause').notNull().default(false),
+    isActivated: boolean('is_activated').notNull().default(true),
+    /** Rental value ('active' in the spec); null when no rental is set. */
+    active: text('active'),
+    isOnline: boolean('is_online').notNull().default(false),
+    isRegistration: boolean('is_registration').notNull().default(false),
+    isMaintenance: boolean('is_maintenance').notNull().default(false),
+    isEnabledMaintenance: boolean('is_enabled_maintenance').notNull().default(false),
+    isEnabledVandalism: boolean('is_enabled_vandalism').notNull().default(false),
+    warningLists: jsonb('warning_lists').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    isWarning: boolean('is_warning').notNull().default(false),
+    isBatchWarning: boolean('is_batch_warning').notNull().default(false),
+    batteryWarning: boolean('battery_warning').notNull().default(false),
+    batteryVolt: real('battery_volt'),
+    batteryPercent: real('battery_percent'),
+    signalQuality: smallint('signal_quality'),
+    coreVer: text('core_ver'),
+    /** Daily power-off and wake-up times ('HH:mm'), and when the device is next expected. */
+    poweroffTime: text('poweroff_time'),
+    wakeup1Time: text('wakeup1_time'),
+    nextWakeupTime: ts('next_wakeup_time'),
+    lastSeenAt: ts('last_seen_at'),
+    simcardPhoneNumber: text('simcard_phone_number'),
+    imei: text('imei'),
+    simSerialNumber: text('sim_serial_number'),
+    /** Keyed hash of the device's gateway secret. */
+    secretHash: text('secret_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('devices_serial_key').on(t.serial),
+    index('devices_group_idx').on(t.groupId),
+    index('devices_brand_idx').on(t.brandId),
+  ],
+);
+
+/** Market-partner companies' exclusive devices (exclusive_device_serials). */
+export const userExclusiveDevices = pgTable(
+  'user_exclusive_devices',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceId] }), index('user_exclusive_devices_device_idx').on(t.deviceId)],
+);
+
+/**
+ * Settings a person asked for that the device has not yet acknowledged (pending_flags of spec section 4).
+ * kind: 'activation' | 'rental' | 'other'; status: 'pending' | 'applied' | 'cancelled' | 'expired'.
+ */
+export const pendingChanges = pgTable(
+  'pending_changes',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    setting: text('setting').notNull(),
+    desired: jsonb('desired').notNull(),
+    status: text('status').notNull().default('pending'),
+    requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    requestedAt: ts('requested_at').notNull().defaultNow(),
+    expectedAt: ts('expected_at'),
+    expiresAt: ts('expires_at'),
+    resolvedAt: ts('resolved_at'),
+  },
+  (t) => [index('pending_changes_device_idx').on(t.deviceId, t.status)],
+);
+
+export const pumpSettings = pgTable('pump_settings', {
+  deviceId: integer('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  stepsPerSecond: integer('steps_per_second').notNull().default(300),
+  stepsPerMl: integer('steps_per_ml').notNull().default(30),
+  mlPerShot: doublePrecision('ml_per_shot').notNull(),
+  stepsPerSecond2: integer('steps_per_second2').notNull().default(300),
+  stepsPerMl2: integer('steps_per_ml2').notNull().default(30),
+  mlPerShot2: doublePrecision('ml_per_shot2').notNull(),
+  vandalismMaxShots: integer('vandalism_max_shots').notNull().default(10),
+  vandalismInterval: integer('vandalism_interval').notNull().default(60),
+});
+
+/** Rental plan (V2) with its daily timer per pump. */
+export const rentals = pgTable('rentals', {
+  deviceId: integer('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  startDate: date('start_date').notNull(),
+  endDate: date('end_date').notNull(),
+  startTime: time('start_time'),
+  endTime: time('end_time'),
+  pump2StartTime: time('pump_2_start_time'),
+  pump2EndTime: time('pump_2_end_time'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+// ---------------------------------------------------------------- reports and billing
+
+export const reportEmails = pgTable(
+  'report_emails',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    isEnable: boolean('is_enable').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index('report_emails_owner_idx').on(t.ownerId)],
+);
+
+export const reportTags = pgTable(
+  'report_tags',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    isSavedTag: boolean('is_saved_tag').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('report_tags_owner_name_key').on(t.ownerId, t.name)],
+);
+
+export const reportTagDevices = pgTable(
+  'report_tag_devices',
+  {
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => reportTags.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.tagId, t.deviceId] })],
+);
+
+/** Subscriptions billed per device and month (spec section 9 prices). */
+export const bills = pgTable(
+  'bills',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    billUid: text('bill_uid').notNull(),
+    productName: text('product_name').notNull(),
+    priceUsd: doublePrecision('price_usd').notNull(),
+    name: text('name').notNull(),
+    note: text('note').notNull().default(''),
+    paymentType: text('payment_type').notNull().default('SUBSCRIPTION'),
+    /** 'ACTIVE' | 'PENDING' | 'OVERDUE' | 'CANCELLED' */
+    status: text('status').notNull().default('PENDING'),
+    dueDate: date('due_date'),
+    paidAt: ts('paid_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('bills_bill_uid_key').on(t.billUid), index('bills_user_idx').on(t.userId)],
+);
+
+export const billDevices = pgTable(
+  'bill_devices',
+  {
+    billId: integer('bill_id')
+      .notNull()
+      .references(() => bills.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.billId, t.deviceId] })],
+);
+
+// ---------------------------------------------------------------- telemetry
+
+/**
+ * One row per dispense. `seq` is the device's own event number: (device, pump, seq) is unique, so a
+ * retried upload never counts twice. History imported without numbers keeps seq null.
+ */
+export const pumpEvents = pgTable(
+  'pump_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    pumpNumber: smallint('pump_number').notNull(),
+    seq: bigint('seq', { mode: 'number' }),
+    occurredAt: ts('occurred_at').notNull(),
+    volumeMl: real('volume_ml').notNull(),
+    batchId: integer('batch_id').references(() => batches.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('pump_events_device_time_idx').on(t.deviceId, t.occurredAt),
+    uniqueIndex('pump_events_device_seq_key').on(t.deviceId, t.pumpNumber, t.seq),
+  ],
+);
+
+/** Level sensor and remaining volume readings per pump. */
+export const levelReadings = pgTable(
+  'level_readings',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    pumpNumber: smallint('pump_number').notNull(),
+    recordedAt: ts('recorded_at').notNull(),
+    levelSensor: boolean('level_sensor').notNull(),
+    volumeRemain: real('volume_remain').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.pumpNumber, t.recordedAt] })],
+);
+
+export const batteryReadings = pgTable(
+  'battery_readings',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    recordedAt: ts('recorded_at').notNull(),
+    batteryVolt: real('battery_volt').notNull(),
+    batteryPercent: real('battery_percent').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.recordedAt] })],
+);
+
+/** Mobile data used since the previous reading, in kB, and the signal quality at that time. */
+export const dataUsage = pgTable(
+  'data_usage',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    recordedAt: ts('recorded_at').notNull(),
+    kb: real('kb').notNull(),
+    signalQuality: smallint('signal_quality'),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.recordedAt] })],
+);
+
+/** SIM / SMS log: direction 'IN' | 'OUT'. */
+export const smsLog = pgTable(
+  'sms_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    direction: text('direction').notNull(),
+    message: text('message').notNull(),
+    createdWhen: ts('created_when').notNull(),
+    seq: bigint('seq', { mode: 'number' }),
+  },
+  (t) => [
+    index('sms_log_device_time_idx').on(t.deviceId, t.createdWhen),
+    uniqueIndex('sms_log_device_seq_key').on(t.deviceId, t.seq),
+  ],
+);

@@ -1,0 +1,41 @@
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import { geoCentroid } from 'd3-geo';
+import { feature } from 'topojson-client';
+import type { Feature, FeatureCollection, Geometry } from 'geojson';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+
+const require = createRequire(import.meta.url);
+
+let counties: FeatureCollection<Geometry, { name: string }> | undefined;
+
+/** The real county outlines of the packaged us-atlas data set (US Census, 1:10m). */
+export function usCounties(): FeatureCollection<Geometry, { name: string }> {
+  if (!counties) {
+    const topology = JSON.parse(fs.readFileSync(require.resolve('us-atlas/counties-10m.json'), 'utf8')) as Topology<{
+      counties: GeometryCollection<{ name: string }>;
+    }>;
+    counties = feature(topology, topology.objects.counties) as FeatureCollection<Geometry, { name: string }>;
+  }
+  return counties;
+}
+
+export function countyByFips(fips: string): Feature<Geometry, { name: string }> {
+  const f = usCounties().features.find((c) => c.id === fips);
+  if (!f) throw new Error(`no county with FIPS ${fips} in us-atlas`);
+  return f;
+}
+
+/**
+ * The location (county) row of spec section 3: GeoJSON text whose first feature carries name_2,
+ * and the centroid as 'POINT(lng lat)'.
+ */
+export function locationFromCounty(fips: string, displayName: string, state: string) {
+  const county = countyByFips(fips);
+  const collection: FeatureCollection = {
+    type: 'FeatureCollection',
+    features: [{ type: 'Feature', id: fips, properties: { name_2: displayName, name_1: state, fips }, geometry: county.geometry }],
+  };
+  const [lng, lat] = geoCentroid(county);
+  return { name: displayName, state, fips, geoJson: JSON.stringify(collection), centroid: `POINT(${lng.toFixed(6)} ${lat.toFixed(6)})` };
+}

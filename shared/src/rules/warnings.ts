@@ -1,0 +1,57 @@
+import { LOW_BATTERY_PERCENT, LOW_FLUID_THRESHOLD, type PumpType, type WarningCode } from '../constants.ts';
+
+export type WarningInput = {
+  batteryPercent: number | null;
+  leftPumpType: PumpType | string;
+  rightPumpType: PumpType | string;
+  /** false when the level sensor reports the reservoir empty */
+  levelSensor1: boolean;
+  levelSensor2: boolean;
+  volumeRemain: number;
+  volumeRemain2: number;
+  /** the device has never reported since it was placed */
+  neverReported: boolean;
+  leftBatch?: { expired: boolean; recalled: boolean } | null;
+  rightBatch?: { expired: boolean; recalled: boolean } | null;
+  pumpSensorFault?: boolean;
+  failedRequest?: boolean;
+};
+
+/**
+ * The warning list of a device (spec sections 3 and 9), as pure rules:
+ * BATTERY below 50 %; LEFT/RIGHT_<FLUID>_PUMP when that pump's level sensor reads empty;
+ * LEFT/RIGHT_PUMP_VOLUME at 250 or less remaining; BATCH_EXPIRED / BATCH_RECALLED for a batch feeding
+ * a pump; REGISTRATION for a placed device that never reported; PUMP_SENSOR and FAILED_REQUEST as
+ * reported by the gateway.
+ */
+export function deviceWarnings(d: WarningInput): WarningCode[] {
+  const out: WarningCode[] = [];
+  if (d.batteryPercent != null && d.batteryPercent < LOW_BATTERY_PERCENT) out.push('BATTERY');
+  const pumps = [
+    { side: 'LEFT', type: d.leftPumpType, sensor: d.levelSensor1, volume: d.volumeRemain, batch: d.leftBatch },
+    { side: 'RIGHT', type: d.rightPumpType, sensor: d.levelSensor2, volume: d.volumeRemain2, batch: d.rightBatch },
+  ] as const;
+  for (const p of pumps) {
+    if (p.type !== 'Sunscreen' && p.type !== 'Sanitizer') continue;
+    if (!p.sensor) out.push(`${p.side}_${p.type.toUpperCase() as 'SUNSCREEN' | 'SANITIZER'}_PUMP`);
+    if (p.volume <= LOW_FLUID_THRESHOLD) out.push(`${p.side}_PUMP_VOLUME`);
+  }
+  const used = pumps.filter((p) => p.type === 'Sunscreen' || p.type === 'Sanitizer').map((p) => p.batch);
+  if (used.some((b) => b?.expired)) out.push('BATCH_EXPIRED');
+  if (used.some((b) => b?.recalled)) out.push('BATCH_RECALLED');
+  if (d.neverReported) out.push('REGISTRATION');
+  if (d.pumpSensorFault) out.push('PUMP_SENSOR');
+  if (d.failedRequest) out.push('FAILED_REQUEST');
+  return out;
+}
+
+const BATCH_WARNINGS: readonly WarningCode[] = ['BATCH_EXPIRED', 'BATCH_RECALLED'];
+
+/** The flags stored beside the list: is_warning (any warning), is_batch_warning, battery_warning. */
+export function warningFlags(list: readonly WarningCode[]) {
+  return {
+    isWarning: list.length > 0,
+    isBatchWarning: list.some((w) => BATCH_WARNINGS.includes(w)),
+    batteryWarning: list.includes('BATTERY'),
+  };
+}

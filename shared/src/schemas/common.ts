@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * Field helpers with the messages the API answers with (Django REST style, which existing clients parse:
+ * `{ field: ["message"] }`). Every string has a maximum length, so a 10 kB string is a clear 400.
+ */
+const typeError = (expected: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined || issue.input === null ? 'This field is required.' : `Must be ${expected}.`;
+
+export const text = (max: number) =>
+  z
+    .string({ error: typeError('a string') })
+    .trim()
+    .max(max, { error: `Ensure this field has no more than ${max} characters.` });
+
+export const requiredText = (max: number) => text(max).min(1, { error: 'This field may not be blank.' });
+
+export const email = () =>
+  z
+    .string({ error: typeError('a string') })
+    .trim()
+    .max(254, { error: 'Ensure this field has no more than 254 characters.' })
+    .toLowerCase()
+    .pipe(z.email({ error: 'Enter a valid email address.' }));
+
+export const bool = () => z.boolean({ error: typeError('true or false') });
+
+/** Validation errors as the `{ field: [messages] }` body of a 400 answer. */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? String(issue.path[0]) : 'non_field_errors';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/**
+ * The message a client shows for an error body (spec section 5, sign-up): the password field's first
+ * message if there is one, else the first element of the body.
+ */
+export function firstErrorMessage(body: unknown): string {
+  if (typeof body === 'string') return body;
+  if (!body || typeof body !== 'object') return 'Something went wrong.';
+  const record = body as Record<string, unknown>;
+  const pick = (v: unknown): string | undefined =>
+    typeof v === 'string' ? v : Array.isArray(v) && v.length ? pick(v[0]) : undefined;
+  return pick(record.password) ?? pick(Object.values(record)[0]) ?? 'Something went wrong.';
+}

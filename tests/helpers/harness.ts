@@ -1,0 +1,56 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Express } from 'express';
+import { createApp } from '../../server/src/app.ts';
+import { loadConfig, type Config } from '../../server/src/config/config.ts';
+import { openDatabase, quoteIdent, type Database } from '../../server/src/db/client.ts';
+import { createMailer } from '../../server/src/mail/mailer.ts';
+import { seedDemo } from '../../server/src/seed/demo.ts';
+import { TEST_DATABASE_URL, type Backend } from './backends.ts';
+import { startSmtpServer } from './smtp.ts';
+
+export type Harness = {
+  app: Express;
+  database: Database;
+  config: Config;
+  smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  dataDir: string;
+  close(): Promise<void>;
+};
+
+/**
+ * A whole portal on a fresh database (PGlite in memory, or its own schema in the test PostgreSQL),
+ * seeded with the demo fleet (a few days of history), mailing through a real local SMTP server.
+ */
+export async function startHarness(backend: Backend, overrides: Partial<Config> = {}, opts: { seed?: boolean } = {}): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'));
+  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+  const database = await openDatabase(
+    backend === 'postgres' ? { url: TEST_DATABASE_URL, schema } : {},
+  );
+  if (opts.seed !== false) await seedDemo(database, { uploadsDir: path.join(dataDir, 'uploads'), historyDays: 3 });
+  const smtp = await startSmtpServer();
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', SECRET_KEY: 'k'.repeat(32), MAINTENANCE_TOKEN: 'm'.repeat(32) }),
+    publicUrl: 'http://portal.test',
+    smtpUrl: smtp.url,
+    ...overrides,
+  };
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox') });
+  const app = createApp({ config, database, mailer, log: () => undefined });
+  return {
+    app,
+    database,
+    config,
+    smtp,
+    dataDir,
+    async close() {
+      await smtp.close();
+      if (backend === 'postgres') await database.exec(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`).catch(() => undefined);
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['shared/src/**/*.test.ts', 'server/src/**/*.test.ts', 'workers/src/**/*.test.ts', 'client/src/**/*.test.{ts,tsx}', 'tests/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    // PGlite instances are large; two files at a time fit two cores.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});

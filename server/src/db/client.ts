@@ -44,7 +44,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     if (opts.schema) {
       const c = await pool.connect();
       try {
-        await c.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(opts.schema)}`);
+        await c.query(
+          `BEGIN; SELECT pg_advisory_xact_lock(727274); CREATE SCHEMA IF NOT EXISTS ${quoteIdent(opts.schema)}; COMMIT;`,
+        );
       } finally {
         c.release();
       }

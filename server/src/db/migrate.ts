@@ -13,9 +13,12 @@ type Journal = { entries: { idx: number; tag: string }[] };
 export async function migrate(database: Pick<Database, 'exec' | 'db'>): Promise<string[]> {
   const folder = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../drizzle');
   const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as Journal;
-  await database.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (tag text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
+  // Under the lock too: CREATE ... IF NOT EXISTS is not safe against a concurrent twin.
+  await database.exec(`
+    BEGIN;
+    SELECT pg_advisory_xact_lock(727274);
+    CREATE TABLE IF NOT EXISTS schema_migrations (tag text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+    COMMIT;`);
   const applied: string[] = [];
   for (const entry of [...journal.entries].sort((a, b) => a.idx - b.idx)) {
     const body = fs

@@ -33,7 +33,7 @@ export const SITES: DemoSite[] = [
   { name: 'Jazz & Heritage Festival', address: '1751 Gentilly Blvd, New Orleans, LA 70119', lat: 29.9847, lng: -90.081, parish: 'orleans', type: 'EVENT', devices: 7, brand: 'Gulf Shield SPF', client: 'client@demo.test' },
   { name: 'City Park', address: '1 Palm Dr, New Orleans, LA 70124', lat: 29.9934, lng: -90.0987, parish: 'orleans', type: 'SITE', devices: 6, brand: 'SunStop', client: 'client@demo.test' },
   { name: 'Lafreniere Park', address: '3000 Downs Blvd, Metairie, LA 70003', lat: 30.0015, lng: -90.1955, parish: 'jefferson', type: 'SITE', devices: 7, brand: 'Gulf Shield SPF', client: 'client2@demo.test' },
-  { name: 'Grand Isle State Park', address: '108 Admiral Craik Dr, Grand Isle, LA 70358', lat: 29.2566, lng: -89.9577, parish: 'jefferson', type: 'SITE', devices: 6, brand: 'Bayou Clean', client: 'client2@demo.test' },
+  { name: 'Lafitte Town Park', address: '2654 Jean Lafitte Blvd, Lafitte, LA 70067', lat: 29.736, lng: -90.109, parish: 'jefferson', type: 'SITE', devices: 6, brand: 'Bayou Clean', client: 'client2@demo.test' },
   { name: 'Fontainebleau State Park', address: '62883 LA-1089, Mandeville, LA 70448', lat: 30.3377, lng: -90.0371, parish: 'st-tammany', type: 'SITE', devices: 6, brand: 'Crescent Care' },
   { name: 'Chalmette Battlefield', address: '8606 W St Bernard Hwy, Chalmette, LA 70043', lat: 29.9424, lng: -89.9925, parish: 'st-bernard', type: 'SITE', devices: 6, brand: 'Bayou Clean', client: 'client2@demo.test' },
   { name: 'Destrehan Plantation', address: '13034 River Rd, Destrehan, LA 70047', lat: 29.9431, lng: -90.3533, parish: 'st-charles', type: 'SITE', devices: 6, brand: 'Crescent Care' },

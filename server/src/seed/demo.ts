@@ -237,7 +237,7 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
         if (site.name === 'Jazz & Heritage Festival' || (site.name === 'Audubon Park' && n <= 4)) exclusive.push({ email: 'partner@demo.test', deviceId });
         if (site.name === 'Fontainebleau State Park') exclusive.push({ email: 'partner2@demo.test', deviceId });
         if (site.name === 'Nicholls State University') exclusive.push({ email: 'partner3@demo.test', deviceId });
-        if (site.name === 'Grand Isle State Park') tagDevices.push(deviceId);
+        if (site.name === 'Lafitte Town Park') tagDevices.push(deviceId);
       }
     }
     for (const x of exclusive) await tx.insert(t.userExclusiveDevices).values({ userId: uid(x.email), deviceId: x.deviceId });
@@ -260,7 +260,7 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
       { ownerId: dist, name: 'Finance', email: 'finance@demo.test', isEnable: false },
       { ownerId: uid('client@demo.test'), name: 'Parks Manager', email: 'parks@demo.test', isEnable: true },
     ]);
-    const [tag] = await tx.insert(t.reportTags).values({ ownerId: dist, name: 'Grand Isle', isSavedTag: true }).returning({ id: t.reportTags.id });
+    const [tag] = await tx.insert(t.reportTags).values({ ownerId: dist, name: 'Lafitte', isSavedTag: true }).returning({ id: t.reportTags.id });
     for (const deviceId of tagDevices) await tx.insert(t.reportTagDevices).values({ tagId: tag!.id, deviceId });
 
     const placed = await tx.select({ id: t.devices.id }).from(t.devices).where(sql`${t.devices.groupId} is not null`);

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-'));
+
+describe('loadConfig', () => {
+  it('defaults to port 8080 and ./data, and seeds the demo outside production', () => {
+    const dir = tmp();
+    const c = loadConfig({ DATA_DIR: dir });
+    expect(c.port).toBe(8080);
+    expect(c.dataDir).toBe(dir);
+    expect(c.seedDemo).toBe(true);
+    expect(c.publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({}).dataDir).toBe(path.resolve('./data'));
+  });
+
+  it('honours PORT and DATA_DIR', () => {
+    const dir = tmp();
+    const c = loadConfig({ PORT: '9191', DATA_DIR: dir });
+    expect(c.port).toBe(9191);
+    expect(c.publicUrl).toBe('http://localhost:9191');
+    expect(() => loadConfig({ PORT: 'eighty', DATA_DIR: dir })).toThrow(ConfigError);
+  });
+
+  it('generates development secrets once and keeps them in DATA_DIR, never in the code', () => {
+    const dir = tmp();
+    const a = loadConfig({ DATA_DIR: dir });
+    const b = loadConfig({ DATA_DIR: dir });
+    expect(a.secretKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(b.secretKey).toBe(a.secretKey);
+    expect(b.maintenanceToken).toBe(a.maintenanceToken);
+    expect(loadConfig({ DATA_DIR: tmp() }).secretKey).not.toBe(a.secretKey);
+    expect((fs.statSync(path.join(dir, 'secrets.json')).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('refuses to start in production without real secrets', () => {
+    const dir = tmp();
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir })).toThrow(/SECRET_KEY must be set/);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, SECRET_KEY: 'change-me', MAINTENANCE_TOKEN: 'change-me' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, SECRET_KEY: 'x'.repeat(40), MAINTENANCE_TOKEN: 'short' })).toThrow(/MAINTENANCE_TOKEN must be at least 24/);
+    expect(fs.existsSync(path.join(dir, 'secrets.json'))).toBe(false);
+  });
+
+  it('seeds nothing in production', () => {
+    const c = loadConfig({ NODE_ENV: 'production', DATA_DIR: tmp(), SECRET_KEY: 'a'.repeat(40), MAINTENANCE_TOKEN: 'b'.repeat(40) });
+    expect(c.isProduction).toBe(true);
+    expect(c.seedDemo).toBe(false);
+  });
+});

@@ -1,0 +1,142 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import { eq, sql } from 'drizzle-orm';
+import { geoContains } from 'd3-geo';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchStatus, LOW_BATTERY_PERCENT } from '@fleet/shared';
+import * as t from '../../server/src/db/schema.ts';
+import { seedDemoIfEmpty } from '../../server/src/seed/demo.ts';
+import { verifyPassword } from '../../server/src/lib/crypto.ts';
+import { countyByFips } from '../../server/src/seed/geography.ts';
+import { startHarness, type Harness } from '../helpers/harness.ts';
+import { backends } from '../helpers/backends.ts';
+
+/**
+ * The demo fleet is what a first-time user sees: these checks are the promises of the foundation issue.
+ * A year of history is seeded on PostgreSQL when it runs here (faster), else on PGlite.
+ */
+const backend = (await backends()).includes('postgres') ? 'postgres' : 'pglite';
+
+describe(`demo fleet (${backend}, one year of history)`, () => {
+  let h: Harness;
+  const now = new Date();
+  beforeAll(async () => {
+    h = await startHarness(backend, {}, { seed: false });
+    const summary = await seedDemoIfEmpty(h.database, { uploadsDir: path.join(h.dataDir, 'uploads'), historyDays: 365, now });
+    expect(summary).not.toBeNull();
+  }, 240_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+  const db = () => h.database.db;
+
+  it('does not seed twice', async () => {
+    expect(await seedDemoIfEmpty(h.database, { uploadsDir: path.join(h.dataDir, 'uploads'), historyDays: 1 })).toBeNull();
+  });
+
+  it('has the three demo accounts, one per role, with the password Demo1234', async () => {
+    const rows = await db().select().from(t.users).where(sql`${t.users.email} in ('distributor@demo.test','client@demo.test','partner@demo.test')`);
+    const byEmail = Object.fromEntries(rows.map((r) => [r.email, r]));
+    expect(byEmail['distributor@demo.test']).toMatchObject({ role: 'distributor', userType: 'distributor', activated: true });
+    expect(byEmail['client@demo.test']).toMatchObject({ role: 'client', userType: 'client', activated: true });
+    expect(byEmail['partner@demo.test']).toMatchObject({ userType: 'market-partner', activated: true });
+    for (const r of rows) expect(await verifyPassword('Demo1234', r.passwordHash)).toBe(true);
+  });
+
+  it('has at least 60 devices on at least 8 sites in at least 6 parishes around (30.0, -90.26)', async () => {
+    const placed = await db().select().from(t.devices).where(sql`${t.devices.groupId} is not null`);
+    const sites = await db().select().from(t.deviceGroups);
+    const parishes = new Set(sites.map((s) => s.locationId));
+    expect(placed.length).toBeGreaterThanOrEqual(60);
+    expect(sites.length).toBeGreaterThanOrEqual(8);
+    expect(parishes.size).toBeGreaterThanOrEqual(6);
+    for (const s of sites) {
+      expect(Math.abs(s.lat - 30.0)).toBeLessThan(1);
+      expect(Math.abs(s.lng - -90.26)).toBeLessThan(1);
+      expect(s.timezoneId).toBe('America/Chicago');
+    }
+  });
+
+  it('keeps every site inside the real outline of its parish, from us-atlas', async () => {
+    const sites = await db().select({ site: t.deviceGroups, loc: t.locations }).from(t.deviceGroups).innerJoin(t.locations, eq(t.locations.id, t.deviceGroups.locationId));
+    for (const { site, loc } of sites) {
+      const collection = JSON.parse(loc.geoJson);
+      const feature = collection.features[0];
+      expect(feature.properties.name_2).toBe(loc.name);
+      expect(loc.fips).toMatch(/^22\d{3}$/);
+      expect(geoContains(feature, [site.lng, site.lat]), `${site.name} in ${loc.name}`).toBe(true);
+      // The real outline of the packaged data set, not a hand-drawn shape.
+      expect(feature.geometry).toEqual(JSON.parse(JSON.stringify(countyByFips(loc.fips!).geometry)));
+      expect(JSON.stringify(feature.geometry).match(/\],\[/g)!.length).toBeGreaterThan(15);
+      const [, lng, lat] = /^POINT\((-?[\d.]+) (-?[\d.]+)\)$/.exec(loc.centroid)!.map(Number);
+      expect(Math.abs(lat! - site.lat)).toBeLessThan(1);
+      expect(Math.abs(lng! - site.lng)).toBeLessThan(1);
+    }
+  });
+
+  it('has several brands with logo files', async () => {
+    const brands = await db().select().from(t.brands);
+    expect(brands.length).toBeGreaterThanOrEqual(3);
+    for (const b of brands) {
+      expect(b.imageUrl).toMatch(/^\/uploads\/brands\/.+\.svg$/);
+      expect(fs.readFileSync(path.join(h.dataDir, b.imageUrl!), 'utf8')).toContain('<svg');
+    }
+    const assignments = await db().select().from(t.brandClients);
+    const perBrand = new Map<number, number>();
+    for (const a of assignments) perBrand.set(a.brandId, (perBrand.get(a.brandId) ?? 0) + 1);
+    for (const n of perBrand.values()) expect(n).toBeLessThanOrEqual(5);
+  });
+
+  it('has batches in every status, recalled ones included', async () => {
+    const batches = await db().select().from(t.batches);
+    const used = new Set((await db().select({ a: t.devices.batchId, b: t.devices.batch2Id }).from(t.devices)).flatMap((r) => [r.a, r.b]));
+    const today = now.toISOString().slice(0, 10);
+    const statuses = new Set(batches.map((b) => batchStatus({ expireDate: b.expireDate, inUse: used.has(b.id) }, today)));
+    expect([...statuses].sort()).toEqual(['ALMOST_EXPIRED', 'EXPIRED', 'IN_USE', 'NOT_IN_USE']);
+    expect(batches.some((b) => b.isRecalled && used.has(b.id))).toBe(true);
+  });
+
+  it('has devices in every state the screens show', async () => {
+    const d = await db().select().from(t.devices).where(sql`${t.devices.groupId} is not null`);
+    const some = (f: (x: (typeof d)[number]) => boolean) => d.filter(f).length;
+    expect(some((x) => x.rightPumpType === 'Unspecified')).toBeGreaterThan(0);
+    expect(some((x) => x.rightPumpType !== 'Unspecified')).toBeGreaterThan(0);
+    expect(some((x) => x.isOnline)).toBeGreaterThan(some((x) => !x.isOnline));
+    expect(some((x) => !x.isOnline)).toBeGreaterThan(0);
+    expect(some((x) => x.isWarning)).toBeGreaterThan(0);
+    expect(some((x) => x.isBatchWarning)).toBeGreaterThan(0);
+    expect(some((x) => x.isPause)).toBeGreaterThan(0);
+    expect(some((x) => x.isMaintenance)).toBeGreaterThan(0);
+    expect(some((x) => (x.batteryPercent ?? 100) < LOW_BATTERY_PERCENT)).toBeGreaterThan(0);
+    expect(some((x) => x.batteryWarning)).toBe(some((x) => (x.batteryPercent ?? 100) < LOW_BATTERY_PERCENT));
+    expect(some((x) => x.isRegistration)).toBeGreaterThan(0);
+    expect(some((x) => !x.isActivated)).toBeGreaterThan(0);
+    const available = await db().select().from(t.devices).where(sql`${t.devices.groupId} is null`);
+    expect(available.length).toBeGreaterThan(0);
+  });
+
+  it('has client and market-partner companies, and pending sign-ups', async () => {
+    const u = await db().select().from(t.users);
+    expect(u.filter((x) => x.role === 'client' && x.activated).length).toBeGreaterThanOrEqual(2);
+    expect(new Set(u.filter((x) => x.userType === 'market-partner').map((x) => x.company.toLowerCase())).size).toBeGreaterThanOrEqual(2);
+    expect(u.filter((x) => !x.activated && !x.deactivatedReason).length).toBeGreaterThan(0);
+  });
+
+  it('has a year of telemetry so every chart has data', async () => {
+    const span = async (table: string, column: string) => {
+      const res = (await h.database.db.execute(sql.raw(`select min(${column}) as first, max(${column}) as last, count(*)::int as n from ${table}`))) as unknown as { rows: { first: string; last: string; n: number }[] };
+      const row = res.rows[0]!;
+      return { days: (new Date(row.last).getTime() - new Date(row.first).getTime()) / 86_400_000, n: row.n };
+    };
+    for (const [table, column] of [['pump_events', 'occurred_at'], ['battery_readings', 'recorded_at'], ['data_usage', 'recorded_at'], ['level_readings', 'recorded_at'], ['sms_log', 'created_when']] as const) {
+      const s = await span(table, column);
+      expect(s.days, table).toBeGreaterThan(350);
+      expect(s.n, table).toBeGreaterThan(1000);
+    }
+    // Both pumps of a dual device dispense, and only in the site's daytime.
+    const hours = (await h.database.db.execute(sql.raw(`select distinct extract(hour from occurred_at at time zone 'America/Chicago')::int as h from pump_events`))) as unknown as { rows: { h: number }[] };
+    for (const { h: hour } of hours.rows) expect(hour >= 8 && hour <= 20).toBe(true);
+    const pumps = (await h.database.db.execute(sql.raw(`select count(distinct pump_number)::int as n from pump_events`))) as unknown as { rows: { n: number }[] };
+    expect(pumps.rows[0]!.n).toBe(2);
+  });
+});

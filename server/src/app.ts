@@ -12,6 +12,11 @@ import { healthRoutes } from './health/health.routes.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
 import { memoryRateLimiter } from './lib/rate-limiter.ts';
 import type { Mailer } from './mail/mailer.ts';
+import { inProcessQueue, jobs, type JobName, type JobQueue } from '@fleet/workers';
+import type { AppContext } from './context.ts';
+import { dbJobLedger } from './jobs/job-ledger.ts';
+import { buildOpenApi, docsPage, type RouteDoc, type Routes } from './openapi/route-docs.ts';
+import { authDocs } from './auth/auth.docs.ts';
 
 export type AppDeps = {
   config: Config;
@@ -19,13 +24,22 @@ export type AppDeps = {
   mailer: Mailer;
   /** Directory of the built client (served with an SPA fallback) when it exists. */
   clientDir?: string;
+  /** The job queue; by default the in-process runner over the same processors BullMQ runs. */
+  queue?: JobQueue<JobName>;
+  now?: () => Date;
   log?: (msg: string, err?: unknown) => void;
 };
+
+/** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
+const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
 export function createApp(deps: AppDeps) {
   const { config, database } = deps;
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err ?? ''));
+  const uploadsDir = path.join(config.dataDir, 'uploads');
+  const queue = deps.queue ?? inProcessQueue(jobs, { mailer: deps.mailer }, dbJobLedger(database.db), log);
+  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), log };
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -54,14 +68,30 @@ export function createApp(deps: AppDeps) {
   const api = Router();
   api.use(requireAuth(auth));
   api.use(privateRoutes);
-  api.use(devicesRoutes(database.db));
+  const docs: RouteDoc[] = [...authDocs];
+  for (const feature of features) {
+    const { router, docs: featureDocs } = feature(ctx);
+    api.use(router);
+    docs.push(...featureDocs);
+  }
   app.use('/api/v1', api);
+
+  const openApi = buildOpenApi(docs, {
+    title: 'Fleet Portal API',
+    version: '1',
+    description: 'The device API of the fleet portal. Authenticate with `Authorization: Token <key>` from POST /auth/token/login/.',
+  });
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  app.get('/api/docs', (_req, res) => {
+    res.type('html').send(docsPage('Fleet Portal API'));
+  });
   app.use(['/api', '/auth'], notFoundHandler);
 
-  const uploads = path.join(config.dataDir, 'uploads');
   app.use(
     '/uploads',
-    express.static(uploads, {
+    express.static(uploadsDir, {
       setHeaders: (res) => {
         // Uploaded files are only ever images: never let one run as a page.
         res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'");
@@ -81,5 +111,5 @@ export function createApp(deps: AppDeps) {
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
-  return app;
+  return Object.assign(app, { queue });
 }

@@ -122,12 +122,16 @@ export const deviceGroups = pgTable(
 
 // ---------------------------------------------------------------- brands and batches
 
-export const brands = pgTable('brands', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  imageUrl: text('image_url'),
-  createdAt: createdAt(),
-});
+export const brands = pgTable(
+  'brands',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    imageUrl: text('image_url'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('brands_name_key').on(sql`lower(${t.name})`)],
+);
 
 /** Clients a brand is assigned to (at most 5 per brand, checked by the service in the same transaction). */
 export const brandClients = pgTable(
@@ -187,6 +191,13 @@ export const devices = pgTable(
     /** Remaining fluid per pump in ml (low at 250 or less). */
     volumeRemain: doublePrecision('volume_remain').notNull().default(0),
     volumeRemain2: doublePrecision('volume_remain2').notNull().default(0),
+    /** Reservoir size per pump in ml: what 'RESET tsp' (resetMl) refills the remaining volume to. */
+    reservoirMl: doublePrecision('reservoir_ml').notNull().default(1500),
+    /** Running totals kept on ingest, so overview sums 10,000 rows, not a year of events. */
+    dispenseCount1: bigint('dispense_count1', { mode: 'number' }).notNull().default(0),
+    dispenseCount2: bigint('dispense_count2', { mode: 'number' }).notNull().default(0),
+    dispensedMl1: doublePrecision('dispensed_ml1').notNull().default(0),
+    dispensedMl2: doublePrecision('dispensed_ml2').notNull().default(0),
     isPause: boolean('is_pause').notNull().default(false),
     isActivated: boolean('is_activated').notNull().default(true),
     /** Rental value ('active' in the spec); null when no rental is set. */
@@ -454,3 +465,19 @@ export const smsLog = pgTable(
     uniqueIndex('sms_log_device_seq_key').on(t.deviceId, t.seq),
   ],
 );
+
+// ---------------------------------------------------------------- jobs
+
+/**
+ * One row per queued job that has an idempotency key (report and notice mails): a retry, or a second
+ * worker, finds the key done and sends nothing twice.
+ */
+export const jobRuns = pgTable('job_runs', {
+  idempotencyKey: text('idempotency_key').primaryKey(),
+  name: text('name').notNull(),
+  status: text('status').notNull().default('running'),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+  createdAt: createdAt(),
+  finishedAt: ts('finished_at'),
+});

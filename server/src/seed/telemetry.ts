@@ -74,6 +74,15 @@ export async function seedTelemetry(database: Database, opts: { historyDays: num
         (0, 'OUT', 'STATUS ' || d.serial || ' BAT=' || round(d.battery_percent::numeric) || '% SQ=' || coalesce(d.signal_quality, 0)),
         (1, 'IN', CASE WHEN random() < 0.5 THEN 'CONFIG OK' ELSE 'ACK WAKEUP 06:00' END)) AS m(n, direction, message)
     WHERE d.last_seen_at IS NOT NULL AND d.group_id IS NOT NULL;
+
+    UPDATE devices d
+    SET dispense_count1 = a.c1, dispense_count2 = a.c2, dispensed_ml1 = a.m1, dispensed_ml2 = a.m2
+    FROM (SELECT device_id,
+                 count(*) FILTER (WHERE pump_number = 1) AS c1, count(*) FILTER (WHERE pump_number = 2) AS c2,
+                 coalesce(sum(volume_ml) FILTER (WHERE pump_number = 1), 0) AS m1,
+                 coalesce(sum(volume_ml) FILTER (WHERE pump_number = 2), 0) AS m2
+          FROM pump_events GROUP BY device_id) a
+    WHERE a.device_id = d.id;
   `);
   let rows = 0;
   for (const table of ['pump_events', 'battery_readings', 'data_usage', 'level_readings', 'sms_log']) rows += await count(database.db, table);

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { loginSchema, resetPasswordSchema, signUpSchema } from '@fleet/shared';
+import type { RouteDoc } from '../openapi/route-docs.ts';
+
+const tag = 'Auth';
+export const authDocs: RouteDoc[] = [
+  {
+    method: 'post', path: '/auth/token/login/', tag, auth: 'none', summary: 'Sign in; the email is lowercased', body: loginSchema,
+    responses: {
+      200: { description: 'Signed in', schema: z.object({ auth_token: z.string() }) },
+      400: { description: 'Wrong credentials or invalid input' },
+      401: { description: 'Account deactivated or sign-up not yet approved' },
+      429: { description: 'Too many failed attempts; see Retry-After' },
+    },
+  },
+  { method: 'post', path: '/auth/token/logout/', tag, summary: 'Revoke the token used', responses: { 204: { description: 'Signed out' } } },
+  { method: 'post', path: '/auth/users/', tag, auth: 'none', summary: 'Sign up (a request a distributor approves)', body: signUpSchema, responses: { 201: { description: 'Sign-up request created' } } },
+  { method: 'post', path: '/api/v1/requestResetPassword/:email', tag, auth: 'none', summary: 'Mail a password reset link that opens /?token=...', responses: { 200: { description: 'Mail sent' }, 404: { description: 'No account with this email' } } },
+  { method: 'post', path: '/api/v1/resetPassword', tag, auth: 'none', summary: 'Set a new password with a reset token (8+ characters, upper, lower, digit)', body: resetPasswordSchema, responses: { 200: { description: 'Password changed; other sessions end' } } },
+  { method: 'get', path: '/api/v1/checkUser/:email', tag, auth: 'none', summary: 'Role lookup of the login screen', responses: { 200: { description: 'The role', schema: z.object({ role: z.string(), user_type: z.string() }) }, 404: { description: 'Unknown email' } } },
+  { method: 'get', path: '/api/v1/user', tag, summary: 'The signed-in user (role, profile_url, notification flags)' },
+  { method: 'get', path: '/healthz', tag: 'Health', auth: 'none', summary: 'The process is up' },
+  { method: 'get', path: '/readyz', tag: 'Health', auth: 'none', summary: 'The database answers', responses: { 200: { description: 'Ready' }, 503: { description: 'Database unreachable' } } },
+];

@@ -1,0 +1,16 @@
+import type { JobName, JobQueue } from '@fleet/workers';
+import type { Config } from './config/config.ts';
+import type { Db } from './db/client.ts';
+import type { Mailer } from './mail/mailer.ts';
+
+/** What feature modules are built from. Each feature names what it uses from it; nothing is global. */
+export type AppContext = {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  queue: JobQueue<JobName>;
+  /** Where uploaded files live (DATA_DIR/uploads), served under /uploads. */
+  uploadsDir: string;
+  now: () => Date;
+  log: (msg: string, err?: unknown) => void;
+};

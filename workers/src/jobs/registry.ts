@@ -1,0 +1,8 @@
+import { batchRecallNoticeJob, type MailDeps } from './batch-recall-notice.job.ts';
+
+/** Every job name and its processor; start-up fails for a name without one (see queue.ts). */
+export const jobs = {
+  'batch-recall-notice': batchRecallNoticeJob,
+};
+export type JobName = keyof typeof jobs;
+export type JobDeps = MailDeps;

@@ -1,0 +1,49 @@
+import { inArray, sql } from 'drizzle-orm';
+import { deviceWarnings, warningFlags, type WarningCode } from '@fleet/shared';
+import type { Db } from '../db/client.ts';
+import { devices } from '../db/schema.ts';
+
+type Tx = Pick<Db, 'execute' | 'update'>;
+
+/**
+ * Recomputes warning_lists, is_warning, is_batch_warning and battery_warning of the given devices from
+ * their stored state with the shared rules, after anything they depend on changed (batch recalled,
+ * resumed or edited, pump types, volumes). Codes the gateway reports (PUMP_SENSOR, FAILED_REQUEST) are kept.
+ */
+export async function recomputeWarnings(db: Tx, deviceIds: number[], today = new Date().toISOString().slice(0, 10)): Promise<void> {
+  if (!deviceIds.length) return;
+  const res = (await db.execute(sql`
+    select d.id, d.battery_percent, d.left_pump_type, d.right_pump_type, d.level_sensor1, d.level_sensor2,
+           d.volume_remain, d.volume_remain2, d.last_seen_at, d.group_id, d.warning_lists,
+           lb.expire_date as l_exp, lb.is_recalled as l_rec, rb.expire_date as r_exp, rb.is_recalled as r_rec
+    from devices d
+    left join batches lb on lb.id = d.batch_id
+    left join batches rb on rb.id = d.batch2_id
+    where d.id in (${sql.join(deviceIds.map((id) => sql`${id}`), sql`, `)})`)) as unknown as {
+    rows: {
+      id: number; battery_percent: number | null; left_pump_type: string; right_pump_type: string;
+      level_sensor1: boolean; level_sensor2: boolean; volume_remain: number; volume_remain2: number;
+      last_seen_at: string | null; group_id: number | null; warning_lists: string[];
+      l_exp: string | null; l_rec: boolean | null; r_exp: string | null; r_rec: boolean | null;
+    }[];
+  };
+  for (const d of res.rows) {
+    const batch = (exp: string | null, rec: boolean | null) => (exp == null ? null : { expired: String(exp).slice(0, 10) < today, recalled: !!rec });
+    const reported = (d.warning_lists ?? []) as WarningCode[];
+    const list = deviceWarnings({
+      batteryPercent: d.battery_percent,
+      leftPumpType: d.left_pump_type,
+      rightPumpType: d.right_pump_type,
+      levelSensor1: d.level_sensor1,
+      levelSensor2: d.level_sensor2,
+      volumeRemain: d.volume_remain,
+      volumeRemain2: d.volume_remain2,
+      neverReported: d.group_id != null && d.last_seen_at == null,
+      leftBatch: batch(d.l_exp, d.l_rec),
+      rightBatch: batch(d.r_exp, d.r_rec),
+      pumpSensorFault: reported.includes('PUMP_SENSOR'),
+      failedRequest: reported.includes('FAILED_REQUEST'),
+    });
+    await db.update(devices).set({ warningLists: list, ...warningFlags(list) }).where(inArray(devices.id, [d.id]));
+  }
+}

@@ -1,0 +1,27 @@
+import { Button, MapBackdrop, Spinner } from '../shared/ui';
+import styles from './session-screens.module.css';
+
+/** While the stored token is being checked. */
+export function SessionLoading() {
+  return (
+    <MapBackdrop>
+      <p className={styles.loading} role="status">
+        <Spinner size={18} />
+        Loading…
+      </p>
+    </MapBackdrop>
+  );
+}
+
+/** The server did not answer the token check; the token is kept for the retry. */
+export function SessionUnavailable({ onRetry }: { onRetry: () => void }) {
+  return (
+    <MapBackdrop>
+      <main className={styles.card} role="alert">
+        <h1 className={styles.title}>The portal cannot be reached</h1>
+        <p className={styles.text}>Check your connection, then try again.</p>
+        <Button onClick={onRetry}>Try again</Button>
+      </main>
+    </MapBackdrop>
+  );
+}

@@ -1,0 +1,2 @@
+export { http, HttpError, segment, type HttpOptions } from './http';
+export { clearToken, readToken, saveToken, TOKEN_COOKIE } from './token';

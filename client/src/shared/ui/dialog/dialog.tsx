@@ -1,0 +1,71 @@
+import { useEffect, useId, useRef, type CSSProperties, type ReactNode } from 'react';
+import styles from './dialog.module.css';
+
+export type DialogProps = {
+  open: boolean;
+  /** Called for the Escape key and for every other way the dialog closes. */
+  onClose: () => void;
+  title: ReactNode;
+  children: ReactNode;
+  /** The buttons at the bottom right. */
+  actions?: ReactNode;
+  icon?: ReactNode;
+  tone?: 'default' | 'danger';
+  /** Width in px on wide screens; the dialog never overflows a narrow one. */
+  width?: number;
+};
+
+/**
+ * A modal dialog on the native <dialog> element: focus is kept inside while it is open and given back
+ * afterwards, the page behind is inert, Escape closes it.
+ */
+export function Dialog({ open, onClose, title, children, actions, icon, tone = 'default', width = 480 }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const bodyId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  // A close the dialog itself performs (after `open` became false) is not reported back.
+  const requestClose = () => {
+    if (open) onClose();
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-describedby={bodyId}
+      className={[styles.dialog, tone === 'danger' ? styles.danger : ''].filter(Boolean).join(' ')}
+      style={{ '--dialog-width': `${width}px` } as CSSProperties}
+      onCancel={(event) => {
+        // Escape: let React state close the dialog rather than the browser.
+        event.preventDefault();
+        requestClose();
+      }}
+      onClose={requestClose}
+    >
+      {open ? (
+        <>
+          <div className={styles.header}>
+            {icon ? <span className={styles.icon}>{icon}</span> : null}
+            <h2 id={titleId} className={styles.title}>
+              {title}
+            </h2>
+          </div>
+          <div id={bodyId} className={styles.body}>
+            {children}
+          </div>
+          {actions ? <div className={styles.actions}>{actions}</div> : null}
+        </>
+      ) : null}
+    </dialog>
+  );
+}

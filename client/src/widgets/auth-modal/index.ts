@@ -1,0 +1,1 @@
+export { AuthModal, type AuthModalProps } from './ui/auth-modal';

@@ -1,0 +1,1 @@
+export { DEACTIVATED_DIALOG_WIDTH, DeactivatedDialog, type DeactivatedDialogProps } from './ui/deactivated-dialog';

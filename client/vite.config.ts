@@ -1,0 +1,32 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** The API the dev server forwards to: the portal server of `npm run dev` (PORT 8080 by default). */
+const API_TARGET = 'http://localhost:8080';
+
+/**
+/**
+ * @fleet/shared declares "sideEffects": false; this rule keeps that true for its source files even when
+ * imported through the workspace link, so the client never ships the server's zod schemas it does not call.
+ */
+const SHARED_SOURCE = /[\\/]shared[\\/]src[\\/]/;
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      treeshake: {
+        moduleSideEffects: (id) => (SHARED_SOURCE.test(id) ? false : undefined),
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/api': API_TARGET,
+      '/auth': API_TARGET,
+      '/uploads': API_TARGET,
+    },
+  },
+});

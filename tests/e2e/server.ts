@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../../server/src/app.ts';
+import { createMailer } from '../../server/src/mail/mailer.ts';
+import { startHarness, type Harness } from '../helpers/harness.ts';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const CLIENT_DIST = path.join(REPO_ROOT, 'client', 'dist');
+
+export type Portal = {
+  /** http://127.0.0.1:<port>, serving the API and the built client. */
+  baseURL: string;
+  harness: Harness;
+  close(): Promise<void>;
+};
+
+/**
+ * The whole portal over real HTTP for a browser: the test harness (PGlite seeded with the demo fleet,
+ * a local SMTP server), plus an app that also serves client/dist, listening on a free port.
+ */
+export async function startPortal(): Promise<Portal> {
+  if (!fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) {
+    throw new Error(`${CLIENT_DIST} has no index.html: run \`npm run build -w client\` first`);
+  }
+  const harness = await startHarness('pglite');
+  const { config, database } = harness;
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(harness.dataDir, 'outbox') });
+  const app = createApp({ config, database, mailer, clientDir: CLIENT_DIST, log: () => undefined });
+
+  const server = http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    harness,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await harness.close();
+    },
+  };
+}

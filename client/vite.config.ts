@@ -5,7 +5,6 @@ import { defineConfig } from 'vite';
 const API_TARGET = 'http://localhost:8080';
 
 /**
-/**
  * @fleet/shared declares "sideEffects": false; this rule keeps that true for its source files even when
  * imported through the workspace link, so the client never ships the server's zod schemas it does not call.
  */

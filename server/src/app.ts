@@ -8,6 +8,11 @@ import { authService } from './auth/auth.service.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
 import { devicesRoutes } from './devices/devices.routes.ts';
+import { batchesRoutes } from './batches/batches.routes.ts';
+import { sitesRoutes } from './sites/sites.routes.ts';
+import { overviewRoutes } from './overview/overview.routes.ts';
+import { brandsRoutes } from './brands/brands.routes.ts';
+import { placesRoutes } from './places/places.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
 import { memoryRateLimiter } from './lib/rate-limiter.ts';
@@ -31,7 +36,7 @@ export type AppDeps = {
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
-const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes];
+const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, batchesRoutes];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
 export function createApp(deps: AppDeps) {

@@ -41,9 +41,10 @@ export function devicesRepository(db: Db) {
         .orderBy(asc(devices.groupId), asc(devices.number), asc(devices.serial));
       return rows.map(toDeviceAnswer);
     },
+    /** A placed device; an unplaced serial is only in the available list. */
     async bySerial(serial: string, scope: SQL | undefined) {
       const [row] = await select()
-        .where(and(eq(devices.serial, serial), scope))
+        .where(and(eq(devices.serial, serial), sql`${devices.groupId} is not null`, scope))
         .limit(1);
       return row ? toDeviceAnswer(row) : undefined;
     },

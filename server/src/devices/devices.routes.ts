@@ -1,30 +1,63 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import {
+  deviceConfigSchema,
+  deviceFormSchema,
+  pauseSchema,
+  pumpSettingSchema,
+  registrationSetupSchema,
+  rentalSchema,
+  resetMlSchema,
+} from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { deviceScope } from '../access/scope.ts';
 import { viewerOf } from '../auth/auth.middleware.ts';
-import { ApiError, parse } from '../lib/errors.ts';
+import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
-import { devicesRepository } from './devices.repository.ts';
+import { devicesService } from './devices.service.ts';
 
-const serialParam = z.string().trim().min(1).max(64);
+const serialParam = z.string({ error: 'Unknown serial.' }).trim().min(1).max(64, { error: 'Unknown serial.' });
 
-/** GET /api/v1/device and /api/v1/device/{serial}, scoped to the caller (404 outside the scope). */
+/** The device calls of spec section 7 (paths exact, 'avaliableDevice' included: existing clients call it). */
 export function devicesRoutes(ctx: AppContext): Routes {
-  const repo = devicesRepository(ctx.db);
+  const service = devicesService(ctx.db, ctx.now);
   const router = Router();
-  router.get('/device', async (req, res) => {
-    res.json(await repo.list(deviceScope(viewerOf(req))));
-  });
-  router.get('/device/:serial', async (req, res) => {
-    const device = await repo.bySerial(parse(serialParam, req.params.serial), deviceScope(viewerOf(req)));
-    if (!device) throw ApiError.notFound('No device with this serial.');
-    res.json(device);
-  });
+  const serial = (p: unknown) => parse(serialParam, p);
+
+  router.get('/device', async (req, res) => void res.json(await service.list(viewerOf(req))));
+  router.get('/device/:serial', async (req, res) => void res.json(await service.get(viewerOf(req), serial(req.params.serial))));
+  router.get('/deviceRegistered', async (req, res) => void res.json(await service.registered(viewerOf(req))));
+  router.get('/avaliableDevice', async (req, res) => void res.json(await service.available(viewerOf(req))));
+  router.post('/addDevice', async (req, res) => void res.status(201).json(await service.add(viewerOf(req), parse(deviceFormSchema, req.body))));
+  router.put('/editDevice/:serial', async (req, res) => void res.json(await service.edit(viewerOf(req), serial(req.params.serial), parse(deviceFormSchema, req.body))));
+  router.post('/deleteDevice/:serial', async (req, res) => void res.json(await service.remove(viewerOf(req), serial(req.params.serial))));
+  router.post('/set_device_config/:serial', async (req, res) => void res.json(await service.setConfig(viewerOf(req), serial(req.params.serial), parse(deviceConfigSchema, req.body))));
+  router.post('/setPauseDevice/:serial', async (req, res) => void res.json(await service.setPause(viewerOf(req), serial(req.params.serial), parse(pauseSchema, req.body).isPause)));
+  router.get('/pumpSetting/:serial', async (req, res) => void res.json(await service.pumpSetting(viewerOf(req), serial(req.params.serial))));
+  router.put('/editPumpSetting/:serial', async (req, res) => void res.json(await service.editPumpSetting(viewerOf(req), serial(req.params.serial), parse(pumpSettingSchema, req.body))));
+  router.post('/deviceRegistrationSetup/:serial', async (req, res) => void res.json(await service.registrationSetup(viewerOf(req), serial(req.params.serial), parse(registrationSetupSchema, req.body))));
+  router.post('/resetMl/:serial', async (req, res) => void res.json(await service.resetMl(viewerOf(req), serial(req.params.serial), parse(resetMlSchema, req.body).pumpNumber)));
+  router.get('/rentalV2/:serial', async (req, res) => void res.json(await service.rental(viewerOf(req), serial(req.params.serial))));
+  router.post('/rentalV2', async (req, res) => void res.json(await service.setRental(viewerOf(req), parse(rentalSchema, req.body))));
+
   const tag = 'Devices';
+  const p = (path: string) => `/api/v1${path}`;
+  const notFound = { 404: { description: 'Unknown serial, or outside the caller scope' } };
   const docs: RouteDoc[] = [
-    { method: 'get', path: '/api/v1/device', tag, summary: 'Placed devices in the caller scope, with every section 3 field' },
-    { method: 'get', path: '/api/v1/device/:serial', tag, summary: 'One device (polled every 20 s by cards, 10 s by the panel)', responses: { 200: { description: 'The device' }, 404: { description: 'Unknown or outside the caller scope' } } },
+    { method: 'get', path: p('/device'), tag, summary: 'Placed devices in the caller scope, with every section 3 field' },
+    { method: 'get', path: p('/device/:serial'), tag, summary: 'One device (polled every 20 s by cards, 10 s by the panel)', responses: { 200: { description: 'The device' }, ...notFound } },
+    { method: 'get', path: p('/deviceRegistered'), tag, summary: 'Registered (placed) devices: serial, label, brand, location_id' },
+    { method: 'get', path: p('/avaliableDevice'), tag, summary: 'Serials provisioned but not placed (distributors)', description: 'The path keeps the historical spelling that existing clients call.' },
+    { method: 'post', path: p('/addDevice'), tag, summary: 'Place an available serial on a site (distributors)', body: deviceFormSchema, responses: { 201: { description: 'The placed device' } } },
+    { method: 'put', path: p('/editDevice/:serial'), tag, summary: 'Edit a placed device; pump types cannot change (distributors)', body: deviceFormSchema, responses: { 200: { description: 'The device' }, ...notFound } },
+    { method: 'post', path: p('/deleteDevice/:serial'), tag, summary: 'Take a device off its site; its serial becomes available again (distributors)', responses: { 200: { description: "{ detail: 'Device has been deleted' }" }, ...notFound } },
+    { method: 'post', path: p('/set_device_config/:serial'), tag, summary: 'Set one of active, is_enabled_maintenance, is_enabled_vandalism (pending until the device wakes)', body: deviceConfigSchema, responses: { 200: { description: 'Saved; pending_flags show what waits for the device' }, ...notFound } },
+    { method: 'post', path: p('/setPauseDevice/:serial'), tag, summary: 'Pause or resume a device', body: pauseSchema, responses: { 200: { description: 'The device' }, ...notFound } },
+    { method: 'get', path: p('/pumpSetting/:serial'), tag, summary: 'Pump setting (steps fixed at 300/s and 30/ml; ml_per_shot from pump mode 1-8)', responses: { 200: { description: 'The setting' }, ...notFound } },
+    { method: 'put', path: p('/editPumpSetting/:serial'), tag, summary: 'Change pump modes or vandalism limits', body: pumpSettingSchema, responses: { 200: { description: 'The new setting' }, ...notFound } },
+    { method: 'post', path: p('/deviceRegistrationSetup/:serial'), tag, summary: 'Power-off and wake-up timers in minutes (clamped to 1-600)', body: registrationSetupSchema, responses: { 200: { description: 'The timers saved' }, ...notFound } },
+    { method: 'post', path: p('/resetMl/:serial'), tag, summary: "Reset a pump's remaining volume to its full reservoir after a refill", body: resetMlSchema, responses: { 200: { description: 'The device' }, ...notFound } },
+    { method: 'get', path: p('/rentalV2/:serial'), tag, summary: 'Rental plan and daily timer of a device, with its day count', responses: { 200: { description: 'The plan (nulls when none)' }, ...notFound } },
+    { method: 'post', path: p('/rentalV2'), tag, summary: 'Set one rental plan on several devices (all or nothing)', body: rentalSchema, responses: { 200: { description: "{ detail: 'New plan has been successfully set', rentals }" } } },
   ];
   return { router, docs };
 }

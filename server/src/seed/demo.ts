@@ -24,6 +24,8 @@ export type SeedOptions = {
   uploadsDir: string;
   now?: Date;
   log?: (msg: string) => void;
+  /** Generate telemetry history (default true); the scale seed generates its own afterwards. */
+  telemetry?: boolean;
 };
 
 export type SeedSummary = {
@@ -189,8 +191,8 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
             batteryVolt: Number((3.3 + (spec.batteryPercent / 100) * 0.9).toFixed(2)),
             signalQuality: spec.neverReported ? null : spec.signal,
             coreVer: spec.rightPumpType === 'Unspecified' ? (i % 3 === 0 ? '1.0.8' : '1.1.2') : '1.1.2',
-            poweroffTime: '22:00',
-            wakeup1Time: '06:00',
+            poweroffTime: String(15 + (i % 4) * 15),
+            wakeup1Time: '5',
             nextWakeupTime: new Date(now.getTime() + (spec.online ? 15 : -60 * 24) * 60_000),
             lastSeenAt: lastSeen,
             simcardPhoneNumber: `+1504555${String(2000 + i)}`,
@@ -279,7 +281,7 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
     return { users: USERS.length, devices: placed.length, sites: SITES.length, locations: PARISHES.length };
   });
 
-  const telemetryRows = await seedTelemetry(database, { historyDays: opts.historyDays ?? 365, now });
+  const telemetryRows = opts.telemetry === false ? 0 : await seedTelemetry(database, { historyDays: opts.historyDays ?? 365, now });
   log(`demo fleet seeded: ${counts.devices} devices on ${counts.sites} sites, ${telemetryRows} telemetry rows`);
   return {
     ...counts,

@@ -10,7 +10,22 @@ import { count } from '../db/client.ts';
  * - data_usage every 3 h, level_readings daily per pump, sms_log every few days.
  * Devices stop reporting at their last_seen_at.
  */
-export async function seedTelemetry(database: Database, opts: { historyDays: number; now: Date }): Promise<number> {
+export type TelemetryDensity = {
+  /** Mean dispenses per busy hour per pump (about 2.5 gives ~10 a day). */
+  pumpRate: number;
+  /** Hours between battery and data-usage readings. */
+  readingEveryHours: number;
+  /** Days between SMS exchanges. */
+  smsEveryDays: number;
+};
+export const DEMO_DENSITY: TelemetryDensity = { pumpRate: 5, readingEveryHours: 3, smsEveryDays: 3 };
+
+export async function seedTelemetry(
+  database: Database,
+  opts: { historyDays: number; now: Date; density?: TelemetryDensity },
+): Promise<number> {
+  const density = opts.density ?? DEMO_DENSITY;
+  const every = `interval '-${density.readingEveryHours} hours'`;
   const now = `'${opts.now.toISOString()}'::timestamptz`;
   const from = `(${now} - interval '${Math.max(1, Math.floor(opts.historyDays))} days')`;
   await database.exec(`
@@ -28,7 +43,7 @@ export async function seedTelemetry(database: Database, opts: { historyDays: num
     CROSS JOIN LATERAL (SELECT extract(hour FROM h.ts AT TIME ZONE coalesce(g.timezone_id, 'UTC')) AS hr,
                                extract(isodow FROM h.ts AT TIME ZONE coalesce(g.timezone_id, 'UTC')) AS dow,
                                extract(month FROM h.ts AT TIME ZONE coalesce(g.timezone_id, 'UTC')) AS mon) AS l
-    CROSS JOIN LATERAL generate_series(1, floor(random() * 5
+    CROSS JOIN LATERAL generate_series(1, floor(random() * ${density.pumpRate}
         * (1 - abs(l.hr - 13) / 7.0)
         * (CASE WHEN l.dow >= 6 THEN 1.6 ELSE 1 END)
         * (CASE WHEN p.pump = 1 THEN 0.55 + 0.45 * cos((l.mon - 7) * pi() / 6) ELSE 0.8 END))::int) AS k(n)
@@ -44,7 +59,7 @@ export async function seedTelemetry(database: Database, opts: { historyDays: num
                d.battery_percent
                + 18 * sin(extract(epoch FROM least(d.last_seen_at, ${now}) - ts) / 86400 / 9)
                + CASE WHEN ts < least(d.last_seen_at, ${now}) THEN random() * 4 - 2 ELSE 0 END)) AS pct
-      FROM generate_series(least(d.last_seen_at, ${now}), ${from}, interval '-3 hours') AS ts
+      FROM generate_series(least(d.last_seen_at, ${now}), ${from}, ${every}) AS ts
     ) AS r
     WHERE d.last_seen_at IS NOT NULL AND d.group_id IS NOT NULL;
 
@@ -53,7 +68,7 @@ export async function seedTelemetry(database: Database, opts: { historyDays: num
            round((CASE WHEN extract(hour FROM ts AT TIME ZONE 'America/Chicago') BETWEEN 8 AND 19 THEN 60 + random() * 240 ELSE 8 + random() * 30 END)::numeric, 1),
            greatest(0, least(100, coalesce(d.signal_quality, 50) + (random() * 16 - 8)::int))
     FROM devices d
-    CROSS JOIN LATERAL generate_series(least(d.last_seen_at, ${now}), ${from}, interval '-3 hours') AS ts
+    CROSS JOIN LATERAL generate_series(least(d.last_seen_at, ${now}), ${from}, ${every}) AS ts
     WHERE d.last_seen_at IS NOT NULL AND d.group_id IS NOT NULL;
 
     INSERT INTO level_readings (device_id, pump_number, recorded_at, level_sensor, volume_remain)
@@ -69,7 +84,7 @@ export async function seedTelemetry(database: Database, opts: { historyDays: num
     INSERT INTO sms_log (device_id, direction, message, created_when)
     SELECT d.id, m.direction, m.message, ts + (m.n * interval '2 minutes')
     FROM devices d
-    CROSS JOIN LATERAL generate_series(least(d.last_seen_at, ${now}) - interval '1 hour', ${from}, interval '-3 days 7 hours') AS ts
+    CROSS JOIN LATERAL generate_series(least(d.last_seen_at, ${now}) - interval '1 hour', ${from}, interval '-${density.smsEveryDays} days 7 hours') AS ts
     CROSS JOIN LATERAL (VALUES
         (0, 'OUT', 'STATUS ' || d.serial || ' BAT=' || round(d.battery_percent::numeric) || '% SQ=' || coalesce(d.signal_quality, 0)),
         (1, 'IN', CASE WHEN random() < 0.5 THEN 'CONFIG OK' ELSE 'ACK WAKEUP 06:00' END)) AS m(n, direction, message)

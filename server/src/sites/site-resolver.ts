@@ -1,0 +1,77 @@
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import { and, sql } from 'drizzle-orm';
+import { geoContains } from 'd3-geo';
+import { find as findTimezone } from 'geo-tz';
+import { feature } from 'topojson-client';
+import type { Feature, FeatureCollection, Geometry } from 'geojson';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+import type { Db } from '../db/client.ts';
+import { deviceGroups, locations } from '../db/schema.ts';
+import { locationFromCounty, usCounties } from '../seed/geography.ts';
+
+type Tx = Pick<Db, 'select' | 'insert'>;
+
+/** About 50 m: two placements this close with the same address are one site. */
+const SAME_SITE_DEGREES = 0.0005;
+
+/** The IANA time zone of a point, from the packaged boundary data (no web service). */
+export function timezoneAt(lat: number, lng: number): string | null {
+  try {
+    return findTimezone(lat, lng)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The site (device group) for an address and its coordinates: an existing one at the same address and
+ * place, else a new one in the county whose outline holds the point (created from the US counties data
+ * set when the portal has none yet), with its time zone derived from the coordinates.
+ */
+export async function resolveSite(tx: Tx, input: { address: string; lat: number; lng: number; name: string }): Promise<number> {
+  const [existing] = await tx
+    .select({ id: deviceGroups.id })
+    .from(deviceGroups)
+    .where(
+      and(
+        sql`lower(${deviceGroups.address}) = lower(${input.address})`,
+        sql`abs(${deviceGroups.lat} - ${input.lat}) < ${SAME_SITE_DEGREES}`,
+        sql`abs(${deviceGroups.lng} - ${input.lng}) < ${SAME_SITE_DEGREES}`,
+      ),
+    )
+    .limit(1);
+  if (existing) return existing.id;
+  const locationId = await countyFor(tx, input.lat, input.lng);
+  const [created] = await tx
+    .insert(deviceGroups)
+    .values({ name: input.name, address: input.address, lat: input.lat, lng: input.lng, locationId, timezoneId: timezoneAt(input.lat, input.lng) })
+    .returning({ id: deviceGroups.id });
+  return created!.id;
+}
+
+/** The county (location row) whose outline contains the point; null outside the US data set (e.g. Australia). */
+export async function countyFor(tx: Tx, lat: number, lng: number): Promise<number | null> {
+  const rows = await tx.select({ id: locations.id, geoJson: locations.geoJson }).from(locations);
+  for (const row of rows) {
+    const first = (JSON.parse(row.geoJson) as FeatureCollection).features[0];
+    if (first && geoContains(first, [lng, lat])) return row.id;
+  }
+  const county = usCounties().features.find((f) => geoContains(f, [lng, lat]));
+  if (!county || typeof county.id !== 'string') return null;
+  const state = stateName(county.id.slice(0, 2));
+  const suffix = state === 'Louisiana' ? 'Parish' : state === 'Alaska' ? 'Borough' : 'County';
+  const [created] = await tx.insert(locations).values(locationFromCounty(county.id, `${county.properties.name} ${suffix}`, state)).returning({ id: locations.id });
+  return created!.id;
+}
+
+const require = createRequire(import.meta.url);
+let states: Map<string, string> | undefined;
+function stateName(fips: string): string {
+  if (!states) {
+    const topology = JSON.parse(fs.readFileSync(require.resolve('us-atlas/states-10m.json'), 'utf8')) as Topology<{ states: GeometryCollection<{ name: string }> }>;
+    const fc = feature(topology, topology.objects.states) as FeatureCollection<Geometry, { name: string }>;
+    states = new Map(fc.features.map((f: Feature<Geometry, { name: string }>) => [String(f.id), f.properties.name]));
+  }
+  return states.get(fips) ?? '';
+}

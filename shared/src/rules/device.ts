@@ -1,0 +1,40 @@
+import { MIN_SOFTWARE_VERSION_RIGHT_PUMP, PUMP_MODE_TSP, TIMER_MAX_MINUTES, TIMER_MIN_MINUTES } from '../constants.ts';
+
+/** 1 tsp in ml. Pump mode n (1..8) dispenses PUMP_MODE_TSP[n-1] tsp per shot. */
+export const ML_PER_TSP = 4.92892;
+
+export function mlPerShotForMode(mode: number): number {
+  const tsp = PUMP_MODE_TSP[mode - 1];
+  if (tsp === undefined) throw new RangeError(`pump mode ${mode} is not 1..8`);
+  return Number((tsp * ML_PER_TSP).toFixed(3));
+}
+
+/** The pump mode (1..8) a shot volume corresponds to, or null when it is none of them. */
+export function pumpModeForMl(ml: number): number | null {
+  const i = PUMP_MODE_TSP.findIndex((tsp) => Math.abs(tsp * ML_PER_TSP - ml) < 0.01);
+  return i < 0 ? null : i + 1;
+}
+
+/** Registration timers are clamped to 1..600 minutes (spec section 5), not refused. */
+export function clampTimerMinutes(minutes: number): number {
+  return Math.min(TIMER_MAX_MINUTES, Math.max(TIMER_MIN_MINUTES, Math.round(minutes)));
+}
+
+/** Compares dotted versions numerically ('1.0.10' > '1.0.9'). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((x) => parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return Math.sign(d);
+  }
+  return 0;
+}
+
+/** The right pump can be scheduled only on a device with two pumps and software 1.0.9 or higher. */
+export function supportsRightPump(device: { right_pump_type: string; core_ver: string | null }): boolean {
+  return device.right_pump_type !== 'Unspecified' && !!device.core_ver && compareVersions(device.core_ver, MIN_SOFTWARE_VERSION_RIGHT_PUMP) >= 0;
+}
+
+/** Remaining fluid in tsp = 0.2 x the volume value (spec section 9). */
+export const remainingTsp = (volume: number) => Number((volume * 0.2).toFixed(1));

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { DEVICE_NUMBER_MAX, DEVICE_NUMBER_MIN, LOCATION_EVENT_TYPES, PUMP_TYPES } from '../constants.ts';
+import { isQuarterHour } from '../rules/rental.ts';
+import { text } from './common.ts';
+
+/** The spec's form message for a missing field is 'Required'. */
+const REQUIRED = 'Required';
+const NUMBER_RANGE = `Device numbers go from ${DEVICE_NUMBER_MIN} to ${DEVICE_NUMBER_MAX}.`;
+const blank = (v: unknown) => v === '' || v === null || (typeof v === 'string' && v.trim() === '');
+/** Blank form values count as missing, so they get the spec's 'Required'. */
+const req = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (blank(v) ? undefined : v), schema);
+const toNumber = (v: unknown) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v);
+
+const requiredString = (max: number) =>
+  req(z.string({ error: (i) => (i.input === undefined ? REQUIRED : 'Must be a string.') }).trim().min(1, { error: REQUIRED }).max(max, { error: `Ensure this field has no more than ${max} characters.` }));
+
+const intField = (msg: string) =>
+  z.preprocess(toNumber, z.number({ error: (i) => (i.input === undefined ? REQUIRED : msg) }).int({ error: msg }));
+
+/** A batch chosen in a device form: its id, or its batch number. */
+const batchRef = z.union([z.number().int().positive(), z.string().trim().min(1).max(64)], { error: REQUIRED });
+
+const latLng = z.object(
+  {
+    lat: z.number({ error: 'Please Select Address From DropDown' }).min(-90).max(90),
+    lng: z.number({ error: 'Please Select Address From DropDown' }).min(-180).max(180),
+  },
+  { error: 'Please Select Address From DropDown' },
+);
+
+const pumpType = z.enum(PUMP_TYPES, { error: `Choose one of ${PUMP_TYPES.join(', ')}.` });
+
+/** POST /api/v1/addDevice and PUT /api/v1/editDevice/{serial}: the Add/Edit Device form (spec section 5). */
+export const deviceFormSchema = z
+  .object({
+    serialNumber: req(z.string({ error: 'Please select the serial number in the list above' }).trim().min(1, { error: 'Please select the serial number in the list above' }).max(64, { error: 'Please select the serial number in the list above' })),
+    deviceName: requiredString(120),
+    brandId: req(intField('Choose a brand.')).pipe(z.number().positive({ error: 'Choose a brand.' })),
+    deviceNumber: req(intField(NUMBER_RANGE)).pipe(z.number().min(DEVICE_NUMBER_MIN, { error: NUMBER_RANGE }).max(DEVICE_NUMBER_MAX, { error: NUMBER_RANGE })),
+    batchNumber: req(batchRef),
+    batch2Number: batchRef.optional().nullable().or(z.literal('')),
+    address: requiredString(300),
+    location: z.preprocess((v) => v ?? undefined, latLng),
+    leftPumpType: pumpType.default('Sunscreen'),
+    rightPumpType: pumpType.default('Unspecified'),
+    locationEventType: z.enum(LOCATION_EVENT_TYPES, { error: 'Choose SITE or EVENT.' }).default('SITE'),
+    simcardPhoneNumber: text(32).optional().nullable(),
+    imei: text(32).optional().nullable(),
+    simSerialNumber: text(32).optional().nullable(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.rightPumpType !== 'Unspecified' && (v.batch2Number === undefined || v.batch2Number === null || v.batch2Number === '')) {
+      ctx.addIssue({ code: 'custom', path: ['batch2Number'], message: REQUIRED });
+    }
+    if (v.leftPumpType === 'Unspecified') ctx.addIssue({ code: 'custom', path: ['leftPumpType'], message: 'The left pump needs a fluid.' });
+  });
+export type DeviceFormInput = z.infer<typeof deviceFormSchema>;
+
+/** POST /api/v1/set_device_config/{serial}: exactly one setting per call. */
+export const deviceConfigSchema = z
+  .object({
+    active: z.boolean({ error: 'Must be true or false.' }).optional(),
+    is_enabled_maintenance: z.boolean({ error: 'Must be true or false.' }).optional(),
+    is_enabled_vandalism: z.boolean({ error: 'Must be true or false.' }).optional(),
+  })
+  .strict()
+  .refine((v) => Object.values(v).filter((x) => x !== undefined).length === 1, {
+    error: 'Send one of active, is_enabled_maintenance, is_enabled_vandalism.',
+    path: ['non_field_errors'],
+  });
+
+export const pauseSchema = z.object({ isPause: z.boolean({ error: (i) => (i.input === undefined ? REQUIRED : 'Must be true or false.') }) });
+
+/** PUT /api/v1/editPumpSetting/{serial}: steps are fixed (300 steps/s, 30 steps/ml); ml_per_shot follows pump mode 1..8. */
+export const pumpSettingSchema = z.object({
+  steps_per_second: z.literal(300, { error: 'steps_per_second is fixed at 300.' }).optional(),
+  steps_per_ml: z.literal(30, { error: 'steps_per_ml is fixed at 30.' }).optional(),
+  steps_per_second2: z.literal(300, { error: 'steps_per_second2 is fixed at 300.' }).optional(),
+  steps_per_ml2: z.literal(30, { error: 'steps_per_ml2 is fixed at 30.' }).optional(),
+  ml_per_shot: z.number({ error: 'Must be a number.' }).positive().max(20).optional(),
+  ml_per_shot2: z.number({ error: 'Must be a number.' }).positive().max(20).optional(),
+  pump_mode: z.number().int().min(1, { error: 'Pump mode goes from 1 to 8.' }).max(8, { error: 'Pump mode goes from 1 to 8.' }).optional(),
+  pump_mode2: z.number().int().min(1, { error: 'Pump mode goes from 1 to 8.' }).max(8, { error: 'Pump mode goes from 1 to 8.' }).optional(),
+  vandalism_max_shots: z.number({ error: 'Must be a number.' }).int().min(1, { error: 'Between 1 and 100 shots.' }).max(100, { error: 'Between 1 and 100 shots.' }).optional(),
+  vandalism_interval: z.number({ error: 'Must be a number.' }).int().min(1, { error: 'Between 1 and 3600 seconds.' }).max(3600, { error: 'Between 1 and 3600 seconds.' }).optional(),
+});
+
+/** POST /api/v1/deviceRegistrationSetup/{serial}: timer minutes, clamped to 1..600 by the server. */
+export const registrationSetupSchema = z.object({
+  powerOffTime: z.preprocess(toNumber, z.number({ error: (i) => (i.input === undefined ? REQUIRED : 'Must be a number of minutes.') })),
+  wakeUpTime: z.preprocess(toNumber, z.number({ error: (i) => (i.input === undefined ? REQUIRED : 'Must be a number of minutes.') })),
+});
+
+export const resetMlSchema = z.object({ pumpNumber: z.union([z.literal(1), z.literal(2)], { error: 'pumpNumber is 1 (left) or 2 (right).' }) });
+
+const dateField = z.iso.date({ error: (i) => (i.input === undefined ? REQUIRED : 'Use the YYYY-MM-DD format.') });
+const timeField = z
+  .string({ error: 'Use the HH:mm format.' })
+  .refine(isQuarterHour, { error: 'Times go in 15-minute steps (HH:mm).' });
+
+/** POST /api/v1/rentalV2: the rental plan write payload of spec section 3. */
+export const rentalSchema = z
+  .object({
+    serials: z.array(z.string().trim().min(1).max(64), { error: REQUIRED }).min(1, { error: 'Select at least one device.' }).max(500),
+    startDate: dateField,
+    endDate: dateField,
+    startTime: timeField.nullable().optional(),
+    endTime: timeField.nullable().optional(),
+    pump2StartTime: timeField.nullable().optional(),
+    pump2EndTime: timeField.nullable().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'The end date is before the start date.' });
+    if (v.startTime && v.endTime && v.endTime <= v.startTime) ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'The end time must be after the start time.' });
+    if (v.pump2StartTime && v.pump2EndTime && v.pump2EndTime <= v.pump2StartTime) ctx.addIssue({ code: 'custom', path: ['pump2EndTime'], message: 'The end time must be after the start time.' });
+  });
+export type RentalInput = z.infer<typeof rentalSchema>;
+
+export const timezoneUpdateSchema = z.object({
+  id: z.coerce.number({ error: REQUIRED }).int().positive(),
+  timezone_id: z
+    .string({ error: REQUIRED })
+    .max(64)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, { error: 'Unknown time zone.' }),
+});
+
+export const overviewQuerySchema = z.object({
+  location: z.preprocess((v) => (blank(v) ? undefined : toNumber(v)), z.number({ error: 'location is a county id.' }).int().positive().optional()),
+});

@@ -1,0 +1,92 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/harness.ts';
+
+/**
+ * Address suggestions for the Add/Edit Device form (spec section 5: US and AU only), through the whole app.
+ * The harness has no GOOGLE_MAPS_API_KEY, so this is the offline gazetteer. The route does not touch the
+ * database, so PGlite alone is enough here.
+ */
+describe('GET /api/v1/placeSuggestions', () => {
+  let h: Harness;
+  let token: string;
+  beforeAll(async () => {
+    h = await startHarness('pglite');
+    token = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+    expect(token).toBeTruthy();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const get = (query: Record<string, string> | string) => request(h.app).get('/api/v1/placeSuggestions').query(query).set('Authorization', `Token ${token}`);
+
+  it('answers 401 without a token or with a wrong one', async () => {
+    expect((await request(h.app).get('/api/v1/placeSuggestions').query({ input: 'new orl' })).status).toBe(401);
+    const wrong = await request(h.app).get('/api/v1/placeSuggestions').query({ input: 'new orl' }).set('Authorization', 'Token nope');
+    expect(wrong.status).toBe(401);
+  });
+
+  it('answers suggestions with coordinates to a distributor', async () => {
+    const res = await get({ input: 'new orl' });
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('gazetteer');
+    expect(res.body.suggestions[0]).toMatchObject({
+      description: 'New Orleans, LA, USA',
+      main_text: 'New Orleans',
+      secondary_text: 'LA, USA',
+      country: 'US',
+      source: 'gazetteer',
+      location: { lat: expect.closeTo(29.95, 1), lng: expect.closeTo(-90.07, 1) },
+    });
+    expect(res.body.suggestions.length).toBeLessThanOrEqual(8);
+  });
+
+  it('takes a state after the name, a country filter and a limit', async () => {
+    expect((await get({ input: 'Metairie, LA' })).body.suggestions[0].description).toBe('Metairie, LA, USA');
+    const au = await get({ input: 'sydney', country: 'au', limit: '3' });
+    expect(au.status).toBe(200);
+    expect(au.body.suggestions).toHaveLength(3);
+    expect(au.body.suggestions[0].description).toBe('Sydney, NSW, Australia');
+    expect(au.body.suggestions.every((s: { country: string }) => s.country === 'AU')).toBe(true);
+    expect((await get({ input: 's', country: 'US, AU', limit: '20' })).body.suggestions).toHaveLength(20);
+  });
+
+  it('answers an empty list, not an error, when nothing matches', async () => {
+    for (const input of ['xqzzvplk', '70003', '%%%']) {
+      const res = await get({ input });
+      expect(res.status).toBe(200);
+      expect(res.body.suggestions).toEqual([]);
+    }
+  });
+
+  it('answers 400 with the field for a missing, blank or 10 kB input, a bad country or limit, never 500', async () => {
+    const cases: [Record<string, string> | string, string][] = [
+      [{}, 'input'],
+      [{ input: '   ' }, 'input'],
+      [{ input: 'x'.repeat(101) }, 'input'],
+      [{ input: 'x'.repeat(10_240) }, 'input'],
+      ['input=a&input=b', 'input'],
+      [{ input: 'sydney', country: 'nz' }, 'country'],
+      [{ input: 'sydney', country: 'us,nz' }, 'country'],
+      [{ input: 'sydney', country: '' }, 'country'],
+      [{ input: 'sydney', limit: '0' }, 'limit'],
+      [{ input: 'sydney', limit: '21' }, 'limit'],
+      [{ input: 'sydney', limit: 'ten' }, 'limit'],
+      [{ input: 'sydney', limit: '2.5' }, 'limit'],
+    ];
+    for (const [query, field] of cases) {
+      const res = await get(query);
+      expect(res.status, JSON.stringify(query).slice(0, 80)).toBe(400);
+      expect(Object.keys(res.body)).toEqual([field]);
+      expect(res.body[field][0]).toEqual(expect.any(String));
+    }
+  });
+
+  it('is in the OpenAPI document under Places', async () => {
+    const doc = (await request(h.app).get('/api/openapi.json')).body;
+    const op = doc.paths['/api/v1/placeSuggestions'].get;
+    expect(op.tags).toEqual(['Places']);
+    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['country', 'input', 'limit']);
+  });
+});

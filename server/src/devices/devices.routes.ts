@@ -23,7 +23,7 @@ export function devicesRoutes(ctx: AppContext): Routes {
   const router = Router();
   const serial = (p: unknown) => parse(serialParam, p);
 
-  router.get('/device', async (req, res) => void res.json(await service.list(viewerOf(req))));
+  router.get('/device', async (req, res) => void res.type('json').send(await service.listJson(viewerOf(req))));
   router.get('/device/:serial', async (req, res) => void res.json(await service.get(viewerOf(req), serial(req.params.serial))));
   router.get('/deviceRegistered', async (req, res) => void res.json(await service.registered(viewerOf(req))));
   router.get('/avaliableDevice', async (req, res) => void res.json(await service.available(viewerOf(req))));

@@ -25,7 +25,7 @@ export async function seedScale(
     SELECT setseed(0.17);
     INSERT INTO device_groups (name, address, lat, lng, location_id, timezone_id)
     SELECT 'Bench Site ' || n, n || ' Bench Rd, New Orleans, LA 70112',
-           30.0 + (random() - 0.5) * 0.8, -90.26 + (random() - 0.5) * 1.2,
+           round((30.0 + (random() - 0.5) * 0.8)::numeric, 6), round((-90.26 + (random() - 0.5) * 1.2)::numeric, 6),
            (SELECT array_agg(id ORDER BY id) FROM locations)[1 + n % (SELECT count(*) FROM locations)::int],
            'America/Chicago'
     FROM generate_series(1, ${newSites}) AS n;
@@ -40,7 +40,7 @@ export async function seedScale(
                          poweroff_time, wakeup1_time, last_seen_at, next_wakeup_time,
                          warning_lists, is_warning, battery_warning)
     SELECT 'BN' || lpad(n::text, 6, '0'), 'Bench device ' || n, 1 + (n / g.cnt), grp.address,
-           grp.lat + (random() - 0.5) * 0.001, grp.lng + (random() - 0.5) * 0.001, grp.id,
+           round((grp.lat + (random() - 0.5) * 0.001)::numeric, 6), round((grp.lng + (random() - 0.5) * 0.001)::numeric, 6), grp.id,
            b.ids[1 + n % b.cnt], 'SITE', 'Sunscreen', CASE WHEN n % 3 = 0 THEN 'Sanitizer' ELSE 'Unspecified' END,
            s.ids[1 + n % 3], CASE WHEN n % 3 = 0 THEN z.id END, 300 + (n * 37) % 1200, CASE WHEN n % 3 = 0 THEN 400 + (n * 53) % 1000 ELSE 0 END,
            n % 13 <> 0, n % 29 = 0, CASE WHEN n % 10 = 0 THEN 30 ELSE 60 + n % 40 END, 3.9, 20 + n % 76, '1.1.2',

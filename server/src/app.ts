@@ -13,6 +13,7 @@ import { sitesRoutes } from './sites/sites.routes.ts';
 import { overviewRoutes } from './overview/overview.routes.ts';
 import { brandsRoutes } from './brands/brands.routes.ts';
 import { placesRoutes } from './places/places.routes.ts';
+import { deviceGatewayRouter, gatewayAdminRoutes } from './gateway/gateway.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
 import { memoryRateLimiter } from './lib/rate-limiter.ts';
@@ -36,7 +37,7 @@ export type AppDeps = {
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
-const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, batchesRoutes];
+const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, batchesRoutes, gatewayAdminRoutes];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
 export function createApp(deps: AppDeps) {
@@ -61,6 +62,9 @@ export function createApp(deps: AppDeps) {
   });
 
   app.use(healthRoutes(database.ping));
+  // The device gateway parses its own, larger bodies: mounted before the portal's 100 kB JSON limit.
+  const gateway = deviceGatewayRouter(ctx);
+  app.use('/device/v1', gateway.router);
   app.use(express.json({ limit: '100kb' }));
   app.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
@@ -92,7 +96,7 @@ export function createApp(deps: AppDeps) {
   app.get('/api/docs', (_req, res) => {
     res.type('html').send(docsPage('Fleet Portal API'));
   });
-  app.use(['/api', '/auth'], notFoundHandler);
+  app.use(['/api', '/auth', '/device'], notFoundHandler);
 
   app.use(
     '/uploads',

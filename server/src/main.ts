@@ -13,6 +13,7 @@ import { users } from './db/schema.ts';
 import { createMailer } from './mail/mailer.ts';
 import { DEMO_PASSWORD } from './seed/demo-data.ts';
 import { seedDemoIfEmpty } from './seed/demo.ts';
+import { startFleetHealth } from './gateway/fleet-health.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -43,6 +44,8 @@ if (config.seedDemo) {
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: console.log });
 const app = createApp({ config, database, mailer, clientDir: path.resolve(here, '../../client/dist') });
 const server = http.createServer(app);
+// Devices that miss their own schedule go offline; pending changes nobody picked up expire.
+const stopFleetHealth = startFleetHealth(database.db, console.log);
 
 server.listen(config.port, async () => {
   console.log(`Fleet portal listening on ${config.publicUrl}`);
@@ -62,6 +65,7 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: shutting down`);
+  stopFleetHealth();
   server.close();
   server.closeAllConnections();
   await database.close();

@@ -11,3 +11,4 @@ export * from './schemas/device.schema.ts';
 export * from './schemas/batch.schema.ts';
 export * from './rules/volume.ts';
 export * from './schemas/brand.schema.ts';
+export * from './schemas/gateway.schema.ts';

@@ -220,6 +220,12 @@ export const devices = pgTable(
     wakeup1Time: text('wakeup1_time'),
     nextWakeupTime: ts('next_wakeup_time'),
     lastSeenAt: ts('last_seen_at'),
+    /** Reported by the device at its last check-in (the PUMP_SENSOR warning). */
+    pumpSensorFault: boolean('pump_sensor_fault').notNull().default(false),
+    /** The device's own location fix, which may differ from where it was placed. */
+    reportedLat: doublePrecision('reported_lat'),
+    reportedLng: doublePrecision('reported_lng'),
+    reportedLocationAt: ts('reported_location_at'),
     simcardPhoneNumber: text('simcard_phone_number'),
     imei: text('imei'),
     simSerialNumber: text('sim_serial_number'),

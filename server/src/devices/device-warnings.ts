@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import { deviceWarnings, warningFlags, type WarningCode } from '@fleet/shared';
+import { deviceWarnings, warningFlags } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { devices } from '../db/schema.ts';
 
@@ -8,13 +8,17 @@ type Tx = Pick<Db, 'execute' | 'update'>;
 /**
  * Recomputes warning_lists, is_warning, is_batch_warning and battery_warning of the given devices from
  * their stored state with the shared rules, after anything they depend on changed (batch recalled,
- * resumed or edited, pump types, volumes). Codes the gateway reports (PUMP_SENSOR, FAILED_REQUEST) are kept.
+ * resumed or edited, pump types, volumes, a check-in). PUMP_SENSOR comes from the device's last report,
+ * FAILED_REQUEST from a pending change that failed or expired and was not asked again since.
  */
 export async function recomputeWarnings(db: Tx, deviceIds: number[], today = new Date().toISOString().slice(0, 10)): Promise<void> {
   if (!deviceIds.length) return;
   const res = (await db.execute(sql`
     select d.id, d.battery_percent, d.left_pump_type, d.right_pump_type, d.level_sensor1, d.level_sensor2,
-           d.volume_remain, d.volume_remain2, d.last_seen_at, d.group_id, d.warning_lists,
+           d.volume_remain, d.volume_remain2, d.last_seen_at, d.group_id, d.pump_sensor_fault,
+           exists (select 1 from pending_changes p where p.device_id = d.id and p.status in ('failed', 'expired')
+                   and not exists (select 1 from pending_changes q where q.device_id = d.id and q.setting = p.setting
+                                   and q.requested_at > p.requested_at)) as failed_request,
            lb.expire_date as l_exp, lb.is_recalled as l_rec, rb.expire_date as r_exp, rb.is_recalled as r_rec
     from devices d
     left join batches lb on lb.id = d.batch_id
@@ -23,13 +27,12 @@ export async function recomputeWarnings(db: Tx, deviceIds: number[], today = new
     rows: {
       id: number; battery_percent: number | null; left_pump_type: string; right_pump_type: string;
       level_sensor1: boolean; level_sensor2: boolean; volume_remain: number; volume_remain2: number;
-      last_seen_at: string | null; group_id: number | null; warning_lists: string[];
+      last_seen_at: string | null; group_id: number | null; pump_sensor_fault: boolean; failed_request: boolean;
       l_exp: string | null; l_rec: boolean | null; r_exp: string | null; r_rec: boolean | null;
     }[];
   };
   for (const d of res.rows) {
     const batch = (exp: string | null, rec: boolean | null) => (exp == null ? null : { expired: String(exp).slice(0, 10) < today, recalled: !!rec });
-    const reported = (d.warning_lists ?? []) as WarningCode[];
     const list = deviceWarnings({
       batteryPercent: d.battery_percent,
       leftPumpType: d.left_pump_type,
@@ -41,8 +44,9 @@ export async function recomputeWarnings(db: Tx, deviceIds: number[], today = new
       neverReported: d.group_id != null && d.last_seen_at == null,
       leftBatch: batch(d.l_exp, d.l_rec),
       rightBatch: batch(d.r_exp, d.r_rec),
-      pumpSensorFault: reported.includes('PUMP_SENSOR'),
-      failedRequest: reported.includes('FAILED_REQUEST'),
+      pumpSensorFault: d.pump_sensor_fault,
+      // A change the device could not apply, or never picked up in time, until a newer request replaces it.
+      failedRequest: d.failed_request,
     });
     await db.update(devices).set({ warningLists: list, ...warningFlags(list) }).where(inArray(devices.id, [d.id]));
   }

@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { recomputeWarnings } from '../devices/device-warnings.ts';
+
+/** Grace on top of the missed check-ins, for clock drift and a slow network at wake-up. */
+export const OFFLINE_GRACE_MINUTES = 10;
+/** A device is offline after missing this many of the check-ins its own schedule promised. */
+export const MISSED_CHECKINS_FOR_OFFLINE = 2;
+
+/**
+ * Runs on a schedule (every minute): marks devices offline that missed the check-ins their own
+ * power-off/wake-up schedule promised, and expires pending changes nobody picked up in time.
+ *
+ * Why no flapping: a device goes offline only after MISSED_CHECKINS_FOR_OFFLINE whole cycles of its own
+ * schedule plus a grace, and comes back online at its next check-in. A device that is merely late (even
+ * by most of a cycle) never crosses the line, unlike a single global timeout that a 30-minute sleeper
+ * and a 5-minute sleeper would share.
+ */
+export async function checkFleetHealth(db: Db, now: Date = new Date()) {
+  const minutes = (col: string, fallback: number) => sql.raw(`(case when ${col} ~ '^[0-9]+$' then ${col}::int else ${fallback} end)`);
+  const offline = (await db.execute(sql`
+    update devices set is_online = false
+    where is_online and group_id is not null and last_seen_at is not null
+      and last_seen_at < ${now.toISOString()}::timestamptz
+          - make_interval(mins => (${minutes('poweroff_time', 30)} + ${minutes('wakeup1_time', 5)}) * ${MISSED_CHECKINS_FOR_OFFLINE} + ${OFFLINE_GRACE_MINUTES})
+    returning id, serial`)) as unknown as { rows: { id: number; serial: string }[] };
+  const expired = (await db.execute(sql`
+    update pending_changes set status = 'expired', resolved_at = ${now.toISOString()}::timestamptz
+    where status = 'pending' and expires_at < ${now.toISOString()}::timestamptz
+    returning device_id`)) as unknown as { rows: { device_id: number }[] };
+  const touched = [...new Set(expired.rows.map((r) => r.device_id))];
+  if (touched.length) await recomputeWarnings(db, touched, now.toISOString().slice(0, 10));
+  return { wentOffline: offline.rows.map((r) => r.serial), expiredChanges: expired.rows.length };
+}
+
+/** The in-process schedule of the one-command run; the queue-backed schedule replaces it when scaled. */
+export function startFleetHealth(db: Db, log: (m: string, e?: unknown) => void, everyMs = 60_000) {
+  const timer = setInterval(() => {
+    checkFleetHealth(db).then(
+      (r) => {
+        if (r.wentOffline.length || r.expiredChanges) log(`fleet health: ${r.wentOffline.length} offline, ${r.expiredChanges} pending changes expired`);
+      },
+      (err) => log('fleet health check failed', err),
+    );
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

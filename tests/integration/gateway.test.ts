@@ -1,0 +1,195 @@
+import { and, eq, sql } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batteryReadings, devices, pendingChanges, pumpEvents, smsLog } from '../../server/src/db/schema.ts';
+import { checkFleetHealth } from '../../server/src/gateway/fleet-health.ts';
+import { backends } from '../helpers/backends.ts';
+import { startHarness, type Harness } from '../helpers/harness.ts';
+
+const BACKENDS = await backends();
+
+describe.each(BACKENDS)('device gateway on %s', (backend) => {
+  let h: Harness;
+  let admin = '';
+  let secret = '';
+  const SERIAL = 'SP240002';
+  beforeAll(async () => {
+    h = await startHarness(backend);
+    admin = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+    secret = (await request(h.app).post(`/api/v1/deviceSecret/${SERIAL}`).set('Authorization', `Token ${admin}`)).body.secret;
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const basic = (serial: string, s: string) => `Basic ${Buffer.from(`${serial}:${s}`).toString('base64')}`;
+  const checkin = (body: object, auth = basic(SERIAL, secret)) => request(h.app).post('/device/v1/checkin').set('Authorization', auth).send(body);
+  const device = async () => (await h.database.db.select().from(devices).where(eq(devices.serial, SERIAL)))[0]!;
+  const events = async () => (await h.database.db.select({ n: sql<number>`count(*)::int` }).from(pumpEvents).where(eq(pumpEvents.deviceId, (await device()).id)))[0]!.n;
+  const ago = (min: number) => new Date(Date.now() - min * 60_000).toISOString();
+  const body = (over: object = {}) => ({ sentAt: new Date().toISOString(), ...over });
+
+  it('rotating a secret is for distributors only, and the secret is stored hashed', async () => {
+    expect(secret).toMatch(/^[0-9a-f]{48}$/);
+    expect((await device()).secretHash).not.toContain(secret);
+    const client = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token;
+    expect((await request(h.app).post(`/api/v1/deviceSecret/${SERIAL}`).set('Authorization', `Token ${client}`)).status).toBe(403);
+  });
+
+  it.each([
+    ['a wrong secret', () => basic(SERIAL, 'wrong-secret')],
+    ['another device serial', () => basic('SP240003', secret)],
+    ['no credentials', () => ''],
+    ['a token instead', () => `Token ${admin}`],
+  ])('refuses %s with 401 and stores nothing', async (_n, auth) => {
+    const before = await events();
+    const res = await checkin(body({ dispenses: [{ seq: 1, pump: 1, at: ago(5), ml: 2.4 }] }), auth());
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ detail: 'Invalid device credentials.' });
+    expect(await events()).toBe(before);
+  });
+
+  it('stores a check-in, reflects the latest state and answers the configuration', async () => {
+    const before = await device();
+    const res = await checkin(
+      body({
+        softwareVersion: '1.2.0',
+        signalQuality: 66,
+        dispenses: [
+          { seq: 100, pump: 1, at: ago(30), ml: 2.464 },
+          { seq: 101, pump: 1, at: ago(20), ml: 2.464 },
+          { seq: 102, pump: 1, at: ago(10), ml: 2.464 },
+        ],
+        levels: [{ pump: 1, at: ago(1), sensor: true, volumeRemain: 812 }],
+        batteries: [{ at: ago(1), volt: 3.95, percent: 81 }],
+        dataUsage: [{ at: ago(9), kb: 120, signalQuality: 66 }],
+        sms: [{ seq: 7, direction: 'OUT', message: 'STATUS OK', at: ago(9) }],
+        location: { lat: 29.93, lng: -90.12, at: ago(9) },
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.accepted).toEqual({ dispenses: 3, duplicates: 0, levels: 1, batteries: 1, dataUsage: 1, sms: 1 });
+    expect(res.body.config).toMatchObject({ is_pause: false, time_zone: 'America/Chicago', pump: { steps_per_second: 300, steps_per_ml: 30 } });
+    expect(Date.parse(res.body.nextCheckinBy)).toBeGreaterThan(Date.now());
+    const after = await device();
+    expect(after).toMatchObject({ isOnline: true, coreVer: '1.2.0', signalQuality: 66, volumeRemain: 812, batteryPercent: 81, reportedLat: 29.93 });
+    expect(after.dispenseCount1).toBe(before.dispenseCount1 + 3);
+    expect(after.dispensedMl1).toBeCloseTo(before.dispensedMl1 + 3 * 2.464, 3);
+  });
+
+  it('accepts a retried upload without counting it twice', async () => {
+    const before = await device();
+    const n = await events();
+    const res = await checkin(body({ dispenses: [{ seq: 101, pump: 1, at: ago(20), ml: 2.464 }, { seq: 102, pump: 1, at: ago(10), ml: 2.464 }, { seq: 103, pump: 1, at: ago(5), ml: 2.464 }], sms: [{ seq: 7, direction: 'OUT', message: 'STATUS OK', at: ago(9) }] }));
+    expect(res.status).toBe(200);
+    expect(res.body.accepted).toMatchObject({ dispenses: 1, duplicates: 2, sms: 0 });
+    expect(await events()).toBe(n + 1);
+    expect((await device()).dispenseCount1).toBe(before.dispenseCount1 + 1);
+    expect((await h.database.db.select().from(smsLog).where(and(eq(smsLog.deviceId, before.id), eq(smsLog.seq, 7)))).length).toBe(1);
+  });
+
+  it('stores a late, out-of-order batch at its own time without overwriting newer state', async () => {
+    const res = await checkin(body({ dispenses: [{ seq: 50, pump: 1, at: ago(600), ml: 2.464 }], batteries: [{ at: ago(600), volt: 3.5, percent: 22 }], levels: [{ pump: 1, at: ago(600), sensor: false, volumeRemain: 100 }] }));
+    expect(res.status).toBe(200);
+    const d = await device();
+    expect(d.batteryPercent).toBe(81);
+    expect(d.volumeRemain).toBe(812);
+    expect(d.warningLists).not.toContain('BATTERY');
+    const [late] = await h.database.db.select().from(pumpEvents).where(and(eq(pumpEvents.deviceId, d.id), eq(pumpEvents.seq, 50)));
+    expect(Math.abs(late!.occurredAt.getTime() - Date.parse(ago(600)))).toBeLessThan(1000);
+    const readings = await h.database.db.select().from(batteryReadings).where(eq(batteryReadings.deviceId, d.id));
+    expect(readings.some((r) => r.batteryPercent === 22)).toBe(true);
+  });
+
+  it.each([
+    ['malformed JSON', '{"sentAt": ', 400],
+    ['a missing sentAt', {}, 400],
+    ['a bad pump number', { sentAt: new Date().toISOString(), dispenses: [{ seq: 1, pump: 3, at: new Date().toISOString(), ml: 1 }] }, 400],
+    ['too many events', { sentAt: new Date().toISOString(), dispenses: Array.from({ length: 5001 }, (_, i) => ({ seq: 10_000 + i, pump: 1, at: new Date().toISOString(), ml: 1 })) }, 400],
+    ['a 3 MB body', { sentAt: new Date().toISOString(), sms: [{ seq: 1, direction: 'IN', message: 'x'.repeat(3_000_000), at: new Date().toISOString() }] }, 413],
+  ])('refuses %s with a clear 4xx and stores nothing', async (_n, payload, status) => {
+    const before = await events();
+    const req = request(h.app).post('/device/v1/checkin').set('Authorization', basic(SERIAL, secret)).set('content-type', 'application/json');
+    const res = await req.send(typeof payload === 'string' ? payload : JSON.stringify(payload));
+    expect(res.status).toBe(status);
+    expect(res.body).toBeTypeOf('object');
+    expect(await events()).toBe(before);
+  });
+
+  it('refuses future-dated events (a wrong device clock) and stores nothing of that upload', async () => {
+    const before = await events();
+    const future = new Date(Date.now() + 3600_000).toISOString();
+    const res = await checkin(body({ dispenses: [{ seq: 900, pump: 1, at: ago(1), ml: 2.4 }, { seq: 901, pump: 1, at: future, ml: 2.4 }] }));
+    expect(res.status).toBe(400);
+    expect(res.body.dispenses[0]).toMatch(/in the future/);
+    expect(await events()).toBe(before);
+  });
+
+  it('carries a pending change from the API to the device and clears it when the device acknowledges', async () => {
+    const set = await request(h.app).post(`/api/v1/set_device_config/${SERIAL}`).set('Authorization', `Token ${admin}`).send({ is_enabled_vandalism: true });
+    expect(set.body.device.pending_flags.others).toBe(true);
+    const wake = await checkin(body());
+    const change = wake.body.pending.find((p: { setting: string }) => p.setting === 'is_enabled_vandalism');
+    expect(change).toMatchObject({ desired: { is_enabled_vandalism: true } });
+    expect(wake.body.config.is_enabled_vandalism).toBe(true);
+    // Still pending until acknowledged, and expected at the next wake-up.
+    const panel = await request(h.app).get(`/api/v1/device/${SERIAL}`).set('Authorization', `Token ${admin}`);
+    expect(panel.body.pending_flags.others).toBe(true);
+    expect(panel.body.pending_changes[0].expected_at).toBeTruthy();
+    const ack = await checkin(body({ applied: [change.id] }));
+    expect(ack.body.pending).toEqual([]);
+    const after = await request(h.app).get(`/api/v1/device/${SERIAL}`).set('Authorization', `Token ${admin}`);
+    expect(after.body.pending_flags).toEqual({ activation_changed: false, rental_changed: false, others: false });
+  });
+
+  it('a device cannot settle another device’s change', async () => {
+    await request(h.app).post('/api/v1/setPauseDevice/SP240003').set('Authorization', `Token ${admin}`).send({ isPause: true });
+    const [other] = await h.database.db.select().from(pendingChanges).where(and(eq(pendingChanges.setting, 'pause'), eq(pendingChanges.status, 'pending')));
+    await checkin(body({ applied: [other!.id] }));
+    const [still] = await h.database.db.select().from(pendingChanges).where(eq(pendingChanges.id, other!.id));
+    expect(still!.status).toBe('pending');
+  });
+
+  it('a change the device could not apply raises FAILED_REQUEST until asked again', async () => {
+    await request(h.app).post(`/api/v1/setPauseDevice/${SERIAL}`).set('Authorization', `Token ${admin}`).send({ isPause: true });
+    const wake = await checkin(body());
+    const change = wake.body.pending.find((p: { setting: string }) => p.setting === 'pause');
+    await checkin(body({ failed: [{ id: change.id, reason: 'motor busy' }] }));
+    expect((await device()).warningLists).toContain('FAILED_REQUEST');
+    await request(h.app).post(`/api/v1/setPauseDevice/${SERIAL}`).set('Authorization', `Token ${admin}`).send({ isPause: true });
+    await checkin(body());
+    expect((await device()).warningLists).not.toContain('FAILED_REQUEST');
+  });
+
+  it('goes offline only after missing the check-ins of its own schedule, and back online at the next one', async () => {
+    const d = await device();
+    const sleep = Number(d.poweroffTime);
+    const awake = Number(d.wakeup1Time);
+    const cycle = sleep + awake;
+    // Late by most of two cycles: still online.
+    expect((await checkFleetHealth(h.database.db, new Date(d.lastSeenAt!.getTime() + (2 * cycle + 5) * 60_000))).wentOffline).not.toContain(SERIAL);
+    expect((await device()).isOnline).toBe(true);
+    // Two cycles and the grace missed: offline.
+    expect((await checkFleetHealth(h.database.db, new Date(d.lastSeenAt!.getTime() + (2 * cycle + 11) * 60_000))).wentOffline).toContain(SERIAL);
+    expect((await device()).isOnline).toBe(false);
+    await checkin(body());
+    expect((await device()).isOnline).toBe(true);
+  });
+
+  it('a change nobody picked up in time expires instead of being applied late', async () => {
+    await request(h.app).post(`/api/v1/deviceRegistrationSetup/${SERIAL}`).set('Authorization', `Token ${admin}`).send({ powerOffTime: 45, wakeUpTime: 5 });
+    const result = await checkFleetHealth(h.database.db, new Date(Date.now() + 8 * 86_400_000));
+    expect(result.expiredChanges).toBeGreaterThan(0);
+    const wake = await checkin(body());
+    expect(wake.body.pending.find((p: { setting: string }) => p.setting === 'registration_timer')).toBeUndefined();
+    expect((await device()).warningLists).toContain('FAILED_REQUEST');
+  });
+
+  it('provisions new serials for distributors, unplaced', async () => {
+    const res = await request(h.app).post('/api/v1/provisionDevices').set('Authorization', `Token ${admin}`).send({ serials: ['SIM00001', 'SIM00002'] });
+    expect(res.status).toBe(201);
+    const list = (await request(h.app).get('/api/v1/avaliableDevice').set('Authorization', `Token ${admin}`)).body.map((d: { serial: string }) => d.serial);
+    expect(list).toEqual(expect.arrayContaining(['SIM00001', 'SIM00002']));
+    expect((await request(h.app).post('/api/v1/provisionDevices').set('Authorization', `Token ${admin}`).send({ serials: ['SIM00001'] })).status).toBe(400);
+  });
+});

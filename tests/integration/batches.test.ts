@@ -592,4 +592,10 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
       expect((await batchRow('SPF-2510'))!.isRecalled).toBe(false);
     });
   });
+  it('keeps every stored list answer equal to a fresh one after all the writes above', async () => {
+    const stale = (await h.database.db.execute(
+      sql`select serial from devices where list_json is distinct from device_list_json(devices)`,
+    )) as unknown as { rows: { serial: string }[] };
+    expect(stale.rows).toEqual([]);
+  });
 });

@@ -666,4 +666,10 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       .where(and(isNotNull(devices.groupId), inArray(devices.brandId, ids)));
     expect([...new Set(placed.map((p) => p.brandId))].sort()).toEqual(withDevices.sort());
   });
+  it('keeps every stored list answer equal to a fresh one after all the writes above', async () => {
+    const stale = (await h.database.db.execute(
+      sql`select serial from devices where list_json is distinct from device_list_json(devices)`,
+    )) as unknown as { rows: { serial: string }[] };
+    expect(stale.rows).toEqual([]);
+  });
 });

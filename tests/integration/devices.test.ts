@@ -382,6 +382,13 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
     });
   });
 
+  it('keeps every stored list answer equal to a fresh one after all the writes above', async () => {
+    const stale = (await h.database.db.execute(
+      sql`select serial from devices where list_json is distinct from device_list_json(devices)`,
+    )) as unknown as { rows: { serial: string }[] };
+    expect(stale.rows).toEqual([]);
+  });
+
   describe('OpenAPI', () => {
     it('documents every device call at /api/openapi.json and renders /api/docs', async () => {
       const doc = (await request(h.app).get('/api/openapi.json')).body;

@@ -226,6 +226,12 @@ export const devices = pgTable(
     reportedLat: doublePrecision('reported_lat'),
     reportedLng: doublePrecision('reported_lng'),
     reportedLocationAt: ts('reported_location_at'),
+    /**
+     * The device's list answer (spec section 3 fields) as JSON text, kept current by database triggers on
+     * this row and on everything it shows (brand, batches, site, rental, pending changes, partners): the
+     * 10,000-device list is then a column read, not 10,000 JSON objects built per request.
+     */
+    listJson: text('list_json'),
     simcardPhoneNumber: text('simcard_phone_number'),
     imei: text('imei'),
     simSerialNumber: text('sim_serial_number'),

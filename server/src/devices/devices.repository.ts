@@ -2,82 +2,43 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 
 /**
- * A device answer carries every section 3 field, so the client needs no second call. The JSON is built
- * by PostgreSQL in one pass (pending changes and market partners aggregated once, joined by hash) and
- * handed to the response as text: with 10,000 devices that keeps the list well inside its time budget,
- * where building 10,000 objects in Node and serialising them again did not.
+ * A device answer carries every section 3 field, so the client needs no second call. The list answer of
+ * each device is kept in devices.list_json by database triggers (migration 0003) whenever the device or
+ * anything it shows changes; the list is then a column read joined into one array, which keeps 10,000
+ * devices inside the time budget. The single-device answer adds what the device panel shows.
  */
-function deviceJsonQuery(where: SQL, order: SQL, detail: boolean) {
-  return sql`
-    with scoped as not materialized (
-      select devices.* from devices where devices.group_id is not null and ${where}
-    ),
-    pend as (
-      select p.device_id,
-             ${detail ? sql`json_agg(json_build_object('id', p.id, 'kind', p.kind, 'setting', p.setting, 'requested_at', p.requested_at, 'requested_by', p.requested_by,
-                                        'expected_at', p.expected_at, 'expires_at', p.expires_at) order by p.requested_at)` : sql`null::json`} as items,
-             bool_or(p.kind = 'activation') as activation, bool_or(p.kind = 'rental') as rental, bool_or(p.kind = 'other') as others
-      from pending_changes p
-      where p.status = 'pending' and p.device_id in (select id from scoped)
-      group by p.device_id
-    ),
-    part as (
-      select x.device_id, json_agg(json_build_object('id', u.id, 'company', u.company) order by u.company) as items
-      from user_exclusive_devices x join users u on u.id = x.user_id
-      where x.device_id in (select id from scoped)
-      group by x.device_id
-    )
-    select row_to_json(a)::text as json
-    from (
-      select d.id, d.serial, d.label, d.number, d.address,
-             case when d.lat is null or d.lng is null then null else json_build_object('lat', d.lat, 'lng', d.lng) end as location,
-             g.location_id, d.group_id as location_group,
-             d.brand_id as brand, b.name as brand_name,
-             d.location_event_type, d.left_pump_type, d.right_pump_type,
-             d.batch_id as batch, lb.batch_no as "batchNumber", rb.batch_no as "batch2Number",
-             d.right_pump_type <> 'Unspecified' as batch2,
-             d.level_sensor1, d.level_sensor2, d.volume_remain, d.volume_remain2,
-             d.is_pause, d.is_activated, d.active, d.is_online, d.is_registration, d.is_warning, d.is_batch_warning,
-             d.is_maintenance, d.warning_lists, d.is_enabled_vandalism, d.is_enabled_maintenance,
-             json_build_object('activation_changed', coalesce(pend.activation, false), 'rental_changed', coalesce(pend.rental, false),
-                               'others', coalesce(pend.others, false)) as pending_flags,
-             d.poweroff_time, d.wakeup1_time, d.next_wakeup_time, d.core_ver, d.signal_quality,
-             d.battery_warning, d.battery_volt, d.battery_percent,
-             case when r.device_id is null then null else json_build_object(
-               'start_date', r.start_date, 'end_date', r.end_date, 'start_time', to_char(r.start_time, 'HH24:MI'),
-               'end_time', to_char(r.end_time, 'HH24:MI'), 'pump_2_start_time', to_char(r.pump_2_start_time, 'HH24:MI'),
-               'pump_2_end_time', to_char(r.pump_2_end_time, 'HH24:MI')) end as rental,
-             coalesce(part.items, '[]'::json) as market_partners,
-             d.simcard_phone_number as "simcardPhoneNumber", d.imei, d.sim_serial_number as "simSerialNumber"
-             ${detail ? sql`, g.timezone_id, b.image_url as brand_image_url, d.batch2_id as "batch2Id", d.last_seen_at, coalesce(pend.items, '[]'::json) as pending_changes` : sql``}
-      from scoped d
-      left join device_groups g on g.id = d.group_id
-      left join brands b on b.id = d.brand_id
-      left join batches lb on lb.id = d.batch_id
-      left join batches rb on rb.id = d.batch2_id
-      left join rentals r on r.device_id = d.id
-      left join pend on pend.device_id = d.id
-      left join part on part.device_id = d.id
-    ) a
-    ${order}`;
-}
-
 export function devicesRepository(db: Db) {
-  // One JSON text per device, joined here: cheaper for PostgreSQL to build and for the driver to decode
-  // than a single aggregate of several megabytes.
-  const run = async (q: SQL) => `[${((await db.execute(q)) as unknown as { rows: { json: string }[] }).rows.map((r) => r.json).join(',')}]`;
   return {
     /** Placed devices (on a site) within the caller's scope, as JSON text ready to send. */
-    listJson(scope: SQL | undefined) {
-      return run(deviceJsonQuery(scope ?? sql`true`, sql`order by location_group, number, serial`, false));
+    async listJson(scope: SQL | undefined): Promise<string> {
+      const res = (await db.execute(sql`
+        select coalesce(devices.list_json, device_list_json(devices)) as json
+        from devices
+        where devices.group_id is not null and ${scope ?? sql`true`}
+        order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
+      return `[${res.rows.map((r) => r.json).join(',')}]`;
     },
     async list(scope: SQL | undefined): Promise<DeviceListItem[]> {
       return JSON.parse(await this.listJson(scope));
     },
     /** A placed device; an unplaced serial is only in the available list. */
     async bySerial(serial: string, scope: SQL | undefined): Promise<DeviceAnswer | undefined> {
-      const [device] = JSON.parse(await run(deviceJsonQuery(sql`devices.serial = ${serial} and ${scope ?? sql`true`}`, sql``, true))) as DeviceAnswer[];
-      return device;
+      const res = (await db.execute(sql`
+        select (coalesce(devices.list_json, device_list_json(devices))::jsonb || jsonb_build_object(
+                  'timezone_id', g.timezone_id,
+                  'brand_image_url', b.image_url,
+                  'batch2Id', devices.batch2_id,
+                  'last_seen_at', devices.last_seen_at,
+                  'pending_changes', coalesce((
+                    select jsonb_agg(jsonb_build_object('id', p.id, 'kind', p.kind, 'setting', p.setting, 'requested_at', p.requested_at,
+                                                        'requested_by', p.requested_by, 'expected_at', p.expected_at, 'expires_at', p.expires_at)
+                                     order by p.requested_at)
+                    from pending_changes p where p.device_id = devices.id and p.status = 'pending'), '[]'::jsonb)))::text as json
+        from devices
+        left join device_groups g on g.id = devices.group_id
+        left join brands b on b.id = devices.brand_id
+        where devices.serial = ${serial} and devices.group_id is not null and ${scope ?? sql`true`}`)) as unknown as { rows: { json: string }[] };
+      return res.rows[0] ? (JSON.parse(res.rows[0].json) as DeviceAnswer) : undefined;
     },
   };
 }

@@ -22,7 +22,12 @@ export function overviewService(db: Db) {
       const county = location ? sql`g.location_id = ${location}` : sql`true`;
       const res = (await db.execute(sql`
         with d as (
-          select devices.* from devices join device_groups g on g.id = devices.group_id
+          -- only the columns counted: the rows also hold each device's list JSON
+          select devices.id, devices.brand_id, devices.batch_id, devices.batch2_id, devices.is_online, devices.is_warning,
+                 devices.is_pause, devices.is_maintenance, devices.battery_percent, devices.is_registration,
+                 devices.left_pump_type, devices.right_pump_type, devices.dispensed_ml1, devices.dispensed_ml2,
+                 devices.dispense_count1, devices.dispense_count2
+          from devices join device_groups g on g.id = devices.group_id
           where ${scope} and ${county}
         )
         select

@@ -14,6 +14,7 @@ import { overviewRoutes } from './overview/overview.routes.ts';
 import { brandsRoutes } from './brands/brands.routes.ts';
 import { placesRoutes } from './places/places.routes.ts';
 import { deviceGatewayRouter, gatewayAdminRoutes } from './gateway/gateway.routes.ts';
+import { telemetryRoutes } from './telemetry/telemetry.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
 import { memoryRateLimiter } from './lib/rate-limiter.ts';
@@ -37,7 +38,7 @@ export type AppDeps = {
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
-const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, batchesRoutes, gatewayAdminRoutes];
+const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
 export function createApp(deps: AppDeps) {

@@ -12,3 +12,6 @@ export * from './schemas/batch.schema.ts';
 export * from './rules/volume.ts';
 export * from './schemas/brand.schema.ts';
 export * from './schemas/gateway.schema.ts';
+export * from './schemas/telemetry.schema.ts';
+export * from './realtime/events.ts';
+export * from './realtime/device-shape.ts';

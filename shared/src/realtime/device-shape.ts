@@ -1,0 +1,36 @@
+/** The device fields the realtime patches carry (the list answer of spec section 3). */
+export type DeviceListItemShape = {
+  id: number;
+  serial: string;
+  label: string;
+  number: number | null;
+  address: string;
+  location: { lat: number; lng: number } | null;
+  location_id: number | null;
+  location_group: number;
+  brand: number | null;
+  brand_name: string | null;
+  left_pump_type: string;
+  right_pump_type: string;
+  batchNumber: string | null;
+  batch2Number: string | null;
+  level_sensor1: boolean;
+  level_sensor2: boolean;
+  volume_remain: number;
+  volume_remain2: number;
+  is_pause: boolean;
+  is_activated: boolean;
+  is_online: boolean;
+  is_registration: boolean;
+  is_warning: boolean;
+  is_batch_warning: boolean;
+  is_maintenance: boolean;
+  warning_lists: string[];
+  pending_flags: { activation_changed: boolean; rental_changed: boolean; others: boolean };
+  next_wakeup_time: string | null;
+  core_ver: string | null;
+  signal_quality: number | null;
+  battery_percent: number | null;
+  battery_volt: number | null;
+  market_partners: { id: number; company: string }[];
+};

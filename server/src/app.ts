@@ -35,6 +35,8 @@ export type AppDeps = {
   queue?: JobQueue<JobName>;
   now?: () => Date;
   log?: (msg: string, err?: unknown) => void;
+  /** Prometheus text for GET /metrics (the pollers' upstream_polls_total). */
+  metrics?: () => string;
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
@@ -58,6 +60,7 @@ export function createApp(deps: AppDeps) {
     emailLimiter: memoryRateLimiter(config.loginLimit.perEmail, config.loginLimit.windowSeconds),
     addressLimiter: memoryRateLimiter(config.loginLimit.perAddress, config.loginLimit.windowSeconds),
     secretKey: config.secretKey,
+    serviceToken: config.serviceToken,
     publicUrl: config.publicUrl,
     log,
   });
@@ -91,6 +94,9 @@ export function createApp(deps: AppDeps) {
     version: '1',
     description: 'The device API of the fleet portal. Authenticate with `Authorization: Token <key>` from POST /auth/token/login/.',
   });
+  app.get('/metrics', (_req, res) => {
+    res.type('text/plain; version=0.0.4').send(deps.metrics?.() ?? '');
+  });
   app.get('/api/openapi.json', (_req, res) => {
     res.json(openApi);
   });
@@ -121,5 +127,5 @@ export function createApp(deps: AppDeps) {
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
-  return Object.assign(app, { queue });
+  return Object.assign(app, { queue, auth });
 }

@@ -12,7 +12,7 @@ declare module 'express-serve-static-core' {
 /** Every /api/v1 call but the public ones goes through this. */
 export function requireAuth(auth: AuthService): RequestHandler {
   return async (req, _res, next) => {
-    req.viewer = await auth.authenticate(req.get('authorization'));
+    req.viewer = await auth.authenticate(req.get('authorization'), req.get('x-act-as'));
     next();
   };
 }

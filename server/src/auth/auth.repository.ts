@@ -10,6 +10,11 @@ export function authRepository(db: Db) {
       const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
       return row;
     },
+    async findUserById(id: number): Promise<UserRow | undefined> {
+      if (!Number.isInteger(id) || id <= 0) return undefined;
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
+    },
     async createUser(values: typeof users.$inferInsert): Promise<UserRow | undefined> {
       // ON CONFLICT: two sign-ups racing for one email give one user and one clear 400, never a 500.
       const [row] = await db.insert(users).values(values).onConflictDoNothing({ target: users.email }).returning();

@@ -7,6 +7,7 @@ import {
   type ResetPasswordInput,
   type SignUpInput,
 } from '@fleet/shared';
+import crypto from 'node:crypto';
 import { ApiError } from '../lib/errors.ts';
 import { dummyPasswordHash, hashPassword, keyHash, randomKey, verifyPassword } from '../lib/crypto.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
@@ -20,6 +21,8 @@ export type AuthServiceDeps = {
   emailLimiter: RateLimiter;
   addressLimiter: RateLimiter;
   secretKey: string;
+  /** The workers' credential: distributor scope, and it alone may act as a given user (X-Act-As). */
+  serviceToken?: string;
   publicUrl: string;
   resetTokenTtlMinutes?: number;
   now?: () => Date;
@@ -31,6 +34,20 @@ export type Viewer = UserRow & { access: ReturnType<typeof accessLevel> };
 export function authService(deps: AuthServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const hash = (key: string) => keyHash(deps.secretKey, key);
+
+  /** The service principal; acting as a user it takes that user's scope (overview pushed to that user). */
+  async function serviceViewer(actAs?: string): Promise<Viewer> {
+    if (actAs) {
+      const user = await deps.repo.findUserById(Number(actAs));
+      if (!user) throw ApiError.unauthorized('Unknown user to act as.');
+      return { ...user, access: accessLevel({ role: user.role, user_type: user.userType }) };
+    }
+    return {
+      id: 0, email: 'service@fleet.internal', username: 'service', passwordHash: '', company: '', phone: '', role: 'distributor',
+      userType: 'distributor', activated: true, rejectedAt: null, deactivatedReason: null, profileUrl: null, notifyEmail: false,
+      notifyPhone: false, notifyWeeklyReport: false, notifyDailyDispensation: false, createdAt: new Date(0), access: 'distributor',
+    };
+  }
 
   async function throttle(email: string, address: string) {
     const wait = Math.max(
@@ -120,10 +137,11 @@ export function authService(deps: AuthServiceDeps) {
     },
 
     /** The signed-in user behind `Authorization: Token <key>`; 401 without or with a wrong token, 403 when deactivated. */
-    async authenticate(header: string | undefined): Promise<Viewer> {
+    async authenticate(header: string | undefined, actAs?: string): Promise<Viewer> {
       const match = /^Token\s+([A-Za-z0-9]{10,128})\s*$/.exec(header ?? '');
       if (!header) throw ApiError.unauthorized();
       if (!match?.[1]) throw ApiError.unauthorized('Invalid token header.');
+      if (deps.serviceToken && safeEqual(match[1], deps.serviceToken)) return serviceViewer(actAs);
       const user = await deps.repo.findUserByTokenHash(hash(match[1]));
       if (!user) throw ApiError.unauthorized('Invalid token.');
       if (!user.activated) throw new ApiError(403, { detail: 'User account is disabled.', code: 'account_deactivated' });
@@ -139,6 +157,13 @@ export function authService(deps: AuthServiceDeps) {
   };
 }
 export type AuthService = ReturnType<typeof authService>;
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(hashKey(a));
+  const y = Buffer.from(hashKey(b));
+  return crypto.timingSafeEqual(x, y);
+}
+const hashKey = (k: string) => crypto.createHash('sha256').update(k).digest('hex');
 
 export function currentUser(user: Viewer): CurrentUser {
   return {

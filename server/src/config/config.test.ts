@@ -32,6 +32,8 @@ describe('loadConfig', () => {
     expect(a.secretKey).toMatch(/^[0-9a-f]{64}$/);
     expect(b.secretKey).toBe(a.secretKey);
     expect(b.maintenanceToken).toBe(a.maintenanceToken);
+    expect(b.serviceToken).toBe(a.serviceToken);
+    expect(a.serviceToken).not.toBe(a.secretKey);
     expect(loadConfig({ DATA_DIR: tmp() }).secretKey).not.toBe(a.secretKey);
     expect((fs.statSync(path.join(dir, 'secrets.json')).mode & 0o777).toString(8)).toBe('600');
   });
@@ -45,7 +47,8 @@ describe('loadConfig', () => {
   });
 
   it('seeds nothing in production', () => {
-    const c = loadConfig({ NODE_ENV: 'production', DATA_DIR: tmp(), SECRET_KEY: 'a'.repeat(40), MAINTENANCE_TOKEN: 'b'.repeat(40) });
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tmp(), SECRET_KEY: 'a'.repeat(40), MAINTENANCE_TOKEN: 'b'.repeat(40) })).toThrow(/SERVICE_TOKEN must be set/);
+    const c = loadConfig({ NODE_ENV: 'production', DATA_DIR: tmp(), SECRET_KEY: 'a'.repeat(40), MAINTENANCE_TOKEN: 'b'.repeat(40), SERVICE_TOKEN: 'c'.repeat(40) });
     expect(c.isProduction).toBe(true);
     expect(c.seedDemo).toBe(false);
   });

@@ -20,6 +20,12 @@ export type Config = {
   secretKey: string;
   /** The fixed credential of the /maintenance route (spec section 2), never printed. */
   maintenanceToken: string;
+  /** The credential workers use to poll the device API (distributor scope; may act as a user). */
+  serviceToken: string;
+  /** Redis for queues, the Socket.IO adapter and shared poll state; in process without it. */
+  redisUrl: string | undefined;
+  /** The device API the pollers read; by default this server's own. */
+  deviceApiUrl: string | undefined;
   googleMapsApiKey: string | undefined;
   /** Seed the demo fleet into an empty database (never in production). */
   seedDemo: boolean;
@@ -51,6 +57,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM ?? 'Fleet Portal <no-reply@fleet-portal.local>',
     secretKey: secrets.secretKey,
     maintenanceToken: secrets.maintenanceToken,
+    serviceToken: secrets.serviceToken,
+    redisUrl: env.REDIS_URL || undefined,
+    deviceApiUrl: env.DEVICE_API_URL || undefined,
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || undefined,
     seedDemo: !isProduction && env.SEED_DEMO !== 'false',
     trustProxy: env.TRUST_PROXY === 'true',
@@ -72,14 +81,15 @@ function requiredSecrets(env: NodeJS.ProcessEnv) {
   };
   const secretKey = pick('SECRET_KEY');
   const maintenanceToken = pick('MAINTENANCE_TOKEN');
+  const serviceToken = pick('SERVICE_TOKEN');
   if (problems.length) throw new ConfigError(`Refusing to start in production: ${problems.join('; ')}`);
-  return { secretKey, maintenanceToken };
+  return { secretKey, maintenanceToken, serviceToken };
 }
 
 /** Development: environment first, else random values generated once and kept beside the data. */
 function developmentSecrets(env: NodeJS.ProcessEnv, dataDir: string) {
   const file = path.join(dataDir, 'secrets.json');
-  let stored: Partial<Record<'secretKey' | 'maintenanceToken', string>> = {};
+  let stored: Partial<Record<'secretKey' | 'maintenanceToken' | 'serviceToken', string>> = {};
   try {
     stored = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
@@ -87,11 +97,12 @@ function developmentSecrets(env: NodeJS.ProcessEnv, dataDir: string) {
   }
   const secretKey = env.SECRET_KEY || stored.secretKey || crypto.randomBytes(32).toString('hex');
   const maintenanceToken = env.MAINTENANCE_TOKEN || stored.maintenanceToken || crypto.randomBytes(20).toString('hex');
-  if (stored.secretKey !== secretKey || stored.maintenanceToken !== maintenanceToken) {
-    if (!env.SECRET_KEY || !env.MAINTENANCE_TOKEN) {
+  const serviceToken = env.SERVICE_TOKEN || stored.serviceToken || crypto.randomBytes(24).toString('hex');
+  if (stored.secretKey !== secretKey || stored.maintenanceToken !== maintenanceToken || stored.serviceToken !== serviceToken) {
+    if (!env.SECRET_KEY || !env.MAINTENANCE_TOKEN || !env.SERVICE_TOKEN) {
       fs.mkdirSync(dataDir, { recursive: true });
-      fs.writeFileSync(file, JSON.stringify({ secretKey, maintenanceToken }, null, 2), { mode: 0o600 });
+      fs.writeFileSync(file, JSON.stringify({ secretKey, maintenanceToken, serviceToken }, null, 2), { mode: 0o600 });
     }
   }
-  return { secretKey, maintenanceToken };
+  return { secretKey, maintenanceToken, serviceToken };
 }

@@ -1,0 +1,82 @@
+import type http from 'node:http';
+import crypto from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { SubscriptionTopic } from '@fleet/shared';
+import { memoryPollState, memoryWatchRegistry, pollCounters, redisPollState, redisWatchRegistry, startPollers } from '@fleet/workers';
+import type { AuthService } from '../auth/auth.service.ts';
+import type { Db } from '../db/client.ts';
+import { attachRealtime } from './socket-server.ts';
+
+/**
+ * Push server and pollers for one process. With REDIS_URL, any number of processes cooperate: the
+ * Socket.IO Redis adapter carries emits to every process's sockets, the watch registry and snapshots
+ * live in Redis, and a Redis lock lets exactly one process poll a subject each period. Without it, the
+ * same code runs in memory for the one-command default.
+ */
+export async function startRealtime(
+  httpServer: http.Server,
+  opts: {
+    db: Db;
+    auth: AuthService;
+    serviceToken: string;
+    /** The device API the pollers read (this server by default; another deployment of the same API works). */
+    deviceApiUrl: string;
+    redisUrl?: string | undefined;
+    /** Prefix of every Redis key and channel (tests and several deployments on one Redis). */
+    redisPrefix?: string;
+    periods?: Partial<Record<SubscriptionTopic, number>>;
+    tickMs?: number;
+    log?: (m: string, e?: unknown) => void;
+  },
+) {
+  const log = opts.log ?? (() => undefined);
+  let redis: Redis | undefined;
+  let pub: Redis | undefined;
+  let sub: Redis | undefined;
+  if (opts.redisUrl) {
+    const prefix = opts.redisPrefix ?? 'fleet:';
+    redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true, keyPrefix: prefix });
+    await redis.connect();
+    // The adapter names its channels itself (key option); its clients carry no key prefix.
+    pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 });
+    sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 });
+  }
+  const processId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  const registry = redis ? redisWatchRegistry(redis, processId) : memoryWatchRegistry();
+  const socket = attachRealtime(httpServer, {
+    db: opts.db,
+    auth: opts.auth,
+    registry,
+    ...(pub && sub ? { redis: { pub, sub, channel: `${opts.redisPrefix ?? 'fleet:'}socket.io` } } : {}),
+    log,
+  });
+  const counters = pollCounters();
+  const base = opts.deviceApiUrl.replace(/\/$/, '');
+  const pollers = startPollers({
+    registry,
+    state: redis ? redisPollState(redis) : memoryPollState(),
+    async get(path, actAs) {
+      const res = await fetch(`${base}${path}`, {
+        headers: { Authorization: `Token ${opts.serviceToken}`, ...(actAs ? { 'X-Act-As': String(actAs) } : {}) },
+        signal: AbortSignal.timeout(8000),
+      });
+      return { status: res.status, body: res.status === 200 ? await res.json() : null };
+    },
+    emit: socket.emit,
+    countPoll: counters.countPoll,
+    log,
+    ...(opts.periods ? { periods: opts.periods } : {}),
+    ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
+  });
+  return {
+    io: socket.io,
+    counters,
+    registry,
+    async close() {
+      await pollers.stop();
+      await registry.close();
+      await socket.close();
+      for (const r of [redis, pub, sub]) r?.disconnect();
+    },
+  };
+}

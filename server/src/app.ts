@@ -19,7 +19,7 @@ import { healthRoutes } from './health/health.routes.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
 import { memoryRateLimiter } from './lib/rate-limiter.ts';
 import type { Mailer } from './mail/mailer.ts';
-import { inProcessQueue, jobs, type JobName, type JobQueue } from '@fleet/workers';
+import { bullmqQueue, inProcessQueue, jobs, type JobName, type JobQueue } from '@fleet/workers';
 import type { AppContext } from './context.ts';
 import { dbJobLedger } from './jobs/job-ledger.ts';
 import { buildOpenApi, docsPage, type RouteDoc, type Routes } from './openapi/route-docs.ts';
@@ -47,7 +47,12 @@ export function createApp(deps: AppDeps) {
   const { config, database } = deps;
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err ?? ''));
   const uploadsDir = path.join(config.dataDir, 'uploads');
-  const queue = deps.queue ?? inProcessQueue(jobs, { mailer: deps.mailer }, dbJobLedger(database.db), log);
+  // BullMQ on Redis when configured (any number of workers share it), else the in-process runner.
+  const queue =
+    deps.queue ??
+    (config.redisUrl
+      ? bullmqQueue(jobs, { mailer: deps.mailer }, dbJobLedger(database.db), { redisUrl: config.redisUrl, log })
+      : inProcessQueue(jobs, { mailer: deps.mailer }, dbJobLedger(database.db), log));
   const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), log };
   const app = express();
   app.disable('x-powered-by');

@@ -5,3 +5,5 @@ export * from './realtime/diff.ts';
 export * from './realtime/watch-registry.ts';
 export * from './realtime/poll-state.ts';
 export * from './realtime/poller.ts';
+export * from './queue-bullmq.ts';
+export { dispensationSummarySchema } from './jobs/dispensation-summary.job.ts';

@@ -1,0 +1,112 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bullmqQueue, inProcessQueue, jobs, type JobDefinition } from '@fleet/workers';
+import { z } from 'zod';
+import { jobRuns, users } from '../../server/src/db/schema.ts';
+import { dbJobLedger } from '../../server/src/jobs/job-ledger.ts';
+import { enqueueSummaries, summaryWindow } from '../../server/src/jobs/report-schedules.ts';
+import { createMailer } from '../../server/src/mail/mailer.ts';
+import { startHarness, type Harness } from '../helpers/harness.ts';
+import { mailText } from '../helpers/smtp.ts';
+import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.ts';
+
+const redisUp = await redisAvailable();
+
+describe('report mails as queued jobs', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness('pglite');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const mailer = () => createMailer({ smtpUrl: h.smtp.url, from: 'Portal <p@x.test>', outboxDir: path.join(h.dataDir, 'out') });
+
+  it('summarises yesterday per site in each subscriber scope, once however often it is queued', async () => {
+    const queue = inProcessQueue(jobs, { mailer: mailer() }, dbJobLedger(h.database.db));
+    const now = new Date();
+    const before = h.smtp.received.length;
+    const n = await enqueueSummaries(h.database.db, queue, 'daily', now);
+    await enqueueSummaries(h.database.db, queue, 'daily', now);
+    await queue.drain();
+    const subscribed = await h.database.db.select().from(users).where(eq(users.notifyDailyDispensation, true));
+    expect(n).toBe(subscribed.filter((u) => u.activated).length);
+    expect(n).toBeGreaterThan(0);
+    const mails = h.smtp.received.slice(before);
+    expect(mails).toHaveLength(n);
+    const text = mailText(mails[0]!.raw);
+    const { from } = summaryWindow('daily', now);
+    expect(text).toContain(`Daily dispensation`);
+    expect(text).toContain(from);
+    expect(text).toMatch(/Audubon Park: \d+ dispenses on 8 devices/);
+  });
+
+  it('weeks run Monday to Sunday', () => {
+    expect(summaryWindow('weekly', new Date('2026-11-22T12:00:00Z'))).toEqual({ from: '2026-11-09', until: '2026-11-15' });
+    expect(summaryWindow('weekly', new Date('2026-11-23T12:00:00Z'))).toEqual({ from: '2026-11-16', until: '2026-11-22' });
+    expect(summaryWindow('daily', new Date('2026-11-22T00:30:00Z'))).toEqual({ from: '2026-11-21', until: '2026-11-21' });
+  });
+
+  it('refuses a payload that does not fit its schema at enqueue', async () => {
+    const queue = inProcessQueue(jobs, { mailer: mailer() }, dbJobLedger(h.database.db));
+    await expect(queue.enqueue('dispensation-summary', { to: 'not-an-email' })).rejects.toThrow();
+    await expect(queue.enqueue('no-such-job' as never, {})).rejects.toThrow(/no processor/);
+  });
+
+  describe.skipIf(!redisUp)('on BullMQ with two workers', () => {
+    it('retries a failing job and never sends a mail twice', async () => {
+      const prefix = `test-${crypto.randomBytes(4).toString('hex')}`;
+      let calls = 0;
+      const sent: string[] = [];
+      const flaky: JobDefinition<z.ZodType<{ to: string }>, { sent: string[] }> = {
+        schema: z.object({ to: z.string() }),
+        backoffMs: 50,
+        async process(p, deps) {
+          calls += 1;
+          if (calls === 1) throw new Error('SMTP hiccup');
+          deps.sent.push(p.to);
+        },
+      };
+      const defs = { flaky };
+      const ledger = dbJobLedger(h.database.db);
+      const a = bullmqQueue(defs, { sent }, ledger, { redisUrl: TEST_REDIS_URL, prefix, queueName: 'mails' });
+      const b = bullmqQueue(defs, { sent }, ledger, { redisUrl: TEST_REDIS_URL, prefix, queueName: 'mails' });
+      try {
+        const key = `test:${prefix}:once`;
+        await a.enqueue('flaky', { to: 'ops@demo.test' }, { idempotencyKey: key });
+        await b.enqueue('flaky', { to: 'ops@demo.test' }, { idempotencyKey: key });
+        await a.drain();
+        await new Promise((r) => setTimeout(r, 300));
+        expect(sent).toEqual(['ops@demo.test']);
+        expect(calls).toBe(2);
+        const [run] = await h.database.db.select().from(jobRuns).where(eq(jobRuns.idempotencyKey, key));
+        expect(run).toMatchObject({ status: 'done', attempts: 2 });
+        // Queued again later (the job long gone from Redis): the ledger still says done.
+        await b.enqueue('flaky', { to: 'ops@demo.test' }, { idempotencyKey: key });
+        await b.drain();
+        expect(sent).toEqual(['ops@demo.test']);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
+    it('sends the summary mails through BullMQ to the SMTP server', async () => {
+      const prefix = `test-${crypto.randomBytes(4).toString('hex')}`;
+      const q = bullmqQueue(jobs, { mailer: mailer() }, dbJobLedger(h.database.db), { redisUrl: TEST_REDIS_URL, prefix });
+      try {
+        const before = h.smtp.received.length;
+        const n = await enqueueSummaries(h.database.db, q, 'weekly', new Date());
+        await q.drain();
+        await new Promise((r) => setTimeout(r, 200));
+        expect(n).toBeGreaterThan(0);
+        expect(h.smtp.received.length - before).toBe(n);
+        expect(mailText(h.smtp.received.at(-1)!.raw)).toContain('Weekly report');
+      } finally {
+        await q.close();
+      }
+    });
+  });
+});

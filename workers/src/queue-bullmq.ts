@@ -1,0 +1,82 @@
+import crypto from 'node:crypto';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { z } from 'zod';
+import type { JobDefinition, JobLedger, JobQueue } from './queue.ts';
+
+type Envelope = { payload: unknown; idempotencyKey?: string };
+
+/**
+ * The queue when REDIS_URL is set: BullMQ on Redis, with the same processors as the in-process runner.
+ * A job with an idempotency key gets a deterministic job id (BullMQ drops a second add while the first is
+ * kept) and passes through the ledger (a retry or a second worker finds the key done and sends nothing).
+ * A payload that fails its schema is refused at enqueue and, if it gets in anyway, fails without retry.
+ */
+export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType, D>>>(
+  jobs: J,
+  deps: D,
+  ledger: JobLedger,
+  opts: { redisUrl: string; prefix?: string; queueName?: string; concurrency?: number; runWorker?: boolean; log?: (m: string, e?: unknown) => void },
+): JobQueue<Extract<keyof J, string>> & { worker: Worker | undefined } {
+  const name = opts.queueName ?? 'fleet-jobs';
+  const prefix = opts.prefix ?? 'fleet-bull';
+  const log = opts.log ?? (() => undefined);
+  // Workers block on Redis: BullMQ requires maxRetriesPerRequest null on their connections.
+  const queueConnection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(name, { connection: queueConnection, prefix });
+  let worker: Worker | undefined;
+  let workerConnection: Redis | undefined;
+  if (opts.runWorker !== false) {
+    workerConnection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+    worker = new Worker(
+      name,
+      async (job) => {
+        const def = jobs[job.name];
+        if (!def) throw new UnrecoverableError(`no processor for job ${job.name}`);
+        const { payload, idempotencyKey } = job.data as Envelope;
+        const parsed = def.schema.safeParse(payload);
+        if (!parsed.success) throw new UnrecoverableError(`invalid payload for ${job.name}`);
+        if (idempotencyKey && (await ledger.begin(idempotencyKey, job.name)) === 'skip') return;
+        try {
+          await def.process(parsed.data, deps);
+          if (idempotencyKey) await ledger.done(idempotencyKey);
+        } catch (err) {
+          if (idempotencyKey) await ledger.failed(idempotencyKey, String((err as Error)?.message ?? err));
+          throw err;
+        }
+      },
+      { connection: workerConnection, prefix, concurrency: opts.concurrency ?? 4 },
+    );
+    worker.on('failed', (job, err) => log(`job ${job?.name} attempt ${job?.attemptsMade} failed`, err));
+  }
+
+  return {
+    worker,
+    async enqueue(jobName, payload, o = {}) {
+      const def = jobs[jobName];
+      if (!def) throw new Error(`no processor for job ${jobName}`);
+      def.schema.parse(payload);
+      const jobId = o.idempotencyKey ? crypto.createHash('sha256').update(o.idempotencyKey).digest('hex') : undefined;
+      await queue.add(jobName, { payload, idempotencyKey: o.idempotencyKey } satisfies Envelope, {
+        ...(jobId ? { jobId } : {}),
+        attempts: def.attempts ?? 3,
+        backoff: { type: 'exponential', delay: def.backoffMs ?? 500 },
+        removeOnComplete: { count: 1000 },
+        removeOnFail: { count: 5000 },
+      });
+    },
+    async drain() {
+      for (;;) {
+        const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+        if (!Object.values(c).some((n) => n > 0)) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async close() {
+      await worker?.close();
+      await queue.close();
+      queueConnection.disconnect();
+      workerConnection?.disconnect();
+    },
+  };
+}

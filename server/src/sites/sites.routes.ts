@@ -19,23 +19,27 @@ export function sitesService(db: Db) {
   const scope = (v: ScopeViewer) => deviceScope(v) ?? sql`true`;
   return {
     async deviceGroups(viewer: ScopeViewer) {
+      // Brand and batch ids are aggregated as integer arrays (cheap) and brands named from one small lookup.
       const res = (await db.execute(sql`
         select g.id, g.name, g.address, g.lat, g.lng, g.location_id as location, g.client_id as client, g.timezone_id,
                json_agg(json_build_object('serial', devices.serial, 'number', devices.number) order by devices.number, devices.serial) as devices,
-               coalesce(json_agg(distinct jsonb_build_object('id', b.id, 'name', b.name)) filter (where b.id is not null), '[]') as brand_list,
-               coalesce(array_agg(distinct devices.batch_id) filter (where devices.batch_id is not null), '{}') as left_batches,
-               coalesce(array_agg(distinct devices.batch2_id) filter (where devices.batch2_id is not null), '{}') as right_batches,
+               array_remove(array_agg(distinct devices.brand_id), null) as brand_ids,
+               array_remove(array_agg(distinct devices.batch_id) || array_agg(distinct devices.batch2_id), null) as batch_ids,
                count(*)::int as total_devices,
                (count(*) filter (where devices.is_online))::int as online_devices,
                (count(*) filter (where not devices.is_online))::int as offline_devices,
                (count(*) filter (where devices.is_warning))::int as warning_devices
         from device_groups g
         join devices on devices.group_id = g.id
-        left join brands b on b.id = devices.brand_id
         where ${scope(viewer)}
         group by g.id
-        order by g.id`)) as unknown as Rows<Record<string, unknown> & { left_batches: number[]; right_batches: number[] }>;
-      return res.rows.map(({ left_batches, right_batches, ...g }) => ({ ...g, batchIds: [...new Set([...left_batches, ...right_batches])].sort((a, b) => a - b) }));
+        order by g.id`)) as unknown as Rows<Record<string, unknown> & { brand_ids: number[]; batch_ids: number[] }>;
+      const names = new Map(((await db.execute(sql`select id, name from brands`)) as unknown as Rows<{ id: number; name: string }>).rows.map((b) => [b.id, b.name]));
+      return res.rows.map(({ brand_ids, batch_ids, ...g }) => ({
+        ...g,
+        brand_list: brand_ids.map((id) => ({ id, name: names.get(id) ?? '' })),
+        batchIds: [...new Set(batch_ids)].sort((a, b) => a - b),
+      }));
     },
 
     /** Counties holding sites in scope (every county for a distributor), with device counts for the COUNTY cards. */

@@ -185,6 +185,34 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
     expect((await device()).warningLists).toContain('FAILED_REQUEST');
   });
 
+  it('a pending change can be cancelled before the device takes it, restoring what was shown before', async () => {
+    const auth = { Authorization: `Token ${admin}` };
+    const before = await device();
+    // Two requests for one setting: the second replaces the first; cancelling restores the original.
+    await request(h.app).post(`/api/v1/set_device_config/${SERIAL}`).set(auth).send({ is_enabled_maintenance: !before.isEnabledMaintenance });
+    await request(h.app).post(`/api/v1/set_device_config/${SERIAL}`).set(auth).send({ is_enabled_maintenance: before.isEnabledMaintenance });
+    await request(h.app).put(`/api/v1/editPumpSetting/${SERIAL}`).set(auth).send({ pump_mode: 8 });
+    const panel = (await request(h.app).get(`/api/v1/device/${SERIAL}`).set(auth)).body;
+    const maintenance = panel.pending_changes.find((p: { setting: string }) => p.setting === 'is_enabled_maintenance');
+    const client = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token;
+    expect((await request(h.app).post(`/api/v1/cancelPendingChange/${maintenance.id}`).set('Authorization', `Token ${client}`)).status).toBe(403);
+    const res = await request(h.app).post(`/api/v1/cancelPendingChange/${maintenance.id}`).set(auth);
+    expect(res.status).toBe(200);
+    expect(res.body.device.is_enabled_maintenance).toBe(before.isEnabledMaintenance);
+    expect(res.body.device.pending_changes.map((p: { setting: string }) => p.setting)).not.toContain('is_enabled_maintenance');
+    expect((await request(h.app).post(`/api/v1/cancelPendingChange/${maintenance.id}`).set(auth)).body).toEqual({ detail: 'This change is no longer pending (cancelled).' });
+    expect((await request(h.app).post('/api/v1/cancelPendingChange/999999').set(auth)).status).toBe(404);
+    expect((await request(h.app).post('/api/v1/cancelPendingChange/abc').set(auth)).status).toBe(400);
+    // The device is never told about a cancelled change.
+    const wake = await checkin(body());
+    expect(wake.body.pending.map((p: { setting: string }) => p.setting)).not.toContain('is_enabled_maintenance');
+    const pump = wake.body.pending.find((p: { setting: string }) => p.setting === 'pump_setting');
+    const cancelled = await request(h.app).post(`/api/v1/cancelPendingChange/${pump.id}`).set(auth);
+    expect(cancelled.status).toBe(200);
+    const setting = (await request(h.app).get(`/api/v1/pumpSetting/${SERIAL}`).set(auth)).body;
+    expect(setting.pump_mode).not.toBe(8);
+  });
+
   it('provisions new serials for distributors, unplaced', async () => {
     const res = await request(h.app).post('/api/v1/provisionDevices').set('Authorization', `Token ${admin}`).send({ serials: ['SIM00001', 'SIM00002'] });
     expect(res.status).toBe(201);

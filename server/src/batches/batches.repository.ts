@@ -186,7 +186,7 @@ export function batchesRepository(db: Db): BatchesRepository {
         .returning({ id: devices.id });
       const wake = new Map(list.map((d) => [d.id, d.nextWakeupTime]));
       for (const { id } of paused) {
-        await requestChange(db, { deviceId: id, kind: 'other', setting: 'pause', desired: { is_pause: true }, requestedBy, nextWakeup: wake.get(id) ?? null, now: at });
+        await requestChange(db, { deviceId: id, kind: 'other', setting: 'pause', desired: { is_pause: true }, previous: { devices: { isPause: false } }, requestedBy, nextWakeup: wake.get(id) ?? null, now: at });
       }
       return paused.map((p) => p.id);
     },

@@ -274,6 +274,8 @@ export const pendingChanges = pgTable(
     kind: text('kind').notNull(),
     setting: text('setting').notNull(),
     desired: jsonb('desired').notNull(),
+    /** What the portal showed before the request (restored if the request is cancelled). */
+    previous: jsonb('previous'),
     status: text('status').notNull().default('pending'),
     requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
     requestedAt: ts('requested_at').notNull().defaultNow(),

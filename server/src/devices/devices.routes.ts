@@ -36,6 +36,9 @@ export function devicesRoutes(ctx: AppContext): Routes {
   router.put('/editPumpSetting/:serial', async (req, res) => void res.json(await service.editPumpSetting(viewerOf(req), serial(req.params.serial), parse(pumpSettingSchema, req.body))));
   router.post('/deviceRegistrationSetup/:serial', async (req, res) => void res.json(await service.registrationSetup(viewerOf(req), serial(req.params.serial), parse(registrationSetupSchema, req.body))));
   router.post('/resetMl/:serial', async (req, res) => void res.json(await service.resetMl(viewerOf(req), serial(req.params.serial), parse(resetMlSchema, req.body).pumpNumber)));
+  router.post('/cancelPendingChange/:id', async (req, res) =>
+    void res.json(await service.cancelPending(viewerOf(req), parse(z.coerce.number({ error: 'Unknown change.' }).int().positive({ error: 'Unknown change.' }), req.params.id))),
+  );
   router.get('/rentalV2/:serial', async (req, res) => void res.json(await service.rental(viewerOf(req), serial(req.params.serial))));
   router.post('/rentalV2', async (req, res) => void res.json(await service.setRental(viewerOf(req), parse(rentalSchema, req.body))));
 
@@ -56,6 +59,7 @@ export function devicesRoutes(ctx: AppContext): Routes {
     { method: 'put', path: p('/editPumpSetting/:serial'), tag, summary: 'Change pump modes or vandalism limits', body: pumpSettingSchema, responses: { 200: { description: 'The new setting' }, ...notFound } },
     { method: 'post', path: p('/deviceRegistrationSetup/:serial'), tag, summary: 'Power-off and wake-up timers in minutes (clamped to 1-600)', body: registrationSetupSchema, responses: { 200: { description: 'The timers saved' }, ...notFound } },
     { method: 'post', path: p('/resetMl/:serial'), tag, summary: "Reset a pump's remaining volume to its full reservoir after a refill", body: resetMlSchema, responses: { 200: { description: 'The device' }, ...notFound } },
+    { method: 'post', path: p('/cancelPendingChange/:id'), tag, summary: 'Withdraw a pending change before the device takes it; the previous setting is restored', responses: { 200: { description: 'Cancelled; the device answer' }, 400: { description: 'No longer pending' }, ...notFound } },
     { method: 'get', path: p('/rentalV2/:serial'), tag, summary: 'Rental plan and daily timer of a device, with its day count', responses: { 200: { description: 'The plan (nulls when none)' }, ...notFound } },
     { method: 'post', path: p('/rentalV2'), tag, summary: 'Set one rental plan on several devices (all or nothing)', body: rentalSchema, responses: { 200: { description: "{ detail: 'New plan has been successfully set', rentals }" } } },
   ];

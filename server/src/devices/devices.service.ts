@@ -19,7 +19,7 @@ import { ApiError } from '../lib/errors.ts';
 import { resolveSite } from '../sites/site-resolver.ts';
 import { recomputeWarnings } from './device-warnings.ts';
 import { devicesRepository } from './devices.repository.ts';
-import { requestChange } from './pending-changes.ts';
+import { cancelChange, requestChange, type RestorePoint } from './pending-changes.ts';
 
 type DeviceRow = typeof devices.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -119,8 +119,8 @@ export function devicesService(db: Db, now: () => Date = () => new Date()) {
     await tx.execute(sql`delete from device_groups g where g.id = ${groupId} and not exists (select 1 from devices d where d.group_id = g.id)`);
   }
 
-  async function pendingChange(tx: Tx, viewer: ScopeViewer, device: DeviceRow, kind: 'activation' | 'rental' | 'other', setting: string, desired: unknown) {
-    await requestChange(tx, { deviceId: device.id, kind, setting, desired, requestedBy: viewer.id, nextWakeup: device.nextWakeupTime, now: now() });
+  async function pendingChange(tx: Tx, viewer: ScopeViewer, device: DeviceRow, kind: 'activation' | 'rental' | 'other', setting: string, desired: unknown, previous: RestorePoint) {
+    await requestChange(tx, { deviceId: device.id, kind, setting, desired, previous, requestedBy: viewer.id, nextWakeup: device.nextWakeupTime, now: now() });
   }
 
   return {
@@ -211,13 +211,13 @@ export function devicesService(db: Db, now: () => Date = () => new Date()) {
             throw ApiError.field('active', 'Activation cannot change while a rental plan is on.');
           }
           await tx.update(devices).set({ isActivated: input.active }).where(eq(devices.id, device.id));
-          await pendingChange(tx, viewer, device, 'activation', 'active', { is_activated: input.active });
+          await pendingChange(tx, viewer, device, 'activation', 'active', { is_activated: input.active }, { devices: { isActivated: device.isActivated } });
         } else if (input.is_enabled_maintenance !== undefined) {
           await tx.update(devices).set({ isEnabledMaintenance: input.is_enabled_maintenance }).where(eq(devices.id, device.id));
-          await pendingChange(tx, viewer, device, 'other', 'is_enabled_maintenance', { is_enabled_maintenance: input.is_enabled_maintenance });
+          await pendingChange(tx, viewer, device, 'other', 'is_enabled_maintenance', { is_enabled_maintenance: input.is_enabled_maintenance }, { devices: { isEnabledMaintenance: device.isEnabledMaintenance } });
         } else if (input.is_enabled_vandalism !== undefined) {
           await tx.update(devices).set({ isEnabledVandalism: input.is_enabled_vandalism }).where(eq(devices.id, device.id));
-          await pendingChange(tx, viewer, device, 'other', 'is_enabled_vandalism', { is_enabled_vandalism: input.is_enabled_vandalism });
+          await pendingChange(tx, viewer, device, 'other', 'is_enabled_vandalism', { is_enabled_vandalism: input.is_enabled_vandalism }, { devices: { isEnabledVandalism: device.isEnabledVandalism } });
         }
       });
       return { detail: 'Your config setup has been successfully saved.', device: await answer(serial) };
@@ -228,7 +228,7 @@ export function devicesService(db: Db, now: () => Date = () => new Date()) {
       await db.transaction(async (tx) => {
         const device = await placedInScope(tx, viewer, serial);
         await tx.update(devices).set({ isPause }).where(eq(devices.id, device.id));
-        await pendingChange(tx, viewer, device, 'other', 'pause', { is_pause: isPause });
+        await pendingChange(tx, viewer, device, 'other', 'pause', { is_pause: isPause }, { devices: { isPause: device.isPause } });
       });
       return answer(serial);
     },
@@ -261,11 +261,13 @@ export function devicesService(db: Db, now: () => Date = () => new Date()) {
       await db.transaction(async (tx) => {
         const device = await placedInScope(tx, viewer, serial);
         if (mlPerShot2 !== undefined && device.rightPumpType === 'Unspecified') throw ApiError.field('ml_per_shot2', 'This device has no right pump.');
+        const [old] = await tx.select().from(pumpSettings).where(eq(pumpSettings.deviceId, device.id));
         await tx
           .insert(pumpSettings)
           .values({ deviceId: device.id, mlPerShot: mlPerShotForMode(2), mlPerShot2: mlPerShotForMode(2), ...changes })
           .onConflictDoUpdate({ target: pumpSettings.deviceId, set: { ...changes, stepsPerSecond: 300, stepsPerMl: 30, stepsPerSecond2: 300, stepsPerMl2: 30 } });
-        await pendingChange(tx, viewer, device, 'other', 'pump_setting', changes);
+        const previous = old ? { mlPerShot: old.mlPerShot, mlPerShot2: old.mlPerShot2, vandalismMaxShots: old.vandalismMaxShots, vandalismInterval: old.vandalismInterval } : {};
+        await pendingChange(tx, viewer, device, 'other', 'pump_setting', changes, { pumpSettings: previous });
       });
       return { detail: 'Your pump settings have been successfully updated.', ...(await this.pumpSetting(viewer, serial)) };
     },
@@ -278,7 +280,7 @@ export function devicesService(db: Db, now: () => Date = () => new Date()) {
       await db.transaction(async (tx) => {
         const device = await placedInScope(tx, viewer, serial);
         await tx.update(devices).set({ poweroffTime: String(powerOff), wakeup1Time: String(wakeUp) }).where(eq(devices.id, device.id));
-        await pendingChange(tx, viewer, device, 'other', 'registration_timer', { poweroff_time: powerOff, wakeup1_time: wakeUp });
+        await pendingChange(tx, viewer, device, 'other', 'registration_timer', { poweroff_time: powerOff, wakeup1_time: wakeUp }, { devices: { poweroffTime: device.poweroffTime, wakeup1Time: device.wakeup1Time } });
       });
       return { detail: 'Your time setup has been successfully saved.', poweroff_time: powerOff, wakeup1_time: wakeUp, device: await answer(serial) };
     },
@@ -293,10 +295,32 @@ export function devicesService(db: Db, now: () => Date = () => new Date()) {
           .update(devices)
           .set(pumpNumber === 1 ? { volumeRemain: device.reservoirMl, levelSensor1: true } : { volumeRemain2: device.reservoirMl, levelSensor2: true })
           .where(eq(devices.id, device.id));
-        await pendingChange(tx, viewer, device, 'other', `reset_ml_${pumpNumber}`, { pump_number: pumpNumber, volume_remain: device.reservoirMl });
+        await pendingChange(tx, viewer, device, 'other', `reset_ml_${pumpNumber}`, { pump_number: pumpNumber, volume_remain: device.reservoirMl }, {
+          devices: pumpNumber === 1 ? { volumeRemain: device.volumeRemain, levelSensor1: device.levelSensor1 } : { volumeRemain2: device.volumeRemain2, levelSensor2: device.levelSensor2 },
+        });
         await recomputeWarnings(tx, [device.id], now().toISOString().slice(0, 10));
       });
       return answer(serial);
+    },
+
+    /** POST /api/v1/cancelPendingChange/{id}: withdraw a change before the device takes it. */
+    async cancelPending(viewer: ScopeViewer, id: number) {
+      requireOperator(viewer);
+      const serial = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ change: pendingChanges, serial: devices.serial })
+          .from(pendingChanges)
+          .innerJoin(devices, eq(devices.id, pendingChanges.deviceId))
+          .where(and(eq(pendingChanges.id, id), sql`${devices.groupId} is not null`, deviceScope(viewer)))
+          .for('update')
+          .limit(1);
+        if (!row) throw ApiError.notFound('No pending change with this id.');
+        if (row.change.status !== 'pending') throw ApiError.badRequest(`This change is no longer pending (${row.change.status}).`);
+        await cancelChange(tx, row.change, now());
+        await recomputeWarnings(tx, [row.change.deviceId], now().toISOString().slice(0, 10));
+        return row.serial;
+      });
+      return { detail: 'The change was cancelled.', device: await answer(serial) };
     },
 
     async rental(viewer: ScopeViewer, serial: string) {
@@ -329,9 +353,14 @@ export function devicesService(db: Db, now: () => Date = () => new Date()) {
             pump2EndTime: input.pump2EndTime ?? null,
             updatedAt: now(),
           };
+          const [before] = await tx.select().from(rentals).where(eq(rentals.deviceId, device.id));
           const [r] = await tx.insert(rentals).values({ deviceId: device.id, ...values }).onConflictDoUpdate({ target: rentals.deviceId, set: values }).returning();
           await tx.update(devices).set({ active: '1' }).where(eq(devices.id, device.id));
-          await pendingChange(tx, viewer, device, 'rental', 'rental', { start_date: input.startDate, end_date: input.endDate, start_time: values.startTime, end_time: values.endTime, pump_2_start_time: values.pump2StartTime, pump_2_end_time: values.pump2EndTime });
+          const { updatedAt: _u, ...previousRental } = before ?? { updatedAt: null };
+          await pendingChange(tx, viewer, device, 'rental', 'rental', { start_date: input.startDate, end_date: input.endDate, start_time: values.startTime, end_time: values.endTime, pump_2_start_time: values.pump2StartTime, pump_2_end_time: values.pump2EndTime }, {
+            devices: { active: device.active },
+            rental: before ? (previousRental as RestorePoint['rental']) : null,
+          });
           out.push({ serial: device.serial, ...rentalAnswer(r!) });
         }
         return out;

@@ -66,6 +66,7 @@ export function createApp(deps: AppDeps) {
     addressLimiter: memoryRateLimiter(config.loginLimit.perAddress, config.loginLimit.windowSeconds),
     secretKey: config.secretKey,
     serviceToken: config.serviceToken,
+    maintenanceToken: config.maintenanceToken,
     publicUrl: config.publicUrl,
     log,
   });
@@ -86,7 +87,14 @@ export function createApp(deps: AppDeps) {
   const api = Router();
   api.use(requireAuth(auth));
   api.use(privateRoutes);
-  const docs: RouteDoc[] = [...authDocs];
+  // Run-time client settings: the Google key is never baked into the build.
+  api.get('/clientConfig', (_req, res) => {
+    res.json({ googleMapsApiKey: config.googleMapsApiKey ?? null });
+  });
+  const docs: RouteDoc[] = [
+    ...authDocs,
+    { method: 'get', path: '/api/v1/clientConfig', tag: 'Auth', summary: 'Run-time client settings: { googleMapsApiKey } (null: the offline map)' },
+  ];
   for (const feature of features) {
     const { router, docs: featureDocs } = feature(ctx);
     api.use(router);

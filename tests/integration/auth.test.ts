@@ -293,3 +293,30 @@ describe('readiness when the database is gone', () => {
     await h.close();
   });
 });
+
+describe('maintenance credential and client settings', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness('pglite', { googleMapsApiKey: undefined });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('lets the configured maintenance credential read everything and change nothing', async () => {
+    const auth = { Authorization: `Token ${h.config.maintenanceToken}` };
+    const list = await request(h.app).get('/api/v1/device').set(auth);
+    expect(list.status).toBe(200);
+    expect(list.body.length).toBeGreaterThanOrEqual(60);
+    const write = await request(h.app).post('/api/v1/setPauseDevice/SP240001').set(auth).send({ isPause: true });
+    expect(write.status).toBe(403);
+    expect(write.body).toEqual({ detail: 'The maintenance credential is read-only.' });
+    expect((await request(h.app).get('/api/v1/device').set('Authorization', 'Token 0000000000aaaaaaaaaa')).status).toBe(401);
+  });
+
+  it('answers the client settings with no key by default (the offline map)', async () => {
+    const key = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token;
+    const res = await request(h.app).get('/api/v1/clientConfig').set('Authorization', `Token ${key}`);
+    expect(res.body).toEqual({ googleMapsApiKey: null });
+  });
+});

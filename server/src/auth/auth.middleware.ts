@@ -13,6 +13,7 @@ declare module 'express-serve-static-core' {
 export function requireAuth(auth: AuthService): RequestHandler {
   return async (req, _res, next) => {
     req.viewer = await auth.authenticate(req.get('authorization'), req.get('x-act-as'));
+    if (req.viewer.readOnly && req.method !== 'GET') throw ApiError.forbidden('The maintenance credential is read-only.');
     next();
   };
 }

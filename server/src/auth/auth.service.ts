@@ -23,13 +23,16 @@ export type AuthServiceDeps = {
   secretKey: string;
   /** The workers' credential: distributor scope, and it alone may act as a given user (X-Act-As). */
   serviceToken?: string;
+  /** The /maintenance route's fixed credential (spec section 7): a read-only distributor view. */
+  maintenanceToken?: string;
   publicUrl: string;
   resetTokenTtlMinutes?: number;
   now?: () => Date;
   log?: (msg: string, err?: unknown) => void;
 };
 
-export type Viewer = UserRow & { access: ReturnType<typeof accessLevel> };
+/** readOnly: the maintenance credential may look at everything and change nothing. */
+export type Viewer = UserRow & { access: ReturnType<typeof accessLevel>; readOnly?: boolean };
 
 export function authService(deps: AuthServiceDeps) {
   const now = deps.now ?? (() => new Date());
@@ -142,6 +145,7 @@ export function authService(deps: AuthServiceDeps) {
       if (!header) throw ApiError.unauthorized();
       if (!match?.[1]) throw ApiError.unauthorized('Invalid token header.');
       if (deps.serviceToken && safeEqual(match[1], deps.serviceToken)) return serviceViewer(actAs);
+      if (deps.maintenanceToken && safeEqual(match[1], deps.maintenanceToken)) return { ...(await serviceViewer()), id: -1, username: 'maintenance', readOnly: true };
       const user = await deps.repo.findUserByTokenHash(hash(match[1]));
       if (!user) throw ApiError.unauthorized('Invalid token.');
       if (!user.activated) throw new ApiError(403, { detail: 'User account is disabled.', code: 'account_deactivated' });

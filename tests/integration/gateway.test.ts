@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batteryReadings, devices, pendingChanges, pumpEvents, smsLog } from '../../server/src/db/schema.ts';
+import { batches, batteryReadings, devices, pendingChanges, pumpEvents, smsLog } from '../../server/src/db/schema.ts';
 import { checkFleetHealth } from '../../server/src/gateway/fleet-health.ts';
 import { backends } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
@@ -51,6 +51,8 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
 
   it('stores a check-in, reflects the latest state and answers the configuration', async () => {
     const before = await device();
+    const batchRemain = async () => (await h.database.db.select().from(batches).where(eq(batches.id, before.batchId!)))[0]!.remainLitres;
+    const remainBefore = await batchRemain();
     const res = await checkin(
       body({
         softwareVersion: '1.2.0',
@@ -75,6 +77,8 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
     expect(after).toMatchObject({ isOnline: true, coreVer: '1.2.0', signalQuality: 66, volumeRemain: 812, batteryPercent: 81, reportedLat: 29.93 });
     expect(after.dispenseCount1).toBe(before.dispenseCount1 + 3);
     expect(after.dispensedMl1).toBeCloseTo(before.dispensedMl1 + 3 * 2.464, 3);
+    // What was dispensed left the batch that feeds the pump.
+    expect(await batchRemain()).toBeCloseTo(remainBefore - (3 * 2.464) / 1000, 6);
   });
 
   it('accepts a retried upload without counting it twice', async () => {

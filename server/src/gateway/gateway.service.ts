@@ -52,6 +52,7 @@ export function gatewayService(db: Db, secretKey: string, now: () => Date = () =
         const [d] = await tx.select().from(devices).where(eq(devices.id, device.id)).for('update');
         const current = d!;
         const out = { dispenses: 0, duplicates: 0, levels: 0, batteries: 0, dataUsage: 0, sms: 0 };
+        const consumed = new Map<number, number>();
 
         if (input.dispenses.length) {
           const rows = input.dispenses.map((e) => ({
@@ -80,12 +81,7 @@ export function gatewayService(db: Db, secretKey: string, now: () => Date = () =
                 dispensedMl2: sql`${devices.dispensedMl2} + ${sum(2, (r) => r.ml)}`,
               })
               .where(eq(devices.id, current.id));
-            // What was dispensed leaves its batch.
-            const perBatch = new Map<number, number>();
-            for (const r of inserted) if (r.batchId) perBatch.set(r.batchId, (perBatch.get(r.batchId) ?? 0) + r.ml);
-            for (const [batchId, ml] of perBatch) {
-              await tx.update(batches).set({ remainLitres: sql`greatest(0, ${batches.remainLitres} - ${ml / 1000})` }).where(eq(batches.id, batchId));
-            }
+            for (const r of inserted) if (r.batchId) consumed.set(r.batchId, (consumed.get(r.batchId) ?? 0) + r.ml);
           }
         }
         if (input.levels.length) {
@@ -171,6 +167,15 @@ export function gatewayService(db: Db, secretKey: string, now: () => Date = () =
         // What is still pending is now expected at the next wake-up.
         await tx.update(pendingChanges).set({ expectedAt: next }).where(and(eq(pendingChanges.deviceId, current.id), eq(pendingChanges.status, 'pending')));
         await recomputeWarnings(tx, [current.id], t.toISOString().slice(0, 10));
+        // What was dispensed leaves its batch. Many devices share a batch: one statement, rows in id order,
+        // last before commit, so the shared rows are locked briefly and always in the same order (no deadlock).
+        if (consumed.size) {
+          const rows = [...consumed.entries()].sort((a, b) => a[0] - b[0]);
+          await tx.execute(sql`
+            update batches set remain_litres = greatest(0, batches.remain_litres - v.ml / 1000)
+            from (values ${sql.join(rows.map(([id, ml]) => sql`(${id}::int, ${ml}::float8)`), sql`, `)}) as v(id, ml)
+            where batches.id = v.id`);
+        }
         return out;
       });
       return { serverTime: t.toISOString(), accepted, ...(await this.configFor(device.id)) };

@@ -1,19 +1,26 @@
 /**
  * Starts the portal: configuration, database (PGlite under DATA_DIR, or PostgreSQL with DATABASE_URL),
- * the demo fleet on first start (never in production), then the HTTP server.
+ * the demo fleet on first start (never in production), then the HTTP server. In development the demo
+ * fleet then checks in live through the fleet simulator (SIMULATOR=off disables it, SIMULATOR_SPEED sets
+ * its speed, 60 by default).
  */
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { openDatabase } from './db/client.ts';
-import { users } from './db/schema.ts';
+import { deviceGroups, devices, users } from './db/schema.ts';
 import { createMailer } from './mail/mailer.ts';
 import { DEMO_PASSWORD } from './seed/demo-data.ts';
 import { seedDemoIfEmpty } from './seed/demo.ts';
 import { startFleetHealth } from './gateway/fleet-health.ts';
+import { startRealtime } from './realtime/realtime.ts';
+import { startReportSchedules } from './jobs/report-schedules.ts';
+import { gatewayService } from './gateway/gateway.service.ts';
+import { startDemoSimulator, type Simulator } from '../../workers/src/simulator/simulator.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -42,11 +49,25 @@ if (config.seedDemo) {
 }
 
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: console.log });
-const app = createApp({ config, database, mailer, clientDir: path.resolve(here, '../../client/dist') });
+let realtime: Awaited<ReturnType<typeof startRealtime>> | undefined;
+const app = createApp({ config, database, mailer, clientDir: path.resolve(here, '../../client/dist'), metrics: () => realtime?.counters.prometheus() ?? '' });
 const server = http.createServer(app);
+// Browsers subscribe over Socket.IO; pollers read the device API (this server unless DEVICE_API_URL says
+// otherwise) only for what someone watches. With REDIS_URL, every process shares one poll per subject.
+realtime = await startRealtime(server, {
+  db: database.db,
+  auth: app.auth,
+  serviceToken: config.serviceToken,
+  deviceApiUrl: config.deviceApiUrl ?? `http://127.0.0.1:${config.port}`,
+  redisUrl: config.redisUrl,
+  log: console.error,
+});
 // Devices that miss their own schedule go offline; pending changes nobody picked up expire.
 const stopFleetHealth = startFleetHealth(database.db, console.log);
+// Daily and weekly dispensation mails, as queued jobs keyed per user and period.
+const stopReportSchedules = startReportSchedules(database.db, app.queue, console.log);
 
+let simulator: Simulator | null = null;
 server.listen(config.port, async () => {
   console.log(`Fleet portal listening on ${config.publicUrl}`);
   if (!config.isProduction) {
@@ -58,6 +79,29 @@ server.listen(config.port, async () => {
     }
     if (present.length) console.log(`Demo accounts:\n${present.join('\n')}`);
   }
+  if (!config.isProduction && process.env.SIMULATOR !== 'off') {
+    // The placed devices check in live; their secrets are rotated, so the simulator holds the only ones.
+    try {
+      const gateway = gatewayService(database.db, config.secretKey);
+      const sim = await startDemoSimulator(
+        {
+          baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          rotateSecret: (serial) => gateway.rotateSecret(serial),
+          listDevices: () =>
+            database.db
+              .select({ serial: devices.serial, leftPumpType: devices.leftPumpType, rightPumpType: devices.rightPumpType, timezone: deviceGroups.timezoneId })
+              .from(devices)
+              .innerJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
+              .orderBy(devices.serial),
+        },
+        console.log,
+      );
+      if (stopping) await sim.stop();
+      else simulator = sim;
+    } catch (err) {
+      console.error('fleet simulator did not start:', err);
+    }
+  }
 });
 
 let stopping = false;
@@ -66,6 +110,10 @@ async function stop(signal: string) {
   stopping = true;
   console.log(`${signal}: shutting down`);
   stopFleetHealth();
+  stopReportSchedules();
+  await simulator?.stop();
+  await realtime?.close();
+  await app.queue.close();
   server.close();
   server.closeAllConnections();
   await database.close();

@@ -15,6 +15,10 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // .vite/manifest.json: tests/perf reads which files the login page loads.
+    manifest: true,
+    // MapLibre is one ~1 MB chunk by itself, loaded only after sign-in with the offline map.
+    chunkSizeWarningLimit: 1100,
     rolldownOptions: {
       treeshake: {
         moduleSideEffects: (id) => (SHARED_SOURCE.test(id) ? false : undefined),
@@ -26,6 +30,7 @@ export default defineConfig({
       '/api': API_TARGET,
       '/auth': API_TARGET,
       '/uploads': API_TARGET,
+      '/socket.io': { target: API_TARGET, ws: true },
     },
   },
 });

@@ -14,6 +14,8 @@ export type Portal = {
   /** http://127.0.0.1:<port>, serving the API and the built client. */
   baseURL: string;
   harness: Harness;
+  /** The HTTP server, for tests that attach a stand-in push server (Socket.IO) to it. */
+  server: http.Server;
   close(): Promise<void>;
 };
 
@@ -40,6 +42,7 @@ export async function startPortal(): Promise<Portal> {
   return {
     baseURL: `http://127.0.0.1:${port}`,
     harness,
+    server,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

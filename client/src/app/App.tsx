@@ -1,28 +1,46 @@
-import { useEffect } from 'react';
-import { useSession } from '../entities/session';
-import { HomePage } from '../pages/home';
-import { DEACTIVATED_URL, LoginPage } from '../pages/login';
+import { useUnit } from 'effector-react';
+import { lazy, Suspense } from 'react';
+import { $sessionStatus, sessionCheckRequested } from '../entities/session';
+import { $resetToken } from '../features/reset-password';
+import { ExclusiveManagementPage } from '../pages/exclusive-management';
+import { LoginPage } from '../pages/login';
+import { MaintenancePage } from '../pages/maintenance';
+import { MaintenanceResultPage } from '../pages/maintenance-result';
+import { NotFoundPage } from '../pages/not-found';
+import { StatusPage } from '../pages/status';
+import { $pathname, ROUTES } from '../shared/routing';
 import { SessionLoading, SessionUnavailable } from './session-screens';
 
-/** Picks the page from the session: login page, signed-in shell, or the states in between. */
+// The map screen (and the map libraries behind it) loads after sign-in: the login page stays small.
+const MapPage = lazy(() => import('../pages/map/ui/map-page'));
+
+/**
+ * Routes (spec section 2): /maintenance and /maintenance-result need no user session (maintenance
+ * access is server configuration); every other page needs one, and shows the login page until then,
+ * at the same address. The map page is `/`. A reset link (/?token=...) shows the reset view first.
+ */
 export function App() {
-  const session = useSession();
-  const { state } = session;
+  const [pathname, status, resetToken, retry] = useUnit([$pathname, $sessionStatus, $resetToken, sessionCheckRequested]);
 
-  useEffect(() => {
-    // A deactivated account's token was just cleared: the login page explains why.
-    if (state.status === 'deactivated') window.location.replace(DEACTIVATED_URL);
-  }, [state.status]);
+  if (pathname === ROUTES.maintenance) return <MaintenancePage />;
+  if (pathname === ROUTES.maintenanceResult) return <MaintenanceResultPage />;
 
-  switch (state.status) {
-    case 'checking':
-    case 'deactivated':
-      return <SessionLoading />;
-    case 'unavailable':
-      return <SessionUnavailable onRetry={() => void session.retry()} />;
-    case 'signed-in':
-      return <HomePage user={state.user} />;
-    case 'anonymous':
-      return <LoginPage onSignedIn={session.start} />;
+  if (status === 'unknown' || status === 'checking') return <SessionLoading />;
+  if (status === 'unavailable') return <SessionUnavailable onRetry={retry} />;
+  if (status === 'anonymous' || resetToken !== null) return <LoginPage />;
+
+  switch (pathname) {
+    case ROUTES.home:
+      return (
+        <Suspense fallback={<SessionLoading label="Loading map…" />}>
+          <MapPage />
+        </Suspense>
+      );
+    case ROUTES.status:
+      return <StatusPage />;
+    case ROUTES.exclusiveManagement:
+      return <ExclusiveManagementPage />;
+    default:
+      return <NotFoundPage />;
   }
 }

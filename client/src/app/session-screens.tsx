@@ -1,13 +1,13 @@
 import { Button, MapBackdrop, Spinner } from '../shared/ui';
 import styles from './session-screens.module.css';
 
-/** While the stored token is being checked. */
-export function SessionLoading() {
+/** While the stored token is being checked (or a page chunk loads). */
+export function SessionLoading({ label = 'Loading…' }: { label?: string }) {
   return (
     <MapBackdrop>
       <p className={styles.loading} role="status">
         <Spinner size={18} />
-        Loading…
+        {label}
       </p>
     </MapBackdrop>
   );

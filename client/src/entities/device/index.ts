@@ -1,3 +1,29 @@
-export { fetchDevices } from './api/device-api';
-export { countDevices, type Device, type DeviceCounts } from './model/device';
-export { useDevices, type DevicesState } from './model/use-devices';
+export {
+  $devices,
+  $deviceSerials,
+  $devicesStatus,
+  $selectedDevice,
+  $selectedSerial,
+  applyDevicePatches,
+  devicePinClicked,
+  devicesCleared,
+  deviceSelectionCleared,
+  devicesPatched,
+  devicesRequested,
+  fetchDevicesFx,
+  normaliseDevices,
+  type Device,
+  type DevicePatch,
+  type DeviceRecord,
+} from './model';
+export {
+  emptyStatusCounts,
+  PIN_STATUS_SEVERITY,
+  PIN_TYPES,
+  pinStatusOf,
+  pinTypeOf,
+  worstStatus,
+  type PinStatus,
+  type PinType,
+  type StatusCounts,
+} from './lib/pin-status';

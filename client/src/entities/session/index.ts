@@ -1,2 +1,19 @@
-export { fetchCurrentUser, logout } from './api/session-api';
-export { useSession, type SessionState } from './model/use-session';
+export {
+  $accessLevel,
+  $sessionStatus,
+  $signedIn,
+  $user,
+  clearTokenFx,
+  DEACTIVATED_FLAG,
+  DEACTIVATED_URL,
+  fetchCurrentUserFx,
+  logoutFx,
+  logoutRequested,
+  readTokenFx,
+  saveTokenFx,
+  sessionCheckRequested,
+  sessionEnded,
+  tokenReceived,
+  type SessionEndReason,
+  type SessionStatus,
+} from './model';

@@ -1,3 +1,11 @@
-export { requestPasswordReset } from './api/forgot-password-api';
-export { useForgotPassword, type ForgotPasswordOutcome } from './model/use-forgot-password';
+export {
+  $forgotEmail,
+  $forgotOutcome,
+  $forgotPending,
+  forgotEmailChanged,
+  forgotEmailPrefilled,
+  forgotSubmitted,
+  requestResetFx,
+  type ForgotOutcome,
+} from './model';
 export { ForgotPasswordForm, type ForgotPasswordFormProps } from './ui/forgot-password-form';

@@ -1,4 +1,22 @@
-export { checkUser, login, type UserKind } from './api/sign-in-api';
-export { ROLE_LOOKUP_IDLE_MS, useRoleLookup, type AccountKind } from './model/use-role-lookup';
-export { useSignIn, type SignInCallbacks } from './model/use-sign-in';
+export {
+  $accountKind,
+  $email,
+  $error,
+  $password,
+  $pending,
+  checkUserFx,
+  deactivatedLoginRefused,
+  emailChanged,
+  emailPrefilled,
+  kindOfRole,
+  loginFx,
+  lookupIdleFx,
+  passwordChanged,
+  ROLE_LOOKUP_IDLE_MS,
+  signedIn,
+  signInReset,
+  signInSubmitted,
+  type AccountKind,
+  type UserKind,
+} from './model';
 export { SignInForm, type SignInFormProps } from './ui/sign-in-form';

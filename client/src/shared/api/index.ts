@@ -1,2 +1,3 @@
 export { http, HttpError, segment, type HttpOptions } from './http';
 export { clearToken, readToken, saveToken, TOKEN_COOKIE } from './token';
+export { apiAuthFailed, createApiFx } from './create-api-fx';

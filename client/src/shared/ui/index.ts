@@ -1,8 +1,28 @@
 export { Button, LinkButton, type ButtonProps, type LinkButtonProps } from './button/button';
 export { Dialog, type DialogProps } from './dialog/dialog';
 export { FormMessage, type FormMessageProps } from './form-message/form-message';
-export { AlertIcon, BuildingIcon, EyeIcon, EyeOffIcon, LogoMark, LogoutIcon, TruckIcon } from './icons/icons';
+export {
+  AlertIcon,
+  ArrowLeftIcon,
+  BuildingIcon,
+  CheckIcon,
+  CloseIcon,
+  ExternalIcon,
+  EyeIcon,
+  EyeOffIcon,
+  LogoMark,
+  LogoutIcon,
+  MinusIcon,
+  PauseIcon,
+  PinIcon,
+  PlusIcon,
+  TruckIcon,
+  UsersIcon,
+} from './icons/icons';
 export { MapBackdrop } from './map-backdrop/map-backdrop';
+export { Panel, PanelTitle } from './panel/panel';
 export { Spinner } from './spinner/spinner';
 export { PasswordField, TextField, type PasswordFieldProps, type TextFieldProps } from './text-field/text-field';
 export { panelId, tabId, tabPanelProps, Tabs, type TabItem, type TabsProps } from './tabs/tabs';
+export { SwitchButton, TickToggle, type SwitchButtonProps, type TickToggleProps } from './toggle/toggle';
+export { InfoPage, type InfoPageProps } from './info-page/info-page';

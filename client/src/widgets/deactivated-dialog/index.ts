@@ -1,1 +1,2 @@
-export { DEACTIVATED_DIALOG_WIDTH, DeactivatedDialog, type DeactivatedDialogProps } from './ui/deactivated-dialog';
+export { $deactivatedDialogOpen, deactivatedDialogClosed, deactivatedDialogOpened } from './model';
+export { DEACTIVATED_DIALOG_WIDTH, DeactivatedDialog } from './ui/deactivated-dialog';

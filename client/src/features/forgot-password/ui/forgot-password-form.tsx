@@ -1,21 +1,27 @@
-import { useId } from 'react';
+import { useUnit } from 'effector-react';
+import { useId, type FormEvent } from 'react';
 import { Button, FormMessage, LinkButton, TextField } from '../../../shared/ui';
-import { useForgotPassword } from '../model/use-forgot-password';
+import { $forgotEmail, $forgotOutcome, $forgotPending, forgotEmailChanged, forgotSubmitted } from '../model';
 import styles from './forgot-password-form.module.css';
 
 export type ForgotPasswordFormProps = {
-  initialEmail?: string;
-  /** 'Back' to sign in, with the email as last edited. */
-  onBack: (email: string) => void;
+  /** 'Back' to sign in. */
+  onBack: () => void;
 };
 
 /** The forgot-password view: 'Reset Password', Email, 'Send Password to Email', 'Back'. */
-export function ForgotPasswordForm({ initialEmail, onBack }: ForgotPasswordFormProps) {
-  const form = useForgotPassword(initialEmail);
+export function ForgotPasswordForm({ onBack }: ForgotPasswordFormProps) {
+  const [email, outcome, pending] = useUnit([$forgotEmail, $forgotOutcome, $forgotPending]);
+  const [onEmail, submit] = useUnit([forgotEmailChanged, forgotSubmitted]);
   const titleId = useId();
 
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit();
+  };
+
   return (
-    <form className={styles.form} onSubmit={form.submit} noValidate aria-labelledby={titleId}>
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
       <h2 id={titleId} className={styles.title}>
         Reset Password
       </h2>
@@ -29,14 +35,14 @@ export function ForgotPasswordForm({ initialEmail, onBack }: ForgotPasswordFormP
         autoCapitalize="none"
         spellCheck={false}
         autoFocus
-        value={form.email}
-        onChange={(e) => form.setEmail(e.target.value)}
+        value={email}
+        onChange={(e) => onEmail(e.target.value)}
       />
-      <FormMessage tone={form.outcome?.tone ?? 'error'}>{form.outcome?.text}</FormMessage>
-      <Button type="submit" block loading={form.pending}>
+      <FormMessage tone={outcome?.tone ?? 'error'}>{outcome?.text}</FormMessage>
+      <Button type="submit" block loading={pending}>
         Send Password to Email
       </Button>
-      <LinkButton className={styles.back} onClick={() => onBack(form.email)}>
+      <LinkButton className={styles.back} onClick={onBack}>
         Back
       </LinkButton>
     </form>

@@ -1,5 +1,5 @@
 import { BuildingIcon, TruckIcon } from '../../../shared/ui';
-import type { AccountKind } from '../model/use-role-lookup';
+import type { AccountKind } from '../model';
 import styles from './sign-in-form.module.css';
 
 const KINDS: { kind: AccountKind; label: string; Icon: typeof BuildingIcon }[] = [

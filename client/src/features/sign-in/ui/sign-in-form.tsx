@@ -1,23 +1,27 @@
+import { useUnit } from 'effector-react';
+import type { FormEvent } from 'react';
 import { Button, FormMessage, LinkButton, PasswordField, TextField } from '../../../shared/ui';
-import { useRoleLookup } from '../model/use-role-lookup';
-import { useSignIn, type SignInCallbacks } from '../model/use-sign-in';
+import { $accountKind, $email, $error, $password, $pending, emailChanged, passwordChanged, signInSubmitted } from '../model';
 import { AccountKindIndicators } from './account-kind-indicators';
 import styles from './sign-in-form.module.css';
 
-export type SignInFormProps = SignInCallbacks & {
-  /** 'Forgot Password?': the email typed so far pre-fills the reset view. */
-  onForgotPassword: (email: string) => void;
-  /** The email to start with (coming back from the reset view). */
-  initialEmail?: string;
+export type SignInFormProps = {
+  /** 'Forgot Password?' */
+  onForgotPassword: () => void;
 };
 
 /** The SIGN IN view: account kind indicators, email, password, Login; Enter submits. */
-export function SignInForm({ onSignedIn, onDeactivated, onForgotPassword, initialEmail }: SignInFormProps) {
-  const form = useSignIn({ onSignedIn, onDeactivated }, initialEmail);
-  const kind = useRoleLookup(form.email);
+export function SignInForm({ onForgotPassword }: SignInFormProps) {
+  const [email, password, error, pending, kind] = useUnit([$email, $password, $error, $pending, $accountKind]);
+  const [onEmail, onPassword, submit] = useUnit([emailChanged, passwordChanged, signInSubmitted]);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit();
+  };
 
   return (
-    <form className={styles.form} onSubmit={form.submit} noValidate aria-label="Sign in">
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Sign in">
       <AccountKindIndicators active={kind} />
       <TextField
         label="Email"
@@ -28,21 +32,15 @@ export function SignInForm({ onSignedIn, onDeactivated, onForgotPassword, initia
         autoCapitalize="none"
         spellCheck={false}
         autoFocus
-        value={form.email}
-        onChange={(e) => form.setEmail(e.target.value)}
+        value={email}
+        onChange={(e) => onEmail(e.target.value)}
       />
-      <PasswordField
-        label="Password"
-        name="password"
-        autoComplete="current-password"
-        value={form.password}
-        onChange={(e) => form.setPassword(e.target.value)}
-      />
+      <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => onPassword(e.target.value)} />
       <div className={styles.forgotRow}>
-        <LinkButton onClick={() => onForgotPassword(form.email)}>Forgot Password?</LinkButton>
+        <LinkButton onClick={onForgotPassword}>Forgot Password?</LinkButton>
       </div>
-      <FormMessage tone="error">{form.error}</FormMessage>
-      <Button type="submit" block loading={form.pending}>
+      <FormMessage tone="error">{error}</FormMessage>
+      <Button type="submit" block loading={pending}>
         Login
       </Button>
     </form>

@@ -1,12 +1,14 @@
+import { useUnit } from 'effector-react';
+import { logoutFx, logoutRequested } from '../../../entities/session';
 import { Button, LogoutIcon } from '../../../shared/ui';
-import { useSignOut } from '../model/use-sign-out';
 
-export function SignOutButton({ className }: { className?: string }) {
-  const { signOut, pending } = useSignOut();
+/** Logout: revoke the token (best effort), forget the userToken cookie, back to /. */
+export function SignOutButton({ className, label = 'Logout' }: { className?: string; label?: string }) {
+  const [signOut, pending] = useUnit([logoutRequested, logoutFx.pending]);
   return (
-    <Button variant="secondary" className={className} loading={pending} onClick={() => void signOut()}>
+    <Button variant="secondary" className={className} loading={pending} onClick={() => signOut()}>
       {pending ? null : <LogoutIcon size={18} />}
-      Logout
+      {label}
     </Button>
   );
 }

@@ -3,7 +3,7 @@ import { Spinner } from '../spinner/spinner';
 import styles from './button.module.css';
 
 export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
-  variant?: 'primary' | 'secondary';
+  variant?: 'primary' | 'secondary' | 'success' | 'danger';
   /** Full width of its container. */
   block?: boolean;
   /** Shows a spinner and ignores clicks while a request runs. */

@@ -13,13 +13,15 @@ export type DialogProps = {
   tone?: 'default' | 'danger';
   /** Width in px on wide screens; the dialog never overflows a narrow one. */
   width?: number;
+  /** A click outside the dialog closes it too. */
+  closeOnBackdrop?: boolean;
 };
 
 /**
  * A modal dialog on the native <dialog> element: focus is kept inside while it is open and given back
  * afterwards, the page behind is inert, Escape closes it.
  */
-export function Dialog({ open, onClose, title, children, actions, icon, tone = 'default', width = 480 }: DialogProps) {
+export function Dialog({ open, onClose, title, children, actions, icon, tone = 'default', width = 480, closeOnBackdrop = false }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const bodyId = useId();
@@ -51,6 +53,13 @@ export function Dialog({ open, onClose, title, children, actions, icon, tone = '
         requestClose();
       }}
       onClose={requestClose}
+      onClick={(event) => {
+        if (!closeOnBackdrop || event.target !== event.currentTarget) return;
+        // The backdrop belongs to the <dialog> element: a click outside its box lands on it.
+        const box = event.currentTarget.getBoundingClientRect();
+        const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+        if (!inside) requestClose();
+      }}
     >
       {open ? (
         <>

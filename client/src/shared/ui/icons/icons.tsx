@@ -64,3 +64,61 @@ export const LogoMark = (props: IconProps) => (
     <circle cx="12" cy="9.5" r="2.5" />
   </Svg>
 );
+
+export const CheckIcon = (props: IconProps) => (
+  <Svg strokeWidth={2.4} {...props}>
+    <path d="m5 12.5 4.5 4.5L19 7.5" />
+  </Svg>
+);
+
+export const PlusIcon = (props: IconProps) => (
+  <Svg strokeWidth={2.2} {...props}>
+    <path d="M12 5v14M5 12h14" />
+  </Svg>
+);
+
+export const MinusIcon = (props: IconProps) => (
+  <Svg strokeWidth={2.2} {...props}>
+    <path d="M5 12h14" />
+  </Svg>
+);
+
+export const ExternalIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M14 4h6v6M20 4l-9 9" />
+    <path d="M18 14v4a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h4" />
+  </Svg>
+);
+
+export const PauseIcon = (props: IconProps) => (
+  <Svg strokeWidth={2.4} {...props}>
+    <path d="M9 6v12M15 6v12" />
+  </Svg>
+);
+
+export const PinIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M12 21s-7-6.2-7-11.5A7 7 0 0 1 19 9.5C19 14.8 12 21 12 21Z" />
+    <circle cx="12" cy="9.5" r="2.5" />
+  </Svg>
+);
+
+export const CloseIcon = (props: IconProps) => (
+  <Svg strokeWidth={2.2} {...props}>
+    <path d="M6 6l12 12M18 6 6 18" />
+  </Svg>
+);
+
+export const UsersIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <circle cx="9" cy="8" r="3.5" />
+    <path d="M2.5 20a6.5 6.5 0 0 1 13 0" />
+    <path d="M16 4.6a3.5 3.5 0 0 1 0 6.8M18 14.2a6.5 6.5 0 0 1 3.5 5.8" />
+  </Svg>
+);
+
+export const ArrowLeftIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M19 12H5M11 6l-6 6 6 6" />
+  </Svg>
+);

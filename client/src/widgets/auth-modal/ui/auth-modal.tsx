@@ -1,31 +1,36 @@
-import { useId, useState } from 'react';
+import { useUnit } from 'effector-react';
+import { useId } from 'react';
 import { ForgotPasswordForm } from '../../../features/forgot-password';
-import { SignInForm, type SignInCallbacks } from '../../../features/sign-in';
+import { ResetPasswordForm } from '../../../features/reset-password';
+import { SignInForm } from '../../../features/sign-in';
+import { SignUpFormView } from '../../../features/sign-up';
 import { LogoMark, tabPanelProps, Tabs, type TabItem } from '../../../shared/ui';
+import { $authView, $signInMode, authTabSelected, forgotPasswordClosed, forgotPasswordOpened, resetPasswordClosed, signUpClosed } from '../model';
 import styles from './auth-modal.module.css';
 
-type AuthTab = 'sign-in' | 'sign-up';
+type AuthTab = 'sign_in' | 'sign_up';
 
 const TABS: readonly TabItem<AuthTab>[] = [
-  { key: 'sign-in', label: 'SIGN IN' },
-  { key: 'sign-up', label: 'SIGN UP', disabledReason: 'Sign up is not open yet.' },
+  { key: 'sign_in', label: 'SIGN IN' },
+  { key: 'sign_up', label: 'SIGN UP' },
 ];
 
-export type AuthModalProps = SignInCallbacks;
-
-/**
- * The login card: SIGN IN / SIGN UP tabs over the sign-in form, which 'Forgot Password?' swaps for the
- * reset request. SIGN UP is shown but disabled until its form exists.
- */
-export function AuthModal({ onSignedIn, onDeactivated }: AuthModalProps) {
-  const [tab, setTab] = useState<AuthTab>('sign-in');
-  // The email travels between the two views, so switching never loses what was typed.
-  const [view, setView] = useState<{ name: 'sign-in' | 'forgot'; email: string }>({ name: 'sign-in', email: '' });
+/** The auth modal: SIGN IN / SIGN UP tabs with a sliding highlight, or the reset-password view. */
+export function AuthModal() {
+  const [view, mode] = useUnit([$authView, $signInMode]);
+  const [selectTab, openForgot, closeForgot, closeSignUp, closeReset] = useUnit([
+    authTabSelected,
+    forgotPasswordOpened,
+    forgotPasswordClosed,
+    signUpClosed,
+    resetPasswordClosed,
+  ]);
   const idPrefix = useId();
   const titleId = useId();
+  const tab: AuthTab = view === 'sign_up' ? 'sign_up' : 'sign_in';
 
   return (
-    <section className={styles.card} aria-labelledby={titleId}>
+    <section className={styles.card} aria-labelledby={titleId} data-view={view}>
       <header className={styles.brand}>
         <span className={styles.logo}>
           <LogoMark size={22} />
@@ -37,21 +42,26 @@ export function AuthModal({ onSignedIn, onDeactivated }: AuthModalProps) {
           <p className={styles.tagline}>Dispenser fleet monitoring</p>
         </div>
       </header>
-      <div className={styles.tabs}>
-        <Tabs items={TABS} selected={tab} onSelect={setTab} label="Account" idPrefix={idPrefix} />
-      </div>
-      <div className={styles.panel} {...tabPanelProps(idPrefix, tab)}>
-        {view.name === 'sign-in' ? (
-          <SignInForm
-            initialEmail={view.email}
-            onSignedIn={onSignedIn}
-            onDeactivated={onDeactivated}
-            onForgotPassword={(email) => setView({ name: 'forgot', email })}
-          />
-        ) : (
-          <ForgotPasswordForm initialEmail={view.email} onBack={(email) => setView({ name: 'sign-in', email })} />
-        )}
-      </div>
+      {view === 'reset_password' ? (
+        <div className={styles.panel}>
+          <ResetPasswordForm onCancel={closeReset} />
+        </div>
+      ) : (
+        <>
+          <div className={styles.tabs}>
+            <Tabs items={TABS} selected={tab} onSelect={selectTab} label="Account" idPrefix={idPrefix} />
+          </div>
+          <div className={styles.panel} {...tabPanelProps(idPrefix, tab)}>
+            {view === 'sign_up' ? (
+              <SignUpFormView onBack={closeSignUp} />
+            ) : mode === 'forgot' ? (
+              <ForgotPasswordForm onBack={closeForgot} />
+            ) : (
+              <SignInForm onForgotPassword={openForgot} />
+            )}
+          </div>
+        </>
+      )}
     </section>
   );
 }

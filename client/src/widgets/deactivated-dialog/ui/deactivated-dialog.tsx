@@ -1,16 +1,14 @@
 import { INVOICE_OVERDUE_DEACTIVATION_DAYS } from '@fleet/shared';
+import { useUnit } from 'effector-react';
 import { AlertIcon, Button, Dialog } from '../../../shared/ui';
+import { $deactivatedDialogOpen, deactivatedDialogClosed } from '../model';
 
 /** The dialog's width on wide screens, per the spec. */
 export const DEACTIVATED_DIALOG_WIDTH = 585;
 
-export type DeactivatedDialogProps = {
-  open: boolean;
-  onClose: () => void;
-};
-
 /** 'Account Deactivated': why (an overdue invoice), what to do (pay it) and what happens then. */
-export function DeactivatedDialog({ open, onClose }: DeactivatedDialogProps) {
+export function DeactivatedDialog() {
+  const [open, onClose] = useUnit([$deactivatedDialogOpen, deactivatedDialogClosed]);
   return (
     <Dialog
       open={open}

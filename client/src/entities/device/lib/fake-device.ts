@@ -1,0 +1,41 @@
+import type { Device } from '../model';
+
+/** A plausible device for model tests: online, regular, placed at the map's centre. */
+export function fakeDevice(serial: string, fields: Partial<Device> = {}): Device {
+  return {
+    id: 1,
+    serial,
+    label: serial,
+    number: 1,
+    address: '',
+    location: { lat: 30, lng: -90.26 },
+    location_id: 1,
+    location_group: Number(serial.replace(/\D/g, '')) || 1,
+    brand: null,
+    brand_name: null,
+    left_pump_type: 'Sunscreen',
+    right_pump_type: 'Unspecified',
+    batchNumber: null,
+    batch2Number: null,
+    level_sensor1: true,
+    level_sensor2: true,
+    volume_remain: 500,
+    volume_remain2: 0,
+    is_pause: false,
+    is_activated: true,
+    is_online: true,
+    is_registration: false,
+    is_warning: false,
+    is_batch_warning: false,
+    is_maintenance: false,
+    warning_lists: [],
+    pending_flags: { activation_changed: false, rental_changed: false, others: false },
+    next_wakeup_time: null,
+    core_ver: null,
+    signal_quality: null,
+    battery_percent: 80,
+    battery_volt: null,
+    market_partners: [],
+    ...fields,
+  };
+}

@@ -1,0 +1,56 @@
+import { allSettled, fork } from 'effector';
+import { describe, expect, it } from 'vitest';
+import { fakeDevice } from './lib/fake-device';
+import { pinStatusOf, pinTypeOf, worstStatus } from './lib/pin-status';
+import { $devices, $devicesStatus, $selectedDevice, applyDevicePatches, devicePinClicked, devicesCleared, devicesPatched, fetchDevicesFx, normaliseDevices } from './model';
+
+describe('device store', () => {
+  it('keeps the REST snapshot normalised by serial', async () => {
+    const scope = fork({ handlers: [[fetchDevicesFx, async () => [fakeDevice('A1'), fakeDevice('B2')]]] });
+    await allSettled(fetchDevicesFx, { scope });
+    expect(Object.keys(scope.getState($devices))).toEqual(['A1', 'B2']);
+    expect(scope.getState($devicesStatus)).toBe('ready');
+  });
+
+  it('applies patches to known serials only and leaves the others untouched', async () => {
+    const before = normaliseDevices([fakeDevice('A1'), fakeDevice('B2')]);
+    const scope = fork({ values: [[$devices, before]] });
+    await allSettled(devicesPatched, { scope, params: { A1: { is_pause: true, battery_percent: 12 }, ZZ9: { is_pause: true } } });
+    const after = scope.getState($devices);
+    expect(after.A1).toMatchObject({ serial: 'A1', is_pause: true, battery_percent: 12, is_online: true });
+    expect(after.B2).toBe(before.B2);
+    expect(after.ZZ9).toBeUndefined();
+  });
+
+  it('returns the same record when no patch matches, so nothing re-renders', () => {
+    const devices = normaliseDevices([fakeDevice('A1')]);
+    expect(applyDevicePatches(devices, { NOPE: { is_pause: true } })).toBe(devices);
+  });
+
+  it('follows the selected device through patches and forgets everything when cleared', async () => {
+    const scope = fork({ values: [[$devices, normaliseDevices([fakeDevice('A1')])]] });
+    await allSettled(devicePinClicked, { scope, params: 'A1' });
+    await allSettled(devicesPatched, { scope, params: { A1: { label: 'Renamed' } } });
+    expect(scope.getState($selectedDevice)?.label).toBe('Renamed');
+    await allSettled(devicesCleared, { scope });
+    expect(scope.getState($devices)).toEqual({});
+    expect(scope.getState($selectedDevice)).toBeNull();
+  });
+});
+
+describe('pin status', () => {
+  it('puts pause before warning before connection', () => {
+    expect(pinStatusOf(fakeDevice('A', { is_pause: true, is_warning: true, is_online: false }))).toBe('paused');
+    expect(pinStatusOf(fakeDevice('A', { is_warning: true, is_online: false }))).toBe('warning');
+    expect(pinStatusOf(fakeDevice('A', { is_online: false, is_registration: true }))).toBe('registering');
+    expect(pinStatusOf(fakeDevice('A', { is_online: false }))).toBe('offline');
+    expect(pinStatusOf(fakeDevice('A'))).toBe('normal');
+    expect(pinTypeOf(fakeDevice('A', { is_warning: true }))).toBe('warning');
+  });
+
+  it('names the worst status of a cluster', () => {
+    expect(worstStatus({ normal: 900, registering: 0, offline: 1, warning: 3, paused: 0 })).toBe('offline');
+    expect(worstStatus({ normal: 900, registering: 2, offline: 0, warning: 0, paused: 5 })).toBe('registering');
+    expect(worstStatus({ normal: 0, registering: 0, offline: 0, warning: 0, paused: 0 })).toBe('normal');
+  });
+});

@@ -1,0 +1,1 @@
+export { $overview, fetchOverviewFx, overviewCleared, overviewPatched, overviewRequested, type Overview } from './model';

@@ -1,0 +1,32 @@
+import { combine, createEvent, createStore } from 'effector';
+import { $devices, pinTypeOf, type Device, type PinType } from '../../entities/device';
+
+/**
+ * The Active Pin panel (spec section 2): Synced (regular), pause and warning pins can each be turned
+ * off; a disabled type is dimmed in the panel and its pins are hidden from the map (and its clusters).
+ */
+export type EnabledPinTypes = Record<PinType, boolean>;
+
+export const pinTypeToggled = createEvent<PinType>();
+export const pinFilterReset = createEvent();
+
+export const $enabledPinTypes = createStore<EnabledPinTypes>({ regular: true, pause: true, warning: true });
+$enabledPinTypes.on(pinTypeToggled, (enabled, type) => ({ ...enabled, [type]: !enabled[type] })).reset(pinFilterReset);
+
+/** Devices that have a place on the map, whatever the filter. */
+export const $placedDevices = $devices.map((devices) => Object.values(devices).filter((d) => d.location !== null && d.location !== undefined));
+
+export function filterPins(devices: readonly Device[], enabled: EnabledPinTypes): Device[] {
+  if (enabled.regular && enabled.pause && enabled.warning) return devices as Device[];
+  return devices.filter((device) => enabled[pinTypeOf(device)]);
+}
+
+/** The pins the map shows. */
+export const $visibleDevices = combine($placedDevices, $enabledPinTypes, filterPins);
+
+/** How many placed devices each toggle governs. */
+export const $pinTypeCounts = $placedDevices.map((devices) => {
+  const counts: Record<PinType, number> = { regular: 0, pause: 0, warning: 0 };
+  for (const device of devices) counts[pinTypeOf(device)] += 1;
+  return counts;
+});

@@ -1,0 +1,65 @@
+import { allSettled, fork, scopeBind } from 'effector';
+import { describe, expect, it } from 'vitest';
+import { $devices, fetchDevicesFx, normaliseDevices } from '../../entities/device';
+import { fakeDevice } from '../../entities/device/lib/fake-device';
+import { fetchOverviewFx } from '../../entities/overview';
+import { $connected, deviceChangedReceived, socketConnected, subscribeFx } from '../../shared/realtime';
+import { flushTimerFx, SUBSCRIBE_CHUNK } from './model';
+
+const at = '2026-11-22T10:00:00Z';
+
+describe('live device updates', () => {
+  it('merges patches that come fast into one store update, latest value per field', async () => {
+    let release!: () => void;
+    const scope = fork({
+      values: [[$devices, normaliseDevices([fakeDevice('A1'), fakeDevice('B2')])]],
+      handlers: [[flushTimerFx, () => new Promise<void>((resolve) => (release = resolve))]],
+    });
+    const received = scopeBind(deviceChangedReceived, { scope });
+    const before = scope.getState($devices);
+
+    received({ serial: 'A1', patch: { battery_percent: 50 }, at });
+    received({ serial: 'A1', patch: { battery_percent: 40, is_online: false }, at });
+    received({ serial: 'B2', patch: { is_pause: true }, at });
+    received({ serial: 'A1', patch: { battery_percent: 30 }, at });
+    // Nothing applied until the timer ends.
+    expect(scope.getState($devices)).toBe(before);
+
+    release();
+    await allSettled(scope);
+    const after = scope.getState($devices);
+    expect(after).not.toBe(before);
+    expect(after.A1).toMatchObject({ battery_percent: 30, is_online: false });
+    expect(after.B2).toMatchObject({ is_pause: true });
+  });
+
+  it('subscribes every loaded serial in chunks and the overview on connect; re-fetches after a reconnect', async () => {
+    const serials = Array.from({ length: SUBSCRIBE_CHUNK + 20 }, (_, i) => `S${i}`);
+    const subscriptions: unknown[] = [];
+    let fetches = 0;
+    const scope = fork({
+      values: [[$devices, normaliseDevices(serials.map((serial) => fakeDevice(serial)))]],
+      handlers: [
+        [
+          subscribeFx,
+          // An attached effect's handler gets its source (the socket) first.
+          async (_socket: unknown, subscription: unknown) => {
+            subscriptions.push(subscription);
+            return { ok: true, subscribed: [] };
+          },
+        ],
+        [fetchDevicesFx, async () => (fetches++, [])],
+        [fetchOverviewFx, async () => ({})],
+      ],
+    });
+    await allSettled(socketConnected, { scope, params: { reconnect: false } });
+    expect(scope.getState($connected)).toBe(true);
+    const cards = subscriptions.filter((s) => (s as { topic: string }).topic === 'deviceCard') as { serials: string[] }[];
+    expect(cards.map((s) => s.serials.length)).toEqual([SUBSCRIBE_CHUNK, 20]);
+    expect(subscriptions).toContainEqual({ topic: 'overview' });
+    expect(fetches).toBe(0);
+
+    await allSettled(socketConnected, { scope, params: { reconnect: true } });
+    expect(fetches).toBe(1);
+  });
+});

@@ -1,0 +1,102 @@
+import type { Subscription } from '@fleet/shared';
+import { createEffect, createEvent, createStore, sample } from 'effector';
+import { $deviceSerials, devicesPatched, devicesRequested, type DevicePatch } from '../../entities/device';
+import { overviewPatched, overviewRequested } from '../../entities/overview';
+import { readToken } from '../../shared/api';
+import {
+  $connected,
+  connectRequested,
+  deviceChangedReceived,
+  disconnectRequested,
+  overviewChangedReceived,
+  socketConnected,
+  socketDisconnected,
+  subscribeFx,
+} from '../../shared/realtime';
+
+/**
+ * Realtime into the device store: one socket per tab, connected once signed in. It subscribes to the
+ * pins of every loaded device (hidden pin types too: a paused device that resumes must appear) and to
+ * the overview; `device:changed` patches are merged per serial and applied at most every FLUSH_MS, so a
+ * burst costs one store update. After a reconnect it re-subscribes and re-fetches the REST snapshot,
+ * since changes made while disconnected were never pushed.
+ */
+export const FLUSH_MS = 250;
+/** Serials per subscribe message: keeps each message small with 10,000 devices. */
+export const SUBSCRIBE_CHUNK = 500;
+
+export const liveUpdatesStarted = createEvent();
+export const liveUpdatesStopped = createEvent();
+/** The merged patches of one throttle window, on their way into the device store. */
+const patchesFlushed = createEvent<Record<string, DevicePatch>>();
+
+/** Patches waiting for the next flush, merged per serial (the latest value of each field wins). */
+type PatchBuffer = { patches: Map<string, DevicePatch> };
+const $buffer = createStore<PatchBuffer | null>(null, { serialize: 'ignore' });
+const $subscribed = createStore<ReadonlySet<string>>(new Set(), { serialize: 'ignore' });
+export const $live = createStore(false);
+
+const readTokenFx = createEffect(() => readToken() ?? null);
+export const flushTimerFx = createEffect(() => new Promise<void>((resolve) => window.setTimeout(resolve, FLUSH_MS)));
+
+export const subscribeSerialsFx = createEffect(async (serials: readonly string[]) => {
+  const subscribed: string[] = [];
+  for (let at = 0; at < serials.length; at += SUBSCRIBE_CHUNK) {
+    const chunk = serials.slice(at, at + SUBSCRIBE_CHUNK);
+    const subscription: Subscription = { topic: 'deviceCard', serials: chunk };
+    const ack = await subscribeFx(subscription);
+    if (ack.ok) subscribed.push(...chunk);
+  }
+  return subscribed;
+});
+export const subscribeOverviewFx = createEffect(async () => {
+  await subscribeFx({ topic: 'overview' });
+});
+
+/** Starts a buffer on the first patch of a window, so no two scopes ever share one map. */
+export function mergePatch(buffer: PatchBuffer | null, serial: string, patch: DevicePatch): PatchBuffer {
+  const patches = buffer?.patches ?? new Map<string, DevicePatch>();
+  const previous = patches.get(serial);
+  patches.set(serial, previous ? { ...previous, ...patch } : patch);
+  // A new wrapper around the same map: O(1) per message, however many are waiting.
+  return { patches };
+}
+
+$live.on(liveUpdatesStarted, () => true).reset(liveUpdatesStopped);
+$buffer
+  .on(deviceChangedReceived, (buffer, { serial, patch }) => mergePatch(buffer, serial, patch as DevicePatch))
+  .reset(patchesFlushed)
+  .reset(liveUpdatesStopped);
+$subscribed
+  .on(subscribeSerialsFx.doneData, (set, serials) => new Set([...set, ...serials]))
+  .reset(socketDisconnected, liveUpdatesStopped);
+
+sample({ clock: liveUpdatesStarted, target: readTokenFx });
+sample({ clock: readTokenFx.doneData, filter: (token): token is string => token !== null, fn: (token) => ({ token: token as string }), target: connectRequested });
+sample({ clock: liveUpdatesStopped, target: disconnectRequested });
+
+// Throttle: the first patch of a quiet period starts the timer, the timer's end applies everything.
+sample({ clock: deviceChangedReceived, source: flushTimerFx.pending, filter: (pending) => !pending, fn: () => undefined, target: flushTimerFx });
+sample({
+  clock: flushTimerFx.done,
+  source: $buffer,
+  filter: (buffer): buffer is PatchBuffer => buffer !== null && buffer.patches.size > 0,
+  fn: (buffer) => Object.fromEntries((buffer as PatchBuffer).patches),
+  target: patchesFlushed,
+});
+sample({ clock: patchesFlushed, target: devicesPatched });
+
+sample({ clock: overviewChangedReceived, fn: ({ patch }) => patch, target: overviewPatched });
+
+// On every (re)connect: subscribe what is loaded and the overview; after a reconnect, re-fetch too.
+sample({ clock: socketConnected, source: $deviceSerials, target: subscribeSerialsFx });
+sample({ clock: socketConnected, fn: () => undefined, target: subscribeOverviewFx });
+sample({ clock: socketConnected, filter: ({ reconnect }) => reconnect, target: [devicesRequested, overviewRequested] });
+// Devices that arrive later (a snapshot with new serials) are subscribed as they come.
+const newSerials = sample({
+  clock: $deviceSerials,
+  source: { subscribed: $subscribed, connected: $connected },
+  filter: ({ connected }) => connected,
+  fn: ({ subscribed }, serials) => serials.filter((serial) => !subscribed.has(serial)),
+});
+sample({ clock: newSerials, filter: (serials) => serials.length > 0, target: subscribeSerialsFx });

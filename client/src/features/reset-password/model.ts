@@ -1,0 +1,51 @@
+import { MESSAGES, resetPasswordProblem } from '@fleet/shared';
+import { createEffect, createEvent, createStore, sample } from 'effector';
+import { http } from '../../shared/api';
+
+/**
+ * The RESET PASSWORD view, opened by a reset link (/?token=...). Spec section 5: both fields must meet
+ * the policy, then match (messages from shared resetPasswordProblem); a server failure reads
+ * 'Something went wrong.'; success turns the button green 'Password Reset Success !'.
+ */
+export type ResetResult = 'idle' | 'success';
+
+export const resetTokenReceived = createEvent<string>();
+export const newPasswordChanged = createEvent<string>();
+export const repeatPasswordChanged = createEvent<string>();
+export const resetSubmitted = createEvent();
+export const resetCleared = createEvent();
+
+export const resetPasswordFx = createEffect<{ token: string; password: string }, unknown, Error>((body) =>
+  http('/api/v1/resetPassword', { method: 'POST', json: body }),
+);
+
+export const $resetToken = createStore<string | null>(null);
+export const $newPassword = createStore('');
+export const $repeatPassword = createStore('');
+/** The policy / mismatch / server message under the fields. */
+export const $resetProblem = createStore<string | null>(null);
+export const $resetResult = createStore<ResetResult>('idle');
+export const $resetPending = resetPasswordFx.pending;
+
+$resetToken.on(resetTokenReceived, (_, token) => token).reset(resetCleared);
+$newPassword.on(newPasswordChanged, (_, v) => v).reset(resetCleared);
+$repeatPassword.on(repeatPasswordChanged, (_, v) => v).reset(resetCleared);
+$resetProblem
+  .on(resetPasswordFx.fail, () => MESSAGES.resetFailed)
+  .reset(newPasswordChanged, repeatPasswordChanged, resetCleared, resetPasswordFx);
+$resetResult.on(resetPasswordFx.done, () => 'success').reset(newPasswordChanged, repeatPasswordChanged, resetCleared);
+
+const checked = sample({
+  clock: resetSubmitted,
+  source: { password: $newPassword, repeat: $repeatPassword, token: $resetToken, pending: $resetPending },
+  filter: ({ pending }) => !pending,
+  fn: ({ password, repeat, token }) => ({ problem: resetPasswordProblem(password, repeat), password, token }),
+});
+sample({ clock: checked, filter: ({ problem }) => problem !== null, fn: ({ problem }) => problem, target: $resetProblem });
+sample({ clock: checked, filter: ({ problem, token }) => problem === null && !token, fn: () => MESSAGES.resetFailed, target: $resetProblem });
+sample({
+  clock: checked,
+  filter: ({ problem, token }) => problem === null && !!token,
+  fn: ({ password, token }) => ({ token: token ?? '', password }),
+  target: resetPasswordFx,
+});

@@ -1,0 +1,1 @@
+export { ExclusiveManagementPage } from './ui/exclusive-management-page';

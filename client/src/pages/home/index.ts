@@ -1,1 +1,0 @@
-export { HomePage, type HomePageProps } from './ui/home-page';

@@ -1,0 +1,1 @@
+export { MaintenanceResultPage } from './ui/maintenance-result-page';

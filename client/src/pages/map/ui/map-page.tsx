@@ -1,0 +1,43 @@
+import { useUnit } from 'effector-react';
+import { $devicesStatus, devicesRequested } from '../../../entities/device';
+import { ActivePinPanel } from '../../../features/active-pin-filter';
+import { LinkButton, Spinner } from '../../../shared/ui';
+import { ClockPanel } from '../../../widgets/clock-panel';
+import { FleetMap } from '../../../widgets/map';
+import { ProfilePanel } from '../../../widgets/profile-panel';
+import { UserManagementDialog } from '../../../widgets/user-management';
+import styles from './map-page.module.css';
+
+/**
+ * The map screen after sign-in: the full-window map with its panels floating over it (clock and
+ * Active Pin top right, zoom and profile bottom right). The left side is kept for the dashboard.
+ */
+export default function MapPage() {
+  const [status, retry] = useUnit([$devicesStatus, devicesRequested]);
+  return (
+    <main className={styles.screen}>
+      <h1 className="visually-hidden">Device map</h1>
+      <FleetMap />
+      <div className={styles.topRight}>
+        <ClockPanel />
+        <ActivePinPanel />
+      </div>
+      <div className={styles.bottomRight}>
+        <ProfilePanel />
+      </div>
+      <div className={styles.topLeft} role="status" aria-live="polite">
+        {status === 'loading' ? (
+          <p className={styles.note}>
+            <Spinner size={16} /> Loading devices…
+          </p>
+        ) : status === 'failed' ? (
+          <p className={styles.note}>
+            The devices could not be loaded.
+            <LinkButton onClick={() => retry()}>Try again</LinkButton>
+          </p>
+        ) : null}
+      </div>
+      <UserManagementDialog />
+    </main>
+  );
+}

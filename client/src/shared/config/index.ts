@@ -1,0 +1,1 @@
+export { $clientConfig, clientConfigRequested, fetchClientConfigFx, type ClientConfig } from './model';

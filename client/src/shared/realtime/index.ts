@@ -1,0 +1,17 @@
+export {
+  $connected,
+  $socket,
+  connectFx,
+  connectRequested,
+  deviceChangedReceived,
+  disconnectRequested,
+  overviewChangedReceived,
+  RECONNECT,
+  socketConnected,
+  socketDisconnected,
+  subscribeFx,
+  unsubscribeFx,
+  type DeviceChangedPayload,
+  type FleetSocket,
+  type OverviewChangedPayload,
+} from './model';

@@ -1,0 +1,18 @@
+export {
+  $center,
+  $labelsVisible,
+  $pins,
+  $viewRequest,
+  $zoom,
+  clusterClicked,
+  MAX_ZOOM,
+  mapMoved,
+  mapReset,
+  ZOOM_STEP,
+  zoomInClicked,
+  zoomOutClicked,
+  type LatLng,
+  type ViewRequest,
+} from './model';
+export { toPinCollection, countsOf, countByStatus, type PinCollection, type PinFeature } from './lib/pins';
+export { FleetMap } from './ui/fleet-map';

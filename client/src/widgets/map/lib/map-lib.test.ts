@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { fakeDevice } from '../../../entities/device/lib/fake-device';
+import { abbreviateCount } from './draw';
+import { gridCluster, project } from './grid-cluster';
+import { countByStatus, countsOf, pinPositions, toPinCollection } from './pins';
+
+describe('map pins', () => {
+  it('turns devices into GeoJSON with a 0/1 column per status for cluster sums', () => {
+    const pins = toPinCollection([fakeDevice('A1'), fakeDevice('B2', { is_pause: true }), fakeDevice('C3', { location: null })]);
+    expect(pins.features).toHaveLength(2);
+    expect(pins.features[1]!.properties).toMatchObject({ serial: 'B2', status: 'paused', p: 1, n: 0 });
+    expect(countByStatus(pins)).toEqual({ normal: 1, registering: 0, offline: 0, warning: 0, paused: 1 });
+    expect(countsOf({ n: 3, w: 1, o: '2' })).toEqual({ normal: 3, registering: 0, offline: 2, warning: 1, paused: 0 });
+  });
+
+  it('spreads the devices of one site around it and leaves single devices in place', () => {
+    const site = [1, 2, 3].map((n) => fakeDevice(`S${n}`, { location_group: 7, number: n, location: { lat: 30, lng: -90 } }));
+    const alone = fakeDevice('L1', { location_group: 8, location: { lat: 30.5, lng: -90.5 } });
+    const positions = pinPositions([...site, alone]);
+    expect(positions.get('L1')).toEqual([-90.5, 30.5]);
+    const spread = site.map((d) => positions.get(d.serial)!);
+    expect(new Set(spread.map((p) => p.join())).size).toBe(3);
+    for (const [lng, lat] of spread) expect(Math.hypot(lng + 90, lat - 30)).toBeLessThan(0.002);
+  });
+
+  it('clusters by screen cell with counts per status (Google provider)', () => {
+    const z = 10;
+    const near = (serial: string, status: 'normal' | 'offline', dx: number) => {
+      const at = project(30, -90.26, z);
+      return { x: at.x + dx, y: at.y, serial, status, label: serial };
+    };
+    const items = gridCluster([near('a', 'normal', 0), near('b', 'offline', 3), near('c', 'normal', 500)], 56);
+    const cluster = items.find((item) => item.kind === 'cluster');
+    expect(cluster && cluster.kind === 'cluster' ? cluster.counts.offline : 0).toBe(1);
+    expect(items.filter((item) => item.kind === 'pin')).toHaveLength(1);
+    expect(abbreviateCount(999)).toBe('999');
+    expect(abbreviateCount(1250)).toBe('1.3k');
+    expect(abbreviateCount(10_400)).toBe('10k');
+  });
+});

@@ -1,0 +1,93 @@
+import { pinStatusOf, type Device, type PinStatus, type StatusCounts } from '../../../entities/device';
+
+/** One pin: its status and a 0/1 column per status, which cluster sources sum into ring counts. */
+export type PinProperties = { serial: string; label: string; status: PinStatus } & Record<PinStatusKey, number>;
+export type PinFeature = { type: 'Feature'; id: number; geometry: { type: 'Point'; coordinates: [number, number] }; properties: PinProperties };
+export type PinCollection = { type: 'FeatureCollection'; features: PinFeature[] };
+
+/** Short property names keep 10,000 features small: n(ormal) r(egistering) o(ffline) w(arning) p(aused). */
+export const STATUS_KEYS = { normal: 'n', registering: 'r', offline: 'o', warning: 'w', paused: 'p' } as const;
+export type PinStatusKey = (typeof STATUS_KEYS)[PinStatus];
+
+/** Devices of one site drawn on a small circle of this radius (px at zoom FAN_ZOOM) instead of on top of each other. */
+export const FAN_RADIUS_PX = 20;
+export const FAN_ZOOM = 14;
+
+/**
+ * Where each device's pin is drawn. Devices of one site (location_group) share an address, so their
+ * pins would cover each other: they are spread evenly on a circle of FAN_RADIUS_PX at zoom 14, where clustering stops
+ * (about 35 m), smaller when zoomed out (where such pins are clustered anyway).
+ */
+export function pinPositions(devices: readonly Device[]): Map<string, [number, number]> {
+  const sites = new Map<string, Device[]>();
+  for (const device of devices) {
+    if (!device.location) continue;
+    const key = device.location_group != null ? `g${device.location_group}` : `${device.location.lat.toFixed(5)},${device.location.lng.toFixed(5)}`;
+    const site = sites.get(key);
+    if (site) site.push(device);
+    else sites.set(key, [device]);
+  }
+  const degreesPerPx = 360 / (256 * 2 ** FAN_ZOOM);
+  const positions = new Map<string, [number, number]>();
+  for (const site of sites.values()) {
+    if (site.length === 1) {
+      const { lat, lng } = site[0]!.location!;
+      positions.set(site[0]!.serial, [lng, lat]);
+      continue;
+    }
+    site.sort((a, b) => (a.number ?? 0) - (b.number ?? 0) || a.serial.localeCompare(b.serial));
+    let lat = 0;
+    let lng = 0;
+    for (const device of site) {
+      lat += device.location!.lat;
+      lng += device.location!.lng;
+    }
+    lat /= site.length;
+    lng /= site.length;
+    const radius = FAN_RADIUS_PX * Math.max(1, site.length / 5) * degreesPerPx;
+    const latScale = Math.cos((lat * Math.PI) / 180);
+    site.forEach((device, at) => {
+      const angle = (2 * Math.PI * at) / site.length - Math.PI / 2;
+      positions.set(device.serial, [lng + radius * Math.cos(angle), lat - radius * Math.sin(angle) * latScale]);
+    });
+  }
+  return positions;
+}
+
+export function toPinCollection(devices: readonly Device[]): PinCollection {
+  const features: PinFeature[] = [];
+  const positions = pinPositions(devices);
+  for (const device of devices) {
+    const position = positions.get(device.serial);
+    if (!position) continue;
+    const status = pinStatusOf(device);
+    features.push({
+      type: 'Feature',
+      id: features.length,
+      geometry: { type: 'Point', coordinates: position },
+      properties: {
+        serial: device.serial,
+        label: device.label || device.serial,
+        status,
+        n: status === 'normal' ? 1 : 0,
+        r: status === 'registering' ? 1 : 0,
+        o: status === 'offline' ? 1 : 0,
+        w: status === 'warning' ? 1 : 0,
+        p: status === 'paused' ? 1 : 0,
+      },
+    });
+  }
+  return { type: 'FeatureCollection', features };
+}
+
+/** The status counts of a cluster's summed properties. */
+export function countsOf(properties: Partial<Record<PinStatusKey, unknown>>): StatusCounts {
+  const get = (key: PinStatusKey) => Number(properties[key] ?? 0) || 0;
+  return { normal: get('n'), registering: get('r'), offline: get('o'), warning: get('w'), paused: get('p') };
+}
+
+export function countByStatus(collection: PinCollection): StatusCounts {
+  const counts: StatusCounts = { normal: 0, registering: 0, offline: 0, warning: 0, paused: 0 };
+  for (const feature of collection.features) counts[feature.properties.status] += 1;
+  return counts;
+}

@@ -1,0 +1,179 @@
+import { MAP_DEFAULTS } from '@fleet/shared';
+import { useUnit } from 'effector-react';
+import type { ExpressionSpecification, GeoJSONSource, MapLayerMouseEvent, MapStyleImageMissingEvent } from 'maplibre-gl';
+import { useEffect, useRef } from 'react';
+import type { PinStatus, StatusCounts } from '../../../entities/device';
+import { abbreviateCount, clusterDiameter, createCanvas, drawClusterRing, drawPin, PIN_SIZE } from '../lib/draw';
+import { readPalette } from '../lib/palette';
+import { countByStatus, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
+import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
+import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
+
+const SOURCE = 'pins';
+const STATUSES: PinStatus[] = ['normal', 'registering', 'offline', 'warning', 'paused'];
+/** Pins stop clustering from this spec zoom; a selected device (zoom 15) is always a single pin. */
+export const CLUSTER_UNTIL_ZOOM = 14;
+const CLUSTER_RADIUS_PX = 44;
+/** Ring shares are quantised to twelfths so clusters share a few hundred images, not one each. */
+const RING_STEPS = 12;
+const RING_PREFIX = 'ring|';
+
+const share = (key: PinStatusKey): ExpressionSpecification => [
+  'to-string',
+  ['ceil', ['*', RING_STEPS, ['/', ['get', key], ['get', 'point_count']]]],
+];
+/** ring|<count text>|offline|warning|registering|paused|normal */
+const RING_ORDER: PinStatus[] = ['offline', 'warning', 'registering', 'paused', 'normal'];
+const ringImage: ExpressionSpecification = [
+  'concat',
+  RING_PREFIX,
+  ['to-string', ['get', 'point_count_abbreviated']],
+  ...RING_ORDER.flatMap((status): (string | ExpressionSpecification)[] => ['|', share(STATUS_KEYS[status])]),
+] as ExpressionSpecification;
+
+const selectedSize = (serial: string | null): ExpressionSpecification => ['case', ['==', ['get', 'serial'], serial ?? ''], 1.45, 1];
+/** Worse statuses draw on top of better ones, the selected pin on top of all. */
+const sortKey = (serial: string | null): ExpressionSpecification => [
+  'case',
+  ['==', ['get', 'serial'], serial ?? ''],
+  10,
+  ['match', ['get', 'status'], 'offline', 5, 'warning', 4, 'registering', 3, 'paused', 2, 1],
+];
+
+/**
+ * Device pins and clusters: one clustered GeoJSON source whose clusters sum a 0/1 column per status,
+ * a symbol layer of ring images drawn on demand (styleimagemissing), a symbol layer of pin images.
+ * Everything stays on the GPU, which keeps 10,000 devices smooth. Renders nothing itself.
+ */
+export function PinsLayer() {
+  const map = useOfflineMap();
+  const [pins, selected] = useUnit([$pins, $selectedSerial]);
+  const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked });
+  const latest = useRef(handlers);
+  latest.current = handlers;
+
+  useEffect(() => {
+    const palette = readPalette();
+    const ratio = Math.max(1, Math.round(window.devicePixelRatio || 1));
+    const container = map.getContainer();
+
+    for (const status of STATUSES) {
+      const pad = 3;
+      const { ctx } = createCanvas(PIN_SIZE.width + pad * 2, PIN_SIZE.height + pad, ratio);
+      drawPin(ctx, PIN_SIZE.width / 2 + pad, PIN_SIZE.height + 1, status, palette);
+      const image = ctx.getImageData(0, 0, ctx.canvas.width, ctx.canvas.height);
+      map.addImage(`pin-${status}`, image, { pixelRatio: ratio });
+    }
+
+    const onImageMissing = (event: MapStyleImageMissingEvent) => {
+      if (!event.id.startsWith(RING_PREFIX) || map.hasImage(event.id)) return;
+      const [text = '', ...parts] = event.id.slice(RING_PREFIX.length).split('|');
+      const shares: StatusCounts = { normal: 0, registering: 0, offline: 0, warning: 0, paused: 0 };
+      RING_ORDER.forEach((status, at) => (shares[status] = Number(parts[at]) || 0));
+      const total = text.endsWith('k') ? 1000 : Number(text) || 0;
+      const diameter = clusterDiameter(total);
+      const { ctx } = createCanvas(diameter + 6, diameter + 6, ratio);
+      drawClusterRing(ctx, diameter / 2 + 3, diameter / 2 + 3, shares, text, diameter, palette);
+      map.addImage(event.id, ctx.getImageData(0, 0, ctx.canvas.width, ctx.canvas.height), { pixelRatio: ratio });
+    };
+    map.on('styleimagemissing', onImageMissing);
+
+    map.addSource(SOURCE, {
+      type: 'geojson',
+      data: { type: 'FeatureCollection', features: [] },
+      cluster: true,
+      clusterRadius: CLUSTER_RADIUS_PX,
+      clusterMaxZoom: toGlZoom(CLUSTER_UNTIL_ZOOM) - 1,
+      clusterProperties: Object.fromEntries(Object.values(STATUS_KEYS).map((key) => [key, ['+', ['get', key]]])),
+    });
+    map.addLayer({
+      id: 'pins',
+      type: 'symbol',
+      source: SOURCE,
+      filter: ['!', ['has', 'point_count']],
+      layout: {
+        'icon-image': ['concat', 'pin-', ['get', 'status']],
+        'icon-anchor': 'bottom',
+        'icon-size': selectedSize(null),
+        'icon-allow-overlap': true,
+        'icon-ignore-placement': true,
+        'symbol-sort-key': sortKey(null),
+      },
+    });
+    map.addLayer({
+      id: 'clusters',
+      type: 'symbol',
+      source: SOURCE,
+      filter: ['has', 'point_count'],
+      layout: { 'icon-image': ringImage, 'icon-allow-overlap': true, 'icon-ignore-placement': true },
+    });
+
+    const onPinClick = (event: MapLayerMouseEvent) => {
+      const serial = event.features?.[0]?.properties?.serial;
+      if (typeof serial === 'string') latest.current.pinClicked(serial);
+    };
+    const onClusterClick = async (event: MapLayerMouseEvent) => {
+      const feature = event.features?.[0];
+      const clusterId = feature?.properties?.cluster_id;
+      if (!feature || typeof clusterId !== 'number' || feature.geometry.type !== 'Point') return;
+      const [lng, lat] = feature.geometry.coordinates as [number, number];
+      const source = map.getSource(SOURCE) as GeoJSONSource;
+      const zoom = await source.getClusterExpansionZoom(clusterId).catch(() => map.getZoom() + 2);
+      latest.current.clusterClicked({ center: { lat, lng }, zoom: Math.max(toSpecZoom(zoom), MAP_DEFAULTS.minZoom) });
+    };
+    const pointer = () => (map.getCanvas().style.cursor = 'pointer');
+    const noPointer = () => (map.getCanvas().style.cursor = '');
+    const onIdle = () => {
+      // What is drawn right now: read by the end-to-end tests and the performance script.
+      const clusters = map.queryRenderedFeatures({ layers: ['clusters'] });
+      container.dataset.clusterCount = String(clusters.length);
+      // Where the biggest cluster on screen is, so a test can click it without reading pixels.
+      const biggest = clusters.reduce<(typeof clusters)[number] | null>(
+        (best, feature) => (!best || Number(feature.properties?.point_count) > Number(best.properties?.point_count) ? feature : best),
+        null,
+      );
+      if (biggest?.geometry.type === 'Point') {
+        const at = map.project(biggest.geometry.coordinates as [number, number]);
+        container.dataset.biggestCluster = `${Math.round(at.x)},${Math.round(at.y)}`;
+      } else delete container.dataset.biggestCluster;
+      container.dataset.renderedPinCount = String(map.queryRenderedFeatures({ layers: ['pins'] }).length);
+    };
+    map.on('click', 'pins', onPinClick);
+    map.on('click', 'clusters', onClusterClick);
+    for (const layer of ['pins', 'clusters']) {
+      map.on('mouseenter', layer, pointer);
+      map.on('mouseleave', layer, noPointer);
+    }
+    map.on('idle', onIdle);
+
+    return () => {
+      map.off('styleimagemissing', onImageMissing);
+      map.off('click', 'pins', onPinClick);
+      map.off('click', 'clusters', onClusterClick);
+      map.off('idle', onIdle);
+      for (const layer of ['pins', 'clusters']) {
+        map.off('mouseenter', layer, pointer);
+        map.off('mouseleave', layer, noPointer);
+      }
+      if (!map.style) return;
+      for (const layer of ['clusters', 'pins']) map.removeLayer(layer);
+      map.removeSource(SOURCE);
+    };
+  }, [map]);
+
+  useEffect(() => {
+    (map.getSource(SOURCE) as GeoJSONSource | undefined)?.setData(pins as unknown as GeoJSON.FeatureCollection);
+    // The pins handed to the map, by status: the tests count these instead of reading pixels.
+    const container = map.getContainer();
+    container.dataset.pinCount = String(pins.features.length);
+    container.dataset.pinCounts = JSON.stringify(countByStatus(pins));
+  }, [map, pins]);
+
+  useEffect(() => {
+    map.setLayoutProperty('pins', 'icon-size', selectedSize(selected));
+    map.setLayoutProperty('pins', 'symbol-sort-key', sortKey(selected));
+    map.getContainer().dataset.selectedSerial = selected ?? '';
+  }, [map, selected]);
+
+  return null;
+}

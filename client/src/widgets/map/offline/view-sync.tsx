@@ -1,0 +1,46 @@
+import { useUnit } from 'effector-react';
+import { MAP_DEFAULTS } from '@fleet/shared';
+import { useEffect, useRef } from 'react';
+import { $viewRequest, MAX_ZOOM, mapMoved } from '../model';
+import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
+
+/** Applies view requests (zoom buttons, a selected device, a clicked cluster) and reports moves. */
+export function ViewSync() {
+  const map = useOfflineMap();
+  const [request, moved] = useUnit([$viewRequest, mapMoved]);
+  /** Where the current animation is heading (spec zoom), so steps add up while it runs. */
+  const heading = useRef<number | null>(null);
+
+  useEffect(() => {
+    const report = () => {
+      heading.current = null;
+      const center = map.getCenter();
+      const zoom = toSpecZoom(map.getZoom());
+      map.getContainer().dataset.zoom = zoom.toFixed(2);
+      moved({ zoom, center: { lat: center.lat, lng: center.lng } });
+    };
+    map.on('moveend', report);
+    report();
+    return () => {
+      map.off('moveend', report);
+    };
+  }, [map, moved]);
+
+  useEffect(() => {
+    if (!request) return;
+    const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    const from = heading.current ?? toSpecZoom(map.getZoom());
+    const zoom = Math.min(MAX_ZOOM, Math.max(MAP_DEFAULTS.minZoom, request.zoom ?? from + (request.zoomBy ?? 0)));
+    map.easeTo({
+      ...(request.center ? { center: [request.center.lng, request.center.lat] as [number, number] } : {}),
+      zoom: toGlZoom(zoom),
+      duration: reduced ? 0 : 350,
+    });
+    // Set after easeTo: starting it ends the previous animation, whose moveend clears `heading`.
+    heading.current = zoom;
+    // Only a new request moves the map.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [map, request?.seq]);
+
+  return null;
+}

@@ -1,0 +1,1 @@
+export { initials, ProfilePanel } from './ui/profile-panel';

@@ -1,0 +1,93 @@
+import type { AccessLevel } from '@fleet/shared';
+import { useUnit } from 'effector-react';
+import { useId } from 'react';
+import { $accessLevel, $user } from '../../../entities/session';
+import { SignOutButton } from '../../../features/sign-out';
+import { ROUTES } from '../../../shared/routing';
+import { ExternalIcon, MinusIcon, Panel, PlusIcon } from '../../../shared/ui';
+import { zoomInClicked, zoomOutClicked } from '../../map';
+import { $canOpenUserManagement, userManagementOpened } from '../../user-management';
+import styles from './profile-panel.module.css';
+
+const ROLE_LABEL: Record<AccessLevel, string> = { distributor: 'Distributor', client: 'Company', 'market-partner': 'Market partner' };
+
+export const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase() ?? '')
+    .join('') || '?';
+
+/**
+ * Bottom right of the map: zoom in / out (step 1), the profile image (initials without a
+ * profile_url) that opens User Management for every role but client, the pages that open in a new
+ * tab (/exclusive-management hidden for market-partner users) and Logout.
+ */
+export function ProfilePanel({ className }: { className?: string }) {
+  const [user, level, canManage] = useUnit([$user, $accessLevel, $canOpenUserManagement]);
+  const [zoomIn, zoomOut, openUsers] = useUnit([zoomInClicked, zoomOutClicked, userManagementOpened]);
+  const nameId = useId();
+  if (!user || !level) return null;
+  const name = user.username || user.email;
+
+  const avatar = user.profile_url ? (
+    <img className={styles.avatarImage} src={user.profile_url} alt="" width={48} height={48} />
+  ) : (
+    <span className={styles.initials} aria-hidden="true">
+      {initials(name)}
+    </span>
+  );
+
+  return (
+    <div className={[styles.stack, className ?? ''].join(' ')}>
+      <div className={styles.zoom} role="group" aria-label="Zoom">
+        <button type="button" className={styles.zoomButton} aria-label="Zoom in" title="Zoom in" onClick={() => zoomIn()}>
+          <PlusIcon size={20} />
+        </button>
+        <button type="button" className={styles.zoomButton} aria-label="Zoom out" title="Zoom out" onClick={() => zoomOut()}>
+          <MinusIcon size={20} />
+        </button>
+      </div>
+      <Panel className={styles.panel} aria-labelledby={nameId} data-testid="profile-panel" data-access={level}>
+        <div className={styles.identity}>
+          <button
+            type="button"
+            className={styles.avatar}
+            aria-label={canManage ? 'Open User Management' : 'Profile (User Management is not available for company accounts)'}
+            aria-disabled={!canManage || undefined}
+            title={canManage ? 'User Management' : undefined}
+            data-testid="profile-image"
+            onClick={() => {
+              if (canManage) openUsers();
+            }}
+          >
+            {avatar}
+          </button>
+          <div className={styles.who}>
+            <p id={nameId} className={styles.name}>
+              {name}
+            </p>
+            <p className={styles.role} data-testid="user-role">
+              {ROLE_LABEL[level]}
+              {user.company ? ` · ${user.company}` : ''}
+            </p>
+          </div>
+        </div>
+        <nav className={styles.links} aria-label="Reports and management">
+          <a className={styles.link} href={ROUTES.status} target="_blank" rel="noopener">
+            Status report <ExternalIcon size={14} />
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+          {level !== 'market-partner' ? (
+            <a className={styles.link} href={ROUTES.exclusiveManagement} target="_blank" rel="noopener" data-testid="exclusive-management-link">
+              Market partners <ExternalIcon size={14} />
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          ) : null}
+        </nav>
+        <SignOutButton className={styles.logout} />
+      </Panel>
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+export {
+  $canOpenUserManagement,
+  $userManagementOpen,
+  $userManagementSection,
+  userManagementClosed,
+  userManagementOpened,
+  userManagementSectionSelected,
+  type UserManagementSection,
+} from './model';
+export { UserManagementDialog } from './ui/user-management-dialog';

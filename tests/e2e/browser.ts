@@ -1,0 +1,88 @@
+/**
+ * What the end-to-end files share: the portal (built client served by the real app on PGlite with a
+ * local SMTP server) and Debian's Chromium driven by playwright-core.
+ */
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CLIENT_DIST, REPO_ROOT, startPortal, type Portal } from './server.ts';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = path.join(REPO_ROOT, 'tests', '.artifacts');
+export const PASSWORD = 'Demo1234';
+export const DESKTOP = { width: 1280, height: 800 };
+export const TABLET = { width: 820, height: 1180 };
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+export type E2E = {
+  portal: Portal;
+  browser: Browser;
+  openPage(viewport?: { width: number; height: number }, url?: string, setup?: (context: BrowserContext) => Promise<void>): Promise<Page>;
+  closeContexts(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function startE2E(): Promise<E2E> {
+  if (!fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) {
+    execSync('npm run build -w client', { cwd: REPO_ROOT, stdio: 'inherit' });
+  }
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  const [portal, browser] = await Promise.all([startPortal(), chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })]);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const contexts: BrowserContext[] = [];
+  return {
+    portal,
+    browser,
+    async openPage(viewport = DESKTOP, url = '/', setup) {
+      const context = await browser.newContext({ viewport, baseURL: portal.baseURL });
+      contexts.push(context);
+      await setup?.(context);
+      const page = await context.newPage();
+      await page.goto(url);
+      return page;
+    },
+    async closeContexts() {
+      await Promise.all(contexts.splice(0).map((context) => context.close()));
+    },
+    async close() {
+      await browser?.close();
+      await portal?.close();
+    },
+  };
+}
+
+export const emailField = (page: Page) => page.getByLabel('Email', { exact: true });
+export const passwordField = (page: Page) => page.getByLabel('Password', { exact: true });
+export const signInTab = (page: Page) => page.getByRole('tab', { name: 'SIGN IN' });
+export const signUpTab = (page: Page) => page.getByRole('tab', { name: 'SIGN UP' });
+export const deactivatedDialog = (page: Page) => page.getByRole('dialog', { name: 'Account Deactivated' });
+export const formMessage = (page: Page) => page.locator('[data-tone]');
+export const fleetMap = (page: Page) => page.getByTestId('fleet-map');
+
+/** Fills the sign-in form and submits it with the Enter key. */
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await emailField(page).fill(email);
+  await passwordField(page).fill(password);
+  await passwordField(page).press('Enter');
+}
+
+/** Signs in and waits until the map has been handed its pins. */
+export async function signInToMap(page: Page, email: string) {
+  await signIn(page, email);
+  await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
+}
+
+export async function tokenCookie(page: Page) {
+  return (await page.context().cookies()).find((c) => c.name === 'userToken');
+}
+
+export async function mapData(page: Page): Promise<Record<string, string>> {
+  return fleetMap(page).evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
+}
+
+export async function screenshot(page: Page, name: string) {
+  // Park the pointer and focus away from controls so hover and focus styles do not show.
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}

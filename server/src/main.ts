@@ -79,7 +79,8 @@ server.listen(config.port, async () => {
     }
     if (present.length) console.log(`Demo accounts:\n${present.join('\n')}`);
   }
-  if (!config.isProduction && process.env.SIMULATOR !== 'off') {
+  if (config.seedDemo && process.env.SIMULATOR !== 'off') {
+    // Only with the demo: a development process pointed at real devices must never re-key them.
     // The placed devices check in live; their secrets are rotated, so the simulator holds the only ones.
     try {
       const gateway = gatewayService(database.db, config.secretKey);

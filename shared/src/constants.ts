@@ -49,7 +49,7 @@ export const INVOICE_OVERDUE_DEACTIVATION_DAYS = 15;
 export const MIN_SOFTWARE_VERSION_RIGHT_PUMP = '1.0.9';
 
 /** Refresh schedules of spec section 9, in milliseconds. */
-export const REFRESH_MS = { deviceCard: 20_000, devicePanel: 10_000, simLog: 15_000 } as const;
+export const REFRESH_MS = { deviceCards: 20_000, devicePanel: 10_000, simLog: 15_000 } as const;
 
 /** The map of spec section 2. */
 export const MAP_DEFAULTS = { lat: 30.0, lng: -90.26, zoom: 10, minZoom: 4, selectedZoom: 15, labelMinZoom: 10 } as const;

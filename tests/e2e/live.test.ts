@@ -21,7 +21,7 @@ beforeAll(async () => {
     auth: (e2e.portal as unknown as { app?: { auth: never } }).app?.auth ?? (await authOf(e2e)),
     serviceToken: e2e.portal.harness.config.serviceToken,
     deviceApiUrl: e2e.portal.baseURL,
-    periods: { deviceCard: CARD_PERIOD, overview: CARD_PERIOD },
+    periods: { deviceCards: CARD_PERIOD, overview: CARD_PERIOD },
     tickMs: 100,
   });
 });
@@ -54,7 +54,7 @@ describe('live map with the real push server', () => {
     await signInToMap(page, 'distributor@demo.test');
     const counts = async () => JSON.parse((await mapData(page)).pinCounts ?? '{}') as Record<string, number>;
     await expect.poll(async () => (await counts()).paused ?? 0, { timeout: 15_000 }).toBeGreaterThan(0);
-    await expect.poll(() => rt.counters.total('deviceCard'), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => rt.counters.total('deviceCards'), { timeout: 10_000 }).toBeGreaterThan(0);
     page.on('request', (r) => {
       const p = new URL(r.url()).pathname;
       if (p.startsWith('/api/v1/device') || p.startsWith('/api/v1/overview')) deviceCalls.push(p);
@@ -64,7 +64,7 @@ describe('live map with the real push server', () => {
     const admin = (await request(harness.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
     const list = (await request(harness.app).get('/api/v1/device').set('Authorization', `Token ${admin}`)).body as { serial: string; is_pause: boolean; is_warning: boolean; is_online: boolean }[];
     const target = list.find((d) => !d.is_pause && !d.is_warning && d.is_online)!;
-    const pollsBefore = rt.counters.total('deviceCard');
+    const pollsBefore = rt.counters.total('deviceCards');
 
     const started = Date.now();
     await request(harness.app).post(`/api/v1/setPauseDevice/${target.serial}`).set('Authorization', `Token ${admin}`).send({ isPause: true });
@@ -73,7 +73,7 @@ describe('live map with the real push server', () => {
 
     // Keep the page open for the rest of the minute: pushes keep coming, REST calls do not.
     await page.waitForTimeout(Math.max(0, 60_000 - (Date.now() - started)));
-    expect(rt.counters.total('deviceCard') - pollsBefore).toBeGreaterThanOrEqual(25);
+    expect(rt.counters.total('deviceCards') - pollsBefore).toBeGreaterThanOrEqual(25);
     expect(deviceCalls).toEqual([]);
   }, 120_000);
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
     sockets.push(socket);
     socket.on('subscribe', (subscription, ack) => {
       subscriptions.push(subscription);
-      ack({ ok: true, subscribed: subscription.topic === 'deviceCard' ? subscription.serials : [subscription.topic] });
+      ack({ ok: true, subscribed: subscription.topic === 'deviceCards' ? subscription.serials : [subscription.topic] });
     });
   });
 });
@@ -51,7 +51,7 @@ describe('realtime pins', () => {
       (d) => d.location,
     );
     await expect.poll(() => subscriptions.some((s) => s.topic === 'overview')).toBe(true);
-    const subscribed = new Set(subscriptions.flatMap((s) => (s.topic === 'deviceCard' ? s.serials : [])));
+    const subscribed = new Set(subscriptions.flatMap((s) => (s.topic === 'deviceCards' ? s.serials : [])));
     expect(devices.every((d) => subscribed.has(d.serial))).toBe(true);
 
     const counts = async () => JSON.parse((await mapData(page)).pinCounts ?? '{}') as Record<string, number>;

@@ -14,7 +14,7 @@ import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.ts';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 const PERIOD = 600;
-const periods = { device: PERIOD, deviceCard: PERIOD, simLog: PERIOD, overview: PERIOD };
+const periods = { device: PERIOD, deviceCards: PERIOD, simLog: PERIOD, overview: PERIOD };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const redisUp = await redisAvailable();
 
@@ -80,7 +80,7 @@ describe.each(['websocket', 'polling'] as const)('push server in process (%s tra
     c.on('device:changed', (p) => heard.push(p));
     const inside = await subscribe(c, { topic: 'device', serial: 'SP240001' });
     expect(inside).toEqual({ ok: true, subscribed: ['device:SP240001'] });
-    expect(await subscribe(c, { topic: 'deviceCard', serials: ['SP240001', 'SP240030'] })).toMatchObject({ ok: false, refused: ['SP240030'] });
+    expect(await subscribe(c, { topic: 'deviceCards', serials: ['SP240001', 'SP240030'] })).toMatchObject({ ok: false, refused: ['SP240030'] });
     expect(await subscribe(c, { topic: 'device', serial: 'x'.repeat(10_000) } as never)).toEqual({ ok: false, error: 'Invalid subscription.' });
     // A change on the refused device reaches nobody in this socket.
     await request(h.app).post('/api/v1/setPauseDevice/SP240030').set('Authorization', `Token ${token.distributor}`).send({ isPause: true });
@@ -133,16 +133,16 @@ describe.each(['websocket', 'polling'] as const)('push server in process (%s tra
     const c = client(base, token.distributor, transport);
     await connected(c);
     const flags: unknown[] = [];
-    const overview: { patch: Record<string, number | null> }[] = [];
+    const overview: Record<string, number | null>[] = [];
     c.on('pendingFlags:changed', (p) => flags.push(p));
     c.on('overview:changed', (p) => overview.push(p));
-    await subscribe(c, { topic: 'deviceCard', serials: ['SP240005', 'SP240006'] });
+    await subscribe(c, { topic: 'deviceCards', serials: ['SP240005', 'SP240006'] });
     await subscribe(c, { topic: 'overview' });
     await sleep(PERIOD * 2);
     await request(h.app).post('/api/v1/setPauseDevice/SP240006').set('Authorization', `Token ${token.distributor}`).send({ isPause: true });
     await sleep(PERIOD * 3);
     expect(flags).toEqual([expect.objectContaining({ serial: 'SP240006', pending_flags: expect.objectContaining({ others: true }) })]);
-    expect(overview.at(-1)?.patch).toHaveProperty('pause_devices');
+    expect(overview.at(-1)).toHaveProperty('pause_devices');
     c.close();
   });
 });

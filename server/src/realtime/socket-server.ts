@@ -19,7 +19,7 @@ export type FleetIo = Server<ClientToServerEvents, ServerToClientEvents, Record<
 const serial = z.string().trim().min(1).max(64);
 const subscriptionSchema = z.discriminatedUnion('topic', [
   z.object({ topic: z.literal('device'), serial }),
-  z.object({ topic: z.literal('deviceCard'), serials: z.array(serial).min(1).max(20_000) }),
+  z.object({ topic: z.literal('deviceCards'), serials: z.array(serial).min(1).max(20_000) }),
   z.object({ topic: z.literal('simLog'), serial }),
   z.object({ topic: z.literal('overview') }),
 ]);
@@ -75,7 +75,7 @@ export function attachRealtime(
   }
 
   const roomOf = (topic: SubscriptionTopic, subject: string) =>
-    topic === 'device' ? rooms.device(subject) : topic === 'deviceCard' ? rooms.deviceCard(subject) : topic === 'simLog' ? rooms.simLog(subject) : rooms.overview(Number(subject));
+    topic === 'device' ? rooms.device(subject) : topic === 'deviceCards' ? rooms.deviceCards(subject) : topic === 'simLog' ? rooms.simLog(subject) : rooms.overview(Number(subject));
 
   io.on('connection', (socket) => {
     socket.on('subscribe', async (raw, ack) => {
@@ -89,10 +89,10 @@ export function attachRealtime(
           await join(socket, 'overview', String(viewer.id), rooms.overview(viewer.id));
           return reply({ ok: true, subscribed: [`overview:${viewer.id}`] });
         }
-        const wanted = sub.topic === 'deviceCard' ? [...new Set(sub.serials)] : [sub.serial];
+        const wanted = sub.topic === 'deviceCards' ? [...new Set(sub.serials)] : [sub.serial];
         const allowed = await allowedSerials(viewer, wanted);
         const refused = wanted.filter((s) => !allowed.has(s));
-        if (sub.topic !== 'deviceCard' && refused.length) return reply({ ok: false, error: 'No device with this serial.', refused });
+        if (sub.topic !== 'deviceCards' && refused.length) return reply({ ok: false, error: 'No device with this serial.', refused });
         for (const s of wanted.filter((x) => allowed.has(x))) await join(socket, sub.topic, s, roomOf(sub.topic, s));
         return reply(refused.length ? { ok: false, error: 'Some devices are outside your scope.', refused } : { ok: true, subscribed: wanted.map((s) => `${sub.topic}:${s}`) });
       } catch (err) {
@@ -104,7 +104,7 @@ export function attachRealtime(
       const parsed = subscriptionSchema.safeParse(raw);
       if (parsed.success) {
         const sub = parsed.data as Subscription;
-        const subjects = sub.topic === 'overview' ? [String(socket.data.viewer.id)] : sub.topic === 'deviceCard' ? sub.serials : [sub.serial];
+        const subjects = sub.topic === 'overview' ? [String(socket.data.viewer.id)] : sub.topic === 'deviceCards' ? sub.serials : [sub.serial];
         for (const s of subjects) await leave(socket, sub.topic, s, roomOf(sub.topic, s));
       }
       if (typeof ack === 'function') ack({ ok: true });

@@ -9,11 +9,11 @@
  */
 import type { DeviceListItemShape } from './device-shape.ts';
 
-export type SubscriptionTopic = 'device' | 'deviceCard' | 'simLog' | 'overview';
+export type SubscriptionTopic = 'device' | 'deviceCards' | 'simLog' | 'overview';
 
 export type Subscription =
   | { topic: 'device'; serial: string }
-  | { topic: 'deviceCard'; serials: string[] }
+  | { topic: 'deviceCards'; serials: string[] }
   | { topic: 'simLog'; serial: string }
   | { topic: 'overview' };
 
@@ -27,7 +27,7 @@ export type ServerToClientEvents = {
   /** New SMS log rows, newest first. */
   'smsLog:appended': (payload: { serial: string; rows: { direction: string; message: string; created_when: string }[]; at: string }) => void;
   /** Overview counts that changed. */
-  'overview:changed': (payload: { patch: Record<string, number | null>; at: string }) => void;
+  'overview:changed': (payload: Record<string, number | null>) => void;
 };
 
 export type ClientToServerEvents = {
@@ -38,10 +38,10 @@ export type ClientToServerEvents = {
 /** Room names, in one place for server, workers and client. */
 export const rooms = {
   device: (serial: string) => `device:${serial}`,
-  deviceCard: (serial: string) => `devices:${serial}`,
+  deviceCards: (serial: string) => `devices:${serial}`,
   simLog: (serial: string) => `simLog:${serial}`,
   overview: (userId: number) => `overview:${userId}`,
 };
 
 /** Poll periods per topic (spec section 9). */
-export const POLL_MS: Record<SubscriptionTopic, number> = { device: 10_000, deviceCard: 20_000, simLog: 15_000, overview: 20_000 };
+export const POLL_MS: Record<SubscriptionTopic, number> = { device: 10_000, deviceCards: 20_000, simLog: 15_000, overview: 20_000 };

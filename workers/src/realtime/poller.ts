@@ -50,20 +50,20 @@ export function startPollers(deps: PollerDeps) {
 
   async function pollCards(serials: string[]) {
     const res = await deps.get('/api/v1/device');
-    deps.countPoll('deviceCard');
+    deps.countPoll('deviceCards');
     if (res.status !== 200) return;
     const bySerial = new Map((res.body as DeviceLike[]).map((d) => [d.serial, d]));
     const at = new Date().toISOString();
     for (const serial of serials) {
       const next = bySerial.get(serial);
       if (!next) continue;
-      const key = `deviceCard:${serial}`;
+      const key = `deviceCards:${serial}`;
       const prev = (await deps.state.getSnapshot(key)) as DeviceLike | undefined;
-      await deps.state.setSnapshot(key, next, period('deviceCard') * 6);
+      await deps.state.setSnapshot(key, next, period('deviceCards') * 6);
       const patch = diffFields(prev, next);
       if (!patch) continue;
-      deps.emit(rooms.deviceCard(serial), 'device:changed', { serial, patch, at });
-      if (patch.pending_flags && next.pending_flags) deps.emit(rooms.deviceCard(serial), 'pendingFlags:changed', { serial, pending_flags: next.pending_flags, at });
+      deps.emit(rooms.deviceCards(serial), 'device:changed', { serial, patch, at });
+      if (patch.pending_flags && next.pending_flags) deps.emit(rooms.deviceCards(serial), 'pendingFlags:changed', { serial, pending_flags: next.pending_flags, at });
     }
   }
 
@@ -88,7 +88,8 @@ export function startPollers(deps: PollerDeps) {
     const prev = (await deps.state.getSnapshot(key)) as Record<string, number | null> | undefined;
     await deps.state.setSnapshot(key, next, period('overview') * 6);
     const patch = diffFields(prev, next);
-    if (patch) deps.emit(rooms.overview(Number(userId)), 'overview:changed', { patch: patch as Record<string, number | null>, at: new Date().toISOString() });
+    // The changed counts themselves (`overview:changed { ...counts }`).
+    if (patch) deps.emit(rooms.overview(Number(userId)), 'overview:changed', patch as Record<string, number | null>);
   }
 
   const run = (key: string, job: () => Promise<void>) => {
@@ -103,8 +104,8 @@ export function startPollers(deps: PollerDeps) {
     for (const serial of await deps.registry.watched('device')) {
       if (await deps.state.claim(`device:${serial}`, period('device'))) run(`device:${serial}`, () => pollDevice(serial));
     }
-    const cards = await deps.registry.watched('deviceCard');
-    if (cards.length && (await deps.state.claim('deviceCard:*', period('deviceCard')))) run('deviceCard:*', () => pollCards(cards));
+    const cards = await deps.registry.watched('deviceCards');
+    if (cards.length && (await deps.state.claim('deviceCards:*', period('deviceCards')))) run('deviceCards:*', () => pollCards(cards));
     for (const serial of await deps.registry.watched('simLog')) {
       if (await deps.state.claim(`simLog:${serial}`, period('simLog'))) run(`simLog:${serial}`, () => pollSimLog(serial));
     }
@@ -140,7 +141,7 @@ export function pollCounters() {
     },
     prometheus() {
       const lines = ['# HELP upstream_polls_total Upstream GETs the pollers made to the device API, by topic.', '# TYPE upstream_polls_total counter'];
-      for (const topic of ['device', 'deviceCard', 'simLog', 'overview']) lines.push(`upstream_polls_total{topic="${topic}"} ${counts[topic] ?? 0}`);
+      for (const topic of ['device', 'deviceCards', 'simLog', 'overview']) lines.push(`upstream_polls_total{topic="${topic}"} ${counts[topic] ?? 0}`);
       return `${lines.join('\n')}\n`;
     },
   };

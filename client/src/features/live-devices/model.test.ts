@@ -54,7 +54,7 @@ describe('live device updates', () => {
     });
     await allSettled(socketConnected, { scope, params: { reconnect: false } });
     expect(scope.getState($connected)).toBe(true);
-    const cards = subscriptions.filter((s) => (s as { topic: string }).topic === 'deviceCard') as { serials: string[] }[];
+    const cards = subscriptions.filter((s) => (s as { topic: string }).topic === 'deviceCards') as { serials: string[] }[];
     expect(cards.map((s) => s.serials.length)).toEqual([SUBSCRIBE_CHUNK, 20]);
     expect(subscriptions).toContainEqual({ topic: 'overview' });
     expect(fetches).toBe(0);

@@ -43,7 +43,7 @@ export const subscribeSerialsFx = createEffect(async (serials: readonly string[]
   const subscribed: string[] = [];
   for (let at = 0; at < serials.length; at += SUBSCRIBE_CHUNK) {
     const chunk = serials.slice(at, at + SUBSCRIBE_CHUNK);
-    const subscription: Subscription = { topic: 'deviceCard', serials: chunk };
+    const subscription: Subscription = { topic: 'deviceCards', serials: chunk };
     const ack = await subscribeFx(subscription);
     if (ack.ok) subscribed.push(...chunk);
   }
@@ -86,7 +86,7 @@ sample({
 });
 sample({ clock: patchesFlushed, target: devicesPatched });
 
-sample({ clock: overviewChangedReceived, fn: ({ patch }) => patch, target: overviewPatched });
+sample({ clock: overviewChangedReceived, target: overviewPatched });
 
 // On every (re)connect: subscribe what is loaded and the overview; after a reconnect, re-fetch too.
 sample({ clock: socketConnected, source: $deviceSerials, target: subscribeSerialsFx });

@@ -41,6 +41,8 @@ const openPage = (...args: Parameters<E2E['openPage']>) => e2e.openPage(...args)
 
 /** serious and critical axe violations, as "rule: target" lines. */
 async function seriousViolations(page: Page): Promise<string[]> {
+  // Dialogs and tabs animate: judge the settled screen a person sees, not a colour blend mid-animation.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   const { violations } = await new AxeBuilder({ page }).analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -219,6 +219,8 @@ describe('map screen', () => {
     expect(await serious()).toEqual([]);
     await page.getByTestId('profile-image').click();
     await page.getByRole('dialog', { name: 'User Management' }).waitFor();
+    // The dialog fades in: check the colours a person sees once it has settled, not a blend mid-animation.
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
     expect(await serious()).toEqual([]);
   });
 

@@ -258,14 +258,19 @@ export function gatewayService(db: Db, secretKey: string, now: () => Date = () =
         }
         await tx.execute(sql`update devices set ${sql.join(set, sql`, `)} where id = ${id}`);
 
-        // 4. What was dispensed leaves its batch. Many devices share a batch: one statement, rows in id order,
-        // last before commit, so the shared rows are locked briefly and always in the same order (no deadlock).
+        // 4. What was dispensed leaves its batch. Many devices share a batch: one statement, last before commit,
+        // so the shared rows are locked briefly and always in id order (no deadlock). The UPDATE alone does not
+        // lock in the order of its VALUES (the join may scan batches in any order; the bench hit deadlocks),
+        // so an uncorrelated sub-select, evaluated once before the update reads a row (a one-time filter),
+        // first locks the rows with ORDER BY id (locks are taken in the sorted order).
         if (consumed.size) {
           const rows = [...consumed.entries()].sort((a, b) => a[0] - b[0]);
+          const ids = sql.join(rows.map(([bid]) => sql`${bid}::int`), sql`, `);
           await tx.execute(sql`
             update batches set remain_litres = greatest(0, batches.remain_litres - v.ml / 1000)
             from (values ${sql.join(rows.map(([bid, ml]) => sql`(${bid}::int, ${ml}::float8)`), sql`, `)}) as v(id, ml)
-            where batches.id = v.id`);
+            where batches.id = v.id
+              and (select count(*) from (select 1 from batches b where b.id in (${ids}) order by b.id for no key update) locked) >= 0`);
         }
 
         // The answer, from what was read under the lock (configFor without its two selects).

@@ -1,6 +1,5 @@
 import {
   accessLevel,
-  MESSAGES,
   resetPasswordProblem,
   type CurrentUser,
   type LoginInput,
@@ -192,4 +191,3 @@ function escapeHtml(s: string) {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-export { MESSAGES };

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { DeviceAnswer, DeviceListItem } from '@fleet/shared';
+import type { DeviceAnswer } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 
 /**
@@ -18,9 +18,6 @@ export function devicesRepository(db: Db) {
         where devices.group_id is not null and ${scope ?? sql`true`}
         order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
       return `[${res.rows.map((r) => r.json).join(',')}]`;
-    },
-    async list(scope: SQL | undefined): Promise<DeviceListItem[]> {
-      return JSON.parse(await this.listJson(scope));
     },
     /** A placed device; an unplaced serial is only in the available list. */
     async bySerial(serial: string, scope: SQL | undefined): Promise<DeviceAnswer | undefined> {

@@ -8,6 +8,7 @@ import {
   registrationSetupSchema,
   rentalSchema,
   resetMlSchema,
+  serialSchema,
 } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/auth.middleware.ts';
@@ -15,13 +16,12 @@ import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { devicesService } from './devices.service.ts';
 
-const serialParam = z.string({ error: 'Unknown serial.' }).trim().min(1).max(64, { error: 'Unknown serial.' });
 
 /** The device calls of spec section 7 (paths exact, 'avaliableDevice' included: existing clients call it). */
 export function devicesRoutes(ctx: AppContext): Routes {
   const service = devicesService(ctx.db, ctx.now);
   const router = Router();
-  const serial = (p: unknown) => parse(serialParam, p);
+  const serial = (p: unknown) => parse(serialSchema, p);
 
   router.get('/device', async (req, res) => void res.type('json').send(await service.listJson(viewerOf(req))));
   router.get('/device/:serial', async (req, res) => void res.json(await service.get(viewerOf(req), serial(req.params.serial))));

@@ -124,7 +124,6 @@ export function devicesService(db: Db, now: () => Date = () => new Date()) {
   }
 
   return {
-    list: (viewer: ScopeViewer) => repo.list(deviceScope(viewer)),
     /** The list as JSON text, straight from the database to the response. */
     listJson: (viewer: ScopeViewer) => repo.listJson(deviceScope(viewer)),
     async get(viewer: ScopeViewer, serial: string) {

@@ -1,7 +1,6 @@
 import express, { Router } from 'express';
-import { z } from 'zod';
 import { inArray } from 'drizzle-orm';
-import { checkinSchema, provisionDevicesSchema } from '@fleet/shared';
+import { checkinSchema, provisionDevicesSchema, serialSchema } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/auth.middleware.ts';
 import { devices } from '../db/schema.ts';
@@ -34,7 +33,7 @@ export function gatewayAdminRoutes(ctx: AppContext): Routes {
   };
   router.post('/deviceSecret/:serial', async (req, res) => {
     requireDistributor(req);
-    res.json(await service.rotateSecret(parse(z.string().trim().min(1).max(64), req.params.serial)));
+    res.json(await service.rotateSecret(parse(serialSchema, req.params.serial)));
   });
   router.post('/provisionDevices', async (req, res) => {
     requireDistributor(req);

@@ -4,7 +4,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { and, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { rooms, type ClientToServerEvents, type ServerToClientEvents, type Subscription, type SubscriptionTopic } from '@fleet/shared';
+import { rooms, serialSchema, type ClientToServerEvents, type ServerToClientEvents, type Subscription, type SubscriptionTopic } from '@fleet/shared';
 import type { WatchRegistry } from '@fleet/workers';
 import { deviceScope } from '../access/scope.ts';
 import type { AuthService, Viewer } from '../auth/auth.service.ts';
@@ -16,7 +16,7 @@ type SocketData = { viewer: Viewer; subs: Map<string, { topic: SubscriptionTopic
 type FleetSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type FleetIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-const serial = z.string().trim().min(1).max(64);
+const serial = serialSchema;
 const subscriptionSchema = z.discriminatedUnion('topic', [
   z.object({ topic: z.literal('device'), serial }),
   z.object({ topic: z.literal('deviceCards'), serials: z.array(serial).min(1).max(20_000) }),

@@ -30,6 +30,9 @@ const latLng = z.object(
 
 const pumpType = z.enum(PUMP_TYPES, { error: `Choose one of ${PUMP_TYPES.join(', ')}.` });
 
+/** A device serial in a path or a subscription. */
+export const serialSchema = z.string({ error: 'Unknown serial.' }).trim().min(1, { error: 'Unknown serial.' }).max(64, { error: 'Unknown serial.' });
+
 /** POST /api/v1/addDevice and PUT /api/v1/editDevice/{serial}: the Add/Edit Device form (spec section 5). */
 export const deviceFormSchema = z
   .object({

@@ -8,6 +8,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { mapData, signInToMap, startE2E, type E2E } from './browser.ts';
+import { portalAuth } from './server.ts';
 
 let e2e: E2E;
 let rt: Awaited<ReturnType<typeof startRealtime>>;
@@ -18,7 +19,7 @@ beforeAll(async () => {
   e2e = await startE2E();
   rt = await startRealtime(e2e.portal.server, {
     db: e2e.portal.harness.database.db,
-    auth: (e2e.portal as unknown as { app?: { auth: never } }).app?.auth ?? (await authOf(e2e)),
+    auth: (await portalAuth(e2e.portal)) as never,
     serviceToken: e2e.portal.harness.config.serviceToken,
     deviceApiUrl: e2e.portal.baseURL,
     periods: { deviceCards: CARD_PERIOD, overview: CARD_PERIOD },
@@ -29,23 +30,6 @@ afterAll(async () => {
   await rt?.close().catch(() => undefined);
   await e2e?.close();
 });
-
-/** The portal's AuthService (the e2e server builds its own app; this one authenticates the same tokens). */
-async function authOf(e: E2E) {
-  const { authService } = await import('../../server/src/auth/auth.service.ts');
-  const { authRepository } = await import('../../server/src/auth/auth.repository.ts');
-  const { memoryRateLimiter } = await import('../../server/src/lib/rate-limiter.ts');
-  const c = e.portal.harness.config;
-  return authService({
-    repo: authRepository(e.portal.harness.database.db),
-    mailer: { send: async () => undefined },
-    emailLimiter: memoryRateLimiter(100, 60),
-    addressLimiter: memoryRateLimiter(100, 60),
-    secretKey: c.secretKey,
-    serviceToken: c.serviceToken,
-    publicUrl: c.publicUrl,
-  }) as never;
-}
 
 describe('live map with the real push server', () => {
   it('updates pins from changes made elsewhere, with no REST polling over a minute', async () => {

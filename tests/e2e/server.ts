@@ -50,3 +50,23 @@ export async function startPortal(): Promise<Portal> {
     },
   };
 }
+
+/**
+ * An AuthService over the portal's database that authenticates the same tokens as its app: for tests
+ * that attach the real push server (startRealtime) to the portal's HTTP server.
+ */
+export async function portalAuth(portal: Portal) {
+  const { authService } = await import('../../server/src/auth/auth.service.ts');
+  const { authRepository } = await import('../../server/src/auth/auth.repository.ts');
+  const { memoryRateLimiter } = await import('../../server/src/lib/rate-limiter.ts');
+  const c = portal.harness.config;
+  return authService({
+    repo: authRepository(portal.harness.database.db),
+    mailer: { send: async () => undefined },
+    emailLimiter: memoryRateLimiter(100, 60),
+    addressLimiter: memoryRateLimiter(100, 60),
+    secretKey: c.secretKey,
+    serviceToken: c.serviceToken,
+    publicUrl: c.publicUrl,
+  });
+}

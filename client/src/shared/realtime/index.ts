@@ -6,6 +6,8 @@ export {
   deviceChangedReceived,
   disconnectRequested,
   overviewChangedReceived,
+  pendingFlagsChangedReceived,
+  smsLogAppendedReceived,
   RECONNECT,
   socketConnected,
   socketDisconnected,
@@ -14,4 +16,6 @@ export {
   type DeviceChangedPayload,
   type FleetSocket,
   type OverviewChangedPayload,
+  type PendingFlagsChangedPayload,
+  type SmsLogAppendedPayload,
 } from './model';

@@ -10,6 +10,8 @@ import type { Socket } from 'socket.io-client';
 export type FleetSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type DeviceChangedPayload = Parameters<ServerToClientEvents['device:changed']>[0];
 export type OverviewChangedPayload = Parameters<ServerToClientEvents['overview:changed']>[0];
+export type SmsLogAppendedPayload = Parameters<ServerToClientEvents['smsLog:appended']>[0];
+export type PendingFlagsChangedPayload = Parameters<ServerToClientEvents['pendingFlags:changed']>[0];
 
 /** Reconnect backoff: 1 s doubling to 30 s, jittered, forever (the push server may start later). */
 export const RECONNECT = { delayMs: 1_000, delayMaxMs: 30_000, jitter: 0.5 } as const;
@@ -23,6 +25,8 @@ export const socketConnected = createEvent<{ reconnect: boolean }>();
 export const socketDisconnected = createEvent();
 export const deviceChangedReceived = createEvent<DeviceChangedPayload>();
 export const overviewChangedReceived = createEvent<OverviewChangedPayload>();
+export const smsLogAppendedReceived = createEvent<SmsLogAppendedPayload>();
+export const pendingFlagsChangedReceived = createEvent<PendingFlagsChangedPayload>();
 
 export const $socket = createStore<FleetSocket | null>(null, { serialize: 'ignore' });
 export const $connected = createStore(false);
@@ -36,6 +40,8 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   const disconnected = scopeBind(socketDisconnected, { safe: true });
   const deviceChanged = scopeBind(deviceChangedReceived, { safe: true });
   const overviewChanged = scopeBind(overviewChangedReceived, { safe: true });
+  const smsLogAppended = scopeBind(smsLogAppendedReceived, { safe: true });
+  const pendingFlagsChanged = scopeBind(pendingFlagsChangedReceived, { safe: true });
 
   const { io } = await import('socket.io-client');
   const socket: FleetSocket = io({
@@ -75,6 +81,8 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   stoppers.set(socket, () => window.clearTimeout(retry));
   socket.on('device:changed', (payload) => deviceChanged(payload));
   socket.on('overview:changed', (payload) => overviewChanged(payload));
+  socket.on('smsLog:appended', (payload) => smsLogAppended(payload));
+  socket.on('pendingFlags:changed', (payload) => pendingFlagsChanged(payload));
   return socket;
 });
 

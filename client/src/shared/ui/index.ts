@@ -4,6 +4,9 @@ export { FormMessage, type FormMessageProps } from './form-message/form-message'
 export {
   AlertIcon,
   ArrowLeftIcon,
+  BatteryIcon,
+  ChevronIcon,
+  InfoIcon,
   BuildingIcon,
   CheckIcon,
   CloseIcon,
@@ -26,3 +29,4 @@ export { PasswordField, TextField, type PasswordFieldProps, type TextFieldProps 
 export { panelId, tabId, tabPanelProps, Tabs, type TabItem, type TabsProps } from './tabs/tabs';
 export { SwitchButton, TickToggle, type SwitchButtonProps, type TickToggleProps } from './toggle/toggle';
 export { InfoPage, type InfoPageProps } from './info-page/info-page';
+export { Chart, type ChartProps } from './chart/chart';

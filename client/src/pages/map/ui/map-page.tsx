@@ -1,10 +1,13 @@
 import { useUnit } from 'effector-react';
+import { useEffect } from 'react';
 import { $devicesStatus, devicesRequested } from '../../../entities/device';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
 import { LinkButton, Spinner } from '../../../shared/ui';
 import { ClockPanel } from '../../../widgets/clock-panel';
+import { DevicePanel, panelRouteRead } from '../../../widgets/device-panel';
 import { FleetMap } from '../../../widgets/map';
 import { ProfilePanel } from '../../../widgets/profile-panel';
+import { SelectedDeviceCard } from '../../../widgets/selected-device';
 import { UserManagementDialog } from '../../../widgets/user-management';
 import styles from './map-page.module.css';
 
@@ -13,7 +16,9 @@ import styles from './map-page.module.css';
  * Active Pin top right, zoom and profile bottom right). The left side is kept for the dashboard.
  */
 export default function MapPage() {
-  const [status, retry] = useUnit([$devicesStatus, devicesRequested]);
+  const [status, retry, readRoute] = useUnit([$devicesStatus, devicesRequested, panelRouteRead]);
+  // /?device=<serial> opens that device's panel.
+  useEffect(() => readRoute(), []);
   return (
     <main className={styles.screen}>
       <h1 className="visually-hidden">Device map</h1>
@@ -36,7 +41,9 @@ export default function MapPage() {
             <LinkButton onClick={() => retry()}>Try again</LinkButton>
           </p>
         ) : null}
+        <SelectedDeviceCard />
       </div>
+      <DevicePanel />
       <UserManagementDialog />
     </main>
   );

@@ -122,3 +122,23 @@ export const ArrowLeftIcon = (props: IconProps) => (
     <path d="M19 12H5M11 6l-6 6 6 6" />
   </Svg>
 );
+
+export const ChevronIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M6 9l6 6 6-6" />
+  </Svg>
+);
+
+export const BatteryIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <rect x="2.5" y="7" width="17" height="10" rx="2" />
+    <path d="M21.5 10.5v3" />
+  </Svg>
+);
+
+export const InfoIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 11v5M12 8h.01" />
+  </Svg>
+);

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { batteryPlaceholder, batteryTitle, formatDeviceClock, menuBadge, pageCount, pageOf, panelSiteName, pendingIndicators, twoDigits, updateAfterText } from './panel-lib';
+
+describe('device panel rules', () => {
+  it('shows the device clock in the site zone like 5 Jan 2024 3:04 PM', () => {
+    const at = Date.parse('2024-01-05T21:04:30Z');
+    expect(formatDeviceClock(at, 'America/Chicago')).toBe('5 Jan 2024 3:04 PM');
+    expect(formatDeviceClock(at, 'Asia/Tokyo')).toBe('6 Jan 2024 6:04 AM');
+    // Unknown or missing zones read UTC, never the viewer's clock.
+    expect(formatDeviceClock(at, null)).toBe('5 Jan 2024 9:04 PM');
+    expect(formatDeviceClock(at, 'Not/AZone')).toBe('5 Jan 2024 9:04 PM');
+  });
+
+  it('cuts a site name to 12 characters plus ... only when longer than 15', () => {
+    expect(panelSiteName('Audubon Park Playground')).toBe('Audubon Park...');
+    expect(panelSiteName('Fifteen chars!!')).toBe('Fifteen chars!!');
+    expect(panelSiteName('Sixteen chars!!!')).toBe('Sixteen char...');
+  });
+
+  it('numbers cards with two digits', () => {
+    expect([twoDigits(7), twoDigits(42), twoDigits(null)]).toEqual(['07', '42', '--']);
+  });
+
+  it('maps pending flags to ACTIVATION, REBOOT and RENTAL', () => {
+    expect(pendingIndicators({ activation_changed: true, rental_changed: true, others: true })).toEqual(['ACTIVATION', 'REBOOT', 'RENTAL']);
+    expect(pendingIndicators({ activation_changed: false, rental_changed: false, others: true })).toEqual(['REBOOT']);
+    expect(pendingIndicators(null)).toEqual([]);
+    expect(updateAfterText('2024-01-05T21:04:00Z', 'America/Chicago')).toBe('Update after 5 Jan 2024 3:04 PM');
+    expect(updateAfterText(null, 'America/Chicago')).toBeNull();
+  });
+
+  it('badges the menu items of the spec warnings', () => {
+    expect(menuBadge('dashboard', ['LEFT_PUMP_VOLUME'])).toBe(true);
+    expect(menuBadge('dashboard', ['BATTERY'])).toBe(false);
+    expect(menuBadge('management', ['FAILED_REQUEST'])).toBe(true);
+    expect(menuBadge('battery', ['BATTERY'])).toBe(true);
+    expect(menuBadge('sim', ['BATTERY', 'FAILED_REQUEST'])).toBe(false);
+  });
+
+  it('pages the daily chart 6 hours at a time', () => {
+    const hours = Array.from({ length: 24 }, (_, h) => h);
+    expect(pageCount(hours.length)).toBe(4);
+    expect(pageOf(hours, 2)).toEqual([12, 13, 14, 15, 16, 17]);
+    // A 25-hour fall-back day has a fifth page with its last hour.
+    expect(pageCount(25)).toBe(5);
+  });
+
+  it('titles and fills the battery panel as the spec says', () => {
+    expect(batteryTitle(['BATTERY'])).toBe('Low Battery Power');
+    expect(batteryTitle([])).toBe('Battery Power');
+    expect(batteryPlaceholder('loading', 0)).toBe('Loading...');
+    expect(batteryPlaceholder('ready', 0)).toBe('No Data present in the graph!');
+    expect(batteryPlaceholder('ready', 3)).toBeNull();
+  });
+});

@@ -1,0 +1,114 @@
+import type { WarningCode } from '@fleet/shared';
+
+/**
+ * Pure rules of the device management panel (spec section 2 and 9), kept apart from the components so
+ * they are tested without a browser.
+ */
+export type PanelSection = 'dashboard' | 'management' | 'subscription' | 'sim' | 'battery';
+
+export type MenuItem = { key: PanelSection | 'showcase' | 'schedule' | 'audience'; label: string; disabled?: boolean; operatorsOnly?: boolean };
+
+/** The side menu, in the spec's order; Content Showcase, Content Schedule and Audience Rating are disabled. */
+export const PANEL_MENU: readonly MenuItem[] = [
+  { key: 'dashboard', label: 'Device Dashboard' },
+  { key: 'showcase', label: 'Content Showcase', disabled: true },
+  { key: 'schedule', label: 'Content Schedule', disabled: true },
+  { key: 'management', label: 'Device Management', operatorsOnly: true },
+  { key: 'subscription', label: 'Device Subscription', operatorsOnly: true },
+  { key: 'sim', label: 'SIM Management' },
+  { key: 'audience', label: 'Audience Rating', disabled: true },
+  { key: 'battery', label: 'Battery Management' },
+];
+
+/** Which warnings put a badge on which menu item (spec section 2). */
+const BADGES: Partial<Record<PanelSection, readonly WarningCode[]>> = {
+  dashboard: ['PUMP_SENSOR', 'LEFT_PUMP_VOLUME', 'RIGHT_PUMP_VOLUME'],
+  management: ['FAILED_REQUEST'],
+  battery: ['BATTERY'],
+};
+
+export function menuBadge(section: MenuItem['key'], warnings: readonly string[]): boolean {
+  const codes = BADGES[section as PanelSection];
+  return !!codes && codes.some((code) => warnings.includes(code));
+}
+
+/** Site/event name in the panel: 12 characters plus '...' when longer than 15 (spec section 9). */
+export const panelSiteName = (name: string) => (name.length > 15 ? `${name.slice(0, 12)}...` : name);
+
+/** Device number on its card: two digits ('07'); a device without a number shows '--'. */
+export const twoDigits = (n: number | null | undefined) => (n == null ? '--' : String(n).padStart(2, '0'));
+
+/**
+ * The device clock in the site's time zone, like '5 Jan 2024 3:04 PM' (spec section 2). An unknown or
+ * missing zone falls back to UTC rather than to the viewer's own clock.
+ */
+export function formatDeviceClock(ms: number, timeZone: string | null | undefined): string {
+  const zone = timeZone && isZone(timeZone) ? timeZone : 'UTC';
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true })
+      .formatToParts(ms)
+      .map((p) => [p.type, p.value]),
+  ) as Record<string, string>;
+  return `${parts.day} ${parts.month} ${parts.year} ${parts.hour}:${parts.minute} ${(parts.dayPeriod ?? '').toUpperCase()}`;
+}
+
+function isZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pending indicators of the control panel (spec section 2): ACTIVATION, REBOOT (other settings), RENTAL. */
+export function pendingIndicators(flags: { activation_changed: boolean; rental_changed: boolean; others: boolean } | null | undefined): string[] {
+  if (!flags) return [];
+  return [flags.activation_changed ? 'ACTIVATION' : null, flags.others ? 'REBOOT' : null, flags.rental_changed ? 'RENTAL' : null].filter((x): x is string => x !== null);
+}
+
+/** 'Update after {time}' (spec section 4), in the site's time zone; null when no wake-up is known. */
+export function updateAfterText(nextWakeup: string | null | undefined, timeZone: string | null | undefined): string | null {
+  if (!nextWakeup) return null;
+  const ms = Date.parse(nextWakeup);
+  return Number.isFinite(ms) ? `Update after ${formatDeviceClock(ms, timeZone)}` : null;
+}
+
+/** A pending setting's name as a person reads it. */
+export const SETTING_NAMES: Record<string, string> = {
+  active: 'Activation',
+  is_enabled_maintenance: 'Maintenance',
+  is_enabled_vandalism: 'Anti vandalism',
+  pause: 'Pause',
+  rental: 'Rental plan',
+  pump_setting: 'Pump setup',
+  registration_timer: 'Registration setup',
+  reset_ml_1: 'Left pump reset',
+  reset_ml_2: 'Right pump reset',
+};
+export const settingName = (setting: string) => SETTING_NAMES[setting] ?? setting.replace(/_/g, ' ');
+
+/** Area selector labels (spec: Single, Address, Location, All) and the filter each sends. */
+export const AREAS = [
+  { value: 'SINGLE', label: 'Single' },
+  { value: 'ADDRESS', label: 'Address' },
+  { value: 'DISTRICT', label: 'Location' },
+  { value: 'ALL', label: 'All' },
+] as const;
+
+/** DAILY analytics page through the day 6 hours at a time (spec section 2). */
+export const HOURS_PER_PAGE = 6;
+export function pageOf<T>(rows: readonly T[], page: number, size = HOURS_PER_PAGE): T[] {
+  return rows.slice(page * size, page * size + size);
+}
+export const pageCount = (rows: number, size = HOURS_PER_PAGE) => Math.max(1, Math.ceil(rows / size));
+
+/** Battery panel title (spec section 2). */
+export const batteryTitle = (warnings: readonly string[]) => (warnings.includes('BATTERY') ? 'Low Battery Power' : 'Battery Power');
+
+/** Battery chart text instead of the chart (spec section 2). */
+export function batteryPlaceholder(status: 'idle' | 'loading' | 'ready' | 'failed', points: number): string | null {
+  if (status === 'idle' || status === 'loading') return 'Loading...';
+  if (status === 'failed' || points === 0) return 'No Data present in the graph!';
+  return null;
+}

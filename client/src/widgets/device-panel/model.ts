@@ -1,0 +1,170 @@
+import type { DeviceAnswer, SimLogRow, Subscription } from '@fleet/shared';
+import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import { $devices, devicePinClicked, type Device } from '../../entities/device';
+import { createApiFx, http, segment } from '../../shared/api';
+import {
+  deviceChangedReceived,
+  pendingFlagsChangedReceived,
+  smsLogAppendedReceived,
+  socketConnected,
+  subscribeFx,
+  unsubscribeFx,
+} from '../../shared/realtime';
+import { $query, queryParamRemoved } from '../../shared/routing';
+import type { PanelSection } from './lib/panel-lib';
+
+export type { PanelSection };
+
+/**
+ * The device management panel (spec section 2): a full-screen overlay for one site group, showing one
+ * device at a time. It loads the device once over REST and then lives on pushes: it subscribes to the
+ * `device` topic (10 s panel schedule) of the device it shows and, while the SIM section is open, to
+ * its `simLog` topic (15 s). Switching device or section moves the subscriptions; closing drops them.
+ * After a reconnect it subscribes again and re-reads what it shows (changes while away were not pushed).
+ *
+ * The panel can be opened by address too: `/?device=<serial>` (a link to share, and a keyboard route to
+ * a device whose pin is on a canvas).
+ */
+export type PanelDevice = DeviceAnswer;
+export const DEVICE_QUERY = 'device';
+
+export const panelOpened = createEvent<string>();
+export const panelClosed = createEvent();
+export const panelDeviceSelected = createEvent<string>();
+export const sectionSelected = createEvent<PanelSection>();
+export const collapseToggled = createEvent();
+/** A write answered with the device (pause, config, reset, cancel): apply it at once, the push follows. */
+export const panelDeviceReplaced = createEvent<PanelDevice>();
+
+export const fetchPanelDeviceFx = createApiFx((serial: string) => http<PanelDevice>(`/api/v1/device/${segment(serial)}`));
+export const fetchSimLogFx = createApiFx((serial: string) => http<SimLogRow[]>(`/api/v1/simLog/${segment(serial)}?limit=50`));
+
+type Watch = { serial: string | null; sim: boolean };
+/** Moves the panel's subscriptions from what it watched to what it watches now. */
+export const moveSubscriptionsFx = createEffect(async ({ from, to }: { from: Watch; to: Watch }) => {
+  const subs = (w: Watch): Subscription[] =>
+    w.serial ? [{ topic: 'device', serial: w.serial }, ...(w.sim ? [{ topic: 'simLog', serial: w.serial } as Subscription] : [])] : [];
+  const key = (s: Subscription) => JSON.stringify(s);
+  const next = new Set(subs(to).map(key));
+  const prev = new Set(subs(from).map(key));
+  for (const s of subs(from)) if (!next.has(key(s))) await unsubscribeFx(s);
+  for (const s of subs(to)) if (!prev.has(key(s))) await subscribeFx(s);
+});
+const resubscribeFx = createEffect(async (to: Watch) => {
+  await moveSubscriptionsFx({ from: { serial: null, sim: false }, to });
+});
+
+export const $panelSerial = createStore<string | null>(null);
+export const $panelDevice = createStore<PanelDevice | null>(null);
+export const $panelStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');
+export const $section = createStore<PanelSection>('dashboard');
+export const $collapsed = createStore(false);
+export const $smsLog = createStore<SimLogRow[] | null>(null);
+export const $smsLogStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');
+const $watching = createStore<Watch>({ serial: null, sim: false });
+
+$panelSerial.on(panelOpened, (_, serial) => serial).on(panelDeviceSelected, (_, serial) => serial).reset(panelClosed);
+$section.reset(panelClosed).on(sectionSelected, (_, section) => section);
+$collapsed.on(collapseToggled, (c) => !c).reset(panelClosed, panelOpened);
+
+// Only the answer for the device shown now lands (a slow answer for the previous one is dropped).
+const loaded = sample({
+  clock: fetchPanelDeviceFx.done,
+  source: $panelSerial,
+  filter: (serial, { params }) => serial === params,
+  fn: (_, { result }) => result,
+});
+$panelDevice
+  .on(loaded, (_, device) => device)
+  .on(panelDeviceReplaced, (current, device) => (current && current.serial === device.serial ? { ...current, ...device } : current))
+  .on(deviceChangedReceived, (device, { serial, patch }) => (device && device.serial === serial ? ({ ...device, ...patch } as PanelDevice) : device))
+  .on(pendingFlagsChangedReceived, (device, { serial, pending_flags }) => (device && device.serial === serial ? { ...device, pending_flags } : device))
+  .on(panelDeviceSelected, (device, serial) => (device?.serial === serial ? device : null))
+  .reset(panelClosed, panelOpened);
+$panelStatus
+  .on(fetchPanelDeviceFx, (status) => (status === 'ready' ? 'ready' : 'loading'))
+  .on(loaded, () => 'ready')
+  .on(fetchPanelDeviceFx.fail, (status) => (status === 'ready' ? status : 'failed'))
+  .on(panelDeviceSelected, () => 'loading')
+  .reset(panelClosed);
+
+// SIM log: one read when the SIM section opens, then appended rows from the push server.
+const simLoaded = sample({
+  clock: fetchSimLogFx.done,
+  source: $panelSerial,
+  filter: (serial, { params }) => serial === params,
+  fn: (_, { result }) => result,
+});
+/** Appended rows of the device shown (a push for another serial, from a room being left, is ignored). */
+const smsAppendedHere = sample({ clock: smsLogAppendedReceived, source: $panelSerial, filter: (serial, { serial: s }) => serial === s, fn: (_, { rows }) => rows });
+$smsLog
+  .on(simLoaded, (_, rows) => rows)
+  .on(smsAppendedHere, (rows, appended) => {
+    if (!rows) return rows;
+    // Rows already shown (the read and a push can overlap) are not repeated.
+    const seen = new Set(rows.map(smsKey));
+    const fresh = appended.filter((row) => !seen.has(smsKey(row)));
+    return fresh.length ? [...fresh, ...rows] : rows;
+  })
+  .reset(panelClosed, panelDeviceSelected, panelOpened);
+$smsLogStatus
+  .on(fetchSimLogFx, () => 'loading')
+  .on(simLoaded, () => 'ready')
+  .on(fetchSimLogFx.fail, () => 'failed')
+  .reset(panelClosed, panelDeviceSelected, panelOpened);
+export const smsKey = (row: SimLogRow) => `${row.created_when}|${row.direction}|${row.message}`;
+
+/** The devices of the shown device's site group, by number (the right column). */
+export const $groupDevices = combine($devices, $panelDevice, (devices, current): Device[] => {
+  if (!current) return [];
+  const group = Object.values(devices).filter((d) => d.location_group === current.location_group);
+  if (!group.some((d) => d.serial === current.serial)) group.push(current as unknown as Device);
+  return group.sort((a, b) => (a.number ?? 100) - (b.number ?? 100) || a.serial.localeCompare(b.serial));
+});
+
+// Loads; the device shown is the selected pin too (highlighted on the map behind).
+sample({ clock: [panelOpened, panelDeviceSelected], target: fetchPanelDeviceFx });
+sample({ clock: [panelOpened, panelDeviceSelected], target: devicePinClicked });
+sample({
+  clock: [sectionSelected, panelDeviceSelected],
+  source: { serial: $panelSerial, section: $section },
+  filter: ({ serial, section }) => serial !== null && section === 'sim',
+  fn: ({ serial }) => serial as string,
+  target: fetchSimLogFx,
+});
+
+// Subscriptions follow what is shown.
+const $wanted = combine($panelSerial, $section, (serial, section): Watch => ({ serial, sim: serial !== null && section === 'sim' }));
+sample({
+  clock: $wanted,
+  source: $watching,
+  filter: (from, to) => from.serial !== to.serial || from.sim !== to.sim,
+  fn: (from, to) => ({ from, to }),
+  target: moveSubscriptionsFx,
+});
+$watching.on(moveSubscriptionsFx.done, (_, { params }) => params.to);
+// After a reconnect the server forgot this socket's rooms: subscribe again and re-read.
+sample({ clock: socketConnected, source: $watching, filter: (w) => w.serial !== null, target: resubscribeFx });
+sample({ clock: socketConnected, source: $panelSerial, filter: (serial, { reconnect }) => reconnect && serial !== null, fn: (serial) => serial as string, target: fetchPanelDeviceFx });
+sample({
+  clock: socketConnected,
+  source: { serial: $panelSerial, section: $section },
+  filter: ({ serial, section }, { reconnect }) => reconnect && serial !== null && section === 'sim',
+  fn: ({ serial }) => serial as string,
+  target: fetchSimLogFx,
+});
+
+/** The map screen is shown: read the address once (later changes arrive through $query). */
+export const panelRouteRead = createEvent();
+// The address: /?device=<serial> opens the panel; closing drops the parameter.
+sample({
+  clock: [$query, sample({ clock: panelRouteRead, source: $query })],
+  source: $panelSerial,
+  filter: (open, query) => {
+    const serial = query.get(DEVICE_QUERY);
+    return !!serial && serial !== open;
+  },
+  fn: (_, query) => query.get(DEVICE_QUERY) as string,
+  target: panelOpened,
+});
+sample({ clock: panelClosed, fn: () => DEVICE_QUERY, target: queryParamRemoved });

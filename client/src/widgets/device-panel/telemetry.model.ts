@@ -1,0 +1,100 @@
+import type { BatteryLogPoint, FilterDateType, FilterDeviceType, HourUsage, MonthDataUsageAnswer, PumpLogAnswer } from '@fleet/shared';
+import dayjs from 'dayjs';
+import { combine, createEvent, createStore, sample } from 'effector';
+import { createApiFx, http, segment } from '../../shared/api';
+import { $panelSerial, $section, panelClosed, panelDeviceSelected, panelOpened } from './model';
+
+/**
+ * What the panel's sections read once when shown (not pushed: history does not change under the eye):
+ * dispensing analytics (getPumpLog), the battery year (batteryLog) and SIM data usage (monthDataUsage,
+ * dataUsage). Each read is for the device shown; an answer for a device no longer shown is dropped.
+ */
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
+export type AnalyticsQuery = { pump: 1 | 2; dateType: FilterDateType; date: string; area: FilterDeviceType };
+
+export const analyticsDefaults = (): AnalyticsQuery => ({ pump: 1, dateType: 'DAILY', date: dayjs().format('YYYY-MM-DD'), area: 'SINGLE' });
+
+export const analyticsQueryChanged = createEvent<Partial<AnalyticsQuery>>();
+/** The 'Reset filter' link: back to today, daily, this device. */
+export const analyticsReset = createEvent();
+export const $analyticsQuery = createStore<AnalyticsQuery>(analyticsDefaults());
+$analyticsQuery
+  .on(analyticsQueryChanged, (query, change) => ({ ...query, ...change }))
+  .on(analyticsReset, (query) => ({ ...analyticsDefaults(), pump: query.pump }))
+  .reset(panelOpened, panelClosed);
+
+export const fetchPumpLogFx = createApiFx(({ serial, query }: { serial: string; query: AnalyticsQuery }) =>
+  http<PumpLogAnswer>('/api/v1/getPumpLog', {
+    method: 'POST',
+    json: {
+      filterDateType: query.dateType,
+      pumpNumber: query.pump,
+      todayDate: query.date,
+      endDate: query.date,
+      filterDeviceType: query.area,
+      serial,
+    },
+  }),
+);
+export const fetchBatteryFx = createApiFx((serial: string) =>
+  http<BatteryLogPoint[]>('/api/v1/batteryLog', { method: 'POST', json: { filterDateType: 'YEARLY', pumpNumber: 1, filterDeviceType: 'SINGLE', serial } }),
+);
+export const fetchMonthUsageFx = createApiFx(({ serial, month }: { serial: string; month: string }) =>
+  http<MonthDataUsageAnswer>(`/api/v1/monthDataUsage/${segment(serial)}/${month}`),
+);
+export const fetchDayUsageFx = createApiFx(({ serial, date }: { serial: string; date: string }) => http<HourUsage[]>(`/api/v1/dataUsage/${segment(serial)}/${date}`));
+
+export const usageMonthChanged = createEvent<string>();
+export const usageDaySelected = createEvent<string | null>();
+export const $usageMonth = createStore(dayjs().format('YYYY-MM'));
+export const $usageDay = createStore<string | null>(null);
+$usageMonth.on(usageMonthChanged, (_, month) => month).reset(panelOpened, panelClosed);
+$usageDay.on(usageDaySelected, (_, day) => day).reset(panelOpened, panelClosed, panelDeviceSelected, usageMonthChanged);
+
+/** One read's answer and state, kept only while it belongs to the device shown. */
+function loaded<T, P extends { serial: string } | string>(fx: ReturnType<typeof createApiFx<P, T>>) {
+  const serialOf = (p: P) => (typeof p === 'string' ? p : p.serial);
+  const $data = createStore<T | null>(null);
+  const $status = createStore<LoadStatus>('idle');
+  const done = sample({ clock: fx.done, source: $panelSerial, filter: (serial, { params }) => serial === serialOf(params), fn: (_, { result }) => result });
+  const failed = sample({ clock: fx.fail, source: $panelSerial, filter: (serial, { params }) => serial === serialOf(params) });
+  $data.on(done, (_, data) => data).reset(panelOpened, panelClosed, panelDeviceSelected);
+  $status
+    .on(fx, () => 'loading')
+    .on(done, () => 'ready')
+    .on(failed, () => 'failed')
+    .reset(panelOpened, panelClosed, panelDeviceSelected);
+  return { $data, $status };
+}
+
+export const pumpLog = loaded(fetchPumpLogFx);
+export const battery = loaded(fetchBatteryFx);
+export const monthUsage = loaded(fetchMonthUsageFx);
+export const dayUsage = loaded(fetchDayUsageFx);
+
+const $shown = combine($panelSerial, $section, (serial, section) => ({ serial, section }));
+const shown = (section: string) => (s: { serial: string | null; section: string }) => s.serial !== null && s.section === section;
+
+// Reads happen when a section is shown, for its device, and when its own inputs change.
+sample({
+  clock: [$shown, $analyticsQuery],
+  source: { shown: $shown, query: $analyticsQuery },
+  filter: ({ shown: s }) => shown('dashboard')(s),
+  fn: ({ shown: s, query }) => ({ serial: s.serial as string, query }),
+  target: fetchPumpLogFx,
+});
+sample({ clock: $shown, filter: shown('battery'), fn: (s) => s.serial as string, target: fetchBatteryFx });
+sample({
+  clock: [$shown, $usageMonth],
+  source: { shown: $shown, month: $usageMonth },
+  filter: ({ shown: s }) => shown('sim')(s),
+  fn: ({ shown: s, month }) => ({ serial: s.serial as string, month }),
+  target: fetchMonthUsageFx,
+});
+sample({
+  clock: $usageDay,
+  source: $panelSerial,
+  filter: (serial, day) => serial !== null && day !== null,
+  fn: (serial, day) => ({ serial: serial as string, date: day as string }),
+  target: fetchDayUsageFx,
+});

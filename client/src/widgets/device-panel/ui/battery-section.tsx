@@ -1,0 +1,54 @@
+import { useUnit } from 'effector-react';
+import { BatteryIcon, Chart } from '../../../shared/ui';
+import { batteryPlaceholder, batteryTitle } from '../lib/panel-lib';
+import type { PanelDevice } from '../model';
+import { battery } from '../telemetry.model';
+import styles from './device-panel.module.css';
+
+/** Battery Management (spec section 2): state of charge over the past year, voltage and SOC now. */
+export function BatterySection({ device }: { device: PanelDevice }) {
+  const [points, status] = useUnit([battery.$data, battery.$status]);
+  const low = device.warning_lists.includes('BATTERY');
+  const title = batteryTitle(device.warning_lists);
+  return (
+    <section className={styles.card} aria-labelledby="battery-title">
+      <div className={styles.cardHead}>
+        <h3 id="battery-title" className={styles.cardTitle}>
+          {title}
+        </h3>
+      </div>
+      <div className={styles.batteryNow}>
+        <span className={[styles.batteryImage, low ? styles.batteryLow : ''].join(' ')} role="img" aria-label={low ? 'Low battery' : 'Battery'}>
+          <BatteryIcon size={56} />
+        </span>
+        <div>
+          <span className={styles.statLabel}>Battery Voltage (V)</span>
+          <strong className={styles.statValue} data-testid="battery-volt">
+            {device.battery_volt ?? '–'}
+          </strong>
+        </div>
+        <div>
+          <span className={styles.statLabel}>Battery SOC (%)</span>
+          <strong className={styles.statValue} data-testid="battery-percent">
+            {device.battery_percent ?? '–'}
+          </strong>
+        </div>
+      </div>
+      <Chart
+        label="Battery state of charge over the past year"
+        height={260}
+        type="area"
+        placeholder={batteryPlaceholder(status, points?.length ?? 0)}
+        series={[{ name: 'Battery SOC (%)', data: (points ?? []).map((p) => ({ x: Date.parse(p.update_on), y: p.battery_percent })) }]}
+        options={{
+          xaxis: { type: 'datetime', labels: { datetimeUTC: false } },
+          yaxis: { min: 0, max: 100, tickAmount: 10, labels: { formatter: (v: number) => `${Math.round(v)}%` } },
+          colors: [low ? '#d14343' : '#1f9d55'],
+          stroke: { width: 2, curve: 'smooth' },
+          fill: { type: 'gradient', gradient: { opacityFrom: 0.35, opacityTo: 0.05 } },
+          tooltip: { x: { format: 'd MMM yyyy HH:mm' } },
+        }}
+      />
+    </section>
+  );
+}

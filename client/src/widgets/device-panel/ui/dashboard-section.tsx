@@ -1,0 +1,279 @@
+import { remainingTsp, type FilterDateType, type FilterDeviceType } from '@fleet/shared';
+import dayjs from 'dayjs';
+import { useUnit } from 'effector-react';
+import { useEffect, useMemo, useState } from 'react';
+import { Button, Chart, Dialog, LinkButton, SwitchButton } from '../../../shared/ui';
+import { deviceActionFx } from '../controls.model';
+import { AREAS, HOURS_PER_PAGE, pageCount, pageOf, pendingIndicators, settingName, updateAfterText } from '../lib/panel-lib';
+import { sectionSelected, type PanelDevice } from '../model';
+import { $analyticsQuery, analyticsQueryChanged, analyticsReset, pumpLog } from '../telemetry.model';
+import styles from './device-panel.module.css';
+
+const DATE_TYPES: FilterDateType[] = ['DAILY', 'WEEKLY', 'MONTHLY'];
+
+/** Device Dashboard: dispensing analytics and the device control panel (spec section 2). */
+export function DashboardSection({ device, operator }: { device: PanelDevice; operator: boolean }) {
+  return (
+    <div className={styles.sectionGrid}>
+      <Analytics device={device} operator={operator} />
+      <ControlPanel device={device} operator={operator} />
+    </div>
+  );
+}
+
+function Analytics({ device, operator }: { device: PanelDevice; operator: boolean }) {
+  const [query, log, status, change, reset, act, acting] = useUnit([
+    $analyticsQuery,
+    pumpLog.$data,
+    pumpLog.$status,
+    analyticsQueryChanged,
+    analyticsReset,
+    deviceActionFx,
+    deviceActionFx.pending,
+  ]);
+  const [page, setPage] = useState(0);
+  const [confirmReset, setConfirmReset] = useState(false);
+  const pumps = [
+    { pump: 1 as const, type: device.left_pump_type, side: 'Left' },
+    { pump: 2 as const, type: device.right_pump_type, side: 'Right' },
+  ];
+  const rows = log?.dispensingDatas ?? [];
+  const daily = query.dateType === 'DAILY';
+  const pages = daily ? pageCount(rows.length) : 1;
+  useEffect(() => setPage(daily ? Math.min(pages - 1, Math.floor(new Date().getHours() / HOURS_PER_PAGE)) : 0), [daily, query.date, pages]);
+  const shown = daily ? pageOf(rows, page) : rows;
+  const remain = daily ? pageOf(log?.remainDatas ?? [], page) : (log?.remainDatas ?? []);
+  const volume = query.pump === 1 ? device.volume_remain : device.volume_remain2;
+  const total = (log?.total_left_pump_dispensation ?? 0) + (log?.total_right_pump_dispensation ?? 0);
+
+  const categories = useMemo(() => shown.map((r) => label(r.date, query.dateType)), [shown, query.dateType]);
+  const placeholder = status === 'loading' && !log ? 'Loading...' : status === 'failed' ? 'No Data present in the graph!' : null;
+
+  return (
+    <section className={styles.card} aria-labelledby="analytics-title">
+      <div className={styles.cardHead}>
+        <h3 id="analytics-title" className={styles.cardTitle}>
+          Dispensing
+        </h3>
+        <div className={styles.segmented} role="group" aria-label="Pump">
+          {pumps.map((p) => (
+            <button key={p.pump} type="button" aria-pressed={query.pump === p.pump} onClick={() => change({ pump: p.pump })}>
+              {p.side}: {p.type === 'Unspecified' ? 'NONE' : p.type}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className={styles.filters}>
+        <div className={styles.segmented} role="group" aria-label="Period">
+          {DATE_TYPES.map((t) => (
+            <button key={t} type="button" aria-pressed={query.dateType === t} onClick={() => change({ dateType: t })}>
+              {t}
+            </button>
+          ))}
+        </div>
+        <label className={styles.field}>
+          <span>{query.dateType === 'DAILY' ? 'Day' : 'Until'}</span>
+          <input type="date" value={query.date} max={dayjs().format('YYYY-MM-DD')} onChange={(e) => e.target.value && change({ date: e.target.value })} />
+        </label>
+        <label className={styles.field}>
+          <span>Area</span>
+          <select value={query.area} onChange={(e) => change({ area: e.target.value as FilterDeviceType })}>
+            {AREAS.map((a) => (
+              <option key={a.value} value={a.value}>
+                {a.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <LinkButton onClick={() => reset()}>Reset filter</LinkButton>
+      </div>
+      <div className={styles.stats}>
+        <div>
+          <span className={styles.statLabel}>Total dispense</span>
+          <strong className={styles.statValue} data-testid="dispense-total">
+            {total}
+          </strong>
+          <span className={styles.statNote}>
+            Left {log?.total_left_pump_dispensation ?? 0} · Right {log?.total_right_pump_dispensation ?? 0}
+          </span>
+        </div>
+        <div>
+          <span className={styles.statLabel}>Remaining</span>
+          <strong className={styles.statValue} data-testid="remaining-tsp">
+            {remainingTsp(volume)} tsp
+          </strong>
+          {operator ? (
+            <Button variant="secondary" className={styles.smallButton} onClick={() => setConfirmReset(true)} loading={acting}>
+              RESET tsp
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      <Chart
+        label={`Dispensing and fluid level, ${query.dateType.toLowerCase()}`}
+        height={220}
+        placeholder={placeholder}
+        series={[
+          { name: 'Dispensed', type: 'column', data: shown.map((r) => r.value) },
+          { name: 'Fluid level', type: 'line', data: remain.map((r) => r.value) },
+        ]}
+        options={{
+          xaxis: { categories },
+          yaxis: [{ title: { text: 'Dispensed' }, min: 0, forceNiceScale: true }, { opposite: true, title: { text: 'Fluid level' }, min: 0 }],
+          colors: ['#1f6f8b', '#e06c00'],
+          stroke: { width: [0, 2] },
+          legend: { position: 'top' },
+        }}
+      />
+      {daily && pages > 1 ? (
+        <div className={styles.pager}>
+          <Button variant="secondary" className={styles.smallButton} disabled={page === 0} onClick={() => setPage(page - 1)}>
+            Earlier
+          </Button>
+          <span>
+            {String(page * HOURS_PER_PAGE).padStart(2, '0')}:00–{String(Math.min(24, (page + 1) * HOURS_PER_PAGE)).padStart(2, '0')}:00
+          </span>
+          <Button variant="secondary" className={styles.smallButton} disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
+            Later
+          </Button>
+        </div>
+      ) : null}
+      <Dialog
+        open={confirmReset}
+        onClose={() => setConfirmReset(false)}
+        title="Reset tsp ?"
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setConfirmReset(false)}>
+              No
+            </Button>
+            <Button
+              onClick={() => {
+                setConfirmReset(false);
+                act({ serial: device.serial, kind: 'resetMl', pump: query.pump });
+              }}
+            >
+              Yes
+            </Button>
+          </>
+        }
+      >
+        <p>The remaining amount of the {query.pump === 1 ? 'left' : 'right'} pump goes back to a full reservoir (after a refill).</p>
+      </Dialog>
+    </section>
+  );
+}
+
+function label(date: string, type: FilterDateType) {
+  const d = dayjs(date.slice(0, 19));
+  return type === 'DAILY' ? d.format('HH:mm') : type === 'WEEKLY' ? d.format('ddd D') : d.format('MMM YYYY');
+}
+
+function ControlPanel({ device, operator }: { device: PanelDevice; operator: boolean }) {
+  const [act, pending, select] = useUnit([deviceActionFx, deviceActionFx.pending, sectionSelected]);
+  const [confirm, setConfirm] = useState<'pause' | 'rental' | null>(null);
+  const indicators = pendingIndicators(device.pending_flags);
+  const updateAfter = indicators.length ? updateAfterText(device.next_wakeup_time, device.timezone_id) : null;
+  const rentalOn = device.rental !== null;
+  const disabled = !operator || pending;
+  const why = operator ? undefined : 'Only distributors can change devices';
+
+  return (
+    <section className={styles.card} aria-labelledby="controls-title">
+      <div className={styles.cardHead}>
+        <h3 id="controls-title" className={styles.cardTitle}>
+          Device control
+        </h3>
+        <span className={styles.indicators} role="status" aria-label="Pending changes">
+          {indicators.map((i) => (
+            <span key={i} className={styles.pendingChip}>
+              {i}
+            </span>
+          ))}
+        </span>
+      </div>
+      {updateAfter ? <p className={styles.updateAfter}>{updateAfter}</p> : null}
+      <div className={styles.toggles}>
+        <SwitchButton dimWhenOff={false} pressed={rentalOn} disabled={disabled} title={why} onClick={() => (rentalOn ? setConfirm('rental') : select('subscription'))}>
+          Rental Plan
+        </SwitchButton>
+        <SwitchButton dimWhenOff={false} pressed={device.is_enabled_maintenance} disabled={disabled} title={why} onClick={() => act({ serial: device.serial, kind: 'maintenance', value: !device.is_enabled_maintenance })}>
+          Maintenance
+        </SwitchButton>
+        <SwitchButton
+          dimWhenOff={false}
+          pressed={device.is_activated}
+          disabled={disabled || rentalOn}
+          title={rentalOn ? 'A rental plan keeps this device activated' : why}
+          onClick={() => act({ serial: device.serial, kind: 'active', value: !device.is_activated })}
+        >
+          {rentalOn ? 'Force Activated' : device.is_activated ? 'Activated' : 'Deactivated'}
+        </SwitchButton>
+        <SwitchButton dimWhenOff={false} pressed={device.is_enabled_vandalism} disabled={disabled} title={why} onClick={() => act({ serial: device.serial, kind: 'vandalism', value: !device.is_enabled_vandalism })}>
+          Anti vandalism
+        </SwitchButton>
+        <Button variant={device.is_pause ? 'success' : 'secondary'} disabled={disabled} title={why} onClick={() => setConfirm('pause')}>
+          {device.is_pause ? 'Resume Device' : 'Pause Device'}
+        </Button>
+      </div>
+      {device.pending_changes?.length ? (
+        <div className={styles.pendingList}>
+          <h4 className={styles.subTitle}>Waiting for the device</h4>
+          <ul>
+            {device.pending_changes.map((c) => (
+              <li key={c.id}>
+                <span>
+                  <strong>{settingName(c.setting)}</strong> asked {dayjs(c.requested_at).format('D MMM h:mm A')}
+                  {c.expected_at ? `, expected ${dayjs(c.expected_at).format('D MMM h:mm A')}` : ''}
+                </span>
+                {operator ? (
+                  <LinkButton onClick={() => act({ serial: device.serial, kind: 'cancel', changeId: c.id })} aria-label={`Cancel the ${settingName(c.setting)} change`}>
+                    Cancel
+                  </LinkButton>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <Dialog
+        open={confirm === 'pause'}
+        onClose={() => setConfirm(null)}
+        title={device.is_pause ? 'Resume Device?' : 'Pause Device?'}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setConfirm(null)}>
+              No
+            </Button>
+            <Button
+              onClick={() => {
+                setConfirm(null);
+                act({ serial: device.serial, kind: 'pause', value: !device.is_pause });
+              }}
+            >
+              Yes
+            </Button>
+          </>
+        }
+      >
+        <p>{device.is_pause ? 'The device dispenses again after its next wake-up.' : 'The device stops dispensing after its next wake-up.'}</p>
+      </Dialog>
+      <Dialog
+        open={confirm === 'rental'}
+        onClose={() => setConfirm(null)}
+        title="Switch Off Rental Plan?"
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setConfirm(null)}>
+              No
+            </Button>
+            {/* The spec's Yes does nothing: a plan ends on its end date (Device Subscription changes it). */}
+            <Button onClick={() => setConfirm(null)}>Yes</Button>
+          </>
+        }
+      >
+        <p>The plan runs until its end date; change it under Device Subscription.</p>
+      </Dialog>
+    </section>
+  );
+}

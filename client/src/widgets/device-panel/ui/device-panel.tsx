@@ -1,0 +1,195 @@
+import { useUnit } from 'effector-react';
+import { useEffect, useRef, useState } from 'react';
+import { $accessLevel } from '../../../entities/session';
+import { ArrowLeftIcon, Button, ChevronIcon, Dialog, InfoIcon, Spinner } from '../../../shared/ui';
+import { $now } from '../../clock-panel/model';
+import { PANEL_MENU, formatDeviceClock, menuBadge, panelSiteName } from '../lib/panel-lib';
+import { $collapsed, $groupDevices, $panelDevice, $panelSerial, $panelStatus, $section, collapseToggled, panelClosed, panelDeviceSelected, sectionSelected, type PanelDevice } from '../model';
+import { $notice, noticeDismissed } from '../controls.model';
+import { BatterySection } from './battery-section';
+import { DashboardSection } from './dashboard-section';
+import { DeviceCards } from './device-cards';
+import { ManagementSection } from './management-section';
+import { SimSection } from './sim-section';
+import { SubscriptionSection } from './subscription-section';
+import styles from './device-panel.module.css';
+
+/**
+ * The device management panel (spec section 2): a full-screen overlay over the map for one site group.
+ * Header with the site address and the device clock in the site's time zone; left, the brand and the
+ * side menu; centre, the section; right, the group's devices by number. The collapse arrow folds it to
+ * its header so the map shows again; the back arrow closes it.
+ */
+export function DevicePanel() {
+  const [serial, device, status, section, collapsed, group, level, now, notice] = useUnit([
+    $panelSerial,
+    $panelDevice,
+    $panelStatus,
+    $section,
+    $collapsed,
+    $groupDevices,
+    $accessLevel,
+    $now,
+    $notice,
+  ]);
+  const [close, toggleCollapse, select, selectDevice, dismiss] = useUnit([panelClosed, collapseToggled, sectionSelected, panelDeviceSelected, noticeDismissed]);
+  const [infoOpen, setInfoOpen] = useState(false);
+  const backRef = useRef<HTMLButtonElement>(null);
+  const operator = level === 'distributor' || level === 'market-partner';
+
+  // Focus moves into the panel when it opens, so keyboard users start at its first control.
+  useEffect(() => {
+    if (serial) backRef.current?.focus();
+  }, [serial !== null]);
+
+  if (!serial) return null;
+  const warnings = device?.warning_lists ?? [];
+  const site = device?.label || 'NoName';
+
+  return (
+    <section className={[styles.panel, collapsed ? styles.collapsed : ''].join(' ')} aria-label="Device management" data-testid="device-panel" data-serial={serial}>
+      <header className={styles.header}>
+        <button ref={backRef} type="button" className={styles.iconButton} onClick={() => close()} aria-label="Back to the map" title="Back">
+          <ArrowLeftIcon />
+        </button>
+        <div className={styles.headerText}>
+          <h2 className={styles.address}>{device?.address || (status === 'failed' ? 'Device unavailable' : 'Loading…')}</h2>
+          {device ? (
+            <p className={styles.deviceClock} aria-label="Device time">
+              <time>{formatDeviceClock(now, device.timezone_id)}</time>
+              <span className={styles.zone}>{device.timezone_id ?? 'UTC'}</span>
+            </p>
+          ) : null}
+        </div>
+        <button type="button" className={styles.iconButton} onClick={() => toggleCollapse()} aria-expanded={!collapsed} aria-label={collapsed ? 'Expand the panel' : 'Collapse the panel'} title={collapsed ? 'Expand' : 'Collapse'}>
+          <ChevronIcon className={collapsed ? undefined : styles.flip} />
+        </button>
+      </header>
+
+      {collapsed ? null : (
+        <div className={styles.body}>
+          <aside className={styles.left}>
+            <div className={styles.brand}>
+              {device?.brand_image_url ? <img className={styles.brandImage} src={device.brand_image_url} alt="" /> : <span className={styles.brandImage} aria-hidden="true" />}
+              <div className={styles.brandText}>
+                <span className={styles.brandName}>{device?.brand_name ?? 'None'}</span>
+                <span className={styles.siteName} title={site}>
+                  {panelSiteName(site)}
+                </span>
+              </div>
+            </div>
+            <Button variant="secondary" onClick={() => setInfoOpen(true)} disabled={!device}>
+              <InfoIcon size={18} /> More Info
+            </Button>
+            <nav aria-label="Device sections">
+              <ul className={styles.menu}>
+                {PANEL_MENU.map((item) => {
+                  const unavailable = item.disabled || (item.operatorsOnly && !operator);
+                  const current = item.key === section;
+                  const badge = menuBadge(item.key, warnings);
+                  return (
+                    <li key={item.key}>
+                      <button
+                        type="button"
+                        className={styles.menuItem}
+                        aria-current={current ? 'page' : undefined}
+                        aria-disabled={unavailable || undefined}
+                        title={item.disabled ? 'Not available yet' : unavailable ? 'Only distributors can change devices' : undefined}
+                        onClick={() => {
+                          if (!unavailable) select(item.key as typeof section);
+                        }}
+                      >
+                        <span>{item.label}</span>
+                        {badge ? <span className={styles.badge} aria-label="has warnings" title="Warning" /> : null}
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+            </nav>
+          </aside>
+
+          <div className={styles.content}>
+            {device ? (
+              <SectionView section={section} device={device} operator={operator} />
+            ) : status === 'failed' ? (
+              <p className={styles.empty}>This device could not be loaded.</p>
+            ) : (
+              <p className={styles.empty}>
+                <Spinner size={18} /> Loading device…
+              </p>
+            )}
+          </div>
+
+          <aside className={styles.right} aria-label="Devices at this site">
+            <DeviceCards devices={group} current={device} onSelect={(s) => s !== serial && selectDevice(s)} />
+          </aside>
+        </div>
+      )}
+
+      {notice ? (
+        <div className={[styles.notice, notice.tone === 'danger' ? styles.noticeDanger : styles.noticeSuccess].join(' ')} role={notice.tone === 'danger' ? 'alert' : 'status'}>
+          <span>{notice.text}</span>
+          <button type="button" className={styles.noticeClose} onClick={() => dismiss()} aria-label="Dismiss">
+            ×
+          </button>
+        </div>
+      ) : null}
+
+      {device ? <DeviceInfoDialog open={infoOpen} device={device} onClose={() => setInfoOpen(false)} operator={operator} /> : null}
+    </section>
+  );
+}
+
+function SectionView({ section, device, operator }: { section: string; device: PanelDevice; operator: boolean }) {
+  switch (section) {
+    case 'management':
+      return operator ? <ManagementSection device={device} /> : null;
+    case 'subscription':
+      return operator ? <SubscriptionSection device={device} /> : null;
+    case 'sim':
+      return <SimSection device={device} />;
+    case 'battery':
+      return <BatterySection device={device} />;
+    default:
+      return <DashboardSection device={device} operator={operator} />;
+  }
+}
+
+/** Device info (spec section 2; Escape closes): name, serial, brand, batches, software version. */
+function DeviceInfoDialog({ open, device, onClose, operator }: { open: boolean; device: PanelDevice; onClose: () => void; operator: boolean }) {
+  const rows: [string, string][] = [
+    ['Site/Event Name', device.label || 'NoName'],
+    ['Serial Number', device.serial],
+    ['Brand', device.brand_name ?? 'None'],
+    ['Left Batch Number', device.batchNumber ?? 'None'],
+    ['Right Batch Number', device.batch2Number ?? 'None'],
+    ['Software Version', device.core_ver ?? 'None'],
+  ];
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Device Info"
+      actions={
+        <>
+          {operator ? (
+            <Button variant="secondary" disabled title="Editing a machine comes with the device forms">
+              Edit Machine
+            </Button>
+          ) : null}
+          <Button onClick={onClose}>Back</Button>
+        </>
+      }
+    >
+      <dl className={styles.infoList}>
+        {rows.map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </Dialog>
+  );
+}

@@ -1,0 +1,148 @@
+import { mlPerShotForMode, PUMP_MODE_TSP, STEPS_PER_ML, STEPS_PER_SECOND, supportsRightPump, TIMER_MAX_MINUTES, TIMER_MIN_MINUTES } from '@fleet/shared';
+import { useUnit } from 'effector-react';
+import { useEffect, useRef, useState } from 'react';
+import { Spinner } from '../../../shared/ui';
+import { fetchPumpSettingFx, savePumpSettingFx, saveTimerFx, type PumpSetting } from '../controls.model';
+import type { PanelDevice } from '../model';
+import styles from './device-panel.module.css';
+
+const TSP_TEXT = ['1/4', '1/2', '3/4', '1', '1 1/4', '1 1/2', '1 3/4', '2'];
+/** Debounces of spec section 9: pump mode 1 s, time saves 0.5 s. */
+const PUMP_DEBOUNCE_MS = 1000;
+const TIME_DEBOUNCE_MS = 500;
+
+/** A callback that runs `ms` after the last call (the latest arguments win). */
+function useDebounced<A extends unknown[]>(fn: (...args: A) => void, ms: number) {
+  const timer = useRef<number | undefined>(undefined);
+  const latest = useRef(fn);
+  latest.current = fn;
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  return (...args: A) => {
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => latest.current(...args), ms);
+  };
+}
+
+/** Device Management: Pump Setup and Registration Setup (spec section 2). */
+export function ManagementSection({ device }: { device: PanelDevice }) {
+  return (
+    <div className={styles.sectionGrid}>
+      <PumpSetup device={device} />
+      <RegistrationSetup device={device} />
+    </div>
+  );
+}
+
+function PumpSetup({ device }: { device: PanelDevice }) {
+  const [load, save] = useUnit([fetchPumpSettingFx, savePumpSettingFx]);
+  const [setting, setSetting] = useState<PumpSetting | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    setSetting(null);
+    load(device.serial)
+      .then((s) => live && setSetting(s))
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [device.serial]);
+  const saveLater = useDebounced((next: PumpSetting) => {
+    void save({
+      serial: device.serial,
+      setting: {
+        steps_per_second: STEPS_PER_SECOND,
+        steps_per_ml: STEPS_PER_ML,
+        steps_per_second2: STEPS_PER_SECOND,
+        steps_per_ml2: STEPS_PER_ML,
+        ml_per_shot: next.ml_per_shot,
+        ml_per_shot2: next.ml_per_shot2,
+        vandalism_max_shots: next.vandalism_max_shots,
+        vandalism_interval: next.vandalism_interval,
+      },
+    }).catch(() => undefined);
+  }, PUMP_DEBOUNCE_MS);
+
+  if (failed) return <p className={styles.empty}>The pump setting could not be loaded.</p>;
+  if (!setting)
+    return (
+      <p className={styles.empty}>
+        <Spinner size={16} /> Loading ...
+      </p>
+    );
+  const update = (change: Partial<PumpSetting>) => {
+    const next = { ...setting, ...change };
+    setSetting(next);
+    saveLater(next);
+  };
+  const pumps = [
+    { key: 'left', label: 'Left pump', type: device.left_pump_type, mode: setting.pump_mode ?? 2, apply: (m: number) => update({ pump_mode: m, ml_per_shot: mlPerShotForMode(m) }) },
+    ...(supportsRightPump(device)
+      ? [{ key: 'right', label: 'Right pump', type: device.right_pump_type, mode: setting.pump_mode2 ?? 2, apply: (m: number) => update({ pump_mode2: m, ml_per_shot2: mlPerShotForMode(m) }) }]
+      : []),
+  ];
+  return (
+    <section className={styles.card} aria-labelledby="pump-title">
+      <h3 id="pump-title" className={styles.cardTitle}>
+        Pump Setup
+      </h3>
+      {pumps.map((p) => (
+        <label key={p.key} className={styles.slider}>
+          <span>
+            {p.label} ({p.type === 'Unspecified' ? 'NONE' : p.type}): <strong>mode {p.mode}</strong>, {TSP_TEXT[p.mode - 1]} tsp per shot
+          </span>
+          <input type="range" min={1} max={PUMP_MODE_TSP.length} step={1} value={p.mode} onChange={(e) => p.apply(Number(e.target.value))} aria-valuetext={`mode ${p.mode}, ${TSP_TEXT[p.mode - 1]} tsp`} />
+        </label>
+      ))}
+      <h4 className={styles.subTitle}>Anti vandalism</h4>
+      <div className={styles.formRow}>
+        <label className={styles.field}>
+          <span>Max shots</span>
+          <input type="number" min={1} max={100} value={setting.vandalism_max_shots} onChange={(e) => update({ vandalism_max_shots: clamp(Number(e.target.value), 1, 100) })} />
+        </label>
+        <label className={styles.field}>
+          <span>Interval (s)</span>
+          <input type="number" min={1} max={3600} value={setting.vandalism_interval} onChange={(e) => update({ vandalism_interval: clamp(Number(e.target.value), 1, 3600) })} />
+        </label>
+      </div>
+    </section>
+  );
+}
+
+const clamp = (n: number, min: number, max: number) => (Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : min);
+
+function RegistrationSetup({ device }: { device: PanelDevice }) {
+  const [save, saving] = useUnit([saveTimerFx, saveTimerFx.pending]);
+  const [powerOff, setPowerOff] = useState(Number(device.poweroff_time ?? 60));
+  const [wakeUp, setWakeUp] = useState(Number(device.wakeup1_time ?? 60));
+  useEffect(() => {
+    setPowerOff(Number(device.poweroff_time ?? 60));
+    setWakeUp(Number(device.wakeup1_time ?? 60));
+  }, [device.serial]);
+  const saveLater = useDebounced((p: number, w: number) => void save({ serial: device.serial, powerOffTime: p, wakeUpTime: w }).catch(() => undefined), TIME_DEBOUNCE_MS);
+  const set = (p: number, w: number) => {
+    setPowerOff(p);
+    setWakeUp(w);
+    saveLater(p, w);
+  };
+  return (
+    <section className={styles.card} aria-labelledby="timer-title">
+      <h3 id="timer-title" className={styles.cardTitle}>
+        Registration Setup {saving ? <Spinner size={14} /> : null}
+      </h3>
+      <p className={styles.hint}>
+        The device sleeps and wakes on this schedule; changes reach it at its next wake-up. Timers go from {TIMER_MIN_MINUTES} to {TIMER_MAX_MINUTES} min.
+      </p>
+      <div className={styles.formRow}>
+        <label className={styles.field}>
+          <span>Power off after (min)</span>
+          <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={powerOff} onChange={(e) => set(clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES), wakeUp)} />
+        </label>
+        <label className={styles.field}>
+          <span>Wake up after (min)</span>
+          <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={wakeUp} onChange={(e) => set(powerOff, clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES))} />
+        </label>
+      </div>
+    </section>
+  );
+}

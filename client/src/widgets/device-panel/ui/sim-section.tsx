@@ -1,0 +1,175 @@
+import { signalBand, WEEK_STARTS_ON } from '@fleet/shared';
+import dayjs from 'dayjs';
+import { useUnit } from 'effector-react';
+import { Button, Chart, Spinner } from '../../../shared/ui';
+import { $smsLog, $smsLogStatus, type PanelDevice } from '../model';
+import { $usageDay, $usageMonth, dayUsage, monthUsage, usageDaySelected, usageMonthChanged } from '../telemetry.model';
+import styles from './device-panel.module.css';
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const STATUS_CLASS: Record<string, string | undefined> = { 'LOW USAGE': styles.usageLow, NORMAL: styles.usageNormal, 'HIGH USAGE': styles.usageHigh };
+const BAND_LEVEL: Record<string, number> = { 'no signal': 0, poor: 1, fair: 2, good: 3, excellent: 4 };
+
+/** SIM Management (spec section 2): month calendar of daily usage, a day's hours, signal, SMS log. */
+export function SimSection({ device }: { device: PanelDevice }) {
+  const band = signalBand(device.signal_quality, device.warning_lists);
+  const level = BAND_LEVEL[band] ?? 0;
+  return (
+    <div className={styles.sectionGrid}>
+      <section className={styles.card} aria-labelledby="usage-title">
+        <div className={styles.cardHead}>
+          <h3 id="usage-title" className={styles.cardTitle}>
+            Data usage
+          </h3>
+          <div className={styles.signal} aria-label={`Signal quality: ${band}`}>
+            <span className={styles.bars} aria-hidden="true">
+              {[1, 2, 3, 4].map((b) => (
+                <span key={b} className={b <= level ? styles.barOn : undefined} style={{ height: 4 + b * 4 }} />
+              ))}
+            </span>
+            <span className={styles.statNote}>
+              Signal {band}
+              {device.signal_quality != null ? ` (${device.signal_quality})` : ''}
+            </span>
+          </div>
+        </div>
+        <UsageCalendar />
+        <DayUsage />
+        <dl className={styles.simFacts}>
+          <div>
+            <dt>Phone</dt>
+            <dd>{device.simcardPhoneNumber ?? 'None'}</dd>
+          </div>
+          <div>
+            <dt>IMEI</dt>
+            <dd>{device.imei ?? 'None'}</dd>
+          </div>
+          <div>
+            <dt>SIM serial</dt>
+            <dd>{device.simSerialNumber ?? 'None'}</dd>
+          </div>
+        </dl>
+      </section>
+      <SmsLog />
+    </div>
+  );
+}
+
+function UsageCalendar() {
+  const [month, data, status, day, changeMonth, selectDay] = useUnit([$usageMonth, monthUsage.$data, monthUsage.$status, $usageDay, usageMonthChanged, usageDaySelected]);
+  const first = dayjs(`${month}-01`);
+  // Weeks start on Monday (spec section 9): blanks before the 1st up to its weekday.
+  const lead = (first.day() - WEEK_STARTS_ON + 7) % 7;
+  const days = first.daysInMonth();
+  const cells: (string | null)[] = [...Array<null>(lead).fill(null), ...Array.from({ length: days }, (_, i) => first.date(i + 1).format('YYYY-MM-DD'))];
+  const isCurrentMonth = month >= dayjs().format('YYYY-MM');
+  const today = dayjs().format('YYYY-MM-DD');
+  return (
+    <div className={styles.calendar}>
+      <div className={styles.calendarHead}>
+        <Button variant="secondary" className={styles.smallButton} onClick={() => changeMonth(first.subtract(1, 'month').format('YYYY-MM'))} aria-label="Previous month">
+          ‹
+        </Button>
+        <strong aria-live="polite">{first.format('MMMM YYYY')}</strong>
+        <Button variant="secondary" className={styles.smallButton} disabled={isCurrentMonth} onClick={() => changeMonth(first.add(1, 'month').format('YYYY-MM'))} aria-label="Next month">
+          ›
+        </Button>
+        {status === 'loading' ? <Spinner size={16} /> : null}
+      </div>
+      <div className={styles.calendarGrid} role="grid" aria-label={`Daily data usage, ${first.format('MMMM YYYY')}`}>
+        <div role="row" className={styles.calendarRow}>
+          {WEEKDAYS.map((w) => (
+            <span key={w} role="columnheader" className={styles.weekday}>
+              {w}
+            </span>
+          ))}
+        </div>
+        {Array.from({ length: Math.ceil(cells.length / 7) }, (_, week) => (
+          <div role="row" key={week} className={styles.calendarRow}>
+            {cells.slice(week * 7, week * 7 + 7).map((date, i) => {
+              if (!date) return <span key={`b${i}`} role="gridcell" />;
+              // Days still to come have no usage yet, whatever the answer says.
+              const usage = date <= today ? data?.[date] : undefined;
+              return (
+                <span role="gridcell" key={date}>
+                  <button
+                    type="button"
+                    className={[styles.day, usage ? STATUS_CLASS[usage.status] : '', day === date ? styles.daySelected : ''].join(' ')}
+                    aria-pressed={day === date}
+                    aria-label={`${dayjs(date).format('D MMMM')}${usage ? `: ${usage.usage} mb, ${usage.status}` : ''}`}
+                    onClick={() => selectDay(day === date ? null : date)}
+                  >
+                    <span>{Number(date.slice(8))}</span>
+                    {usage ? <span className={styles.dayStatus}>{usage.status}</span> : null}
+                  </button>
+                </span>
+              );
+            })}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function DayUsage() {
+  const [day, hours, status] = useUnit([$usageDay, dayUsage.$data, dayUsage.$status]);
+  if (!day) return <p className={styles.hint}>Choose a day to see its hours.</p>;
+  const total = (hours ?? []).reduce((sum, h) => sum + h.value, 0);
+  return (
+    <div>
+      <p className={styles.dayTotal}>
+        {dayjs(day).format('D MMM YYYY')}: <strong>{total.toFixed(2)} mb</strong>
+      </p>
+      <Chart
+        label={`Hourly data usage on ${day}`}
+        height={160}
+        placeholder={status === 'loading' ? 'Loading...' : status === 'failed' || !hours?.length ? 'No Data present in the graph!' : null}
+        type="bar"
+        series={[{ name: 'mb', data: (hours ?? []).map((h) => h.value) }]}
+        options={{ xaxis: { categories: (hours ?? []).map((h) => h.name), labels: { rotate: 0, hideOverlappingLabels: true } }, colors: ['#1f6f8b'], legend: { show: false } }}
+      />
+    </div>
+  );
+}
+
+function SmsLog() {
+  const [rows, status] = useUnit([$smsLog, $smsLogStatus]);
+  return (
+    <section className={styles.card} aria-labelledby="sms-title">
+      <h3 id="sms-title" className={styles.cardTitle}>
+        SMS log
+      </h3>
+      {status === 'failed' ? (
+        <p className={styles.empty}>something went wrong ..</p>
+      ) : rows === null ? (
+        <p className={styles.empty}>
+          <Spinner size={16} /> Loading ...
+        </p>
+      ) : rows.length === 0 ? (
+        <p className={styles.empty}>No data available</p>
+      ) : (
+        <div className={styles.tableWrap}>
+          <table className={styles.table} data-testid="sms-log">
+            <thead>
+              <tr>
+                <th scope="col">DIRECTION</th>
+                <th scope="col">MESSAGE</th>
+                <th scope="col">CREATED TIME</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={`${r.created_when}|${r.direction}|${r.message}`}>
+                  <td>{r.direction}</td>
+                  <td>{r.message}</td>
+                  <td>{dayjs(r.created_when.slice(0, 19)).format('D MMM YYYY h:mm A')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+export { SelectedDeviceCard } from './ui/selected-device-card';

@@ -1,0 +1,34 @@
+import { useUnit } from 'effector-react';
+import { $selectedDevice, deviceSelectionCleared, pinStatusOf } from '../../../entities/device';
+import { Button, CloseIcon, Panel } from '../../../shared/ui';
+import { $panelSerial, panelOpened } from '../../device-panel';
+import styles from './selected-device-card.module.css';
+
+const STATUS_TEXT = { normal: 'Online', registering: 'Registering', offline: 'Offline', warning: 'Warning', paused: 'Paused' } as const;
+
+/**
+ * The selected pin's card (top left of the map): name, serial, status and address, and the way into
+ * the device management panel. Hidden while the panel is open.
+ */
+export function SelectedDeviceCard() {
+  const [device, panelSerial, open, clear] = useUnit([$selectedDevice, $panelSerial, panelOpened, deviceSelectionCleared]);
+  if (!device || panelSerial) return null;
+  const status = pinStatusOf(device);
+  return (
+    <Panel className={styles.card} aria-label="Selected device" data-testid="selected-device">
+      <div className={styles.head}>
+        <div className={styles.titles}>
+          <h2 className={styles.name}>{device.label || 'NoName'}</h2>
+          <span className={styles.serial}>{device.serial}</span>
+        </div>
+        <button type="button" className={styles.close} onClick={() => clear()} aria-label="Clear the selection">
+          <CloseIcon size={18} />
+        </button>
+      </div>
+      <span className={[styles.status, styles[status]].join(' ')}>{STATUS_TEXT[status]}</span>
+      {device.address ? <p className={styles.address}>{device.address}</p> : null}
+      {device.warning_lists.length ? <p className={styles.warnings}>{device.warning_lists.join(', ')}</p> : null}
+      <Button onClick={() => open(device.serial)}>Open Device Manager</Button>
+    </Panel>
+  );
+}

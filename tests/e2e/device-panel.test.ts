@@ -1,0 +1,197 @@
+/**
+ * The device management panel in a real browser with the real push server (spec section 2; issue:
+ * push server). A distributor opens a device from its pin, reads each section, changes a setting and
+ * sees it pending; a client sees the panel without the operator sections. With the panel and its SIM log
+ * open, a check-in made by the device reaches the panel by push, and over a minute the page makes no
+ * repeated REST call for that device: browsers never poll.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import request from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRealtime } from '../../server/src/realtime/realtime.ts';
+import { mapData, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { portalAuth } from './server.ts';
+
+let e2e: E2E;
+let rt: Awaited<ReturnType<typeof startRealtime>>;
+let admin = '';
+// The spec's periods for the panel (10 s) and the SIM log (15 s); cards faster so the test stays short.
+const PERIODS = { device: 10_000, simLog: 15_000, deviceCards: 5_000, overview: 5_000 };
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  const c = e2e.portal.harness.config;
+  rt = await startRealtime(e2e.portal.server, {
+    db: e2e.portal.harness.database.db,
+    auth: (await portalAuth(e2e.portal)) as never,
+    serviceToken: c.serviceToken,
+    deviceApiUrl: e2e.portal.baseURL,
+    periods: PERIODS,
+    tickMs: 100,
+  });
+  admin = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+});
+afterAll(async () => {
+  await rt?.close().catch(() => undefined);
+  await e2e?.close();
+});
+afterEach(async () => {
+  await e2e.closeContexts();
+});
+
+const panel = (page: Page) => page.getByTestId('device-panel');
+const menu = (page: Page, name: string) => panel(page).getByRole('navigation', { name: 'Device sections' }).getByRole('button', { name });
+
+type ApiDevice = { serial: string; label: string; address: string; number: number | null; location_group: number; is_online: boolean; is_pause: boolean; warning_lists: string[] };
+async function devices(token = admin): Promise<ApiDevice[]> {
+  return (await request(e2e.portal.harness.app).get('/api/v1/device').set('Authorization', `Token ${token}`)).body as ApiDevice[];
+}
+
+/** Opens a device by address (/?device=<serial>) after signing in. */
+async function openPanel(email: string, serial: string, viewport?: { width: number; height: number }) {
+  const page = await e2e.openPage(viewport);
+  await signInToMap(page, email);
+  await page.goto(`/?device=${serial}`);
+  await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
+  await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(serial);
+  return page;
+}
+
+describe('device management panel', () => {
+  it('opens from a selected pin with the site, the device clock, the group devices and the device info', async () => {
+    const page = await e2e.openPage();
+    await signInToMap(page, 'distributor@demo.test');
+    const list = (await devices()).filter((d) => d.location_group);
+    // A site with several devices, so the right column has more than one card.
+    const counts = new Map<number, number>();
+    for (const d of list) counts.set(d.location_group, (counts.get(d.location_group) ?? 0) + 1);
+    const target = list.find((d) => (counts.get(d.location_group) ?? 0) > 1 && d.label)!;
+    const group = list.filter((d) => d.location_group === target.location_group);
+
+    // Open by address (pins are drawn on a canvas; map.test.ts covers clicking one).
+    await page.goto(`/?device=${target.serial}`);
+    await expect.poll(() => panel(page).getAttribute('data-serial'), { timeout: 20_000 }).toBe(target.serial);
+    await expect.poll(async () => (await mapData(page)).selectedSerial).toBe(target.serial);
+    await expect(panel(page).getByRole('heading', { level: 2 }).textContent()).resolves.toBe(target.address);
+    // The device clock: '5 Jan 2024 3:04 PM' in the site's zone (the demo sites are in America/Chicago).
+    const clock = await panel(page).getByLabel('Device time').textContent();
+    expect(clock).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{1,2}:\d{2} (AM|PM)America\/Chicago$/);
+    const cards = panel(page).getByRole('complementary', { name: 'Devices at this site' }).locator('button[data-serial]');
+    await expect.poll(() => cards.count()).toBe(group.length);
+    const numbers = await cards.evaluateAll((els) => els.map((el) => el.querySelector('span span')?.textContent));
+    const expected = [...group].sort((a, b) => (a.number ?? 100) - (b.number ?? 100) || a.serial.localeCompare(b.serial)).map((d) => (d.number == null ? '--' : String(d.number).padStart(2, '0')));
+    expect(numbers).toEqual(expected);
+
+    await panel(page).getByRole('button', { name: 'More Info' }).click();
+    const info = page.getByRole('dialog', { name: 'Device Info' });
+    await expect(info.textContent()).resolves.toContain(target.serial);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => info.isVisible()).toBe(false);
+
+    // Another card switches the device; Back closes the panel and drops ?device from the address.
+    const other = group.find((d) => d.serial !== target.serial)!;
+    await panel(page).locator(`button[data-serial="${other.serial}"]`).click();
+    await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(other.serial);
+    await expect.poll(() => panel(page).locator('[aria-current="true"]').getAttribute('data-serial')).toBe(other.serial);
+    await screenshot(page, 'device-panel-dashboard');
+    const axe = await new AxeBuilder({ page }).include('[data-testid="device-panel"]').analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(' | ')}`)).toEqual([]);
+    await panel(page).getByRole('button', { name: 'Back to the map' }).click();
+    await expect.poll(() => panel(page).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.has('device')).toBe(false);
+    await expect(page.getByTestId('selected-device').getByRole('button', { name: 'Open Device Manager' }).isVisible()).resolves.toBe(true);
+    await page.getByTestId('selected-device').getByRole('button', { name: 'Open Device Manager' }).click();
+    await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(other.serial);
+  }, 90_000);
+
+  it('shows the SIM log, battery and pump setup; a maintenance toggle shows its message and the REBOOT pending flag', async () => {
+    const target = (await devices()).find((d) => d.location_group && !d.is_pause)!;
+    const page = await openPanel('distributor@demo.test', target.serial);
+
+    await menu(page, 'SIM Management').click();
+    const sms = panel(page).getByTestId('sms-log');
+    await expect.poll(() => sms.isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect(sms.locator('th').allTextContents()).resolves.toEqual(['DIRECTION', 'MESSAGE', 'CREATED TIME']);
+    expect(await sms.locator('tbody tr').count()).toBeGreaterThan(0);
+    await expect.poll(() => panel(page).getByRole('grid').locator('button').count()).toBeGreaterThanOrEqual(28);
+    await screenshot(page, 'device-panel-sim');
+
+    await menu(page, 'Battery Management').click();
+    await expect.poll(() => panel(page).getByRole('heading', { name: /Battery Power$/ }).count()).toBe(1);
+    await expect.poll(() => panel(page).getByRole('figure', { name: 'Battery state of charge over the past year' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => panel(page).locator('.apexcharts-canvas').count(), { timeout: 15_000 }).toBe(1);
+    await screenshot(page, 'device-panel-battery');
+
+    await menu(page, 'Device Management').click();
+    await expect.poll(() => panel(page).getByRole('slider').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+
+    await menu(page, 'Device Dashboard').click();
+    const maintenance = panel(page).getByRole('button', { name: 'Maintenance', exact: true });
+    const wasOn = (await maintenance.getAttribute('aria-pressed')) === 'true';
+    await maintenance.click();
+    await expect.poll(() => panel(page).getByRole('status').filter({ hasText: /^Maintenance (activated|deactivated)/ }).textContent()).toContain(wasOn ? 'Maintenance deactivated' : 'Maintenance activated');
+    await expect.poll(() => maintenance.getAttribute('aria-pressed')).toBe(wasOn ? 'false' : 'true');
+    await expect.poll(() => panel(page).getByLabel('Pending changes').textContent()).toContain('REBOOT');
+    await expect(panel(page).getByText(/^Update after \d{1,2} [A-Z][a-z]{2} \d{4}/).count()).resolves.toBe(1);
+    // The change can be withdrawn before the device takes it: the setting goes back.
+    await panel(page).getByRole('button', { name: 'Cancel the Maintenance change' }).click();
+    await expect.poll(() => maintenance.getAttribute('aria-pressed')).toBe(wasOn ? 'true' : 'false');
+    await screenshot(page, 'device-panel-controls');
+  }, 90_000);
+
+  it('a client reads the panel but cannot open the operator sections or change the device', async () => {
+    const clientToken = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token;
+    const target = (await devices(clientToken)).find((d) => d.location_group)!;
+    const page = await openPanel('client@demo.test', target.serial, TABLET);
+    await expect.poll(() => menu(page, 'Device Management').getAttribute('aria-disabled')).toBe('true');
+    await expect(menu(page, 'Device Subscription').getAttribute('aria-disabled')).resolves.toBe('true');
+    await expect(panel(page).getByRole('button', { name: 'Maintenance', exact: true }).isDisabled()).resolves.toBe(true);
+    await expect(panel(page).getByRole('button', { name: 'RESET tsp' }).count()).resolves.toBe(0);
+    await menu(page, 'Device Management').click({ force: true });
+    await expect(menu(page, 'Device Dashboard').getAttribute('aria-current')).resolves.toBe('page');
+    await screenshot(page, 'device-panel-client-tablet');
+  }, 60_000);
+
+  it('takes a check-in by push, and makes no repeated REST call for the device over a minute', async () => {
+    const target = (await devices()).find((d) => d.location_group && d.is_online)!;
+    const harness = e2e.portal.harness;
+    const secret = (await request(harness.app).post(`/api/v1/deviceSecret/${target.serial}`).set('Authorization', `Token ${admin}`)).body.secret as string;
+    const page = await openPanel('distributor@demo.test', target.serial);
+    await menu(page, 'Battery Management').click();
+    await expect.poll(() => panel(page).getByTestId('battery-percent').textContent(), { timeout: 15_000 }).not.toBe('');
+
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      const p = new URL(r.url()).pathname;
+      if (p.includes(target.serial)) calls.push(`${r.method()} ${p}`);
+    });
+    // The SIM section subscribes to the log; its one read happens now, on the user's click.
+    await menu(page, 'SIM Management').click();
+    await expect.poll(() => panel(page).getByTestId('sms-log').isVisible(), { timeout: 15_000 }).toBe(true);
+    const started = Date.now();
+    await page.waitForTimeout(1_000);
+    const now = new Date();
+    const percent = 11 + (now.getSeconds() % 20);
+    const checkin = await request(e2e.portal.baseURL)
+      .post('/device/v1/checkin')
+      .set('Authorization', `Basic ${Buffer.from(`${target.serial}:${secret}`).toString('base64')}`)
+      .send({ sentAt: now.toISOString(), batteries: [{ at: now.toISOString(), volt: 3.61, percent }], sms: [{ seq: now.getTime(), direction: 'IN', message: `panel push ${now.getTime()}`, at: now.toISOString() }] });
+    expect(checkin.status).toBe(200);
+    // The SMS arrives by the 15 s SIM log push, the battery by the 10 s device push.
+    await expect.poll(() => panel(page).getByTestId('sms-log').textContent(), { timeout: PERIODS.simLog + 5_000 }).toContain(`panel push ${now.getTime()}`);
+    await menu(page, 'Battery Management').click();
+    await expect.poll(() => panel(page).getByTestId('battery-percent').textContent(), { timeout: PERIODS.device + 2_000 }).toBe(String(percent));
+    await expect(panel(page).getByTestId('battery-volt').textContent()).resolves.toBe('3.61');
+    await menu(page, 'SIM Management').click();
+
+    // The rest of the minute with the panel and its SIM log open: pushes only.
+    await page.waitForTimeout(Math.max(0, 60_000 - (Date.now() - started)));
+    const reads = calls.filter((c) => c.startsWith('GET /api/v1/device/') || c.startsWith('GET /api/v1/simLog/'));
+    // One SIM log read per click on the SIM section (2), never a device read: the panel loaded once before.
+    expect(reads.filter((c) => c.startsWith('GET /api/v1/device/'))).toEqual([]);
+    expect(reads.filter((c) => c.startsWith('GET /api/v1/simLog/')).length).toBeLessThanOrEqual(2);
+    expect(rt.counters.total('device')).toBeGreaterThanOrEqual(5);
+  }, 150_000);
+});

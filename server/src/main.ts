@@ -35,7 +35,8 @@ try {
   throw err;
 }
 
-const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') });
+const databaseOptions = { url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') };
+let database = await openDatabase(databaseOptions);
 console.log(`database: ${database.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pgdata')}` : 'PostgreSQL (DATABASE_URL)'}`);
 
 if (config.seedDemo) {
@@ -45,7 +46,14 @@ if (config.seedDemo) {
     log: console.log,
     historyDays: Number(process.env.SEED_HISTORY_DAYS ?? 365),
   });
-  if (summary) console.log(`first start: demo fleet seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (summary) {
+    console.log(`first start: demo fleet seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    // The embedded database grew its memory to write a year of history; serving needs far less.
+    if (database.kind === 'pglite') {
+      await database.close();
+      database = await openDatabase(databaseOptions);
+    }
+  }
 }
 
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: console.log });

@@ -7,7 +7,7 @@ import { createApp } from '../../server/src/app.ts';
 import { loadConfig, type Config } from '../../server/src/config/config.ts';
 import { openDatabase, quoteIdent, type Database } from '../../server/src/db/client.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
-import { seedDemo } from '../../server/src/seed/demo.ts';
+import { seedDemo, seedDemoIfEmpty } from '../../server/src/seed/demo.ts';
 import { TEST_DATABASE_URL, type Backend } from './backends.ts';
 import { startSmtpServer } from './smtp.ts';
 
@@ -24,13 +24,22 @@ export type Harness = {
  * A whole portal on a fresh database (PGlite in memory, or its own schema in the test PostgreSQL),
  * seeded with the demo fleet (a few days of history), mailing through a real local SMTP server.
  */
-export async function startHarness(backend: Backend, overrides: Partial<Config> = {}, opts: { seed?: boolean } = {}): Promise<Harness> {
+export async function startHarness(
+  backend: Backend,
+  overrides: Partial<Config> = {},
+  /** pgliteDir: PGlite on these files (kept after close), seeded only when empty, as `npm start` runs it. */
+  opts: { seed?: boolean; pgliteDir?: string } = {},
+): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'));
   const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
   const database = await openDatabase(
-    backend === 'postgres' ? { url: TEST_DATABASE_URL, schema } : {},
+    backend === 'postgres' ? { url: TEST_DATABASE_URL, schema } : opts.pgliteDir ? { dataDir: opts.pgliteDir } : {},
   );
-  if (opts.seed !== false) await seedDemo(database, { uploadsDir: path.join(dataDir, 'uploads'), historyDays: 3 });
+  const seedOptions = { uploadsDir: path.join(opts.pgliteDir ?? dataDir, '..', 'uploads'), historyDays: 3 };
+  if (opts.seed !== false) {
+    if (opts.pgliteDir) await seedDemoIfEmpty(database, seedOptions);
+    else await seedDemo(database, { ...seedOptions, uploadsDir: path.join(dataDir, 'uploads') });
+  }
   const smtp = await startSmtpServer();
   const config: Config = {
     ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', SECRET_KEY: 'k'.repeat(32), MAINTENANCE_TOKEN: 'm'.repeat(32) }),

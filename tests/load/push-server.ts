@@ -5,7 +5,7 @@
  * 127.0.0.1, with the real poll periods unless told otherwise. Started by tests/load/push.bench.ts with
  * an IPC channel (child_process.fork); also runnable by hand:
  *
- *   node --import tsx --expose-gc tests/load/push-server.ts [--backend pglite|postgres] [--device-period 10000] [--tick-ms 250]
+ *   node --import tsx --expose-gc tests/load/push-server.ts [--backend pglite|postgres] [--pglite-dir DIR] [--device-period 10000] [--tick-ms 250]
  *
  * Prints `{"port":N}` on its first stdout line (and sends { type: 'ready', port } over IPC). Answers
  * { type: 'stats', id } over IPC, and GET /__load/stats over HTTP, with its memory, CPU, event-loop
@@ -27,6 +27,8 @@ const arg = (name: string) => {
   return i > 0 ? Number(process.argv[i + 1]) : undefined;
 };
 const backend = process.argv[process.argv.indexOf('--backend') + 1] === 'postgres' ? 'postgres' : 'pglite';
+/** --pglite-dir <dir>: PGlite on files, created and seeded when empty, as `npm start` runs it (else in memory). */
+const pgliteDir = process.argv.includes('--pglite-dir') ? process.argv[process.argv.indexOf('--pglite-dir') + 1] : undefined;
 const devicePeriod = arg('device-period');
 const tickMs = arg('tick-ms');
 const maxMinutes = arg('max-minutes') ?? 20;
@@ -35,7 +37,7 @@ const maxMinutes = arg('max-minutes') ?? 20;
 setTimeout(() => process.exit(3), maxMinutes * 60_000).unref();
 process.on('disconnect', () => process.exit(0));
 
-const h = await startHarness(backend, { loginLimit: { perEmail: 10_000, perAddress: 10_000, windowSeconds: 60 } });
+const h = await startHarness(backend, { loginLimit: { perEmail: 10_000, perAddress: 10_000, windowSeconds: 60 } }, pgliteDir ? { pgliteDir } : {});
 let rt: Awaited<ReturnType<typeof startRealtime>> | undefined;
 const app = createApp({
   config: h.config,

@@ -20,6 +20,7 @@
  *    after (on PGlite, the one-command default, and on PostgreSQL when 127.0.0.1:5432 answers).
  */
 import { execSync, fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -30,7 +31,9 @@ import { postgresAvailable } from '../helpers/backends.ts';
 import type { PushServerStats } from './push-server.ts';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
-type Backend = 'pglite' | 'postgres';
+/** pglite: in memory, created and seeded in the server process (as tests run it); pglite-files: on files
+ * created and seeded by an earlier server process, then served by a new one (every `npm start` after the first). */
+type Backend = 'pglite' | 'postgres' | 'pglite-files';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -90,8 +93,9 @@ type Server = {
   close(): Promise<void>;
 };
 
-async function startServer(backend: Backend): Promise<Server> {
-  const child = fork(path.join(here, 'push-server.ts'), ['--backend', backend, '--max-minutes', String(Math.ceil(watchdogMs / 60_000) + 1)], {
+async function startServer(backend: Backend, pgliteDir?: string): Promise<Server> {
+  const dbArgs = backend === 'pglite-files' ? ['--backend', 'pglite', '--pglite-dir', pgliteDir ?? ''] : ['--backend', backend];
+  const child = fork(path.join(here, 'push-server.ts'), [...dbArgs, '--max-minutes', String(Math.ceil(watchdogMs / 60_000) + 1)], {
     cwd: root,
     execArgv: ['--import', 'tsx', '--expose-gc', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : [])],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -385,8 +389,14 @@ async function latency(server: Server, token: string, secret: string, watchers: 
 // ---------------------------------------------------------------- 3. capacity
 
 async function capacityRun(backend: Backend) {
+  let pgliteDir: string | undefined;
+  if (backend === 'pglite-files') {
+    pgliteDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'push-bench-')), 'pgdata');
+    progress(`capacity (${backend}): a first server process creates and seeds ${pgliteDir}, then stops`);
+    await (await startServer(backend, pgliteDir)).close();
+  }
   progress(`capacity (${backend}): starting a fresh server process`);
-  const server = await startServer(backend);
+  const server = await startServer(backend, pgliteDir);
   const token = await login(server.base);
   await sleep(2000);
   const before = await server.gc();
@@ -399,6 +409,7 @@ async function capacityRun(backend: Backend) {
   const selfAfter = process.memoryUsage().rss;
   await closeAll(server, watchers);
   await server.close();
+  if (pgliteDir) fs.rmSync(path.dirname(pgliteDir), { recursive: true, force: true });
   return { backend, before, after, afterGc, connectMs, open: watchers.length, selfBefore, selfAfter };
 }
 
@@ -412,7 +423,9 @@ const fdLimit = (() => {
   }
 })();
 const pgUp = await postgresAvailable().catch(() => false);
-const capacityBackends = list('capacity-backends', pgUp ? 'pglite,postgres' : 'pglite').filter((b): b is Backend => b === 'pglite' || (b === 'postgres' && pgUp));
+const capacityBackends = list('capacity-backends', pgUp ? 'pglite,pglite-files,postgres' : 'pglite,pglite-files').filter(
+  (b): b is Backend => b === 'pglite' || b === 'pglite-files' || (b === 'postgres' && pgUp),
+);
 const need = Math.max(capacity, latencySockets, ...faninCounts) + 200;
 say(`push server load bench: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ulimit -n ${fdLimit} (this process needs ~${need} descriptors; the server child the same)`);
 if (fdLimit < need) say(`  ! ulimit -n ${fdLimit} is below ${need}: raise it (ulimit -n ${need * 2}) or lower --capacity; sockets beyond it will fail with EMFILE`);
@@ -495,7 +508,7 @@ try {
     for (const b of capacityBackends) results.push(await capacityRun(b).catch((e: Error) => e));
     say();
     say(`3. CAPACITY: ${capacity} idle authenticated sockets (websocket, batches of ${batch}) on one fresh server process`);
-    say(`   backend   connect      RSS before  RSS after  after GC  Δ RSS/socket  heap before→after  external before→after  sockets  budget < 500 MB`);
+    say(`   backend       connect      RSS before  RSS after  after GC  Δ RSS/socket  heap before→after  external before→after  sockets  budget < 500 MB`);
     for (const r of results) {
       if (r instanceof Error) {
         say(`   failed: ${r.message}`);
@@ -503,7 +516,7 @@ try {
       }
       const delta = r.after.rss - r.before.rss;
       say(
-        `   ${r.backend.padEnd(8)}  ${`${(r.connectMs / 1000).toFixed(1)} s`.padStart(7)}  ${mb(r.before.rss).padStart(12)}  ${mb(r.after.rss).padStart(9)}  ${mb(r.afterGc.rss).padStart(8)}  ${`${(delta / 1024 / r.open).toFixed(1)} kB`.padStart(12)}  ${`${mb(r.before.heapUsed)}→${mb(r.after.heapUsed)}`.padStart(17)}  ${`${mb(r.before.external)}→${mb(r.after.external)}`.padStart(21)}  ${String(r.after.sockets).padStart(7)}  ${r.after.rss < 500 * 1024 * 1024 ? 'within budget' : 'OVER BUDGET'}`,
+        `   ${r.backend.padEnd(12)}  ${`${(r.connectMs / 1000).toFixed(1)} s`.padStart(7)}  ${mb(r.before.rss).padStart(12)}  ${mb(r.after.rss).padStart(9)}  ${mb(r.afterGc.rss).padStart(8)}  ${`${(delta / 1024 / r.open).toFixed(1)} kB`.padStart(12)}  ${`${mb(r.before.heapUsed)}→${mb(r.after.heapUsed)}`.padStart(17)}  ${`${mb(r.before.external)}→${mb(r.after.external)}`.padStart(21)}  ${String(r.after.sockets).padStart(7)}  ${r.after.rss < 500 * 1024 * 1024 ? 'within budget' : 'OVER BUDGET'}`,
       );
       say(`             this (client) process RSS ${mb(r.selfBefore)} → ${mb(r.selfAfter)}`);
     }

@@ -84,6 +84,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const releaseLock = opts.dataDir ? lockDataDir(opts.dataDir) : () => undefined;
     let client: InstanceType<typeof PGlite>;
     try {
+      // A new cluster is created (initdb), closed and opened again: initdb leaves ~350 MB of WASM memory
+      // behind that a process serving from the files never needs (measured: 797 MB after initdb, 436 MB
+      // reopened in the same process, 295 MB opening existing files in a new one).
+      if (opts.dataDir && !fs.existsSync(path.join(opts.dataDir, 'PG_VERSION'))) {
+        await (await PGlite.create(opts.dataDir)).close();
+      }
       client = await PGlite.create(opts.dataDir ?? 'memory://');
     } catch (err) {
       releaseLock();

@@ -13,5 +13,6 @@ export * from './rules/volume.ts';
 export * from './schemas/brand.schema.ts';
 export * from './schemas/gateway.schema.ts';
 export * from './schemas/telemetry.schema.ts';
+export * from './schemas/report.schema.ts';
 export * from './realtime/events.ts';
 export * from './realtime/device-shape.ts';

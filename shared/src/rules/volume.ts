@@ -1,4 +1,4 @@
-import { FL_OZ_TO_LITRES } from '../constants.ts';
+import { FL_OZ_TO_LITRES, VOLUME_DIVISOR } from '../constants.ts';
 
 /**
  * Batch volumes (spec sections 3 and 9): people enter and read fl.oz., the database keeps litres.
@@ -21,4 +21,9 @@ export function roundVolume(value: number, decimals: number): number {
 /** What a batch card shows (Remain / Total Volume): fl.oz. with 2 decimals. */
 export function displayFlOz(litres: number): number {
   return roundVolume(litresToFlOz(litres), 2);
+}
+
+/** Dispensed fluid (pump_events.volume_ml, millilitres) in fl.oz.: the volume divisor 1000 gives litres. */
+export function mlToFlOz(ml: number): number {
+  return litresToFlOz(ml / VOLUME_DIVISOR);
 }

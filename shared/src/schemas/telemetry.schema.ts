@@ -375,6 +375,9 @@ const dateString = z
   .max(40, { error: 'Ensure this field has no more than 40 characters.', abort: true })
   .refine(isDateInput, { error: DATE_MESSAGE });
 
+/** A required date input: 'YYYY-MM-DD' or an ISO 8601 date-time (reports use it too). */
+export const dateInputSchema = dateString;
+
 /** A date the caller may leave out (missing, null or blank). */
 const optionalDate = z.preprocess(blankToUndefined, dateString.optional());
 

@@ -15,13 +15,15 @@ import { brandsRoutes } from './brands/brands.routes.ts';
 import { placesRoutes } from './places/places.routes.ts';
 import { deviceGatewayRouter, gatewayAdminRoutes } from './gateway/gateway.routes.ts';
 import { telemetryRoutes } from './telemetry/telemetry.routes.ts';
+import { reportsRoutes } from './reports/reports.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
 import { memoryRateLimiter } from './lib/rate-limiter.ts';
 import type { Mailer } from './mail/mailer.ts';
-import { bullmqQueue, inProcessQueue, jobs, type JobName, type JobQueue } from '@fleet/workers';
+import { bullmqQueue, inProcessQueue, jobs, type JobDeps, type JobName, type JobQueue } from '@fleet/workers';
 import type { AppContext } from './context.ts';
 import { dbJobLedger } from './jobs/job-ledger.ts';
+import { reportRenderer } from './reports/report-mail.ts';
 import { buildOpenApi, docsPage, type RouteDoc, type Routes } from './openapi/route-docs.ts';
 import { authDocs } from './auth/auth.docs.ts';
 
@@ -40,19 +42,20 @@ export type AppDeps = {
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
-const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes];
+const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes, reportsRoutes];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
 export function createApp(deps: AppDeps) {
   const { config, database } = deps;
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err ?? ''));
   const uploadsDir = path.join(config.dataDir, 'uploads');
+  const jobDeps: JobDeps = { mailer: deps.mailer, reports: reportRenderer(database.db, deps.now) };
   // BullMQ on Redis when configured (any number of workers share it), else the in-process runner.
   const queue =
     deps.queue ??
     (config.redisUrl
-      ? bullmqQueue(jobs, { mailer: deps.mailer }, dbJobLedger(database.db), { redisUrl: config.redisUrl, log })
-      : inProcessQueue(jobs, { mailer: deps.mailer }, dbJobLedger(database.db), log));
+      ? bullmqQueue(jobs, jobDeps, dbJobLedger(database.db), { redisUrl: config.redisUrl, log })
+      : inProcessQueue(jobs, jobDeps, dbJobLedger(database.db), log));
   const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), log };
   const app = express();
   app.disable('x-powered-by');
@@ -75,6 +78,9 @@ export function createApp(deps: AppDeps) {
   // The device gateway parses its own, larger bodies: mounted before the portal's 100 kB JSON limit.
   const gateway = deviceGatewayRouter(ctx);
   app.use('/device/v1', gateway.router);
+  const built = features.map((feature) => feature(ctx));
+  // Authenticated calls outside /api/v1 (POST /api/pdf) parse their own bodies: mounted before the 100 kB limit.
+  for (const mount of built.flatMap((f) => f.mounts ?? [])) app.use(mount.path, requireAuth(auth), mount.router);
   app.use(express.json({ limit: '100kb' }));
   app.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
@@ -95,8 +101,7 @@ export function createApp(deps: AppDeps) {
     ...authDocs,
     { method: 'get', path: '/api/v1/clientConfig', tag: 'Auth', summary: 'Run-time client settings: { googleMapsApiKey } (null: the offline map)' },
   ];
-  for (const feature of features) {
-    const { router, docs: featureDocs } = feature(ctx);
+  for (const { router, docs: featureDocs } of built) {
     api.use(router);
     docs.push(...featureDocs);
   }

@@ -1,8 +1,7 @@
-import crypto from 'node:crypto';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { z } from 'zod';
-import type { JobDefinition, JobLedger, JobQueue } from './queue.ts';
+import { jobIdOf, type JobDefinition, type JobLedger, type JobQueue } from './queue.ts';
 
 type Envelope = { payload: unknown; idempotencyKey?: string };
 
@@ -56,7 +55,7 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
       const def = jobs[jobName];
       if (!def) throw new Error(`no processor for job ${jobName}`);
       def.schema.parse(payload);
-      const jobId = o.idempotencyKey ? crypto.createHash('sha256').update(o.idempotencyKey).digest('hex') : undefined;
+      const jobId = o.idempotencyKey ? jobIdOf(o.idempotencyKey) : undefined;
       await queue.add(jobName, { payload, idempotencyKey: o.idempotencyKey } satisfies Envelope, {
         ...(jobId ? { jobId } : {}),
         attempts: def.attempts ?? 3,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { z } from 'zod';
 
 /** Keeps the outcome of jobs that carry an idempotency key, so no retry or second worker repeats one. */
@@ -6,6 +7,11 @@ export interface JobLedger {
   begin(key: string, name: string): Promise<'run' | 'skip'>;
   done(key: string): Promise<void>;
   failed(key: string, error: string): Promise<void>;
+}
+
+/** The deterministic job id of an idempotency key: BullMQ keeps one job per id; callers can answer it. */
+export function jobIdOf(idempotencyKey: string): string {
+  return crypto.createHash('sha256').update(idempotencyKey).digest('hex');
 }
 
 export type JobDefinition<S extends z.ZodType, D> = {

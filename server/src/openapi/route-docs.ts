@@ -20,7 +20,12 @@ export type RouteDoc = {
   description?: string;
 };
 
-export type Routes = { router: import('express').Router; docs: RouteDoc[] };
+export type Routes = {
+  router: import('express').Router;
+  docs: RouteDoc[];
+  /** Routers at their own path outside /api/v1 (e.g. POST /api/pdf), behind the same token, parsing their own bodies. */
+  mounts?: { path: string; router: import('express').Router }[];
+};
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;

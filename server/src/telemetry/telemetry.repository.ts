@@ -25,6 +25,10 @@ export type TelemetryDevice = {
  */
 const instants = (ds: Date[]) => sql`${`{${ds.map((d) => `"${d.toISOString()}"`).join(',')}}`}::timestamptz[]`;
 const instant = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+const ints = (ns: number[]) => sql`${`{${ns.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
+
+/** One device and the instants [from, to) a read covers for it. */
+export type DeviceRange = { deviceId: number; from: Date; to: Date };
 
 /** Times come back as epoch milliseconds (a float8), which both drivers decode to the same number. */
 const epochMs = (col: SQL) => sql`(extract(epoch from ${col}) * 1000)::float8`;
@@ -98,6 +102,30 @@ export function telemetryRepository(db: Db) {
         from unnest(${instants(at)}) with ordinality as b(t, i)
         order by b.i`);
       return found.map((r) => (r.v == null ? null : Number(r.v)));
+    },
+
+    /**
+     * Dispense counts and ml per device and pump, each device over its own [from, to) (a report cuts the
+     * same calendar days in each site's zone). One statement for any number of devices.
+     */
+    pumpTotals(ranges: DeviceRange[]) {
+      if (!ranges.length) return Promise.resolve([]);
+      return rows<{ device_id: number; pump: number; n: number; ml: number }>(sql`
+        select r.id::int as device_id, e.pump_number::int as pump, count(*)::int as n, coalesce(sum(e.volume_ml), 0)::float8 as ml
+        from unnest(${ints(ranges.map((r) => r.deviceId))}, ${instants(ranges.map((r) => r.from))}, ${instants(ranges.map((r) => r.to))}) as r(id, f, t)
+        join pump_events e on e.device_id = r.id and e.occurred_at >= r.f and e.occurred_at < r.t
+        group by 1, 2`);
+    },
+
+    /** Per device, its last battery percentage recorded before `to` (null without one). */
+    batteryBefore(ranges: Pick<DeviceRange, 'deviceId' | 'to'>[]) {
+      if (!ranges.length) return Promise.resolve([]);
+      return rows<{ device_id: number; percent: number | null }>(sql`
+        select r.id::int as device_id,
+               (select b.battery_percent::float8 from battery_readings b
+                 where b.device_id = r.id and b.recorded_at < r.t
+                 order by b.recorded_at desc limit 1) as percent
+        from unnest(${ints(ranges.map((r) => r.deviceId))}, ${instants(ranges.map((r) => r.to))}) as r(id, t)`);
     },
 
     async batteryCount(deviceId: number, from: Date, to: Date): Promise<number> {

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { JobDefinition } from '../queue.ts';
 
-export type MailDeps = { mailer: { send(m: { to: string | string[]; subject: string; text: string; html?: string }): Promise<void> } };
+export type MailAttachment = { filename: string; content: Buffer; contentType?: string };
+export type MailDeps = {
+  mailer: { send(m: { to: string | string[]; subject: string; text: string; html?: string; attachments?: MailAttachment[] }): Promise<void> };
+};
 
 /** Tells one client company that a batch feeding its devices was recalled. */
 export const batchRecallNoticeSchema = z.object({

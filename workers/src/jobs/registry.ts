@@ -1,10 +1,12 @@
 import { batchRecallNoticeJob, type MailDeps } from './batch-recall-notice.job.ts';
 import { dispensationSummaryJob } from './dispensation-summary.job.ts';
+import { reportEmailJob, type ReportDeps } from './report-email.job.ts';
 
 /** Every job name and its processor; start-up fails for a name without one (see queue.ts). */
 export const jobs = {
   'batch-recall-notice': batchRecallNoticeJob,
   'dispensation-summary': dispensationSummaryJob,
+  'report-email': reportEmailJob,
 };
 export type JobName = keyof typeof jobs;
-export type JobDeps = MailDeps;
+export type JobDeps = MailDeps & ReportDeps;

@@ -120,6 +120,15 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
     expect(await events()).toBe(before);
   });
 
+  it.each([
+    ['a missing sentAt', {}],
+    ['a future-dated event', { sentAt: new Date().toISOString(), dispenses: [{ seq: 1, pump: 1, at: new Date(Date.now() + 3600_000).toISOString(), ml: 1 }] }],
+  ])('answers 401 before 400: a wrong secret with %s', async (_n, payload) => {
+    const res = await checkin(payload, basic(SERIAL, 'wrong-secret'));
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ detail: 'Invalid device credentials.' });
+  });
+
   it('refuses future-dated events (a wrong device clock) and stores nothing of that upload', async () => {
     const before = await events();
     const future = new Date(Date.now() + 3600_000).toISOString();

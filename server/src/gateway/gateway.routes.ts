@@ -14,8 +14,7 @@ export function deviceGatewayRouter(ctx: AppContext) {
   const router = Router();
   router.use(express.json({ limit: '2mb' }));
   router.post('/checkin', async (req, res) => {
-    const device = await service.authenticate(req.get('authorization'));
-    res.json(await service.checkin(device, parse(checkinSchema, req.body)));
+    res.json(await service.checkin(req.get('authorization'), req.body));
   });
   router.get('/config', async (req, res) => {
     const device = await service.authenticate(req.get('authorization'));

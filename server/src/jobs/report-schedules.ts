@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import { and, eq, sql } from 'drizzle-orm';
-import { accessLevel, FL_OZ_TO_LITRES } from '@fleet/shared';
+import { accessLevel, mlToFlOz, roundVolume } from '@fleet/shared';
 import type { JobName, JobQueue } from '@fleet/workers';
 import { deviceScope } from '../access/scope.ts';
 import type { Db } from '../db/client.ts';
@@ -46,7 +46,7 @@ export async function enqueueSummaries(db: Db, queue: JobQueue<JobName>, period:
       where ${scope}
       group by g.id, g.name
       order by g.name`)) as unknown as { rows: { name: string; devices: number; dispenses: number; sun_ml: number; san_ml: number }[] };
-    const toFlOz = (ml: number) => Math.round((ml / 1000 / FL_OZ_TO_LITRES) * 10) / 10;
+    const toFlOz = (ml: number) => roundVolume(mlToFlOz(ml), 1);
     await queue.enqueue(
       'dispensation-summary',
       {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { sql } from 'drizzle-orm';
-import { FL_OZ_TO_LITRES, LOW_BATTERY_PERCENT, overviewQuerySchema } from '@fleet/shared';
+import { LOW_BATTERY_PERCENT, mlToFlOz, overviewQuerySchema, roundVolume } from '@fleet/shared';
 import { deviceScope, type ScopeViewer } from '../access/scope.ts';
 import { viewerOf } from '../auth/auth.middleware.ts';
 import type { AppContext } from '../context.ts';
@@ -8,8 +8,8 @@ import type { Db } from '../db/client.ts';
 import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 
-/** ml dispensed to fl.oz. (the volume divisor 1000 turns ml into litres). */
-const mlToFlOz = (ml: number) => Math.round((ml / 1000 / FL_OZ_TO_LITRES) * 100) / 100;
+/** ml dispensed to fl.oz., 2 decimals. */
+const flOz2 = (ml: number) => roundVolume(mlToFlOz(ml), 2);
 
 /**
  * GET /api/v1/overview: every count of spec section 3 for the caller's scope, overall or for one county.
@@ -65,8 +65,8 @@ export function overviewService(db: Db) {
         maintenance_devices: r.maintenance_devices,
         low_battery_devices: r.low_battery_devices,
         totalIsRegistration: r.totalIsRegistration,
-        totalSunscreenUsed: mlToFlOz(r.sunscreen_ml!),
-        totalSanitizerUsed: mlToFlOz(r.sanitizer_ml!),
+        totalSunscreenUsed: flOz2(r.sunscreen_ml!),
+        totalSanitizerUsed: flOz2(r.sanitizer_ml!),
         totalSunscreenDispensingCount: r.sunscreen_count,
         totalSanitizerDispensingCount: r.sanitizer_count,
         totalSunscreenBatchs: all ? r.sunscreen_batches_all : r.sunscreen_batches_in_scope,

@@ -226,6 +226,16 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
     expect(setting.pump_mode).not.toBe(8);
   });
 
+  it('keeps every stored list answer equal to a fresh one after the check-ins and settlements above', async () => {
+    // A check-in takes the other tables' part of the list answer from the stored one (migration 0007).
+    await checkin(body({ batteries: [{ at: ago(0), volt: 3.6, percent: 40 }], levels: [{ pump: 1, at: ago(0), sensor: true, volumeRemain: 200 }] }));
+    const stale = (await h.database.db.execute(sql`select serial from devices where list_json is distinct from device_list_json(devices)`)) as unknown as { rows: { serial: string }[] };
+    expect(stale.rows).toEqual([]);
+    const listed = (await h.database.db.execute(sql`select list_json::json->'pending_flags' as flags, list_json::json->>'battery_percent' as pct from devices where serial = ${SERIAL}`)) as unknown as { rows: { flags: unknown; pct: string }[] };
+    expect(listed.rows[0]!.pct).toBe('40');
+    expect(listed.rows[0]!.flags).toEqual({ activation_changed: false, rental_changed: false, others: false });
+  });
+
   it('provisions new serials for distributors, unplaced', async () => {
     const res = await request(h.app).post('/api/v1/provisionDevices').set('Authorization', `Token ${admin}`).send({ serials: ['SIM00001', 'SIM00002'] });
     expect(res.status).toBe(201);

@@ -41,6 +41,8 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
     ['another device serial', () => basic('SP240003', secret)],
     ['no credentials', () => ''],
     ['a token instead', () => `Token ${admin}`],
+    ['a serial with a NUL', () => basic(`${SERIAL}\0x`, secret)],
+    ["a serial with a quote", () => basic(`${SERIAL}' or '1'='1`, secret)],
   ])('refuses %s with 401 and stores nothing', async (_n, auth) => {
     const before = await events();
     const res = await checkin(body({ dispenses: [{ seq: 1, pump: 1, at: ago(5), ml: 2.4 }] }), auth());

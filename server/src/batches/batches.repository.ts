@@ -207,9 +207,3 @@ export function batchesRepository(db: Db): BatchesRepository {
     },
   };
 }
-
-/** PostgreSQL's unique_violation, e.g. two identical batch numbers written at the same instant. */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}

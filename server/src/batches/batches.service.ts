@@ -18,8 +18,8 @@ import {
 import type { batchRecallNoticeSchema, JobName, JobQueue } from '@fleet/workers';
 import type { z } from 'zod';
 import { deviceScope, isDistributor, type ScopeViewer } from '../access/scope.ts';
-import { ApiError, parse } from '../lib/errors.ts';
-import { isUniqueViolation, type BatchesRepository, type BatchRow, type BatchUsageRow, type BrandClientRow, type FedDeviceRow } from './batches.repository.ts';
+import { ApiError, isUniqueViolation, parse } from '../lib/errors.ts';
+import { type BatchesRepository, type BatchRow, type BatchUsageRow, type BrandClientRow, type FedDeviceRow } from './batches.repository.ts';
 
 export type BatchesServiceDeps = {
   repo: BatchesRepository;

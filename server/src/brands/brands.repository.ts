@@ -3,6 +3,7 @@ import type { BrandAnswer } from '@fleet/shared';
 import { deviceScope, type ScopeViewer } from '../access/scope.ts';
 import type { Db } from '../db/client.ts';
 import { brandClients, brands, devices, users } from '../db/schema.ts';
+import { isUniqueViolation } from '../lib/errors.ts';
 
 export type BrandRow = { id: number; name: string; imageUrl: string | null };
 
@@ -41,12 +42,6 @@ function clientScope(viewer: ScopeViewer): SQL {
  * inside a subquery a bare "id" would mean the inner table's.
  */
 const outerBrandId = sql.raw('"brands"."id"');
-
-/** PostgreSQL's unique_violation, whether the driver error comes bare or wrapped by drizzle. */
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } } | undefined;
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
 
 /** The queries, usable on the database or inside a transaction. */
 function brandQueries(db: Db) {

@@ -65,3 +65,9 @@ export function errorHandler(log: (msg: string, err: unknown) => void): ErrorReq
     res.status(500).json({ detail: 'Internal server error.' });
   };
 }
+
+/** PostgreSQL's unique_violation (23505), whether the driver error comes bare or wrapped by drizzle. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } } | undefined;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}

@@ -1,12 +1,13 @@
 import {
-  accessLevel,
   resetPasswordProblem,
+  type AccessLevel,
   type CurrentUser,
   type LoginInput,
   type ResetPasswordInput,
   type SignUpInput,
 } from '@fleet/shared';
 import crypto from 'node:crypto';
+import { accessOf } from '../access/scope.ts';
 import { ApiError } from '../lib/errors.ts';
 import { dummyPasswordHash, hashPassword, keyHash, randomKey, verifyPassword } from '../lib/crypto.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
@@ -31,7 +32,7 @@ export type AuthServiceDeps = {
 };
 
 /** readOnly: the maintenance credential may look at everything and change nothing. */
-export type Viewer = UserRow & { access: ReturnType<typeof accessLevel>; readOnly?: boolean };
+export type Viewer = UserRow & { access: AccessLevel; readOnly?: boolean };
 
 export function authService(deps: AuthServiceDeps) {
   const now = deps.now ?? (() => new Date());
@@ -42,7 +43,7 @@ export function authService(deps: AuthServiceDeps) {
     if (actAs) {
       const user = await deps.repo.findUserById(Number(actAs));
       if (!user) throw ApiError.unauthorized('Unknown user to act as.');
-      return { ...user, access: accessLevel({ role: user.role, user_type: user.userType }) };
+      return { ...user, access: accessOf(user) };
     }
     return {
       id: 0, email: 'service@fleet.internal', username: 'service', passwordHash: '', company: '', phone: '', role: 'distributor',
@@ -148,7 +149,7 @@ export function authService(deps: AuthServiceDeps) {
       const user = await deps.repo.findUserByTokenHash(hash(match[1]));
       if (!user) throw ApiError.unauthorized('Invalid token.');
       if (!user.activated) throw new ApiError(403, { detail: 'User account is disabled.', code: 'account_deactivated' });
-      return { ...user, access: accessLevel({ role: user.role, user_type: user.userType }) };
+      return { ...user, access: accessOf(user) };
     },
 
     /** GET /api/v1/checkUser/{email}: the role lookup of the login screen. */

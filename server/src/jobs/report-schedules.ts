@@ -1,8 +1,8 @@
 import cron from 'node-cron';
 import { and, eq, sql } from 'drizzle-orm';
-import { accessLevel, mlToFlOz, roundVolume } from '@fleet/shared';
+import { mlToFlOz, roundVolume } from '@fleet/shared';
 import type { JobName, JobQueue } from '@fleet/workers';
-import { deviceScope } from '../access/scope.ts';
+import { accessOf, deviceScope } from '../access/scope.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 
@@ -32,7 +32,7 @@ export async function enqueueSummaries(db: Db, queue: JobQueue<JobName>, period:
   const { from, until } = summaryWindow(period, now);
   let queued = 0;
   for (const u of recipients) {
-    const viewer = { id: u.id, access: accessLevel({ role: u.role, user_type: u.userType }) };
+    const viewer = { id: u.id, access: accessOf(u) };
     const scope = deviceScope(viewer) ?? sql`true`;
     const res = (await db.execute(sql`
       select g.name, count(distinct devices.id)::int as devices,

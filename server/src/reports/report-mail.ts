@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { accessLevel, reportFileName, safeFileName } from '@fleet/shared';
+import { reportFileName, safeFileName } from '@fleet/shared';
 import type { ReportDeps } from '@fleet/workers';
+import { accessOf } from '../access/scope.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { telemetryRepository } from '../telemetry/telemetry.repository.ts';
@@ -19,7 +20,7 @@ export function reportRenderer(db: Db, now: () => Date = () => new Date()): Repo
     async render(request) {
       const [user] = await db.select().from(users).where(eq(users.id, request.requestedBy));
       if (!user?.activated) throw new Error(`report requested by user ${request.requestedBy}, who is no longer active`);
-      const viewer = { id: user.id, access: accessLevel({ role: user.role, user_type: user.userType }) };
+      const viewer = { id: user.id, access: accessOf(user) };
       const report = await builder.build(viewer, request);
       const [xlsx, pdf] = await Promise.all([reportXlsx(report), reportPdf(report)]);
       // Attachment names cannot hold the spec's slashes: the same name with '_' (what a browser saves).

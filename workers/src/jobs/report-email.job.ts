@@ -32,7 +32,7 @@ export type ReportDeps = {
   reports: { render(request: Pick<ReportEmailPayload, 'requestedBy' | 'deviceSerials' | 'startDate' | 'endDate'>): Promise<RenderedReport> };
 };
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const reportEmailJob: JobDefinition<typeof reportEmailSchema, MailDeps & ReportDeps> = {
   schema: reportEmailSchema,
@@ -46,7 +46,7 @@ export const reportEmailJob: JobDefinition<typeof reportEmailSchema, MailDeps & 
       text: [
         `Hello ${p.name || p.to},`,
         '',
-        `Attached is the dispensing report for ${r.rangeLabel} (${plural(r.days, 'day')}): ${plural(r.counts.devices, 'device')}, ${plural(r.counts.brands, 'brand')}, ${plural(r.counts.counties, 'county').replace(/ys$/, 'ies')}.`,
+        `Attached is the dispensing report for ${r.rangeLabel} (${plural(r.days, 'day')}): ${plural(r.counts.devices, 'device')}, ${plural(r.counts.brands, 'brand')}, ${plural(r.counts.counties, 'county', 'counties')}.`,
         `Sunscreen: ${r.totals.sunscreen_dispensed} dispenses, ${r.totals.sunscreen_fl_oz.toFixed(2)} fl.oz.`,
         `Sanitizer: ${r.totals.sanitizer_dispensed} dispenses, ${r.totals.sanitizer_fl_oz.toFixed(2)} fl.oz.`,
         '',

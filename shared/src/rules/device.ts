@@ -38,3 +38,10 @@ export function supportsRightPump(device: { right_pump_type: string; core_ver: s
 
 /** Remaining fluid in tsp = 0.2 x the volume value (spec section 9). */
 export const remainingTsp = (volume: number) => Number((volume * 0.2).toFixed(1));
+
+/**
+ * Label truncation of spec section 9: text longer than `over` characters keeps its first `keep` and
+ * gets '...' (device card 20; panel site name 12 when over 15; county 47 when over 50).
+ */
+export const cutText = (text: string, keep: number, over = keep) => (text.length > over ? `${text.slice(0, keep)}...` : text);
+export const LABEL_CUT = { deviceCard: [20, 20], panelSite: [12, 15], county: [47, 50] } as const;

@@ -17,12 +17,16 @@ export {
   type DeviceRecord,
 } from './model';
 export {
+  connectionOf,
+  CONNECTION_TEXT,
   emptyStatusCounts,
+  PIN_STATUS_TEXT,
   PIN_STATUS_SEVERITY,
   PIN_TYPES,
   pinStatusOf,
   pinTypeOf,
   worstStatus,
+  type Connection,
   type PinStatus,
   type PinType,
   type StatusCounts,

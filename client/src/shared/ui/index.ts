@@ -1,4 +1,5 @@
 export { Button, LinkButton, type ButtonProps, type LinkButtonProps } from './button/button';
+export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog/confirm-dialog';
 export { Dialog, type DialogProps } from './dialog/dialog';
 export { FormMessage, type FormMessageProps } from './form-message/form-message';
 export {

@@ -21,13 +21,30 @@ export function pinTypeOf(device: StatusFields): PinType {
   return 'regular';
 }
 
-export function pinStatusOf(device: StatusFields): PinStatus {
-  if (device.is_pause) return 'paused';
-  if (device.is_warning) return 'warning';
-  if (device.is_online) return 'normal';
+/** A device's connection (spec section 4): green online, amber registering, red otherwise. */
+export type Connection = 'online' | 'registering' | 'offline';
+export function connectionOf(device: Pick<StatusFields, 'is_online' | 'is_registration'>): Connection {
+  if (device.is_online) return 'online';
   if (device.is_registration) return 'registering';
   return 'offline';
 }
+
+export function pinStatusOf(device: StatusFields): PinStatus {
+  if (device.is_pause) return 'paused';
+  if (device.is_warning) return 'warning';
+  const connection = connectionOf(device);
+  return connection === 'online' ? 'normal' : connection;
+}
+
+/** What a person reads for each connection and pin status (cards, badges). */
+export const CONNECTION_TEXT: Record<Connection, string> = { online: 'Online', registering: 'Registering', offline: 'Offline' };
+export const PIN_STATUS_TEXT: Record<PinStatus, string> = {
+  normal: CONNECTION_TEXT.online,
+  registering: CONNECTION_TEXT.registering,
+  offline: CONNECTION_TEXT.offline,
+  warning: 'Warning',
+  paused: 'Paused',
+};
 
 export type StatusCounts = Record<PinStatus, number>;
 

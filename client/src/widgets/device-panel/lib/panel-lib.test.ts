@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batteryPlaceholder, batteryTitle, formatDeviceClock, menuBadge, pageCount, pageOf, panelSiteName, pendingIndicators, twoDigits, updateAfterText } from './panel-lib';
+import { batteryPlaceholder, cardName, batteryTitle, formatDeviceClock, menuBadge, pageCount, pageOf, panelSiteName, pendingIndicators, twoDigits, updateAfterText } from './panel-lib';
 
 describe('device panel rules', () => {
   it('shows the device clock in the site zone like 5 Jan 2024 3:04 PM', () => {
@@ -15,6 +15,9 @@ describe('device panel rules', () => {
     expect(panelSiteName('Audubon Park Playground')).toBe('Audubon Park...');
     expect(panelSiteName('Fifteen chars!!')).toBe('Fifteen chars!!');
     expect(panelSiteName('Sixteen chars!!!')).toBe('Sixteen char...');
+    expect(cardName('Audubon Park Main Entrance')).toBe('Audubon Park Main En...');
+    expect(cardName('Audubon Park Playgrnd')).toBe('Audubon Park Playgrn...');
+    expect(cardName('Twenty characters!!!')).toBe('Twenty characters!!!');
   });
 
   it('numbers cards with two digits', () => {

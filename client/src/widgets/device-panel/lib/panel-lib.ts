@@ -1,4 +1,4 @@
-import type { WarningCode } from '@fleet/shared';
+import { cutText, LABEL_CUT, type WarningCode } from '@fleet/shared';
 
 /**
  * Pure rules of the device management panel (spec section 2 and 9), kept apart from the components so
@@ -33,7 +33,9 @@ export function menuBadge(section: MenuItem['key'], warnings: readonly string[])
 }
 
 /** Site/event name in the panel: 12 characters plus '...' when longer than 15 (spec section 9). */
-export const panelSiteName = (name: string) => (name.length > 15 ? `${name.slice(0, 12)}...` : name);
+export const panelSiteName = (name: string) => cutText(name, ...LABEL_CUT.panelSite);
+/** A name on a device card: 20 characters plus '...' beyond (spec section 9). */
+export const cardName = (name: string) => cutText(name, ...LABEL_CUT.deviceCard);
 
 /** Device number on its card: two digits ('07'); a device without a number shows '--'. */
 export const twoDigits = (n: number | null | undefined) => (n == null ? '--' : String(n).padStart(2, '0'));

@@ -2,7 +2,7 @@ import { remainingTsp, type FilterDateType, type FilterDeviceType } from '@fleet
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Chart, Dialog, LinkButton, SwitchButton } from '../../../shared/ui';
+import { Button, Chart, ConfirmDialog, LinkButton, SwitchButton } from '../../../shared/ui';
 import { deviceActionFx } from '../controls.model';
 import { AREAS, HOURS_PER_PAGE, pageCount, pageOf, pendingIndicators, settingName, updateAfterText } from '../lib/panel-lib';
 import { sectionSelected, type PanelDevice } from '../model';
@@ -138,28 +138,17 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
           </Button>
         </div>
       ) : null}
-      <Dialog
+      <ConfirmDialog
         open={confirmReset}
-        onClose={() => setConfirmReset(false)}
         title="Reset tsp ?"
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setConfirmReset(false)}>
-              No
-            </Button>
-            <Button
-              onClick={() => {
-                setConfirmReset(false);
-                act({ serial: device.serial, kind: 'resetMl', pump: query.pump });
-              }}
-            >
-              Yes
-            </Button>
-          </>
-        }
+        onCancel={() => setConfirmReset(false)}
+        onConfirm={() => {
+          setConfirmReset(false);
+          act({ serial: device.serial, kind: 'resetMl', pump: query.pump });
+        }}
       >
         <p>The remaining amount of the {query.pump === 1 ? 'left' : 'right'} pump goes back to a full reservoir (after a refill).</p>
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }
@@ -236,44 +225,21 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
           </ul>
         </div>
       ) : null}
-      <Dialog
+      <ConfirmDialog
         open={confirm === 'pause'}
-        onClose={() => setConfirm(null)}
         title={device.is_pause ? 'Resume Device?' : 'Pause Device?'}
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setConfirm(null)}>
-              No
-            </Button>
-            <Button
-              onClick={() => {
-                setConfirm(null);
-                act({ serial: device.serial, kind: 'pause', value: !device.is_pause });
-              }}
-            >
-              Yes
-            </Button>
-          </>
-        }
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => {
+          setConfirm(null);
+          act({ serial: device.serial, kind: 'pause', value: !device.is_pause });
+        }}
       >
         <p>{device.is_pause ? 'The device dispenses again after its next wake-up.' : 'The device stops dispensing after its next wake-up.'}</p>
-      </Dialog>
-      <Dialog
-        open={confirm === 'rental'}
-        onClose={() => setConfirm(null)}
-        title="Switch Off Rental Plan?"
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setConfirm(null)}>
-              No
-            </Button>
-            {/* The spec's Yes does nothing: a plan ends on its end date (Device Subscription changes it). */}
-            <Button onClick={() => setConfirm(null)}>Yes</Button>
-          </>
-        }
-      >
+      </ConfirmDialog>
+      {/* The spec's Yes does nothing: a plan ends on its end date (Device Subscription changes it). */}
+      <ConfirmDialog open={confirm === 'rental'} title="Switch Off Rental Plan?" onCancel={() => setConfirm(null)} onConfirm={() => setConfirm(null)}>
         <p>The plan runs until its end date; change it under Device Subscription.</p>
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }

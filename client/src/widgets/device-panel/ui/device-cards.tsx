@@ -1,12 +1,9 @@
-import type { Device } from '../../../entities/device';
+import { CONNECTION_TEXT, connectionOf, type Device } from '../../../entities/device';
 import { AlertIcon, PauseIcon } from '../../../shared/ui';
-import { twoDigits } from '../lib/panel-lib';
+import { cardName, twoDigits } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
 import styles from './device-panel.module.css';
 
-type Connection = 'online' | 'registering' | 'offline';
-const connectionOf = (d: Pick<Device, 'is_online' | 'is_registration'>): Connection => (d.is_online ? 'online' : d.is_registration ? 'registering' : 'offline');
-const CONNECTION_TEXT: Record<Connection, string> = { online: 'Online', registering: 'Registering', offline: 'Offline' };
 
 /**
  * The right column (spec section 2): the group's devices by number. A card shows the two-digit number,
@@ -55,7 +52,9 @@ export function DeviceCards({ devices, current, onSelect }: { devices: readonly 
               {!d.is_activated ? <span className={styles.deactivated}>DEACTIVATED</span> : null}
               {isCurrent ? (
                 <span className={styles.cardMore}>
-                  <span className={styles.cardName}>{d.label || 'NoName'}</span>
+                  <span className={styles.cardName} title={d.label || 'NoName'}>
+                    {cardName(d.label || 'NoName')}
+                  </span>
                   {d.warning_lists.length ? (
                     <span className={styles.cardWarnings}>
                       {d.warning_lists.map((w) => (

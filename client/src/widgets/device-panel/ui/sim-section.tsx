@@ -2,7 +2,7 @@ import { signalBand, WEEK_STARTS_ON } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { Button, Chart, Spinner } from '../../../shared/ui';
-import { $smsLog, $smsLogStatus, type PanelDevice } from '../model';
+import { $smsLog, $smsLogStatus, smsKey, type PanelDevice } from '../model';
 import { $usageDay, $usageMonth, dayUsage, monthUsage, usageDaySelected, usageMonthChanged } from '../telemetry.model';
 import styles from './device-panel.module.css';
 
@@ -160,7 +160,7 @@ function SmsLog() {
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={`${r.created_when}|${r.direction}|${r.message}`}>
+                <tr key={smsKey(r)}>
                   <td>{r.direction}</td>
                   <td>{r.message}</td>
                   <td>{dayjs(r.created_when.slice(0, 19)).format('D MMM YYYY h:mm A')}</td>

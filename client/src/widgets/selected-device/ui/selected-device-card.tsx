@@ -1,10 +1,9 @@
 import { useUnit } from 'effector-react';
-import { $selectedDevice, deviceSelectionCleared, pinStatusOf } from '../../../entities/device';
+import { $selectedDevice, deviceSelectionCleared, PIN_STATUS_TEXT, pinStatusOf } from '../../../entities/device';
 import { Button, CloseIcon, Panel } from '../../../shared/ui';
 import { $panelSerial, panelOpened } from '../../device-panel';
 import styles from './selected-device-card.module.css';
 
-const STATUS_TEXT = { normal: 'Online', registering: 'Registering', offline: 'Offline', warning: 'Warning', paused: 'Paused' } as const;
 
 /**
  * The selected pin's card (top left of the map): name, serial, status and address, and the way into
@@ -25,7 +24,7 @@ export function SelectedDeviceCard() {
           <CloseIcon size={18} />
         </button>
       </div>
-      <span className={[styles.status, styles[status]].join(' ')}>{STATUS_TEXT[status]}</span>
+      <span className={[styles.status, styles[status]].join(' ')}>{PIN_STATUS_TEXT[status]}</span>
       {device.address ? <p className={styles.address}>{device.address}</p> : null}
       {device.warning_lists.length ? <p className={styles.warnings}>{device.warning_lists.join(', ')}</p> : null}
       <Button onClick={() => open(device.serial)}>Open Device Manager</Button>

@@ -168,6 +168,14 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
   });
 
   describe('POST /addBatch', () => {
+    it('answers a batch number holding a NUL character with a clear 400, saving nothing', async () => {
+      const before = await batchCount();
+      const res = await post(DIST, '/api/v1/addBatch', validBatch({ batchNumber: 'SPF\u0000X' }));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ batchNumber: ['Batch number may not contain control characters.'] });
+      expect(await batchCount()).toBe(before);
+    });
+
     it('stores fl.oz. as litres, full, and reads back what was entered', async () => {
       const res = await post(DIST, '/api/v1/addBatch', validBatch({ batchNumber: '  SPF-T100  ' }));
       expect(res.status).toBe(201);

@@ -51,6 +51,16 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
     expect(await events()).toBe(before);
   });
 
+  it('refuses text PostgreSQL cannot store (a NUL in an SMS or the software version) with a clear 400, storing nothing', async () => {
+    const before = await events();
+    for (const bad of [{ sms: [{ seq: 9001, direction: 'IN', message: 'AT\u0000OK', at: ago(3) }] }, { softwareVersion: '1.2\u0000', dispenses: [{ seq: 9002, pump: 1, at: ago(3), ml: 2.4 }] }]) {
+      const res = await checkin(body(bad));
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body)).toMatch(/NUL/);
+    }
+    expect(await events()).toBe(before);
+  });
+
   it('stores a check-in, reflects the latest state and answers the configuration', async () => {
     const before = await device();
     const batchRemain = async () => (await h.database.db.select().from(batches).where(eq(batches.id, before.batchId!)))[0]!.remainLitres;

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
-import { fieldErrors } from '@fleet/shared';
+import { fieldErrors, NUL_MESSAGE } from '@fleet/shared';
 
 /**
  * An answer other than 2xx. Bodies follow Django REST conventions, which the spec's client parses:
@@ -61,13 +61,31 @@ export function errorHandler(log: (msg: string, err: unknown) => void): ErrorReq
       res.status(e.status).json({ detail: (err as Error).message });
       return;
     }
+    if (isUnstorableText(err)) {
+      // The statement failed, so its transaction rolled back: nothing of the request was saved.
+      res.status(400).json({ detail: NUL_MESSAGE });
+      return;
+    }
     log('unhandled error', err);
     res.status(500).json({ detail: 'Internal server error.' });
   };
 }
 
+const pgCode = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } } | undefined;
+  return e?.code ?? e?.cause?.code;
+};
+
 /** PostgreSQL's unique_violation (23505), whether the driver error comes bare or wrapped by drizzle. */
 export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } } | undefined;
-  return e?.code === '23505' || e?.cause?.code === '23505';
+  return pgCode(err) === '23505';
+}
+
+/**
+ * Text PostgreSQL cannot store that a schema let through (the shared `text()` refuses it first): a NUL byte in text (22021) or a \u0000 escape
+ * in jsonb (22P05). Every write path gets the same clear 400 instead of a 500.
+ */
+export function isUnstorableText(err: unknown): boolean {
+  const code = pgCode(err);
+  return code === '22021' || code === '22P05';
 }

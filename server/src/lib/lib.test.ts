@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, keyHash, randomKey, verifyPassword } from './crypto.ts';
 import { memoryRateLimiter } from './rate-limiter.ts';
+import { errorHandler } from './errors.ts';
+import { NUL_MESSAGE } from '@fleet/shared';
 
 describe('password hashing', () => {
   it('verifies the right password only, with a fresh salt each time', async () => {
@@ -41,5 +43,25 @@ describe('memory rate limiter', () => {
     await limiter.hit('a');
     await limiter.reset('a');
     expect(await limiter.blockedFor('a')).toBe(0);
+  });
+});
+
+describe('error handler', () => {
+  const answer = (err: unknown) => {
+    const out: { status?: number; body?: unknown; logged: unknown[] } = { logged: [] };
+    const res = { status: (s: number) => ((out.status = s), res), json: (b: unknown) => ((out.body = b), res), set: () => res };
+    errorHandler((_m, e) => out.logged.push(e))(err, {} as never, res as never, () => undefined);
+    return out;
+  };
+
+  it('answers text PostgreSQL refused (NUL in text or jsonb) with 400, bare or wrapped by drizzle', () => {
+    expect(answer({ code: '22021' })).toMatchObject({ status: 400, body: { detail: NUL_MESSAGE }, logged: [] });
+    expect(answer({ cause: { code: '22P05' } })).toMatchObject({ status: 400, body: { detail: NUL_MESSAGE } });
+  });
+
+  it('keeps other database errors a logged 500', () => {
+    const out = answer({ code: '40001' });
+    expect(out).toMatchObject({ status: 500, body: { detail: 'Internal server error.' } });
+    expect(out.logged).toHaveLength(1);
   });
 });

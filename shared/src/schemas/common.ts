@@ -7,11 +7,14 @@ import { z } from 'zod';
 const typeError = (expected: string) => (issue: { input?: unknown }) =>
   issue.input === undefined || issue.input === null ? 'This field is required.' : `Must be ${expected}.`;
 
+/** PostgreSQL text cannot hold a NUL character: refused here, as a field error, before any write. */
+export const NUL_MESSAGE = 'Text may not contain NUL characters (\\u0000).';
 export const text = (max: number) =>
   z
     .string({ error: typeError('a string') })
     .trim()
-    .max(max, { error: `Ensure this field has no more than ${max} characters.` });
+    .max(max, { error: `Ensure this field has no more than ${max} characters.` })
+    .refine((v) => !v.includes('\u0000'), { error: NUL_MESSAGE });
 
 export const requiredText = (max: number) => text(max).min(1, { error: 'This field may not be blank.' });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common.ts';
 
 /**
  * The device-facing gateway (/device/v1): a device wakes up, checks in with what it measured since its
@@ -24,7 +25,7 @@ export const GATEWAY_LIMITS = {
 
 export const checkinSchema = z.object({
   sentAt: at,
-  softwareVersion: z.string().trim().max(32).optional(),
+  softwareVersion: text(32).optional(),
   dispenses: z
     .array(z.object({ seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), pump, at, ml: z.number().positive().max(50) }))
     .max(GATEWAY_LIMITS.dispenses, { error: `At most ${GATEWAY_LIMITS.dispenses} dispenses per check-in.` })
@@ -42,7 +43,7 @@ export const checkinSchema = z.object({
     .max(GATEWAY_LIMITS.readings)
     .default([]),
   sms: z
-    .array(z.object({ seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), direction: z.enum(['IN', 'OUT']), message: z.string().max(480), at }))
+    .array(z.object({ seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), direction: z.enum(['IN', 'OUT']), message: text(480), at }))
     .max(GATEWAY_LIMITS.sms)
     .default([]),
   /** Current signal quality 0..100 (spec section 9 bands). */

@@ -55,3 +55,25 @@ export function warningFlags(list: readonly WarningCode[]) {
     batteryWarning: list.includes('BATTERY'),
   };
 }
+
+/**
+ * What a person reads for each warning code (device cards, lists, the selected pin's card): the spec
+ * names codes only, and a customer should not have to decode LEFT_SANITIZER_PUMP.
+ */
+export const WARNING_TEXT: Record<WarningCode, string> = {
+  BATTERY: 'Low battery',
+  LEFT_SUNSCREEN_PUMP: 'Left sunscreen pump empty',
+  RIGHT_SUNSCREEN_PUMP: 'Right sunscreen pump empty',
+  LEFT_SANITIZER_PUMP: 'Left sanitizer pump empty',
+  RIGHT_SANITIZER_PUMP: 'Right sanitizer pump empty',
+  REGISTRATION: 'Not registered yet',
+  BATCH_EXPIRED: 'Batch expired',
+  BATCH_RECALLED: 'Batch recalled',
+  PUMP_SENSOR: 'Pump sensor fault',
+  LEFT_PUMP_VOLUME: 'Left pump fluid low',
+  RIGHT_PUMP_VOLUME: 'Right pump fluid low',
+  FAILED_REQUEST: 'Failed request',
+};
+
+/** A warning code in words; an unknown code (a newer device) is shown as sent rather than hidden. */
+export const warningText = (code: string) => WARNING_TEXT[code as WarningCode] ?? code;

@@ -1,1 +1,12 @@
-export { $overview, fetchOverviewFx, overviewCleared, overviewPatched, overviewRequested, type Overview } from './model';
+export {
+  $countyOverview,
+  $overview,
+  countyOverviewPatched,
+  countyOverviewRequested,
+  fetchCountyOverviewFx,
+  fetchOverviewFx,
+  overviewCleared,
+  overviewPatched,
+  overviewRequested,
+  type Overview,
+} from './model';

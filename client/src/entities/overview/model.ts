@@ -13,3 +13,30 @@ export const fetchOverviewFx = createApiFx<void, Overview>(() => http<Overview>(
 export const $overview = createStore<Overview | null>(null);
 $overview.on(fetchOverviewFx.doneData, (_, overview) => overview).on(overviewPatched, (overview, patch) => (overview ? { ...overview, ...patch } : overview)).reset(overviewCleared);
 sample({ clock: overviewRequested, fn: () => undefined, target: fetchOverviewFx });
+
+/**
+ * The dashboard's county view (spec section 4: overall versus a county): the same answer for one county
+ * (GET /api/v1/overview?location=N), loaded when the county is chosen and then patched by its pushes.
+ */
+export const countyOverviewRequested = createEvent<number>();
+export const countyOverviewPatched = createEvent<Overview & { location: number }>();
+export const fetchCountyOverviewFx = createApiFx<number, Overview>((location) => http<Overview>(`/api/v1/overview?location=${location}`));
+
+export const $countyOverview = createStore<Overview | null>(null);
+// Only the answer for the county asked last lands; a push for another county is ignored.
+const $countyAsked = createStore<number | null>(null).on(countyOverviewRequested, (_, id) => id).reset(overviewCleared);
+$countyOverview
+  .on(countyOverviewRequested, () => null)
+  .on(
+    sample({ clock: fetchCountyOverviewFx.done, source: $countyAsked, filter: (asked, { params }) => asked === params, fn: (_, { result }) => result }),
+    (_, overview) => overview,
+  )
+  .reset(overviewCleared);
+sample({
+  clock: countyOverviewPatched,
+  source: { overview: $countyOverview, asked: $countyAsked },
+  filter: ({ overview, asked }, patch) => overview !== null && asked === patch.location,
+  fn: ({ overview }, patch) => ({ ...overview!, ...patch }),
+  target: $countyOverview,
+});
+sample({ clock: countyOverviewRequested, target: fetchCountyOverviewFx });

@@ -8,6 +8,8 @@ export {
   BatteryIcon,
   ChevronIcon,
   InfoIcon,
+  DualDeviceIcon,
+  SearchIcon,
   BuildingIcon,
   CheckIcon,
   CloseIcon,
@@ -31,3 +33,4 @@ export { panelId, tabId, tabPanelProps, Tabs, type TabItem, type TabsProps } fro
 export { SwitchButton, TickToggle, type SwitchButtonProps, type TickToggleProps } from './toggle/toggle';
 export { InfoPage, type InfoPageProps } from './info-page/info-page';
 export { Chart, type ChartProps } from './chart/chart';
+export { VirtualList, type VirtualListProps } from './virtual-list/virtual-list';

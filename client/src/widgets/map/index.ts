@@ -4,6 +4,7 @@ export {
   $pins,
   $viewRequest,
   $zoom,
+  boundsRequested,
   clusterClicked,
   MAX_ZOOM,
   mapMoved,
@@ -11,6 +12,7 @@ export {
   ZOOM_STEP,
   zoomInClicked,
   zoomOutClicked,
+  type Bounds,
   type LatLng,
   type ViewRequest,
 } from './model';

@@ -11,7 +11,9 @@ import { toPinCollection } from './lib/pins';
  */
 export type LatLng = { lat: number; lng: number };
 /** Go to a zoom (and centre), or step the zoom by `zoomBy` from where the map is heading. */
-export type ViewRequest = { center?: LatLng; zoom?: number; zoomBy?: number; seq: number };
+export type ViewRequest = { center?: LatLng; zoom?: number; zoomBy?: number; bounds?: Bounds; seq: number };
+/** [[west, south], [east, north]] in degrees: fit the map to them (a county's outline). */
+export type Bounds = [[number, number], [number, number]];
 
 export const MAX_ZOOM = 20;
 export const ZOOM_STEP = 1;
@@ -21,6 +23,8 @@ export const zoomOutClicked = createEvent();
 export const mapMoved = createEvent<{ zoom: number; center: LatLng }>();
 export const clusterClicked = createEvent<{ center: LatLng; zoom: number }>();
 export const mapReset = createEvent();
+/** Show this area whole (a county selected in the dashboard zooms to its outline). */
+export const boundsRequested = createEvent<Bounds>();
 
 export const $zoom = createStore<number>(MAP_DEFAULTS.zoom);
 export const $center = createStore<LatLng>({ lat: MAP_DEFAULTS.lat, lng: MAP_DEFAULTS.lng });
@@ -49,6 +53,12 @@ sample({
   source: { devices: $devices, request: $viewRequest },
   filter: ({ devices }, serial) => !!devices[serial]?.location,
   fn: ({ devices, request }, serial): ViewRequest => ({ center: devices[serial]!.location!, zoom: MAP_DEFAULTS.selectedZoom, seq: nextSeq(request) }),
+  target: $viewRequest,
+});
+sample({
+  clock: boundsRequested,
+  source: $viewRequest,
+  fn: (request, bounds): ViewRequest => ({ bounds, seq: nextSeq(request) }),
   target: $viewRequest,
 });
 sample({

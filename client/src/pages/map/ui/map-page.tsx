@@ -4,6 +4,7 @@ import { $devicesStatus, devicesRequested } from '../../../entities/device';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
 import { LinkButton, Spinner } from '../../../shared/ui';
 import { ClockPanel } from '../../../widgets/clock-panel';
+import { DashboardPanel } from '../../../widgets/dashboard-panel';
 import { DevicePanel, panelRouteRead } from '../../../widgets/device-panel';
 import { FleetMap } from '../../../widgets/map';
 import { ProfilePanel } from '../../../widgets/profile-panel';
@@ -13,7 +14,8 @@ import styles from './map-page.module.css';
 
 /**
  * The map screen after sign-in: the full-window map with its panels floating over it (clock and
- * Active Pin top right, zoom and profile bottom right). The left side is kept for the dashboard.
+ * Active Pin top right, zoom and profile bottom right), the main dashboard top left and the selected
+ * pin's card bottom left.
  */
 export default function MapPage() {
   const [status, retry, readRoute] = useUnit([$devicesStatus, devicesRequested, panelRouteRead]);
@@ -30,17 +32,22 @@ export default function MapPage() {
       <div className={styles.bottomRight}>
         <ProfilePanel />
       </div>
-      <div className={styles.topLeft} role="status" aria-live="polite">
-        {status === 'loading' ? (
-          <p className={styles.note}>
-            <Spinner size={16} /> Loading devices…
-          </p>
-        ) : status === 'failed' ? (
-          <p className={styles.note}>
-            The devices could not be loaded.
-            <LinkButton onClick={() => retry()}>Try again</LinkButton>
-          </p>
-        ) : null}
+      <div className={styles.topLeft}>
+        <div role="status" aria-live="polite" className={styles.statusLine}>
+          {status === 'loading' ? (
+            <p className={styles.note}>
+              <Spinner size={16} /> Loading devices…
+            </p>
+          ) : status === 'failed' ? (
+            <p className={styles.note}>
+              The devices could not be loaded.
+              <LinkButton onClick={() => retry()}>Try again</LinkButton>
+            </p>
+          ) : null}
+        </div>
+        <DashboardPanel />
+      </div>
+      <div className={styles.bottomLeft}>
         <SelectedDeviceCard />
       </div>
       <DevicePanel />

@@ -142,3 +142,19 @@ export const InfoIcon = (props: IconProps) => (
     <path d="M12 11v5M12 8h.01" />
   </Svg>
 );
+
+export const SearchIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <circle cx="11" cy="11" r="6.5" />
+    <path d="m16 16 4.5 4.5" />
+  </Svg>
+);
+
+/** Two dispensers side by side: a device with both pumps fed (dual batch). */
+export const DualDeviceIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <rect x="3" y="5" width="7.5" height="14" rx="1.5" />
+    <rect x="13.5" y="5" width="7.5" height="14" rx="1.5" />
+    <path d="M6.75 9v2M17.25 9v2" />
+  </Svg>
+);

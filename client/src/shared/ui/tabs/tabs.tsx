@@ -16,6 +16,8 @@ export type TabsProps<K extends string> = {
   label: string;
   /** Prefix for the ids that tie each tab to its panel (see tabPanelProps). */
   idPrefix: string;
+  /** Smaller labels on one line, for several tabs in a narrow panel. */
+  compact?: boolean;
 };
 
 export const tabId = (idPrefix: string, key: string) => `${idPrefix}-tab-${key}`;
@@ -32,7 +34,7 @@ export const tabPanelProps = (idPrefix: string, key: string) => ({
  * A WAI-ARIA tab list with a highlight sliding under the selected tab: Tab enters on the selected tab,
  * Left / Right / Home / End move between tabs, Enter / Space select.
  */
-export function Tabs<K extends string>({ items, selected, onSelect, label, idPrefix }: TabsProps<K>) {
+export function Tabs<K extends string>({ items, selected, onSelect, label, idPrefix, compact = false }: TabsProps<K>) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const index = Math.max(0, items.findIndex((item) => item.key === selected));
 
@@ -50,7 +52,7 @@ export function Tabs<K extends string>({ items, selected, onSelect, label, idPre
   };
 
   return (
-    <div className={styles.tablist} role="tablist" aria-label={label}>
+    <div className={[styles.tablist, compact ? styles.compact : ''].join(' ')} role="tablist" aria-label={label}>
       {items.map((item, at) => {
         const isSelected = item.key === selected;
         const disabled = item.disabledReason !== undefined;

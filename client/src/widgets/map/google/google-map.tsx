@@ -99,6 +99,11 @@ function GoogleViewSync({ map }: { map: google.maps.Map }) {
   }, [map, moved]);
   useEffect(() => {
     if (!request) return;
+    if (request.bounds) {
+      const [[west, south], [east, north]] = request.bounds;
+      map.fitBounds({ west, south, east, north }, 40);
+      return;
+    }
     if (request.center) map.panTo(request.center);
     // Google's getZoom() already answers the zoom it is heading to, so steps add up.
     const zoom = request.zoom ?? (map.getZoom() ?? MAP_DEFAULTS.zoom) + (request.zoomBy ?? 0);

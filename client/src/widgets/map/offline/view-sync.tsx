@@ -29,6 +29,11 @@ export function ViewSync() {
   useEffect(() => {
     if (!request) return;
     const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    if (request.bounds) {
+      heading.current = null;
+      map.fitBounds(request.bounds, { padding: 40, duration: reduced ? 0 : 350 });
+      return;
+    }
     const from = heading.current ?? toSpecZoom(map.getZoom());
     const zoom = Math.min(MAX_ZOOM, Math.max(MAP_DEFAULTS.minZoom, request.zoom ?? from + (request.zoomBy ?? 0)));
     map.easeTo({

@@ -1,0 +1,2 @@
+export { DashboardPanel } from './ui/dashboard-panel';
+export { dashboardReset, $selectedCounty } from './model';

@@ -1,0 +1,150 @@
+import type { Subscription } from '@fleet/shared';
+import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import { $counties } from '../../entities/county';
+import { $devices, devicePinClicked, type Device } from '../../entities/device';
+import { countyOverviewPatched, countyOverviewRequested } from '../../entities/overview';
+import { $accessLevel } from '../../entities/session';
+import { overviewChangedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
+import { panelOpened } from '../device-panel';
+import { boundsRequested } from '../map';
+import {
+  batchNumbers,
+  brandOptions,
+  countyRows,
+  filterDevices,
+  geometryBounds,
+  partnerCompanies,
+  searchKey,
+  siteRows,
+  type FilterView,
+} from './lib/dashboard-lib';
+
+/**
+ * The main dashboard panel over the map (spec section 2): tabs OVERVIEW, DEVICE LIST, BATCH LIST and
+ * SUBSCRIPTIONS, a tile opening a filtered device list, and the county / brand / market-partner
+ * roll-ups. Everything it lists comes from the fleet already in memory ($devices, kept live by the
+ * device pushes), so filtering and searching never call the server; the overview counts come from the
+ * `overview` topic. Choosing a county switches the dashboard to that county (section 4: overall versus
+ * a county): its overview is read once and then pushed, and the map zooms to its outline.
+ */
+export type DashboardTab = 'overview' | 'deviceList' | 'batchList' | 'subscriptions';
+export type DeviceListTab = 'county' | 'brand' | 'partner';
+
+export const dashboardReset = createEvent();
+export const collapseToggled = createEvent();
+export const tabSelected = createEvent<DashboardTab>();
+export const filterViewOpened = createEvent<FilterView>();
+export const filterViewClosed = createEvent();
+export const searchChanged = createEvent<string>();
+export const brandFilterChanged = createEvent<number | null>();
+export const countyFilterChanged = createEvent<number | null>();
+export const partnerFilterChanged = createEvent<string[]>();
+export const deviceListTabSelected = createEvent<DeviceListTab>();
+export const batchFilterChanged = createEvent<string | null>();
+/** A county card clicked: selects it (the dashboard's county view); countyCleared goes back to overall. */
+export const countyClicked = createEvent<number>();
+export const countyCleared = createEvent();
+/** A double click on the selected county card: its device groups. */
+export const countyDrilledIn = createEvent<number>();
+export const drillBackClicked = createEvent();
+export const partnerSearchChanged = createEvent<string>();
+export const partnerClicked = createEvent<string>();
+/** A device card in a list: open its panel and highlight its pin. */
+export const deviceCardClicked = createEvent<string>();
+
+export const $collapsed = createStore(false).on(collapseToggled, (c) => !c).reset(dashboardReset);
+export const $tab = createStore<DashboardTab>('overview').reset(dashboardReset);
+export const $filterView = createStore<FilterView | null>(null)
+  .on(filterViewOpened, (_, view) => view)
+  .reset(filterViewClosed, tabSelected, dashboardReset);
+export const $searchText = createStore('').on(searchChanged, (_, text) => text).reset(filterViewOpened, dashboardReset);
+export const $brandFilter = createStore<number | null>(null).on(brandFilterChanged, (_, id) => id).reset(filterViewOpened, dashboardReset);
+export const $countyFilter = createStore<number | null>(null).on(countyFilterChanged, (_, id) => id).reset(dashboardReset);
+export const $partnerFilter = createStore<string[]>([]).on(partnerFilterChanged, (_, keys) => keys).reset(filterViewOpened, dashboardReset);
+export const $deviceListTab = createStore<DeviceListTab>('county').on(deviceListTabSelected, (_, tab) => tab).reset(dashboardReset);
+export const $batchFilter = createStore<string | null>(null).on(batchFilterChanged, (_, batch) => batch).reset(dashboardReset);
+export const $selectedCounty = createStore<number | null>(null).on(countyClicked, (_, id) => id).reset(countyCleared, dashboardReset);
+export const $drillCounty = createStore<number | null>(null).on(countyDrilledIn, (_, id) => id).reset(drillBackClicked, countyCleared, dashboardReset);
+export const $partnerSearch = createStore('').on(partnerSearchChanged, (_, text) => text).reset(dashboardReset);
+export const $selectedPartner = createStore<string | null>(null).on(partnerClicked, (current, key) => (current === key ? null : key)).reset(dashboardReset);
+
+/** The fleet as a list, in the order the API gives it (site, number). */
+export const $deviceList = $devices.map((devices) => Object.values(devices));
+export const $countyNames = $counties.map((collection) => new Map(collection.features.map((f) => [f.id, f.properties.name])));
+
+export const $filteredDevices = combine(
+  { devices: $deviceList, view: $filterView, search: $searchText, brand: $brandFilter, county: $countyFilter, partners: $partnerFilter },
+  ({ devices, view, search, brand, county, partners }): Device[] =>
+    view ? filterDevices(devices, { view, search: searchKey(search), brand, county, partners }) : [],
+);
+export const $brandOptions = $deviceList.map(brandOptions);
+export const $partnerCompanies = $deviceList.map(partnerCompanies);
+export const $batchOptions = $deviceList.map(batchNumbers);
+/** Every county holding a device (the filter list's County dropdown), whatever the Batch filter. */
+export const $countyOptions = combine($deviceList, $countyNames, (devices, names) => countyRows(devices, names));
+export const $countyRows = combine($deviceList, $countyNames, $batchFilter, (devices, names, batch) => countyRows(devices, names, batch));
+export const $siteRows = combine($deviceList, $drillCounty, $batchFilter, (devices, county, batch) => (county === null ? [] : siteRows(devices, county, batch)));
+export const $visiblePartners = combine($partnerCompanies, $partnerSearch, (companies, search) => {
+  const key = searchKey(search);
+  return key ? companies.filter((c) => searchKey(c.company).includes(key)) : companies;
+});
+/** The counties of the selected market-partner company (its devices only). */
+export const $partnerCountyRows = combine($deviceList, $countyNames, $partnerCompanies, $selectedPartner, (devices, names, companies, key) => {
+  const company = companies.find((c) => c.key === key);
+  if (!company) return [];
+  const serials = new Set(company.serials);
+  return countyRows(
+    devices.filter((d) => serials.has(d.serial)),
+    names,
+  );
+});
+
+/** Spec section 6: market partners get no SUBSCRIPTIONS tab and no Market Partner sub-tab; only distributors add devices. */
+export const $isMarketPartner = $accessLevel.map((level) => level === 'market-partner');
+export const $canAddDevice = $accessLevel.map((level) => level === 'distributor');
+
+// A tab a role does not have is never shown, even if it was the last one chosen.
+sample({ clock: tabSelected, source: $isMarketPartner, filter: (mp, tab) => !(mp && tab === 'subscriptions'), fn: (_, tab) => tab, target: $tab });
+sample({ clock: $isMarketPartner, source: $tab, filter: (tab, mp) => mp && tab === 'subscriptions', fn: () => 'overview' as const, target: $tab });
+sample({ clock: $isMarketPartner, source: $deviceListTab, filter: (tab, mp) => mp && tab === 'partner', fn: () => 'county' as const, target: $deviceListTab });
+
+// A filter list opened while a county is the dashboard's view starts on that county.
+sample({ clock: filterViewOpened, source: $selectedCounty, target: $countyFilter });
+
+sample({
+  clock: deviceCardClicked,
+  target: [devicePinClicked, panelOpened],
+});
+
+// The county view: its overview once, the map on its outline.
+sample({ clock: $selectedCounty.updates, filter: (id): id is number => id !== null, target: countyOverviewRequested });
+sample({
+  clock: $selectedCounty.updates,
+  source: $counties,
+  filter: (collection, id) => id !== null && collection.features.some((f) => f.id === id),
+  fn: (collection, id) => geometryBounds(collection.features.find((f) => f.id === id)!.geometry)!,
+  target: boundsRequested,
+});
+
+// Pushes for the county on view (the overall ones go to the overall overview).
+sample({
+  clock: overviewChangedReceived,
+  source: $selectedCounty,
+  filter: (county, payload) => county !== null && (payload as { location?: number | null }).location === county,
+  fn: (_, payload) => payload as Record<string, number | null> & { location: number },
+  target: countyOverviewPatched,
+});
+
+/** Moves the county overview subscription from one county to another (null: none). */
+export const moveCountySubscriptionFx = createEffect(async ({ from, to }: { from: number | null; to: number | null }) => {
+  const sub = (location: number) => ({ topic: 'overview', location }) as Subscription;
+  if (from !== null && from !== to) await unsubscribeFx(sub(from));
+  if (to !== null && from !== to) await subscribeFx(sub(to));
+});
+const $subscribedCounty = createStore<number | null>(null, { serialize: 'ignore' })
+  .on(moveCountySubscriptionFx.done, (_, { params }) => params.to)
+  .reset(dashboardReset);
+sample({ clock: $selectedCounty.updates, source: $subscribedCounty, fn: (from, to) => ({ from, to }), target: moveCountySubscriptionFx });
+// After a reconnect the server has forgotten the subscription and the counts may have moved.
+sample({ clock: socketConnected, source: $selectedCounty, filter: (id, { reconnect }) => reconnect && id !== null, fn: (to) => ({ from: null, to }), target: moveCountySubscriptionFx });
+sample({ clock: socketConnected, source: $selectedCounty, filter: (id, { reconnect }) => reconnect && id !== null, fn: (id) => id as number, target: countyOverviewRequested });

@@ -1,17 +1,81 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { DeviceAnswer } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
+import { batches, brands, deviceGroups, devices, pendingChanges, pumpSettings, rentals, userExclusiveDevices } from '../db/schema.ts';
+import { resolveSite } from '../sites/site-resolver.ts';
+import { recomputeWarnings } from './device-warnings.ts';
+import { cancelChange, requestChange } from './pending-changes.ts';
+
+export type { PendingKind, RestorePoint } from './pending-changes.ts';
+
+export type DeviceRow = typeof devices.$inferSelect;
+export type DeviceChanges = Partial<typeof devices.$inferInsert>;
+export type DeviceBatchRow = typeof batches.$inferSelect;
+export type PumpSettingRow = typeof pumpSettings.$inferSelect;
+export type PumpSettingChanges = Partial<Omit<PumpSettingRow, 'deviceId'>>;
+export type RentalRow = typeof rentals.$inferSelect;
+export type RentalValues = Omit<RentalRow, 'deviceId'>;
+export type PendingChangeRow = typeof pendingChanges.$inferSelect;
+export type ChangeRequest = Parameters<typeof requestChange>[1];
+export type SiteInput = Parameters<typeof resolveSite>[1];
+export type RegisteredRow = { serial: string; label: string; brand: number | null; location_id: number | null };
+export type AvailableRow = { serial: string; left_pump_type: string; right_pump_type: string; core_ver: string | null };
 
 /**
+ * What the device service needs from storage; a fake of it tests the service without a database.
+ * `scope` is always a condition on `devices` (deviceScope), undefined for the whole fleet.
+ */
+export interface DevicesRepository {
+  transaction<T>(fn: (repo: DevicesRepository) => Promise<T>): Promise<T>;
+  listJson(scope: SQL | undefined): Promise<string>;
+  answer(serial: string, scope: SQL | undefined): Promise<DeviceAnswer | undefined>;
+  registered(scope: SQL | undefined): Promise<RegisteredRow[]>;
+  available(): Promise<AvailableRow[]>;
+  /** Any device with this serial, placed or not, locked for the rest of the transaction. */
+  bySerialForUpdate(serial: string): Promise<DeviceRow | undefined>;
+  placedInScope(serial: string, scope: SQL | undefined): Promise<DeviceRow | undefined>;
+  placedInScopeMany(serials: string[], scope: SQL | undefined): Promise<DeviceRow[]>;
+  brandExists(id: number): Promise<boolean>;
+  batchByRef(ref: number | string): Promise<DeviceBatchRow | undefined>;
+  resolveSite(input: SiteInput): Promise<number>;
+  serialUsingNumber(groupId: number, number: number, exceptDeviceId: number): Promise<string | undefined>;
+  update(id: number, values: DeviceChanges): Promise<void>;
+  dropSiteIfEmpty(groupId: number): Promise<void>;
+  removeExclusiveAssignments(deviceId: number): Promise<void>;
+  cancelPendingChanges(deviceId: number, at: Date): Promise<void>;
+  pumpSetting(deviceId: number): Promise<PumpSettingRow | undefined>;
+  ensurePumpSetting(initial: PumpSettingRow): Promise<void>;
+  savePumpSetting(initial: PumpSettingRow, changes: PumpSettingChanges): Promise<void>;
+  rental(deviceId: number): Promise<RentalRow | undefined>;
+  saveRental(deviceId: number, values: RentalValues): Promise<RentalRow>;
+  removeRental(deviceId: number): Promise<void>;
+  pendingChangeInScopeForUpdate(id: number, scope: SQL | undefined): Promise<{ change: PendingChangeRow; serial: string } | undefined>;
+  requestChange(args: ChangeRequest): Promise<void>;
+  cancelChange(change: PendingChangeRow, at: Date): Promise<void>;
+  recomputeWarnings(deviceIds: number[], today: string): Promise<void>;
+}
+
+/**
+ * The SQL of the device calls. Built on a database or on a transaction (see `transaction`).
+ *
  * A device answer carries every section 3 field, so the client needs no second call. The list answer of
  * each device is kept in devices.list_json by database triggers (migration 0003) whenever the device or
  * anything it shows changes; the list is then a column read joined into one array, which keeps 10,000
  * devices inside the time budget. The single-device answer adds what the device panel shows.
  */
-export function devicesRepository(db: Db) {
+export function devicesRepository(db: Db): DevicesRepository {
   return {
+    /**
+     * Runs `fn` in one transaction, with a repository bound to it: all or nothing. The service decides
+     * which steps belong together (a form is placed whole or not at all) without ever holding a
+     * database handle, and a fake repository runs the same code by calling `fn` with itself.
+     */
+    transaction<T>(fn: (repo: DevicesRepository) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => fn(devicesRepository(tx as unknown as Db)));
+    },
+
     /** Placed devices (on a site) within the caller's scope, as JSON text ready to send. */
-    async listJson(scope: SQL | undefined): Promise<string> {
+    async listJson(scope) {
       const res = (await db.execute(sql`
         select coalesce(devices.list_json, device_list_json(devices)) as json
         from devices
@@ -19,8 +83,9 @@ export function devicesRepository(db: Db) {
         order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
       return `[${res.rows.map((r) => r.json).join(',')}]`;
     },
+
     /** A placed device; an unplaced serial is only in the available list. */
-    async bySerial(serial: string, scope: SQL | undefined): Promise<DeviceAnswer | undefined> {
+    async answer(serial, scope) {
       const res = (await db.execute(sql`
         select (coalesce(devices.list_json, device_list_json(devices))::jsonb || jsonb_build_object(
                   'timezone_id', g.timezone_id,
@@ -37,6 +102,143 @@ export function devicesRepository(db: Db) {
         left join brands b on b.id = devices.brand_id
         where devices.serial = ${serial} and devices.group_id is not null and ${scope ?? sql`true`}`)) as unknown as { rows: { json: string }[] };
       return res.rows[0] ? (JSON.parse(res.rows[0].json) as DeviceAnswer) : undefined;
+    },
+
+    /** The inner join to the site keeps unplaced serials out. */
+    async registered(scope) {
+      return db
+        .select({ serial: devices.serial, label: devices.label, brand: devices.brandId, location_id: deviceGroups.locationId })
+        .from(devices)
+        .innerJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
+        .where(scope)
+        .orderBy(devices.serial);
+    },
+
+    async available() {
+      return db
+        .select({ serial: devices.serial, left_pump_type: devices.leftPumpType, right_pump_type: devices.rightPumpType, core_ver: devices.coreVer })
+        .from(devices)
+        .where(isNull(devices.groupId))
+        .orderBy(devices.serial);
+    },
+
+    async bySerialForUpdate(serial) {
+      const [row] = await db.select().from(devices).where(eq(devices.serial, serial)).for('update').limit(1);
+      return row;
+    },
+
+    async placedInScope(serial, scope) {
+      const [row] = await db.select().from(devices).where(and(eq(devices.serial, serial), isNotNull(devices.groupId), scope)).limit(1);
+      return row;
+    },
+
+    async placedInScopeMany(serials, scope) {
+      return db.select().from(devices).where(and(inArray(devices.serial, serials), isNotNull(devices.groupId), scope));
+    },
+
+    async brandExists(id) {
+      const [brand] = await db.select({ id: brands.id }).from(brands).where(eq(brands.id, id)).limit(1);
+      return !!brand;
+    },
+
+    /** A form names a batch by id or by its number (case ignored). */
+    async batchByRef(ref) {
+      const [batch] = await db
+        .select()
+        .from(batches)
+        .where(typeof ref === 'number' ? eq(batches.id, ref) : sql`lower(${batches.batchNo}) = lower(${ref})`)
+        .limit(1);
+      return batch;
+    },
+
+    resolveSite(input) {
+      return resolveSite(db, input);
+    },
+
+    /** The serial of another device holding this number at the site, if any. */
+    async serialUsingNumber(groupId, number, exceptDeviceId) {
+      const [clash] = await db
+        .select({ serial: devices.serial })
+        .from(devices)
+        .where(and(eq(devices.groupId, groupId), eq(devices.number, number), ne(devices.id, exceptDeviceId)))
+        .limit(1);
+      return clash?.serial;
+    },
+
+    async update(id, values) {
+      await db.update(devices).set(values).where(eq(devices.id, id));
+    },
+
+    /** A site exists for the devices on it: the last one leaving takes it away. */
+    async dropSiteIfEmpty(groupId) {
+      await db.execute(sql`delete from device_groups g where g.id = ${groupId} and not exists (select 1 from devices d where d.group_id = g.id)`);
+    },
+
+    async removeExclusiveAssignments(deviceId) {
+      await db.delete(userExclusiveDevices).where(eq(userExclusiveDevices.deviceId, deviceId));
+    },
+
+    async cancelPendingChanges(deviceId, at) {
+      await db
+        .update(pendingChanges)
+        .set({ status: 'cancelled', resolvedAt: at })
+        .where(and(eq(pendingChanges.deviceId, deviceId), eq(pendingChanges.status, 'pending')));
+    },
+
+    async pumpSetting(deviceId) {
+      const [row] = await db.select().from(pumpSettings).where(eq(pumpSettings.deviceId, deviceId));
+      return row;
+    },
+
+    /** Gives a device its first pump settings; a device that has some keeps them. */
+    async ensurePumpSetting(initial) {
+      await db.insert(pumpSettings).values(initial).onConflictDoNothing();
+    },
+
+    /** Writes the changes over the device's settings, starting from `initial` when it has none yet. */
+    async savePumpSetting(initial, changes) {
+      await db
+        .insert(pumpSettings)
+        .values({ ...initial, ...changes })
+        .onConflictDoUpdate({ target: pumpSettings.deviceId, set: changes });
+    },
+
+    async rental(deviceId) {
+      const [row] = await db.select().from(rentals).where(eq(rentals.deviceId, deviceId));
+      return row;
+    },
+
+    async saveRental(deviceId, values) {
+      const [row] = await db.insert(rentals).values({ deviceId, ...values }).onConflictDoUpdate({ target: rentals.deviceId, set: values }).returning();
+      return row!;
+    },
+
+    async removeRental(deviceId) {
+      await db.delete(rentals).where(eq(rentals.deviceId, deviceId));
+    },
+
+    /** A pending change of a placed device in scope (whatever its status), locked for the rest of the transaction. */
+    async pendingChangeInScopeForUpdate(id, scope) {
+      const [row] = await db
+        .select({ change: pendingChanges, serial: devices.serial })
+        .from(pendingChanges)
+        .innerJoin(devices, eq(devices.id, pendingChanges.deviceId))
+        .where(and(eq(pendingChanges.id, id), isNotNull(devices.groupId), scope))
+        .for('update')
+        .limit(1);
+      return row;
+    },
+
+    requestChange(args) {
+      return requestChange(db, args);
+    },
+
+    cancelChange(change, at) {
+      return cancelChange(db, change, at);
+    },
+
+    recomputeWarnings(deviceIds, today) {
+      return recomputeWarnings(db, deviceIds, today);
     },
   };
 }

@@ -14,12 +14,12 @@ import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/auth.middleware.ts';
 import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { devicesRepository } from './devices.repository.ts';
 import { devicesService } from './devices.service.ts';
-
 
 /** The device calls of spec section 7 (paths exact, 'avaliableDevice' included: existing clients call it). */
 export function devicesRoutes(ctx: AppContext): Routes {
-  const service = devicesService(ctx.db, ctx.now);
+  const service = devicesService({ repo: devicesRepository(ctx.db), now: ctx.now });
   const router = Router();
   const serial = (p: unknown) => parse(serialSchema, p);
 

@@ -2,6 +2,7 @@ import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { $devicesStatus, devicesRequested } from '../../../entities/device';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
+import { DeviceFormDialog } from '../../../features/device-form';
 import { LinkButton, Spinner } from '../../../shared/ui';
 import { ClockPanel } from '../../../widgets/clock-panel';
 import { DashboardPanel } from '../../../widgets/dashboard-panel';
@@ -52,6 +53,7 @@ export default function MapPage() {
       </div>
       <DevicePanel />
       <UserManagementDialog />
+      <DeviceFormDialog />
     </main>
   );
 }

@@ -1,0 +1,424 @@
+import {
+  deviceFormSchema,
+  fieldErrors,
+  firstErrorMessage,
+  PUMP_TYPE_CODE,
+  type BatchAnswer,
+  type DeviceAnswer,
+  type DeviceFormInput,
+  type LocationEventType,
+  type PumpType,
+} from '@fleet/shared';
+import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import { devicesRequested } from '../../entities/device';
+import { overviewRequested } from '../../entities/overview';
+import { $accessLevel, sessionEnded } from '../../entities/session';
+import { createApiFx, http, HttpError, segment } from '../../shared/api';
+
+/**
+ * The ADD NEW DEVICE and EDIT DEVICE popups (spec sections 2, 5 and 8). Add places an available
+ * serial on a site; edit changes a placed device (its serial and pump types stay) or deletes it after a
+ * confirmation. The form is checked with the shared `deviceFormSchema` before anything is sent, and a
+ * 400 from the server lands under the same fields. A result popup says how it went and closes itself;
+ * a success re-reads the devices and the overview so the device shows on the map and in its county.
+ * Only distributors open these forms (spec section 6); the server refuses everyone else too.
+ */
+export type FormMode = 'closed' | 'add' | 'edit';
+
+export type DeviceFormValues = {
+  serialNumber: string;
+  deviceName: string;
+  /** A brand id, '' while none is chosen. */
+  brandId: string;
+  deviceNumber: string;
+  locationEventType: LocationEventType;
+  leftPumpType: PumpType;
+  rightPumpType: PumpType;
+  /** Batch ids as select values, '' while none is chosen. */
+  batchNumber: string;
+  batch2Number: string;
+  address: string;
+  /** Set only by choosing a suggestion: a typed address has no coordinate. */
+  location: { lat: number; lng: number } | null;
+  simcardPhoneNumber: string;
+  imei: string;
+  simSerialNumber: string;
+};
+/** The fields typed or chosen directly (address and serial have their own events). */
+export type TextField = Exclude<keyof DeviceFormValues, 'location' | 'address' | 'serialNumber' | 'leftPumpType' | 'rightPumpType' | 'locationEventType'>;
+export type FieldErrors = Partial<Record<keyof DeviceFormValues, string>>;
+
+/** GET /api/v1/avaliableDevice: a provisioned serial that is not placed yet. */
+export type AvailableDevice = { serial: string; left_pump_type: PumpType; right_pump_type: PumpType; core_ver: string | null };
+export type BrandChoice = { id: number; name: string };
+/** One row of GET /api/v1/placeSuggestions (US and AU only). */
+export type PlaceSuggestion = { place_id: string; description: string; location: { lat: number; lng: number } };
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
+
+export type FormResult = { tone: 'success' | 'danger'; title: string; message: string | null; seq: number };
+
+/** Spec section 8, word for word. */
+export const RESULT_TEXT = {
+  added: 'DEVICE ADDED',
+  addFailed: 'FAIL TO ADD DEVICE',
+  edited: 'DEVICE EDITED',
+  editFailed: 'FAIL TO EDIT DEVICE',
+  deleted: 'Device has been deleted',
+  deleteFailed: 'Something went wrong',
+  listLoading: 'Loading ...',
+  listFailed: 'Something went wrong !',
+} as const;
+/** Result popups close themselves (spec section 4: 1 to 2 s after add or edit). */
+export const RESULT_MS = 1500;
+/** Suggestions are asked for once typing pauses this long. */
+export const SUGGEST_DELAY_MS = 300;
+export const SUGGEST_MIN_CHARS = 2;
+export const PLACE_COUNTRIES = 'us,au';
+
+export const EMPTY_FORM: DeviceFormValues = {
+  serialNumber: '',
+  deviceName: '',
+  brandId: '',
+  deviceNumber: '',
+  locationEventType: 'SITE',
+  leftPumpType: 'Sunscreen',
+  rightPumpType: 'Unspecified',
+  batchNumber: '',
+  batch2Number: '',
+  address: '',
+  location: null,
+  simcardPhoneNumber: '',
+  imei: '',
+  simSerialNumber: '',
+};
+
+/** The form as the device answer of GET /api/v1/device/{serial} fills it (edit). */
+export function formOfDevice(device: DeviceAnswer): DeviceFormValues {
+  const id = (v: number | null) => (v == null ? '' : String(v));
+  return {
+    serialNumber: device.serial,
+    deviceName: device.label ?? '',
+    brandId: id(device.brand),
+    deviceNumber: id(device.number),
+    locationEventType: device.location_event_type === 'EVENT' ? 'EVENT' : 'SITE',
+    leftPumpType: device.left_pump_type as PumpType,
+    rightPumpType: device.right_pump_type as PumpType,
+    batchNumber: id(device.batch),
+    batch2Number: id(device.batch2Id),
+    address: device.address ?? '',
+    location: device.location,
+    simcardPhoneNumber: device.simcardPhoneNumber ?? '',
+    imei: device.imei ?? '',
+    simSerialNumber: device.simSerialNumber ?? '',
+  };
+}
+
+/** What the form sends before the schema reads it: chosen ids as numbers, no right batch without a right pump. */
+export function formInput(form: DeviceFormValues): Record<string, unknown> {
+  const ref = (v: string) => (v === '' ? '' : Number(v));
+  return {
+    ...form,
+    batchNumber: ref(form.batchNumber),
+    batch2Number: form.rightPumpType === 'Unspecified' ? null : ref(form.batch2Number),
+  };
+}
+
+/** Field messages keyed like the form; the coordinate's message shows under the address. */
+export function formErrorsOf(body: Record<string, unknown>): FieldErrors {
+  const errors: FieldErrors = {};
+  const first = (v: unknown) => (Array.isArray(v) ? (v.find((m) => typeof m === 'string') as string | undefined) : typeof v === 'string' ? v : undefined);
+  for (const [key, value] of Object.entries(body)) {
+    const message = first(value);
+    if (!message) continue;
+    const field = (key === 'location' ? 'address' : key) as keyof DeviceFormValues;
+    if (!(field in EMPTY_FORM)) continue;
+    // An empty address is 'Required' first; the missing coordinate is the next thing to fix.
+    errors[field] ??= message;
+  }
+  return errors;
+}
+
+export type Checked = { ok: true; input: DeviceFormInput } | { ok: false; errors: FieldErrors };
+
+/** The client-side check: the same schema the server parses with (spec section 5 messages). */
+export function checkForm(form: DeviceFormValues): Checked {
+  const parsed = deviceFormSchema.safeParse(formInput(form));
+  if (parsed.success) return { ok: true, input: parsed.data };
+  return { ok: false, errors: formErrorsOf(fieldErrors(parsed.error)) };
+}
+
+/** Batches a pump may be given: never an EXPIRED one (spec section 4), nor a recalled lot. */
+export const choosableBatches = (batches: readonly BatchAnswer[]): BatchAnswer[] => batches.filter((b) => b.status !== 'EXPIRED' && !b.is_recalled);
+
+/** The server's words for a failed save: a 400's first message, else its detail, else the generic text. */
+export const GENERIC_FAILURE = 'Something went wrong.';
+export function failureMessage(error: unknown): string {
+  if (!(error instanceof HttpError)) return GENERIC_FAILURE;
+  if (error.status === 0) return error.message;
+  if (error.detail) return error.detail;
+  if (error.status === 400) return firstErrorMessage(error.body);
+  return GENERIC_FAILURE;
+}
+
+// ---------------------------------------------------------------- calls
+
+export const fetchAvailableFx = createApiFx(() => http<AvailableDevice[]>('/api/v1/avaliableDevice'));
+export const fetchBrandsFx = createApiFx(() => http<BrandChoice[]>('/api/v1/brand'));
+export const fetchBatchesFx = createApiFx((pumpTypeCode: number) => http<BatchAnswer[]>(`/api/v1/batch/${pumpTypeCode}`));
+export const fetchDeviceFx = createApiFx((serial: string) => http<DeviceAnswer>(`/api/v1/device/${segment(serial)}`));
+export const fetchSuggestionsFx = createApiFx(async (input: string) => {
+  const query = new URLSearchParams({ input, country: PLACE_COUNTRIES });
+  return (await http<{ suggestions: PlaceSuggestion[] }>(`/api/v1/placeSuggestions?${query}`)).suggestions;
+});
+export const addDeviceFx = createApiFx((input: DeviceFormInput) => http<DeviceAnswer>('/api/v1/addDevice', { method: 'POST', json: input }));
+export const editDeviceFx = createApiFx(({ serial, input }: { serial: string; input: DeviceFormInput }) =>
+  http<DeviceAnswer>(`/api/v1/editDevice/${segment(serial)}`, { method: 'PUT', json: input }),
+);
+export const deleteDeviceFx = createApiFx(async (serial: string) => {
+  await http<{ detail: string }>(`/api/v1/deleteDevice/${segment(serial)}`, { method: 'POST' });
+  return serial;
+});
+/** Resolves with what was typed once typing has paused. */
+export const suggestDelayFx = createEffect((input: string) => new Promise<string>((resolve) => window.setTimeout(() => resolve(input), SUGGEST_DELAY_MS)));
+/** Resolves with the popup's number once it has been shown long enough. */
+export const resultTimerFx = createEffect((seq: number) => new Promise<number>((resolve) => window.setTimeout(() => resolve(seq), RESULT_MS)));
+
+// ---------------------------------------------------------------- events
+
+export const addDeviceOpened = createEvent();
+export const editDeviceOpened = createEvent<string>();
+export const deviceFormClosed = createEvent();
+export const fieldChanged = createEvent<{ field: TextField; value: string }>();
+export const serialChosen = createEvent<string>();
+export const pumpTypeChanged = createEvent<{ pump: 'left' | 'right'; type: PumpType }>();
+export const locationEventTypeChanged = createEvent<LocationEventType>();
+export const addressTyped = createEvent<string>();
+export const suggestionChosen = createEvent<PlaceSuggestion>();
+export const suggestionsDismissed = createEvent();
+export const formSubmitted = createEvent();
+export const deleteRequested = createEvent();
+export const deleteCancelled = createEvent();
+export const deleteConfirmed = createEvent();
+export const resultClosed = createEvent();
+/** A device was added or edited: its new answer (the device panel shows it at once). */
+export const deviceSaved = createEvent<DeviceAnswer>();
+/** A device was taken off its site. */
+export const deviceDeleted = createEvent<string>();
+
+/** The form is done (saved or deleted): it closes, the result popup stays. */
+const formFinished = createEvent();
+const resultShown = createEvent<Omit<FormResult, 'seq'>>();
+const pumpTypesKnown = createEvent<{ left: PumpType; right: PumpType }>();
+
+// ---------------------------------------------------------------- stores
+
+export const $mode = createStore<FormMode>('closed');
+export const $editSerial = createStore<string | null>(null);
+export const $form = createStore<DeviceFormValues>(EMPTY_FORM);
+export const $errors = createStore<FieldErrors>({});
+export const $available = createStore<AvailableDevice[]>([]);
+export const $availableStatus = createStore<LoadStatus>('idle');
+export const $brands = createStore<BrandChoice[]>([]);
+/** Choosable batches per pump type code (1 Sunscreen, 2 Sanitizer). */
+export const $batchChoices = createStore<Record<number, BatchAnswer[]>>({});
+export const $deviceStatus = createStore<LoadStatus>('idle');
+export const $suggestions = createStore<PlaceSuggestion[]>([]);
+export const $suggestStatus = createStore<LoadStatus>('idle');
+export const $confirmingDelete = createStore(false);
+export const $result = createStore<FormResult | null>(null);
+export const $saving = combine(addDeviceFx.pending, editDeviceFx.pending, deleteDeviceFx.pending, (a, e, d) => a || e || d);
+export const $canManageDevices = $accessLevel.map((level) => level === 'distributor');
+
+export const $leftBatches = combine($form, $batchChoices, (form, choices) => choices[PUMP_TYPE_CODE[form.leftPumpType]] ?? []);
+export const $rightBatches = combine($form, $batchChoices, (form, choices) => (form.rightPumpType === 'Unspecified' ? [] : (choices[PUMP_TYPE_CODE[form.rightPumpType]] ?? [])));
+
+// ---------------------------------------------------------------- opening and closing
+
+const addOpened = sample({ clock: addDeviceOpened, filter: $canManageDevices });
+const editOpened = sample({ clock: editDeviceOpened, filter: $canManageDevices });
+
+$mode.on(addOpened, () => 'add').on(editOpened, () => 'edit').reset(deviceFormClosed, formFinished, sessionEnded);
+$editSerial.on(editOpened, (_, serial) => serial).reset(addOpened, deviceFormClosed, formFinished, sessionEnded);
+$form.reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
+$errors.reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
+$suggestions.reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded, suggestionChosen, suggestionsDismissed);
+$suggestStatus.reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded, suggestionChosen, suggestionsDismissed);
+// The question closes once the delete starts (deleteConfirmed reads it first: no delete without it).
+$confirmingDelete.on(deleteRequested, () => true).reset(deleteCancelled, deleteDeviceFx, deviceFormClosed, formFinished, sessionEnded);
+$available.reset(sessionEnded);
+$brands.reset(sessionEnded);
+$batchChoices.reset(sessionEnded);
+
+sample({ clock: [addOpened, editOpened], fn: () => undefined, target: fetchBrandsFx });
+sample({ clock: addOpened, fn: () => undefined, target: fetchAvailableFx });
+sample({ clock: addOpened, fn: () => ({ left: EMPTY_FORM.leftPumpType, right: EMPTY_FORM.rightPumpType }), target: pumpTypesKnown });
+sample({ clock: editOpened, target: fetchDeviceFx });
+
+$available.on(fetchAvailableFx.doneData, (_, list) => list);
+$availableStatus
+  .on(fetchAvailableFx, () => 'loading')
+  .on(fetchAvailableFx.done, () => 'ready')
+  .on(fetchAvailableFx.fail, () => 'failed')
+  .reset(sessionEnded);
+$brands.on(fetchBrandsFx.doneData, (_, brands) => brands.map(({ id, name }) => ({ id, name })));
+
+// Edit: the device's current values (an answer for a serial no longer being edited is dropped).
+const deviceLoaded = sample({
+  clock: fetchDeviceFx.done,
+  source: { serial: $editSerial, mode: $mode },
+  filter: ({ serial, mode }, { params }) => mode === 'edit' && serial === params,
+  fn: (_, { result }) => formOfDevice(result),
+});
+$form.on(deviceLoaded, (_, form) => form);
+$deviceStatus
+  .on(editOpened, () => 'loading')
+  .on(deviceLoaded, () => 'ready')
+  .on(fetchDeviceFx.fail, (status) => (status === 'loading' ? 'failed' : status))
+  .reset(addOpened, deviceFormClosed, formFinished, sessionEnded);
+sample({ clock: deviceLoaded, fn: (form) => ({ left: form.leftPumpType, right: form.rightPumpType }), target: pumpTypesKnown });
+
+// ---------------------------------------------------------------- fields
+
+$form
+  .on(fieldChanged, (form, { field, value }) => ({ ...form, [field]: value }))
+  .on(locationEventTypeChanged, (form, locationEventType) => ({ ...form, locationEventType }))
+  // A batch holds one fluid: a new pump type needs a batch of that fluid.
+  .on(pumpTypeChanged, (form, { pump, type }) =>
+    pump === 'left' ? { ...form, leftPumpType: type, batchNumber: '' } : { ...form, rightPumpType: type, batch2Number: '' },
+  );
+
+// Add: the serial's pump types come from the hardware as provisioned (still changeable before saving).
+const serialPicked = sample({
+  clock: serialChosen,
+  source: $available,
+  fn: (available, serial) => ({ serial, device: available.find((d) => d.serial === serial) }),
+});
+$form.on(serialPicked, (form, { serial, device }) =>
+  device && (device.left_pump_type !== form.leftPumpType || device.right_pump_type !== form.rightPumpType)
+    ? { ...form, serialNumber: serial, leftPumpType: device.left_pump_type, rightPumpType: device.right_pump_type, batchNumber: '', batch2Number: '' }
+    : { ...form, serialNumber: serial },
+);
+sample({
+  clock: serialPicked,
+  filter: ({ device }) => device !== undefined,
+  fn: ({ device }) => ({ left: device!.left_pump_type, right: device!.right_pump_type }),
+  target: pumpTypesKnown,
+});
+sample({ clock: pumpTypeChanged, source: $form, fn: (form) => ({ left: form.leftPumpType, right: form.rightPumpType }), target: pumpTypesKnown });
+
+// The batches of each pump's fluid, read fresh whenever a form opens or a pump type is set.
+sample({ clock: pumpTypesKnown, filter: ({ left }) => left !== 'Unspecified', fn: ({ left }) => PUMP_TYPE_CODE[left], target: fetchBatchesFx });
+sample({
+  clock: pumpTypesKnown,
+  filter: ({ left, right }) => right !== 'Unspecified' && right !== left,
+  fn: ({ right }) => PUMP_TYPE_CODE[right],
+  target: fetchBatchesFx,
+});
+const batchesLoaded = fetchBatchesFx.done.map(({ params, result }) => ({ code: params, batches: choosableBatches(result) }));
+$batchChoices.on(batchesLoaded, (choices, { code, batches }) => ({ ...choices, [code]: batches }));
+// A device's current batch that has since expired or been recalled is no choice any more.
+$form.on(batchesLoaded, (form, { code, batches }) => {
+  const keep = (id: string, type: PumpType) => id === '' || PUMP_TYPE_CODE[type] !== code || batches.some((b) => String(b.id) === id);
+  const left = keep(form.batchNumber, form.leftPumpType);
+  const right = form.rightPumpType === 'Unspecified' || keep(form.batch2Number, form.rightPumpType);
+  return left && right ? form : { ...form, batchNumber: left ? form.batchNumber : '', batch2Number: right ? form.batch2Number : '' };
+});
+
+// Address: typing leaves no coordinate; only a chosen suggestion sets address and location together.
+$form
+  .on(addressTyped, (form, address) => ({ ...form, address, location: null }))
+  .on(suggestionChosen, (form, s) => ({ ...form, address: s.description, location: s.location }));
+sample({ clock: addressTyped, filter: (text) => text.trim().length >= SUGGEST_MIN_CHARS, target: suggestDelayFx });
+sample({
+  clock: suggestDelayFx.doneData,
+  source: $form,
+  filter: (form, typed) => form.address === typed && form.location === null,
+  fn: (_, typed) => typed.trim(),
+  target: fetchSuggestionsFx,
+});
+// Only the answer for what the field says now lands.
+const suggestionsLoaded = sample({
+  clock: fetchSuggestionsFx.done,
+  source: $form,
+  filter: (form, { params }) => form.address.trim() === params && form.location === null,
+  fn: (_, { result }) => result,
+});
+$suggestions.on(suggestionsLoaded, (_, list) => list).on(addressTyped, (list, text) => (text.trim().length < SUGGEST_MIN_CHARS ? [] : list));
+$suggestStatus
+  .on(fetchSuggestionsFx, () => 'loading')
+  .on(suggestionsLoaded, () => 'ready')
+  .on(fetchSuggestionsFx.fail, () => 'failed')
+  .on(addressTyped, (status, text) => (text.trim().length < SUGGEST_MIN_CHARS ? 'idle' : status));
+
+// A field's message goes as soon as that field is edited; the next save checks everything again.
+const clearError = (field: keyof DeviceFormValues) => (errors: FieldErrors) => {
+  if (!(field in errors)) return errors;
+  const { [field]: _gone, ...rest } = errors;
+  return rest;
+};
+$errors
+  .on(fieldChanged, (errors, { field }) => clearError(field)(errors))
+  .on(serialChosen, clearError('serialNumber'))
+  .on([addressTyped, suggestionChosen], clearError('address'))
+  .on(pumpTypeChanged, (errors, { pump }) => clearError(pump === 'left' ? 'batchNumber' : 'batch2Number')(errors));
+
+// ---------------------------------------------------------------- saving
+
+const checked = sample({
+  clock: formSubmitted,
+  source: { form: $form, mode: $mode, saving: $saving, status: $deviceStatus },
+  filter: ({ mode, saving, status }) => !saving && (mode === 'add' || (mode === 'edit' && status === 'ready')),
+  fn: ({ form }) => checkForm(form),
+});
+$errors.on(checked, (_, result) => (result.ok ? {} : result.errors));
+sample({
+  clock: checked,
+  source: $mode,
+  filter: (mode, result) => mode === 'add' && result.ok,
+  fn: (_, result) => (result as Extract<Checked, { ok: true }>).input,
+  target: addDeviceFx,
+});
+sample({
+  clock: checked,
+  source: { mode: $mode, serial: $editSerial },
+  filter: ({ mode, serial }, result) => mode === 'edit' && serial !== null && result.ok,
+  fn: ({ serial }, result) => ({ serial: serial!, input: (result as Extract<Checked, { ok: true }>).input }),
+  target: editDeviceFx,
+});
+
+// A 400 names its fields: they show under the inputs like the client's own messages.
+const fieldFailure = (error: Error): FieldErrors =>
+  error instanceof HttpError && error.status === 400 && error.body && typeof error.body === 'object' ? formErrorsOf(error.body as Record<string, unknown>) : {};
+$errors.on([addDeviceFx.failData, editDeviceFx.failData], (errors, error) => ({ ...errors, ...fieldFailure(error) }));
+
+sample({ clock: [addDeviceFx.doneData, editDeviceFx.doneData], target: deviceSaved });
+sample({ clock: deleteDeviceFx.doneData, target: deviceDeleted });
+sample({ clock: [deviceSaved, deviceDeleted], fn: () => undefined, target: [formFinished, devicesRequested, overviewRequested] });
+
+sample({ clock: addDeviceFx.doneData, fn: (d) => ({ tone: 'success' as const, title: RESULT_TEXT.added, message: `S/N ${d.serial} is on the map at ${d.address}.` }), target: resultShown });
+sample({ clock: editDeviceFx.doneData, fn: (d) => ({ tone: 'success' as const, title: RESULT_TEXT.edited, message: `${d.label || d.serial} at ${d.address}.` }), target: resultShown });
+sample({ clock: addDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.addFailed, message: failureMessage(e) }), target: resultShown });
+sample({ clock: editDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.editFailed, message: failureMessage(e) }), target: resultShown });
+
+// Delete (edit only), after the confirmation.
+sample({
+  clock: deleteConfirmed,
+  source: { asked: $confirmingDelete, mode: $mode, serial: $editSerial, saving: $saving },
+  filter: ({ asked, mode, serial, saving }) => asked && mode === 'edit' && serial !== null && !saving,
+  fn: ({ serial }) => serial!,
+  target: deleteDeviceFx,
+});
+sample({ clock: deleteDeviceFx.done, fn: () => ({ tone: 'success' as const, title: RESULT_TEXT.deleted, message: null }), target: resultShown });
+// The title already says 'Something went wrong': a message only when the server said more.
+const deleteFailureMessage = (e: Error) => (failureMessage(e) === GENERIC_FAILURE ? null : failureMessage(e));
+sample({ clock: deleteDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.deleteFailed, message: deleteFailureMessage(e) }), target: resultShown });
+
+// ---------------------------------------------------------------- result popup
+
+/** Counts popups for the whole tab, so a timer started for an earlier popup never closes a later one. */
+const $resultCount = createStore(0, { serialize: 'ignore' }).on(resultShown, (n) => n + 1);
+sample({ clock: resultShown, source: $resultCount, fn: (seq, result): FormResult => ({ ...result, seq }), target: $result });
+$result
+  .on(resultTimerFx.doneData, (current, seq) => (current?.seq === seq ? null : current))
+  .reset(resultClosed, sessionEnded);
+sample({ clock: $result, filter: (r): r is FormResult => r !== null, fn: (r) => (r as FormResult).seq, target: resultTimerFx });

@@ -1,6 +1,7 @@
 import type { DeviceAnswer, SimLogRow, Subscription } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { $devices, devicePinClicked, type Device } from '../../entities/device';
+import { deviceDeleted, deviceSaved } from '../../features/device-form';
 import { createApiFx, http, segment } from '../../shared/api';
 import {
   deviceChangedReceived,
@@ -168,3 +169,7 @@ sample({
   target: panelOpened,
 });
 sample({ clock: panelClosed, fn: () => DEVICE_QUERY, target: queryParamRemoved });
+
+// EDIT DEVICE saved or deleted the device shown: show the saved values at once, or close the panel.
+sample({ clock: deviceSaved, source: $panelSerial, filter: (serial, device) => serial === device.serial, fn: (_, device) => device, target: panelDeviceReplaced });
+sample({ clock: deviceDeleted, source: $panelSerial, filter: (serial, deleted) => serial === deleted, fn: () => undefined, target: panelClosed });

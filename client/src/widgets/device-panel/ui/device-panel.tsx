@@ -1,6 +1,7 @@
 import { useUnit } from 'effector-react';
 import { useEffect, useRef, useState } from 'react';
 import { $accessLevel } from '../../../entities/session';
+import { $canManageDevices, editDeviceOpened } from '../../../features/device-form';
 import { ArrowLeftIcon, Button, ChevronIcon, Dialog, InfoIcon, Spinner } from '../../../shared/ui';
 import { $now } from '../../clock-panel/model';
 import { PANEL_MENU, formatDeviceClock, menuBadge, panelSiteName } from '../lib/panel-lib';
@@ -136,7 +137,7 @@ export function DevicePanel() {
         </div>
       ) : null}
 
-      {device ? <DeviceInfoDialog open={infoOpen} device={device} onClose={() => setInfoOpen(false)} operator={operator} /> : null}
+      {device ? <DeviceInfoDialog open={infoOpen} device={device} onClose={() => setInfoOpen(false)} /> : null}
     </section>
   );
 }
@@ -157,7 +158,9 @@ function SectionView({ section, device, operator }: { section: string; device: P
 }
 
 /** Device info (spec section 2; Escape closes): name, serial, brand, batches, software version. */
-function DeviceInfoDialog({ open, device, onClose, operator }: { open: boolean; device: PanelDevice; onClose: () => void; operator: boolean }) {
+function DeviceInfoDialog({ open, device, onClose }: { open: boolean; device: PanelDevice; onClose: () => void }) {
+  // Edit Machine: distributors only (spec section 6); clients and market partners see it disabled.
+  const [canEdit, editMachine] = useUnit([$canManageDevices, editDeviceOpened]);
   const rows: [string, string][] = [
     ['Site/Event Name', device.label || 'NoName'],
     ['Serial Number', device.serial],
@@ -173,11 +176,17 @@ function DeviceInfoDialog({ open, device, onClose, operator }: { open: boolean; 
       title="Device Info"
       actions={
         <>
-          {operator ? (
-            <Button variant="secondary" disabled title="Editing a machine comes with the device forms">
-              Edit Machine
-            </Button>
-          ) : null}
+          <Button
+            variant="secondary"
+            disabled={!canEdit}
+            title={canEdit ? undefined : 'Only distributors can edit a machine'}
+            onClick={() => {
+              onClose();
+              editMachine(device.serial);
+            }}
+          >
+            Edit Machine
+          </Button>
           <Button onClick={onClose}>Back</Button>
         </>
       }

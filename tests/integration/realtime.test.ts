@@ -56,6 +56,22 @@ describe.each(['websocket', 'polling'] as const)('push server in process (%s tra
     await h?.close();
   });
 
+  /** n sockets of one user, each subscribed to one subscription (the acknowledgement is returned beside each). */
+  const subscribedSockets = (n: number, who: string, sub: Parameters<ClientToServerEvents['subscribe']>[0]) =>
+    Promise.all(Array.from({ length: n }, async () => {
+      const c = client(base, token[who], transport);
+      await connected(c);
+      return { c, ack: await subscribe(c, sub) };
+    }));
+  /** One upstream poll per period (give or take a tick at either end) over five periods. */
+  async function expectOnePollPerPeriod(topic: 'device' | 'overview') {
+    const before = rt.counters.total(topic);
+    await sleep(PERIOD * 5);
+    const polls = rt.counters.total(topic) - before;
+    expect(polls).toBeGreaterThanOrEqual(3);
+    expect(polls).toBeLessThanOrEqual(6);
+  }
+
   const checkin = (percent: number) =>
     request(base)
       .post('/device/v1/checkin')
@@ -109,18 +125,9 @@ describe.each(['websocket', 'polling'] as const)('push server in process (%s tra
   });
 
   it('many sockets watching one device cause one upstream poll per period, and polling stops when the last leaves', async () => {
-    const sockets = await Promise.all(Array.from({ length: 25 }, async () => {
-      const c = client(base, token.distributor, transport);
-      await connected(c);
-      await subscribe(c, { topic: 'device', serial: 'SP240004' });
-      return c;
-    }));
-    const before = rt.counters.total('device');
-    await sleep(PERIOD * 5);
-    const polls = rt.counters.total('device') - before;
-    expect(polls).toBeGreaterThanOrEqual(3);
-    expect(polls).toBeLessThanOrEqual(6);
-    for (const c of sockets) c.close();
+    const sockets = await subscribedSockets(25, 'distributor', { topic: 'device', serial: 'SP240004' });
+    await expectOnePollPerPeriod('device');
+    for (const { c } of sockets) c.close();
     await sleep(PERIOD);
     const after = rt.counters.total('device');
     await sleep(PERIOD * 3);
@@ -143,6 +150,76 @@ describe.each(['websocket', 'polling'] as const)('push server in process (%s tra
     await sleep(PERIOD * 3);
     expect(flags).toEqual([expect.objectContaining({ serial: 'SP240006', pending_flags: expect.objectContaining({ others: true }) })]);
     expect(overview.at(-1)).toHaveProperty('pause_devices');
+    expect(overview.every((p) => p.location === null)).toBe(true);
+    c.close();
+  });
+
+  it('pushes one county\'s overview to that county\'s room only, polled once per period for any number of sockets; unsubscribe stops it', async () => {
+    const auth = { Authorization: `Token ${token.distributor}` };
+    const list = (await request(h.app).get('/api/v1/device').set(auth)).body as { serial: string; location_id: number | null; is_pause: boolean }[];
+    const used = new Set(['SP240001', 'SP240002', 'SP240004', 'SP240005', 'SP240006', 'SP240030']);
+    const device = list.find((d) => d.location_id && !d.is_pause && !used.has(d.serial))!;
+    const county = device.location_id!;
+    const overviewOf = async (query: string) => (await request(h.app).get(`/api/v1/overview${query}`).set(auth)).body as Record<string, number | null>;
+    const changed = (before: Record<string, number | null>, after: Record<string, number | null>) =>
+      Object.fromEntries(Object.entries(after).filter(([k, v]) => before[k] !== v));
+    const setPause = (isPause: boolean) => request(h.app).post(`/api/v1/setPauseDevice/${device.serial}`).set(auth).send({ isPause });
+
+    // Many sockets on one county: one subject, one upstream poll per period.
+    const many = await subscribedSockets(10, 'distributor', { topic: 'overview', location: county });
+    for (const { ack } of many) expect(ack).toEqual({ ok: true, subscribed: [expect.stringMatching(new RegExp(`^overview:\\d+:${county}$`))] });
+    await sleep(PERIOD);
+    expect(await rt.registry.watched('overview')).toEqual([expect.stringMatching(new RegExp(`^\\d+:${county}$`))]);
+    await expectOnePollPerPeriod('overview');
+    for (const { c } of many) c.close();
+
+    // One socket overall, one on the county, one on both.
+    const heard: Record<'overall' | 'county' | 'both', Record<string, number | null>[]> = { overall: [], county: [], both: [] };
+    const sockets = {} as Record<keyof typeof heard, Client>;
+    for (const who of ['overall', 'county', 'both'] as const) {
+      const c = (sockets[who] = client(base, token.distributor, transport));
+      await connected(c);
+      c.on('overview:changed', (p) => heard[who].push(p));
+      if (who !== 'county') expect(await subscribe(c, { topic: 'overview' })).toMatchObject({ ok: true });
+      if (who !== 'overall') expect(await subscribe(c, { topic: 'overview', location: county })).toMatchObject({ ok: true });
+    }
+    await sleep(PERIOD * 2); // the first polls take the snapshots
+    const [overallBefore, countyBefore] = [await overviewOf(''), await overviewOf(`?location=${county}`)];
+    expect((await setPause(true)).status).toBe(200);
+    const [overallAfter, countyAfter] = [await overviewOf(''), await overviewOf(`?location=${county}`)];
+    await sleep(PERIOD * 3);
+    const countyPush = { ...changed(countyBefore, countyAfter), location: county };
+    const overallPush = { ...changed(overallBefore, overallAfter), location: null };
+    expect(countyPush).toMatchObject({ pause_devices: countyBefore.pause_devices! + 1 });
+    expect(heard.county).toEqual([countyPush]);
+    expect(heard.overall).toEqual([overallPush]);
+    expect(heard.both).toHaveLength(2);
+    expect(heard.both).toEqual(expect.arrayContaining([countyPush, overallPush]));
+
+    // Unsubscribing the county stops its pushes; the overall subscription still hears the next change.
+    await new Promise((resolve) => sockets.county.emit('unsubscribe', { topic: 'overview', location: county }, resolve));
+    await new Promise((resolve) => sockets.both.emit('unsubscribe', { topic: 'overview', location: county }, resolve));
+    await sleep(PERIOD);
+    expect(await rt.registry.watched('overview')).not.toContainEqual(expect.stringMatching(new RegExp(`:${county}$`)));
+    expect((await setPause(false)).status).toBe(200);
+    const overallResumed = await overviewOf('');
+    await sleep(PERIOD * 3);
+    expect(heard.county).toHaveLength(1);
+    expect(overallResumed.pause_devices).toBe(overallBefore.pause_devices);
+    expect(heard.overall).toEqual([overallPush, { ...changed(overallAfter, overallResumed), location: null }]);
+    expect(heard.both.filter((p) => p.location === county)).toHaveLength(1);
+    for (const c of Object.values(sockets)) c.close();
+  });
+
+  it('refuses an overview location that is not a county id, and the socket keeps working', async () => {
+    const c = client(base, token.distributor, transport);
+    await connected(c);
+    for (const location of [0, -3, 1.5, '4', null, 2 ** 40, Number.NaN]) {
+      expect(await subscribe(c, { topic: 'overview', location } as never)).toEqual({ ok: false, error: 'location is a county id.' });
+    }
+    expect(await subscribe(c, { topic: 'overview', location: 999_999 })).toEqual({ ok: false, error: 'No county with this id.' });
+    expect(await rt.registry.watched('overview')).not.toContainEqual(expect.stringMatching(/:(999999|0|-3|4|1\.5)$/));
+    expect(await subscribe(c, { topic: 'overview' })).toMatchObject({ ok: true });
     c.close();
   });
 });

@@ -2,14 +2,14 @@ import type http from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
-import { and, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { rooms, serialSchema, type ClientToServerEvents, type ServerToClientEvents, type Subscription, type SubscriptionTopic } from '@fleet/shared';
+import { overviewSubject, rooms, serialSchema, type ClientToServerEvents, type ServerToClientEvents, type Subscription, type SubscriptionTopic } from '@fleet/shared';
 import type { WatchRegistry } from '@fleet/workers';
 import { deviceScope } from '../access/scope.ts';
 import type { AuthService, Viewer } from '../auth/auth.service.ts';
 import type { Db } from '../db/client.ts';
-import { devices } from '../db/schema.ts';
+import { devices, locations } from '../db/schema.ts';
 import { ApiError } from '../lib/errors.ts';
 
 type SocketData = { viewer: Viewer; subs: Map<string, { topic: SubscriptionTopic; subject: string }> };
@@ -17,11 +17,14 @@ type FleetSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<str
 export type FleetIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 const serial = serialSchema;
+const COUNTY_ERROR = 'location is a county id.';
+/** A county id: locations.id, capped at PostgreSQL's integer so a huge id is refused here rather than failing in SQL. */
+const location = z.number({ error: COUNTY_ERROR }).int({ error: COUNTY_ERROR }).positive({ error: COUNTY_ERROR }).max(2_147_483_647, { error: COUNTY_ERROR });
 const subscriptionSchema = z.discriminatedUnion('topic', [
   z.object({ topic: z.literal('device'), serial }),
   z.object({ topic: z.literal('deviceCards'), serials: z.array(serial).min(1).max(20_000) }),
   z.object({ topic: z.literal('simLog'), serial }),
-  z.object({ topic: z.literal('overview') }),
+  z.object({ topic: z.literal('overview'), location: location.optional() }),
 ]);
 
 /**
@@ -74,20 +77,35 @@ export function attachRealtime(
     await deps.registry.remove(topic, subject);
   }
 
-  const roomOf = (topic: SubscriptionTopic, subject: string) =>
-    topic === 'device' ? rooms.device(subject) : topic === 'deviceCards' ? rooms.deviceCards(subject) : topic === 'simLog' ? rooms.simLog(subject) : rooms.overview(Number(subject));
+  /** Whether a county exists: an unknown id would only add a subject to poll for nothing. */
+  async function countyExists(id: number) {
+    const rows = await deps.db.select({ id: locations.id }).from(locations).where(eq(locations.id, id)).limit(1);
+    return rows.length > 0;
+  }
+
+  const roomOf = (topic: SubscriptionTopic, subject: string) => {
+    if (topic !== 'overview') return topic === 'device' ? rooms.device(subject) : topic === 'deviceCards' ? rooms.deviceCards(subject) : rooms.simLog(subject);
+    const { userId, location } = overviewSubject.parse(subject);
+    return rooms.overview(userId, location);
+  };
 
   io.on('connection', (socket) => {
     socket.on('subscribe', async (raw, ack) => {
       const reply = typeof ack === 'function' ? ack : () => undefined;
       try {
         const parsed = subscriptionSchema.safeParse(raw);
-        if (!parsed.success) return reply({ ok: false, error: 'Invalid subscription.' });
+        if (!parsed.success) {
+          const badCounty = parsed.error.issues.some((i) => i.path[0] === 'location');
+          return reply({ ok: false, error: badCounty ? COUNTY_ERROR : 'Invalid subscription.' });
+        }
         const sub = parsed.data as Subscription;
         const viewer = socket.data.viewer;
         if (sub.topic === 'overview') {
-          await join(socket, 'overview', String(viewer.id), rooms.overview(viewer.id));
-          return reply({ ok: true, subscribed: [`overview:${viewer.id}`] });
+          // The counts themselves are scoped by the REST call the poller makes as this viewer.
+          if (sub.location !== undefined && !(await countyExists(sub.location))) return reply({ ok: false, error: 'No county with this id.' });
+          const subject = overviewSubject.format(viewer.id, sub.location);
+          await join(socket, 'overview', subject, rooms.overview(viewer.id, sub.location));
+          return reply({ ok: true, subscribed: [`overview:${subject}`] });
         }
         const wanted = sub.topic === 'deviceCards' ? [...new Set(sub.serials)] : [sub.serial];
         const allowed = await allowedSerials(viewer, wanted);
@@ -104,7 +122,7 @@ export function attachRealtime(
       const parsed = subscriptionSchema.safeParse(raw);
       if (parsed.success) {
         const sub = parsed.data as Subscription;
-        const subjects = sub.topic === 'overview' ? [String(socket.data.viewer.id)] : sub.topic === 'deviceCards' ? sub.serials : [sub.serial];
+        const subjects = sub.topic === 'overview' ? [overviewSubject.format(socket.data.viewer.id, sub.location)] : sub.topic === 'deviceCards' ? sub.serials : [sub.serial];
         for (const s of subjects) await leave(socket, sub.topic, s, roomOf(sub.topic, s));
       }
       if (typeof ack === 'function') ack({ ok: true });

@@ -5,7 +5,9 @@
  * SIM log 15 s).
  *
  * Rooms: `device:{serial}` (panel), `devices:{serial}` (cards/pins of one device), `simLog:{serial}`,
- * `overview:{userId}`. Every subscription is authorised with the same scope rules as REST.
+ * `overview:{userId}` (overall counts) and `overview:{userId}:{location}` (one county, spec section 4).
+ * Every subscription is authorised with the same scope rules as REST. `overview:changed` always carries
+ * `location` (null overall, the county id otherwise), so a client subscribed to both tells them apart.
  */
 import type { DeviceListItemShape } from './device-shape.ts';
 
@@ -15,7 +17,11 @@ export type Subscription =
   | { topic: 'device'; serial: string }
   | { topic: 'deviceCards'; serials: string[] }
   | { topic: 'simLog'; serial: string }
-  | { topic: 'overview' };
+  /** Without `location`: the caller's overall counts; with it (a county id): that county's counts. */
+  | { topic: 'overview'; location?: number };
+
+/** The changed counts plus `location`, always present: null for the overall counts, else the county id. */
+export type OverviewChangedPayload = Record<string, number | null> & { location: number | null };
 
 export type SubscribeAck = { ok: true; subscribed: string[] } | { ok: false; error: string; refused?: string[] };
 
@@ -26,8 +32,8 @@ export type ServerToClientEvents = {
   'pendingFlags:changed': (payload: { serial: string; pending_flags: { activation_changed: boolean; rental_changed: boolean; others: boolean }; at: string }) => void;
   /** New SMS log rows, newest first. */
   'smsLog:appended': (payload: { serial: string; rows: { direction: string; message: string; created_when: string }[]; at: string }) => void;
-  /** Overview counts that changed. */
-  'overview:changed': (payload: Record<string, number | null>) => void;
+  /** Overview counts that changed, and which overview they belong to (null: overall). */
+  'overview:changed': (payload: OverviewChangedPayload) => void;
 };
 
 export type ClientToServerEvents = {
@@ -35,12 +41,24 @@ export type ClientToServerEvents = {
   unsubscribe: (subscription: Subscription, ack?: (result: { ok: true }) => void) => void;
 };
 
+/**
+ * The watch-registry subject of an overview subscription: `{userId}` overall, `{userId}:{location}` for
+ * one county. The push server writes it, the pollers read it back to know whom to act as and what to GET.
+ */
+export const overviewSubject = {
+  format: (userId: number, location?: number | null) => (location ? `${userId}:${location}` : String(userId)),
+  parse(subject: string): { userId: number; location: number | null } {
+    const [userId, location] = subject.split(':');
+    return { userId: Number(userId), location: location ? Number(location) : null };
+  },
+};
+
 /** Room names, in one place for server, workers and client. */
 export const rooms = {
   device: (serial: string) => `device:${serial}`,
   deviceCards: (serial: string) => `devices:${serial}`,
   simLog: (serial: string) => `simLog:${serial}`,
-  overview: (userId: number) => `overview:${userId}`,
+  overview: (userId: number, location?: number | null) => `overview:${overviewSubject.format(userId, location)}`,
 };
 
 /** Poll periods per topic (spec section 9). */

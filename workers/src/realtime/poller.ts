@@ -1,4 +1,4 @@
-import { POLL_MS, rooms, type ServerToClientEvents, type SubscriptionTopic } from '@fleet/shared';
+import { overviewSubject, POLL_MS, rooms, type OverviewChangedPayload, type ServerToClientEvents, type SubscriptionTopic } from '@fleet/shared';
 import { appendedRows, diffFields } from './diff.ts';
 import type { PollState } from './poll-state.ts';
 import type { WatchRegistry } from './watch-registry.ts';
@@ -79,17 +79,19 @@ export function startPollers(deps: PollerDeps) {
     if (rows.length) deps.emit(rooms.simLog(serial), 'smsLog:appended', { serial, rows, at: new Date().toISOString() });
   }
 
-  async function pollOverview(userId: string) {
-    const res = await deps.get('/api/v1/overview', Number(userId));
+  /** One subject per user overall (`{userId}`) or per user and county (`{userId}:{location}`). */
+  async function pollOverview(subject: string) {
+    const { userId, location } = overviewSubject.parse(subject);
+    const res = await deps.get(location ? `/api/v1/overview?location=${location}` : '/api/v1/overview', userId);
     deps.countPoll('overview');
     if (res.status !== 200) return;
     const next = res.body as Record<string, number | null>;
-    const key = `overview:${userId}`;
+    const key = `overview:${subject}`;
     const prev = (await deps.state.getSnapshot(key)) as Record<string, number | null> | undefined;
     await deps.state.setSnapshot(key, next, period('overview') * 6);
     const patch = diffFields(prev, next);
-    // The changed counts themselves (`overview:changed { ...counts }`).
-    if (patch) deps.emit(rooms.overview(Number(userId)), 'overview:changed', patch as Record<string, number | null>);
+    // The changed counts, and always which overview they belong to: a client may watch overall and a county.
+    if (patch) deps.emit(rooms.overview(userId, location), 'overview:changed', { ...(patch as Record<string, number | null>), location } satisfies OverviewChangedPayload);
   }
 
   const run = (key: string, job: () => Promise<void>) => {
@@ -109,8 +111,8 @@ export function startPollers(deps: PollerDeps) {
     for (const serial of await deps.registry.watched('simLog')) {
       if (await deps.state.claim(`simLog:${serial}`, period('simLog'))) run(`simLog:${serial}`, () => pollSimLog(serial));
     }
-    for (const userId of await deps.registry.watched('overview')) {
-      if (await deps.state.claim(`overview:${userId}`, period('overview'))) run(`overview:${userId}`, () => pollOverview(userId));
+    for (const subject of await deps.registry.watched('overview')) {
+      if (await deps.state.claim(`overview:${subject}`, period('overview'))) run(`overview:${subject}`, () => pollOverview(subject));
     }
   }
 

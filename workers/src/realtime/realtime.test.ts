@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { overviewSubject, POLL_MS } from '@fleet/shared';
 import { appendedRows, deepEqual, diffFields } from './diff.ts';
+import { memoryPollState } from './poll-state.ts';
+import { startPollers } from './poller.ts';
 import { LocalWatchCounts, memoryWatchRegistry } from './watch-registry.ts';
 
 describe('diffFields', () => {
@@ -56,5 +59,70 @@ describe('watch registry', () => {
     expect(c.add('t', 's')).toBe(false);
     expect(c.remove('t', 's')).toBe(false);
     expect(c.remove('t', 's')).toBe(true);
+  });
+});
+
+describe('overview poller', () => {
+  const PERIOD = POLL_MS.overview;
+  const counts = (over: Record<string, number | null>) => ({ total_devices: 10, pause_devices: 1, warning_devices: 2, ...over });
+
+  /** Pollers on fake timers over a fake device API whose answers the test edits between periods. */
+  async function setup(watchers: string[]) {
+    const registry = memoryWatchRegistry();
+    for (const subject of watchers) await registry.add('overview', subject);
+    const answers: Record<string, Record<string, number | null>> = {
+      '/api/v1/overview': counts({ location: null }),
+      '/api/v1/overview?location=12': counts({ location: 12, total_devices: 4 }),
+    };
+    const gets: string[] = [];
+    const emits: { room: string; event: string; payload: unknown }[] = [];
+    const pollers = startPollers({
+      registry,
+      state: memoryPollState(),
+      async get(path, actAs) {
+        gets.push(`${actAs} ${path}`);
+        const body = answers[path];
+        return body ? { status: 200, body: structuredClone(body) } : { status: 404, body: null };
+      },
+      emit: (room, event, payload) => void emits.push({ room, event, payload }),
+      countPoll: () => undefined,
+    });
+    return { registry, answers, gets, emits, pollers };
+  }
+
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('polls a county once per period as its user, however many watch it, and pushes only changed counts with location to the county room', async () => {
+    const county = overviewSubject.format(7, 12);
+    const { answers, gets, emits, pollers } = await setup([county, county, county, county, county, overviewSubject.format(7)]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect([...gets].sort()).toEqual(['7 /api/v1/overview', '7 /api/v1/overview?location=12']);
+    expect(emits).toEqual([]); // the first poll only takes the snapshot
+
+    answers['/api/v1/overview?location=12'] = { ...answers['/api/v1/overview?location=12']!, pause_devices: 2 };
+    await vi.advanceTimersByTimeAsync(PERIOD);
+    expect(gets.filter((g) => g.endsWith('?location=12'))).toHaveLength(2);
+    expect(emits).toEqual([{ room: 'overview:7:12', event: 'overview:changed', payload: { pause_devices: 2, location: 12 } }]);
+
+    answers['/api/v1/overview'] = { ...answers['/api/v1/overview']!, warning_devices: 5, total_devices: 11 };
+    await vi.advanceTimersByTimeAsync(PERIOD);
+    expect(gets.filter((g) => g.endsWith('?location=12'))).toHaveLength(3);
+    expect(emits.slice(1)).toEqual([{ room: 'overview:7', event: 'overview:changed', payload: { warning_devices: 5, total_devices: 11, location: null } }]);
+    await pollers.stop();
+  });
+
+  it('stops polling a county when its last watcher leaves', async () => {
+    const { registry, answers, gets, emits, pollers } = await setup(['7:12', '7:12']);
+    await vi.advanceTimersByTimeAsync(100);
+    await registry.remove('overview', '7:12');
+    answers['/api/v1/overview?location=12'] = { ...answers['/api/v1/overview?location=12']!, pause_devices: 3 };
+    await vi.advanceTimersByTimeAsync(PERIOD);
+    expect(gets).toHaveLength(2);
+    await registry.remove('overview', '7:12');
+    await vi.advanceTimersByTimeAsync(PERIOD * 3);
+    expect(gets).toHaveLength(2);
+    expect(emits).toEqual([{ room: 'overview:7:12', event: 'overview:changed', payload: { pause_devices: 3, location: 12 } }]);
+    await pollers.stop();
   });
 });

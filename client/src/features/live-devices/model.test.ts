@@ -2,8 +2,8 @@ import { allSettled, fork, scopeBind } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { $devices, fetchDevicesFx, normaliseDevices } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
-import { fetchOverviewFx } from '../../entities/overview';
-import { $connected, deviceChangedReceived, socketConnected, subscribeFx } from '../../shared/realtime';
+import { $overview, fetchOverviewFx } from '../../entities/overview';
+import { $connected, deviceChangedReceived, overviewChangedReceived, socketConnected, subscribeFx } from '../../shared/realtime';
 import { flushTimerFx, SUBSCRIBE_CHUNK } from './model';
 
 const at = '2026-11-22T10:00:00Z';
@@ -61,5 +61,14 @@ describe('live device updates', () => {
 
     await allSettled(socketConnected, { scope, params: { reconnect: true } });
     expect(fetches).toBe(1);
+  });
+
+  it('patches the overall overview with overall pushes only: a county push (location set) leaves it alone', async () => {
+    const overall = { total_devices: 10, pause_devices: 1, location: null };
+    const scope = fork({ values: [[$overview, overall]] });
+    await allSettled(overviewChangedReceived, { scope, params: { pause_devices: 4, location: 12 } });
+    expect(scope.getState($overview)).toEqual(overall);
+    await allSettled(overviewChangedReceived, { scope, params: { pause_devices: 2, location: null } });
+    expect(scope.getState($overview)).toEqual({ ...overall, pause_devices: 2 });
   });
 });

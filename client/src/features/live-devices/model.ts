@@ -86,7 +86,8 @@ sample({
 });
 sample({ clock: patchesFlushed, target: devicesPatched });
 
-sample({ clock: overviewChangedReceived, target: overviewPatched });
+// Only the overall counts: a county's pushes (location set) belong to whoever subscribed to that county.
+sample({ clock: overviewChangedReceived, filter: ({ location }) => location === null, target: overviewPatched });
 
 // On every (re)connect: subscribe what is loaded and the overview; after a reconnect, re-fetch too.
 sample({ clock: socketConnected, source: $deviceSerials, target: subscribeSerialsFx });

@@ -1,6 +1,8 @@
 export {
   $countyOverview,
+  $countyOverviewFailed,
   $overview,
+  $overviewFailed,
   countyOverviewPatched,
   countyOverviewRequested,
   fetchCountyOverviewFx,

@@ -13,6 +13,12 @@ export const fetchOverviewFx = createApiFx<void, Overview>(() => http<Overview>(
 export const $overview = createStore<Overview | null>(null);
 $overview.on(fetchOverviewFx.doneData, (_, overview) => overview).on(overviewPatched, (overview, patch) => (overview ? { ...overview, ...patch } : overview)).reset(overviewCleared);
 sample({ clock: overviewRequested, fn: () => undefined, target: fetchOverviewFx });
+/** The last read failed and nothing was shown yet: the dashboard says so and offers to try again. */
+export const $overviewFailed = createStore(false)
+  .on(fetchOverviewFx.fail, () => true)
+  .on(fetchOverviewFx.done, () => false)
+  .on(fetchOverviewFx, () => false)
+  .reset(overviewCleared);
 
 /**
  * The dashboard's county view (spec section 4: overall versus a county): the same answer for one county
@@ -40,3 +46,7 @@ sample({
   target: $countyOverview,
 });
 sample({ clock: countyOverviewRequested, target: fetchCountyOverviewFx });
+export const $countyOverviewFailed = createStore(false)
+  .on(sample({ clock: fetchCountyOverviewFx.fail, source: $countyAsked, filter: (asked, { params }) => asked === params }), () => true)
+  .on(countyOverviewRequested, () => false)
+  .reset(overviewCleared);

@@ -1,7 +1,7 @@
 import { useUnit } from 'effector-react';
 import type { ReactNode } from 'react';
-import { $countyOverview, $overview, type Overview } from '../../../entities/overview';
-import { AlertIcon, BatteryIcon, ExternalIcon, PauseIcon, PinIcon } from '../../../shared/ui';
+import { $countyOverview, $countyOverviewFailed, $overview, $overviewFailed, countyOverviewRequested, overviewRequested, type Overview } from '../../../entities/overview';
+import { AlertIcon, BatteryIcon, ExternalIcon, LinkButton, PauseIcon, PinIcon } from '../../../shared/ui';
 import { $selectedCounty, filterViewOpened, tabSelected } from '../model';
 import type { FilterView } from '../lib/dashboard-lib';
 import styles from './dashboard-panel.module.css';
@@ -44,7 +44,17 @@ function Skeleton() {
  */
 export function OverviewTab() {
   const [overall, countyOverview, county, open, selectTab] = useUnit([$overview, $countyOverview, $selectedCounty, filterViewOpened, tabSelected]);
+  const [overallFailed, countyFailed, retryOverall, retryCounty] = useUnit([$overviewFailed, $countyOverviewFailed, overviewRequested, countyOverviewRequested]);
   const o = county !== null ? countyOverview : overall;
+  const failed = county !== null ? countyFailed : overallFailed;
+  if (!o && failed) {
+    return (
+      <p className={styles.error} role="alert">
+        The overview could not be loaded.
+        <LinkButton onClick={() => (county !== null ? retryCounty(county) : retryOverall())}>Try again</LinkButton>
+      </p>
+    );
+  }
   if (!o) return <Skeleton />;
   const view = (v: FilterView) => () => open(v);
   return (

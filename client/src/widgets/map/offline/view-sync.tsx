@@ -17,6 +17,7 @@ export function ViewSync() {
       const center = map.getCenter();
       const zoom = toSpecZoom(map.getZoom());
       map.getContainer().dataset.zoom = zoom.toFixed(2);
+      map.getContainer().dataset.center = `${center.lat.toFixed(5)},${center.lng.toFixed(5)}`;
       moved({ zoom, center: { lat: center.lat, lng: center.lng } });
     };
     map.on('moveend', report);

@@ -8,7 +8,6 @@ import { liveUpdatesStarted, liveUpdatesStopped } from '../features/live-devices
 import { deactivatedLoginRefused, signedIn } from '../features/sign-in';
 import { clientConfigRequested } from '../shared/config';
 import { routingStarted } from '../shared/routing';
-import { dashboardReset } from '../widgets/dashboard-panel';
 import { deactivatedDialogOpened } from '../widgets/deactivated-dialog';
 import { mapReset } from '../widgets/map';
 
@@ -29,4 +28,4 @@ sample({
   filter: Boolean,
   target: [devicesRequested, countiesRequested, overviewRequested, clientConfigRequested, liveUpdatesStarted],
 });
-sample({ clock: sessionEnded, target: [liveUpdatesStopped, devicesCleared, countiesCleared, overviewCleared, pinFilterReset, mapReset, dashboardReset] });
+sample({ clock: sessionEnded, target: [liveUpdatesStopped, devicesCleared, countiesCleared, overviewCleared, pinFilterReset, mapReset] });

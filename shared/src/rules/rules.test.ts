@@ -86,3 +86,13 @@ describe('firstErrorMessage (sign-up failure text)', () => {
     expect(firstErrorMessage(null)).toBe('Something went wrong.');
   });
 });
+
+describe('warnings in words', () => {
+  it('names every warning code in words and passes an unknown code through', async () => {
+    const { WARNING_CODES } = await import('../constants.ts');
+    const { WARNING_TEXT, warningText } = await import('./warnings.ts');
+    for (const code of WARNING_CODES) expect(WARNING_TEXT[code]).toMatch(/^[A-Z][a-z ]+$/);
+    expect(warningText('LEFT_SANITIZER_PUMP')).toBe('Left sanitizer pump empty');
+    expect(warningText('NEW_CODE')).toBe('NEW_CODE');
+  });
+});

@@ -3,7 +3,7 @@ import { combine, createEffect, createEvent, createStore, sample } from 'effecto
 import { $counties } from '../../entities/county';
 import { $devices, devicePinClicked, type Device } from '../../entities/device';
 import { countyOverviewPatched, countyOverviewRequested } from '../../entities/overview';
-import { $accessLevel } from '../../entities/session';
+import { $accessLevel, sessionEnded } from '../../entities/session';
 import { overviewChangedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import { panelOpened } from '../device-panel';
 import { boundsRequested } from '../map';
@@ -31,6 +31,9 @@ export type DashboardTab = 'overview' | 'deviceList' | 'batchList' | 'subscripti
 export type DeviceListTab = 'county' | 'brand' | 'partner';
 
 export const dashboardReset = createEvent();
+// Nothing of the last user's dashboard stays after sign-out (wired here, not in app/, so the dashboard
+// stays out of the login page's bundle).
+sample({ clock: sessionEnded, target: dashboardReset });
 export const collapseToggled = createEvent();
 export const tabSelected = createEvent<DashboardTab>();
 export const filterViewOpened = createEvent<FilterView>();

@@ -1,3 +1,4 @@
+import { warningText } from '@fleet/shared';
 import { CONNECTION_TEXT, connectionOf, type Device } from '../../../entities/device';
 import { AlertIcon, PauseIcon } from '../../../shared/ui';
 import { cardName, twoDigits } from '../lib/panel-lib';
@@ -58,7 +59,7 @@ export function DeviceCards({ devices, current, onSelect }: { devices: readonly 
                   {d.warning_lists.length ? (
                     <span className={styles.cardWarnings}>
                       {d.warning_lists.map((w) => (
-                        <span key={w}>{w}</span>
+                        <span key={w}>{warningText(w)}</span>
                       ))}
                     </span>
                   ) : null}

@@ -1,3 +1,4 @@
+import { warningText } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { $selectedDevice, deviceSelectionCleared, PIN_STATUS_TEXT, pinStatusOf } from '../../../entities/device';
 import { Button, CloseIcon, Panel } from '../../../shared/ui';
@@ -26,7 +27,7 @@ export function SelectedDeviceCard() {
       </div>
       <span className={[styles.status, styles[status]].join(' ')}>{PIN_STATUS_TEXT[status]}</span>
       {device.address ? <p className={styles.address}>{device.address}</p> : null}
-      {device.warning_lists.length ? <p className={styles.warnings}>{device.warning_lists.join(', ')}</p> : null}
+      {device.warning_lists.length ? <p className={styles.warnings}>{device.warning_lists.map(warningText).join(', ')}</p> : null}
       <Button onClick={() => open(device.serial)}>Open Device Manager</Button>
     </Panel>
   );

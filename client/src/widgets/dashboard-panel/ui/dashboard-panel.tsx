@@ -1,6 +1,8 @@
 import { useUnit } from 'effector-react';
+import { BatchListTab } from '../../batch-list';
+import { ReportListView } from '../../report-list';
 import { ChevronIcon, Panel, tabPanelProps, Tabs, type TabItem } from '../../../shared/ui';
-import { $collapsed, $countyNames, $filterView, $isMarketPartner, $selectedCounty, $tab, collapseToggled, countyCleared, tabSelected, type DashboardTab } from '../model';
+import { $collapsed, $countyNames, $filterView, $isMarketPartner, $selectedCounty, $tab, collapseToggled, countyCleared, filterViewClosed, tabSelected, type DashboardTab } from '../model';
 import { DeviceListTab } from './device-list-tab';
 import { FilterList } from './filter-list';
 import { OverviewTab } from './overview-tab';
@@ -19,6 +21,7 @@ const ALL_TABS: readonly TabItem<DashboardTab>[] = [
  * tablet never wider than the space left of the clock and Active Pin panels.
  */
 export function DashboardPanel() {
+  const [closeFilter] = useUnit([filterViewClosed]);
   const [collapsed, toggle, tab, select, filterView, marketPartner, county, countyNames, clearCounty] = useUnit([
     $collapsed,
     collapseToggled,
@@ -62,7 +65,9 @@ export function DashboardPanel() {
         </button>
       </header>
       <div id="dashboard-body" className={styles.body} hidden={collapsed}>
-        {filterView ? (
+        {filterView === 'ReportList' ? (
+          <ReportListView onBack={closeFilter} />
+        ) : filterView ? (
           <FilterList />
         ) : (
           <>
@@ -70,9 +75,7 @@ export function DashboardPanel() {
             <div {...tabPanelProps(ID, tab)} className={styles.tabPanel}>
               {tab === 'overview' ? <OverviewTab /> : null}
               {tab === 'deviceList' ? <DeviceListTab /> : null}
-              {tab === 'batchList' ? (
-                <p className={styles.empty}>Batches are listed here once the batch list is built (see Brand and batch management).</p>
-              ) : null}
+              {tab === 'batchList' ? <BatchListTab /> : null}
               {tab === 'subscriptions' ? <p className={styles.empty}>Subscriptions are listed here once billing is built.</p> : null}
             </div>
           </>

@@ -1,11 +1,11 @@
 import { useUnit } from 'effector-react';
 import { addDeviceOpened } from '../../../features/device-form';
+import { BrandListView } from '../../brand-list';
 import { AlertIcon, ArrowLeftIcon, PlusIcon, SearchIcon, tabPanelProps, Tabs, type TabItem } from '../../../shared/ui';
 import { countyCardName, type CountyRow, type StatusTally } from '../lib/dashboard-lib';
 import {
   $batchFilter,
   $batchOptions,
-  $brandOptions,
   $canAddDevice,
   $countyNames,
   $countyRows,
@@ -19,13 +19,11 @@ import {
   $siteRows,
   $visiblePartners,
   batchFilterChanged,
-  brandFilterChanged,
   countyClicked,
   countyDrilledIn,
   deviceCardClicked,
   deviceListTabSelected,
   drillBackClicked,
-  filterViewOpened,
   partnerClicked,
   partnerSearchChanged,
   type DeviceListTab as SubTab,
@@ -144,37 +142,6 @@ function CountyView() {
   );
 }
 
-function BrandView() {
-  const [brands, open, setBrand] = useUnit([$brandOptions, filterViewOpened, brandFilterChanged]);
-  return (
-    <div className={styles.subView}>
-      <h3 className={styles.sectionTitle}>Brand List</h3>
-      {brands.length === 0 ? <p className={styles.empty}>No brands on your devices.</p> : null}
-      <ul className={styles.cards} aria-label="Brand List">
-        {brands.map((b) => (
-          <li key={b.id}>
-            <button
-              type="button"
-              className={styles.countyCard}
-              onClick={() => {
-                open('Total');
-                setBrand(b.id);
-              }}
-            >
-              <span className={styles.countyName}>{b.name}</span>
-              <span className={styles.counts}>
-                <span>
-                  <b>{b.deviceCount}</b> {b.deviceCount === 1 ? 'device' : 'devices'}
-                </span>
-              </span>
-            </button>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
 function PartnerView() {
   const [companies, search, selected, counties, county] = useUnit([$visiblePartners, $partnerSearch, $selectedPartner, $partnerCountyRows, $selectedCounty]);
   const [setSearch, pick, selectCounty] = useUnit([partnerSearchChanged, partnerClicked, countyClicked]);
@@ -220,7 +187,7 @@ export function DeviceListTab() {
       <Tabs items={items} selected={tab} onSelect={select} label="Device list" idPrefix={ID} compact />
       <div {...tabPanelProps(ID, tab)} className={styles.subPanel}>
         {tab === 'county' ? <CountyView /> : null}
-        {tab === 'brand' ? <BrandView /> : null}
+        {tab === 'brand' ? <BrandListView /> : null}
         {tab === 'partner' && !marketPartner ? <PartnerView /> : null}
       </div>
     </div>

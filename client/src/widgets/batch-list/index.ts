@@ -1,0 +1,1 @@
+export { BatchListTab } from './ui/batch-list-tab';

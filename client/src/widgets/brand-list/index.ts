@@ -1,0 +1,1 @@
+export { BrandListView } from './ui/brand-list-view';

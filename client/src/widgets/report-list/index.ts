@@ -1,0 +1,1 @@
+export { ReportListView } from './ui/report-list-view';

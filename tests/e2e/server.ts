@@ -8,7 +8,12 @@ import { createMailer } from '../../server/src/mail/mailer.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const CLIENT_DIST = path.join(REPO_ROOT, 'client', 'dist');
+/**
+ * The built client the portal serves; CLIENT_DIST points elsewhere (an absolute path), so that several
+ * people building and testing on one machine do not pull each other's dist away mid-run
+ * (`npm run build -w client -- --outDir /tmp/my-dist --emptyOutDir`).
+ */
+export const CLIENT_DIST = process.env.CLIENT_DIST ?? path.join(REPO_ROOT, 'client', 'dist');
 
 export type Portal = {
   /** http://127.0.0.1:<port>, serving the API and the built client. */

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
 import type { ReportAnswer, ReportDevice } from '@fleet/shared';
@@ -75,6 +76,15 @@ export async function reportXlsx(report: ReportAnswer): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
+/**
+ * pdfkit's built-in Helvetica only encodes WinAnsi (about Latin-1): a site named 'Παραλία Βόρεια' or
+ * 'Bãi biển Mỹ Khê' would come out as garbage. DejaVu Sans (Condensed, close to Helvetica's width, so the
+ * columns keep their room) covers Greek, Cyrillic and Vietnamese; pdfkit embeds only the glyphs used.
+ */
+const require = createRequire(import.meta.url);
+const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf');
+const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf');
+
 const MARGIN = 30;
 const ROW_HEIGHT = 12;
 const FONT_SIZE = 7;
@@ -89,6 +99,8 @@ export function reportPdf(report: ReportAnswer, opts: { compress?: boolean } = {
     bufferPages: true,
     info: { Title: `${report.title} ${report.range_label}`, Creator: 'Fleet Portal' },
   });
+  doc.registerFont('Body', FONT);
+  doc.registerFont('Body-Bold', FONT_BOLD);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c: Buffer) => chunks.push(c));
@@ -108,7 +120,7 @@ export function reportPdf(report: ReportAnswer, opts: { compress?: boolean } = {
     doc.text(fit(value == null ? '' : String(value), width), x + 2, y + 2, { width: width - 4, lineBreak: false, align: numeric ? 'right' : 'left' });
   const row = (values: (string | number | null)[], y: number, opts: { bold?: boolean; fill?: string } = {}) => {
     if (opts.fill) doc.rect(MARGIN, y, doc.page.width - 2 * MARGIN, ROW_HEIGHT).fill(opts.fill).fillColor('black');
-    doc.font(opts.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(FONT_SIZE);
+    doc.font(opts.bold ? 'Body-Bold' : 'Body').fontSize(FONT_SIZE);
     let x = MARGIN;
     REPORT_COLUMNS.forEach((c, i) => {
       cell(values[i] ?? null, x, y, c.pdfWidth, typeof values[i] === 'number');
@@ -120,8 +132,8 @@ export function reportPdf(report: ReportAnswer, opts: { compress?: boolean } = {
     return y + ROW_HEIGHT;
   };
 
-  doc.font('Helvetica-Bold').fontSize(16).text(report.title, MARGIN, MARGIN);
-  doc.font('Helvetica').fontSize(10);
+  doc.font('Body-Bold').fontSize(16).text(report.title, MARGIN, MARGIN);
+  doc.font('Body').fontSize(10);
   for (const line of headerLines(report)) doc.text(line);
   let y = tableHeader(doc.y + 8);
   const bottom = () => doc.page.height - MARGIN - ROW_HEIGHT - 10;
@@ -145,7 +157,7 @@ export function reportPdf(report: ReportAnswer, opts: { compress?: boolean } = {
     // Writing inside the bottom margin would start a new page: lift the margin for the footer.
     const marginBottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.font('Helvetica').fontSize(8).text(`${report.range_label}    Page ${i + 1} of ${pages.count}`, MARGIN, doc.page.height - MARGIN + 8, {
+    doc.font('Body').fontSize(8).text(`${report.range_label}    Page ${i + 1} of ${pages.count}`, MARGIN, doc.page.height - MARGIN + 8, {
       width: doc.page.width - 2 * MARGIN,
       align: 'right',
       lineBreak: false,

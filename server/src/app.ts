@@ -49,7 +49,7 @@ export function createApp(deps: AppDeps) {
   const { config, database } = deps;
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err ?? ''));
   const uploadsDir = path.join(config.dataDir, 'uploads');
-  const jobDeps: JobDeps = { mailer: deps.mailer, reports: reportRenderer(database.db, deps.now) };
+  const jobDeps: JobDeps = { mailer: deps.mailer, reports: reportRenderer(database.db, { now: deps.now }) };
   // BullMQ on Redis when configured (any number of workers share it), else the in-process runner.
   const queue =
     deps.queue ??

@@ -7,6 +7,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   date,
   doublePrecision,
   index,
@@ -22,6 +23,12 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+/** Binary bytes: node-postgres answers a Buffer, PGlite a Uint8Array; both come back as a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const ts = (name: string) => timestamp(name, { withTimezone: true });
@@ -494,4 +501,21 @@ export const jobRuns = pgTable('job_runs', {
   lastError: text('last_error'),
   createdAt: createdAt(),
   finishedAt: ts('finished_at'),
+});
+
+/**
+ * The files of one emailReport request (its key: caller, days, devices, addresses, request id), built by the
+ * first of its per-address report-email jobs and attached by the others and by their retries, so a report
+ * mailed to many addresses is built once. 'building' rows are claims (claimed_at tells a dead builder);
+ * rows older than a day are pruned.
+ */
+export const reportFiles = pgTable('report_files', {
+  requestKey: text('request_key').primaryKey(),
+  status: text('status').notNull().default('building'),
+  /** What the mail says about the report (range, counts, totals) and the attachment names. */
+  summary: jsonb('summary'),
+  xlsx: bytea('xlsx'),
+  pdf: bytea('pdf'),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 });

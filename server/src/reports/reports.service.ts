@@ -182,7 +182,8 @@ export function reportsService(deps: ReportsServiceDeps) {
     /**
      * POST /emailReport: one 'report-email' job per address, each keyed by the request (caller, range, devices,
      * addresses, request id) and the address, so a retried job, a second worker or the same request sent again
-     * mails nobody twice. Addresses must be enabled entries of the caller's Email List for Report: the portal
+     * mails nobody twice. The jobs carry the request key: the first to run builds the report, the others attach
+     * the stored files (server/src/reports/report-file-store.ts). Addresses must be enabled entries of the caller's Email List for Report: the portal
      * does not mail reports to arbitrary addresses. The request id is the body's requestId, else the
      * Idempotency-Key header, else a new one (then every call is a new send).
      */
@@ -200,7 +201,7 @@ export function reportsService(deps: ReportsServiceDeps) {
       try {
         for (const to of input.emails) {
           const key = `report-email:${requestKey}:${to}`;
-          const payload: ReportEmailPayload = { to, name: list.get(to)!.name, requestedBy: viewer.id, deviceSerials: input.deviceSerials, startDate, endDate };
+          const payload: ReportEmailPayload = { to, name: list.get(to)!.name, requestedBy: viewer.id, deviceSerials: input.deviceSerials, startDate, endDate, requestKey };
           await deps.queue.enqueue('report-email', payload, { idempotencyKey: key });
           jobs.push({ email: to, jobId: jobIdOf(key) });
         }

@@ -4,8 +4,9 @@ import type { MailAttachment, MailDeps } from './batch-recall-notice.job.ts';
 
 /**
  * One report mail to one address (POST /api/v1/emailReport queues one job per address, each with its own
- * idempotency key, so a retry after a failure resends only the mails that did not go). The report is built
- * when the job runs, in the requester's scope as it is then, by the `reports` port the server provides.
+ * idempotency key, so a retry after a failure resends only the mails that did not go). The `reports` port the
+ * server provides builds the report once per request (`requestKey`), when the first of its jobs runs, in the
+ * requester's scope as it is then; the request's other jobs and their retries attach the same stored files.
  */
 export const reportEmailSchema = z.object({
   to: z.email(),
@@ -16,6 +17,8 @@ export const reportEmailSchema = z.object({
   /** Calendar days 'YYYY-MM-DD', both included (each site reports them in its own zone). */
   startDate: z.iso.date(),
   endDate: z.iso.date(),
+  /** The request this mail belongs to: its jobs share one build of the report. Absent: the job builds its own. */
+  requestKey: z.string().min(1).max(200).optional(),
 });
 export type ReportEmailPayload = z.output<typeof reportEmailSchema>;
 
@@ -29,7 +32,7 @@ export type RenderedReport = {
 };
 
 export type ReportDeps = {
-  reports: { render(request: Pick<ReportEmailPayload, 'requestedBy' | 'deviceSerials' | 'startDate' | 'endDate'>): Promise<RenderedReport> };
+  reports: { render(request: Pick<ReportEmailPayload, 'requestedBy' | 'deviceSerials' | 'startDate' | 'endDate' | 'requestKey'>): Promise<RenderedReport> };
 };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

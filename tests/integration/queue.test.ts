@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bullmqQueue, inProcessQueue, jobs, type JobDefinition } from '@fleet/workers';
 import { z } from 'zod';
-import { jobRuns, users } from '../../server/src/db/schema.ts';
+import { deviceGroups, devices, jobRuns, pumpEvents, users } from '../../server/src/db/schema.ts';
 import { dbJobLedger } from '../../server/src/jobs/job-ledger.ts';
 import { enqueueSummaries, summaryWindow } from '../../server/src/jobs/report-schedules.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
@@ -37,10 +37,52 @@ describe('report mails as queued jobs', () => {
     const mails = h.smtp.received.slice(before);
     expect(mails).toHaveLength(n);
     const text = mailText(mails[0]!.raw);
-    const { from } = summaryWindow('daily', now);
+    // The demo sites are in America/Chicago: 'yesterday' is theirs (not UTC's, which differs after 18:00 there).
+    const { from } = summaryWindow('daily', now, 'America/Chicago');
     expect(text).toContain(`Daily dispensation`);
     expect(text).toContain(from);
     expect(text).toMatch(/Audubon Park: \d+ dispenses on 8 devices/);
+  });
+
+  it('counts each site\'s own yesterday in its zone, with the figures the report builder gives', async () => {
+    const db = h.database.db;
+    const queue = inProcessQueue(jobs, { mailer: mailer() }, dbJobLedger(db));
+    const device = async (serial: string) => (await db.select().from(devices).where(eq(devices.serial, serial)))[0]!;
+    const audubon = await device('SP240001'); // Audubon Park (8 devices), moved to Honolulu for this test
+    const jazz = await device('SP240009'); // Jazz & Heritage Festival, America/Chicago like every other site
+    const saved = await db.select().from(deviceGroups).where(inArray(deviceGroups.id, [audubon.groupId!, jazz.groupId!]));
+    const dispense = (deviceId: number, ...at: string[]) => db.insert(pumpEvents).values(at.map((t) => ({ deviceId, pumpNumber: 1, occurredAt: new Date(t), volumeMl: 29.5735 })));
+    try {
+      await db.update(deviceGroups).set({ timezoneId: 'Pacific/Honolulu' }).where(eq(deviceGroups.id, audubon.groupId!));
+      await db.update(deviceGroups).set({ timezoneId: 'America/Chicago' }).where(eq(deviceGroups.id, jazz.groupId!));
+      await db.update(devices).set({ leftPumpType: 'Sunscreen' }).where(eq(devices.id, audubon.id));
+      await db.update(devices).set({ leftPumpType: 'Sanitizer' }).where(eq(devices.id, jazz.id));
+      // At 07:00 UTC on 10 June it is 02:00 on the 10th in Chicago (yesterday: the 9th) and 21:00 on the 9th
+      // in Honolulu (yesterday: the 8th). Honolulu's 8th is 10:00Z..10:00Z; Chicago's 9th 05:00Z..05:00Z.
+      await dispense(audubon.id, '2026-06-08T09:59:00Z', '2026-06-08T10:00:00Z', '2026-06-09T09:59:00Z', '2026-06-09T10:00:00Z');
+      await dispense(jazz.id, '2026-06-09T04:59:00Z', '2026-06-09T05:00:00Z', '2026-06-10T04:59:00Z', '2026-06-10T05:00:00Z');
+      const before = h.smtp.received.length;
+      expect(await enqueueSummaries(db, queue, 'daily', new Date('2026-06-10T07:00:00Z'))).toBe(1);
+      await queue.drain();
+      const mails = h.smtp.received.slice(before);
+      expect(mails).toHaveLength(1);
+      const text = mailText(mails[0]!.raw);
+      expect(text).toContain('Daily dispensation: 4 dispenses (2026-06-09)');
+      expect(text).toContain('Yesterday your devices dispensed 4 times: 2.0 fl.oz. of sunscreen and 2.0 fl.oz. of sanitiser.');
+      expect(text).toContain('- Audubon Park: 2 dispenses on 8 devices (sunscreen 2.0 fl.oz., sanitiser 0.0 fl.oz.), 2026-06-08 in its time zone');
+      expect(text).toMatch(/- Jazz & Heritage Festival: 2 dispenses on \d+ devices \(sunscreen 0\.0 fl\.oz\., sanitiser 2\.0 fl\.oz\.\)\r?\n/);
+    } finally {
+      for (const g of saved) await db.update(deviceGroups).set({ timezoneId: g.timezoneId }).where(eq(deviceGroups.id, g.id));
+      await db.update(devices).set({ leftPumpType: audubon.leftPumpType }).where(eq(devices.id, audubon.id));
+      await db.update(devices).set({ leftPumpType: jazz.leftPumpType }).where(eq(devices.id, jazz.id));
+    }
+  });
+
+  it('reads yesterday and last week in the given zone', () => {
+    // 03:00 UTC on Monday 23 November is still Sunday the 22nd in Chicago.
+    expect(summaryWindow('daily', new Date('2026-11-23T03:00:00Z'), 'America/Chicago')).toEqual({ from: '2026-11-21', until: '2026-11-21' });
+    expect(summaryWindow('weekly', new Date('2026-11-23T03:00:00Z'), 'America/Chicago')).toEqual({ from: '2026-11-09', until: '2026-11-15' });
+    expect(summaryWindow('weekly', new Date('2026-11-23T03:00:00Z'))).toEqual({ from: '2026-11-16', until: '2026-11-22' });
   });
 
   it('weeks run Monday to Sunday', () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { brands, deviceGroups, devices, locations, reportEmails, reportTagDevices, reportTags } from '../db/schema.ts';
 
@@ -12,6 +12,7 @@ export type ReportDeviceRow = {
   serial: string;
   label: string;
   address: string;
+  siteId: number | null;
   siteName: string | null;
   brandId: number | null;
   brandName: string | null;
@@ -47,6 +48,8 @@ export interface ReportsRepository {
 
   /** The devices with these serials that lie in `scope`, in no particular order. */
   devicesBySerials(serials: string[], scope: SQL | undefined): Promise<ReportDeviceRow[]>;
+  /** Every device on a site that lies in `scope` (the daily and weekly summaries), in no particular order. */
+  siteDevices(scope: SQL | undefined): Promise<ReportDeviceRow[]>;
 }
 
 export function reportsRepository(db: Db): ReportsRepository {
@@ -144,27 +147,37 @@ export function reportsRepository(db: Db): ReportsRepository {
 
     async devicesBySerials(serials: string[], scope: SQL | undefined) {
       if (!serials.length) return [];
-      return db
-        .select({
-          id: devices.id,
-          serial: devices.serial,
-          label: devices.label,
-          address: devices.address,
-          siteName: deviceGroups.name,
-          brandId: devices.brandId,
-          brandName: brands.name,
-          locationId: deviceGroups.locationId,
-          county: locations.name,
-          timezoneId: deviceGroups.timezoneId,
-          leftPumpType: devices.leftPumpType,
-          rightPumpType: devices.rightPumpType,
-          warningLists: devices.warningLists,
-        })
-        .from(devices)
-        .leftJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
-        .leftJoin(brands, eq(brands.id, devices.brandId))
-        .leftJoin(locations, eq(locations.id, deviceGroups.locationId))
-        .where(and(inArray(devices.serial, serials), scope));
+      return reportDevices(db, and(inArray(devices.serial, serials), scope));
+    },
+
+    siteDevices(scope: SQL | undefined) {
+      return reportDevices(db, and(isNotNull(devices.groupId), scope));
     },
   };
+}
+
+/** Devices as a report shows them, with their site, brand, county and zone. */
+function reportDevices(db: Db, where: SQL | undefined): Promise<ReportDeviceRow[]> {
+  return db
+    .select({
+      id: devices.id,
+      serial: devices.serial,
+      label: devices.label,
+      address: devices.address,
+      siteId: deviceGroups.id,
+      siteName: deviceGroups.name,
+      brandId: devices.brandId,
+      brandName: brands.name,
+      locationId: deviceGroups.locationId,
+      county: locations.name,
+      timezoneId: deviceGroups.timezoneId,
+      leftPumpType: devices.leftPumpType,
+      rightPumpType: devices.rightPumpType,
+      warningLists: devices.warningLists,
+    })
+    .from(devices)
+    .leftJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
+    .leftJoin(brands, eq(brands.id, devices.brandId))
+    .leftJoin(locations, eq(locations.id, deviceGroups.locationId))
+    .where(where);
 }

@@ -240,7 +240,11 @@ export function reportBuilder(deps: Pick<ReportsServiceDeps, 'repo' | 'telemetry
   async function build(viewer: ScopeViewer, query: ReportQuery): Promise<ReportAnswer> {
     const start = reportDateOfInput(query.startDate);
     const end = reportDateOfInput(query.endDate);
-    const found = await devicesOf(viewer, query.deviceSerials);
+    return reportOf(await devicesOf(viewer, query.deviceSerials), start, end);
+  }
+
+  /** The report of these devices (already checked against the caller's scope) over the days start..end. */
+  async function reportOf(found: ReportDeviceRow[], start: string, end: string): Promise<ReportAnswer> {
     const ranges = found.map((d) => {
       const tz = siteTimeZone(d.timezoneId);
       return { deviceId: d.id, from: zonedTimeToInstant(start, tz), to: zonedTimeToInstant(addDays(end, 1), tz) };
@@ -269,7 +273,7 @@ export function reportBuilder(deps: Pick<ReportsServiceDeps, 'repo' | 'telemetry
     };
   }
 
-  return { devicesOf, build };
+  return { devicesOf, build, reportOf };
 }
 
 

@@ -8,17 +8,11 @@
  *
  * Prints the median, p95 and answer size per call and role. Not a test: it measures.
  */
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import pg from 'pg';
-import { createApp } from '../../server/src/app.ts';
-import { loadConfig } from '../../server/src/config/config.ts';
-import { count, openDatabase } from '../../server/src/db/client.ts';
-import { createMailer } from '../../server/src/mail/mailer.ts';
-import { seedScale } from '../../server/src/seed/scale.ts';
+import { count } from '../../server/src/db/client.ts';
+import { openBenchFleet, startBenchPortal } from './bench-fleet.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,30 +25,10 @@ const days = arg('days', 365);
 const runs = arg('runs', 30);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-'));
-let url: string | undefined;
-if (!usePglite) {
-  const admin = new pg.Client('postgres://postgres@127.0.0.1:5432/postgres');
-  await admin.connect();
-  const dbName = `fleet_bench_${devices}_${sites}_${days}`;
-  const exists = await admin.query('select 1 from pg_database where datname = $1', [dbName]);
-  if (!exists.rowCount) await admin.query(`create database ${dbName}`);
-  await admin.end();
-  url = `postgres://postgres@127.0.0.1:5432/${dbName}`;
-}
-const database = await openDatabase(usePglite ? { dataDir: path.join(dataDir, 'pgdata') } : { url });
-if ((await count(database.db, 'users')) === 0) {
-  console.log(`seeding ${devices} devices on ${sites} sites with ${days} days of telemetry into ${usePglite ? 'PGlite' : url}...`);
-  await seedScale(database, { devices, sites, historyDays: days, uploadsDir: path.join(dataDir, 'uploads'), log: console.log });
-}
+const database = await openBenchFleet({ pglite: usePglite, devices, sites, days, dataDir });
 const telemetry = await count(database.db, 'pump_events');
-const config = { ...loadConfig({ DATA_DIR: dataDir, SECRET_KEY: 'b'.repeat(32), MAINTENANCE_TOKEN: 'b'.repeat(32) }), loginLimit: { perEmail: 1000, perAddress: 1000, windowSeconds: 60 } };
-const app = createApp({ config, database, mailer: createMailer({ from: 'bench@x', outboxDir: path.join(dataDir, 'outbox') }), log: () => undefined });
-const server = http.createServer(app);
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-const login = async (email: string) =>
-  ((await (await fetch(`${base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'Demo1234' }) })).json()) as { auth_token: string }).auth_token;
+const portal = await startBenchPortal(database, dataDir);
+const { base, login } = portal;
 
 const results: string[] = [];
 for (const email of ['distributor@demo.test', 'client@demo.test', 'partner@demo.test']) {
@@ -82,6 +56,6 @@ for (const email of ['distributor@demo.test', 'client@demo.test', 'partner@demo.
 }
 console.log(`\n${devices} devices, ${sites} sites, ${telemetry} dispense events, ${runs} runs per call on ${os.cpus().length} cores`);
 for (const line of results) console.log(line);
-server.close();
+await portal.close();
 await database.close();
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -33,6 +33,12 @@ const pumpType = z.enum(PUMP_TYPES, { error: `Choose one of ${PUMP_TYPES.join(',
 /** A device serial in a path or a subscription. */
 export const serialSchema = z.string({ error: 'Unknown serial.' }).trim().min(1, { error: 'Unknown serial.' }).max(64, { error: 'Unknown serial.' });
 
+/** A cross-field rule runs once the fields it reads are valid themselves, whatever the others are. */
+const unlessInvalid =
+  (...fields: string[]) =>
+  (payload: { issues: readonly { path?: readonly PropertyKey[] | undefined }[] }) =>
+    !payload.issues.some((issue) => fields.includes(String(issue.path?.[0])));
+
 /** POST /api/v1/addDevice and PUT /api/v1/editDevice/{serial}: the Add/Edit Device form (spec section 5). */
 export const deviceFormSchema = z
   .object({
@@ -51,12 +57,14 @@ export const deviceFormSchema = z
     imei: text(32).optional().nullable(),
     simSerialNumber: text(32).optional().nullable(),
   })
-  .superRefine((v, ctx) => {
-    if (v.rightPumpType !== 'Unspecified' && (v.batch2Number === undefined || v.batch2Number === null || v.batch2Number === '')) {
-      ctx.addIssue({ code: 'custom', path: ['batch2Number'], message: REQUIRED });
-    }
-    if (v.leftPumpType === 'Unspecified') ctx.addIssue({ code: 'custom', path: ['leftPumpType'], message: 'The left pump needs a fluid.' });
-  });
+  // These run even when another field is wrong (zod skips refinements of an invalid object otherwise), so a
+  // form shows the right batch's 'Required' together with the other messages, not after fixing them.
+  .refine((v) => v.rightPumpType === 'Unspecified' || (v.batch2Number !== undefined && v.batch2Number !== null && v.batch2Number !== ''), {
+    path: ['batch2Number'],
+    error: REQUIRED,
+    when: unlessInvalid('rightPumpType', 'batch2Number'),
+  })
+  .refine((v) => v.leftPumpType !== 'Unspecified', { path: ['leftPumpType'], error: 'The left pump needs a fluid.', when: unlessInvalid('leftPumpType') });
 export type DeviceFormInput = z.infer<typeof deviceFormSchema>;
 
 /** POST /api/v1/set_device_config/{serial}: exactly one setting per call. */

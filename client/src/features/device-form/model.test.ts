@@ -1,6 +1,7 @@
 import type { BatchAnswer, CurrentUser, DeviceAnswer, DeviceFormInput } from '@fleet/shared';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
+import { fetchCountiesFx } from '../../entities/county';
 import { fetchDevicesFx } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { fetchOverviewFx } from '../../entities/overview';
@@ -95,6 +96,7 @@ function setup(options: { access?: CurrentUser['access']; add?: (input: DeviceFo
       [deleteDeviceFx, options.remove ?? (async (serial: string) => (calls.push(`delete:${serial}`), serial))],
       [fetchDevicesFx, async () => (calls.push('devices'), [])],
       [fetchOverviewFx, async () => (calls.push('overview'), {})],
+      [fetchCountiesFx, async () => (calls.push('counties'), [])],
     ],
   });
   return { scope, calls, sent };
@@ -142,6 +144,10 @@ describe('device form model', () => {
   it('requires the right batch only when the right pump holds a fluid', async () => {
     const { scope } = setup();
     await allSettled(addDeviceOpened, { scope });
+    // Shown with the other messages at once, not only after they are fixed.
+    await allSettled(pumpTypeChanged, { scope, params: { pump: 'right', type: 'Sanitizer' } });
+    await allSettled(formSubmitted, { scope });
+    expect(scope.getState($errors)).toMatchObject({ deviceName: 'Required', batchNumber: 'Required', batch2Number: 'Required' });
     await fillValidAdd(scope);
     await allSettled(pumpTypeChanged, { scope, params: { pump: 'right', type: 'Sunscreen' } });
     // A new fluid drops the batch chosen for the old one.
@@ -192,7 +198,7 @@ describe('device form model', () => {
         locationEventType: 'SITE',
       }),
     ]);
-    expect(calls).toEqual(expect.arrayContaining(['devices', 'overview']));
+    expect(calls).toEqual(expect.arrayContaining(['devices', 'overview', 'counties']));
     expect(scope.getState($mode)).toBe('closed');
     expect(scope.getState($result)).toMatchObject({ tone: 'success', title: 'DEVICE ADDED' });
     expect(saved).toEqual(['SP260001']);

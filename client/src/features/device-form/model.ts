@@ -10,6 +10,7 @@ import {
   type PumpType,
 } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import { countiesRequested } from '../../entities/county';
 import { devicesRequested } from '../../entities/device';
 import { overviewRequested } from '../../entities/overview';
 import { $accessLevel, sessionEnded } from '../../entities/session';
@@ -393,7 +394,8 @@ $errors.on([addDeviceFx.failData, editDeviceFx.failData], (errors, error) => ({ 
 
 sample({ clock: [addDeviceFx.doneData, editDeviceFx.doneData], target: deviceSaved });
 sample({ clock: deleteDeviceFx.doneData, target: deviceDeleted });
-sample({ clock: [deviceSaved, deviceDeleted], fn: () => undefined, target: [formFinished, devicesRequested, overviewRequested] });
+// The device shows on the map and in its county at once; a site in a county new to the portal brings its outline.
+sample({ clock: [deviceSaved, deviceDeleted], fn: () => undefined, target: [formFinished, devicesRequested, overviewRequested, countiesRequested] });
 
 sample({ clock: addDeviceFx.doneData, fn: (d) => ({ tone: 'success' as const, title: RESULT_TEXT.added, message: `S/N ${d.serial} is on the map at ${d.address}.` }), target: resultShown });
 sample({ clock: editDeviceFx.doneData, fn: (d) => ({ tone: 'success' as const, title: RESULT_TEXT.edited, message: `${d.label || d.serial} at ${d.address}.` }), target: resultShown });

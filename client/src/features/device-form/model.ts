@@ -46,7 +46,7 @@ export type DeviceFormValues = {
   simSerialNumber: string;
 };
 /** The fields typed or chosen directly (address and serial have their own events). */
-export type TextField = Exclude<keyof DeviceFormValues, 'location' | 'address' | 'serialNumber' | 'leftPumpType' | 'rightPumpType' | 'locationEventType'>;
+export type EnteredField = Exclude<keyof DeviceFormValues, 'location' | 'address' | 'serialNumber' | 'leftPumpType' | 'rightPumpType' | 'locationEventType'>;
 export type FieldErrors = Partial<Record<keyof DeviceFormValues, string>>;
 
 /** GET /api/v1/avaliableDevice: a provisioned serial that is not placed yet. */
@@ -189,7 +189,7 @@ export const resultTimerFx = createEffect((seq: number) => new Promise<number>((
 export const addDeviceOpened = createEvent();
 export const editDeviceOpened = createEvent<string>();
 export const deviceFormClosed = createEvent();
-export const fieldChanged = createEvent<{ field: TextField; value: string }>();
+export const fieldChanged = createEvent<{ field: EnteredField; value: string }>();
 export const serialChosen = createEvent<string>();
 export const pumpTypeChanged = createEvent<{ pump: 'left' | 'right'; type: PumpType }>();
 export const locationEventTypeChanged = createEvent<LocationEventType>();

@@ -27,7 +27,7 @@ import {
   RESULT_TEXT,
   resultClosed,
   serialChosen,
-  type TextField,
+  type EnteredField,
 } from '../model';
 import { AddressField } from './address-field';
 import { FormTextField, SelectField } from './fields';
@@ -125,7 +125,7 @@ function DeviceFormFields({ formId, onSubmit }: { formId: string; onSubmit: (eve
   ]);
   const [changed, chooseSerial, setPumpType, setEventType] = useUnit([fieldChanged, serialChosen, pumpTypeChanged, locationEventTypeChanged]);
   const editing = mode === 'edit';
-  const text = (field: TextField) => ({
+  const text = (field: EnteredField) => ({
     name: field,
     value: form[field],
     error: errors[field],

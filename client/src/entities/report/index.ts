@@ -1,0 +1,17 @@
+export {
+  $enabledEmails,
+  $reportEmails,
+  $reportEmailsStatus,
+  createResultTimerFx,
+  EMAIL_SENT_MS,
+  fetchReportEmailsFx,
+  reportEmailRemoved,
+  reportEmailsRequested,
+  reportEmailsStored,
+  RESULT_MS,
+  type ReportEmail,
+  type ReportResult,
+} from './model';
+export { dayCount, dayCountText, defaultRange, localDay, rangeProblem, reportBody, reportFile, type ReportBody, type ReportFormat, type ReportRange } from './lib/range';
+export { failureMessage, fieldMessage, GENERIC_FAILURE } from './lib/errors';
+export { ResultPopup } from './ui/result-popup';

@@ -1,0 +1,2 @@
+export { EmailSetupDialog } from './ui/email-setup-dialog';
+export { emailSetupOpened } from './model';

@@ -1,0 +1,2 @@
+export { DownloadDialog } from './ui/download-dialog';
+export { reportDownloadOpened } from './model';

@@ -1,0 +1,2 @@
+export { EmailReportDialog } from './ui/email-report-dialog';
+export { emailReportOpened } from './model';

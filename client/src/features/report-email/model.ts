@@ -1,0 +1,74 @@
+import { REPORT_MESSAGES, type EmailReportAnswer } from '@fleet/shared';
+import { createEffect, createEvent, createStore, sample } from 'effector';
+import { $enabledEmails, createResultTimerFx, EMAIL_SENT_MS, failureMessage, rangeProblem, type ReportBody } from '../../entities/report';
+import { sessionEnded } from '../../entities/session';
+import { createApiFx, http, HttpError } from '../../shared/api';
+
+/**
+ * The email report dialog (spec section 2 popups, 5, 8 and 9): 'Send email?' No/Yes, 'Sending Email',
+ * then 'Email has been sent !' (closes after 1 s) or 'Email Failed to Sent !'. It mails the enabled
+ * addresses of the Email List for Report; with none it answers 'Email List Empty !' and sends nothing.
+ * One request id is made when the question opens and sent with Yes and with every Try again, so a double
+ * click or a retry is the same request to POST /api/v1/emailReport, which mails nobody twice.
+ */
+export type EmailStep = 'closed' | 'empty' | 'confirm' | 'sending' | 'sent' | 'error';
+
+export const EMAIL_TEXT = {
+  confirm: 'Send email?',
+  sending: 'Sending Email',
+  sent: 'Email has been sent !',
+  failed: 'Email Failed to Sent !',
+  listEmpty: REPORT_MESSAGES.emailListEmpty,
+  emailSent: 'Email Sent !',
+} as const;
+
+export const emailReportOpened = createEvent<ReportBody>();
+export const sendConfirmed = createEvent();
+export const emailDialogClosed = createEvent();
+
+export const newRequestIdFx = createEffect(() =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `r-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`,
+);
+export const sendReportFx = createApiFx((input: ReportBody & { emails: string[]; requestId: string }) => {
+  const problem = rangeProblem({ startDate: input.startDate.slice(0, 10), endDate: input.endDate.slice(0, 10) });
+  if (problem) return Promise.reject(new Error(problem));
+  return http<EmailReportAnswer>('/api/v1/emailReport', { method: 'POST', json: input });
+});
+export const sentTimerFx = createResultTimerFx(EMAIL_SENT_MS);
+
+export const $step = createStore<EmailStep>('closed');
+export const $body = createStore<ReportBody | null>(null);
+export const $requestId = createStore<string | null>(null);
+export const $recipients = createStore<string[]>([]);
+export const $error = createStore<string | null>(null);
+const $seq = createStore(0);
+
+/** 400 { emails: ['Email List Empty !'] }: the list was emptied elsewhere meanwhile. */
+const isListEmpty = (error: unknown) =>
+  error instanceof HttpError && error.status === 400 && JSON.stringify((error.body as { emails?: unknown })?.emails ?? '').includes(REPORT_MESSAGES.emailListEmpty);
+
+const opened = sample({ clock: emailReportOpened, source: $enabledEmails, fn: (emails, body) => ({ emails, body }) });
+$body.on(emailReportOpened, (_, body) => body).reset(emailDialogClosed, sessionEnded);
+$recipients.on(opened, (_, { emails }) => emails).reset(emailDialogClosed, sessionEnded);
+$step
+  .on(opened, (_, { emails }) => (emails.length === 0 ? 'empty' : 'confirm'))
+  .on(sendReportFx, () => 'sending')
+  .on(sendReportFx.done, () => 'sent')
+  .on(sendReportFx.failData, (_, error) => (isListEmpty(error) ? 'empty' : 'error'))
+  .reset(emailDialogClosed, sessionEnded);
+$error.on(sendReportFx.failData, (_, error) => failureMessage(error)).reset(emailReportOpened, sendReportFx, emailDialogClosed, sessionEnded);
+$requestId.on(newRequestIdFx.doneData, (_, id) => id).reset(emailDialogClosed, sessionEnded);
+$seq.on(sendReportFx.done, (n) => n + 1);
+
+// A fresh request id for each question; Yes and each Try again reuse it.
+sample({ clock: opened, filter: ({ emails }) => emails.length > 0, fn: () => undefined, target: newRequestIdFx });
+sample({
+  clock: sendConfirmed,
+  source: { step: $step, body: $body, emails: $recipients, requestId: $requestId },
+  filter: ({ step, body, requestId }) => (step === 'confirm' || step === 'error') && body !== null && requestId !== null,
+  fn: ({ body, emails, requestId }) => ({ ...body!, emails, requestId: requestId! }),
+  target: sendReportFx,
+});
+sample({ clock: sendReportFx.done, source: $seq, target: sentTimerFx });
+// Closes after 1 s, unless something newer is on show.
+sample({ clock: sentTimerFx.doneData, source: { step: $step, seq: $seq }, filter: ({ step, seq }, done) => step === 'sent' && seq === done, fn: () => undefined, target: emailDialogClosed });

@@ -1,0 +1,48 @@
+import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import { dayCount, defaultRange, rangeProblem, reportBody, reportEmailsRequested } from '../../entities/report';
+import { sessionEnded } from '../../entities/session';
+import { reportDownloadOpened } from '../../features/report-download';
+import { emailReportOpened } from '../../features/report-email';
+import { $currentSerials, tagsRequested } from '../../features/report-tags';
+
+/**
+ * The Report List view (spec section 2): the range, the device list (a tag or the Temporary Device List)
+ * and the three actions. Download and Send Email do nothing with an empty list (spec section 5); they open
+ * their dialogs with the list and the range as the report body.
+ */
+export const reportListMounted = createEvent();
+export const startDateChanged = createEvent<string>();
+export const endDateChanged = createEvent<string>();
+export const downloadClicked = createEvent();
+export const sendEmailClicked = createEvent();
+
+export const nowFx = createEffect(() => new Date());
+
+/** null until the view first opens: the defaults are read from the clock then, not at page load. */
+export const $startDate = createStore<string | null>(null).on(startDateChanged, (_, d) => d).reset(sessionEnded);
+export const $endDate = createStore<string | null>(null).on(endDateChanged, (_, d) => d).reset(sessionEnded);
+export const $range = combine($startDate, $endDate, (startDate, endDate) => ({ startDate: startDate ?? '', endDate: endDate ?? '' }));
+export const $dayCount = $range.map(dayCount);
+export const $rangeProblem = $range.map(rangeProblem);
+export const $hasDevices = $currentSerials.map((serials) => serials.length > 0);
+
+sample({ clock: reportListMounted, target: [tagsRequested, reportEmailsRequested] });
+sample({ clock: reportListMounted, source: $startDate, filter: (start) => start === null, fn: () => undefined, target: nowFx });
+sample({ clock: nowFx.doneData, fn: (now) => defaultRange(now).startDate, target: $startDate });
+sample({ clock: nowFx.doneData, fn: (now) => defaultRange(now).endDate, target: $endDate });
+
+const body = (serials: string[], range: { startDate: string; endDate: string }) => reportBody(serials, range);
+sample({
+  clock: downloadClicked,
+  source: { serials: $currentSerials, range: $range },
+  filter: ({ serials }) => serials.length > 0,
+  fn: ({ serials, range }) => body(serials, range),
+  target: reportDownloadOpened,
+});
+sample({
+  clock: sendEmailClicked,
+  source: { serials: $currentSerials, range: $range },
+  filter: ({ serials }) => serials.length > 0,
+  fn: ({ serials, range }) => body(serials, range),
+  target: emailReportOpened,
+});

@@ -1,14 +1,187 @@
-import { InfoPage } from '../../../shared/ui';
+import { useUnit } from 'effector-react';
+import { useEffect, useState } from 'react';
+import { Button } from '../../../shared/ui';
+import { siteTime, type CountyReport, type StatusCounts, type StatusRow } from '../lib/status-report';
+import { $extrasFailed, $isLive, $report, $status, retryClicked, statusPageMounted } from '../model';
+import styles from './status-page.module.css';
 
-/** /status: the status report, opened in a new tab from the map screen (filled by the dashboard issue). */
+const number = new Intl.NumberFormat('en-US');
+
+const COUNT_LABELS: readonly [keyof StatusCounts, string][] = [
+  ['total', 'Devices'],
+  ['online', 'Online'],
+  ['registering', 'Registering'],
+  ['offline', 'Offline'],
+  ['warning', 'Warning'],
+  ['paused', 'Paused'],
+  ['maintenance', 'Maintenance'],
+  ['lowBattery', 'Low battery'],
+];
+
+/** /status: the status report, opened in a new tab from the Status Report tile; printable. */
 export function StatusPage() {
+  const [report, status, live, extrasFailed, mounted, retry] = useUnit([$report, $status, $isLive, $extrasFailed, statusPageMounted, retryClicked]);
+  const [generated] = useState(() => new Date());
+  useEffect(() => {
+    mounted();
+    document.title = 'Status report';
+  }, [mounted]);
+
   return (
-    <InfoPage title="Status report" lead="A printable report of every device you can see, by status.">
-      <ul>
-        <li>Online, offline, warning, paused and maintenance counts, overall and per county</li>
-        <li>Each device with its site, brand, batches, battery and last report</li>
-        <li>Warnings with their reasons</li>
-      </ul>
-    </InfoPage>
+    <div className={styles.page}>
+      <header className={styles.header}>
+        <div>
+          <h1 className={styles.title}>Status report</h1>
+          <p className={styles.meta}>
+            Opened {generated.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })} (your time). Check-in times are in each site's own time zone, named after
+            the time.
+          </p>
+        </div>
+        <div className={styles.tools}>
+          <span className={[styles.live, live ? styles.liveOn : ''].join(' ')} role="status" data-testid="status-live" data-live={live}>
+            {live ? 'Live' : 'Connecting…'}
+          </span>
+          <Button onClick={() => window.print()} className={styles.noPrint}>
+            Print
+          </Button>
+          <a className={[styles.back, styles.noPrint].join(' ')} href="/">
+            Back to the map
+          </a>
+        </div>
+      </header>
+
+      {status === 'failed' ? (
+        <p className={styles.error} role="alert">
+          The devices could not be loaded. Reload the page to try again.
+        </p>
+      ) : null}
+      {extrasFailed ? (
+        <p className={styles.error} role="alert">
+          Site time zones or batch states could not be loaded.{' '}
+          <Button variant="secondary" onClick={() => retry()} className={styles.noPrint}>
+            Try again
+          </Button>
+        </p>
+      ) : null}
+      {status === 'loading' || status === 'idle' ? (
+        <p className={styles.meta} role="status">
+          Loading devices…
+        </p>
+      ) : null}
+
+      <main>
+        <section aria-labelledby="status-summary" className={styles.summary}>
+          <h2 id="status-summary" className={styles.sectionTitle}>
+            All counties
+          </h2>
+          <Counts counts={report.counts} testId="status-total" />
+        </section>
+        {report.counties.map((county) => (
+          <County key={county.id ?? 'none'} county={county} />
+        ))}
+        {status === 'ready' && report.counties.length === 0 ? <p className={styles.meta}>No devices in your fleet.</p> : null}
+      </main>
+    </div>
+  );
+}
+
+function Counts({ counts, testId }: { counts: StatusCounts; testId: string }) {
+  return (
+    <dl className={styles.counts} data-testid={testId}>
+      {COUNT_LABELS.map(([key, label]) => (
+        <div key={key} data-count={key} data-value={counts[key]}>
+          <dt>{label}</dt>
+          <dd>{number.format(counts[key])}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function County({ county }: { county: CountyReport }) {
+  const id = `county-${county.id ?? 'none'}`;
+  return (
+    <section className={styles.county} aria-labelledby={id} data-testid="status-county" data-county={county.name}>
+      <h2 id={id} className={styles.countyTitle}>
+        {county.name}
+      </h2>
+      <Counts counts={county.counts} testId="status-county-counts" />
+      <table className={styles.table}>
+        <caption className="visually-hidden">Devices in {county.name}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Device</th>
+            <th scope="col">Connection</th>
+            <th scope="col">Warnings</th>
+            <th scope="col">Battery</th>
+            <th scope="col">Fluid remaining</th>
+            <th scope="col">Batches</th>
+            <th scope="col">Check-in (site time)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {county.rows.map((row) => (
+            <Row key={row.serial} row={row} />
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function Row({ row }: { row: StatusRow }) {
+  return (
+    <tr data-serial={row.serial} data-connection={row.connection}>
+      <th scope="row" className={styles.device}>
+        <span className={styles.name}>{row.name}</span>
+        <span className={styles.sub}>S/N {row.serial}</span>
+        {row.site ? <span className={styles.sub}>{row.site}</span> : null}
+      </th>
+      <td>
+        <span className={[styles.badge, styles[row.connection]].join(' ')}>{row.connectionText}</span>
+        {row.paused ? <span className={[styles.badge, styles.paused].join(' ')}>Paused</span> : null}
+        {row.maintenance ? <span className={[styles.badge, styles.paused].join(' ')}>Maintenance</span> : null}
+      </td>
+      <td data-testid="status-warnings">{row.warnings.length ? <ul className={styles.list}>{row.warnings.map((w) => <li key={w}>{w}</li>)}</ul> : <span className={styles.sub}>None</span>}</td>
+      <td className={row.lowBattery ? styles.bad : undefined} data-testid="status-battery">
+        {row.battery == null ? '—' : `${Math.round(row.battery)} %`}
+      </td>
+      <td>
+        {row.fluids.length ? (
+          <ul className={styles.list}>
+            {row.fluids.map((f) => (
+              <li key={f.side} className={f.low || f.empty ? styles.bad : undefined}>
+                {f.side} {f.type}: {f.tsp} tsp{f.empty ? ' (empty)' : f.low ? ' (low)' : ''}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td>
+        {row.batches.length ? (
+          <ul className={styles.list}>
+            {row.batches.map((b) => (
+              <li key={b.side}>
+                {b.side} {b.number}: <span className={styles[`tone_${b.tone}`]}>{b.label}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <span className={styles.sub}>None</span>
+        )}
+      </td>
+      <td data-testid="status-checkin">
+        {row.checkIn ? (
+          <>
+            <span className={styles.sub}>{row.checkIn.label}</span>
+            <span>{siteTime(row.checkIn.at, row.timeZone)}</span>
+          </>
+        ) : (
+          '—'
+        )}
+      </td>
+    </tr>
   );
 }

@@ -1,0 +1,130 @@
+import { BATCH_STATUS_LABEL, remainingTsp, warningText, type BatchStatus } from '@fleet/shared';
+import { connectionOf, CONNECTION_TEXT, type Connection, type Device } from '../../../entities/device';
+
+/**
+ * The /status report as pure functions: the caller's fleet per county and per device, from the devices in
+ * memory (live by push), the sites (their time zones) and the batches (their states).
+ */
+export type Site = { id: number; name: string | null; address: string | null; timezone_id: string | null };
+export type BatchInfo = { batchNumber: string; status: BatchStatus; is_recalled: boolean };
+export type BatchState = { side: 'Left' | 'Right'; number: string; label: string; tone: 'ok' | 'warn' | 'bad' | 'muted' };
+export type FluidLine = { side: 'Left' | 'Right'; type: string; tsp: number; low: boolean; empty: boolean };
+
+export type StatusRow = {
+  serial: string;
+  name: string;
+  site: string;
+  connection: Connection;
+  connectionText: string;
+  paused: boolean;
+  maintenance: boolean;
+  warnings: string[];
+  battery: number | null;
+  lowBattery: boolean;
+  fluids: FluidLine[];
+  batches: BatchState[];
+  checkIn: { label: 'Last check-in' | 'Next check-in due'; at: string } | null;
+  timeZone: string;
+};
+export type StatusCounts = { total: number; online: number; registering: number; offline: number; warning: number; paused: number; maintenance: number; lowBattery: number };
+export type CountyReport = { id: number | null; name: string; counts: StatusCounts; rows: StatusRow[] };
+export type StatusReport = { counts: StatusCounts; counties: CountyReport[] };
+
+const LOW_BATTERY = 50;
+const LOW_FLUID = 250;
+
+const emptyCounts = (): StatusCounts => ({ total: 0, online: 0, registering: 0, offline: 0, warning: 0, paused: 0, maintenance: 0, lowBattery: 0 });
+
+function addTo(counts: StatusCounts, row: StatusRow) {
+  counts.total++;
+  counts[row.connection]++;
+  if (row.warnings.length > 0) counts.warning++;
+  if (row.paused) counts.paused++;
+  if (row.maintenance) counts.maintenance++;
+  if (row.lowBattery) counts.lowBattery++;
+}
+
+function batchState(side: BatchState['side'], number: string | null, batches: ReadonlyMap<string, BatchInfo>): BatchState | null {
+  if (!number) return null;
+  const batch = batches.get(number);
+  if (!batch) return { side, number, label: 'Unknown', tone: 'muted' };
+  // Spec section 4: a recalled batch is red whatever its status.
+  if (batch.is_recalled) return { side, number, label: 'Recalled', tone: 'bad' };
+  const tone = batch.status === 'EXPIRED' ? 'bad' : batch.status === 'ALMOST_EXPIRED' ? 'warn' : batch.status === 'IN_USE' ? 'ok' : 'muted';
+  return { side, number, label: BATCH_STATUS_LABEL[batch.status], tone };
+}
+
+function fluids(device: Device): FluidLine[] {
+  const pumps = [
+    { side: 'Left' as const, type: device.left_pump_type, volume: device.volume_remain, sensor: device.level_sensor1 },
+    { side: 'Right' as const, type: device.right_pump_type, volume: device.volume_remain2, sensor: device.level_sensor2 },
+  ];
+  return pumps
+    .filter((p) => p.type && p.type !== 'Unspecified')
+    .map((p) => ({ side: p.side, type: p.type, tsp: remainingTsp(p.volume ?? 0), low: (p.volume ?? 0) <= LOW_FLUID, empty: p.sensor === false }));
+}
+
+/** The last check-in when the device answer carries it, else when the device is next due (both pushed). */
+function checkIn(device: Device): StatusRow['checkIn'] {
+  const last = typeof device.last_seen_at === 'string' ? device.last_seen_at : null;
+  if (last) return { label: 'Last check-in', at: last };
+  return device.next_wakeup_time ? { label: 'Next check-in due', at: device.next_wakeup_time } : null;
+}
+
+export function statusRow(device: Device, sites: ReadonlyMap<number, Site>, batches: ReadonlyMap<string, BatchInfo>): StatusRow {
+  const site = sites.get(device.location_group);
+  const connection = connectionOf(device);
+  return {
+    serial: device.serial,
+    name: device.label || 'NoName',
+    site: device.address || site?.address || '',
+    connection,
+    connectionText: CONNECTION_TEXT[connection],
+    paused: device.is_pause,
+    maintenance: device.is_maintenance,
+    warnings: (device.warning_lists ?? []).map(warningText),
+    battery: device.battery_percent,
+    lowBattery: device.battery_percent != null && device.battery_percent < LOW_BATTERY,
+    fluids: fluids(device),
+    batches: [batchState('Left', device.batchNumber, batches), batchState('Right', device.batch2 ? device.batch2Number : null, batches)].filter((b): b is BatchState => b !== null),
+    checkIn: checkIn(device),
+    timeZone: site?.timezone_id ?? 'UTC',
+  };
+}
+
+/** Per county (by name; devices on no county last), each county's devices by site and number. */
+export function statusReport(devices: readonly Device[], countyNames: ReadonlyMap<number, string>, sites: ReadonlyMap<number, Site>, batches: ReadonlyMap<string, BatchInfo>): StatusReport {
+  const counts = emptyCounts();
+  const byCounty = new Map<number | null, CountyReport>();
+  const sorted = [...devices].sort((a, b) => a.location_group - b.location_group || (a.number ?? 0) - (b.number ?? 0) || a.serial.localeCompare(b.serial));
+  for (const device of sorted) {
+    const id = device.location_id ?? null;
+    let county = byCounty.get(id);
+    if (!county) {
+      county = { id, name: id === null ? 'No county' : (countyNames.get(id) ?? `County ${id}`), counts: emptyCounts(), rows: [] };
+      byCounty.set(id, county);
+    }
+    const row = statusRow(device, sites, batches);
+    county.rows.push(row);
+    addTo(county.counts, row);
+    addTo(counts, row);
+  }
+  const counties = [...byCounty.values()].sort((a, b) => (a.id === null ? 1 : b.id === null ? -1 : a.name.localeCompare(b.name)));
+  return { counts, counties };
+}
+
+/** A moment in a site's zone, the zone named: '1 Mar 2026 12:04 PM CST' (an unknown zone reads as UTC). */
+export function siteTime(iso: string, timeZone: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const format = (zone: string) =>
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true, timeZoneName: 'short' }).formatToParts(at);
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = format(timeZone);
+  } catch {
+    parts = format('UTC');
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('day')} ${part('month')} ${part('year')} ${part('hour')}:${part('minute')} ${part('dayPeriod')} ${part('timeZoneName')}`;
+}

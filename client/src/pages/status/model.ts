@@ -1,0 +1,37 @@
+import type { BatchAnswer } from '@fleet/shared';
+import { combine, createEvent, createStore, sample } from 'effector';
+import { $counties } from '../../entities/county';
+import { $devices, $devicesStatus } from '../../entities/device';
+import { sessionEnded } from '../../entities/session';
+import { $live } from '../../features/live-devices';
+import { createApiFx, http } from '../../shared/api';
+import { $connected } from '../../shared/realtime';
+import { statusReport, type BatchInfo, type Site } from './lib/status-report';
+
+/**
+ * /status: the caller's fleet as a printable report. The devices are the app's (loaded once after
+ * sign-in and patched by the same device pushes as the map: no polling here); the page itself reads the
+ * sites once (their time zones) and the batches once (their states).
+ */
+export const statusPageMounted = createEvent();
+export const retryClicked = createEvent();
+
+export const fetchSitesFx = createApiFx(() => http<Site[]>('/api/v1/deviceGroup'));
+export const fetchBatchesFx = createApiFx(() => http<BatchAnswer[]>('/api/v1/batch'));
+
+export const $sites = createStore<ReadonlyMap<number, Site>>(new Map())
+  .on(fetchSitesFx.doneData, (_, list) => new Map(list.map((s) => [s.id, s])))
+  .reset(sessionEnded);
+export const $batches = createStore<ReadonlyMap<string, BatchInfo>>(new Map())
+  .on(fetchBatchesFx.doneData, (_, list) => new Map(list.map((b) => [b.batchNumber, { batchNumber: b.batchNumber, status: b.status, is_recalled: b.is_recalled }])))
+  .reset(sessionEnded);
+export const $extrasFailed = createStore(false)
+  .on([fetchSitesFx.fail, fetchBatchesFx.fail], () => true)
+  .reset(statusPageMounted, retryClicked, sessionEnded);
+export const $countyNames = $counties.map((collection) => new Map(collection.features.map((f) => [f.id, f.properties.name])));
+export const $report = combine($devices, $countyNames, $sites, $batches, (devices, names, sites, batches) => statusReport(Object.values(devices), names, sites, batches));
+export const $status = $devicesStatus;
+/** Pushes arrive: the socket is up and the device subscriptions are live. */
+export const $isLive = combine($connected, $live, (connected, live) => connected && live);
+
+sample({ clock: [statusPageMounted, retryClicked], fn: () => undefined, target: [fetchSitesFx, fetchBatchesFx] });

@@ -1,0 +1,65 @@
+import type { BrandAnswer } from '@fleet/shared';
+import { createEvent, createStore, sample } from 'effector';
+import { createApiFx, http, HttpError, readToken } from '../../shared/api';
+
+/**
+ * The brands of GET /api/v1/brand (spec section 3: name, logo, clients, device serials), in the caller's
+ * scope. One store read by the Brand List, the brand dialogs and the Batch List's Brand filter.
+ */
+export const brandsRequested = createEvent();
+/** The session ended: nothing of the last user's brands stays. */
+export const brandsCleared = createEvent();
+export const fetchBrandsFx = createApiFx<void, BrandAnswer[]>(() => http<BrandAnswer[]>('/api/v1/brand'));
+
+export const $brands = createStore<BrandAnswer[]>([]);
+export const $brandsStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');
+
+$brands.on(fetchBrandsFx.doneData, (_, list) => list).reset(brandsCleared);
+$brandsStatus
+  .on(fetchBrandsFx, (status) => (status === 'ready' ? status : 'loading'))
+  .on(fetchBrandsFx.done, () => 'ready')
+  .on(fetchBrandsFx.fail, (status) => (status === 'ready' ? status : 'failed'))
+  .reset(brandsCleared);
+sample({ clock: brandsRequested, fn: () => undefined, target: fetchBrandsFx });
+
+export type ClientChoice = { email: string; name: string; company: string; label: string };
+
+/**
+ * The clients a brand may be given. The server has no call listing clients yet (GET /api/v1/myUser is
+ * not built), so the choices are every client already assigned to some brand, once each.
+ */
+export function clientChoices(brands: readonly BrandAnswer[]): ClientChoice[] {
+  const byEmail = new Map<string, Omit<ClientChoice, 'label'>>();
+  for (const brand of brands) for (const c of brand.clients) if (!byEmail.has(c.email)) byEmail.set(c.email, { email: c.email, name: c.name, company: c.company });
+  const list = [...byEmail.values()];
+  const short = (c: Omit<ClientChoice, 'label'>) => c.company.trim() || c.name.trim() || c.email;
+  // The company reads best in a narrow select; the email tells two clients of one company apart.
+  const shared = (c: Omit<ClientChoice, 'label'>) => list.filter((x) => short(x).toLowerCase() === short(c).toLowerCase()).length > 1;
+  return list.map((c) => ({ ...c, label: shared(c) || short(c) === c.email ? `${short(c)} (${c.email})`.replace(`${c.email} (${c.email})`, c.email) : short(c) })).sort((a, b) => a.label.localeCompare(b.label));
+}
+export const $clientChoices = $brands.map(clientChoices);
+
+/**
+ * A multipart call with the session token (addBrand and PUT brand carry the logo): the JSON `http()`
+ * cannot send a file. Answers and errors as `http()` gives them.
+ */
+export async function sendForm<T>(path: string, method: 'POST' | 'PUT', form: FormData): Promise<T> {
+  const headers = new Headers({ Accept: 'application/json' });
+  const token = readToken();
+  if (token) headers.set('Authorization', `Token ${token}`);
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: form, credentials: 'same-origin' });
+  } catch {
+    throw new HttpError(0, null);
+  }
+  const text = await response.text().catch(() => '');
+  let body: unknown = text || undefined;
+  try {
+    body = text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  if (!response.ok) throw new HttpError(response.status, body);
+  return body as T;
+}

@@ -1,0 +1,2 @@
+export { BatchFormDialog } from './ui/batch-form-dialog';
+export { $canManageBatches, batchAddOpened, batchEditOpened } from './model';

@@ -1,0 +1,2 @@
+export { RecallBatchDialogs } from './ui/recall-batch-dialogs';
+export { recallRequested, resumeRequested } from './model';

@@ -1,0 +1,76 @@
+import { useUnit } from 'effector-react';
+import { Button, Dialog } from '../../../shared/ui';
+import { ResultPopup } from '../../form-kit';
+import { $affectedDevices, $pauseDevices, $recallPending, $recallQuestion, pauseDevicesToggled, recallCancelled, recallConfirmed, recallResult, resumeConfirmed } from '../model';
+import styles from './recall-batch.module.css';
+
+/** The recall and resume questions and their answers. Mount once beside the Batch List. */
+export function RecallBatchDialogs() {
+  const [question, devices, pause, pending, result] = useUnit([$recallQuestion, $affectedDevices, $pauseDevices, $recallPending, recallResult.$result]);
+  const [togglePause, cancel, recall, resume, closeResult] = useUnit([pauseDevicesToggled, recallCancelled, recallConfirmed, resumeConfirmed, recallResult.closed]);
+  const recalling = question?.kind === 'recall';
+  const number = question?.batch.batch_no ?? '';
+  return (
+    <>
+      <Dialog
+        open={question !== null}
+        onClose={cancel}
+        title={recalling ? `Recall BATCH ${number}?` : `Resume BATCH ${number}?`}
+        tone={recalling ? 'danger' : 'default'}
+        width={520}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => cancel()}>
+              Cancel
+            </Button>
+            <Button variant={recalling ? 'danger' : 'primary'} loading={pending} onClick={() => (recalling ? recall() : resume())}>
+              {recalling ? 'RECALL' : 'RESUME'}
+            </Button>
+          </>
+        }
+      >
+        {recalling ? (
+          <p>
+            Every device fed by this batch will show a recall warning, and each client company of their brands is mailed a notice.
+          </p>
+        ) : (
+          <p>The recall warning is lifted from these devices. Devices paused by the recall stay paused until each is resumed.</p>
+        )}
+        <DeviceList devices={devices} />
+        {recalling && devices.length > 0 ? (
+          <label className={styles.check}>
+            <input type="checkbox" checked={pause} onChange={(e) => togglePause(e.target.checked)} />
+            Also pause {devices.length === 1 ? 'this device' : `these ${devices.length} devices`}
+          </label>
+        ) : null}
+      </Dialog>
+
+      <ResultPopup result={result} onClose={closeResult} testId="recall-result">
+        {result?.answer && result.answer.devices.length > 0 ? <DeviceList devices={result.answer.devices} /> : null}
+        {result?.kind === 'recall' && result.answer && result.answer.notified.length > 0 ? (
+          <p className={styles.notified}>Notified: {result.answer.notified.map((n) => `${n.company || n.name} (${n.email})`).join(', ')}</p>
+        ) : null}
+      </ResultPopup>
+    </>
+  );
+}
+
+function DeviceList({ devices }: { devices: readonly { serial: string; label: string; address: string; is_pause: boolean }[] }) {
+  if (devices.length === 0) return <p className={styles.none}>No device is fed by this batch.</p>;
+  return (
+    <div className={styles.devices}>
+      <p className={styles.count}>
+        {devices.length} {devices.length === 1 ? 'device' : 'devices'}
+      </p>
+      <ul className={styles.list} aria-label="Devices fed by this batch" data-testid="recall-devices" tabIndex={0}>
+        {devices.map((d) => (
+          <li key={d.serial} data-serial={d.serial}>
+            <b>{d.label || 'NoName'}</b> <span className={styles.serial}>S/N {d.serial}</span>
+            {d.is_pause ? <span className={styles.paused}>PAUSED</span> : null}
+            <span className={styles.address}>{d.address}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,40 +1,160 @@
+import type { BrandAnswer } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import { $brandOptions, brandFilterChanged, filterViewOpened } from '../../dashboard-panel/model';
-import styles from '../../dashboard-panel/ui/dashboard-panel.module.css';
+import { useEffect } from 'react';
+import { BrandDeleteDialogs } from '../../../features/brand-delete';
+import { brandAddOpened, brandDetailOpened, BrandFormDialog } from '../../../features/brand-form';
+import { TransferDevicesDialog, transferOpened } from '../../../features/transfer-devices';
+import { PauseIcon, PlusIcon, SearchIcon, Spinner } from '../../../shared/ui';
+import { brandInitials } from '../lib/brand-list-lib';
+import {
+  $brandListStatus,
+  $brandSearch,
+  $canDelete,
+  $canManageBrandList,
+  $editMode,
+  $selectedBrand,
+  $selectedBrandCounties,
+  $selectedBrandId,
+  $visibleBrands,
+  brandListOpened,
+  brandSearchChanged,
+  brandTileClicked,
+  deleteClicked,
+  editModeToggled,
+} from '../model';
+import panel from '../../dashboard-panel/ui/dashboard-panel.module.css';
+import styles from './brand-list.module.css';
 
-/**
- * The BRAND sub-tab of the dashboard's DEVICE LIST (spec section 2): for now the brands on the caller's
- * devices with their counts; a brand opens the Total list filtered by it. The brands-and-batches work
- * replaces it with the 'Brand List' grid and its dialogs.
- */
+/** The BRAND sub-tab of the dashboard's DEVICE LIST (spec section 2). */
 export function BrandListView() {
-  const [brands, open, setBrand] = useUnit([$brandOptions, filterViewOpened, brandFilterChanged]);
+  const [brands, status, search, selectedId, editMode, canDelete, canManage] = useUnit([$visibleBrands, $brandListStatus, $brandSearch, $selectedBrandId, $editMode, $canDelete, $canManageBrandList]);
+  const [opened, setSearch, clickTile, toggleEdit, remove, add, detail] = useUnit([brandListOpened, brandSearchChanged, brandTileClicked, editModeToggled, deleteClicked, brandAddOpened, brandDetailOpened]);
+  useEffect(() => {
+    opened();
+  }, [opened]);
+
   return (
-    <div className={styles.subView}>
-      <h3 className={styles.sectionTitle}>Brand List</h3>
-      {brands.length === 0 ? <p className={styles.empty}>No brands on your devices.</p> : null}
-      <ul className={styles.cards} aria-label="Brand List">
+    <div className={panel.subView} data-testid="brand-list">
+      <h3 className={panel.sectionTitle} id="brand-list-title">
+        Brand List
+      </h3>
+      <label className={[panel.field, panel.searchField].join(' ')}>
+        <span className="visually-hidden">Search brands by name</span>
+        <SearchIcon size={16} className={panel.searchIcon} />
+        <input className={panel.input} type="search" placeholder="Name" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" />
+      </label>
+      {canManage ? (
+        <div className={styles.buttons} role="group" aria-label="Brand actions">
+          <button type="button" className={styles.tool} aria-pressed={editMode} onClick={() => toggleEdit()}>
+            {editMode ? 'Save' : 'Edit'}
+          </button>
+          <button type="button" className={[styles.tool, styles.danger].join(' ')} disabled={!canDelete} onClick={() => remove()} title={canDelete ? 'Delete the selected brand' : 'Select a brand in edit mode to delete it'}>
+            Delete
+          </button>
+          <button type="button" className={styles.tool} aria-disabled="true" title="Not available" onClick={(e) => e.preventDefault()}>
+            <PauseIcon size={14} aria-hidden="true" /> Pause
+          </button>
+          <button type="button" className={styles.tool} disabled={selectedId === null} onClick={() => selectedId !== null && detail(selectedId)}>
+            Detail
+          </button>
+        </div>
+      ) : null}
+      {editMode ? <p className={panel.hint}>Edit mode: select a brand, then Delete or Detail. Save leaves edit mode.</p> : null}
+      {status === 'loading' && brands.length === 0 ? (
+        <p className={panel.empty} role="status">
+          <Spinner size={16} /> Loading brands…
+        </p>
+      ) : status === 'failed' && brands.length === 0 ? (
+        <p className={panel.error} role="alert">
+          The brands could not be loaded.
+        </p>
+      ) : null}
+      <ul className={styles.grid} aria-labelledby="brand-list-title" data-edit={editMode || undefined}>
+        {canManage ? (
+          <li>
+            <button type="button" className={[styles.tile, styles.addTile].join(' ')} onClick={() => add()} aria-label="Add brand" title="Add a brand">
+              <span className={styles.logo}>
+                <PlusIcon size={24} />
+              </span>
+              <span className={styles.name} aria-hidden="true">
+                Add brand
+              </span>
+            </button>
+          </li>
+        ) : null}
         {brands.map((b) => (
           <li key={b.id}>
-            <button
-              type="button"
-              className={styles.countyCard}
-              onClick={() => {
-                open('Total');
-                setBrand(b.id);
-              }}
-            >
-              <span className={styles.countyName}>{b.name}</span>
-              <span className={styles.counts}>
-                <span>
-                  <b>{b.deviceCount}</b> {b.deviceCount === 1 ? 'device' : 'devices'}
-                </span>
-              </span>
+            <button type="button" className={styles.tile} aria-pressed={b.id === selectedId} onClick={() => clickTile(b.id)} title={b.name} data-brand={b.id}>
+              <BrandLogo brand={b} />
+              <span className={styles.name}>{b.name}</span>
             </button>
           </li>
         ))}
       </ul>
+      {status === 'ready' && brands.length === 0 ? <p className={panel.empty}>{search ? 'No brand matches.' : 'No brands yet.'}</p> : null}
+      <SelectedBrand />
+      <BrandFormDialog />
+      <BrandDeleteDialogs />
+      <TransferDevicesDialog />
     </div>
   );
 }
 
+function BrandLogo({ brand, large = false }: { brand: BrandAnswer; large?: boolean }) {
+  const url = brand.image_url ?? brand.image;
+  return (
+    <span className={[styles.logo, large ? styles.logoLarge : ''].join(' ')}>
+      {url ? <img src={url} alt="" loading="lazy" /> : <span aria-hidden="true">{brandInitials(brand.name)}</span>}
+    </span>
+  );
+}
+
+function SelectedBrand() {
+  const [brand, counties, canManage] = useUnit([$selectedBrand, $selectedBrandCounties, $canManageBrandList]);
+  const [openTransfer] = useUnit([transferOpened]);
+  if (!brand) return null;
+  return (
+    <section className={styles.selected} aria-label={`Brand ${brand.name}`} data-testid="selected-brand">
+      <div className={styles.selectedHeader}>
+        <BrandLogo brand={brand} large />
+        <div className={styles.selectedText}>
+          <h3 className={styles.selectedName}>{brand.name}</h3>
+          <p className={panel.hint}>
+            {brand.device_count} {brand.device_count === 1 ? 'device' : 'devices'}
+            {brand.clients.length ? ` · ${brand.clients.map((c) => c.company || c.email).join(', ')}` : ''}
+          </p>
+        </div>
+      </div>
+      {canManage ? (
+        <button type="button" className={panel.addButton} onClick={() => openTransfer(brand.id)}>
+          <PlusIcon size={18} aria-hidden="true" /> Add devices to {brand.name}
+        </button>
+      ) : null}
+      {counties.length === 0 ? (
+        <p className={panel.empty}>No devices of this brand yet.</p>
+      ) : (
+        <ul className={panel.cards} aria-label={`Counties of ${brand.name}`}>
+          {counties.map((c) => (
+            <li key={c.id} className={panel.countyCard} data-county={c.id}>
+              <span className={panel.countyName}>{c.name}</span>
+              <span className={panel.counts}>
+                <span>
+                  <b>{c.total}</b> total
+                </span>
+                <span className={panel.onlineText}>
+                  <b>{c.online}</b> online
+                </span>
+                <span className={panel.offlineText}>
+                  <b>{c.offline}</b> offline
+                </span>
+                <span className={c.warning > 0 ? panel.warningText : undefined}>
+                  <b>{c.warning}</b> warning
+                </span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

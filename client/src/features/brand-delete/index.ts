@@ -1,0 +1,2 @@
+export { BrandDeleteDialogs } from './ui/brand-delete-dialogs';
+export { brandDeleted, brandDeleteRequested } from './model';

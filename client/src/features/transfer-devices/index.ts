@@ -1,0 +1,2 @@
+export { TransferDevicesDialog } from './ui/transfer-devices-dialog';
+export { transferOpened } from './model';

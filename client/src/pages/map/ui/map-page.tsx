@@ -15,8 +15,8 @@ import styles from './map-page.module.css';
 
 /**
  * The map screen after sign-in: the full-window map with its panels floating over it (clock and
- * Active Pin top right, zoom and profile bottom right), the main dashboard top left and the selected
- * pin's card bottom left.
+ * Active Pin top right, zoom and profile bottom right), and top left one column: the selected pin's card
+ * above the main dashboard, which gives up height to it (so neither ever covers the other).
  */
 export default function MapPage() {
   const [status, retry, readRoute] = useUnit([$devicesStatus, devicesRequested, panelRouteRead]);
@@ -46,10 +46,8 @@ export default function MapPage() {
             </p>
           ) : null}
         </div>
-        <DashboardPanel />
-      </div>
-      <div className={styles.bottomLeft}>
         <SelectedDeviceCard />
+        <DashboardPanel />
       </div>
       <DevicePanel />
       <UserManagementDialog />

@@ -112,8 +112,10 @@ sample({ clock: tagDeleteClicked, filter: removeTagFx.pending.map((p) => !p), ta
 export const $filterOpen = createStore(false).on(advanceFilterOpened, () => true).reset(advanceFilterClosed, advanceFilterApplied, sessionEnded);
 export const $filterSearch = createStore('').on(filterSearchChanged, (_, s) => s).reset(advanceFilterOpened, sessionEnded);
 export const $filterPicked = createStore<string[]>([]).reset(sessionEnded);
-/** The caller's devices, in the API's order, narrowed by the search. */
-export const $filterRows = combine($devices, $filterSearch, (devices, search): Device[] => Object.values(devices).filter((d) => matchesSearch(d, search)));
+/** The caller's devices, in the API's order, narrowed by the search; none while closed (pushes cost nothing then). */
+export const $filterRows = combine($devices, $filterSearch, $filterOpen, (devices, search, open): Device[] =>
+  open ? Object.values(devices).filter((d) => matchesSearch(d, search)) : [],
+);
 
 sample({ clock: advanceFilterOpened, source: $currentSerials, target: $filterPicked });
 $filterPicked.on(filterRowToggled, toggleSerial);

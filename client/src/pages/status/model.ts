@@ -6,7 +6,7 @@ import { sessionEnded } from '../../entities/session';
 import { $live } from '../../features/live-devices';
 import { createApiFx, http } from '../../shared/api';
 import { $connected } from '../../shared/realtime';
-import { statusReport, type BatchInfo, type Site } from './lib/status-report';
+import { rowCache, statusReport, type BatchInfo, type Site } from './lib/status-report';
 
 /**
  * /status: the caller's fleet as a printable report. The devices are the app's (loaded once after
@@ -29,7 +29,8 @@ export const $extrasFailed = createStore(false)
   .on([fetchSitesFx.fail, fetchBatchesFx.fail], () => true)
   .reset(statusPageMounted, retryClicked, sessionEnded);
 export const $countyNames = $counties.map((collection) => new Map(collection.features.map((f) => [f.id, f.properties.name])));
-export const $report = combine($devices, $countyNames, $sites, $batches, (devices, names, sites, batches) => statusReport(Object.values(devices), names, sites, batches));
+const rowOf = rowCache();
+export const $report = combine($devices, $countyNames, $sites, $batches, (devices, names, sites, batches) => statusReport(Object.values(devices), names, sites, batches, rowOf));
 export const $status = $devicesStatus;
 /** Pushes arrive: the socket is up and the device subscriptions are live. */
 export const $isLive = combine($connected, $live, (connected, live) => connected && live);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeDevice } from '../../../entities/device/lib/fake-device';
-import { siteTime, statusReport, type BatchInfo, type Site } from './status-report';
+import { rowCache, siteTime, statusReport, type BatchInfo, type Site } from './status-report';
 
 const sites = new Map<number, Site>([[1, { id: 1, name: 'Audubon Park', address: '6500 Magazine St', timezone_id: 'America/Chicago' }]]);
 const batches = new Map<string, BatchInfo>([
@@ -38,6 +38,20 @@ describe('status report', () => {
     expect(c.checkIn).toEqual({ label: 'Last check-in', at: '2026-03-01T12:00:00Z' });
     expect(c.timeZone).toBe('UTC');
     expect(c.connectionText).toBe('Registering');
+  });
+
+  it('reuses the rows of unchanged devices until the sites or batches change', () => {
+    const a = fakeDevice('A', { location_group: 1 });
+    const b = fakeDevice('B', { location_group: 1 });
+    const rowOf = rowCache();
+    const first = statusReport([a, b], new Map(), sites, batches, rowOf);
+    const patched = { ...b, is_pause: true };
+    const second = statusReport([a, patched], new Map(), sites, batches, rowOf);
+    expect(second.counties[0]!.rows[0]).toBe(first.counties[0]!.rows[0]);
+    expect(second.counties[0]!.rows[1]).not.toBe(first.counties[0]!.rows[1]);
+    expect(second.counties[0]!.rows[1]!.paused).toBe(true);
+    const third = statusReport([a, patched], new Map(), new Map(sites), batches, rowOf);
+    expect(third.counties[0]!.rows[0]).not.toBe(first.counties[0]!.rows[0]);
   });
 
   it('writes a moment in the site zone, the zone named', () => {

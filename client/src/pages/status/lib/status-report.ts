@@ -92,8 +92,35 @@ export function statusRow(device: Device, sites: ReadonlyMap<number, Site>, batc
   };
 }
 
+/**
+ * Rows of devices that did not change are reused (a push replaces only the devices it patches), so a
+ * re-render after a push redraws only those rows. The cache holds for one pair of sites and batches.
+ */
+export function rowCache() {
+  let cache = new WeakMap<Device, StatusRow>();
+  let key: [ReadonlyMap<number, Site>, ReadonlyMap<string, BatchInfo>] | null = null;
+  return (device: Device, sites: ReadonlyMap<number, Site>, batches: ReadonlyMap<string, BatchInfo>): StatusRow => {
+    if (!key || key[0] !== sites || key[1] !== batches) {
+      cache = new WeakMap();
+      key = [sites, batches];
+    }
+    let row = cache.get(device);
+    if (!row) {
+      row = statusRow(device, sites, batches);
+      cache.set(device, row);
+    }
+    return row;
+  };
+}
+
 /** Per county (by name; devices on no county last), each county's devices by site and number. */
-export function statusReport(devices: readonly Device[], countyNames: ReadonlyMap<number, string>, sites: ReadonlyMap<number, Site>, batches: ReadonlyMap<string, BatchInfo>): StatusReport {
+export function statusReport(
+  devices: readonly Device[],
+  countyNames: ReadonlyMap<number, string>,
+  sites: ReadonlyMap<number, Site>,
+  batches: ReadonlyMap<string, BatchInfo>,
+  rowOf: (device: Device, sites: ReadonlyMap<number, Site>, batches: ReadonlyMap<string, BatchInfo>) => StatusRow = statusRow,
+): StatusReport {
   const counts = emptyCounts();
   const byCounty = new Map<number | null, CountyReport>();
   const sorted = [...devices].sort((a, b) => a.location_group - b.location_group || (a.number ?? 0) - (b.number ?? 0) || a.serial.localeCompare(b.serial));
@@ -104,7 +131,7 @@ export function statusReport(devices: readonly Device[], countyNames: ReadonlyMa
       county = { id, name: id === null ? 'No county' : (countyNames.get(id) ?? `County ${id}`), counts: emptyCounts(), rows: [] };
       byCounty.set(id, county);
     }
-    const row = statusRow(device, sites, batches);
+    const row = rowOf(device, sites, batches);
     county.rows.push(row);
     addTo(county.counts, row);
     addTo(counts, row);
@@ -113,18 +140,27 @@ export function statusReport(devices: readonly Device[], countyNames: ReadonlyMa
   return { counts, counties };
 }
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** One formatter per zone: building one costs more than formatting, and a fleet has few zones. */
+function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', { timeZone, day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true, timeZoneName: 'short' });
+    } catch {
+      // An unknown zone reads as UTC (the zone named in the answer says so).
+      format = formatterOf('UTC');
+    }
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
 /** A moment in a site's zone, the zone named: '1 Mar 2026 12:04 PM CST' (an unknown zone reads as UTC). */
 export function siteTime(iso: string, timeZone: string): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
-  const format = (zone: string) =>
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true, timeZoneName: 'short' }).formatToParts(at);
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = format(timeZone);
-  } catch {
-    parts = format('UTC');
-  }
+  const parts = formatterOf(timeZone).formatToParts(at);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('day')} ${part('month')} ${part('year')} ${part('hour')}:${part('minute')} ${part('dayPeriod')} ${part('timeZoneName')}`;
 }

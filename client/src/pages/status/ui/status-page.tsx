@@ -1,5 +1,5 @@
 import { useUnit } from 'effector-react';
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { Button } from '../../../shared/ui';
 import { siteTime, type CountyReport, type StatusCounts, type StatusRow } from '../lib/status-report';
 import { $extrasFailed, $isLive, $report, $status, retryClicked, statusPageMounted } from '../model';
@@ -129,7 +129,8 @@ function County({ county }: { county: CountyReport }) {
   );
 }
 
-function Row({ row }: { row: StatusRow }) {
+/** A row redraws only when its device changed (rows are reused otherwise). */
+const Row = memo(function Row({ row }: { row: StatusRow }) {
   return (
     <tr data-serial={row.serial} data-connection={row.connection}>
       <th scope="row" className={styles.device}>
@@ -184,4 +185,4 @@ function Row({ row }: { row: StatusRow }) {
       </td>
     </tr>
   );
-}
+});

@@ -299,6 +299,53 @@ describe('brands', () => {
   });
 });
 
+/** Presses Tab until `name`d control has the focus; answers whether its focus ring shows. */
+async function tabTo(page: Page, name: string, max = 25): Promise<boolean> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const ring = await page.evaluate((wanted) => {
+      const el = document.activeElement as HTMLElement | null;
+      const label = el?.getAttribute('aria-label') ?? el?.textContent?.trim();
+      return label === wanted ? getComputedStyle(el!).outlineStyle : null;
+    }, name);
+    if (ring !== null) return ring !== 'none';
+  }
+  throw new Error(`${name} never got the keyboard focus`);
+}
+
+describe('keyboard', () => {
+  it('reaches the brand tiles, the add-devices dialog, the add-batch button and their dialogs with a visible focus ring (tablet)', async () => {
+    const page = await openApp(DIST, TABLET);
+    await openBrandList(page);
+    const brand = (await api<ApiBrand[]>('/api/v1/brand')).sort((a, b) => a.name.localeCompare(b.name))[0]!;
+    await page.getByPlaceholder('Name').focus();
+    expect(await tabTo(page, brand.name)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('brand-list').locator(`button[data-brand="${brand.id}"]`).getAttribute('aria-pressed')).toBe('true');
+    expect(await tabTo(page, `Add devices to ${brand.name}`)).toBe(true);
+    await page.keyboard.press('Enter');
+    const transfer = dialog(page, `Add Device To ${brand.name}`);
+    await transfer.waitFor();
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('dialog[open]'))).toBe(true);
+    await screenshot(page, 'brand-transfer-tablet');
+    expect(await axeDialog(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => transfer.count()).toBe(0);
+
+    await page.getByRole('tab', { name: 'BATCH LIST' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('batch-list').locator('article').first().waitFor();
+    expect(await tabTo(page, 'Add batch')).toBe(true);
+    await page.keyboard.press('Enter');
+    const add = dialog(page, 'ADD NEW BATCH');
+    await add.waitFor();
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('dialog[open]'))).toBe(true);
+    await screenshot(page, 'batch-add-tablet');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => add.count()).toBe(0);
+  });
+});
+
 describe('batches', () => {
   it('adds, edits and deletes a batch through every validation message', async () => {
     const page = await openApp();
@@ -310,6 +357,8 @@ describe('batches', () => {
     expect(order).toEqual([...order].sort((a, b) => Number(a) - Number(b)));
     await screenshot(page, 'batches-list');
     expect(await seriousAxe(page, '[data-testid="dashboard-panel"]')).toEqual([]);
+    await page.getByTestId('batch-list').locator('article').last().scrollIntoViewIfNeeded();
+    await screenshot(page, 'batches-list-end');
 
     await page.getByRole('button', { name: 'Add batch' }).click();
     const add = dialog(page, 'ADD NEW BATCH');

@@ -46,10 +46,7 @@ export function TransferDevicesDialog() {
         title={`Add Device To ${brand?.name ?? ''}`}
         width={920}
         actions={
-          <div className={styles.actions}>
-            <span className={styles.selectedCount} role="status">
-              {selected.size === 0 ? TRANSFER_TEXT.needOne : `${selected.size} selected`}
-            </span>
+          <>
             <Button variant="secondary" onClick={() => close()}>
               Cancel
             </Button>
@@ -62,7 +59,7 @@ export function TransferDevicesDialog() {
             <Button onClick={() => transfer()} loading={pending} disabled={selected.size === 0}>
               Transfer
             </Button>
-          </div>
+          </>
         }
       >
         <div className={styles.filters}>
@@ -127,6 +124,9 @@ export function TransferDevicesDialog() {
           </table>
           {rows.length === 0 ? <p className={styles.empty}>No device matches.</p> : null}
         </div>
+        <p className={styles.selectedCount} role="status">
+          {selected.size === 0 ? TRANSFER_TEXT.needOne : `${selected.size} selected`}
+        </p>
         {shown ? (
           <section className={styles.detail} aria-label="Device detail" data-testid="transfer-detail">
             <h3 className={styles.detailTitle}>{shown.label || 'NoName'}</h3>

@@ -2,11 +2,12 @@
  * The device answer of spec section 3 (plus what the device panel shows): the one definition that the
  * device API, the realtime patches and the client share.
  *
- * A device in the list: the fields of spec section 3, and market_partners for the card chips.
+ * A device in the list: the fields of spec section 3, market_partners for the card chips and last_seen_at
+ * (the last check-in).
  * The single-device answer adds what the device panel shows: the site time zone, the brand image, the
  * last check-in and every pending change with who asked for it and when the device should take it.
  */
-export type DeviceListItem = Omit<DeviceAnswer, 'timezone_id' | 'brand_image_url' | 'batch2Id' | 'last_seen_at' | 'pending_changes'>;
+export type DeviceListItem = Omit<DeviceAnswer, 'timezone_id' | 'brand_image_url' | 'batch2Id' | 'pending_changes'>;
 export type DeviceAnswer = {
   id: number;
   serial: string;

@@ -31,6 +31,7 @@ export function fakeDevice(serial: string, fields: Partial<Device> = {}): Device
     warning_lists: [],
     pending_flags: { activation_changed: false, rental_changed: false, others: false },
     next_wakeup_time: null,
+    last_seen_at: null,
     core_ver: null,
     signal_quality: null,
     battery_percent: 80,

@@ -30,7 +30,11 @@ export const $extrasFailed = createStore(false)
   .reset(statusPageMounted, retryClicked, sessionEnded);
 export const $countyNames = $counties.map((collection) => new Map(collection.features.map((f) => [f.id, f.properties.name])));
 const rowOf = rowCache();
-export const $report = combine($devices, $countyNames, $sites, $batches, (devices, names, sites, batches) => statusReport(Object.values(devices), names, sites, batches, rowOf));
+/** The report is built only in the tab that shows /status: the map tab loads this module too, and must not pay for it on every push. */
+const $shown = createStore(false).on(statusPageMounted, () => true).reset(sessionEnded);
+export const $report = combine($shown, $devices, $countyNames, $sites, $batches, (shown, devices, names, sites, batches) =>
+  statusReport(shown ? Object.values(devices) : [], names, sites, batches, rowOf),
+);
 export const $status = $devicesStatus;
 /** Pushes arrive: the socket is up and the device subscriptions are live. */
 export const $isLive = combine($connected, $live, (connected, live) => connected && live);

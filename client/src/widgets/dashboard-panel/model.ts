@@ -14,6 +14,7 @@ import {
   filterDevices,
   geometryBounds,
   partnerCompanies,
+  searchIndex,
   searchKey,
   siteRows,
   type FilterView,
@@ -75,10 +76,12 @@ export const $selectedPartner = createStore<string | null>(null).on(partnerClick
 export const $deviceList = $devices.map((devices) => Object.values(devices));
 export const $countyNames = $counties.map((collection) => new Map(collection.features.map((f) => [f.id, f.properties.name])));
 
+// Built while a list is open (the pushes that change the fleet should not pay for it otherwise).
+const $searchIndex = combine($deviceList, $filterView, (devices, view) => (view ? searchIndex(devices) : undefined));
 export const $filteredDevices = combine(
-  { devices: $deviceList, view: $filterView, search: $searchText, brand: $brandFilter, county: $countyFilter, partners: $partnerFilter },
-  ({ devices, view, search, brand, county, partners }): Device[] =>
-    view ? filterDevices(devices, { view, search: searchKey(search), brand, county, partners }) : [],
+  { devices: $deviceList, index: $searchIndex, view: $filterView, search: $searchText, brand: $brandFilter, county: $countyFilter, partners: $partnerFilter },
+  ({ devices, index, view, search, brand, county, partners }): Device[] =>
+    view ? filterDevices(devices, { view, search: searchKey(search), brand, county, partners }, index) : [],
 );
 export const $brandOptions = $deviceList.map(brandOptions);
 export const $partnerCompanies = $deviceList.map(partnerCompanies);

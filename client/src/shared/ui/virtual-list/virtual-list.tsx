@@ -45,9 +45,11 @@ export function VirtualList<T>({ items, rowHeight, itemKey, renderItem, label, c
     };
   }, []);
 
-  // A new list (another filter) starts at its top.
+  // A list shorter than where the view was (another filter) starts at its top. Compared with the last
+  // scroll position read, not scrollTop, so typing in a search box forces no layout.
   useEffect(() => {
-    if (ref.current && ref.current.scrollTop > items.length * rowHeight) ref.current.scrollTop = 0;
+    if (ref.current && view.top > items.length * rowHeight) ref.current.scrollTop = 0;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [items, rowHeight]);
 
   const first = Math.max(0, Math.floor(view.top / rowHeight) - overscan);

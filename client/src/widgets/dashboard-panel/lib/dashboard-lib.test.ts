@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Device } from '../../../entities/device';
-import { batchNumbers, countyCardName, countyRows, filterDevices, filterTitle, geometryBounds, partnerCompanies, searchKey, siteRows, type ListFilters } from './dashboard-lib';
+import { batchNumbers, countyCardName, countyRows, filterDevices, filterTitle, geometryBounds, partnerCompanies, searchIndex, searchKey, siteRows, type ListFilters } from './dashboard-lib';
 
 let id = 0;
 function device(fields: Partial<Device>): Device {
@@ -80,6 +80,14 @@ describe('search, brand, county and market partner filters', () => {
     expect(run({ search: searchKey('poolside') })).toEqual(['ZZ99']);
     expect(run({ search: searchKey('BEACH f') })).toEqual(['AB 12-X']);
     expect(run({ search: searchKey('nothing') })).toEqual([]);
+  });
+
+  it('gives the same answer from the precomputed search index', () => {
+    const index = searchIndex(fleet);
+    for (const text of ['ab12', 'poolside', 'qq', 'x']) {
+      expect(filterDevices(fleet, { ...all, search: searchKey(text) }, index)).toEqual(filterDevices(fleet, { ...all, search: searchKey(text) }));
+    }
+    expect(filterDevices(fleet, { ...all, search: 'beach' }, index).map((d) => d.serial)).toEqual(['AB 12-X']);
   });
 
   it('combines brand, county and partners with the search', () => {

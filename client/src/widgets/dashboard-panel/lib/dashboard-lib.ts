@@ -41,8 +41,19 @@ export type ListFilters = {
   partners: readonly string[];
 };
 
+/**
+ * Each device's search text (label and serial as searchKey makes them), computed once per fleet update
+ * rather than for 10,000 devices on every keystroke.
+ */
+export type SearchIndex = ReadonlyMap<string, { label: string; serial: string }>;
+export function searchIndex(devices: readonly Device[]): SearchIndex {
+  const index = new Map<string, { label: string; serial: string }>();
+  for (const d of devices) index.set(d.serial, { label: searchKey(d.label ?? ''), serial: searchKey(d.serial) });
+  return index;
+}
+
 /** The devices a filter list shows, in the order the fleet list gives them. */
-export function filterDevices(devices: readonly Device[], f: ListFilters): Device[] {
+export function filterDevices(devices: readonly Device[], f: ListFilters, index?: SearchIndex): Device[] {
   const rule = FILTER_RULES[f.view];
   const partners = f.partners.length ? new Set(f.partners) : null;
   const out: Device[] = [];
@@ -51,7 +62,10 @@ export function filterDevices(devices: readonly Device[], f: ListFilters): Devic
     if (f.brand !== null && d.brand !== f.brand) continue;
     if (f.county !== null && d.location_id !== f.county) continue;
     if (partners && !(d.market_partners ?? []).some((p) => partners.has(p.company.toLowerCase()))) continue;
-    if (f.search && !searchKey(d.label ?? '').includes(f.search) && !searchKey(d.serial).includes(f.search)) continue;
+    if (f.search) {
+      const keys = index?.get(d.serial) ?? { label: searchKey(d.label ?? ''), serial: searchKey(d.serial) };
+      if (!keys.label.includes(f.search) && !keys.serial.includes(f.search)) continue;
+    }
     out.push(d);
   }
   return out;

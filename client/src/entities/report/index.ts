@@ -13,5 +13,4 @@ export {
   type ReportResult,
 } from './model';
 export { dayCount, dayCountText, defaultRange, localDay, rangeProblem, reportBody, reportFile, type ReportBody, type ReportFormat, type ReportRange } from './lib/range';
-export { failureMessage, fieldMessage, GENERIC_FAILURE } from './lib/errors';
 export { ResultPopup } from './ui/result-popup';

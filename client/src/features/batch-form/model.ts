@@ -2,8 +2,8 @@ import { addBatchSchema, editBatchSchema, fieldErrors, type AddBatchInput, type 
 import { combine, createEvent, createStore, sample } from 'effector';
 import { batchesRequested } from '../../entities/batch';
 import { $accessLevel, sessionEnded } from '../../entities/session';
-import { createApiFx, http } from '../../shared/api';
-import { createResultPopup, fieldMessages, serverReason } from '../form-kit';
+import { createApiFx, fieldMessages, http, serverReason } from '../../shared/api';
+import { createResultPopup } from '../form-kit';
 
 /**
  * ADD NEW BATCH and Edit Batch (spec sections 2, 5, 7, 8): batch type, number, install and expiry dates

@@ -3,8 +3,8 @@ import { combine, createEvent, createStore, sample } from 'effector';
 import { $brands, brandsRequested, sendForm } from '../../entities/brand';
 import { devicesRequested } from '../../entities/device';
 import { $accessLevel, sessionEnded } from '../../entities/session';
-import { createApiFx, http } from '../../shared/api';
-import { createResultPopup, fieldMessages, serverReason } from '../form-kit';
+import { createApiFx, fieldMessages, http, serverReason } from '../../shared/api';
+import { createResultPopup } from '../form-kit';
 
 /**
  * ADD NEW BRAND and the brand details dialog (spec sections 2, 5, 7, 8): a name ('(Required)'), a logo

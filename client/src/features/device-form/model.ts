@@ -1,7 +1,6 @@
 import {
   deviceFormSchema,
   fieldErrors,
-  firstErrorMessage,
   PUMP_TYPE_CODE,
   type BatchAnswer,
   type DeviceAnswer,
@@ -14,7 +13,7 @@ import { countiesRequested } from '../../entities/county';
 import { devicesRequested } from '../../entities/device';
 import { overviewRequested } from '../../entities/overview';
 import { $accessLevel, sessionEnded } from '../../entities/session';
-import { createApiFx, http, HttpError, segment } from '../../shared/api';
+import { createApiFx, GENERIC_FAILURE, http, HttpError, segment, serverReason } from '../../shared/api';
 
 /**
  * The ADD NEW DEVICE and EDIT DEVICE popups (spec sections 2, 5 and 8). Add places an available
@@ -150,16 +149,6 @@ export function checkForm(form: DeviceFormValues): Checked {
 
 /** Batches a pump may be given: never an EXPIRED one (spec section 4), nor a recalled lot. */
 export const choosableBatches = (batches: readonly BatchAnswer[]): BatchAnswer[] => batches.filter((b) => b.status !== 'EXPIRED' && !b.is_recalled);
-
-/** The server's words for a failed save: a 400's first message, else its detail, else the generic text. */
-export const GENERIC_FAILURE = 'Something went wrong.';
-export function failureMessage(error: unknown): string {
-  if (!(error instanceof HttpError)) return GENERIC_FAILURE;
-  if (error.status === 0) return error.message;
-  if (error.detail) return error.detail;
-  if (error.status === 400) return firstErrorMessage(error.body);
-  return GENERIC_FAILURE;
-}
 
 // ---------------------------------------------------------------- calls
 
@@ -399,8 +388,8 @@ sample({ clock: [deviceSaved, deviceDeleted], fn: () => undefined, target: [form
 
 sample({ clock: addDeviceFx.doneData, fn: (d) => ({ tone: 'success' as const, title: RESULT_TEXT.added, message: `S/N ${d.serial} is on the map at ${d.address}.` }), target: resultShown });
 sample({ clock: editDeviceFx.doneData, fn: (d) => ({ tone: 'success' as const, title: RESULT_TEXT.edited, message: `${d.label || d.serial} at ${d.address}.` }), target: resultShown });
-sample({ clock: addDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.addFailed, message: failureMessage(e) }), target: resultShown });
-sample({ clock: editDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.editFailed, message: failureMessage(e) }), target: resultShown });
+sample({ clock: addDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.addFailed, message: serverReason(e) ?? GENERIC_FAILURE }), target: resultShown });
+sample({ clock: editDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.editFailed, message: serverReason(e) ?? GENERIC_FAILURE }), target: resultShown });
 
 // Delete (edit only), after the confirmation.
 sample({
@@ -412,8 +401,7 @@ sample({
 });
 sample({ clock: deleteDeviceFx.done, fn: () => ({ tone: 'success' as const, title: RESULT_TEXT.deleted, message: null }), target: resultShown });
 // The title already says 'Something went wrong': a message only when the server said more.
-const deleteFailureMessage = (e: Error) => (failureMessage(e) === GENERIC_FAILURE ? null : failureMessage(e));
-sample({ clock: deleteDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.deleteFailed, message: deleteFailureMessage(e) }), target: resultShown });
+sample({ clock: deleteDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.deleteFailed, message: serverReason(e) }), target: resultShown });
 
 // ---------------------------------------------------------------- result popup
 

@@ -3,7 +3,6 @@ import { combine, createEvent, createStore, sample } from 'effector';
 import {
   $reportEmails,
   createResultTimerFx,
-  failureMessage,
   reportEmailRemoved,
   reportEmailsRequested,
   reportEmailsStored,
@@ -12,7 +11,7 @@ import {
   type ReportResult,
 } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, http } from '../../shared/api';
+import { createApiFx, failureMessage, http } from '../../shared/api';
 
 /**
  * Email Setup (spec section 2 popups, 5 and 8): add a name and an email (both non-empty, else nothing is

@@ -3,8 +3,8 @@ import { combine, createEvent, createStore, sample } from 'effector';
 import { batchesRequested, fedDevices } from '../../entities/batch';
 import { $devices } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, http } from '../../shared/api';
-import { createResultPopup, serverReason } from '../form-kit';
+import { createApiFx, GENERIC_FAILURE, http, serverReason } from '../../shared/api';
+import { createResultPopup } from '../form-kit';
 
 /**
  * RECALL and RESUME on a Batch List card (spec sections 2, 4, 7). Recall first asks, listing the devices
@@ -73,7 +73,7 @@ export function recallMessage(answer: RecallBatchAnswer): string {
 
 sample({ clock: recallBatchFx.doneData, fn: (answer): RecallOutcome => ({ tone: 'success', title: RECALL_TEXT.recalled, message: recallMessage(answer), kind: 'recall', answer }), target: recallResult.shown });
 sample({ clock: resumeBatchFx.doneData, fn: (answer): RecallOutcome => ({ tone: 'success', title: RECALL_TEXT.resumed, message: answer.note, kind: 'resume', answer }), target: recallResult.shown });
-sample({ clock: recallBatchFx.failData, fn: (e): RecallOutcome => ({ tone: 'danger', title: RECALL_TEXT.recallFailed, message: serverReason(e) ?? 'Something went wrong.', kind: 'recall', answer: null }), target: recallResult.shown });
-sample({ clock: resumeBatchFx.failData, fn: (e): RecallOutcome => ({ tone: 'danger', title: RECALL_TEXT.resumeFailed, message: serverReason(e) ?? 'Something went wrong.', kind: 'resume', answer: null }), target: recallResult.shown });
+sample({ clock: recallBatchFx.failData, fn: (e): RecallOutcome => ({ tone: 'danger', title: RECALL_TEXT.recallFailed, message: serverReason(e) ?? GENERIC_FAILURE, kind: 'recall', answer: null }), target: recallResult.shown });
+sample({ clock: resumeBatchFx.failData, fn: (e): RecallOutcome => ({ tone: 'danger', title: RECALL_TEXT.resumeFailed, message: serverReason(e) ?? GENERIC_FAILURE, kind: 'resume', answer: null }), target: recallResult.shown });
 // The card's state changes: the list is read again (the devices' warnings come by push).
 sample({ clock: [recallBatchFx.done, resumeBatchFx.done], fn: () => undefined, target: batchesRequested });

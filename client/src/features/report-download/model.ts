@@ -1,7 +1,7 @@
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { failureMessage, rangeProblem, reportFile, type ReportBody, type ReportFormat } from '../../entities/report';
+import { rangeProblem, reportFile, type ReportBody, type ReportFormat } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, http, HttpError, readToken } from '../../shared/api';
+import { createApiFx, failureMessage, http, HttpError, readToken } from '../../shared/api';
 
 /**
  * The report download dialog (spec section 2 popups, section 7): choose PDF or EXCEL, a loading state,

@@ -1,8 +1,8 @@
 import { REPORT_MESSAGES, type EmailReportAnswer } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { $enabledEmails, createResultTimerFx, EMAIL_SENT_MS, failureMessage, rangeProblem, type ReportBody } from '../../entities/report';
+import { $enabledEmails, createResultTimerFx, EMAIL_SENT_MS, rangeProblem, type ReportBody } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, http, HttpError } from '../../shared/api';
+import { createApiFx, failureMessage, http, HttpError } from '../../shared/api';
 
 /**
  * The email report dialog (spec section 2 popups, 5, 8 and 9): 'Send email?' No/Yes, 'Sending Email',

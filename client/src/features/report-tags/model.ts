@@ -1,9 +1,8 @@
 import { TEMPORARY_TAG_NAME, type ReportTagAnswer } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $devices, type Device } from '../../entities/device';
-import { failureMessage, fieldMessage } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, http } from '../../shared/api';
+import { createApiFx, failureMessage, fieldMessages, http } from '../../shared/api';
 import { clearAll, listCounts, matchesSearch, sameSerials, selectAll, toggleSerial } from './lib/tags-lib';
 
 /**
@@ -152,8 +151,8 @@ sample({ clock: valid, filter: ({ tag }) => tag !== null, fn: ({ name, serials, 
 
 // 'please create new name' (and any other name message) under the field; anything else under the form.
 const saveFailed = sample({ clock: [addTagFx.failData, editTagFx.failData] });
-sample({ clock: saveFailed, filter: (error) => fieldMessage(error, 'name') !== null, fn: (error) => fieldMessage(error, 'name')!, target: $tagNameError });
-sample({ clock: saveFailed, filter: (error) => fieldMessage(error, 'name') === null, fn: (error) => failureMessage(error), target: $tagFormError });
+sample({ clock: saveFailed, filter: (error) => fieldMessages(error).name !== undefined, fn: (error) => fieldMessages(error).name!, target: $tagNameError });
+sample({ clock: saveFailed, filter: (error) => fieldMessages(error).name === undefined, fn: (error) => failureMessage(error), target: $tagFormError });
 
 // New Tag: straight away when nothing would be lost, else ask first (Enter confirms, Escape closes).
 sample({ clock: newTagClicked, source: $unsaved, filter: (unsaved) => !unsaved, fn: () => undefined, target: newListStarted });

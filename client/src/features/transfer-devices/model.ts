@@ -3,8 +3,8 @@ import { combine, createEvent, createStore, sample } from 'effector';
 import { $brands, brandsRequested } from '../../entities/brand';
 import { $devices, devicesRequested, type Device } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, http } from '../../shared/api';
-import { createResultPopup, serverReason } from '../form-kit';
+import { createApiFx, http, serverReason } from '../../shared/api';
+import { createResultPopup } from '../form-kit';
 
 /**
  * 'Add Device To {brand}' (spec sections 2, 5, 7): the fleet's devices of other brands in a table (Site/Event

@@ -2,7 +2,6 @@ export {
   $enabledEmails,
   $reportEmails,
   $reportEmailsStatus,
-  createResultTimerFx,
   EMAIL_SENT_MS,
   fetchReportEmailsFx,
   reportEmailRemoved,
@@ -10,7 +9,5 @@ export {
   reportEmailsStored,
   RESULT_MS,
   type ReportEmail,
-  type ReportResult,
 } from './model';
 export { dayCount, dayCountText, defaultRange, localDay, rangeProblem, reportBody, reportFile, type ReportBody, type ReportFormat, type ReportRange } from './lib/range';
-export { ResultPopup } from './ui/result-popup';

@@ -1,5 +1,5 @@
 import type { ReportEmailAnswer } from '@fleet/shared';
-import { createEffect, createEvent, createStore, sample } from 'effector';
+import { createEvent, createStore, sample } from 'effector';
 import { sessionEnded } from '../session';
 import { createApiFx, http } from '../../shared/api';
 
@@ -37,9 +37,3 @@ sample({ clock: reportEmailsRequested, fn: () => undefined, target: fetchReportE
 /** Result popups close themselves (spec section 4: 1 to 2 s); the email report's after 1 s (section 9). */
 export const RESULT_MS = 1500;
 export const EMAIL_SENT_MS = 1000;
-
-/** A popup's answer: title in the spec's words, an optional line of detail, a number so a late timer closes nothing newer. */
-export type ReportResult = { tone: 'success' | 'danger'; title: string; message: string | null; seq: number };
-
-/** Resolves with the popup's number once it has been shown `ms`. */
-export const createResultTimerFx = (ms: number) => createEffect((seq: number) => new Promise<number>((resolve) => window.setTimeout(() => resolve(seq), ms)));

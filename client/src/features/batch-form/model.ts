@@ -3,7 +3,7 @@ import { combine, createEvent, createStore, sample } from 'effector';
 import { batchesRequested } from '../../entities/batch';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { createApiFx, fieldMessages, http, serverReason } from '../../shared/api';
-import { createResultPopup } from '../form-kit';
+import { createResultPopup } from '../../shared/lib';
 
 /**
  * ADD NEW BATCH and Edit Batch (spec sections 2, 5, 7, 8): batch type, number, install and expiry dates

@@ -4,7 +4,7 @@ import { $brands, brandsRequested } from '../../entities/brand';
 import { devicesRequested } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, http } from '../../shared/api';
-import { createResultPopup } from '../form-kit';
+import { createResultPopup } from '../../shared/lib';
 
 /**
  * The brand delete dialog (spec sections 2, 5, 8): a brand with devices first asks whether to transfer

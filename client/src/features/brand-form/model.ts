@@ -4,7 +4,7 @@ import { $brands, brandsRequested, sendForm } from '../../entities/brand';
 import { devicesRequested } from '../../entities/device';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { createApiFx, fieldMessages, http, serverReason } from '../../shared/api';
-import { createResultPopup } from '../form-kit';
+import { createResultPopup } from '../../shared/lib';
 
 /**
  * ADD NEW BRAND and the brand details dialog (spec sections 2, 5, 7, 8): a name ('(Required)'), a logo

@@ -14,6 +14,7 @@ import { devicesRequested } from '../../entities/device';
 import { overviewRequested } from '../../entities/overview';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { createApiFx, GENERIC_FAILURE, http, HttpError, segment, serverReason } from '../../shared/api';
+import { createResultPopup } from '../../shared/lib';
 
 /**
  * The ADD NEW DEVICE and EDIT DEVICE popups (spec sections 2, 5 and 8). Add places an available
@@ -54,8 +55,6 @@ export type BrandChoice = { id: number; name: string };
 /** One row of GET /api/v1/placeSuggestions (US and AU only). */
 export type PlaceSuggestion = { place_id: string; description: string; location: { lat: number; lng: number } };
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
-
-export type FormResult = { tone: 'success' | 'danger'; title: string; message: string | null; seq: number };
 
 /** Spec section 8, word for word. */
 export const RESULT_TEXT = {
@@ -170,8 +169,6 @@ export const deleteDeviceFx = createApiFx(async (serial: string) => {
 });
 /** Resolves with what was typed once typing has paused. */
 export const suggestDelayFx = createEffect((input: string) => new Promise<string>((resolve) => window.setTimeout(() => resolve(input), SUGGEST_DELAY_MS)));
-/** Resolves with the popup's number once it has been shown long enough. */
-export const resultTimerFx = createEffect((seq: number) => new Promise<number>((resolve) => window.setTimeout(() => resolve(seq), RESULT_MS)));
 
 // ---------------------------------------------------------------- events
 
@@ -189,7 +186,6 @@ export const formSubmitted = createEvent();
 export const deleteRequested = createEvent();
 export const deleteCancelled = createEvent();
 export const deleteConfirmed = createEvent();
-export const resultClosed = createEvent();
 /** A device was added or edited: its new answer (the device panel shows it at once). */
 export const deviceSaved = createEvent<DeviceAnswer>();
 /** A device was taken off its site. */
@@ -197,8 +193,15 @@ export const deviceDeleted = createEvent<string>();
 
 /** The form is done (saved or deleted): it closes, the result popup stays. */
 const formFinished = createEvent();
-const resultShown = createEvent<Omit<FormResult, 'seq'>>();
 const pumpTypesKnown = createEvent<{ left: PumpType; right: PumpType }>();
+
+/** The result popup: it stays when the form closes and closes itself after RESULT_MS, or with OK. */
+export const {
+  shown: resultShown,
+  closed: resultClosed,
+  timerFx: resultTimerFx,
+  $result,
+} = createResultPopup({ ms: RESULT_MS, resetOn: [sessionEnded] });
 
 // ---------------------------------------------------------------- stores
 
@@ -215,7 +218,6 @@ export const $deviceStatus = createStore<LoadStatus>('idle');
 export const $suggestions = createStore<PlaceSuggestion[]>([]);
 export const $suggestStatus = createStore<LoadStatus>('idle');
 export const $confirmingDelete = createStore(false);
-export const $result = createStore<FormResult | null>(null);
 export const $saving = combine(addDeviceFx.pending, editDeviceFx.pending, deleteDeviceFx.pending, (a, e, d) => a || e || d);
 export const $canManageDevices = $accessLevel.map((level) => level === 'distributor');
 
@@ -402,13 +404,3 @@ sample({
 sample({ clock: deleteDeviceFx.done, fn: () => ({ tone: 'success' as const, title: RESULT_TEXT.deleted, message: null }), target: resultShown });
 // The title already says 'Something went wrong': a message only when the server said more.
 sample({ clock: deleteDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.deleteFailed, message: serverReason(e) }), target: resultShown });
-
-// ---------------------------------------------------------------- result popup
-
-/** Counts popups for the whole tab, so a timer started for an earlier popup never closes a later one. */
-const $resultCount = createStore(0, { serialize: 'ignore' }).on(resultShown, (n) => n + 1);
-sample({ clock: resultShown, source: $resultCount, fn: (seq, result): FormResult => ({ ...result, seq }), target: $result });
-$result
-  .on(resultTimerFx.doneData, (current, seq) => (current?.seq === seq ? null : current))
-  .reset(resultClosed, sessionEnded);
-sample({ clock: $result, filter: (r): r is FormResult => r !== null, fn: (r) => (r as FormResult).seq, target: resultTimerFx });

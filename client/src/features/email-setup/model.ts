@@ -2,16 +2,15 @@ import { REPORT_MESSAGES } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import {
   $reportEmails,
-  createResultTimerFx,
   reportEmailRemoved,
   reportEmailsRequested,
   reportEmailsStored,
   RESULT_MS,
   type ReportEmail,
-  type ReportResult,
 } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, failureMessage, http } from '../../shared/api';
+import { createResultPopup } from '../../shared/lib';
 
 /**
  * Email Setup (spec section 2 popups, 5 and 8): add a name and an email (both non-empty, else nothing is
@@ -36,7 +35,6 @@ export const newEmailChanged = createEvent<string>();
 export const addClicked = createEvent();
 export const enabledToggled = createEvent<number>();
 export const deleteClicked = createEvent<number>();
-export const resultClosed = createEvent();
 
 export const addEmailFx = createApiFx((input: { name: string; email: string }) => http<ReportEmail>('/api/v1/addEmail', { method: 'POST', json: input }));
 /** Sends each changed row in turn; fails on the first refusal (the rows sent before it stay saved). */
@@ -49,16 +47,14 @@ export const deleteEmailFx = createApiFx(async (id: number) => {
   await http(`/api/v1/deleteEmail/${id}`, { method: 'POST', json: { isEnable: false } });
   return id;
 });
-export const resultTimerFx = createResultTimerFx(RESULT_MS);
-
-const resultShown = createEvent<Omit<ReportResult, 'seq'>>();
+/** Each call's result popup, closing itself after RESULT_MS. */
+export const { shown: resultShown, closed: resultClosed, timerFx: resultTimerFx, $result } = createResultPopup({ ms: RESULT_MS, resetOn: [sessionEnded] });
 
 export const $open = createStore(false);
 export const $newName = createStore('');
 export const $newEmail = createStore('');
 /** Switches flipped since the dialog opened: id -> wanted is_enable. */
 export const $switches = createStore<Record<number, boolean>>({});
-export const $result = createStore<ReportResult | null>(null);
 export const $busy = combine(addEmailFx.pending, editEmailsFx.pending, deleteEmailFx.pending, (a, e, d) => a || e || d);
 /** The list as the dialog shows it: the switches applied. */
 export const $rows = combine($reportEmails, $switches, (list, switches) => list.map((row) => (row.id in switches ? { ...row, is_enable: switches[row.id]! } : row)));
@@ -69,10 +65,6 @@ $open.on(emailSetupOpened, () => true).reset(emailSetupCancelled, sessionEnded);
 $newName.on(newNameChanged, (_, v) => v).reset(emailSetupOpened, emailSetupCancelled, addEmailFx.done, sessionEnded);
 $newEmail.on(newEmailChanged, (_, v) => v).reset(emailSetupOpened, emailSetupCancelled, addEmailFx.done, sessionEnded);
 $switches.reset(emailSetupOpened, emailSetupCancelled, sessionEnded);
-$result
-  .on(resultShown, (last, result) => ({ ...result, seq: (last?.seq ?? 0) + 1 }))
-  .on(resultTimerFx.doneData, (result, seq) => (result?.seq === seq ? null : result))
-  .reset(resultClosed, sessionEnded);
 
 sample({ clock: emailSetupOpened, target: reportEmailsRequested });
 
@@ -123,4 +115,3 @@ sample({ clock: deleteEmailFx.doneData, target: reportEmailRemoved });
 sample({ clock: deleteEmailFx.done, fn: () => ({ tone: 'success' as const, title: RESULT_TEXT.deleted, message: 'The address was removed from the list.' }), target: resultShown });
 sample({ clock: deleteEmailFx.failData, fn: (error) => ({ tone: 'danger' as const, title: RESULT_TEXT.deleteFailed, message: failureMessage(error) }), target: resultShown });
 
-sample({ clock: $result.updates, filter: Boolean, fn: (result) => result!.seq, target: resultTimerFx });

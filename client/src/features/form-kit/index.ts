@@ -1,4 +1,2 @@
-export { createResultPopup, type FormResult } from './model';
-export { ResultPopup } from './result-popup';
 export { FieldError, FormTextField, invalidProps, SelectField, type SelectFieldProps } from './fields';
 export { FormDialog, type FormDialogProps } from './form-dialog';

@@ -4,7 +4,7 @@ import { batchesRequested, fedDevices } from '../../entities/batch';
 import { $devices } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, GENERIC_FAILURE, http, serverReason } from '../../shared/api';
-import { createResultPopup } from '../form-kit';
+import { createResultPopup } from '../../shared/lib';
 
 /**
  * RECALL and RESUME on a Batch List card (spec sections 2, 4, 7). Recall first asks, listing the devices

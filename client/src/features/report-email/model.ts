@@ -1,8 +1,9 @@
 import { REPORT_MESSAGES, type EmailReportAnswer } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { $enabledEmails, createResultTimerFx, EMAIL_SENT_MS, rangeProblem, type ReportBody } from '../../entities/report';
+import { $enabledEmails, EMAIL_SENT_MS, rangeProblem, type ReportBody } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, failureMessage, http, HttpError } from '../../shared/api';
+import { createSeqTimerFx } from '../../shared/lib';
 
 /**
  * The email report dialog (spec section 2 popups, 5, 8 and 9): 'Send email?' No/Yes, 'Sending Email',
@@ -34,7 +35,7 @@ export const sendReportFx = createApiFx((input: ReportBody & { emails: string[];
   if (problem) return Promise.reject(new Error(problem));
   return http<EmailReportAnswer>('/api/v1/emailReport', { method: 'POST', json: input });
 });
-export const sentTimerFx = createResultTimerFx(EMAIL_SENT_MS);
+export const sentTimerFx = createSeqTimerFx(EMAIL_SENT_MS);
 
 export const $step = createStore<EmailStep>('closed');
 export const $body = createStore<ReportBody | null>(null);

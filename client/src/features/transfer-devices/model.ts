@@ -4,7 +4,7 @@ import { $brands, brandsRequested } from '../../entities/brand';
 import { $devices, devicesRequested, type Device } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, http, serverReason } from '../../shared/api';
-import { createResultPopup } from '../form-kit';
+import { createResultPopup } from '../../shared/lib';
 
 /**
  * 'Add Device To {brand}' (spec sections 2, 5, 7): the fleet's devices of other brands in a table (Site/Event

@@ -1,2 +1,3 @@
 export { deleteCookie, readCookie, writeSessionCookie } from './cookie';
 export { normalizeEmail } from './email';
+export { createResultPopup, createSeqTimerFx, type PopupResult, type ShownResult } from './result-popup';

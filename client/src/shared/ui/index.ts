@@ -34,3 +34,4 @@ export { SwitchButton, TickToggle, type SwitchButtonProps, type TickToggleProps 
 export { InfoPage, type InfoPageProps } from './info-page/info-page';
 export { Chart, type ChartProps } from './chart/chart';
 export { VirtualList, type VirtualListProps } from './virtual-list/virtual-list';
+export { ResultPopup, type ResultPopupProps } from './result-popup/result-popup';

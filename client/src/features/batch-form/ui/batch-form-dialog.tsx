@@ -1,6 +1,6 @@
 import { useUnit } from 'effector-react';
-import { Button, ConfirmDialog } from '../../../shared/ui';
-import { FormDialog, FormTextField, ResultPopup, SelectField } from '../../form-kit';
+import { Button, ConfirmDialog, ResultPopup } from '../../../shared/ui';
+import { FormDialog, FormTextField, SelectField } from '../../form-kit';
 import {
   $batchErrors,
   $batchForm,

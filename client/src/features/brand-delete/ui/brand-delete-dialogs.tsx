@@ -1,6 +1,6 @@
 import { useUnit } from 'effector-react';
-import { Button, ConfirmDialog, Dialog } from '../../../shared/ui';
-import { ResultPopup, SelectField } from '../../form-kit';
+import { Button, ConfirmDialog, Dialog, ResultPopup } from '../../../shared/ui';
+import { SelectField } from '../../form-kit';
 import {
   $deleteStep,
   $deletingBrand,

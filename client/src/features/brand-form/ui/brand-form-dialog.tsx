@@ -1,8 +1,8 @@
 import { useUnit } from 'effector-react';
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { $clientChoices } from '../../../entities/brand';
-import { Button } from '../../../shared/ui';
-import { FieldError, FormDialog, FormTextField, invalidProps, ResultPopup, SelectField } from '../../form-kit';
+import { Button, ResultPopup } from '../../../shared/ui';
+import { FieldError, FormDialog, FormTextField, invalidProps, SelectField } from '../../form-kit';
 import {
   $brandErrors,
   $brandForm,

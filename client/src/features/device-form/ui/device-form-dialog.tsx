@@ -1,7 +1,7 @@
 import { PUMP_TYPES, type BatchAnswer, type PumpType } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useId, type FormEvent } from 'react';
-import { AlertIcon, Button, CheckIcon, ConfirmDialog, Dialog, Spinner } from '../../../shared/ui';
+import { Button, ConfirmDialog, Dialog, ResultPopup, Spinner } from '../../../shared/ui';
 import {
   $available,
   $availableStatus,
@@ -97,17 +97,7 @@ export function DeviceFormDialog() {
         </p>
       </ConfirmDialog>
 
-      <Dialog
-        open={result !== null}
-        onClose={closeResult}
-        title={result?.title ?? ''}
-        tone={result?.tone === 'danger' ? 'danger' : 'default'}
-        icon={result?.tone === 'danger' ? <AlertIcon /> : <CheckIcon />}
-        width={420}
-        actions={<Button onClick={() => closeResult()}>OK</Button>}
-      >
-        {result?.message ? <p data-testid="device-form-result">{result.message}</p> : null}
-      </Dialog>
+      <ResultPopup result={result} onClose={closeResult} testId="device-form-result" />
     </>
   );
 }

@@ -1,7 +1,6 @@
 import { useUnit } from 'effector-react';
 import type { FormEvent } from 'react';
-import { ResultPopup } from '../../../entities/report';
-import { Button, Dialog, SwitchButton, TextField } from '../../../shared/ui';
+import { Button, Dialog, ResultPopup, SwitchButton, TextField } from '../../../shared/ui';
 import {
   $busy,
   $canAdd,

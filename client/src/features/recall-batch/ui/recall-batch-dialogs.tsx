@@ -1,6 +1,5 @@
 import { useUnit } from 'effector-react';
-import { Button, Dialog } from '../../../shared/ui';
-import { ResultPopup } from '../../form-kit';
+import { Button, Dialog, ResultPopup } from '../../../shared/ui';
 import { $affectedDevices, $pauseDevices, $recallPending, $recallQuestion, pauseDevicesToggled, recallCancelled, recallConfirmed, recallResult, resumeConfirmed } from '../model';
 import styles from './recall-batch.module.css';
 

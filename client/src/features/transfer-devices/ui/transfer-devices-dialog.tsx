@@ -1,7 +1,7 @@
 import { useUnit } from 'effector-react';
 import { $counties } from '../../../entities/county';
-import { Button, Dialog } from '../../../shared/ui';
-import { ResultPopup, SelectField } from '../../form-kit';
+import { Button, Dialog, ResultPopup } from '../../../shared/ui';
+import { SelectField } from '../../form-kit';
 import {
   $selectedSerials,
   $shownDevice,

@@ -35,3 +35,5 @@ export { InfoPage, type InfoPageProps } from './info-page/info-page';
 export { Chart, type ChartProps } from './chart/chart';
 export { VirtualList, type VirtualListProps } from './virtual-list/virtual-list';
 export { ResultPopup, type ResultPopupProps } from './result-popup/result-popup';
+export { FieldError, FormField, formControlClass, FormTextField, invalidProps, SelectField, type FormFieldProps, type SelectFieldProps } from './form-field/form-field';
+export { FormDialog, type FormDialogProps } from './form-dialog/form-dialog';

@@ -1,6 +1,5 @@
 import { useUnit } from 'effector-react';
-import { Button, ConfirmDialog, ResultPopup } from '../../../shared/ui';
-import { FormDialog, FormTextField, SelectField } from '../../form-kit';
+import { Button, ConfirmDialog, FormDialog, FormTextField, ResultPopup, SelectField } from '../../../shared/ui';
 import {
   $batchErrors,
   $batchForm,

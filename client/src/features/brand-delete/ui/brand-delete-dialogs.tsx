@@ -1,6 +1,5 @@
 import { useUnit } from 'effector-react';
-import { Button, ConfirmDialog, Dialog, ResultPopup } from '../../../shared/ui';
-import { SelectField } from '../../form-kit';
+import { Button, ConfirmDialog, Dialog, ResultPopup, SelectField } from '../../../shared/ui';
 import {
   $deleteStep,
   $deletingBrand,

@@ -1,8 +1,7 @@
 import { useUnit } from 'effector-react';
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { $clientChoices } from '../../../entities/brand';
-import { Button, ResultPopup } from '../../../shared/ui';
-import { FieldError, FormDialog, FormTextField, invalidProps, SelectField } from '../../form-kit';
+import { Button, FieldError, FormDialog, FormTextField, invalidProps, ResultPopup, SelectField } from '../../../shared/ui';
 import {
   $brandErrors,
   $brandForm,

@@ -1,8 +1,7 @@
 import { useUnit } from 'effector-react';
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
-import { Spinner } from '../../../shared/ui';
+import { formControlClass, FormField, invalidProps, Spinner } from '../../../shared/ui';
 import { $errors, $form, $suggestions, $suggestStatus, addressTyped, suggestionChosen, suggestionsDismissed } from '../model';
-import { FieldError, invalidProps } from './fields';
 import styles from './device-form.module.css';
 
 /**
@@ -58,14 +57,11 @@ export function AddressField() {
   const describedBy = [invalidProps(errorId, error)['aria-describedby'], hintId].filter(Boolean).join(' ');
 
   return (
-    <div className={[styles.field, styles.full].join(' ')}>
-      <label className={styles.label} htmlFor={id}>
-        Address
-      </label>
+    <FormField label="Address" htmlFor={id} errorId={errorId} error={error} className={styles.full}>
       <div className={styles.combo}>
         <input
           id={id}
-          className={styles.input}
+          className={formControlClass}
           type="text"
           role="combobox"
           autoComplete="off"
@@ -100,7 +96,6 @@ export function AddressField() {
       <p id={hintId} className={styles.hint} role="status">
         {hint}
       </p>
-      <FieldError id={errorId}>{error}</FieldError>
-    </div>
+    </FormField>
   );
 }

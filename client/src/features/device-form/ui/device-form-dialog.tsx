@@ -1,7 +1,7 @@
 import { PUMP_TYPES, type BatchAnswer, type PumpType } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useId, type FormEvent } from 'react';
-import { Button, ConfirmDialog, Dialog, ResultPopup, Spinner } from '../../../shared/ui';
+import { Button, ConfirmDialog, Dialog, FormTextField, ResultPopup, SelectField, Spinner } from '../../../shared/ui';
 import {
   $available,
   $availableStatus,
@@ -30,7 +30,6 @@ import {
   type EnteredField,
 } from '../model';
 import { AddressField } from './address-field';
-import { FormTextField, SelectField } from './fields';
 import styles from './device-form.module.css';
 
 /** A left pump always holds a fluid (the shared schema refuses Unspecified there). */

@@ -1,7 +1,6 @@
 import { useUnit } from 'effector-react';
 import { $counties } from '../../../entities/county';
-import { Button, Dialog, ResultPopup } from '../../../shared/ui';
-import { SelectField } from '../../form-kit';
+import { Button, Dialog, ResultPopup, SelectField } from '../../../shared/ui';
 import {
   $selectedSerials,
   $shownDevice,

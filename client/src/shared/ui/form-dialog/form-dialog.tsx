@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
-import { Button, Dialog } from '../../shared/ui';
+import { Button } from '../button/button';
+import { Dialog } from '../dialog/dialog';
 
 export type FormDialogProps = {
   open: boolean;

@@ -257,6 +257,34 @@ describe('main dashboard panel', () => {
     await expect.poll(() => tileValue(page, 'tile-total')).toBe(devices.length);
   });
 
+  it('the COUNTY Batch filter counts only devices fed by that batch; with no partners the filter says No Partners', async () => {
+    const page = await openDashboard('distributor@demo.test');
+    const devices = await api('distributor@demo.test').get<(ApiDevice & { batchNumber: string | null; batch2Number: string | null })[]>('/api/v1/device');
+    await page.getByRole('tab', { name: 'DEVICE LIST' }).click();
+    const batch = devices.find((d) => d.batch2Number)!.batch2Number!;
+    await dashboard(page).getByLabel('Batch').selectOption(batch);
+    const fed = devices.filter((d) => d.batchNumber === batch || d.batch2Number === batch);
+    const counties = [...new Set(fed.map((d) => d.location_id))];
+    await expect.poll(() => dashboard(page).locator('button[data-county]').count()).toBe(counties.length);
+    const totals = await dashboard(page).locator('button[data-county]').evaluateAll((els) => els.map((el) => Number(/(\d+)\s*total/.exec((el as HTMLElement).innerText)![1])));
+    expect(totals.reduce((a, b) => a + b, 0)).toBe(fed.length);
+
+    // A fleet without market partners: the dropdown says so and cannot open.
+    const bare = await e2e.openPage();
+    await bare.route('**/api/v1/device', async (route) => {
+      const response = await route.fetch();
+      const list = (await response.json()) as ApiDevice[];
+      await route.fulfill({ response, json: list.map((d, i) => ({ ...d, market_partners: [], label: i === 0 ? '' : d.label })) });
+    });
+    await signInToMap(bare, 'distributor@demo.test');
+    await openTile(bare, 'tile-total', 'Total Devices');
+    const partners = dashboard(bare).getByRole('button', { name: /Market Partner/ });
+    await expect(partners.textContent()).resolves.toContain('No Partners');
+    await expect(partners.isDisabled()).resolves.toBe(true);
+    // A device without a name reads NoName (the first of the list, drawn at the top).
+    await expect(dashboard(bare).locator('button[data-serial]').first().textContent()).resolves.toContain('NoName');
+  });
+
   it('groups market partners by company ignoring case, searches them and shows a company’s counties', async () => {
     const page = await openDashboard('distributor@demo.test');
     const devices = await api('distributor@demo.test').get<ApiDevice[]>('/api/v1/device');

@@ -12,6 +12,7 @@ import { batchesRoutes } from './batches/batches.routes.ts';
 import { sitesRoutes } from './sites/sites.routes.ts';
 import { overviewRoutes } from './overview/overview.routes.ts';
 import { brandsRoutes } from './brands/brands.routes.ts';
+import { usersRoutes } from './users/users.routes.ts';
 import { placesRoutes } from './places/places.routes.ts';
 import { deviceGatewayRouter, gatewayAdminRoutes } from './gateway/gateway.routes.ts';
 import { telemetryRoutes } from './telemetry/telemetry.routes.ts';
@@ -42,7 +43,7 @@ export type AppDeps = {
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
-const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes, reportsRoutes];
+const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, usersRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes, reportsRoutes];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
 export function createApp(deps: AppDeps) {

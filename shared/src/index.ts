@@ -11,6 +11,7 @@ export * from './schemas/device.schema.ts';
 export * from './schemas/batch.schema.ts';
 export * from './rules/volume.ts';
 export * from './schemas/brand.schema.ts';
+export * from './schemas/user.schema.ts';
 export * from './schemas/gateway.schema.ts';
 export * from './schemas/telemetry.schema.ts';
 export * from './schemas/report.schema.ts';

@@ -1,1 +1,1 @@
-export { $brands, $brandsStatus, $clientChoices, brandsCleared, brandsRequested, clientChoices, fetchBrandsFx, sendForm, type ClientChoice } from './model';
+export { $brands, $brandsStatus, brandsCleared, brandsRequested, fetchBrandsFx, sendForm } from './model';

@@ -22,23 +22,6 @@ $brandsStatus
   .reset(brandsCleared);
 sample({ clock: brandsRequested, fn: () => undefined, target: fetchBrandsFx });
 
-export type ClientChoice = { email: string; name: string; company: string; label: string };
-
-/**
- * The clients a brand may be given. The server has no call listing clients yet (GET /api/v1/myUser is
- * not built), so the choices are every client already assigned to some brand, once each.
- */
-export function clientChoices(brands: readonly BrandAnswer[]): ClientChoice[] {
-  const byEmail = new Map<string, Omit<ClientChoice, 'label'>>();
-  for (const brand of brands) for (const c of brand.clients) if (!byEmail.has(c.email)) byEmail.set(c.email, { email: c.email, name: c.name, company: c.company });
-  const list = [...byEmail.values()];
-  const short = (c: Omit<ClientChoice, 'label'>) => c.company.trim() || c.name.trim() || c.email;
-  // The company reads best in a narrow select; the email tells two clients of one company apart.
-  const shared = (c: Omit<ClientChoice, 'label'>) => list.filter((x) => short(x).toLowerCase() === short(c).toLowerCase()).length > 1;
-  return list.map((c) => ({ ...c, label: shared(c) || short(c) === c.email ? `${short(c)} (${c.email})`.replace(`${c.email} (${c.email})`, c.email) : short(c) })).sort((a, b) => a.label.localeCompare(b.label));
-}
-export const $clientChoices = $brands.map(clientChoices);
-
 /**
  * A multipart call with the session token (addBrand and PUT brand carry the logo): the JSON `http()`
  * cannot send a file. Answers and errors as `http()` gives them.

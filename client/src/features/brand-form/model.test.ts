@@ -1,9 +1,10 @@
-import type { BrandAnswer, CurrentUser } from '@fleet/shared';
+import type { BrandAnswer, ClientUser, CurrentUser } from '@fleet/shared';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { fetchBrandsFx } from '../../entities/brand';
 import { fetchDevicesFx } from '../../entities/device';
-import { $user } from '../../entities/session';
+import { $user, sessionEnded } from '../../entities/session';
+import { $clientChoices, fetchClientUsersFx } from '../../entities/user';
 import { HttpError } from '../../shared/api';
 import {
   $brandErrors,
@@ -24,6 +25,11 @@ import {
 
 const user = (access: string) => ({ id: 1, email: `${access}@demo.test`, role: access === 'client' ? 'client' : 'distributor', user_type: access, access }) as unknown as CurrentUser;
 const SUNSTOP = { id: 3, name: 'SunStop', image: '/u/s.png', image_url: '/u/s.png', clients: [{ id: 7, email: 'c1@x.test', name: 'C1', company: 'One' }], deviceSerials: [], device_count: 0 } as BrandAnswer;
+/** GET /api/v1/myUser: a client on SunStop and one with no brand yet. */
+const CLIENT_USERS: ClientUser[] = [
+  { id: 7, email: 'c1@x.test', name: 'C1', company: 'One', phone: '', brands: [{ id: 3, name: 'SunStop' }] },
+  { id: 8, email: 'c2@x.test', name: 'C2', company: 'Two', phone: '', brands: [] },
+];
 const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' });
 
 function setup(access = 'distributor', add?: () => Promise<BrandAnswer>) {
@@ -34,6 +40,7 @@ function setup(access = 'distributor', add?: () => Promise<BrandAnswer>) {
     handlers: [
       [fetchBrandsFx, async () => (reads.push('brands'), [SUNSTOP])],
       [fetchDevicesFx, async () => (reads.push('devices'), [])],
+      [fetchClientUsersFx, async () => (reads.push('clients'), CLIENT_USERS)],
       [addBrandFx, (p: unknown) => (sent.add.push(p), add ? add() : Promise.resolve({ ...SUNSTOP, id: 9, name: 'Pelican' }))],
       [editBrandFx, async (p: unknown) => (sent.edit.push(p), { ...SUNSTOP, name: 'SunStop Co' })],
       [brandResult.timerFx, async () => -1],
@@ -74,7 +81,7 @@ describe('ADD NEW BRAND and brand details', () => {
     expect(sent.add).toEqual([{ name: 'Pelican', image: file, clients: ['c1@x.test', 'c2@x.test'] }]);
     expect(scope.getState(brandResult.$result)).toMatchObject({ tone: 'success', title: 'BRAND ADDED' });
     expect(scope.getState($brandFormMode)).toBe('closed');
-    expect(reads).toEqual(['brands', 'devices']);
+    expect(reads).toEqual(['clients', 'brands', 'devices']);
   });
 
   it('refuses an image that is not PNG, JPEG, GIF or WebP', async () => {
@@ -107,9 +114,24 @@ describe('ADD NEW BRAND and brand details', () => {
     expect(scope.getState($brandFormMode)).toBe('add');
   });
 
-  it('does not open for a client', async () => {
-    const { scope } = setup('client');
+  it('does not open for a client, nor asks for the client list', async () => {
+    const { scope, reads } = setup('client');
     await allSettled(brandAddOpened, { scope });
     expect(scope.getState($brandFormMode)).toBe('closed');
+    expect(reads).toEqual([]);
+  });
+
+  it('the slots offer every client of GET /api/v1/myUser, one with no brand too, read again on each opening', async () => {
+    const { scope, reads } = setup();
+    await allSettled(brandAddOpened, { scope });
+    expect(scope.getState($clientChoices).map((c) => [c.email, c.label])).toEqual([
+      ['c1@x.test', 'One'],
+      ['c2@x.test', 'Two'],
+    ]);
+    await allSettled(fetchBrandsFx, { scope });
+    await allSettled(brandDetailOpened, { scope, params: 3 });
+    expect(reads).toEqual(['clients', 'brands', 'clients']);
+    await allSettled(sessionEnded, { scope, params: 'logout' });
+    expect(scope.getState($clientChoices)).toEqual([]);
   });
 });

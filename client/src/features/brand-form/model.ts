@@ -2,6 +2,7 @@ import { addBrandFieldsSchema, BRAND_MESSAGES, MAX_CLIENTS_PER_BRAND, type Brand
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $brands, brandsRequested, sendForm } from '../../entities/brand';
 import { devicesRequested } from '../../entities/device';
+import { clientUsersCleared, clientUsersRequested } from '../../entities/user';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { createApiFx, fieldMessages, http, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
@@ -110,6 +111,9 @@ const detailOpened = sample({
   fn: (brands, id) => brands.find((b) => b.id === id)!,
 });
 const editOpened = sample({ clock: detailOpened, filter: $canManageBrands });
+// The client slots offer every client account (GET /api/v1/myUser), read afresh each time the dialog opens.
+sample({ clock: [addOpened, editOpened], fn: () => undefined, target: clientUsersRequested });
+sample({ clock: sessionEnded, fn: () => undefined, target: clientUsersCleared });
 
 $brandFormMode.on(addOpened, () => 'add').on(editOpened, () => 'edit').reset(brandFormClosed, formFinished, sessionEnded);
 $editedBrandId.on(editOpened, (_, brand) => brand.id).reset(addOpened, brandFormClosed, formFinished, sessionEnded);

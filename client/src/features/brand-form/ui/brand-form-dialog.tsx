@@ -1,6 +1,6 @@
 import { useUnit } from 'effector-react';
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
-import { $clientChoices } from '../../../entities/brand';
+import { $clientChoices } from '../../../entities/user';
 import { Button, FieldError, FormDialog, FormTextField, invalidProps, ResultPopup, SelectField } from '../../../shared/ui';
 import {
   $brandErrors,
@@ -23,7 +23,7 @@ export function BrandFormDialog() {
   const [mode, form, errors, saving, brand, clients, result] = useUnit([$brandFormMode, $brandForm, $brandErrors, $brandSaving, $editedBrand, $clientChoices, brandResult.$result]);
   const [close, setName, setImage, chooseClient, submit, closeResult] = useUnit([brandFormClosed, brandNameChanged, brandImageChosen, brandClientChosen, brandFormSubmitted, brandResult.closed]);
   const editing = mode === 'edit';
-  // Clients already on the brand stay choosable even if no other brand has them.
+  // A client already on the brand stays shown in its slot even when myUser no longer lists it (deactivated).
   const choices = editing && brand ? [...clients, ...brand.clients.filter((c) => !clients.some((x) => x.email === c.email)).map((c) => ({ ...c, label: c.company || c.email }))] : clients;
 
   return (

@@ -1,0 +1,1 @@
+export { $clientChoices, $clientUsers, clientChoices, clientUsersCleared, clientUsersRequested, fetchClientUsersFx, type ClientChoice } from './model';

@@ -77,7 +77,7 @@ export const $deviceList = $devices.map((devices) => Object.values(devices));
 export const $countyNames = $counties.map((collection) => new Map(collection.features.map((f) => [f.id, f.properties.name])));
 
 // Built while a list is open (the pushes that change the fleet should not pay for it otherwise).
-const $searchIndex = combine($deviceList, $filterView, (devices, view) => (view ? searchIndex(devices) : undefined));
+const $searchIndex = combine($deviceList, $filterView, (devices, view) => (view ? searchIndex(devices) : null));
 export const $filteredDevices = combine(
   { devices: $deviceList, index: $searchIndex, view: $filterView, search: $searchText, brand: $brandFilter, county: $countyFilter, partners: $partnerFilter },
   ({ devices, index, view, search, brand, county, partners }): Device[] =>

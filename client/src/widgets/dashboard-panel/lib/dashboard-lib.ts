@@ -53,7 +53,7 @@ export function searchIndex(devices: readonly Device[]): SearchIndex {
 }
 
 /** The devices a filter list shows, in the order the fleet list gives them. */
-export function filterDevices(devices: readonly Device[], f: ListFilters, index?: SearchIndex): Device[] {
+export function filterDevices(devices: readonly Device[], f: ListFilters, index?: SearchIndex | null): Device[] {
   const rule = FILTER_RULES[f.view];
   const partners = f.partners.length ? new Set(f.partners) : null;
   const out: Device[] = [];

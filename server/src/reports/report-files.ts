@@ -22,6 +22,13 @@ type Column = {
 const INT = '#,##0';
 const FL_OZ = '#,##0.00';
 
+/** A number as the spreadsheet's format shows it, so the PDF reads like the .xlsx (6.50, not 6.5; 1,234). */
+export function formatNumber(value: string | number | null, numFmt: string | undefined): string | number | null {
+  if (typeof value !== 'number' || !numFmt) return value;
+  const decimals = numFmt.includes('.') ? numFmt.split('.')[1]!.length : 0;
+  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: numFmt.includes(',') });
+}
+
 export const REPORT_COLUMNS: Column[] = [
   { header: 'Site/Event Name', value: (r) => r.name, total: () => 'Total', xlsxWidth: 30, pdfWidth: 95 },
   { header: 'Serial', value: (r) => r.serial, xlsxWidth: 12, pdfWidth: 50 },
@@ -142,14 +149,14 @@ export function reportPdf(report: ReportAnswer, opts: { compress?: boolean } = {
       doc.addPage();
       y = tableHeader(MARGIN);
     }
-    row(REPORT_COLUMNS.map((c) => c.value(r)), y, i % 2 ? { fill: '#f5f7fa' } : {});
+    row(REPORT_COLUMNS.map((c) => formatNumber(c.value(r), c.numFmt)), y, i % 2 ? { fill: '#f5f7fa' } : {});
     y += ROW_HEIGHT;
   });
   if (y > bottom()) {
     doc.addPage();
     y = tableHeader(MARGIN);
   }
-  row(REPORT_COLUMNS.map((c) => c.total?.(report.totals) ?? null), y, { bold: true, fill: '#e8edf3' });
+  row(REPORT_COLUMNS.map((c) => formatNumber(c.total?.(report.totals) ?? null, c.numFmt)), y, { bold: true, fill: '#e8edf3' });
 
   const pages = doc.bufferedPageRange();
   for (let i = pages.start; i < pages.start + pages.count; i++) {

@@ -1,1 +1,1 @@
-export { $counties, countiesCleared, countiesRequested, countyOutlines, fetchCountiesFx, type CountyCollection, type CountyFeature, type LocationRow } from './model';
+export { $counties, $countyNames, countiesCleared, countiesRequested, countyOutlines, fetchCountiesFx, type CountyCollection, type CountyFeature, type LocationRow } from './model';

@@ -1,6 +1,6 @@
 import type { BatchAnswer } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
-import { $counties } from '../../entities/county';
+import { $countyNames } from '../../entities/county';
 import { $devices, $devicesStatus } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { $live } from '../../features/live-devices';
@@ -28,7 +28,7 @@ export const $batches = createStore<ReadonlyMap<string, BatchInfo>>(new Map())
 export const $extrasFailed = createStore(false)
   .on([fetchSitesFx.fail, fetchBatchesFx.fail], () => true)
   .reset(statusPageMounted, retryClicked, sessionEnded);
-export const $countyNames = $counties.map((collection) => new Map(collection.features.map((f) => [f.id, f.properties.name])));
+export { $countyNames };
 const rowOf = rowCache();
 /** The report is built only in the tab that shows /status: the map tab loads this module too, and must not pay for it on every push. */
 const $shown = createStore(false).on(statusPageMounted, () => true).reset(sessionEnded);

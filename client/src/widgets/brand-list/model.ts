@@ -1,6 +1,6 @@
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $brands, $brandsStatus, brandsCleared, brandsRequested } from '../../entities/brand';
-import { $counties } from '../../entities/county';
+import { $countyNames } from '../../entities/county';
 import { $devices } from '../../entities/device';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { brandDeleted, brandDeleteRequested } from '../../features/brand-delete';
@@ -34,7 +34,6 @@ export const $selectedBrand = combine($brands, $selectedBrandId, (brands, id) =>
 /** Spec section 2: Delete is enabled only with a brand selected in edit mode. */
 export const $canDelete = combine($editMode, $selectedBrand, $canManageBrandList, (edit, brand, can) => can && edit && brand !== null);
 
-const $countyNames = $counties.map((collection) => new Map(collection.features.map((f) => [f.id, f.properties.name])));
 /** The selected brand's devices rolled up by county (as the COUNTY cards count them). */
 export const $selectedBrandCounties = combine($devices, $selectedBrandId, $countyNames, (devices, id, names) =>
   id === null ? [] : countyRows(Object.values(devices).filter((d) => d.brand === id), names),

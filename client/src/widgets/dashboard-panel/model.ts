@@ -1,6 +1,6 @@
 import type { Subscription } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
-import { $counties } from '../../entities/county';
+import { $counties, $countyNames } from '../../entities/county';
 import { $devices, devicePinClicked, type Device } from '../../entities/device';
 import { countyOverviewPatched, countyOverviewRequested } from '../../entities/overview';
 import { $accessLevel, sessionEnded } from '../../entities/session';
@@ -74,7 +74,7 @@ export const $selectedPartner = createStore<string | null>(null).on(partnerClick
 
 /** The fleet as a list, in the order the API gives it (site, number). */
 export const $deviceList = $devices.map((devices) => Object.values(devices));
-export const $countyNames = $counties.map((collection) => new Map(collection.features.map((f) => [f.id, f.properties.name])));
+export { $countyNames };
 
 // Built while a list is open (the pushes that change the fleet should not pay for it otherwise).
 const $searchIndex = combine($deviceList, $filterView, (devices, view) => (view ? searchIndex(devices) : null));

@@ -1,5 +1,5 @@
 import { useUnit } from 'effector-react';
-import { $counties } from '../../../entities/county';
+import { $countyNames } from '../../../entities/county';
 import { Button, Dialog, ResultPopup, SelectField } from '../../../shared/ui';
 import {
   $selectedSerials,
@@ -22,7 +22,7 @@ import styles from './transfer-devices.module.css';
 
 /** 'Add Device To {brand}' and its result popup. Mount once beside the Brand List. */
 export function TransferDevicesDialog() {
-  const [brand, rows, filters, options, selected, shown, pending, counties, result] = useUnit([
+  const [brand, rows, filters, options, selected, shown, pending, names, result] = useUnit([
     $transferBrand,
     $transferRows,
     $transferFilters,
@@ -30,11 +30,10 @@ export function TransferDevicesDialog() {
     $selectedSerials,
     $shownDevice,
     assignDevicesFx.pending,
-    $counties,
+    $countyNames,
     transferResult.$result,
   ]);
   const [close, filter, toggle, show, all, transfer, closeResult] = useUnit([transferClosed, transferFilterChanged, deviceToggled, deviceShown, selectAllClicked, transferClicked, transferResult.closed]);
-  const names = new Map(counties.features.map((f) => [f.id, f.properties.name]));
   const district = (id: number | null) => (id === null ? '—' : (names.get(id) ?? `County ${id}`));
 
   return (

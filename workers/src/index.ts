@@ -8,3 +8,4 @@ export * from './realtime/poller.ts';
 export * from './queue-bullmq.ts';
 export { dispensationSummarySchema } from './jobs/dispensation-summary.job.ts';
 export { reportEmailSchema, type RenderedReport, type ReportDeps, type ReportEmailPayload } from './jobs/report-email.job.ts';
+export { signUpDecisionSchema } from './jobs/sign-up-decision.job.ts';

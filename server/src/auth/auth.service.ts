@@ -5,6 +5,7 @@ import {
   type LoginInput,
   type ResetPasswordInput,
   type SignUpInput,
+  USER_MESSAGES,
 } from '@fleet/shared';
 import crypto from 'node:crypto';
 import { accessOf } from '../access/scope.ts';
@@ -82,6 +83,9 @@ export function authService(deps: AuthServiceDeps) {
         throw new ApiError(400, { non_field_errors: ['Unable to log in with provided credentials.'] });
       }
       if (!user.activated) {
+        // A sign-up request is not a deactivated account: the overdue-invoice dialog would mislead it.
+        if (user.rejectedAt) throw new ApiError(401, { detail: USER_MESSAGES.signUpRejected, code: 'sign_up_rejected' });
+        if (!user.deactivatedReason) throw new ApiError(401, { detail: USER_MESSAGES.signUpPending, code: 'sign_up_pending' });
         throw new ApiError(401, { detail: 'User account is disabled.', code: 'account_deactivated' });
       }
       await deps.emailLimiter.reset(input.email);

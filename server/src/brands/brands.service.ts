@@ -12,7 +12,7 @@ import {
 import { isDistributor, type ScopeViewer } from '../access/scope.ts';
 import { ApiError } from '../lib/errors.ts';
 import type { BrandsRepository } from './brands.repository.ts';
-import { sniffImage, type ImageKind, type ImageStore, type UploadedImage } from './image-upload.ts';
+import { checkImage as checkUploadedImage, withStoredImage as storeImageFor, type CheckedImage, type ImageStore, type UploadedImage } from './image-upload.ts';
 
 export type BrandsServiceDeps = {
   repo: BrandsRepository;
@@ -49,30 +49,9 @@ export function brandsService({ repo, images, log }: BrandsServiceDeps) {
     }
   };
 
-  /**
-   * Text fields and the file of a multipart body checked together, so the caller hears about a blank
-   * name and a bad image in one answer. The type comes from the bytes (see sniffImage).
-   */
-  const checkImage = (image: UploadedImage | undefined, required: boolean, errors: Record<string, string[]>) => {
-    if (!image || image.bytes.length === 0) {
-      if (required) errors.image = [BRAND_MESSAGES.imageRequired];
-      return undefined;
-    }
-    const kind = sniffImage(image.bytes);
-    if (!kind) errors.image = [BRAND_MESSAGES.imageType];
-    return kind ? { bytes: image.bytes, kind } : undefined;
-  };
-
-  /** Stores the image, runs the write, and takes the image back if the write does not happen. */
-  const withStoredImage = async <T>(image: { bytes: Uint8Array; kind: ImageKind } | undefined, write: (url: string | undefined) => Promise<T>) => {
-    const url = image ? await images.put(image.bytes, image.kind) : undefined;
-    try {
-      return { url, result: await write(url) };
-    } catch (err) {
-      await forget(url);
-      throw err;
-    }
-  };
+  /** Text fields and the file of a multipart body are checked together: one answer names both problems. */
+  const checkImage = (image: UploadedImage | undefined, required: boolean, errors: Record<string, string[]>) => checkUploadedImage(image, { required, errors });
+  const withStoredImage = <T>(image: CheckedImage | undefined, write: (url: string | undefined) => Promise<T>) => storeImageFor(images, forget, image, write);
 
   return {
     list(viewer: ScopeViewer): Promise<BrandAnswer[]> {

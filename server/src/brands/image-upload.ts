@@ -64,6 +64,45 @@ export function localImageStore(uploadsDir: string, folder = 'brands'): ImageSto
 
 /** An uploaded file held in memory until the service has validated everything else. */
 export type UploadedImage = { bytes: Uint8Array };
+/** An upload whose content is a known image type. */
+export type CheckedImage = { bytes: Uint8Array; kind: ImageKind };
+
+/**
+ * The image of a multipart body, checked by its content (see sniffImage). Problems go into `errors`
+ * so the caller answers them together with its text fields' in one 400. An empty file counts as none.
+ */
+export function checkImage(
+  image: UploadedImage | undefined,
+  opts: { required: boolean; errors: Record<string, string[]>; field?: string },
+): CheckedImage | undefined {
+  const field = opts.field ?? 'image';
+  if (!image || image.bytes.length === 0) {
+    if (opts.required) opts.errors[field] = [BRAND_MESSAGES.imageRequired];
+    return undefined;
+  }
+  const kind = sniffImage(image.bytes);
+  if (!kind) opts.errors[field] = [BRAND_MESSAGES.imageType];
+  return kind ? { bytes: image.bytes, kind } : undefined;
+}
+
+/**
+ * Stores the image, runs the write, and takes the image back if the write does not happen, so a
+ * refused or failed write leaves no orphan file. `forget` is the caller's logged removal.
+ */
+export async function withStoredImage<T>(
+  images: ImageStore,
+  forget: (url: string | undefined) => Promise<void>,
+  image: CheckedImage | undefined,
+  write: (url: string | undefined) => Promise<T>,
+): Promise<{ url: string | undefined; result: T }> {
+  const url = image ? await images.put(image.bytes, image.kind) : undefined;
+  try {
+    return { url, result: await write(url) };
+  } catch (err) {
+    await forget(url);
+    throw err;
+  }
+}
 
 const upload = multer({
   storage: multer.memoryStorage(),

@@ -68,22 +68,50 @@ export function failureText(error: unknown): string {
   return SOMETHING_WRONG;
 }
 
+/**
+ * The control dialog of spec section 4: every change shows a loading dialog, then its success or error,
+ * and closes about 1 s after the result. It does not take focus (a slider being dragged keeps it) and
+ * blocks nothing; the result is announced as a status, or as an alert when it failed.
+ */
 export const noticeShown = createEvent<Omit<Notice, 'seq'>>();
 export const noticeDismissed = createEvent();
-export const $notice = createStore<Notice | null>(null);
-const NOTICE_MS = 3000;
+export const controlStarted = createEvent<string>();
+export type ControlDialog = { phase: 'loading' | 'success' | 'danger'; text: string; seq: number };
+export const $notice = createStore<ControlDialog | null>(null);
+/** Spec section 4: the dialog closes about 1 s after the result. */
+export const RESULT_CLOSE_MS = 1000;
+export const SAVING = 'Saving ...';
 const hideLaterFx = createEffect((seq: number) => {
   const dismiss = scopeBind(noticeTimedOut, { safe: true });
-  window.setTimeout(() => dismiss(seq), NOTICE_MS);
+  setTimeout(() => dismiss(seq), RESULT_CLOSE_MS);
 });
 const noticeTimedOut = createEvent<number>();
 
 $notice
-  .on(noticeShown, (current, notice) => ({ ...notice, seq: (current?.seq ?? 0) + 1 }))
+  .on(controlStarted, (current, text) => ({ phase: 'loading', text, seq: (current?.seq ?? 0) + 1 }))
+  .on(noticeShown, (current, notice) => ({ phase: notice.tone, text: notice.text, seq: (current?.seq ?? 0) + 1 }))
   .on(noticeTimedOut, (current, seq) => (current?.seq === seq ? null : current))
   .reset(noticeDismissed, panelClosed);
-sample({ clock: $notice, filter: (n): n is Notice => n !== null, fn: (n) => (n as Notice).seq, target: hideLaterFx });
+sample({ clock: $notice, filter: (n): n is ControlDialog => n !== null && n.phase !== 'loading', fn: (n) => (n as ControlDialog).seq, target: hideLaterFx });
 
+/**
+ * A toggle shows the value asked for while its call runs; when the call fails it goes back (spec section
+ * 4: reverts on error), and the device is read again. Keyed 'serial:kind'.
+ */
+export const $optimistic = createStore<Record<string, boolean>>({});
+const toggleKinds = new Set(['pause', 'maintenance', 'vandalism', 'active']);
+$optimistic
+  .on(deviceActionFx, (state, a) => ('value' in a && toggleKinds.has(a.kind) ? { ...state, [`${a.serial}:${a.kind}`]: a.value } : state))
+  .on(deviceActionFx.finally, (state, { params: a }) => {
+    const { [`${a.serial}:${a.kind}`]: _gone, ...rest } = state;
+    return rest;
+  })
+  .reset(panelClosed);
+/** The value a toggle shows: the one asked for while its call runs, else the device's. */
+export const toggleShown = (optimistic: Record<string, boolean>, serial: string, kind: 'pause' | 'maintenance' | 'vandalism' | 'active', actual: boolean) =>
+  optimistic[`${serial}:${kind}`] ?? actual;
+
+sample({ clock: deviceActionFx, fn: () => SAVING, target: controlStarted });
 sample({ clock: deviceActionFx.doneData, target: panelDeviceReplaced });
 sample({ clock: deviceActionFx.done, fn: ({ params }) => ({ tone: 'success' as const, text: successText(params) }), target: noticeShown });
 sample({ clock: deviceActionFx.fail, fn: ({ error }) => ({ tone: 'danger' as const, text: failureText(error) }), target: noticeShown });
@@ -129,8 +157,10 @@ export const saveTimerFx = createApiFx(({ serial, powerOffTime, wakeUpTime }: { 
   http<{ detail: string; device: PanelDevice }>(`/api/v1/deviceRegistrationSetup/${segment(serial)}`, { method: 'POST', json: { powerOffTime, wakeUpTime } }),
 );
 export const fetchRentalFx = createApiFx((serial: string) => http<Rental>(`/api/v1/rentalV2/${segment(serial)}`));
-export const saveRentalFx = createApiFx((input: RentalWrite) => http<{ detail: string }>('/api/v1/rentalV2', { method: 'POST', json: input }));
+export type RentalSaved = { detail: string; rentals: (Rental & { serial: string })[] };
+export const saveRentalFx = createApiFx((input: RentalWrite) => http<RentalSaved>('/api/v1/rentalV2', { method: 'POST', json: input }));
 
+sample({ clock: [savePumpSettingFx, saveTimerFx, saveRentalFx], fn: () => SAVING, target: controlStarted });
 sample({ clock: savePumpSettingFx.done, fn: () => ({ tone: 'success' as const, text: PUMP_SAVED }), target: noticeShown });
 sample({ clock: savePumpSettingFx.fail, fn: () => ({ tone: 'danger' as const, text: PUMP_FAILED }), target: noticeShown });
 sample({ clock: saveTimerFx.done, fn: () => ({ tone: 'success' as const, text: TIME_SAVED }), target: noticeShown });

@@ -2,7 +2,7 @@ import type { DeviceAnswer, SimLogRow, Subscription } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { $devices, devicePinClicked, type Device } from '../../entities/device';
 import { deviceDeleted, deviceSaved } from '../../features/device-form';
-import { createApiFx, http, segment } from '../../shared/api';
+import { createApiFx, http, HttpError, segment } from '../../shared/api';
 import {
   deviceChangedReceived,
   pendingFlagsChangedReceived,
@@ -11,7 +11,7 @@ import {
   subscribeFx,
   unsubscribeFx,
 } from '../../shared/realtime';
-import { $query, queryParamRemoved } from '../../shared/routing';
+import { $location, $pathname, $query, locationSynced, navigated, ROUTES } from '../../shared/routing';
 import type { PanelSection } from './lib/panel-lib';
 
 export type { PanelSection };
@@ -57,7 +57,8 @@ const resubscribeFx = createEffect(async (to: Watch) => {
 
 export const $panelSerial = createStore<string | null>(null);
 export const $panelDevice = createStore<PanelDevice | null>(null);
-export const $panelStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');
+/** 'missing': the device is unknown or outside the caller's scope (404): nothing more is asked for it. */
+export const $panelStatus = createStore<'idle' | 'loading' | 'ready' | 'failed' | 'missing'>('idle');
 export const $section = createStore<PanelSection>('dashboard');
 export const $collapsed = createStore(false);
 export const $smsLog = createStore<SimLogRow[] | null>(null);
@@ -85,7 +86,7 @@ $panelDevice
 $panelStatus
   .on(fetchPanelDeviceFx, (status) => (status === 'ready' ? 'ready' : 'loading'))
   .on(loaded, () => 'ready')
-  .on(fetchPanelDeviceFx.fail, (status) => (status === 'ready' ? status : 'failed'))
+  .on(fetchPanelDeviceFx.fail, (status, { error }) => (status === 'ready' ? status : error instanceof HttpError && error.status === 404 ? 'missing' : 'failed'))
   .on(panelDeviceSelected, () => 'loading')
   .reset(panelClosed);
 
@@ -115,6 +116,33 @@ $smsLogStatus
   .reset(panelClosed, panelDeviceSelected, panelOpened);
 export const smsKey = (row: SimLogRow) => `${row.created_when}|${row.direction}|${row.message}`;
 
+/**
+ * Multi-select mode of the Device Subscription section (spec section 2): the right column's cards pick the
+ * devices one plan is saved on. The current device is always in (it cannot be deselected); switching
+ * device, section or closing leaves the mode.
+ */
+export const multiSelectToggled = createEvent();
+export const multiSelectCardClicked = createEvent<string>();
+export const $multiSelected = createStore<string[] | null>(null);
+sample({
+  clock: multiSelectToggled,
+  source: { on: $multiSelected, serial: $panelSerial },
+  fn: ({ on, serial }) => (on === null && serial ? [serial] : null),
+  target: $multiSelected,
+});
+sample({
+  clock: multiSelectCardClicked,
+  source: { on: $multiSelected, serial: $panelSerial },
+  filter: ({ on, serial }, clicked) => on !== null && clicked !== serial,
+  fn: ({ on, serial }, clicked) => {
+    const chosen = on as string[];
+    const next = chosen.includes(clicked) ? chosen.filter((s) => s !== clicked) : [...chosen, clicked];
+    return serial && !next.includes(serial) ? [serial, ...next] : next;
+  },
+  target: $multiSelected,
+});
+$multiSelected.reset(panelClosed, panelOpened, panelDeviceSelected, sectionSelected);
+
 /** The devices of the shown device's site group, by number (the right column). */
 export const $groupDevices = combine($devices, $panelDevice, (devices, current): Device[] => {
   if (!current) return [];
@@ -134,8 +162,10 @@ sample({
   target: fetchSimLogFx,
 });
 
-// Subscriptions follow what is shown.
-const $wanted = combine($panelSerial, $section, (serial, section): Watch => ({ serial, sim: serial !== null && section === 'sim' }));
+// Subscriptions follow what is shown, once it is known to exist (a device not found is never watched).
+// The serial of the device loaded (a string, so a push patching the device does not move anything).
+const $loadedSerial = $panelDevice.map((d) => d?.serial ?? null);
+const $wanted = combine($loadedSerial, $section, (serial, section): Watch => ({ serial, sim: serial !== null && section === 'sim' }));
 sample({
   clock: $wanted,
   source: $watching,
@@ -143,7 +173,8 @@ sample({
   fn: (from, to) => ({ from, to }),
   target: moveSubscriptionsFx,
 });
-$watching.on(moveSubscriptionsFx.done, (_, { params }) => params.to);
+// Taken at the start of a move: a second move while one is on its way starts from where the first goes.
+$watching.on(moveSubscriptionsFx, (_, { to }) => to);
 // After a reconnect the server forgot this socket's rooms: subscribe again and re-read.
 sample({ clock: socketConnected, source: $watching, filter: (w) => w.serial !== null, target: resubscribeFx });
 sample({ clock: socketConnected, source: $panelSerial, filter: (serial, { reconnect }) => reconnect && serial !== null, fn: (serial) => serial as string, target: fetchPanelDeviceFx });
@@ -157,18 +188,72 @@ sample({
 
 /** The map screen is shown: read the address once (later changes arrive through $query). */
 export const panelRouteRead = createEvent();
-// The address: /?device=<serial> opens the panel; closing drops the parameter.
+export const SECTION_QUERY = 'section';
+const SECTIONS: readonly PanelSection[] = ['dashboard', 'management', 'subscription', 'sim', 'battery'];
+const sectionOf = (query: URLSearchParams): PanelSection => {
+  const s = query.get(SECTION_QUERY) as PanelSection | null;
+  return s && SECTIONS.includes(s) ? s : 'dashboard';
+};
+
+/**
+ * The address follows the panel: `/?device=<serial>&section=<section>` (the section left out for the
+ * dashboard). Each device, section, opening or closing is a history entry, so back and forward walk
+ * through them; the address read back drives the panel the same way. A change the address itself made
+ * leaves the state equal to the address, so it pushes nothing (no loop).
+ */
+export function panelSearch(search: string, serial: string | null, section: PanelSection): string {
+  const params = new URLSearchParams(search);
+  if (serial) params.set(DEVICE_QUERY, serial);
+  else params.delete(DEVICE_QUERY);
+  if (serial && section !== 'dashboard') params.set(SECTION_QUERY, section);
+  else params.delete(SECTION_QUERY);
+  const out = params.toString();
+  return out ? `?${out}` : '';
+}
+// Only what the browser says (the first read, back and forward): the panel's own pushes are not read back,
+// so a push still on its way can never undo a later click.
+const addressRead = sample({
+  clock: [locationSynced.map((l) => new URLSearchParams(l.search)), sample({ clock: panelRouteRead, source: $query })],
+});
+const onMapScreen = (pathname: string) => pathname === ROUTES.home;
+// Open a device named by the address, or switch to it when the panel shows another one.
 sample({
-  clock: [$query, sample({ clock: panelRouteRead, source: $query })],
-  source: $panelSerial,
-  filter: (open, query) => {
-    const serial = query.get(DEVICE_QUERY);
-    return !!serial && serial !== open;
-  },
+  clock: addressRead,
+  source: { open: $panelSerial, pathname: $pathname },
+  filter: ({ open, pathname }, query) => onMapScreen(pathname) && !!query.get(DEVICE_QUERY) && open === null,
   fn: (_, query) => query.get(DEVICE_QUERY) as string,
   target: panelOpened,
 });
-sample({ clock: panelClosed, fn: () => DEVICE_QUERY, target: queryParamRemoved });
+sample({
+  clock: addressRead,
+  source: { open: $panelSerial, pathname: $pathname },
+  filter: ({ open, pathname }, query) => onMapScreen(pathname) && !!query.get(DEVICE_QUERY) && open !== null && open !== query.get(DEVICE_QUERY),
+  fn: (_, query) => query.get(DEVICE_QUERY) as string,
+  target: panelDeviceSelected,
+});
+sample({
+  clock: addressRead,
+  source: { open: $panelSerial, section: $section, pathname: $pathname },
+  filter: ({ section, pathname }, query) => onMapScreen(pathname) && !!query.get(DEVICE_QUERY) && sectionOf(query) !== section,
+  fn: (_, query) => sectionOf(query),
+  target: sectionSelected,
+});
+// Back to an address without a device closes the panel.
+sample({
+  clock: addressRead,
+  source: { open: $panelSerial, pathname: $pathname },
+  filter: ({ open, pathname }, query) => onMapScreen(pathname) && open !== null && !query.get(DEVICE_QUERY),
+  fn: () => undefined,
+  target: panelClosed,
+});
+// And the panel writes the address.
+sample({
+  clock: combine($panelSerial, $section, (serial, section) => ({ serial, section })),
+  source: $location,
+  filter: (location, { serial, section }) => onMapScreen(location.pathname) && panelSearch(location.search, serial, section) !== (location.search === '?' ? '' : location.search),
+  fn: (location, { serial, section }) => ({ to: `${location.pathname}${panelSearch(location.search, serial, section)}` }),
+  target: navigated,
+});
 
 // EDIT DEVICE saved or deleted the device shown: show the saved values at once, or close the panel.
 sample({ clock: deviceSaved, source: $panelSerial, filter: (serial, device) => serial === device.serial, fn: (_, device) => device, target: panelDeviceReplaced });

@@ -1,8 +1,9 @@
 import type { BatteryLogPoint, FilterDateType, FilterDeviceType, HourUsage, MonthDataUsageAnswer, PumpLogAnswer } from '@fleet/shared';
-import dayjs from 'dayjs';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { createApiFx, http, segment } from '../../shared/api';
-import { $panelSerial, $section, panelClosed, panelDeviceSelected, panelOpened } from './model';
+import { deviceChangedReceived } from '../../shared/realtime';
+import { siteMonth, siteToday } from './lib/panel-lib';
+import { $panelDevice, $panelSerial, $section, panelClosed, panelDeviceSelected, panelOpened } from './model';
 
 /**
  * What the panel's sections read once when shown (not pushed: history does not change under the eye):
@@ -10,9 +11,19 @@ import { $panelSerial, $section, panelClosed, panelDeviceSelected, panelOpened }
  * dataUsage). Each read is for the device shown; an answer for a device no longer shown is dropped.
  */
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
+/** `date` '' is the site's today (resolved against the device's zone when read, never the browser's). */
 export type AnalyticsQuery = { pump: 1 | 2; dateType: FilterDateType; date: string; area: FilterDeviceType };
 
-export const analyticsDefaults = (): AnalyticsQuery => ({ pump: 1, dateType: 'DAILY', date: dayjs().format('YYYY-MM-DD'), area: 'SINGLE' });
+export const analyticsDefaults = (): AnalyticsQuery => ({ pump: 1, dateType: 'DAILY', date: '', area: 'SINGLE' });
+
+/**
+ * The shown device's site time zone, once the device is loaded ('serial|zone', so a push that changes
+ * nothing else does not re-read): the panel's reads wait for it, as their dates are the site's.
+ */
+const $siteKey = $panelDevice.map((d) => (d ? `${d.serial}|${d.timezone_id ?? ''}` : null));
+const $siteZone = $panelDevice.map((d) => (d ? (d.timezone_id ?? null) : null));
+/** The date a query reads: the one picked, or the site's today. */
+export const resolvedDate = (query: AnalyticsQuery, zone: string | null, now = Date.now()) => query.date || siteToday(now, zone);
 
 export const analyticsQueryChanged = createEvent<Partial<AnalyticsQuery>>();
 /** The 'Reset filter' link: back to today, daily, this device. */
@@ -46,7 +57,8 @@ export const fetchDayUsageFx = createApiFx(({ serial, date }: { serial: string; 
 
 export const usageMonthChanged = createEvent<string>();
 export const usageDaySelected = createEvent<string | null>();
-export const $usageMonth = createStore(dayjs().format('YYYY-MM'));
+/** '' is the site's current month. */
+export const $usageMonth = createStore('');
 export const $usageDay = createStore<string | null>(null);
 $usageMonth.on(usageMonthChanged, (_, month) => month).reset(panelOpened, panelClosed);
 $usageDay.on(usageDaySelected, (_, day) => day).reset(panelOpened, panelClosed, panelDeviceSelected, usageMonthChanged);
@@ -72,23 +84,40 @@ export const battery = loaded(fetchBatteryFx);
 export const monthUsage = loaded(fetchMonthUsageFx);
 export const dayUsage = loaded(fetchDayUsageFx);
 
-const $shown = combine($panelSerial, $section, (serial, section) => ({ serial, section }));
+// A section is shown for a loaded device: its site zone is known (reads before it would use the wrong day).
+const $shown = combine($panelSerial, $section, $siteKey, (serial, section, key) => ({ serial: key !== null && key.startsWith(`${serial}|`) ? serial : null, section }));
 const shown = (section: string) => (s: { serial: string | null; section: string }) => s.serial !== null && s.section === section;
 
 // Reads happen when a section is shown, for its device, and when its own inputs change.
 sample({
   clock: [$shown, $analyticsQuery],
-  source: { shown: $shown, query: $analyticsQuery },
+  source: { shown: $shown, query: $analyticsQuery, zone: $siteZone },
   filter: ({ shown: s }) => shown('dashboard')(s),
-  fn: ({ shown: s, query }) => ({ serial: s.serial as string, query }),
+  fn: ({ shown: s, query, zone }) => ({ serial: s.serial as string, query: { ...query, date: resolvedDate(query, zone) } }),
+  target: fetchPumpLogFx,
+});
+/**
+ * TOTAL DISPENSE moves live: a push saying the device checked in (or its fluid level changed) re-reads the
+ * analytics when they show a range that reaches the site's today (the past does not change). REMAINING is
+ * the pushed volume itself.
+ */
+sample({
+  clock: deviceChangedReceived,
+  source: { shown: $shown, query: $analyticsQuery, zone: $siteZone },
+  filter: ({ shown: s, query, zone }, { serial, patch }) =>
+    shown('dashboard')(s) &&
+    s.serial === serial &&
+    ('last_seen_at' in patch || 'volume_remain' in patch || 'volume_remain2' in patch) &&
+    resolvedDate(query, zone) >= siteToday(Date.now(), zone),
+  fn: ({ shown: s, query, zone }) => ({ serial: s.serial as string, query: { ...query, date: resolvedDate(query, zone) } }),
   target: fetchPumpLogFx,
 });
 sample({ clock: $shown, filter: shown('battery'), fn: (s) => s.serial as string, target: fetchBatteryFx });
 sample({
   clock: [$shown, $usageMonth],
-  source: { shown: $shown, month: $usageMonth },
+  source: { shown: $shown, month: $usageMonth, zone: $siteZone },
   filter: ({ shown: s }) => shown('sim')(s),
-  fn: ({ shown: s, month }) => ({ serial: s.serial as string, month }),
+  fn: ({ shown: s, month, zone }) => ({ serial: s.serial as string, month: month || siteMonth(Date.now(), zone) }),
   target: fetchMonthUsageFx,
 });
 sample({

@@ -1,4 +1,4 @@
-import { cutText, LABEL_CUT, type WarningCode } from '@fleet/shared';
+import { cutText, LABEL_CUT, localDateOf, siteTimeZone, toZonedIso, type WarningCode } from '@fleet/shared';
 
 /**
  * Pure rules of the device management panel (spec section 2 and 9), kept apart from the components so
@@ -8,16 +8,20 @@ export type PanelSection = 'dashboard' | 'management' | 'subscription' | 'sim' |
 
 export type MenuItem = { key: PanelSection | 'showcase' | 'schedule' | 'audience'; label: string; disabled?: boolean; operatorsOnly?: boolean };
 
-/** The side menu, in the spec's order; Content Showcase, Content Schedule and Audience Rating are disabled. */
+/**
+ * The side menu, in the spec's order; Content Showcase, Content Schedule and Audience Rating are disabled.
+ * `operatorsOnly`: greyed for clients (spec section 6: Device Management, Device Subscription, SIM
+ * Management and Battery Management); distributors and market partners open them.
+ */
 export const PANEL_MENU: readonly MenuItem[] = [
   { key: 'dashboard', label: 'Device Dashboard' },
   { key: 'showcase', label: 'Content Showcase', disabled: true },
   { key: 'schedule', label: 'Content Schedule', disabled: true },
   { key: 'management', label: 'Device Management', operatorsOnly: true },
   { key: 'subscription', label: 'Device Subscription', operatorsOnly: true },
-  { key: 'sim', label: 'SIM Management' },
+  { key: 'sim', label: 'SIM Management', operatorsOnly: true },
   { key: 'audience', label: 'Audience Rating', disabled: true },
-  { key: 'battery', label: 'Battery Management' },
+  { key: 'battery', label: 'Battery Management', operatorsOnly: true },
 ];
 
 /** Which warnings put a badge on which menu item (spec section 2). */
@@ -104,6 +108,57 @@ export function pageOf<T>(rows: readonly T[], page: number, size = HOURS_PER_PAG
   return rows.slice(page * size, page * size + size);
 }
 export const pageCount = (rows: number, size = HOURS_PER_PAGE) => Math.max(1, Math.ceil(rows / size));
+
+/**
+ * The site's calendar (one time zone per screen): the panel reads every date and time in the zone of the
+ * device's site, whatever the viewer's browser says. A missing or unknown zone is UTC, as on the server.
+ */
+export const siteToday = (ms: number, timeZone: string | null | undefined) => localDateOf(ms, siteTimeZone(timeZone));
+/** The site's month 'YYYY-MM' at an instant. */
+export const siteMonth = (ms: number, timeZone: string | null | undefined) => siteToday(ms, timeZone).slice(0, 7);
+/** An instant as the site's wall clock, like '5 Jan 3:04 PM' (a date in the current year of the panel). */
+export function siteDateTime(value: string | number, timeZone: string | null | undefined): string {
+  const ms = typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) return '';
+  const full = formatDeviceClock(ms, timeZone); // '5 Jan 2024 3:04 PM'
+  return full.replace(/ \d{4} /, ' ');
+}
+/**
+ * An instant moved so that a chart drawing in UTC shows the site's wall clock (ApexCharts draws datetime
+ * axes either in UTC or in the browser's zone; neither is the site's).
+ */
+export function siteWallMs(ms: number, timeZone: string | null | undefined): number {
+  const iso = toZonedIso(ms, siteTimeZone(timeZone)); // 2026-03-08T03:00:00-05:00
+  return Date.parse(`${iso.slice(0, 19)}Z`);
+}
+
+type Point = { date: string; value: number | null };
+/**
+ * The DAILY page that holds the latest data: the last hour that has started (by the site's clock, the
+ * labels carry the site offset) and has something in it (a dispense or a level reading); else the last
+ * hour that has started; a day wholly in the future opens on its first page. Today at 3 PM site time this
+ * is the 12:00-18:00 window, not the empty evening.
+ */
+export function latestPage(dispensing: readonly Point[], remain: readonly Point[], now: number, size = HOURS_PER_PAGE): number {
+  let started = -1;
+  let withData = -1;
+  dispensing.forEach((row, i) => {
+    const start = Date.parse(row.date);
+    if (!(start <= now)) return;
+    started = i;
+    if ((row.value ?? 0) > 0 || remain[i]?.value != null) withData = i;
+  });
+  const at = withData >= 0 ? withData : started;
+  return at < 0 ? 0 : Math.floor(at / size);
+}
+
+/** The hours a DAILY page covers, like '12:00–18:00', read from the site-local labels (23 or 25 hours on a clock change). */
+export function pageHours(rows: readonly Point[], page: number, size = HOURS_PER_PAGE): string {
+  const first = rows[page * size];
+  if (!first) return '';
+  const next = rows[(page + 1) * size];
+  return `${first.date.slice(11, 16)}–${next ? next.date.slice(11, 16) : '24:00'}`;
+}
 
 /** Battery panel title (spec section 2). */
 export const batteryTitle = (warnings: readonly string[]) => (warnings.includes('BATTERY') ? 'Low Battery Power' : 'Battery Power');

@@ -1,6 +1,6 @@
 import { useUnit } from 'effector-react';
 import { BatteryIcon, Chart } from '../../../shared/ui';
-import { batteryPlaceholder, batteryTitle } from '../lib/panel-lib';
+import { batteryPlaceholder, batteryTitle, siteWallMs } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
 import { battery } from '../telemetry.model';
 import styles from './device-panel.module.css';
@@ -39,9 +39,10 @@ export function BatterySection({ device }: { device: PanelDevice }) {
         height={260}
         type="area"
         placeholder={batteryPlaceholder(status, points?.length ?? 0)}
-        series={[{ name: 'Battery SOC (%)', data: (points ?? []).map((p) => ({ x: Date.parse(p.update_on), y: p.battery_percent })) }]}
+        series={[{ name: 'Battery SOC (%)', data: (points ?? []).map((p) => ({ x: siteWallMs(Date.parse(p.update_on), device.timezone_id), y: p.battery_percent })) }]}
         options={{
-          xaxis: { type: 'datetime', labels: { datetimeUTC: false } },
+          // Points carry the site's wall clock drawn as UTC: the axis and tooltip read site time, like the header.
+          xaxis: { type: 'datetime', labels: { datetimeUTC: true } },
           yaxis: { min: 0, max: 100, tickAmount: 10, labels: { formatter: (v: number) => `${Math.round(v)}%` } },
           colors: [low ? '#d14343' : '#1f9d55'],
           stroke: { width: 2, curve: 'smooth' },

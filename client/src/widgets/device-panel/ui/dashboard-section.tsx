@@ -1,12 +1,13 @@
 import { remainingTsp, type FilterDateType, type FilterDeviceType } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Chart, ConfirmDialog, LinkButton, SwitchButton } from '../../../shared/ui';
-import { deviceActionFx } from '../controls.model';
-import { AREAS, HOURS_PER_PAGE, pageCount, pageOf, pendingIndicators, settingName, updateAfterText } from '../lib/panel-lib';
+import { $optimistic, deviceActionFx, toggleShown } from '../controls.model';
+import { $now } from '../../clock-panel/model';
+import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, settingName, siteDateTime, siteToday, updateAfterText } from '../lib/panel-lib';
 import { sectionSelected, type PanelDevice } from '../model';
-import { $analyticsQuery, analyticsQueryChanged, analyticsReset, pumpLog } from '../telemetry.model';
+import { $analyticsQuery, analyticsQueryChanged, analyticsReset, pumpLog, resolvedDate } from '../telemetry.model';
 import styles from './device-panel.module.css';
 
 const DATE_TYPES: FilterDateType[] = ['DAILY', 'WEEKLY', 'MONTHLY'];
@@ -22,7 +23,7 @@ export function DashboardSection({ device, operator }: { device: PanelDevice; op
 }
 
 function Analytics({ device, operator }: { device: PanelDevice; operator: boolean }) {
-  const [query, log, status, change, reset, act, acting] = useUnit([
+  const [query, log, status, change, reset, act, acting, now] = useUnit([
     $analyticsQuery,
     pumpLog.$data,
     pumpLog.$status,
@@ -30,8 +31,15 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
     analyticsReset,
     deviceActionFx,
     deviceActionFx.pending,
+    $now,
   ]);
-  const [page, setPage] = useState(0);
+  // The site's calendar, not the browser's: the day shown, the latest day that can be picked.
+  const today = siteToday(now, device.timezone_id);
+  const date = resolvedDate(query, device.timezone_id, now);
+  // A page the user chose holds until the query changes; until then the page with the latest data shows
+  // (and follows it as pushes re-read the day).
+  const [picked, setPicked] = useState<{ key: string; page: number } | null>(null);
+  const queryKey = `${device.serial}|${query.pump}|${query.dateType}|${date}|${query.area}`;
   const [confirmReset, setConfirmReset] = useState(false);
   const pumps = [
     { pump: 1 as const, type: device.left_pump_type, side: 'Left' },
@@ -40,7 +48,8 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
   const rows = log?.dispensingDatas ?? [];
   const daily = query.dateType === 'DAILY';
   const pages = daily ? pageCount(rows.length) : 1;
-  useEffect(() => setPage(daily ? Math.min(pages - 1, Math.floor(new Date().getHours() / HOURS_PER_PAGE)) : 0), [daily, query.date, pages]);
+  const page = !daily ? 0 : picked?.key === queryKey ? Math.min(picked.page, pages - 1) : latestPage(rows, log?.remainDatas ?? [], now);
+  const setPage = (p: number) => setPicked({ key: queryKey, page: p });
   const shown = daily ? pageOf(rows, page) : rows;
   const remain = daily ? pageOf(log?.remainDatas ?? [], page) : (log?.remainDatas ?? []);
   const volume = query.pump === 1 ? device.volume_remain : device.volume_remain2;
@@ -73,7 +82,7 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
         </div>
         <label className={styles.field}>
           <span>{query.dateType === 'DAILY' ? 'Day' : 'Until'}</span>
-          <input type="date" value={query.date} max={dayjs().format('YYYY-MM-DD')} onChange={(e) => e.target.value && change({ date: e.target.value })} />
+          <input type="date" value={date} max={today} onChange={(e) => e.target.value && change({ date: e.target.value === today ? '' : e.target.value })} />
         </label>
         <label className={styles.field}>
           <span>Area</span>
@@ -130,9 +139,7 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
           <Button variant="secondary" className={styles.smallButton} disabled={page === 0} onClick={() => setPage(page - 1)}>
             Earlier
           </Button>
-          <span>
-            {String(page * HOURS_PER_PAGE).padStart(2, '0')}:00–{String(Math.min(24, (page + 1) * HOURS_PER_PAGE)).padStart(2, '0')}:00
-          </span>
+          <span data-testid="analytics-window">{pageHours(rows, page)}</span>
           <Button variant="secondary" className={styles.smallButton} disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
             Later
           </Button>
@@ -159,7 +166,14 @@ function label(date: string, type: FilterDateType) {
 }
 
 function ControlPanel({ device, operator }: { device: PanelDevice; operator: boolean }) {
-  const [act, pending, select] = useUnit([deviceActionFx, deviceActionFx.pending, sectionSelected]);
+  const [act, pending, select, optimistic] = useUnit([deviceActionFx, deviceActionFx.pending, sectionSelected, $optimistic]);
+  // While a call runs the toggle shows the value asked for; a failure puts it back (spec section 4).
+  const shown = {
+    maintenance: toggleShown(optimistic, device.serial, 'maintenance', device.is_enabled_maintenance),
+    active: toggleShown(optimistic, device.serial, 'active', device.is_activated),
+    vandalism: toggleShown(optimistic, device.serial, 'vandalism', device.is_enabled_vandalism),
+    pause: toggleShown(optimistic, device.serial, 'pause', device.is_pause),
+  };
   const [confirm, setConfirm] = useState<'pause' | 'rental' | null>(null);
   const indicators = pendingIndicators(device.pending_flags);
   const updateAfter = indicators.length ? updateAfterText(device.next_wakeup_time, device.timezone_id) : null;
@@ -186,23 +200,23 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
         <SwitchButton dimWhenOff={false} pressed={rentalOn} disabled={disabled} title={why} onClick={() => (rentalOn ? setConfirm('rental') : select('subscription'))}>
           Rental Plan
         </SwitchButton>
-        <SwitchButton dimWhenOff={false} pressed={device.is_enabled_maintenance} disabled={disabled} title={why} onClick={() => act({ serial: device.serial, kind: 'maintenance', value: !device.is_enabled_maintenance })}>
+        <SwitchButton dimWhenOff={false} pressed={shown.maintenance} disabled={disabled} title={why} onClick={() => act({ serial: device.serial, kind: 'maintenance', value: !shown.maintenance })}>
           Maintenance
         </SwitchButton>
         <SwitchButton
           dimWhenOff={false}
-          pressed={device.is_activated}
+          pressed={shown.active}
           disabled={disabled || rentalOn}
           title={rentalOn ? 'A rental plan keeps this device activated' : why}
-          onClick={() => act({ serial: device.serial, kind: 'active', value: !device.is_activated })}
+          onClick={() => act({ serial: device.serial, kind: 'active', value: !shown.active })}
         >
-          {rentalOn ? 'Force Activated' : device.is_activated ? 'Activated' : 'Deactivated'}
+          {rentalOn ? 'Force Activated' : shown.active ? 'Activated' : 'Deactivated'}
         </SwitchButton>
-        <SwitchButton dimWhenOff={false} pressed={device.is_enabled_vandalism} disabled={disabled} title={why} onClick={() => act({ serial: device.serial, kind: 'vandalism', value: !device.is_enabled_vandalism })}>
+        <SwitchButton dimWhenOff={false} pressed={shown.vandalism} disabled={disabled} title={why} onClick={() => act({ serial: device.serial, kind: 'vandalism', value: !shown.vandalism })}>
           Anti vandalism
         </SwitchButton>
-        <Button variant={device.is_pause ? 'success' : 'secondary'} disabled={disabled} title={why} onClick={() => setConfirm('pause')}>
-          {device.is_pause ? 'Resume Device' : 'Pause Device'}
+        <Button variant={shown.pause ? 'success' : 'secondary'} disabled={disabled} title={why} onClick={() => setConfirm('pause')}>
+          {shown.pause ? 'Resume Device' : 'Pause Device'}
         </Button>
       </div>
       {device.pending_changes?.length ? (
@@ -212,8 +226,8 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
             {device.pending_changes.map((c) => (
               <li key={c.id}>
                 <span>
-                  <strong>{settingName(c.setting)}</strong> asked {dayjs(c.requested_at).format('D MMM h:mm A')}
-                  {c.expected_at ? `, expected ${dayjs(c.expected_at).format('D MMM h:mm A')}` : ''}
+                  <strong>{settingName(c.setting)}</strong> asked {siteDateTime(c.requested_at, device.timezone_id)}
+                  {c.expected_at ? `, expected ${siteDateTime(c.expected_at, device.timezone_id)}` : ''}
                 </span>
                 {operator ? (
                   <LinkButton onClick={() => act({ serial: device.serial, kind: 'cancel', changeId: c.id })} aria-label={`Cancel the ${settingName(c.setting)} change`}>

@@ -11,7 +11,18 @@ import styles from './device-panel.module.css';
  * single or dual batch, the connection dot, warning and batch-warning marks; the current device expands
  * with its site name and warning list; a paused device is highlighted; a deactivated one is marked.
  */
-export function DeviceCards({ devices, current, onSelect }: { devices: readonly Device[]; current: PanelDevice | null; onSelect: (serial: string) => void }) {
+export function DeviceCards({
+  devices,
+  current,
+  onSelect,
+  chosen = null,
+}: {
+  devices: readonly Device[];
+  current: PanelDevice | null;
+  onSelect: (serial: string) => void;
+  /** Multi-select mode (Device Subscription): the serials picked; the cards become checkboxes. */
+  chosen?: readonly string[] | null;
+}) {
   return (
     <ul className={styles.cards}>
       {devices.map((listed) => {
@@ -25,6 +36,15 @@ export function DeviceCards({ devices, current, onSelect }: { devices: readonly 
               type="button"
               className={[styles.card, isCurrent ? styles.cardCurrent : '', d.is_pause ? styles.cardPaused : ''].join(' ')}
               aria-current={isCurrent ? 'true' : undefined}
+              {...(chosen
+                ? {
+                    role: 'checkbox',
+                    'aria-checked': chosen.includes(d.serial),
+                    // The current device cannot be deselected (spec section 2).
+                    'aria-disabled': isCurrent || undefined,
+                  }
+                : {})}
+              data-chosen={chosen?.includes(d.serial) || undefined}
               onClick={() => onSelect(d.serial)}
               data-serial={d.serial}
             >

@@ -5,8 +5,22 @@ import { $canManageDevices, editDeviceOpened } from '../../../features/device-fo
 import { ArrowLeftIcon, Button, ChevronIcon, Dialog, InfoIcon, Spinner } from '../../../shared/ui';
 import { $now } from '../../clock-panel/model';
 import { PANEL_MENU, formatDeviceClock, menuBadge, panelSiteName } from '../lib/panel-lib';
-import { $collapsed, $groupDevices, $panelDevice, $panelSerial, $panelStatus, $section, collapseToggled, panelClosed, panelDeviceSelected, sectionSelected, type PanelDevice } from '../model';
-import { $notice, noticeDismissed } from '../controls.model';
+import {
+  $collapsed,
+  $groupDevices,
+  $multiSelected,
+  $panelDevice,
+  $panelSerial,
+  $panelStatus,
+  $section,
+  collapseToggled,
+  multiSelectCardClicked,
+  panelClosed,
+  panelDeviceSelected,
+  sectionSelected,
+  type PanelDevice,
+} from '../model';
+import { ControlDialog } from './control-dialog';
 import { BatterySection } from './battery-section';
 import { DashboardSection } from './dashboard-section';
 import { DeviceCards } from './device-cards';
@@ -22,7 +36,7 @@ import styles from './device-panel.module.css';
  * its header so the map shows again; the back arrow closes it.
  */
 export function DevicePanel() {
-  const [serial, device, status, section, collapsed, group, level, now, notice] = useUnit([
+  const [serial, device, status, section, collapsed, group, level, now, chosen] = useUnit([
     $panelSerial,
     $panelDevice,
     $panelStatus,
@@ -31,9 +45,9 @@ export function DevicePanel() {
     $groupDevices,
     $accessLevel,
     $now,
-    $notice,
+    $multiSelected,
   ]);
-  const [close, toggleCollapse, select, selectDevice, dismiss] = useUnit([panelClosed, collapseToggled, sectionSelected, panelDeviceSelected, noticeDismissed]);
+  const [close, toggleCollapse, select, selectDevice, pick] = useUnit([panelClosed, collapseToggled, sectionSelected, panelDeviceSelected, multiSelectCardClicked]);
   const [infoOpen, setInfoOpen] = useState(false);
   const backRef = useRef<HTMLButtonElement>(null);
   const operator = level === 'distributor' || level === 'market-partner';
@@ -44,6 +58,8 @@ export function DevicePanel() {
   }, [serial !== null]);
 
   if (!serial) return null;
+  // Unknown, or outside the caller's scope: one clear state, no brand, no live menus, nothing more asked.
+  const missing = status === 'missing';
   const warnings = device?.warning_lists ?? [];
   const site = device?.label || 'NoName';
 
@@ -54,7 +70,7 @@ export function DevicePanel() {
           <ArrowLeftIcon />
         </button>
         <div className={styles.headerText}>
-          <h2 className={styles.address}>{device?.address || (status === 'failed' ? 'Device unavailable' : 'Loading…')}</h2>
+          <h2 className={styles.address}>{device?.address || (missing ? 'Device not found' : status === 'failed' ? 'Device unavailable' : 'Loading…')}</h2>
           {device ? (
             <p className={styles.deviceClock} aria-label="Device time">
               <time>{formatDeviceClock(now, device.timezone_id)}</time>
@@ -70,22 +86,24 @@ export function DevicePanel() {
       {collapsed ? null : (
         <div className={styles.body}>
           <aside className={styles.left}>
-            <div className={styles.brand}>
-              {device?.brand_image_url ? <img className={styles.brandImage} src={device.brand_image_url} alt="" /> : <span className={styles.brandImage} aria-hidden="true" />}
-              <div className={styles.brandText}>
-                <span className={styles.brandName}>{device?.brand_name ?? 'None'}</span>
-                <span className={styles.siteName} title={site}>
-                  {panelSiteName(site)}
-                </span>
+            {device ? (
+              <div className={styles.brand}>
+                {device.brand_image_url ? <img className={styles.brandImage} src={device.brand_image_url} alt="" /> : <span className={styles.brandImage} aria-hidden="true" />}
+                <div className={styles.brandText}>
+                  <span className={styles.brandName}>{device.brand_name ?? 'None'}</span>
+                  <span className={styles.siteName} title={site}>
+                    {panelSiteName(site)}
+                  </span>
+                </div>
               </div>
-            </div>
+            ) : null}
             <Button variant="secondary" onClick={() => setInfoOpen(true)} disabled={!device}>
               <InfoIcon size={18} /> More Info
             </Button>
             <nav aria-label="Device sections">
               <ul className={styles.menu}>
                 {PANEL_MENU.map((item) => {
-                  const unavailable = item.disabled || (item.operatorsOnly && !operator);
+                  const unavailable = !device || item.disabled || (item.operatorsOnly && !operator);
                   const current = item.key === section;
                   const badge = menuBadge(item.key, warnings);
                   return (
@@ -95,7 +113,7 @@ export function DevicePanel() {
                         className={styles.menuItem}
                         aria-current={current ? 'page' : undefined}
                         aria-disabled={unavailable || undefined}
-                        title={item.disabled ? 'Not available yet' : unavailable ? 'Only distributors can change devices' : undefined}
+                        title={item.disabled ? 'Not available yet' : !device ? undefined : unavailable ? 'Not available for clients' : undefined}
                         onClick={() => {
                           if (!unavailable) select(item.key as typeof section);
                         }}
@@ -113,6 +131,14 @@ export function DevicePanel() {
           <div className={styles.content}>
             {device ? (
               <SectionView section={section} device={device} operator={operator} />
+            ) : missing ? (
+              <div className={styles.notFound} data-testid="device-not-found">
+                <h3 className={styles.cardTitle}>Device not found</h3>
+                <p>
+                  No device <strong>{serial}</strong> is in your fleet: the serial may be mistyped, the device removed, or it belongs to another account.
+                </p>
+                <Button onClick={() => close()}>Back to the map</Button>
+              </div>
             ) : status === 'failed' ? (
               <p className={styles.empty}>This device could not be loaded.</p>
             ) : (
@@ -123,19 +149,12 @@ export function DevicePanel() {
           </div>
 
           <aside className={styles.right} aria-label="Devices at this site">
-            <DeviceCards devices={group} current={device} onSelect={(s) => s !== serial && selectDevice(s)} />
+            <DeviceCards devices={group} current={device} chosen={section === 'subscription' ? chosen : null} onSelect={(s) => (chosen && section === 'subscription' ? pick(s) : s !== serial && selectDevice(s))} />
           </aside>
         </div>
       )}
 
-      {notice ? (
-        <div className={[styles.notice, notice.tone === 'danger' ? styles.noticeDanger : styles.noticeSuccess].join(' ')} role={notice.tone === 'danger' ? 'alert' : 'status'}>
-          <span>{notice.text}</span>
-          <button type="button" className={styles.noticeClose} onClick={() => dismiss()} aria-label="Dismiss">
-            ×
-          </button>
-        </div>
-      ) : null}
+      <ControlDialog />
 
       {device ? <DeviceInfoDialog open={infoOpen} device={device} onClose={() => setInfoOpen(false)} /> : null}
     </section>
@@ -149,9 +168,9 @@ function SectionView({ section, device, operator }: { section: string; device: P
     case 'subscription':
       return operator ? <SubscriptionSection device={device} /> : null;
     case 'sim':
-      return <SimSection device={device} />;
+      return operator ? <SimSection device={device} /> : null;
     case 'battery':
-      return <BatterySection device={device} />;
+      return operator ? <BatterySection device={device} /> : null;
     default:
       return <DashboardSection device={device} operator={operator} />;
   }

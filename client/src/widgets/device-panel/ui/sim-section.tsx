@@ -2,6 +2,8 @@ import { signalBand, WEEK_STARTS_ON } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { Button, Chart, Spinner } from '../../../shared/ui';
+import { $now } from '../../clock-panel/model';
+import { siteMonth, siteToday } from '../lib/panel-lib';
 import { $smsLog, $smsLogStatus, smsKey, type PanelDevice } from '../model';
 import { $usageDay, $usageMonth, dayUsage, monthUsage, usageDaySelected, usageMonthChanged } from '../telemetry.model';
 import styles from './device-panel.module.css';
@@ -33,7 +35,7 @@ export function SimSection({ device }: { device: PanelDevice }) {
             </span>
           </div>
         </div>
-        <UsageCalendar />
+        <UsageCalendar zone={device.timezone_id} />
         <DayUsage />
         <dl className={styles.simFacts}>
           <div>
@@ -55,15 +57,17 @@ export function SimSection({ device }: { device: PanelDevice }) {
   );
 }
 
-function UsageCalendar() {
-  const [month, data, status, day, changeMonth, selectDay] = useUnit([$usageMonth, monthUsage.$data, monthUsage.$status, $usageDay, usageMonthChanged, usageDaySelected]);
+/** The month calendar on the site's calendar: its current month, its today (a browser elsewhere shows the same days). */
+function UsageCalendar({ zone }: { zone: string | null }) {
+  const [picked, data, status, day, changeMonth, selectDay, now] = useUnit([$usageMonth, monthUsage.$data, monthUsage.$status, $usageDay, usageMonthChanged, usageDaySelected, $now]);
+  const month = picked || siteMonth(now, zone);
   const first = dayjs(`${month}-01`);
   // Weeks start on Monday (spec section 9): blanks before the 1st up to its weekday.
   const lead = (first.day() - WEEK_STARTS_ON + 7) % 7;
   const days = first.daysInMonth();
   const cells: (string | null)[] = [...Array<null>(lead).fill(null), ...Array.from({ length: days }, (_, i) => first.date(i + 1).format('YYYY-MM-DD'))];
-  const isCurrentMonth = month >= dayjs().format('YYYY-MM');
-  const today = dayjs().format('YYYY-MM-DD');
+  const isCurrentMonth = month >= siteMonth(now, zone);
+  const today = siteToday(now, zone);
   return (
     <div className={styles.calendar}>
       <div className={styles.calendarHead}>

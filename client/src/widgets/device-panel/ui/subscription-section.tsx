@@ -1,10 +1,12 @@
-import { dayCountLabel, rentalDayCount, supportsRightPump } from '@fleet/shared';
+import { addDays, dayCountLabel, rentalDayCount, supportsRightPump } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useEffect, useState } from 'react';
 import { Button, Spinner } from '../../../shared/ui';
+import { $now } from '../../clock-panel/model';
 import { fetchRentalFx, saveRentalFx, type Rental } from '../controls.model';
-import type { PanelDevice } from '../model';
+import { siteToday, updateAfterText } from '../lib/panel-lib';
+import { $multiSelected, multiSelectToggled, type PanelDevice } from '../model';
 import styles from './device-panel.module.css';
 
 /** Quarter hours of a day as 'HH:mm', shown 12-hour (spec section 9: 15-minute steps, 12-hour). */
@@ -12,9 +14,10 @@ const TIMES = Array.from({ length: 96 }, (_, i) => `${String(Math.floor(i / 4)).
 const twelveHour = (t: string) => dayjs(`2000-01-01T${t}`).format('h:mm A');
 
 type Form = { startDate: string; endDate: string; startTime: string | null; endTime: string | null; pump2StartTime: string | null; pump2EndTime: string | null };
-const formOf = (r: Rental | null): Form => ({
-  startDate: r?.start_date ?? dayjs().format('YYYY-MM-DD'),
-  endDate: r?.end_date ?? dayjs().add(30, 'day').format('YYYY-MM-DD'),
+/** A new plan starts on the site's today and runs 30 days (the site's calendar, not the browser's). */
+const formOf = (r: Rental | null, today: string): Form => ({
+  startDate: r?.start_date ?? today,
+  endDate: r?.end_date ?? addDays(today, 30),
   startTime: r?.start_time?.slice(0, 5) ?? null,
   endTime: r?.end_time?.slice(0, 5) ?? null,
   pump2StartTime: r?.pump_2_start_time?.slice(0, 5) ?? null,
@@ -23,9 +26,10 @@ const formOf = (r: Rental | null): Form => ({
 
 /** Device Subscription (spec section 2): rental dates with day count and the daily timer per pump. */
 export function SubscriptionSection({ device }: { device: PanelDevice }) {
-  const [load, save, saving] = useUnit([fetchRentalFx, saveRentalFx, saveRentalFx.pending]);
+  const [load, save, saving, now, chosen, toggleMulti] = useUnit([fetchRentalFx, saveRentalFx, saveRentalFx.pending, $now, $multiSelected, multiSelectToggled]);
+  const today = siteToday(now, device.timezone_id);
   const [rental, setRental] = useState<Rental | null | undefined>(undefined);
-  const [form, setForm] = useState<Form>(formOf(null));
+  const [form, setForm] = useState<Form>(formOf(null, today));
   const [editing, setEditing] = useState(false);
   const [pump, setPump] = useState<1 | 2>(1);
   const twoPumps = supportsRightPump(device);
@@ -37,7 +41,7 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
         if (!live) return;
         const has = r.start_date ? r : null;
         setRental(has);
-        setForm(formOf(has));
+        setForm(formOf(has, siteToday(Date.now(), device.timezone_id)));
         setEditing(!has);
       })
       .catch(() => live && setRental(null));
@@ -54,16 +58,29 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
     );
   const days = form.endDate >= form.startDate ? rentalDayCount(form.startDate, form.endDate) : 0;
   const timeKeys = pump === 1 ? (['startTime', 'endTime'] as const) : (['pump2StartTime', 'pump2EndTime'] as const);
+  // The status line, the save's message and the RENTAL marker tell one story: a saved plan is stored at once
+  // and reaches the device at its next wake-up; until then it is marked waiting.
+  const waiting = device.pending_flags.rental_changed;
+  const after = waiting ? updateAfterText(device.next_wakeup_time, device.timezone_id) : null;
   const status = rental
-    ? `Plan from ${dayjs(rental.start_date).format('D MMM YYYY')} to ${dayjs(rental.end_date).format('D MMM YYYY')}${device.pending_flags.rental_changed ? ' (waiting for the device)' : ''}`
+    ? `Plan from ${dayjs(rental.start_date).format('D MMM YYYY')} to ${dayjs(rental.end_date).format('D MMM YYYY')}${waiting ? `, waiting for the device${after ? ` (${after})` : ''}` : ''}`
     : 'No rental plan on this device.';
+  const serials = chosen ?? [device.serial];
+  const submit = () =>
+    save({ serials, ...form })
+      .then((answer) => {
+        const mine = answer.rentals.find((r) => r.serial === device.serial);
+        if (mine) setRental(mine);
+        setEditing(false);
+      })
+      .catch(() => undefined);
 
   return (
     <section className={styles.card} aria-labelledby="rental-title">
       <h3 id="rental-title" className={styles.cardTitle}>
         Device Subscription
       </h3>
-      <p className={styles.updateAfter} role="status">
+      <p className={styles.updateAfter} role="status" data-testid="rental-status">
         {status}
       </p>
       <div className={styles.formRow}>
@@ -105,9 +122,16 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
       </div>
       <div className={styles.actionsRow}>
         {editing ? (
-          <Button loading={saving} onClick={() => save({ serials: [device.serial], ...form }).then(() => setEditing(false)).catch(() => undefined)}>
-            Save
-          </Button>
+          <>
+            {/* Multi-select: the right column's cards pick more devices of this site for the same plan. */}
+            <Button variant="secondary" aria-pressed={chosen !== null} onClick={() => toggleMulti()}>
+              {chosen ? 'Only this device' : 'Select devices'}
+            </Button>
+            {chosen ? <span className={styles.hint} data-testid="multi-count">{`Plan for ${chosen.length} device${chosen.length === 1 ? '' : 's'}: choose them on the right`}</span> : null}
+            <Button loading={saving} onClick={submit}>
+              Save
+            </Button>
+          </>
         ) : (
           <Button variant="secondary" onClick={() => setEditing(true)}>
             Edit

@@ -17,6 +17,7 @@ import { placesRoutes } from './places/places.routes.ts';
 import { deviceGatewayRouter, gatewayAdminRoutes } from './gateway/gateway.routes.ts';
 import { telemetryRoutes } from './telemetry/telemetry.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
+import { billingRoutes } from './billing/billing.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
 import { memoryRateLimiter } from './lib/rate-limiter.ts';
@@ -27,6 +28,10 @@ import { dbJobLedger } from './jobs/job-ledger.ts';
 import { reportRenderer } from './reports/report-mail.ts';
 import { buildOpenApi, docsPage, type RouteDoc, type Routes } from './openapi/route-docs.ts';
 import { authDocs } from './auth/auth.docs.ts';
+import { sessionHub, type SessionHub } from './realtime/sessions.ts';
+import { partnersRoutes } from './partners/partners.routes.ts';
+import { deviceAccessHub, type DeviceAccessHub } from './partners/device-access.ts';
+import { maintenanceRoutes, maintenanceServiceOf } from './maintenance/maintenance.routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -40,10 +45,14 @@ export type AppDeps = {
   log?: (msg: string, err?: unknown) => void;
   /** Prometheus text for GET /metrics (the pollers' upstream_polls_total). */
   metrics?: () => string;
+  /** Ends sessions' sockets; by default one for this process (its push server attaches to it, see realtime.ts). */
+  sessions?: SessionHub;
+  /** Takes removed exclusive devices out of a partner's sockets; by default one for this process (attached like sessions). */
+  deviceAccess?: DeviceAccessHub;
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
-const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, usersRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes, reportsRoutes];
+const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, usersRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes, reportsRoutes, billingRoutes, partnersRoutes, maintenanceRoutes];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
 export function createApp(deps: AppDeps) {
@@ -57,7 +66,9 @@ export function createApp(deps: AppDeps) {
     (config.redisUrl
       ? bullmqQueue(jobs, jobDeps, dbJobLedger(database.db), { redisUrl: config.redisUrl, log })
       : inProcessQueue(jobs, jobDeps, dbJobLedger(database.db), log));
-  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), log };
+  const sessions = deps.sessions ?? sessionHub({ redisUrl: config.redisUrl, log });
+  const deviceAccess = deps.deviceAccess ?? deviceAccessHub({ redisUrl: config.redisUrl, log });
+  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), sessions, deviceAccess, log };
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -70,8 +81,10 @@ export function createApp(deps: AppDeps) {
     addressLimiter: memoryRateLimiter(config.loginLimit.perAddress, config.loginLimit.windowSeconds),
     secretKey: config.secretKey,
     serviceToken: config.serviceToken,
-    maintenanceToken: config.maintenanceToken,
+    // The /maintenance credential: MAINTENANCE_TOKEN registered hashed, rotatable and revocable (maintenance.service.ts).
+    maintenanceCredential: maintenanceServiceOf(ctx).verifyCredential,
     publicUrl: config.publicUrl,
+    sessions,
     log,
   });
 
@@ -82,6 +95,8 @@ export function createApp(deps: AppDeps) {
   const built = features.map((feature) => feature(ctx));
   // Authenticated calls outside /api/v1 (POST /api/pdf) parse their own bodies: mounted before the 100 kB limit.
   for (const mount of built.flatMap((f) => f.mounts ?? [])) app.use(mount.path, requireAuth(auth), mount.router);
+  // Calls authenticated otherwise than by token (the payment webhook's signature) read their own raw bodies.
+  for (const mount of built.flatMap((f) => f.publicMounts ?? [])) app.use(mount.path, mount.router);
   app.use(express.json({ limit: '100kb' }));
   app.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
@@ -146,5 +161,5 @@ export function createApp(deps: AppDeps) {
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
-  return Object.assign(app, { queue, auth });
+  return Object.assign(app, { queue, auth, sessions, deviceAccess });
 }

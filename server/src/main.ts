@@ -19,6 +19,7 @@ import { seedDemoIfEmpty } from './seed/demo.ts';
 import { startFleetHealth } from './gateway/fleet-health.ts';
 import { startRealtime } from './realtime/realtime.ts';
 import { startReportSchedules } from './jobs/report-schedules.ts';
+import { startOverdueSchedule } from './billing/overdue-schedule.ts';
 import { gatewayService } from './gateway/gateway.service.ts';
 import { startDemoSimulator, type Simulator } from '../../workers/src/simulator/simulator.ts';
 
@@ -65,6 +66,8 @@ const server = http.createServer(app);
 realtime = await startRealtime(server, {
   db: database.db,
   auth: app.auth,
+  sessions: app.sessions,
+  deviceAccess: app.deviceAccess,
   serviceToken: config.serviceToken,
   deviceApiUrl: config.deviceApiUrl ?? `http://127.0.0.1:${config.port}`,
   redisUrl: config.redisUrl,
@@ -74,6 +77,8 @@ realtime = await startRealtime(server, {
 const stopFleetHealth = startFleetHealth(database.db, console.log);
 // Daily and weekly dispensation mails, as queued jobs keyed per user and period.
 const stopReportSchedules = startReportSchedules(database.db, app.queue, console.log);
+// The overdue rule: an invoice unpaid 15 days past its due date deactivates its payer (once per tick across processes).
+const stopOverdueSchedule = startOverdueSchedule({ db: database.db, config, now: () => new Date(), sessions: app.sessions, log: console.log });
 
 let simulator: Simulator | null = null;
 server.listen(config.port, async () => {
@@ -120,8 +125,11 @@ async function stop(signal: string) {
   console.log(`${signal}: shutting down`);
   stopFleetHealth();
   stopReportSchedules();
+  stopOverdueSchedule();
   await simulator?.stop();
   await realtime?.close();
+  app.sessions.close();
+  app.deviceAccess.close();
   await app.queue.close();
   server.close();
   server.closeAllConnections();

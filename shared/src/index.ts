@@ -17,3 +17,8 @@ export * from './schemas/telemetry.schema.ts';
 export * from './schemas/report.schema.ts';
 export * from './realtime/events.ts';
 export * from './realtime/device-shape.ts';
+export * from './rules/billing.ts';
+export * from './schemas/billing.schema.ts';
+export * from './rules/forecast.ts';
+export * from './schemas/partner.schema.ts';
+export * from './schemas/maintenance.schema.ts';

@@ -31,6 +31,19 @@ export type Config = {
   seedDemo: boolean;
   trustProxy: boolean;
   loginLimit: { perEmail: number; perAddress: number; windowSeconds: number };
+  /** Subscriptions and billing (server/src/billing, README 'Subscriptions and billing'). */
+  billing: {
+    /**
+     * Key of the HMAC-SHA256 the payment provider signs its webhook calls with (BILLING_WEBHOOK_SECRET).
+     * Generated per DATA_DIR in development; in production unset means the webhook answers 503 and bills
+     * are marked paid by a distributor only.
+     */
+    webhookSecret: string | undefined;
+    /** Days from issue to due date of a new bill (BILLING_DUE_DAYS, 14 by default). */
+    dueDays: number;
+    /** How far a webhook timestamp may be from the server clock (BILLING_WEBHOOK_TOLERANCE_SECONDS, 300). */
+    webhookToleranceSeconds: number;
+  };
 };
 
 export const PLACEHOLDER_SECRETS = new Set(['', 'change-me', 'changeme', 'secret', 'password', 'demo', 'test']);
@@ -68,7 +81,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAddress: Number(env.LOGIN_LIMIT_PER_ADDRESS ?? 50),
       windowSeconds: Number(env.LOGIN_LIMIT_WINDOW_SECONDS ?? 900),
     },
+    billing: {
+      webhookSecret: billingWebhookSecret(env, dataDir, isProduction),
+      dueDays: positiveInteger(env, 'BILLING_DUE_DAYS', 14),
+      webhookToleranceSeconds: positiveInteger(env, 'BILLING_WEBHOOK_TOLERANCE_SECONDS', 300),
+    },
   };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive whole number: ${env[name]}`);
+  return value;
+}
+
+/**
+ * The webhook's HMAC key: BILLING_WEBHOOK_SECRET (24+ characters, no placeholder) when set; in development
+ * otherwise generated once and kept in DATA_DIR/secrets.json beside the others; in production, unset.
+ */
+function billingWebhookSecret(env: NodeJS.ProcessEnv, dataDir: string, isProduction: boolean): string | undefined {
+  const given = env.BILLING_WEBHOOK_SECRET;
+  if (given !== undefined && given !== '') {
+    if (PLACEHOLDER_SECRETS.has(given.trim().toLowerCase()) || given.length < 24) {
+      throw new ConfigError('BILLING_WEBHOOK_SECRET must be a real secret of at least 24 characters');
+    }
+    return given;
+  }
+  if (isProduction) return undefined;
+  const file = path.join(dataDir, 'secrets.json');
+  let stored: Record<string, string> = {};
+  try {
+    stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    /* first start */
+  }
+  if (stored.billingWebhookSecret) return stored.billingWebhookSecret;
+  const secret = crypto.randomBytes(32).toString('hex');
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ ...stored, billingWebhookSecret: secret }, null, 2), { mode: 0o600 });
+  return secret;
 }
 
 function requiredSecrets(env: NodeJS.ProcessEnv) {
@@ -101,7 +152,8 @@ function developmentSecrets(env: NodeJS.ProcessEnv, dataDir: string) {
   if (stored.secretKey !== secretKey || stored.maintenanceToken !== maintenanceToken || stored.serviceToken !== serviceToken) {
     if (!env.SECRET_KEY || !env.MAINTENANCE_TOKEN || !env.SERVICE_TOKEN) {
       fs.mkdirSync(dataDir, { recursive: true });
-      fs.writeFileSync(file, JSON.stringify({ secretKey, maintenanceToken, serviceToken }, null, 2), { mode: 0o600 });
+      // Other kept secrets (the billing webhook key) stay.
+      fs.writeFileSync(file, JSON.stringify({ ...stored, secretKey, maintenanceToken, serviceToken }, null, 2), { mode: 0o600 });
     }
   }
   return { secretKey, maintenanceToken, serviceToken };

@@ -384,8 +384,19 @@ export const bills = pgTable(
     dueDate: date('due_date'),
     paidAt: ts('paid_at'),
     createdAt: createdAt(),
+    /** The payment provider that issued the bill (server/src/billing/payment-provider.ts); 'offline' by default. */
+    provider: text('provider').notNull().default('offline'),
+    /** The provider's or the distributor's reference for the payment. */
+    paymentReference: text('payment_reference'),
+    /** The distributor who marked the bill paid; null when the provider's webhook did. */
+    paidBy: integer('paid_by').references(() => users.id, { onDelete: 'set null' }),
   },
-  (t) => [uniqueIndex('bills_bill_uid_key').on(t.billUid), index('bills_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('bills_bill_uid_key').on(t.billUid),
+    index('bills_user_idx').on(t.userId),
+    // The overdue job reads only bills waiting for payment.
+    index('bills_open_due_idx').on(t.dueDate).where(sql`${t.status} in ('PENDING', 'OVERDUE')`),
+  ],
 );
 
 export const billDevices = pgTable(
@@ -398,8 +409,19 @@ export const billDevices = pgTable(
       .notNull()
       .references(() => devices.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.billId, t.deviceId] })],
+  (t) => [primaryKey({ columns: [t.billId, t.deviceId] }), index('bill_devices_device_idx').on(t.deviceId)],
 );
+
+/**
+ * Webhook events already handled, by the provider's event id: a replayed event (same id) is refused
+ * (migration 0010). Rows are small and kept as the payment audit trail.
+ */
+export const paymentWebhookEvents = pgTable('payment_webhook_events', {
+  eventId: text('event_id').primaryKey(),
+  provider: text('provider').notNull(),
+  billUid: text('bill_uid').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 // ---------------------------------------------------------------- telemetry
 
@@ -519,3 +541,41 @@ export const reportFiles = pgTable('report_files', {
   claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
   createdAt: createdAt(),
 });
+
+// ---------------------------------------------------------------- maintenance (migration 0011)
+
+/**
+ * The /maintenance credential: keyed hashes only. source 'configuration' (MAINTENANCE_TOKEN, registered at
+ * start-up) or 'rotation' (made by a distributor, shown once). revoked_at ends one; a revoked configured
+ * value keeps its row, so it stays revoked across restarts.
+ */
+export const maintenanceCredentials = pgTable(
+  'maintenance_credentials',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    source: text('source').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [uniqueIndex('maintenance_credentials_token_hash_key').on(t.tokenHash)],
+);
+
+/** What a technician did on one device: actions ('refilled' | 'batch_replaced' | 'repaired') and a note. */
+export const maintenanceRecords = pgTable(
+  'maintenance_records',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    actions: jsonb('actions').$type<string[]>().notNull(),
+    note: text('note').notNull().default(''),
+    /** 'maintenance' (the /maintenance credential) or the signed-in user's email. */
+    recordedBy: text('recorded_by').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    performedAt: ts('performed_at').notNull().defaultNow(),
+  },
+  (t) => [index('maintenance_records_performed_idx').on(t.performedAt), index('maintenance_records_device_idx').on(t.deviceId, t.performedAt)],
+);

@@ -25,6 +25,8 @@ export type Routes = {
   docs: RouteDoc[];
   /** Routers at their own path outside /api/v1 (e.g. POST /api/pdf), behind the same token, parsing their own bodies. */
   mounts?: { path: string; router: import('express').Router }[];
+  /** Routers at their own path without the token (a signed webhook), parsing their own bodies. */
+  publicMounts?: { path: string; router: import('express').Router }[];
 };
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {

@@ -8,6 +8,8 @@ import * as t from '../../server/src/db/schema.ts';
 import { seedDemoIfEmpty } from '../../server/src/seed/demo.ts';
 import { verifyPassword } from '../../server/src/lib/crypto.ts';
 import { countyByFips } from '../../server/src/seed/geography.ts';
+import { DEMO_STILL_SERIALS } from '../../server/src/seed/demo-data.ts';
+import { gatewayService } from '../../server/src/gateway/gateway.service.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { backends } from '../helpers/backends.ts';
 
@@ -113,6 +115,32 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
     expect(some((x) => !x.isActivated)).toBeGreaterThan(0);
     const available = await db().select().from(t.devices).where(sql`${t.devices.groupId} is null`);
     expect(available.length).toBeGreaterThan(0);
+  });
+
+  it('has at least one device with each warning, and they hold under the live simulator', async () => {
+    const d = await db().select().from(t.devices).where(sql`${t.devices.groupId} is not null`);
+    const carrying = (code: string) => d.filter((x) => (x.warningLists as string[]).includes(code)).map((x) => x.serial);
+    const codes = ['PUMP_SENSOR', 'LEFT_PUMP_VOLUME', 'RIGHT_PUMP_VOLUME', 'FAILED_REQUEST', 'BATTERY', 'REGISTRATION', 'BATCH_EXPIRED', 'BATCH_RECALLED'];
+    for (const code of codes) expect(carrying(code), code).not.toEqual([]);
+    // Warnings from a unit's own readings stay on units the simulator leaves alone.
+    for (const code of ['LEFT_PUMP_VOLUME', 'RIGHT_PUMP_VOLUME', 'BATTERY', 'REGISTRATION']) {
+      expect(carrying(code).some((serial) => DEMO_STILL_SERIALS.includes(serial)), code).toBe(true);
+    }
+    // PUMP_SENSOR and FAILED_REQUEST survive a simulated unit's check-in (fresh readings, no fault reported).
+    const gateway = gatewayService(db(), h.config.secretKey);
+    for (const code of ['PUMP_SENSOR', 'FAILED_REQUEST']) {
+      const serial = carrying(code).find((s) => !DEMO_STILL_SERIALS.includes(s))!;
+      const { secret } = await gateway.rotateSecret(serial);
+      const at = new Date().toISOString();
+      await gateway.checkin(`Basic ${Buffer.from(`${serial}:${secret}`).toString('base64')}`, {
+        sentAt: at,
+        batteries: [{ at, volt: 4.1, percent: 90 }],
+        levels: [{ pump: 1, at, sensor: true, volumeRemain: 900 }],
+      });
+      const [after] = await db().select().from(t.devices).where(eq(t.devices.serial, serial));
+      expect(after!.warningLists, code).toContain(code);
+      expect(after!.warningLists, code).not.toContain('BATTERY');
+    }
   });
 
   it('has client and market-partner companies, and pending sign-ups', async () => {

@@ -91,3 +91,12 @@ export const BATCHES = [
   { batchNo: 'SAN-2509', type: 2, installedDaysAgo: 300, expiresInDays: 20, flOz: 338, remainShare: 0.15, recalled: false },
   { batchNo: 'SAN-2501', type: 2, installedDaysAgo: 400, expiresInDays: -40, flOz: 169, remainShare: 0, recalled: false },
 ] as const;
+
+/**
+ * Demo devices left out of the live simulator, so the warnings that come from a device's own readings stay
+ * for a visitor to see (the simulator's units report fresh batteries and reservoirs, and check in, which
+ * would clear them): a low battery (BATTERY), a low left and a low right reservoir (LEFT_PUMP_VOLUME,
+ * RIGHT_PUMP_VOLUME) and a unit placed but never reported (REGISTRATION). PUMP_SENSOR, FAILED_REQUEST and
+ * the batch warnings hold under the simulator. These units show offline once their schedule lapses.
+ */
+export const DEMO_STILL_SERIALS: readonly string[] = ['SP240003', 'SP240016', 'SP240021', 'SP240063'];

@@ -152,6 +152,8 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
           neverReported: spec.neverReported,
           leftBatch,
           rightBatch,
+          pumpSensorFault: spec.pumpSensorFault,
+          failedRequest: spec.failedRequest,
         });
         const flags = warningFlags(warnings);
         const lastSeen = spec.neverReported
@@ -175,6 +177,7 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
             batch2Id: rightBatch?.id ?? null,
             levelSensor1: spec.levelSensor1,
             levelSensor2: true,
+            pumpSensorFault: spec.pumpSensorFault,
             volumeRemain: spec.volumeRemain,
             volumeRemain2: spec.volumeRemain2,
             isPause: spec.paused,
@@ -222,6 +225,21 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
             endTime: '18:00',
             pump2StartTime: spec.rightPumpType === 'Unspecified' ? null : '09:00',
             pump2EndTime: spec.rightPumpType === 'Unspecified' ? null : '17:00',
+          });
+        }
+        if (spec.failedRequest) {
+          // A pump setup the device reported it could not apply: FAILED_REQUEST until someone asks again.
+          await tx.insert(t.pendingChanges).values({
+            deviceId,
+            kind: 'other',
+            setting: 'pump_setting',
+            desired: { requested: true },
+            status: 'failed',
+            requestedBy: uid('distributor@demo.test'),
+            requestedAt: new Date(now.getTime() - 2 * 86_400_000),
+            expectedAt: new Date(now.getTime() - 2 * 86_400_000 + 15 * 60_000),
+            expiresAt: new Date(now.getTime() + 86_400_000),
+            resolvedAt: new Date(now.getTime() - 2 * 86_400_000 + 20 * 60_000),
           });
         }
         if (spec.pending) {
@@ -325,6 +343,9 @@ function deviceState(i: number, siteIndex: number) {
     batteryPercent: has(2, 19, 30, 41, 49, 63) ? 12 + ((i * 7) % 34) : 55 + ((i * 17) % 46),
     signal: 20 + ((i * 13) % 76),
     levelSensor1: !has(7, 29),
+    // Reported by the gateway; kept by every check-in that does not report the fault cleared.
+    pumpSensorFault: has(13),
+    failedRequest: has(16),
     volumeRemain: has(15, 26, 47) ? 120 + ((i * 11) % 120) : has(7, 29) ? 0 : 400 + ((i * 53) % 1100),
     volumeRemain2: dual ? (has(20) ? 180 : 500 + ((i * 37) % 900)) : 0,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batteryPlaceholder, cardName, batteryTitle, formatDeviceClock, menuBadge, pageCount, pageOf, panelSiteName, pendingIndicators, twoDigits, updateAfterText } from './panel-lib';
+import { batteryPlaceholder, cardName, batteryTitle, formatDeviceClock, menuBadge, menuBadgeWarnings, pageCount, pageOf, panelSiteName, pendingIndicators, twoDigits, updateAfterText } from './panel-lib';
 
 describe('device panel rules', () => {
   it('shows the device clock in the site zone like 5 Jan 2024 3:04 PM', () => {
@@ -38,6 +38,8 @@ describe('device panel rules', () => {
     expect(menuBadge('management', ['FAILED_REQUEST'])).toBe(true);
     expect(menuBadge('battery', ['BATTERY'])).toBe(true);
     expect(menuBadge('sim', ['BATTERY', 'FAILED_REQUEST'])).toBe(false);
+    // The badge says which warnings, in words.
+    expect(menuBadgeWarnings('dashboard', ['PUMP_SENSOR', 'BATTERY', 'RIGHT_PUMP_VOLUME'])).toEqual(['Pump sensor fault', 'Right pump fluid low']);
   });
 
   it('pages the daily chart 6 hours at a time', () => {

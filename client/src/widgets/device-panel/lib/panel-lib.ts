@@ -1,4 +1,4 @@
-import { cutText, LABEL_CUT, localDateOf, siteTimeZone, toZonedIso, type WarningCode } from '@fleet/shared';
+import { cutText, LABEL_CUT, localDateOf, siteTimeZone, toZonedIso, warningText, type WarningCode } from '@fleet/shared';
 
 /**
  * Pure rules of the device management panel (spec section 2 and 9), kept apart from the components so
@@ -32,8 +32,12 @@ const BADGES: Partial<Record<PanelSection, readonly WarningCode[]>> = {
 };
 
 export function menuBadge(section: MenuItem['key'], warnings: readonly string[]): boolean {
-  const codes = BADGES[section as PanelSection];
-  return !!codes && codes.some((code) => warnings.includes(code));
+  return menuBadgeWarnings(section, warnings).length > 0;
+}
+/** The warnings behind a menu badge, in words (what the badge says to a screen reader and on hover). */
+export function menuBadgeWarnings(section: MenuItem['key'], warnings: readonly string[]): string[] {
+  const codes = BADGES[section as PanelSection] ?? [];
+  return codes.filter((code) => warnings.includes(code)).map(warningText);
 }
 
 /** Site/event name in the panel: 12 characters plus '...' when longer than 15 (spec section 9). */

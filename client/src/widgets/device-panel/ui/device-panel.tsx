@@ -4,7 +4,7 @@ import { $accessLevel } from '../../../entities/session';
 import { $canManageDevices, editDeviceOpened } from '../../../features/device-form';
 import { ArrowLeftIcon, Button, ChevronIcon, Dialog, InfoIcon, Spinner } from '../../../shared/ui';
 import { $now } from '../../clock-panel/model';
-import { PANEL_MENU, formatDeviceClock, menuBadge, panelSiteName } from '../lib/panel-lib';
+import { PANEL_MENU, formatDeviceClock, menuBadgeWarnings, panelSiteName } from '../lib/panel-lib';
 import {
   $collapsed,
   $groupDevices,
@@ -105,7 +105,7 @@ export function DevicePanel() {
                 {PANEL_MENU.map((item) => {
                   const unavailable = !device || item.disabled || (item.operatorsOnly && !operator);
                   const current = item.key === section;
-                  const badge = menuBadge(item.key, warnings);
+                  const badge = menuBadgeWarnings(item.key, warnings);
                   return (
                     <li key={item.key}>
                       <button
@@ -119,7 +119,7 @@ export function DevicePanel() {
                         }}
                       >
                         <span>{item.label}</span>
-                        {badge ? <span className={styles.badge} aria-label="has warnings" title="Warning" /> : null}
+                        {badge.length ? <span className={styles.badge} role="img" aria-label={`Warning: ${badge.join(', ')}`} title={badge.join(', ')} /> : null}
                       </button>
                     </li>
                   );

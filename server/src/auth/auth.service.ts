@@ -24,8 +24,12 @@ export type AuthServiceDeps = {
   secretKey: string;
   /** The workers' credential: distributor scope, and it alone may act as a given user (X-Act-As). */
   serviceToken?: string;
-  /** The /maintenance route's fixed credential (spec section 7): a read-only distributor view. */
-  maintenanceToken?: string;
+  /**
+   * The /maintenance route's credential (spec section 7): whether a key is an active one (stored hashed,
+   * rotatable and revocable: maintenance.service.ts). It gets a read-only distributor view that may also
+   * record maintenance (auth.middleware.ts).
+   */
+  maintenanceCredential?: (key: string) => Promise<boolean>;
   publicUrl: string;
   resetTokenTtlMinutes?: number;
   now?: () => Date;
@@ -149,9 +153,12 @@ export function authService(deps: AuthServiceDeps) {
       if (!header) throw ApiError.unauthorized();
       if (!match?.[1]) throw ApiError.unauthorized('Invalid token header.');
       if (deps.serviceToken && safeEqual(match[1], deps.serviceToken)) return serviceViewer(actAs);
-      if (deps.maintenanceToken && safeEqual(match[1], deps.maintenanceToken)) return { ...(await serviceViewer()), id: -1, username: 'maintenance', readOnly: true };
       const user = await deps.repo.findUserByTokenHash(hash(match[1]));
-      if (!user) throw ApiError.unauthorized('Invalid token.');
+      if (!user) {
+        // Checked after the user tokens, so a user's call costs no extra query.
+        if (deps.maintenanceCredential && (await deps.maintenanceCredential(match[1]))) return { ...(await serviceViewer()), id: -1, username: 'maintenance', readOnly: true };
+        throw ApiError.unauthorized('Invalid token.');
+      }
       if (!user.activated) throw new ApiError(403, { detail: 'User account is disabled.', code: 'account_deactivated' });
       return { ...user, access: accessOf(user) };
     },

@@ -6,6 +6,7 @@ import { memoryPollState, memoryWatchRegistry, pollCounters, redisPollState, red
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Db } from '../db/client.ts';
 import { attachRealtime } from './socket-server.ts';
+import type { DeviceAccessHub } from '../partners/device-access.ts';
 
 /**
  * Push server and pollers for one process. With REDIS_URL, any number of processes cooperate: the
@@ -18,6 +19,8 @@ export async function startRealtime(
   opts: {
     db: Db;
     auth: AuthService;
+    /** The app's device access hub (app.deviceAccess): a partner's sockets leave the rooms of devices taken from it. */
+    deviceAccess?: DeviceAccessHub;
     serviceToken: string;
     /** The device API the pollers read (this server by default; another deployment of the same API works). */
     deviceApiUrl: string;
@@ -50,6 +53,7 @@ export async function startRealtime(
     ...(pub && sub ? { redis: { pub, sub, channel: `${opts.redisPrefix ?? 'fleet:'}socket.io` } } : {}),
     log,
   });
+  opts.deviceAccess?.attach(socket.io);
   const counters = pollCounters();
   const base = opts.deviceApiUrl.replace(/\/$/, '');
   const pollers = startPollers({
@@ -73,6 +77,7 @@ export async function startRealtime(
     counters,
     registry,
     async close() {
+      opts.deviceAccess?.detach(socket.io);
       await pollers.stop();
       await registry.close();
       await socket.close();

@@ -64,9 +64,11 @@ export function attachRealtime(
 
   async function join(socket: FleetSocket, topic: SubscriptionTopic, subject: string, room: string) {
     const key = `${topic}:${subject}`;
+    // Joined even when already subscribed: a device taken from a market partner and given back has had
+    // its room left by the server (partners/device-access.ts) while the subscription stayed recorded.
+    await socket.join(room);
     if (socket.data.subs.has(key)) return;
     socket.data.subs.set(key, { topic, subject });
-    await socket.join(room);
     await deps.registry.add(topic, subject);
   }
 

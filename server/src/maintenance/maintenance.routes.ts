@@ -1,0 +1,106 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import {
+  maintenanceCredentialRotatedSchema,
+  maintenanceCredentialStatusSchema,
+  maintenanceDeviceSchema,
+  maintenanceRecordInputSchema,
+  maintenanceRecordSchema,
+  maintenanceRecordsQuerySchema,
+} from '@fleet/shared';
+import type { AppContext } from '../context.ts';
+import { viewerOf } from '../auth/auth.middleware.ts';
+import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { maintenanceRepository } from './maintenance.repository.ts';
+import { maintenanceService } from './maintenance.service.ts';
+
+/** The maintenance service of an app: the routes and the auth service (credential check) share one. */
+export const maintenanceServiceOf = (ctx: Pick<AppContext, 'db' | 'config' | 'now'>) =>
+  maintenanceService({
+    repo: maintenanceRepository(ctx.db),
+    secretKey: ctx.config.secretKey,
+    configuredToken: ctx.config.maintenanceToken,
+    publicUrl: ctx.config.publicUrl,
+    now: ctx.now,
+  });
+
+/** The calls of the /maintenance and /maintenance-result pages (paths of our choosing: the spec names none). */
+export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceOf(ctx)): Routes {
+  const router = Router();
+
+  router.get('/maintenanceDevices', async (req, res) => {
+    res.json(await service.devices(viewerOf(req)));
+  });
+  router.post('/maintenanceRecord', async (req, res) => {
+    res.status(201).json(await service.record(viewerOf(req), req.body));
+  });
+  router.get('/maintenanceRecords', async (req, res) => {
+    res.json(await service.records(viewerOf(req), req.query));
+  });
+  router.get('/maintenanceCredential', async (req, res) => {
+    res.json(await service.credentialStatus(viewerOf(req)));
+  });
+  router.post('/maintenanceCredential/rotate', async (req, res) => {
+    res.json(await service.rotateCredential(viewerOf(req)));
+  });
+  router.post('/maintenanceCredential/revoke', async (req, res) => {
+    res.json(await service.revokeCredential(viewerOf(req)));
+  });
+
+  const tag = 'Maintenance';
+  const credential = 'Authorization: `Token <maintenance credential>` (the /maintenance page) or a signed-in user token.';
+  const manager = 'Distributors only (not market partners, not the maintenance credential): others get 403.';
+  const docs: RouteDoc[] = [
+    {
+      method: 'get',
+      path: '/api/v1/maintenanceDevices',
+      tag,
+      summary: 'Devices in maintenance or needing it, soonest to run dry first',
+      description: `${credential} Scoped like the device list (the credential sees every device). Listed when in maintenance, with warnings, low fluid (volume_remain <= 250), low battery (< 50 %), a batch expired / recalled / almost expired, or a pump forecast to run dry within 7 days. Each pump's forecast: days until empty from that device's dispensing rate by hour of the week over the last 4 weeks (pump_events), with its basis ("~3 days at the last 4 weeks' rate"; "not enough data" with less than a day of history or no dispensing).`,
+      responses: { 200: { description: 'The devices', schema: z.array(maintenanceDeviceSchema) } },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/maintenanceRecord',
+      tag,
+      summary: 'Record what was done on a device (refilled, batch_replaced, repaired, with a note)',
+      description: `${credential} The maintenance credential, distributors, and market partners on their own devices; clients get 403. A device outside the caller's scope answers {"serial": ["No device with this serial."]}. A record is a log entry: the device's volumes and batches change through their own calls.`,
+      body: maintenanceRecordInputSchema,
+      responses: { 201: { description: 'The record', schema: maintenanceRecordSchema } },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/maintenanceRecords',
+      tag,
+      summary: 'What was done, most recent first (the /maintenance-result page)',
+      description: `${credential} Every signed-in role, within its device scope. Each record carries its site's time zone (timezone_id) for display.`,
+      query: maintenanceRecordsQuerySchema,
+      responses: { 200: { description: 'The records', schema: z.array(maintenanceRecordSchema) } },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/maintenanceCredential',
+      tag,
+      summary: 'Whether a maintenance credential is active (never its value)',
+      description: manager,
+      responses: { 200: { description: 'Status', schema: maintenanceCredentialStatusSchema } },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/maintenanceCredential/rotate',
+      tag,
+      summary: 'Revoke every maintenance credential and make a new one, shown this once',
+      description: `${manager} Only a keyed hash is stored. The answer's link opens /maintenance with the credential in the URL fragment (never sent to a server).`,
+      responses: { 200: { description: 'The new credential', schema: maintenanceCredentialRotatedSchema } },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/maintenanceCredential/revoke',
+      tag,
+      summary: 'Revoke every maintenance credential (the configured one stays revoked after a restart)',
+      description: `${manager} /maintenance then asks for a credential nobody has until a distributor rotates one or configuration brings a new MAINTENANCE_TOKEN.`,
+      responses: { 200: { description: 'How many were revoked', schema: z.object({ revoked: z.number() }) } },
+    },
+  ];
+  return { router, docs };
+}

@@ -33,6 +33,9 @@ export function usersRepository(db: Db): UsersRepository {
           company: users.company,
           email: users.email,
           phone: users.phone,
+          profile_url: users.profileUrl,
+          is_enable_notification_email: users.notifyEmail,
+          is_enable_notification_phone: users.notifyPhone,
           brands: sql<ClientUser['brands']>`coalesce((
             select json_agg(json_build_object('id', b.id, 'name', b.name) order by lower(b.name), b.id)
             from brand_clients bc join brands b on b.id = bc.brand_id

@@ -5,7 +5,7 @@ import { ApiError } from '../lib/errors.ts';
 import type { UserPatch, UserRow, UsersRepository } from './users.repository.ts';
 import { mayEdit, toUserAccount, usersService } from './users.service.ts';
 
-const CLIENT: ClientUser = { id: 2, name: 'Chris Client', company: 'Crescent City Parks', email: 'client@demo.test', phone: '', brands: [{ id: 1, name: 'SunStop' }] };
+const CLIENT: ClientUser = { id: 2, name: 'Chris Client', company: 'Crescent City Parks', email: 'client@demo.test', phone: '', brands: [{ id: 1, name: 'SunStop' }], profile_url: null, is_enable_notification_email: false, is_enable_notification_phone: false };
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 const PHP = new TextEncoder().encode('<?php system($_GET["c"]); ?>');
 

@@ -12,6 +12,10 @@ export const clientUserSchema = z.object({
   email: z.string(),
   phone: z.string(),
   brands: z.array(z.object({ id: z.number(), name: z.string() })),
+  /** What the Edit Account form of the client list shows besides the above. */
+  profile_url: z.string().nullable(),
+  is_enable_notification_email: z.boolean(),
+  is_enable_notification_phone: z.boolean(),
 });
 export type ClientUser = z.infer<typeof clientUserSchema>;
 

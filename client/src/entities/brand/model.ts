@@ -1,6 +1,6 @@
 import type { BrandAnswer } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
-import { createApiFx, http, HttpError, readToken } from '../../shared/api';
+import { createApiFx, http } from '../../shared/api';
 
 /**
  * The brands of GET /api/v1/brand (spec section 3: name, logo, clients, device serials), in the caller's
@@ -22,27 +22,7 @@ $brandsStatus
   .reset(brandsCleared);
 sample({ clock: brandsRequested, fn: () => undefined, target: fetchBrandsFx });
 
-/**
- * A multipart call with the session token (addBrand and PUT brand carry the logo): the JSON `http()`
- * cannot send a file. Answers and errors as `http()` gives them.
- */
-export async function sendForm<T>(path: string, method: 'POST' | 'PUT', form: FormData): Promise<T> {
-  const headers = new Headers({ Accept: 'application/json' });
-  const token = readToken();
-  if (token) headers.set('Authorization', `Token ${token}`);
-  let response: Response;
-  try {
-    response = await fetch(path, { method, headers, body: form, credentials: 'same-origin' });
-  } catch {
-    throw new HttpError(0, null);
-  }
-  const text = await response.text().catch(() => '');
-  let body: unknown = text || undefined;
-  try {
-    body = text ? (JSON.parse(text) as unknown) : undefined;
-  } catch {
-    // not JSON: keep the text
-  }
-  if (!response.ok) throw new HttpError(response.status, body);
-  return body as T;
+/** A multipart call with the session token (addBrand and PUT brand carry the logo). */
+export function sendForm<T>(path: string, method: 'POST' | 'PUT', form: FormData): Promise<T> {
+  return http<T>(path, { method, form });
 }

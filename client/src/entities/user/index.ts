@@ -1,1 +1,18 @@
-export { $clientChoices, $clientUsers, clientChoices, clientUsersCleared, clientUsersRequested, fetchClientUsersFx, type ClientChoice } from './model';
+export {
+  $clientChoices,
+  $clientUsers,
+  $clientUsersStatus,
+  $pendingUsers,
+  $pendingUsersStatus,
+  clientChoices,
+  clientUsersCleared,
+  clientUsersRequested,
+  fetchClientUsersFx,
+  fetchPendingUsersFx,
+  pendingUsersRequested,
+  type ClientChoice,
+  type ListStatus,
+} from './model';
+export { answerView, createAccountForm, draftOf, editUserForm, type AccountDraft, type AccountFormModel, type AccountView } from './account-form';
+export { AccountForm } from './ui/account-form';
+export { AccountFormFrame } from './ui/account-form-frame';

@@ -3,7 +3,7 @@ import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { $clientChoices, clientChoices, clientUsersCleared, clientUsersRequested, fetchClientUsersFx } from './model';
 
-const client = (email: string, company: string, brands: ClientUser['brands'] = []): ClientUser => ({ id: email.length, name: company, company, email, phone: '', brands });
+const client = (email: string, company: string, brands: ClientUser['brands'] = []): ClientUser => ({ id: email.length, name: company, company, email, phone: '', brands, profile_url: null, is_enable_notification_email: false, is_enable_notification_phone: false });
 
 describe('client choices', () => {
   it('lists each client once, by company', () => {

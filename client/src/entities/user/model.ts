@@ -1,5 +1,5 @@
-import type { ClientUser } from '@fleet/shared';
-import { createEvent, createStore, sample } from 'effector';
+import type { ClientUser, UserAccount } from '@fleet/shared';
+import { createEvent, createStore, sample, type Effect } from 'effector';
 import { createApiFx, http } from '../../shared/api';
 
 /**
@@ -14,6 +14,25 @@ export const fetchClientUsersFx = createApiFx<void, ClientUser[]>(() => http<Cli
 export const $clientUsers = createStore<ClientUser[]>([]);
 $clientUsers.on(fetchClientUsersFx.doneData, (_, list) => list).reset(clientUsersCleared);
 sample({ clock: clientUsersRequested, fn: () => undefined, target: fetchClientUsersFx });
+
+export type ListStatus = 'idle' | 'loading' | 'ready' | 'failed';
+/** Loading only until the first answer: a refresh keeps the list on screen instead of a spinner. */
+const statusOf = <R>(fx: Effect<void, R, Error>, reset: typeof clientUsersCleared) =>
+  createStore<ListStatus>('idle')
+    .on(fx, (status) => (status === 'ready' ? status : 'loading'))
+    .on(fx.done, () => 'ready')
+    .on(fx.fail, () => 'failed')
+    .reset(reset);
+
+/** GET /api/v1/get_pending_user: the sign-up requests waiting for a distributor (spec section 4). */
+export const pendingUsersRequested = createEvent();
+export const fetchPendingUsersFx = createApiFx<void, UserAccount[]>(() => http<UserAccount[]>('/api/v1/get_pending_user'));
+export const $pendingUsers = createStore<UserAccount[]>([]);
+$pendingUsers.on(fetchPendingUsersFx.doneData, (_, list) => list).reset(clientUsersCleared);
+sample({ clock: pendingUsersRequested, fn: () => undefined, target: fetchPendingUsersFx });
+
+export const $clientUsersStatus = statusOf(fetchClientUsersFx, clientUsersCleared);
+export const $pendingUsersStatus = statusOf(fetchPendingUsersFx, clientUsersCleared);
 
 export type ClientChoice = { email: string; name: string; company: string; label: string };
 

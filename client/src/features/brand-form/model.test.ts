@@ -27,8 +27,8 @@ const user = (access: string) => ({ id: 1, email: `${access}@demo.test`, role: a
 const SUNSTOP = { id: 3, name: 'SunStop', image: '/u/s.png', image_url: '/u/s.png', clients: [{ id: 7, email: 'c1@x.test', name: 'C1', company: 'One' }], deviceSerials: [], device_count: 0 } as BrandAnswer;
 /** GET /api/v1/myUser: a client on SunStop and one with no brand yet. */
 const CLIENT_USERS: ClientUser[] = [
-  { id: 7, email: 'c1@x.test', name: 'C1', company: 'One', phone: '', brands: [{ id: 3, name: 'SunStop' }] },
-  { id: 8, email: 'c2@x.test', name: 'C2', company: 'Two', phone: '', brands: [] },
+  { id: 7, email: 'c1@x.test', name: 'C1', company: 'One', phone: '', brands: [{ id: 3, name: 'SunStop' }], profile_url: null, is_enable_notification_email: false, is_enable_notification_phone: false },
+  { id: 8, email: 'c2@x.test', name: 'C2', company: 'Two', phone: '', brands: [], profile_url: null, is_enable_notification_email: false, is_enable_notification_phone: false },
 ];
 const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' });
 

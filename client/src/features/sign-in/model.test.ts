@@ -47,6 +47,26 @@ describe('sign-in model', () => {
     expect(scope.getState($error)).toBeNull();
   });
 
+  it("says a sign-up request's state in the form (a 401 with a sign_up_ code), never opening the deactivated dialog", async () => {
+    const refused: number[] = [];
+    const scope = fork({
+      handlers: [
+        [
+          loginFx,
+          async () => {
+            throw new HttpError(401, { detail: 'Your sign-up request was not approved. Please contact your distributor.', code: 'sign_up_rejected' });
+          },
+        ],
+        [lookupIdleFx, async () => -1],
+      ],
+    });
+    const unwatch = deactivatedLoginRefused.watch(() => refused.push(1));
+    await allSettled(signInSubmitted, { scope });
+    unwatch();
+    expect(refused).toEqual([]);
+    expect(scope.getState($error)).toBe('Your sign-up request was not approved. Please contact your distributor.');
+  });
+
   it('looks the role up once typing pauses, only for the latest edit', async () => {
     const looked: string[] = [];
     const scope = fork({

@@ -68,12 +68,17 @@ sample({
 });
 sample({ clock: loginFx.doneData, fn: ({ auth_token }) => auth_token, target: signedIn });
 sample({ clock: loginFx.doneData, target: signInReset });
-sample({ clock: loginFx.failData, filter: (error) => error instanceof HttpError && error.status === 401, target: deactivatedLoginRefused });
+/**
+ * A sign-up request waiting for approval, or rejected, is refused with its own 401 code: the overdue
+ * invoice dialog would tell it something untrue, so the form says the server's words instead.
+ */
+const isSignUpRefusal = (error: Error) => error instanceof HttpError && error.status === 401 && /^sign_up_/.test(String((error.body as { code?: unknown } | null)?.code ?? ''));
+sample({ clock: loginFx.failData, filter: (error) => error instanceof HttpError && error.status === 401 && !isSignUpRefusal(error), target: deactivatedLoginRefused });
 sample({
   clock: loginFx.failData,
-  filter: (error) => !(error instanceof HttpError && error.status === 401),
+  filter: (error) => !(error instanceof HttpError && error.status === 401) || isSignUpRefusal(error),
   // A throttled address reads the server's own text: retrying at once would fail again.
-  fn: (error) => (error instanceof HttpError && error.status === 429 && error.detail ? error.detail : MESSAGES.loginFailed),
+  fn: (error) => (error instanceof HttpError && (error.status === 429 || isSignUpRefusal(error)) && error.detail ? error.detail : MESSAGES.loginFailed),
   target: $error,
 });
 

@@ -27,7 +27,11 @@ export type HttpOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */
   json?: unknown;
+  /** Sent as multipart/form-data (file uploads); the browser sets the boundary header. */
+  form?: FormData;
   signal?: AbortSignal;
+  /** A credential other than the session's (the /maintenance page's maintenance credential). */
+  token?: string;
 };
 
 /**
@@ -36,7 +40,7 @@ export type HttpOptions = {
  */
 export async function http<T>(path: string, options: HttpOptions = {}): Promise<T> {
   const headers = new Headers({ Accept: 'application/json' });
-  const token = readToken();
+  const token = options.token ?? readToken();
   if (token) headers.set('Authorization', `Token ${token}`);
   if (options.json !== undefined) headers.set('Content-Type', 'application/json');
 
@@ -45,7 +49,7 @@ export async function http<T>(path: string, options: HttpOptions = {}): Promise<
     response = await fetch(path, {
       method: options.method ?? 'GET',
       headers,
-      body: options.json === undefined ? null : JSON.stringify(options.json),
+      body: options.form ?? (options.json === undefined ? null : JSON.stringify(options.json)),
       signal: options.signal ?? null,
       credentials: 'same-origin',
     });

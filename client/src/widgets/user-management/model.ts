@@ -1,9 +1,13 @@
 import { createEvent, createStore, sample } from 'effector';
 import { $accessLevel, sessionEnded } from '../../entities/session';
+import { clientUsersRequested, pendingUsersRequested } from '../../entities/user';
+import { accountSettingsHidden, accountSettingsShown } from '../../features/account-settings';
+import { detailClosed } from '../../features/user-approval';
 
 /**
  * User Management (spec section 2, popups): opened from the profile image by any role except client.
- * This issue ships the dialog and its left menu; the users issue fills the sections.
+ * Sign Up Request shows the sign-up requests and the client list (a distributor's; a market-partner
+ * user manages neither), Account Settings the caller's own account.
  */
 export type UserManagementSection = 'sign-up-requests' | 'account-settings';
 
@@ -14,8 +18,30 @@ export const userManagementSectionSelected = createEvent<UserManagementSection>(
 export const $userManagementOpen = createStore(false);
 export const $userManagementSection = createStore<UserManagementSection>('sign-up-requests');
 export const $canOpenUserManagement = $accessLevel.map((level) => level !== null && level !== 'client');
+/** The sign-up request list and client list are a distributor's (not a market partner's, spec section 6). */
+export const $managesSignUps = $accessLevel.map((level) => level === 'distributor');
 
 $userManagementOpen.on(userManagementClosed, () => false).reset(sessionEnded);
 $userManagementSection.on(userManagementSectionSelected, (_, section) => section).reset(userManagementOpened);
 
 sample({ clock: userManagementOpened, source: $canOpenUserManagement, filter: Boolean, fn: () => true, target: $userManagementOpen });
+
+// Each showing of a section reads it fresh: another distributor may have decided a request meanwhile.
+const sectionShown = sample({
+  clock: [userManagementOpened, userManagementSectionSelected],
+  source: { open: $userManagementOpen, section: $userManagementSection },
+  filter: ({ open }) => open,
+  fn: ({ section }) => section,
+});
+sample({
+  clock: sectionShown,
+  source: $managesSignUps,
+  filter: (manages, section) => manages && section === 'sign-up-requests',
+  fn: () => undefined,
+  target: [pendingUsersRequested, clientUsersRequested],
+});
+sample({ clock: sectionShown, filter: (section) => section === 'account-settings', fn: () => undefined, target: accountSettingsShown });
+// Leaving a section or the dialog drops what it was editing (an unsaved draft is not kept for later).
+sample({ clock: [userManagementClosed, userManagementOpened], fn: () => undefined, target: [detailClosed, accountSettingsHidden] });
+sample({ clock: userManagementSectionSelected, filter: (section) => section === 'account-settings', fn: () => undefined, target: detailClosed });
+sample({ clock: userManagementSectionSelected, filter: (section) => section === 'sign-up-requests', fn: () => undefined, target: accountSettingsHidden });

@@ -1,0 +1,2 @@
+export { accountSettingsHidden, accountSettingsShown } from './model';
+export { AccountSettings } from './ui/account-settings';

@@ -2,6 +2,7 @@ import type { JobName, JobQueue } from '@fleet/workers';
 import type { Config } from './config/config.ts';
 import type { Db } from './db/client.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { SessionEnder } from './realtime/sessions.ts';
 import type { DeviceAccessNotifier } from './partners/partners.service.ts';
 
 /** What feature modules are built from. Each feature names what it uses from it; nothing is global. */
@@ -13,6 +14,8 @@ export type AppContext = {
   /** Where uploaded files live (DATA_DIR/uploads), served under /uploads. */
   uploadsDir: string;
   now: () => Date;
+  /** Ends a user's sockets everywhere (deactivation, password reset): `sessions.endUserSessions(id, 'deactivated')`. */
+  sessions: SessionEnder;
   /** Takes devices out of a user's live socket subscriptions (a market partner losing exclusive devices). */
   deviceAccess: DeviceAccessNotifier;
   log: (msg: string, err?: unknown) => void;

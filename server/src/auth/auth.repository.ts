@@ -23,8 +23,8 @@ export function authRepository(db: Db) {
     async createToken(userId: number, keyHash: string): Promise<void> {
       await db.insert(authTokens).values({ userId, keyHash });
     },
-    /** The user behind a token, touching last_used_at at most once a minute. */
-    async findUserByTokenHash(keyHash: string): Promise<UserRow | undefined> {
+    /** The user behind a token (and the token's id), touching last_used_at at most once a minute. */
+    async findUserByTokenHash(keyHash: string): Promise<(UserRow & { tokenId: number }) | undefined> {
       const [row] = await db
         .select({ user: users, tokenId: authTokens.id, lastUsedAt: authTokens.lastUsedAt })
         .from(authTokens)
@@ -35,23 +35,25 @@ export function authRepository(db: Db) {
       if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
         await db.update(authTokens).set({ lastUsedAt: new Date() }).where(eq(authTokens.id, row.tokenId));
       }
-      return row.user;
+      return { ...row.user, tokenId: row.tokenId };
     },
     async deleteTokensOf(userId: number): Promise<void> {
       await db.delete(authTokens).where(eq(authTokens.userId, userId));
     },
-    async deleteToken(keyHash: string): Promise<void> {
-      await db.delete(authTokens).where(eq(authTokens.keyHash, keyHash));
+    /** Revokes one token; answers its id (the session room its sockets joined), if it existed. */
+    async deleteToken(keyHash: string): Promise<number | undefined> {
+      const [row] = await db.delete(authTokens).where(eq(authTokens.keyHash, keyHash)).returning({ id: authTokens.id });
+      return row?.id;
     },
     async createResetToken(userId: number, tokenHash: string, expiresAt: Date): Promise<void> {
       await db.insert(passwordResetTokens).values({ userId, tokenHash, expiresAt });
     },
     /**
      * Sets the new password if the reset token is valid, in one transaction: the token is spent, every
-     * API token of the user is revoked. Answers false (and changes nothing) for an unknown, used or
-     * expired token.
+     * API token of the user is revoked. Answers the user's id, or undefined (and changes nothing) for an
+     * unknown, used or expired token.
      */
-    async resetPassword(tokenHash: string, passwordHash: string, now: Date): Promise<boolean> {
+    async resetPassword(tokenHash: string, passwordHash: string, now: Date): Promise<number | undefined> {
       return db.transaction(async (tx) => {
         const [token] = await tx
           .update(passwordResetTokens)
@@ -64,7 +66,7 @@ export function authRepository(db: Db) {
             ),
           )
           .returning({ userId: passwordResetTokens.userId });
-        if (!token) return false;
+        if (!token) return undefined;
         await tx.update(users).set({ passwordHash }).where(eq(users.id, token.userId));
         await tx.delete(authTokens).where(eq(authTokens.userId, token.userId));
         // Other outstanding reset links of the same user stop working too.
@@ -72,7 +74,7 @@ export function authRepository(db: Db) {
           .update(passwordResetTokens)
           .set({ usedAt: now })
           .where(and(eq(passwordResetTokens.userId, token.userId), isNull(passwordResetTokens.usedAt)));
-        return true;
+        return token.userId;
       });
     },
     async countUsers(): Promise<number> {

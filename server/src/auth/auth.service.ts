@@ -13,6 +13,7 @@ import { ApiError } from '../lib/errors.ts';
 import { dummyPasswordHash, hashPassword, keyHash, randomKey, verifyPassword } from '../lib/crypto.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { SessionEnder } from '../realtime/sessions.ts';
 import type { AuthRepository, UserRow } from './auth.repository.ts';
 
 export type AuthServiceDeps = {
@@ -31,13 +32,16 @@ export type AuthServiceDeps = {
    */
   maintenanceCredential?: (key: string) => Promise<boolean>;
   publicUrl: string;
+  /** Ends the sockets of a session that ends here (sign-out, password reset). */
+  sessions?: SessionEnder;
   resetTokenTtlMinutes?: number;
   now?: () => Date;
   log?: (msg: string, err?: unknown) => void;
 };
 
 /** readOnly: the maintenance credential may look at everything and change nothing. */
-export type Viewer = UserRow & { access: AccessLevel; readOnly?: boolean };
+/** tokenId: the API token behind the call (absent for the service and maintenance credentials). */
+export type Viewer = UserRow & { access: AccessLevel; readOnly?: boolean; tokenId?: number };
 
 export function authService(deps: AuthServiceDeps) {
   const now = deps.now ?? (() => new Date());
@@ -55,6 +59,15 @@ export function authService(deps: AuthServiceDeps) {
       userType: 'distributor', activated: true, rejectedAt: null, deactivatedReason: null, profileUrl: null, notifyEmail: false,
       notifyPhone: false, notifyWeeklyReport: false, notifyDailyDispensation: false, createdAt: new Date(0), access: 'distributor',
     };
+  }
+
+  /** The sign-out or reset has happened in the database; failing to reach the sockets only gets logged. */
+  async function endSockets(call: () => Promise<void> | undefined) {
+    try {
+      await call();
+    } catch (err) {
+      deps.log?.('ending sockets failed', err);
+    }
   }
 
   async function throttle(email: string, address: string) {
@@ -98,8 +111,10 @@ export function authService(deps: AuthServiceDeps) {
       return { auth_token: key };
     },
 
+    /** Revokes the token and ends the sockets opened with it (the user's other sessions go on). */
     async logout(key: string): Promise<void> {
-      await deps.repo.deleteToken(hash(key));
+      const tokenId = await deps.repo.deleteToken(hash(key));
+      if (tokenId) await endSockets(() => deps.sessions?.endTokenSession(tokenId, 'logout'));
     },
 
     /** POST /auth/users/ : a sign-up request, not active until a distributor approves it. */
@@ -143,8 +158,10 @@ export function authService(deps: AuthServiceDeps) {
     async resetPassword(input: ResetPasswordInput): Promise<void> {
       const problem = resetPasswordProblem(input.password, input.password);
       if (problem) throw ApiError.field('password', problem);
-      const ok = await deps.repo.resetPassword(hash(input.token), await hashPassword(input.password), now());
-      if (!ok) throw ApiError.field('token', 'This reset link is invalid or has expired.');
+      const userId = await deps.repo.resetPassword(hash(input.token), await hashPassword(input.password), now());
+      if (!userId) throw ApiError.field('token', 'This reset link is invalid or has expired.');
+      // Every token of the user was revoked with the password: their open sockets end too.
+      await endSockets(() => deps.sessions?.endUserSessions(userId, 'password-reset'));
     },
 
     /** The signed-in user behind `Authorization: Token <key>`; 401 without or with a wrong token, 403 when deactivated. */

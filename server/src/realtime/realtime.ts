@@ -6,6 +6,7 @@ import { memoryPollState, memoryWatchRegistry, pollCounters, redisPollState, red
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Db } from '../db/client.ts';
 import { attachRealtime } from './socket-server.ts';
+import type { SessionHub } from './sessions.ts';
 import type { DeviceAccessHub } from '../partners/device-access.ts';
 
 /**
@@ -19,6 +20,8 @@ export async function startRealtime(
   opts: {
     db: Db;
     auth: AuthService;
+    /** The app's session ender (app.sessions): this push server ends the sockets of sessions that end. */
+    sessions?: SessionHub;
     /** The app's device access hub (app.deviceAccess): a partner's sockets leave the rooms of devices taken from it. */
     deviceAccess?: DeviceAccessHub;
     serviceToken: string;
@@ -43,6 +46,9 @@ export async function startRealtime(
     // The adapter names its channels itself (key option); its clients carry no key prefix.
     pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 });
     sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 });
+    // Without a listener an unreachable Redis throws an unhandled 'error' and ends the process; ioredis
+    // reconnects by itself, so a log line is all that is needed.
+    for (const [name, r] of [['state', redis], ['adapter pub', pub], ['adapter sub', sub]] as const) r.on('error', (err) => log(`realtime redis (${name}) error`, err));
   }
   const processId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   const registry = redis ? redisWatchRegistry(redis, processId) : memoryWatchRegistry();
@@ -53,6 +59,7 @@ export async function startRealtime(
     ...(pub && sub ? { redis: { pub, sub, channel: `${opts.redisPrefix ?? 'fleet:'}socket.io` } } : {}),
     log,
   });
+  opts.sessions?.attach(socket.io);
   opts.deviceAccess?.attach(socket.io);
   const counters = pollCounters();
   const base = opts.deviceApiUrl.replace(/\/$/, '');
@@ -77,6 +84,7 @@ export async function startRealtime(
     counters,
     registry,
     async close() {
+      opts.sessions?.detach(socket.io);
       opts.deviceAccess?.detach(socket.io);
       await pollers.stop();
       await registry.close();

@@ -4,7 +4,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { overviewSubject, rooms, serialSchema, type ClientToServerEvents, type ServerToClientEvents, type Subscription, type SubscriptionTopic } from '@fleet/shared';
+import { overviewSubject, rooms, serialSchema, type ClientToServerEvents, type SessionEndReason, type ServerToClientEvents, type Subscription, type SubscriptionTopic } from '@fleet/shared';
 import type { WatchRegistry } from '@fleet/workers';
 import { deviceScope } from '../access/scope.ts';
 import type { AuthService, Viewer } from '../auth/auth.service.ts';
@@ -12,7 +12,7 @@ import type { Db } from '../db/client.ts';
 import { devices, locations } from '../db/schema.ts';
 import { ApiError } from '../lib/errors.ts';
 
-type SocketData = { viewer: Viewer; subs: Map<string, { topic: SubscriptionTopic; subject: string }> };
+type SocketData = { viewer: Viewer; token: string; subs: Map<string, { topic: SubscriptionTopic; subject: string }> };
 type FleetSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type FleetIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -43,6 +43,7 @@ export function attachRealtime(
     try {
       const token = typeof socket.handshake.auth?.token === 'string' ? socket.handshake.auth.token : '';
       socket.data.viewer = await deps.auth.authenticate(token ? `Token ${token}` : undefined);
+      socket.data.token = token;
       socket.data.subs = new Map();
       next();
     } catch (err) {
@@ -91,10 +92,35 @@ export function attachRealtime(
     return rooms.overview(userId, location);
   };
 
+  /**
+   * Whether the socket's session still holds: a subscription re-reads the token, so a session ended in a
+   * way no notice reached (a lost adapter message, an expired token) cannot subscribe again either.
+   * Answers why it ended, or null.
+   */
+  async function endedSession(socket: FleetSocket): Promise<SessionEndReason | null> {
+    try {
+      socket.data.viewer = await deps.auth.authenticate(`Token ${socket.data.token}`);
+      return null;
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return err.status === 403 ? 'deactivated' : 'expired';
+      throw err;
+    }
+  }
+
   io.on('connection', (socket) => {
+    // Rooms that end sessions (sessions.ts): all of this user's sockets, and those of this one token.
+    void socket.join(rooms.user(socket.data.viewer.id));
+    if (socket.data.viewer.tokenId) void socket.join(rooms.session(socket.data.viewer.tokenId));
     socket.on('subscribe', async (raw, ack) => {
       const reply = typeof ack === 'function' ? ack : () => undefined;
       try {
+        const ended = await endedSession(socket);
+        if (ended) {
+          reply({ ok: false, error: 'Your session has ended.' });
+          socket.emit('session:ended', { reason: ended });
+          socket.disconnect(true);
+          return;
+        }
         const parsed = subscriptionSchema.safeParse(raw);
         if (!parsed.success) {
           const badCounty = parsed.error.issues.some((i) => i.path[0] === 'location');

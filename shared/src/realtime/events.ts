@@ -34,7 +34,15 @@ export type ServerToClientEvents = {
   'smsLog:appended': (payload: { serial: string; rows: { direction: string; message: string; created_when: string }[]; at: string }) => void;
   /** Overview counts that changed, and which overview they belong to (null: overall). */
   'overview:changed': (payload: OverviewChangedPayload) => void;
+  /**
+   * The session behind this socket ended (sign-out, account deactivated, password reset); the server
+   * disconnects the socket right after. The client forgets its token and shows the sign-in screen.
+   */
+  'session:ended': (payload: { reason: SessionEndReason }) => void;
 };
+
+/** Why the server ended a session: the client tells them apart (deactivated opens the Account Deactivated dialog). */
+export type SessionEndReason = 'logout' | 'deactivated' | 'password-reset' | 'expired';
 
 export type ClientToServerEvents = {
   subscribe: (subscription: Subscription, ack: (result: SubscribeAck) => void) => void;
@@ -59,6 +67,10 @@ export const rooms = {
   deviceCards: (serial: string) => `devices:${serial}`,
   simLog: (serial: string) => `simLog:${serial}`,
   overview: (userId: number, location?: number | null) => `overview:${overviewSubject.format(userId, location)}`,
+  /** Every socket of one user (ended together on deactivation or password reset). */
+  user: (userId: number) => `user:${userId}`,
+  /** Every socket opened with one API token (ended on that token's sign-out); `tokenId` is the token's row id. */
+  session: (tokenId: number) => `session:${tokenId}`,
 };
 
 /** Poll periods per topic (spec section 9). */

@@ -2,12 +2,13 @@ import { createEvent, sample } from 'effector';
 import { countiesCleared, countiesRequested } from '../entities/county';
 import { $devicesStatus, devicesCleared, devicesRequested } from '../entities/device';
 import { fetchOverviewFx, overviewCleared, overviewRequested } from '../entities/overview';
-import { $signedIn, sessionCheckRequested, sessionEnded, tokenReceived } from '../entities/session';
+import { $signedIn, sessionCheckRequested, sessionEnded, tokenReceived, type SessionEndReason } from '../entities/session';
 import { pinFilterReset } from '../features/active-pin-filter';
 import { liveUpdatesStarted, liveUpdatesStopped } from '../features/live-devices';
 import { deactivatedLoginRefused, signedIn } from '../features/sign-in';
 import { clientConfigRequested } from '../shared/config';
 import { routingStarted } from '../shared/routing';
+import { sessionEndedReceived } from '../shared/realtime';
 import { deactivatedDialogOpened } from '../widgets/deactivated-dialog';
 import { mapReset } from '../widgets/map';
 
@@ -34,3 +35,13 @@ sample({
 // re-reads both at once.
 sample({ clock: fetchOverviewFx.finally, source: $devicesStatus, filter: (status) => status === 'idle', fn: () => undefined, target: devicesRequested });
 sample({ clock: sessionEnded, target: [liveUpdatesStopped, devicesCleared, countiesCleared, overviewCleared, pinFilterReset, mapReset] });
+// The push server ended the session (an account deactivated for an overdue invoice closes its sockets at
+// once): the same end as a 403/401 from a call, so a deactivated user on the map gets the Account
+// Deactivated dialog without waiting for the next REST call.
+sample({
+  clock: sessionEndedReceived,
+  source: $signedIn,
+  filter: (signedIn) => signedIn,
+  fn: (_, { reason }): SessionEndReason => (reason === 'deactivated' ? 'deactivated' : reason === 'logout' ? 'logout' : 'unauthorized'),
+  target: sessionEnded,
+});

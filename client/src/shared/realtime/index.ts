@@ -9,6 +9,7 @@ export {
   pendingFlagsChangedReceived,
   smsLogAppendedReceived,
   RECONNECT,
+  sessionEndedReceived,
   socketConnected,
   socketDisconnected,
   subscribeFx,

@@ -1,4 +1,4 @@
-import type { ClientToServerEvents, ServerToClientEvents, SubscribeAck, Subscription } from '@fleet/shared';
+import type { ClientToServerEvents, ServerToClientEvents, SessionEndReason, SubscribeAck, Subscription } from '@fleet/shared';
 import { attach, createEffect, createEvent, createStore, sample, scopeBind } from 'effector';
 import type { Socket } from 'socket.io-client';
 
@@ -27,6 +27,12 @@ export const deviceChangedReceived = createEvent<DeviceChangedPayload>();
 export const overviewChangedReceived = createEvent<OverviewChangedPayload>();
 export const smsLogAppendedReceived = createEvent<SmsLogAppendedPayload>();
 export const pendingFlagsChangedReceived = createEvent<PendingFlagsChangedPayload>();
+/**
+ * The server ended this session ('session:ended' before it disconnects the socket, e.g. an account
+ * deactivated for an overdue invoice), or refused a reconnect because the token no longer holds (403: the
+ * account is deactivated; 401: the token is gone). The app turns it into the end of the session.
+ */
+export const sessionEndedReceived = createEvent<{ reason: SessionEndReason }>();
 
 export const $socket = createStore<FleetSocket | null>(null, { serialize: 'ignore' });
 export const $connected = createStore(false);
@@ -42,6 +48,7 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   const overviewChanged = scopeBind(overviewChangedReceived, { safe: true });
   const smsLogAppended = scopeBind(smsLogAppendedReceived, { safe: true });
   const pendingFlagsChanged = scopeBind(pendingFlagsChangedReceived, { safe: true });
+  const sessionEndedByServer = scopeBind(sessionEndedReceived, { safe: true });
 
   const { io } = await import('socket.io-client');
   const socket: FleetSocket = io({
@@ -69,7 +76,12 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
       }, RECONNECT.delayMs);
     }
   });
-  socket.on('connect_error', () => {
+  socket.on('connect_error', (error) => {
+    const status = (error as Error & { data?: { status?: number } }).data?.status;
+    if (status === 401 || status === 403) {
+      sessionEndedByServer({ reason: status === 403 ? 'deactivated' : 'expired' });
+      return;
+    }
     // A refusal by the server's middleware is not retried by socket.io itself; retry slowly, quietly.
     if (!socket.active && retry === undefined) {
       retry = window.setTimeout(() => {
@@ -83,6 +95,7 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   socket.on('overview:changed', (payload) => overviewChanged(payload));
   socket.on('smsLog:appended', (payload) => smsLogAppended(payload));
   socket.on('pendingFlags:changed', (payload) => pendingFlagsChanged(payload));
+  socket.on('session:ended', (payload) => sessionEndedByServer(payload));
   return socket;
 });
 

@@ -1,6 +1,7 @@
 import { useUnit } from 'effector-react';
 import { BatchListTab } from '../../batch-list';
 import { ReportListView } from '../../report-list';
+import { SubscriptionsTab } from '../../subscriptions';
 import { ChevronIcon, Panel, tabPanelProps, Tabs, type TabItem } from '../../../shared/ui';
 import { $collapsed, $countyNames, $filterView, $isMarketPartner, $selectedCounty, $tab, collapseToggled, countyCleared, filterViewClosed, tabSelected, type DashboardTab } from '../model';
 import { DeviceListTab } from './device-list-tab';
@@ -76,7 +77,7 @@ export function DashboardPanel() {
               {tab === 'overview' ? <OverviewTab /> : null}
               {tab === 'deviceList' ? <DeviceListTab /> : null}
               {tab === 'batchList' ? <BatchListTab /> : null}
-              {tab === 'subscriptions' ? <p className={styles.empty}>Subscriptions are listed here once billing is built.</p> : null}
+              {tab === 'subscriptions' ? <SubscriptionsTab /> : null}
             </div>
           </>
         )}

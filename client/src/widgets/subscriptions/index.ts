@@ -1,0 +1,1 @@
+export { SubscriptionsTab } from './ui/subscriptions-tab';

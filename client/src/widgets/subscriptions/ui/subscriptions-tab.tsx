@@ -1,0 +1,325 @@
+import { formatUsd, planPriceText, PRICE_TBA, type Bill, type Plan } from '@fleet/shared';
+import { useUnit } from 'effector-react';
+import { useEffect } from 'react';
+import { formatDay } from '../../../entities/batch';
+import { Button, ChevronIcon, Spinner } from '../../../shared/ui';
+import { CHECKOUT_PLANS, OTHER_PLANS } from '../lib/subscriptions-lib';
+import {
+  $activeSubscriptions,
+  $billsStatus,
+  $canCheckout,
+  $canMarkPaid,
+  $checkout,
+  $editing,
+  $markPaidError,
+  $markPaidPending,
+  $openPlan,
+  $pendingBills,
+  $selection,
+  $summary,
+  $summaryTotal,
+  $unsubscribed,
+  $unsubscribedStatus,
+  checkoutClicked,
+  checkoutDismissed,
+  deviceToggled,
+  editClicked,
+  markPaidClicked,
+  planAllToggled,
+  planToggled,
+  saveClicked,
+  subscriptionsOpened,
+  subscriptionsRetried,
+} from '../model';
+import panel from '../../dashboard-panel/ui/dashboard-panel.module.css';
+import card from '../../batch-list/ui/batch-list.module.css';
+import styles from './subscriptions.module.css';
+
+const day = (d: string | null) => (d ? formatDay(d) : '—');
+const devicesText = (n: number) => `${n} ${n === 1 ? 'device' : 'devices'}`;
+
+/**
+ * SUBSCRIPTIONS tab (spec sections 2 and 4): 'Manage your Subscriptions', read-only until Edit; in editing
+ * the caller chooses devices not yet on a plan, the summary adds them up, Save returns to read-only (the
+ * choice stays in the summary), Check out issues the bills. Prices come from the shared catalogue.
+ */
+export function SubscriptionsTab() {
+  const [status, editing, opened, retry, edit, save] = useUnit([$billsStatus, $editing, subscriptionsOpened, subscriptionsRetried, editClicked, saveClicked]);
+  useEffect(() => {
+    opened();
+  }, [opened]);
+
+  return (
+    <div className={panel.subView} data-testid="subscriptions">
+      <div className={styles.head}>
+        <h3 className={styles.title}>Manage your Subscriptions</h3>
+        <Button variant={editing ? 'success' : 'secondary'} className={styles.modeButton} onClick={() => (editing ? save() : edit())} aria-pressed={editing}>
+          {editing ? 'Save' : 'Edit'}
+        </Button>
+      </div>
+      {status === 'loading' ? (
+        <p className={panel.empty} role="status">
+          <Spinner size={16} /> Loading subscriptions…
+        </p>
+      ) : status === 'failed' ? (
+        <p className={panel.error} role="alert">
+          The subscriptions could not be loaded.
+          <button type="button" className={card.retry} onClick={() => retry()}>
+            Try again
+          </button>
+        </p>
+      ) : (
+        <>
+          <ActiveSection />
+          <PendingSection />
+        </>
+      )}
+      {editing ? <ChooseDevices /> : null}
+      <Summary />
+      <OtherSection />
+    </div>
+  );
+}
+
+function ActiveSection() {
+  const active = useUnit($activeSubscriptions);
+  return (
+    <section className={styles.section} aria-labelledby="subs-active">
+      <h4 id="subs-active" className={panel.sectionTitle}>
+        Active Subscriptions
+      </h4>
+      {active.length === 0 ? (
+        <p className={styles.none}>No active subscriptions.</p>
+      ) : (
+        <table className={styles.table}>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col" className={styles.num}>
+                No. of Devices
+              </th>
+              <th scope="col" className={styles.num}>
+                Price / month / device
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {active.map((s) => (
+              <tr key={s.path} data-plan={s.path}>
+                <th scope="row">{s.name}</th>
+                <td className={styles.num}>{s.deviceCount}</td>
+                <td className={styles.num}>{s.plan ? (s.plan.priceUsd === null ? PRICE_TBA : s.plan.pricing === 'flat' ? `${formatUsd(s.plan.priceUsd)} flat` : formatUsd(s.plan.priceUsd)) : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function PendingSection() {
+  const [bills, canMarkPaid] = useUnit([$pendingBills, $canMarkPaid]);
+  return (
+    <section className={styles.section} aria-labelledby="subs-pending">
+      <h4 id="subs-pending" className={panel.sectionTitle}>
+        Pending Subscriptions
+      </h4>
+      {bills.length === 0 ? (
+        <p className={styles.none}>No bills waiting for payment.</p>
+      ) : (
+        <ul className={styles.bills}>
+          {bills.map((b) => (
+            <li key={b.id}>
+              <PendingBill bill={b} canMarkPaid={canMarkPaid} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function PendingBill({ bill, canMarkPaid }: { bill: Bill; canMarkPaid: boolean }) {
+  const [pending, error, markPaid] = useUnit([$markPaidPending, $markPaidError, markPaidClicked]);
+  const overdue = bill.status === 'OVERDUE';
+  const titleId = `bill-${bill.id}`;
+  return (
+    <article className={[card.card, styles.bill].join(' ')} data-status={bill.status} data-bill={bill.bill_uid} aria-labelledby={titleId}>
+      <header className={card.cardHeader}>
+        <span id={titleId} className={styles.billName}>
+          {bill.name}
+        </span>
+        <span className={card.state}>{overdue ? 'Overdue' : 'Pending'}</span>
+      </header>
+      <p className={styles.billMeta}>
+        {devicesText(bill.device_count)} · {formatUsd(bill.total_usd)} / month
+        {canMarkPaid ? ` · ${bill.payer.company || bill.payer.name}` : ''}
+      </p>
+      <p className={styles.billMeta}>
+        Due {day(bill.due_date)}
+        {overdue && bill.deactivation_date ? <span className={styles.warn}> · account deactivated from {day(bill.deactivation_date)} if unpaid</span> : null}
+      </p>
+      {canMarkPaid ? (
+        <div className={styles.billActions}>
+          <Button variant="secondary" className={styles.small} loading={pending === bill.bill_uid} onClick={() => markPaid(bill.bill_uid)} aria-label={`Mark paid: ${bill.name}, ${bill.bill_uid}`}>
+            Mark paid
+          </Button>
+          {error?.billUid === bill.bill_uid ? (
+            <span className={styles.error} role="alert">
+              {error.message}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </article>
+  );
+}
+
+function OtherSection() {
+  return (
+    <section className={styles.section} aria-labelledby="subs-other">
+      <h4 id="subs-other" className={panel.sectionTitle}>
+        Other Subscriptions
+      </h4>
+      <ul className={styles.others}>
+        {OTHER_PLANS.map((p) => (
+          <li key={p.path} className={styles.other} data-plan={p.path}>
+            <span className={styles.otherName}>
+              {p.name}
+              {p.isNew ? <span className={styles.newBadge}>new</span> : null}
+            </span>
+            <span className={styles.otherPrice}>{planPriceText(p)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Editing: each priced plan opens the caller's devices not yet on it. */
+function ChooseDevices() {
+  const [status, retry] = useUnit([$unsubscribedStatus, subscriptionsRetried]);
+  return (
+    <section className={styles.section} aria-labelledby="subs-choose">
+      <h4 id="subs-choose" className={panel.sectionTitle}>
+        Add devices to a plan
+      </h4>
+      {status === 'loading' ? (
+        <p className={panel.empty} role="status">
+          <Spinner size={16} /> Loading devices…
+        </p>
+      ) : status === 'failed' ? (
+        <p className={panel.error} role="alert">
+          The devices could not be loaded.
+          <button type="button" className={card.retry} onClick={() => retry()}>
+            Try again
+          </button>
+        </p>
+      ) : (
+        <ul className={styles.plans}>
+          {CHECKOUT_PLANS.map((p) => (
+            <li key={p.path}>
+              <PlanChooser plan={p} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function PlanChooser({ plan }: { plan: Plan }) {
+  const [offered, selection, open, toggle, toggleDevice, toggleAll] = useUnit([$unsubscribed, $selection, $openPlan, planToggled, deviceToggled, planAllToggled]);
+  const devices = offered[plan.path] ?? [];
+  const chosen = new Set(selection[plan.path] ?? []);
+  const expanded = open === plan.path;
+  const listId = `plan-${plan.path}-devices`;
+  return (
+    <div className={styles.plan} data-plan={plan.path}>
+      <button type="button" className={styles.planButton} aria-expanded={expanded} aria-controls={listId} onClick={() => toggle(plan.path)} disabled={devices.length === 0}>
+        <span className={styles.planName}>
+          {plan.name}
+          <span className={styles.planPrice}>{planPriceText(plan)}</span>
+        </span>
+        <span className={styles.planCount}>{devices.length === 0 ? 'All devices on this plan' : `${chosen.size} of ${devicesText(devices.length)}`}</span>
+        {devices.length ? <ChevronIcon size={16} className={expanded ? styles.chevronUp : undefined} /> : null}
+      </button>
+      {expanded ? (
+        <div id={listId} className={styles.deviceList}>
+          <label className={styles.device}>
+            <input type="checkbox" checked={chosen.size === devices.length} onChange={() => toggleAll(plan.path)} />
+            <span className={styles.selectAll}>Select all</span>
+          </label>
+          {devices.map((d) => (
+            <label key={d.serial} className={styles.device}>
+              <input type="checkbox" checked={chosen.has(d.serial)} onChange={() => toggleDevice({ path: plan.path, serial: d.serial })} />
+              <span className={styles.deviceText}>
+                <span>{d.label || 'NoName'}</span>
+                <span className={styles.serial}>{d.serial}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** The summary and checkout: shown while devices are chosen, and with the checkout's result. */
+function Summary() {
+  const [lines, total, canCheckout, checkout, onCheckout, dismiss] = useUnit([$summary, $summaryTotal, $canCheckout, $checkout, checkoutClicked, checkoutDismissed]);
+  if (lines.length === 0 && checkout.status !== 'done') return null;
+  return (
+    <section className={[styles.section, styles.summary].join(' ')} aria-labelledby="subs-summary" data-testid="subscriptions-summary">
+      <h4 id="subs-summary" className={panel.sectionTitle}>
+        Summary
+      </h4>
+      {lines.length ? (
+        <>
+          <ul className={styles.lines}>
+            {lines.map((l) => (
+              <li key={l.plan.path} className={styles.line}>
+                <span>
+                  {l.plan.name}
+                  <span className={styles.lineMeta}>
+                    {devicesText(l.serials.length)} × {l.plan.pricing === 'flat' ? `${formatUsd(l.plan.priceUsd!)} flat` : formatUsd(l.plan.priceUsd!)}
+                  </span>
+                  {l.tooMany ? (
+                    <span className={styles.error} role="alert">
+                      {l.plan.name} covers at most {l.plan.maxDevices} devices per bill.
+                    </span>
+                  ) : null}
+                </span>
+                <span className={styles.lineTotal}>{formatUsd(l.totalUsd)}</span>
+              </li>
+            ))}
+          </ul>
+          <p className={styles.total}>
+            <span>Total per month</span>
+            <strong data-testid="summary-total">{formatUsd(total)}</strong>
+          </p>
+          <Button block loading={checkout.status === 'pending'} disabled={!canCheckout} onClick={() => onCheckout()}>
+            Check out
+          </Button>
+        </>
+      ) : null}
+      {checkout.status === 'failed' ? (
+        <p className={styles.error} role="alert">
+          Checkout failed: {checkout.message} Check out again to retry; bills already issued are not issued twice.
+        </p>
+      ) : null}
+      {checkout.status === 'done' ? (
+        <div className={styles.done} role="status">
+          <p>
+            {checkout.issued.length === 1 ? 'Bill issued' : `${checkout.issued.length} bills issued`}, due {day(checkout.issued[0]?.due_date ?? null)}. Pay the invoice by its due
+            date; an invoice unpaid 15 days after it deactivates the account.
+          </p>
+          <button type="button" className={card.retry} onClick={() => dismiss()}>
+            OK
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -20,7 +20,8 @@ import { reportsRoutes } from './reports/reports.routes.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
-import { memoryRateLimiter } from './lib/rate-limiter.ts';
+import { authLimits } from './auth/limits.ts';
+import { appRedis } from './lib/app-redis.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { bullmqQueue, inProcessQueue, jobs, type JobDeps, type JobName, type JobQueue } from '@fleet/workers';
 import type { AppContext } from './context.ts';
@@ -47,6 +48,8 @@ export type AppDeps = {
   metrics?: () => string;
   /** Ends sessions' sockets; by default one for this process (its push server attaches to it, see realtime.ts). */
   sessions?: SessionHub;
+  /** Prefix of the app's Redis keys (auth counters); tests give each run its own. */
+  redisPrefix?: string;
   /** Takes removed exclusive devices out of a partner's sockets; by default one for this process (attached like sessions). */
   deviceAccess?: DeviceAccessHub;
 };
@@ -69,6 +72,8 @@ export function createApp(deps: AppDeps) {
   const sessions = deps.sessions ?? sessionHub({ redisUrl: config.redisUrl, log });
   const deviceAccess = deps.deviceAccess ?? deviceAccessHub({ redisUrl: config.redisUrl, log });
   const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), sessions, deviceAccess, log };
+  // One Redis client for the auth counters and /readyz (fails fast while Redis is down; limits.ts).
+  const redis = appRedis(config.redisUrl, log);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -77,8 +82,7 @@ export function createApp(deps: AppDeps) {
   const auth = authService({
     repo: authRepository(database.db),
     mailer: deps.mailer,
-    emailLimiter: memoryRateLimiter(config.loginLimit.perEmail, config.loginLimit.windowSeconds),
-    addressLimiter: memoryRateLimiter(config.loginLimit.perAddress, config.loginLimit.windowSeconds),
+    limits: authLimits({ login: config.loginLimit, redis: redis?.client, prefix: `${deps.redisPrefix ?? 'fleet:'}limit:` }),
     secretKey: config.secretKey,
     serviceToken: config.serviceToken,
     // The /maintenance credential: MAINTENANCE_TOKEN registered hashed, rotatable and revocable (maintenance.service.ts).
@@ -88,7 +92,7 @@ export function createApp(deps: AppDeps) {
     log,
   });
 
-  app.use(healthRoutes(database.ping));
+  app.use(healthRoutes({ database: database.ping, ...(redis ? { redis: redis.ping } : {}) }));
   // The device gateway parses its own, larger bodies: mounted before the portal's 100 kB JSON limit.
   const gateway = deviceGatewayRouter(ctx);
   app.use('/device/v1', gateway.router);
@@ -161,5 +165,5 @@ export function createApp(deps: AppDeps) {
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
-  return Object.assign(app, { queue, auth, sessions, deviceAccess });
+  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess });
 }

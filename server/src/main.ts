@@ -131,6 +131,7 @@ async function stop(signal: string) {
   await simulator?.stop();
   await realtime?.close();
   app.sessions.close();
+  app.redis?.close();
   app.deviceAccess.close();
   await app.queue.close();
   server.close();

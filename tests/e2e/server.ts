@@ -63,13 +63,12 @@ export async function startPortal(): Promise<Portal> {
 export async function portalAuth(portal: Portal) {
   const { authService } = await import('../../server/src/auth/auth.service.ts');
   const { authRepository } = await import('../../server/src/auth/auth.repository.ts');
-  const { memoryRateLimiter } = await import('../../server/src/lib/rate-limiter.ts');
+  const { authLimits } = await import('../../server/src/auth/limits.ts');
   const c = portal.harness.config;
   return authService({
     repo: authRepository(portal.harness.database.db),
     mailer: { send: async () => undefined },
-    emailLimiter: memoryRateLimiter(100, 60),
-    addressLimiter: memoryRateLimiter(100, 60),
+    limits: authLimits({ login: { perEmail: 100, perAddress: 100, windowSeconds: 60 } }),
     secretKey: c.secretKey,
     serviceToken: c.serviceToken,
     publicUrl: c.publicUrl,

@@ -20,7 +20,7 @@ export function authRoutes(auth: AuthService) {
     res.status(201).json(await auth.signUp(parse(signUpSchema, req.body)));
   });
   publicRoutes.post('/api/v1/requestResetPassword/:email', async (req, res) => {
-    await auth.requestPasswordReset(parse(emailParamSchema, req.params.email));
+    await auth.requestPasswordReset(parse(emailParamSchema, req.params.email), req.ip ?? 'unknown');
     res.json({ detail: 'Confirmation email has been Sent!' });
   });
   publicRoutes.post('/api/v1/resetPassword', async (req, res) => {
@@ -28,7 +28,7 @@ export function authRoutes(auth: AuthService) {
     res.json({ detail: 'Password Reset Success !' });
   });
   publicRoutes.get('/api/v1/checkUser/:email', async (req, res) => {
-    res.json(await auth.checkUser(parse(emailParamSchema, req.params.email)));
+    res.json(await auth.checkUser(parse(emailParamSchema, req.params.email), req.ip ?? 'unknown'));
   });
 
   const privateRoutes = Router();

@@ -11,17 +11,16 @@ import crypto from 'node:crypto';
 import { accessOf } from '../access/scope.ts';
 import { ApiError } from '../lib/errors.ts';
 import { dummyPasswordHash, hashPassword, keyHash, randomKey, verifyPassword } from '../lib/crypto.ts';
-import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { SessionEnder } from '../realtime/sessions.ts';
 import type { AuthRepository, UserRow } from './auth.repository.ts';
+import type { Limits } from './limits.ts';
 
 export type AuthServiceDeps = {
   repo: AuthRepository;
   mailer: Mailer;
-  /** Failed logins per email and per client address. */
-  emailLimiter: RateLimiter;
-  addressLimiter: RateLimiter;
+  /** Attempt counters of sign-in, reset requests and the role lookup (limits.ts). */
+  limits: Limits;
   secretKey: string;
   /** The workers' credential: distributor scope, and it alone may act as a given user (X-Act-As). */
   serviceToken?: string;
@@ -70,42 +69,27 @@ export function authService(deps: AuthServiceDeps) {
     }
   }
 
-  async function throttle(email: string, address: string) {
-    const wait = Math.max(
-      await deps.emailLimiter.blockedFor(email),
-      await deps.addressLimiter.blockedFor(address),
-    );
-    if (wait > 0) {
-      throw new ApiError(
-        429,
-        { detail: `Too many login attempts. Try again in ${wait} seconds.` },
-        { 'Retry-After': String(wait) },
-      );
-    }
-  }
-
   return {
     /**
      * POST /auth/token/login/ : 400 for wrong credentials (the same answer whether or not the email
      * exists), 401 for an account that is not active (a pending sign-up or a deactivated account),
-     * 429 with Retry-After once an email or an address has failed too often.
+     * 429 with Retry-After once the attempts are spent (limits.ts: counted before the password check,
+     * so parallel attempts cannot slip past the limit).
      */
     async login(input: LoginInput, address: string): Promise<{ auth_token: string }> {
-      await throttle(input.email, address);
+      const attempt = await deps.limits.loginAttempt(input.email, address);
       const user = await deps.repo.findUserByEmail(input.email);
       const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
       if (!user || !ok) {
-        await deps.emailLimiter.hit(input.email);
-        await deps.addressLimiter.hit(address);
         throw new ApiError(400, { non_field_errors: ['Unable to log in with provided credentials.'] });
       }
+      await attempt.succeeded();
       if (!user.activated) {
         // A sign-up request is not a deactivated account: the overdue-invoice dialog would mislead it.
         if (user.rejectedAt) throw new ApiError(401, { detail: USER_MESSAGES.signUpRejected, code: 'sign_up_rejected' });
         if (!user.deactivatedReason) throw new ApiError(401, { detail: USER_MESSAGES.signUpPending, code: 'sign_up_pending' });
         throw new ApiError(401, { detail: 'User account is disabled.', code: 'account_deactivated' });
       }
-      await deps.emailLimiter.reset(input.email);
       const key = randomKey();
       await deps.repo.createToken(user.id, hash(key));
       return { auth_token: key };
@@ -139,7 +123,8 @@ export function authService(deps: AuthServiceDeps) {
      * POST /api/v1/requestResetPassword/{email}: mails a link that opens `/?token=...`.
      * The spec's client shows 'Email Incorrect!' on any failure, so an unknown email answers 404.
      */
-    async requestPasswordReset(email: string): Promise<void> {
+    async requestPasswordReset(email: string, address: string): Promise<void> {
+      await deps.limits.resetRequest(email, address);
       const user = await deps.repo.findUserByEmail(email);
       if (!user) throw ApiError.notFound('No account with this email.');
       const token = randomKey(24);
@@ -181,7 +166,8 @@ export function authService(deps: AuthServiceDeps) {
     },
 
     /** GET /api/v1/checkUser/{email}: the role lookup of the login screen. */
-    async checkUser(email: string): Promise<{ role: string; user_type: string }> {
+    async checkUser(email: string, address: string): Promise<{ role: string; user_type: string }> {
+      await deps.limits.checkUser(address);
       const user = await deps.repo.findUserByEmail(email);
       if (!user) throw ApiError.notFound('No account with this email.');
       return { role: user.role, user_type: user.userType };

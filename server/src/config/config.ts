@@ -30,7 +30,8 @@ export type Config = {
   /** Seed the demo fleet into an empty database (never in production). */
   seedDemo: boolean;
   trustProxy: boolean;
-  loginLimit: { perEmail: number; perAddress: number; windowSeconds: number };
+  /** Sign-in attempt limits (auth/limits.ts): per email+address, per address, per email from unknown addresses. */
+  loginLimit: { perEmail: number; perAddress: number; windowSeconds: number; perEmailAnyAddress?: number; backoffSeconds?: number };
   /** Subscriptions and billing (server/src/billing, README 'Subscriptions and billing'). */
   billing: {
     /**
@@ -80,6 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perEmail: Number(env.LOGIN_LIMIT_PER_EMAIL ?? 10),
       perAddress: Number(env.LOGIN_LIMIT_PER_ADDRESS ?? 50),
       windowSeconds: Number(env.LOGIN_LIMIT_WINDOW_SECONDS ?? 900),
+      perEmailAnyAddress: Number(env.LOGIN_LIMIT_PER_EMAIL_ANY_ADDRESS ?? 30),
+      backoffSeconds: Number(env.LOGIN_BACKOFF_SECONDS ?? 30),
     },
     billing: {
       webhookSecret: billingWebhookSecret(env, dataDir, isProduction),

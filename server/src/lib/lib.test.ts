@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, keyHash, randomKey, verifyPassword } from './crypto.ts';
-import { memoryRateLimiter } from './rate-limiter.ts';
 import { errorHandler } from './errors.ts';
 import { NUL_MESSAGE } from '@fleet/shared';
 
@@ -23,26 +22,6 @@ describe('keys', () => {
     expect(randomKey()).not.toBe(k);
     expect(keyHash('s1', k)).toBe(keyHash('s1', k));
     expect(keyHash('s2', k)).not.toBe(keyHash('s1', k));
-  });
-});
-
-describe('memory rate limiter', () => {
-  it('blocks after the limit until the window ends, and reset clears a key', async () => {
-    let now = 0;
-    const limiter = memoryRateLimiter(2, 60, () => now);
-    expect(await limiter.blockedFor('a')).toBe(0);
-    await limiter.hit('a');
-    await limiter.hit('a');
-    expect(await limiter.blockedFor('a')).toBe(60);
-    expect(await limiter.blockedFor('b')).toBe(0);
-    now = 30_500;
-    expect(await limiter.blockedFor('a')).toBe(30);
-    now = 60_001;
-    expect(await limiter.blockedFor('a')).toBe(0);
-    await limiter.hit('a');
-    await limiter.hit('a');
-    await limiter.reset('a');
-    expect(await limiter.blockedFor('a')).toBe(0);
   });
 });
 

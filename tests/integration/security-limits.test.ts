@@ -1,0 +1,121 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../server/src/app.ts';
+import { createMailer } from '../../server/src/mail/mailer.ts';
+import { startHarness, type Harness } from '../helpers/harness.ts';
+import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.ts';
+
+/**
+ * Promises: the sign-in limit holds under concurrency (100 parallel wrong passwords for one email get at
+ * most 10 answers that are not 429), by email and address together, so a stranger cannot lock a user out
+ * of an address they signed in from (a short back-off there instead of the 15-minute wall); with Redis the
+ * counters are shared by every process and survive a restart; reset mails and role lookups are throttled.
+ */
+const redisUp = await redisAvailable();
+const wrong = (app: Parameters<typeof request>[0], email: string, from: string) =>
+  request(app).post('/auth/token/login/').set('X-Forwarded-For', from).send({ email, password: 'Wrong1234' });
+const right = (app: Parameters<typeof request>[0], email: string, from: string) =>
+  request(app).post('/auth/token/login/').set('X-Forwarded-For', from).send({ email, password: 'Demo1234' });
+
+describe('sign-in limit (embedded: counters in memory)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // The default limits (10 per email and address, 50 per address, 15 minutes); addresses by X-Forwarded-For.
+    h = await startHarness('pglite', { trustProxy: true });
+    // The distributor signs in from its office before the attack.
+    expect((await right(h.app, 'distributor@demo.test', '198.51.100.7')).status).toBe(200);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('100 parallel wrong passwords for one email: at most 10 answers are not 429', async () => {
+    const answers = await Promise.all(Array.from({ length: 100 }, () => wrong(h.app, 'distributor@demo.test', '203.0.113.9')));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s !== 429).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 400).length).toBe(10);
+    const limited = answers.find((r) => r.status === 429)!;
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800);
+    expect(limited.body.detail).toMatch(/^Too many login attempts\. Try again in \d+ seconds\.$/);
+    // The right password from that address is refused too: it never signed in from there.
+    expect((await right(h.app, 'distributor@demo.test', '203.0.113.9')).status).toBe(429);
+  });
+
+  it('the stranger did not lock the distributor out of the address it signs in from', async () => {
+    expect((await right(h.app, 'distributor@demo.test', '198.51.100.7')).status).toBe(200);
+  });
+
+  it('at a known address, a spent limit means a short back-off for the right password, not the 15-minute wall', async () => {
+    expect((await right(h.app, 'client@demo.test', '198.51.100.20')).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await wrong(h.app, 'client@demo.test', '198.51.100.20')).status).toBe(400);
+    const ok = await right(h.app, 'client@demo.test', '198.51.100.20');
+    expect(ok.status).toBe(200);
+    expect(ok.body.auth_token).toMatch(/^[0-9a-f]{40}$/);
+    // Spent again; this time the back-off point is used, so the next try waits at most 30 s.
+    for (let i = 0; i < 10; i++) await wrong(h.app, 'client@demo.test', '198.51.100.20');
+    const first = await wrong(h.app, 'client@demo.test', '198.51.100.20');
+    const waits = await wrong(h.app, 'client@demo.test', '198.51.100.20');
+    expect([first.status, waits.status]).toEqual([400, 429]);
+    expect(Number(waits.headers['retry-after'])).toBeLessThanOrEqual(30);
+  });
+
+  it('30 password-reset requests in a row send at most 3 mails', async () => {
+    const before = h.smtp.received.length;
+    const answers = [];
+    for (let i = 0; i < 30; i++) answers.push((await request(h.app).post('/api/v1/requestResetPassword/partner@demo.test').set('X-Forwarded-For', '192.0.2.44')).status);
+    expect(answers.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(answers.slice(3).every((s) => s === 429)).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.smtp.received.length - before).toBe(3);
+  });
+
+  it('the role lookup is throttled per address (it tells which emails have accounts)', async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => request(h.app).get(`/api/v1/checkUser/probe${i}@demo.test`).set('X-Forwarded-For', '192.0.2.45')));
+    expect(answers.filter((r) => r.status === 404)).toHaveLength(30);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(10);
+    expect((await request(h.app).get('/api/v1/checkUser/client@demo.test').set('X-Forwarded-For', '192.0.2.46')).status).toBe(200);
+  });
+});
+
+describe.skipIf(!redisUp)('sign-in limit with Redis: shared by processes, kept across a restart', () => {
+  let h: Harness;
+  const prefix = `lim-${crypto.randomBytes(4).toString('hex')}:`;
+  const apps: ReturnType<typeof createApp>[] = [];
+  const portal = () => {
+    const app = createApp({
+      config: { ...h.config, redisUrl: TEST_REDIS_URL, trustProxy: true },
+      database: h.database,
+      mailer: createMailer({ smtpUrl: h.config.smtpUrl, from: 'x@y', outboxDir: path.join(h.dataDir, 'outbox') }),
+      redisPrefix: prefix,
+      log: () => undefined,
+    });
+    apps.push(app);
+    return app;
+  };
+  beforeAll(async () => {
+    h = await startHarness('pglite');
+  });
+  afterAll(async () => {
+    for (const app of apps) {
+      app.redis?.close();
+      app.sessions.close();
+      await app.queue.close();
+    }
+    await h?.close();
+  });
+
+  it('two processes share one limit, and a restarted process still holds it', async () => {
+    const a = portal();
+    const b = portal();
+    await new Promise((r) => setTimeout(r, 200)); // both Redis clients connected
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => wrong(i % 2 ? a : b, 'partner@demo.test', '203.0.113.50')));
+    expect(answers.filter((r) => r.status !== 429).length).toBeLessThanOrEqual(10);
+    expect(answers.filter((r) => r.status === 400).length).toBe(10);
+    a.redis?.close();
+    const restarted = portal();
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await right(restarted, 'partner@demo.test', '203.0.113.50')).status).toBe(429);
+  });
+});

@@ -126,9 +126,17 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
   });
 
   it('shows a client the bills it pays and a distributor every bill; only a distributor marks one paid', async () => {
-    const mine = (await as(CLIENT, 'get', '/api/v1/get_all_bill')).body as Bill[];
-    expect(mine.map((b) => b.bill_uid)).toEqual(['it-client-1']);
+    const own = await scopeSerials(CLIENT);
+    const mine = billSchema.array().parse((await as(CLIENT, 'get', '/api/v1/get_all_bill')).body);
+    // Its own bill, and the distributor's plans that hold its devices, listing only its devices and priced for them.
     const every = billSchema.array().parse((await as(DISTRIBUTOR, 'get', '/api/v1/get_all_bill')).body);
+    const maintOwn = every.find((b) => b.bill_uid === 'DEMO-MAINT-0001')!.device_serial_list.filter((s) => own.includes(s));
+    expect(mine.map((b) => b.bill_uid).sort()).toEqual(['DEMO-BASIC-0001', 'DEMO-SIM-0001', 'it-client-1', ...(maintOwn.length ? ['DEMO-MAINT-0001'] : [])].sort());
+    if (maintOwn.length) expect(mine.find((b) => b.bill_uid === 'DEMO-MAINT-0001')!.device_serial_list).toEqual(maintOwn);
+    for (const b of mine) expect(b.device_serial_list.every((s) => own.includes(s))).toBe(true);
+    const basic = mine.find((b) => b.bill_uid === 'DEMO-BASIC-0001')!;
+    expect(basic).toMatchObject({ device_count: own.length, total_usd: own.length * 17, payer: { email: DISTRIBUTOR } });
+    expect(mine.some((b) => b.bill_uid === 'DEMO-BASIC-0099')).toBe(false);
     expect(every.map((b) => b.bill_uid)).toEqual(expect.arrayContaining(['it-client-1', 'DEMO-BASIC-0001', 'DEMO-MAINT-0001', 'DEMO-BASIC-0099']));
     expect(every.find((b) => b.bill_uid === 'DEMO-MAINT-0001')).toMatchObject({ status: 'PENDING', device_count: 20, total_usd: 150 });
     expect((await as(CLIENT, 'post', '/api/v1/mark_bill_paid', { bill_uid: 'it-client-1' })).status).toBe(403);
@@ -141,12 +149,13 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     expect((await webhook(body, { secret: 'someone-else-entirely-0123456789' })).status).toBe(401);
     expect((await webhook(body, { ts: Math.floor(Date.now() / 1000) - 3600 })).status).toBe(401);
     expect((await request(h.app).post(WEBHOOK_PATH).set('Content-Type', 'application/json').send(body)).status).toBe(401);
-    expect(((await as(CLIENT, 'get', '/api/v1/get_all_bill')).body as Bill[])[0]!.status).toBe('PENDING');
+    const clientBill = async () => ((await as(CLIENT, 'get', '/api/v1/get_all_bill')).body as Bill[]).find((b) => b.bill_uid === 'it-client-1')!;
+    expect((await clientBill()).status).toBe('PENDING');
 
     const ok = await webhook(body);
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ detail: 'Bill paid.', bill_uid: 'it-client-1', reactivated: false });
-    expect(((await as(CLIENT, 'get', '/api/v1/get_all_bill')).body as Bill[])[0]).toMatchObject({ status: 'ACTIVE', payment_reference: 'wire 42' });
+    expect(await clientBill()).toMatchObject({ status: 'ACTIVE', payment_reference: 'wire 42' });
     const replay = await webhook(body);
     expect(replay.status).toBe(409);
     expect(replay.body.detail).toBe('This event was already processed.');
@@ -162,7 +171,7 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     const day14 = await tick(addDays(due, 14));
     expect(day14.ran).toBe(true);
     expect((await as(CLIENT2, 'get', '/api/v1/user')).status).toBe(200);
-    const bill14 = ((await as(CLIENT2, 'get', '/api/v1/get_all_bill')).body as Bill[])[0]!;
+    const bill14 = ((await as(CLIENT2, 'get', '/api/v1/get_all_bill')).body as Bill[]).find((b) => b.bill_uid === 'it-client2-1')!;
     expect(bill14.status).toBe('OVERDUE');
 
     const day15 = addDays(due, 15);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, inArray, isNotNull, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
 import { OPEN_BILL_STATUSES, OVERDUE_DEACTIVATION_REASON } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { billDevices, bills, brands, devices, paymentWebhookEvents, users } from '../db/schema.ts';
@@ -24,8 +24,11 @@ export interface BillingRepository {
   billByUid(billUid: string, opts?: { lock?: boolean }): Promise<BillRow | undefined>;
   billDeviceIds(billId: number): Promise<number[]>;
   insertBill(values: typeof bills.$inferInsert, deviceIds: number[]): Promise<BillRow>;
-  /** Every bill (payerId undefined) or the bills one user pays, newest first. */
-  listBills(filter: { payerId?: number; id?: number }): Promise<BillWithDetails[]>;
+  /**
+   * Bills, newest first: every bill (no viewer), or those a viewer pays plus those holding a device of its
+   * scope; a bill the viewer does not pay lists only the devices of that scope.
+   */
+  listBills(filter: { viewer?: { payerId: number; scope: SQL | undefined }; id?: number }): Promise<BillWithDetails[]>;
   markPaid(billId: number, paid: { at: Date; reference: string | null; paidBy: number | null }): Promise<BillRow | undefined>;
   /** Records a webhook event id; false when it was already recorded (a replay). */
   recordWebhookEvent(eventId: string, provider: string, billUid: string): Promise<boolean>;
@@ -111,18 +114,28 @@ export function billingRepository(db: Db): BillingRepository {
     },
 
     async listBills(filter) {
+      const viewer = filter.viewer;
+      // The devices of a bill the viewer may see: all when it pays it, else those of its scope.
+      const visible = viewer ? or(eq(bills.userId, viewer.payerId), viewer.scope ?? sql`true`) : undefined;
+      const holdsVisible = viewer
+        ? db
+            .select({ one: sql`1` })
+            .from(billDevices)
+            .innerJoin(devices, eq(devices.id, billDevices.deviceId))
+            .where(and(eq(billDevices.billId, bills.id), viewer.scope))
+        : undefined;
       const rows = await db
         .select({
           bill: bills,
           serials: sql<string[]>`coalesce((
             select array_agg(${devices.serial} order by ${devices.serial})
             from ${billDevices} join ${devices} on ${devices.id} = ${billDevices.deviceId}
-            where ${billDevices.billId} = ${bills.id}), '{}')`,
+            where ${billDevices.billId} = ${bills.id} and ${visible ?? sql`true`}), '{}')`,
           payer: { id: users.id, email: users.email, username: users.username, company: users.company },
         })
         .from(bills)
         .innerJoin(users, eq(users.id, bills.userId))
-        .where(and(filter.payerId != null ? eq(bills.userId, filter.payerId) : undefined, filter.id != null ? eq(bills.id, filter.id) : undefined))
+        .where(and(viewer ? or(eq(bills.userId, viewer.payerId), exists(holdsVisible!)) : undefined, filter.id != null ? eq(bills.id, filter.id) : undefined))
         .orderBy(desc(bills.createdAt), desc(bills.id));
       return rows.map((r) => ({ ...r, serials: r.serials ?? [] }));
     },

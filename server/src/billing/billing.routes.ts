@@ -56,7 +56,7 @@ export function billingRoutes(ctx: AppContext): Routes {
 
   const tag = 'Billing';
   const detail = z.object({ detail: z.string() });
-  const who = 'Distributors (every device, every bill) and clients (devices of their brands, the bills they pay); market partners get 403.';
+  const who = 'Distributors (every device, every bill) and clients (devices of their brands); market partners get 403.';
   const docs: RouteDoc[] = [
     {
       method: 'post',
@@ -71,7 +71,7 @@ export function billingRoutes(ctx: AppContext): Routes {
       method: 'get',
       path: '/api/v1/get_all_bill',
       tag,
-      summary: 'Bills: every bill for a distributor, the bills it pays for a client; newest first',
+      summary: 'Bills: every bill for a distributor; for a client the bills it pays and those holding its devices (listing only its devices); newest first',
       description: `${who} status PENDING (issued), OVERDUE (past its due date), ACTIVE (paid: the subscription is in force), CANCELLED. deactivation_date is when an unpaid bill deactivates its payer (due date + 15 days).`,
       responses: { 200: { description: 'Bills', schema: z.array(billSchema) } },
     },

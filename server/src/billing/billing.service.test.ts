@@ -32,7 +32,7 @@ function fakeRepo(seed: { users: User[]; devices: BillDeviceRow[] }) {
     },
     listBills: async (filter) =>
       bills
-        .filter((b) => (filter.id == null || b.id === filter.id) && (filter.payerId == null || b.userId === filter.payerId))
+        .filter((b) => (filter.id == null || b.id === filter.id) && (filter.viewer == null || b.userId === filter.viewer.payerId))
         .map((bill) => ({ bill, serials: seed.devices.filter((d) => bill.deviceIds.includes(d.id)).map((d) => d.serial), payer: { id: bill.userId, email: `u${bill.userId}@t`, username: 'U', company: 'C' } })),
     async markPaid(id, paid) {
       const b = bills.find((x) => x.id === id && open.includes(x.status));

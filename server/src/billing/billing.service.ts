@@ -92,10 +92,14 @@ export function billingService(deps: BillingServiceDeps) {
       return out;
     },
 
-    /** GET /get_all_bill: every bill for a distributor; the bills it pays for a client. Newest first. */
+    /**
+     * GET /get_all_bill, newest first: every bill for a distributor. A client gets the bills it pays and
+     * the bills holding any of its devices (a distributor's plan covering its sites), the latter listing
+     * only its own devices and priced for them: it sees what covers its devices, nothing of other fleets.
+     */
     async allBills(viewer: ScopeViewer): Promise<Bill[]> {
       requireBiller(viewer);
-      const rows = await repo.listBills(viewer.access === 'distributor' ? {} : { payerId: viewer.id });
+      const rows = await repo.listBills(viewer.access === 'distributor' ? {} : { viewer: { payerId: viewer.id, scope: deviceScope(viewer) } });
       return rows.map(toBillAnswer);
     },
 

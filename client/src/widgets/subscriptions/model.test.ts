@@ -3,7 +3,7 @@ import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { sessionEnded } from '../../entities/session';
 import { HttpError } from '../../shared/api';
-import { activeSubscriptions, pendingBills, summaryLines } from './lib/subscriptions-lib';
+import { activeSubscriptions, deactivationNote, pendingBills, summaryLines } from './lib/subscriptions-lib';
 import {
   $activeSubscriptions,
   $canCheckout,
@@ -50,6 +50,9 @@ describe('subscriptions lib', () => {
     ]);
     expect(pendingBills(BILLS).map((b) => b.id)).toEqual([5, 4]);
     expect(summaryLines({ 'basic-plan': ['X', 'Y'], 'support-plan': ['X'] }).map((l) => l.totalUsd)).toEqual([34, 1980]);
+    expect(deactivationNote({ status: 'OVERDUE', deactivation_date: '2026-12-16' }, '2026-12-15')).toEqual({ since: false, day: '2026-12-16' });
+    expect(deactivationNote({ status: 'OVERDUE', deactivation_date: '2026-12-16' }, '2026-12-16')).toEqual({ since: true, day: '2026-12-16' });
+    expect(deactivationNote({ status: 'PENDING', deactivation_date: '2026-12-16' }, '2026-12-20')).toBeNull();
   });
 });
 

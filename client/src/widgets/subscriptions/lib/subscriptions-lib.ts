@@ -69,3 +69,12 @@ export function pruneSelection(selection: Selection, offered: Record<string, Uns
   }
   return out;
 }
+
+/**
+ * What an overdue bill means for its payer's account on `today` (UTC, the rule's days): deactivated since
+ * the deactivation day once it has come, else deactivated from it if the bill stays unpaid.
+ */
+export function deactivationNote(bill: Pick<Bill, 'status' | 'deactivation_date'>, today: string): { since: boolean; day: string } | null {
+  if (bill.status !== 'OVERDUE' || !bill.deactivation_date) return null;
+  return { since: bill.deactivation_date <= today, day: bill.deactivation_date };
+}

@@ -3,7 +3,8 @@ import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { formatDay } from '../../../entities/batch';
 import { Button, ChevronIcon, Spinner } from '../../../shared/ui';
-import { CHECKOUT_PLANS, OTHER_PLANS } from '../lib/subscriptions-lib';
+import { $user } from '../../../entities/session';
+import { CHECKOUT_PLANS, deactivationNote, OTHER_PLANS } from '../lib/subscriptions-lib';
 import {
   $activeSubscriptions,
   $billsStatus,
@@ -119,7 +120,7 @@ function ActiveSection() {
 }
 
 function PendingSection() {
-  const [bills, canMarkPaid] = useUnit([$pendingBills, $canMarkPaid]);
+  const [bills, canMarkPaid, user] = useUnit([$pendingBills, $canMarkPaid, $user]);
   return (
     <section className={styles.section} aria-labelledby="subs-pending">
       <h4 id="subs-pending" className={panel.sectionTitle}>
@@ -131,7 +132,7 @@ function PendingSection() {
         <ul className={styles.bills}>
           {bills.map((b) => (
             <li key={b.id}>
-              <PendingBill bill={b} canMarkPaid={canMarkPaid} />
+              <PendingBill bill={b} canMarkPaid={canMarkPaid} showPayer={canMarkPaid || b.payer.id !== user?.id} />
             </li>
           ))}
         </ul>
@@ -140,9 +141,10 @@ function PendingSection() {
   );
 }
 
-function PendingBill({ bill, canMarkPaid }: { bill: Bill; canMarkPaid: boolean }) {
+function PendingBill({ bill, canMarkPaid, showPayer }: { bill: Bill; canMarkPaid: boolean; showPayer: boolean }) {
   const [pending, error, markPaid] = useUnit([$markPaidPending, $markPaidError, markPaidClicked]);
   const overdue = bill.status === 'OVERDUE';
+  const note = deactivationNote(bill, new Date().toISOString().slice(0, 10));
   const titleId = `bill-${bill.id}`;
   return (
     <article className={[card.card, styles.bill].join(' ')} data-status={bill.status} data-bill={bill.bill_uid} aria-labelledby={titleId}>
@@ -154,11 +156,11 @@ function PendingBill({ bill, canMarkPaid }: { bill: Bill; canMarkPaid: boolean }
       </header>
       <p className={styles.billMeta}>
         {devicesText(bill.device_count)} · {formatUsd(bill.total_usd)} / month
-        {canMarkPaid ? ` · ${bill.payer.company || bill.payer.name}` : ''}
+        {showPayer ? ` · billed to ${bill.payer.company || bill.payer.name}` : ''}
       </p>
       <p className={styles.billMeta}>
         Due {day(bill.due_date)}
-        {overdue && bill.deactivation_date ? <span className={styles.warn}> · account deactivated from {day(bill.deactivation_date)} if unpaid</span> : null}
+        {note ? <span className={styles.warn}> · {note.since ? `account deactivated since ${day(note.day)}` : `account deactivated from ${day(note.day)} if unpaid`}</span> : null}
       </p>
       {canMarkPaid ? (
         <div className={styles.billActions}>

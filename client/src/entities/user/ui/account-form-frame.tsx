@@ -1,5 +1,5 @@
 import { useUnit } from 'effector-react';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Button } from '../../../shared/ui';
 import type { AccountFormModel } from '../account-form';
 import { AccountForm } from './account-form';
@@ -44,17 +44,18 @@ export function AccountFormFrame({
       ) : null}
       {children}
       <div className={styles.actions}>
+        {/* Keyed: React must not reuse the clicked Edit button as Save, or the click would submit the form. */}
         {editing ? (
-          <>
+          <Fragment key="editing">
             <Button variant="secondary" disabled={saving} onClick={() => (onCancel ? onCancel() : cancel())}>
               Cancel
             </Button>
             <Button type="submit" loading={saving}>
               Save
             </Button>
-          </>
+          </Fragment>
         ) : (
-          actions
+          <Fragment key="reading">{actions}</Fragment>
         )}
       </div>
     </form>

@@ -1,6 +1,6 @@
 import { useUnit } from 'effector-react';
 import { useEffect, useId, useMemo } from 'react';
-import { FieldError, FormTextField, SwitchButton, TextField, TickToggle } from '../../../shared/ui';
+import { FieldError, FormTextField, SwitchButton, TickToggle } from '../../../shared/ui';
 import type { AccountFormModel } from '../account-form';
 import styles from './account-form.module.css';
 
@@ -78,11 +78,11 @@ export function AccountForm({ model, idPrefix }: { model: AccountFormModel; idPr
 
       <div className={styles.grid}>
         <FormTextField label="Name" value={draft.username} readOnly={readOnly} error={errors.username} autoComplete="off" onChange={(e) => change({ username: e.currentTarget.value })} />
-        <TextField label="Password" type="password" value={MASKED_PASSWORD} readOnly aria-readonly="true" autoComplete="off" />
+        <FormTextField label="Password" type="password" value={MASKED_PASSWORD} readOnly autoComplete="off" />
         <FormTextField label="Company" value={draft.company} readOnly={readOnly} error={errors.company} autoComplete="off" onChange={(e) => change({ company: e.currentTarget.value })} />
-        <TextField label="Email" type="email" value={account.email} readOnly aria-readonly="true" />
+        <FormTextField label="Email" type="email" value={account.email} readOnly />
         <FormTextField label="Phone" type="tel" value={draft.phone} readOnly={readOnly} error={errors.phone} autoComplete="off" onChange={(e) => change({ phone: e.currentTarget.value })} />
-        <TextField label="User Type" value={account.type} readOnly aria-readonly="true" data-testid={`${idPrefix}-type`} />
+        <FormTextField label="User Type" value={account.type} readOnly data-testid={`${idPrefix}-type`} />
       </div>
 
       <fieldset className={styles.group}>

@@ -48,11 +48,16 @@ export function Dialog({ open, onClose, title, children, actions, icon, tone = '
       className={[styles.dialog, tone === 'danger' ? styles.danger : ''].filter(Boolean).join(' ')}
       style={{ '--dialog-width': `${width}px` } as CSSProperties}
       onCancel={(event) => {
+        // React passes a nested dialog's (a confirm question's) cancel and close up the component tree:
+        // only this dialog's own events close it.
+        if (event.target !== event.currentTarget) return;
         // Escape: let React state close the dialog rather than the browser.
         event.preventDefault();
         requestClose();
       }}
-      onClose={requestClose}
+      onClose={(event) => {
+        if (event.target === event.currentTarget) requestClose();
+      }}
       onClick={(event) => {
         if (!closeOnBackdrop || event.target !== event.currentTarget) return;
         // The backdrop belongs to the <dialog> element: a click outside its box lands on it.

@@ -25,7 +25,7 @@ function ListState({ status, empty, onRetry }: { status: ListStatus; empty: stri
 /**
  * Sign Up Request: the sign-up requests (name, company, type, View Detail) and the client list
  * (Client, Brand List, Edit Account; Disable Account, Delete Account and Remote Control are not built
- * and look disabled). A market-partner user manages neither (spec section 6) and is told so.
+ * and look disabled, once above the list rather than on every row, so the rows stay readable at 820 px). A market-partner user manages neither (spec section 6) and is told so.
  */
 export function SignUpLists() {
   const [manages, pending, pendingStatus, clients, clientStatus] = useUnit([$managesSignUps, $pendingUsers, $pendingUsersStatus, $clientUsers, $clientUsersStatus]);
@@ -86,9 +86,19 @@ export function SignUpLists() {
       </section>
 
       <section aria-labelledby="clients-title" className={styles.section} data-testid="client-list">
-        <h3 id="clients-title" className={styles.heading}>
-          Clients
-        </h3>
+        <div className={styles.headingRow}>
+          <h3 id="clients-title" className={styles.heading}>
+            Clients
+          </h3>
+          {/* Not built yet: they look disabled, stay in the tab order (with a reason) and do nothing. */}
+          <div className={styles.toolbar} role="group" aria-label="Client account actions">
+            {['Disable Account', 'Delete Account', 'Remote Control'].map((label) => (
+              <button key={label} type="button" className={styles.disabledAction} aria-disabled="true" title="Not available yet">
+                {label}
+              </button>
+            ))}
+          </div>
+        </div>
         {clients.length === 0 ? (
           <ListState status={clientStatus} empty="No client accounts yet." onRetry={() => reloadClients()} />
         ) : (
@@ -114,17 +124,9 @@ export function SignUpLists() {
                     </td>
                     <td>{c.brands.length ? c.brands.map((b) => b.name).join(', ') : <span className={styles.sub}>No brand</span>}</td>
                     <td className={styles.actionCell}>
-                      <div className={styles.rowActions}>
-                        <Button variant="secondary" className={styles.small} aria-label={`Edit Account of ${c.email}`} onClick={() => editClient(c)}>
-                          Edit Account
-                        </Button>
-                        {/* Not built yet: they look disabled, stay in the tab order and do nothing. */}
-                        {['Disable Account', 'Delete Account', 'Remote Control'].map((label) => (
-                          <button key={label} type="button" className={styles.disabledAction} aria-disabled="true" title="Not available yet">
-                            {label}
-                          </button>
-                        ))}
-                      </div>
+                      <Button variant="secondary" className={styles.small} aria-label={`Edit Account of ${c.email}`} onClick={() => editClient(c)}>
+                        Edit Account
+                      </Button>
                     </td>
                   </tr>
                 ))}

@@ -132,10 +132,17 @@ describe('SUBSCRIPTIONS tab', () => {
 
   it('reads at tablet width, and a client checks out its own devices (no Mark paid)', async () => {
     const page = await openSubscriptions('client@demo.test', TABLET);
-    await tab(page).getByRole('button', { name: 'Edit' }).click();
+    // By keyboard: Edit, then Tab through the plans to BLE Tracking, open it, Select all with Space; focus shows.
+    await tab(page).getByRole('button', { name: 'Edit' }).focus();
+    await page.keyboard.press('Enter');
     const ble = section(page, 'Add devices to a plan').locator('[data-plan="ble-tracking"]');
-    await ble.getByRole('button').click();
-    await ble.getByText('Select all').click();
+    await ble.getByRole('button').waitFor();
+    for (let i = 0; i < 12 && !(await ble.getByRole('button').evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    expect(await ble.getByRole('button').evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await ble.getByRole('button').evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
     const count = await ble.getByRole('checkbox').count();
     const total = page.getByTestId('summary-total');
     await expect.poll(() => total.innerText()).toBe(`$${((count - 1) * 3).toFixed(2)}`);

@@ -194,6 +194,22 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     expect((await as(CLIENT2, 'get', '/api/v1/get_all_bill')).status).toBe(200);
   });
 
+  it('a payment racing the overdue check never leaves a paid-up account deactivated', async () => {
+    const own = await scopeSerials(CLIENT);
+    const [client] = await h.database.db.select({ id: users.id }).from(users).where(eq(users.email, CLIENT));
+    for (let round = 0; round < 3; round++) {
+      const uid = `it-race-${round}`;
+      const created = await as(CLIENT, 'post', '/api/v1/create_bill', { bill_uid: uid, product_name: 'ble-tracking', price_usd: 3, name: 'BLE Tracking', device_serial_list: [own[round]] });
+      expect(created.status).toBe(201);
+      // Another tick each round (an hour apart), fired together with the payment.
+      const at = new Date(addDays(created.body.due_date, 20).getTime() + round * 3_600_000);
+      const [, paid] = await Promise.all([tick(at), as(DISTRIBUTOR, 'post', '/api/v1/mark_bill_paid', { bill_uid: uid })]);
+      expect(paid.status).toBe(200);
+      const [row] = await h.database.db.select({ activated: users.activated }).from(users).where(eq(users.id, client!.id));
+      expect(row!.activated).toBe(true);
+    }
+  });
+
   it('re-activates the seeded overdue account when its invoice is paid by webhook', async () => {
     expect((await request(h.app).post('/auth/token/login/').send({ email: 'overdue@demo.test', password: 'Demo1234' })).status).toBe(401);
     const res = await webhook(JSON.stringify({ event_id: 'it-evt-overdue', type: 'bill.paid', bill_uid: 'DEMO-BASIC-0099' }));

@@ -13,7 +13,10 @@ const HOLDING_STATUSES = [...OPEN_BILL_STATUSES, 'ACTIVE'];
 /** What the billing service needs from storage; a fake of it tests the service without a database. */
 export interface BillingRepository {
   transaction<T>(fn: (repo: BillingRepository) => Promise<T>): Promise<T>;
-  /** Serialises bill writes until the transaction ends: two checkouts cannot put one device on a plan twice. */
+  /**
+   * Serialises bill writes until the transaction ends: two checkouts cannot put one device on a plan twice,
+   * and a payment never interleaves with the overdue check.
+   */
   lockBilling(): Promise<void>;
   /** Placed devices (on a site) of the scope; only these serials when given. */
   scopedDevices(scope: SQL | undefined, serials?: string[]): Promise<BillDeviceRow[]>;

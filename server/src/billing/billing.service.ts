@@ -170,6 +170,7 @@ export function billingService(deps: BillingServiceDeps) {
       requireDistributor(viewer);
       const input = parse(markBillPaidSchema, body ?? {});
       return repo.transaction(async (tx) => {
+        await tx.lockBilling();
         const bill = await tx.billByUid(input.bill_uid, { lock: true });
         if (!bill) throw ApiError.notFound(BILLING_MESSAGES.billNotFound);
         return settle(tx, bill, { reference: input.reference || null, paidBy: viewer.id });
@@ -184,6 +185,7 @@ export function billingService(deps: BillingServiceDeps) {
     async webhook(call: { rawBody: Buffer; header(name: string): string | undefined }): Promise<{ detail: string; bill_uid: string; reactivated: boolean }> {
       const event = deps.provider.verifyWebhook(call, deps.now());
       return repo.transaction(async (tx) => {
+        await tx.lockBilling();
         if (!(await tx.recordWebhookEvent(event.event_id, deps.provider.name, event.bill_uid))) {
           throw new ApiError(409, { detail: 'This event was already processed.', code: 'replayed_event' });
         }
@@ -204,6 +206,9 @@ export function billingService(deps: BillingServiceDeps) {
     async runOverdueCheck(): Promise<{ overdue: number; deactivated: number[] }> {
       const today = todayOf(deps.now());
       const { overdue, deactivated } = await repo.transaction(async (tx) => {
+        // The lock payments take too: a payment landing while the check runs either comes first (its bill no
+        // longer counts) or after (it re-activates the account the check has just deactivated), never between.
+        await tx.lockBilling();
         const overdue = await tx.markOverdue(today);
         const payers = await tx.payersPastDeactivation(lastDeactivatingDueDate(today));
         return { overdue, deactivated: await tx.deactivate(payers) };

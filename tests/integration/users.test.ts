@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientUserSchema, signUpDecisionAnswerSchema, userAccountSchema, type ClientUser, type UserAccount } from '@fleet/shared';
 import { users } from '../../server/src/db/schema.ts';
+import { enqueueSummaries } from '../../server/src/jobs/report-schedules.ts';
 import { backends } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { mailText } from '../helpers/smtp.ts';
@@ -198,6 +199,16 @@ describe.each(BACKENDS)('sign-up requests and account edits on %s', (backend) =>
       const [saved] = await h.database.db.select().from(users).where(eq(users.email, email));
       expect(saved).toMatchObject({ username: 'Renamed Person', notifyWeeklyReport: true, notifyDailyDispensation: false });
     }
+    // The switches are what the schedules read: these three now get the weekly mail and not the daily one.
+    const recipients = async (period: 'daily' | 'weekly') => {
+      const to: string[] = [];
+      const queue = { enqueue: async (_name: string, payload: unknown) => void to.push((payload as { to: string }).to), drain: async () => undefined, close: async () => undefined };
+      await enqueueSummaries(h.database.db, queue, period, new Date());
+      return to;
+    };
+    expect(await recipients('weekly')).toEqual(expect.arrayContaining([CLIENT, PARTNER, DISTRIBUTOR]));
+    const daily = await recipients('daily');
+    for (const email of [CLIENT, PARTNER, DISTRIBUTOR]) expect(daily).not.toContain(email);
   });
 
   it('a client or partner edits only itself (403), an unknown email is 404, a distributor not another distributor', async () => {

@@ -9,27 +9,18 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { mapData, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
-import { portalAuth } from './server.ts';
+import { startPortalPushes } from './server.ts';
 
 let e2e: E2E;
-let rt: Awaited<ReturnType<typeof startRealtime>>;
+let rt: Awaited<ReturnType<typeof startPortalPushes>>;
 let admin = '';
 // The spec's periods for the panel (10 s) and the SIM log (15 s); cards faster so the test stays short.
 const PERIODS = { device: 10_000, simLog: 15_000, deviceCards: 5_000, overview: 5_000 };
 
 beforeAll(async () => {
   e2e = await startE2E();
-  const c = e2e.portal.harness.config;
-  rt = await startRealtime(e2e.portal.server, {
-    db: e2e.portal.harness.database.db,
-    auth: (await portalAuth(e2e.portal)) as never,
-    serviceToken: c.serviceToken,
-    deviceApiUrl: e2e.portal.baseURL,
-    periods: PERIODS,
-    tickMs: 100,
-  });
+  rt = await startPortalPushes(e2e.portal, PERIODS);
   admin = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
 });
 afterAll(async () => {

@@ -74,3 +74,20 @@ export async function portalAuth(portal: Portal) {
     publicUrl: c.publicUrl,
   });
 }
+
+/**
+ * The real push server (Socket.IO, the pollers) on the portal's HTTP server, with short periods so a test
+ * sees a push within seconds.
+ */
+export async function startPortalPushes(portal: Portal, periods: Record<string, number>, tickMs = 100) {
+  const { startRealtime } = await import('../../server/src/realtime/realtime.ts');
+  const c = portal.harness.config;
+  return startRealtime(portal.server, {
+    db: portal.harness.database.db,
+    auth: (await portalAuth(portal)) as never,
+    serviceToken: c.serviceToken,
+    deviceApiUrl: portal.baseURL,
+    periods,
+    tickMs,
+  });
+}

@@ -1,6 +1,6 @@
 import { createEffect, createEvent, createStore, sample, scopeBind } from 'effector';
 import { createApiFx, http, HttpError, segment } from '../../shared/api';
-import { $panelSerial, fetchPanelDeviceFx, panelClosed, panelDeviceReplaced, type PanelDevice } from './model';
+import { $multiSelected, $panelSerial, fetchPanelDeviceFx, panelClosed, panelDeviceReplaced, type PanelDevice } from './model';
 
 /**
  * The device control panel's writes (spec section 2: toggles Maintenance, Activated, Anti vandalism,
@@ -167,6 +167,8 @@ sample({ clock: saveTimerFx.done, fn: () => ({ tone: 'success' as const, text: T
 sample({ clock: saveTimerFx.fail, fn: () => ({ tone: 'danger' as const, text: TIME_FAILED }), target: noticeShown });
 sample({ clock: saveTimerFx.doneData, fn: ({ device }) => device, target: panelDeviceReplaced });
 sample({ clock: saveRentalFx.done, fn: () => ({ tone: 'success' as const, text: RENTAL_SAVED }), target: noticeShown });
+// A saved plan ends the multi-select mode: the cards are device cards again.
+$multiSelected.reset(saveRentalFx.done);
 // The spec: a rental failure shows the server's answer as the error toast.
 sample({ clock: saveRentalFx.fail, fn: ({ error }) => ({ tone: 'danger' as const, text: failureText(error) }), target: noticeShown });
 // A saved setting is pending for the device: read the device for its new pending flags.

@@ -8,6 +8,7 @@ import { $now } from '../../clock-panel/model';
 import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, settingName, siteDateTime, siteToday, updateAfterText } from '../lib/panel-lib';
 import { sectionSelected, type PanelDevice } from '../model';
 import { $analyticsQuery, analyticsQueryChanged, analyticsReset, pumpLog, resolvedDate } from '../telemetry.model';
+import { PendingChips } from './pending-chips';
 import styles from './device-panel.module.css';
 
 const DATE_TYPES: FilterDateType[] = ['DAILY', 'WEEKLY', 'MONTHLY'];
@@ -187,13 +188,7 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
         <h3 id="controls-title" className={styles.cardTitle}>
           Device control
         </h3>
-        <span className={styles.indicators} role="status" aria-label="Pending changes">
-          {indicators.map((i) => (
-            <span key={i} className={styles.pendingChip}>
-              {i}
-            </span>
-          ))}
-        </span>
+        <PendingChips device={device} />
       </div>
       {updateAfter ? <p className={styles.updateAfter}>{updateAfter}</p> : null}
       <div className={styles.toggles}>

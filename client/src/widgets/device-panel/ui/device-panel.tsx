@@ -83,7 +83,20 @@ export function DevicePanel() {
         </button>
       </header>
 
-      {collapsed ? null : (
+      {collapsed ? null : missing ? (
+        // Nothing of a device to show: no brand, no menu, no device column; the way back.
+        <div className={styles.body}>
+          <div className={styles.content}>
+            <div className={styles.notFound} data-testid="device-not-found">
+              <h3 className={styles.cardTitle}>Device not found</h3>
+              <p>
+                No device <strong>{serial}</strong> is in your fleet: the serial may be mistyped, the device removed, or it belongs to another account.
+              </p>
+              <Button onClick={() => close()}>Back to the map</Button>
+            </div>
+          </div>
+        </div>
+      ) : (
         <div className={styles.body}>
           <aside className={styles.left}>
             {device ? (
@@ -131,14 +144,6 @@ export function DevicePanel() {
           <div className={styles.content}>
             {device ? (
               <SectionView section={section} device={device} operator={operator} />
-            ) : missing ? (
-              <div className={styles.notFound} data-testid="device-not-found">
-                <h3 className={styles.cardTitle}>Device not found</h3>
-                <p>
-                  No device <strong>{serial}</strong> is in your fleet: the serial may be mistyped, the device removed, or it belongs to another account.
-                </p>
-                <Button onClick={() => close()}>Back to the map</Button>
-              </div>
             ) : status === 'failed' ? (
               <p className={styles.empty}>This device could not be loaded.</p>
             ) : (

@@ -7,6 +7,7 @@ import { $now } from '../../clock-panel/model';
 import { fetchRentalFx, saveRentalFx, type Rental } from '../controls.model';
 import { siteToday, updateAfterText } from '../lib/panel-lib';
 import { $multiSelected, multiSelectToggled, type PanelDevice } from '../model';
+import { PendingChips } from './pending-chips';
 import styles from './device-panel.module.css';
 
 /** Quarter hours of a day as 'HH:mm', shown 12-hour (spec section 9: 15-minute steps, 12-hour). */
@@ -77,9 +78,13 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
 
   return (
     <section className={styles.card} aria-labelledby="rental-title">
-      <h3 id="rental-title" className={styles.cardTitle}>
-        Device Subscription
-      </h3>
+      <div className={styles.cardHead}>
+        <h3 id="rental-title" className={styles.cardTitle}>
+          Device Subscription
+        </h3>
+        {/* The RENTAL marker beside the status line it agrees with. */}
+        <PendingChips device={device} />
+      </div>
       <p className={styles.updateAfter} role="status" data-testid="rental-status">
         {status}
       </p>

@@ -22,6 +22,7 @@ import { healthRoutes } from './health/health.routes.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
 import { authLimits } from './auth/limits.ts';
 import { appRedis } from './lib/app-redis.ts';
+import { outboxQueue, type OutboxOptions } from './mail/outbox.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { bullmqQueue, inProcessQueue, jobs, type JobDeps, type JobName, type JobQueue } from '@fleet/workers';
 import type { AppContext } from './context.ts';
@@ -48,6 +49,8 @@ export type AppDeps = {
   metrics?: () => string;
   /** Ends sessions' sockets; by default one for this process (its push server attaches to it, see realtime.ts). */
   sessions?: SessionHub;
+  /** Outbox relay timings (tests shorten them). */
+  outbox?: Partial<Pick<OutboxOptions, 'intervalMs' | 'resendAfterMs' | 'enqueueTimeoutMs'>>;
   /** Prefix of the app's Redis keys (auth counters); tests give each run its own. */
   redisPrefix?: string;
   /** Takes removed exclusive devices out of a partner's sockets; by default one for this process (attached like sessions). */
@@ -64,11 +67,22 @@ export function createApp(deps: AppDeps) {
   const uploadsDir = path.join(config.dataDir, 'uploads');
   const jobDeps: JobDeps = { mailer: deps.mailer, reports: reportRenderer(database.db, { now: deps.now }) };
   // BullMQ on Redis when configured (any number of workers share it), else the in-process runner.
-  const queue =
+  const jobQueue =
     deps.queue ??
     (config.redisUrl
       ? bullmqQueue(jobs, jobDeps, dbJobLedger(database.db), { redisUrl: config.redisUrl, log })
       : inProcessQueue(jobs, jobDeps, dbJobLedger(database.db), log));
+  // Jobs with an idempotency key (every mail) are recorded in the outbox table before the request is
+  // answered and relayed to the queue from there: a mail answered 202 survives Redis going away.
+  const queue = outboxQueue(database.db, jobQueue, {
+    validate: (name, payload) => {
+      const job = jobs[name as JobName];
+      if (!job) throw new Error(`no processor for job ${name}`);
+      job.schema.parse(payload);
+    },
+    log,
+    ...deps.outbox,
+  });
   const sessions = deps.sessions ?? sessionHub({ redisUrl: config.redisUrl, log });
   const deviceAccess = deps.deviceAccess ?? deviceAccessHub({ redisUrl: config.redisUrl, log });
   const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), sessions, deviceAccess, log };

@@ -23,6 +23,10 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
   // Workers block on Redis: BullMQ requires maxRetriesPerRequest null on their connections.
   const queueConnection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(name, { connection: queueConnection, prefix });
+  // An emitter's 'error' without a listener ends the process: Redis going away must only be logged
+  // (ioredis reconnects; the outbox keeps what was not queued, server/src/mail/outbox.ts).
+  queueConnection.on('error', (err) => log('queue redis error', err));
+  queue.on('error', (err) => log('queue error', err));
   let worker: Worker | undefined;
   let workerConnection: Redis | undefined;
   if (opts.runWorker !== false) {
@@ -46,6 +50,8 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
       },
       { connection: workerConnection, prefix, concurrency: opts.concurrency ?? 4 },
     );
+    workerConnection.on('error', (err) => log('worker redis error', err));
+    worker.on('error', (err) => log('worker error', err));
     worker.on('failed', (job, err) => log(`job ${job?.name} attempt ${job?.attemptsMade} failed`, err));
   }
 

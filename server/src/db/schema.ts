@@ -526,6 +526,30 @@ export const jobRuns = pgTable('job_runs', {
 });
 
 /**
+ * Jobs recorded before their request is answered (migration 0013): the mail a 202 promised survives a
+ * queue (Redis) that is down, restarted or emptied. The relay (server/src/mail/outbox.ts) hands pending
+ * rows to the queue and keeps handing them until the job ledger (job_runs) says the job is done, so a
+ * job lost with Redis is queued again; the ledger and the deterministic job id keep a job from running twice.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: serial('id').primaryKey(),
+    jobName: text('job_name').notNull(),
+    payload: jsonb('payload').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** pending (until the job ledger says done or failed), done, failed. */
+    status: text('status').notNull().default('pending'),
+    relayAttempts: integer('relay_attempts').notNull().default(0),
+    lastError: text('last_error'),
+    relayedAt: ts('relayed_at'),
+    finishedAt: ts('finished_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('outbox_idempotency_key_key').on(t.idempotencyKey), index('outbox_open_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`)],
+);
+
+/**
  * The files of one emailReport request (its key: caller, days, devices, addresses, request id), built by the
  * first of its per-address report-email jobs and attached by the others and by their retries, so a report
  * mailed to many addresses is built once. 'building' rows are claims (claimed_at tells a dead builder);

@@ -1,3 +1,4 @@
 export { deleteCookie, readCookie, writeSessionCookie } from './cookie';
 export { normalizeEmail } from './email';
 export { createResultPopup, createSeqTimerFx, type PopupResult, type ShownResult } from './result-popup';
+export { siteTime } from './site-time';

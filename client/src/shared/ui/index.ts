@@ -37,3 +37,4 @@ export { VirtualList, type VirtualListProps } from './virtual-list/virtual-list'
 export { ResultPopup, type ResultPopupProps } from './result-popup/result-popup';
 export { FieldError, FormField, formControlClass, FormTextField, invalidProps, SelectField, type FormFieldProps, type SelectFieldProps } from './form-field/form-field';
 export { FormDialog, type FormDialogProps } from './form-dialog/form-dialog';
+export { PageFrame, pageText, type PageFrameProps } from './page-frame/page-frame';

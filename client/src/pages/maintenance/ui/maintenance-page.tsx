@@ -1,16 +1,230 @@
-import { InfoPage } from '../../../shared/ui';
+import { MAINTENANCE_ACTION_TEXT, MAINTENANCE_ACTIONS, type MaintenanceAction, type MaintenanceDevice } from '@fleet/shared';
+import { useUnit } from 'effector-react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { actionsText, needsOf, remainingText, siteLine } from '../../../entities/maintenance';
+import { siteTime } from '../../../shared/lib';
+import { Button, Dialog, PageFrame, pageText, PasswordField, ResultPopup } from '../../../shared/ui';
+import {
+  $credential,
+  $devices,
+  $loadedAt,
+  $loadError,
+  $recordError,
+  $recordPending,
+  $recordSerial,
+  $status,
+  credentialEntered,
+  credentialForgotten,
+  pageMounted,
+  recordClosed,
+  recordOpened,
+  recordPopup,
+  recordSubmitted,
+  refreshClicked,
+} from '../model';
+import styles from './maintenance-page.module.css';
 
-/**
- * /maintenance (spec section 2). Its calls carry the maintenance credential, which is server
- * configuration (MAINTENANCE_TOKEN) and never part of the client code.
- */
+/** /maintenance: the technician's list (spec section 2), on the maintenance credential, not a user session. */
 export function MaintenancePage() {
+  const [credential, loadedAt, status, mounted, refresh, forget] = useUnit([$credential, $loadedAt, $status, pageMounted, refreshClicked, credentialForgotten]);
+  useEffect(() => {
+    mounted();
+    document.title = 'Maintenance';
+  }, [mounted]);
+
+  const lead = `Devices in maintenance or needing a visit, the soonest to run dry first.${loadedAt ? ` Updated ${loadedAt.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })} (your time).` : ''}`;
+  const actions = credential ? (
+    <>
+      <Button variant="secondary" onClick={() => refresh()} loading={status === 'loading'}>
+        Refresh
+      </Button>
+      <Button variant="secondary" onClick={() => forget()}>
+        Close maintenance access
+      </Button>
+    </>
+  ) : null;
   return (
-    <InfoPage title="Maintenance" lead="Maintenance access is configured on the server." backHref="/" backLabel="Back to the portal">
-      <p>
-        This page will list the devices due for maintenance and let maintenance staff work through them. Its calls use the
-        maintenance credential that the portal server holds in its configuration; no credential is stored in this page.
-      </p>
-    </InfoPage>
+    <PageFrame title="Maintenance" lead={lead} actions={actions}>
+      {/* The form stays while a credential is checked (its Open button spinning), so a refused one can be corrected. */}
+      <main>{credential ? <DeviceList /> : <CredentialForm />}</main>
+      <RecordDialog />
+      <RecordPopup />
+    </PageFrame>
   );
+}
+
+function CredentialForm() {
+  const [status, error, enter] = useUnit([$status, $loadError, credentialEntered]);
+  const [value, setValue] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    enter(value);
+  };
+  return (
+    <form className={styles.credential} onSubmit={submit} aria-labelledby="maintenance-access">
+      <h2 id="maintenance-access" className={pageText.sectionTitle}>
+        Maintenance access
+      </h2>
+      <p className={pageText.meta}>Maintenance access is configured on the server.</p>
+      <p className={pageText.meta}>Enter the maintenance credential, or open the maintenance link a distributor gave you. It is kept in this tab only.</p>
+      <PasswordField label="Maintenance credential" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" required />
+      {error ? (
+        <p role="alert" className={pageText.error}>
+          {error}
+        </p>
+      ) : null}
+      <Button type="submit" loading={status === 'loading'} disabled={!value.trim()}>
+        Open
+      </Button>
+    </form>
+  );
+}
+
+function DeviceList() {
+  const [devices, status, error, refresh] = useUnit([$devices, $status, $loadError, refreshClicked]);
+  return (
+    <section aria-labelledby="maintenance-list">
+      <h2 id="maintenance-list" className={pageText.sectionTitle}>
+        {devices.length} {devices.length === 1 ? 'device needs' : 'devices need'} a visit
+      </h2>
+      <p className={pageText.meta}>
+        Runs out: each pump's days until empty from that device's own dispensing by hour of the week over the last 4 weeks (fewer for a newer device, as
+        stated); 'not enough data' without a day of dispensing.
+      </p>
+      {status === 'failed' && error ? (
+        <p role="alert" className={pageText.error}>
+          {error}{' '}
+          <Button variant="secondary" onClick={() => refresh()}>
+            Try again
+          </Button>
+        </p>
+      ) : null}
+      {devices.length === 0 && status === 'ready' ? <p className={pageText.empty}>No device needs maintenance now.</p> : null}
+      <ol className={styles.list}>
+        {devices.map((d) => (
+          <DeviceCard key={d.serial} device={d} />
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function DeviceCard({ device }: { device: MaintenanceDevice }) {
+  const open = useUnit(recordOpened);
+  const titleId = useId();
+  const needs = needsOf(device);
+  const zone = device.site.timezone_id ?? 'UTC';
+  return (
+    <li className={styles.card} aria-labelledby={titleId} data-testid="maintenance-device" data-serial={device.serial}>
+      <div className={styles.cardHead}>
+        <div>
+          <h3 id={titleId} className={styles.cardTitle}>
+            {device.label || 'NoName'} <span className={styles.serial}>{device.serial}</span>
+          </h3>
+          <p className={styles.site}>{siteLine(device.site)}</p>
+        </div>
+        <Button variant="secondary" onClick={() => open(device.serial)} aria-label={`Record work on ${device.label || device.serial}`}>
+          Record work
+        </Button>
+      </div>
+      {needs.length ? (
+        <ul className={styles.needs} aria-label="Needs">
+          {needs.map((n) => (
+            <li key={n} className={styles.need}>
+              {n}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <table className={[pageText.table, styles.pumps].join(' ')}>
+        <thead>
+          <tr>
+            <th scope="col" className={styles.colPump}>
+              Pump
+            </th>
+            <th scope="col" className={styles.colRemaining}>
+              Remaining
+            </th>
+            <th scope="col" className={styles.colRunsOut}>
+              Runs out
+            </th>
+            <th scope="col">Batch</th>
+          </tr>
+        </thead>
+        <tbody>
+          {device.pumps.map((p) => (
+            <tr key={p.pump}>
+              <th scope="row">
+                {p.pump === 1 ? 'Left' : 'Right'} · {p.pump_type}
+              </th>
+              <td className={p.low_fluid ? styles.low : undefined}>{remainingText(p.volume_remain)}</td>
+              <td className={p.forecast.kind === 'forecast' && p.forecast.days <= 7 ? styles.low : undefined} data-testid="forecast">
+                {p.forecast_text}
+              </td>
+              <td>{p.batch ? `${p.batch.batch_no}` : 'None'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className={pageText.meta}>
+        Battery {device.battery_percent === null ? 'unknown' : `${Math.round(device.battery_percent)} %`} · {device.is_online ? 'Online' : 'Offline'}
+        {device.last_record ? ` · Last visit ${siteTime(device.last_record.performed_at, zone)}: ${actionsText(device.last_record.actions)}` : ''}
+      </p>
+    </li>
+  );
+}
+
+function RecordDialog() {
+  const [serial, devices, pending, error, close, submit] = useUnit([$recordSerial, $devices, $recordPending, $recordError, recordClosed, recordSubmitted]);
+  const device = devices.find((d) => d.serial === serial);
+  const [actions, setActions] = useState<MaintenanceAction[]>([]);
+  const [note, setNote] = useState('');
+  const noteId = useId();
+  useEffect(() => {
+    setActions([]);
+    setNote('');
+  }, [serial]);
+  const toggle = (a: MaintenanceAction) => setActions((list) => (list.includes(a) ? list.filter((x) => x !== a) : [...list, a]));
+  return (
+    <Dialog
+      open={serial !== null}
+      onClose={() => close()}
+      title={`Record work on ${device?.label || serial || ''}`}
+      width={520}
+      actions={
+        <>
+          <Button variant="secondary" onClick={() => close()}>
+            Cancel
+          </Button>
+          <Button onClick={() => submit({ actions, note })} loading={pending} disabled={!actions.length}>
+            Save
+          </Button>
+        </>
+      }
+    >
+      <fieldset className={styles.actions}>
+        <legend className={styles.legend}>What was done</legend>
+        {MAINTENANCE_ACTIONS.map((a) => (
+          <label key={a} className={styles.check}>
+            <input type="checkbox" checked={actions.includes(a)} onChange={() => toggle(a)} />
+            {MAINTENANCE_ACTION_TEXT[a]}
+          </label>
+        ))}
+      </fieldset>
+      <label className={styles.legend} htmlFor={noteId}>
+        Note (optional)
+      </label>
+      <textarea id={noteId} className={styles.note} value={note} maxLength={1000} rows={3} onChange={(e) => setNote(e.target.value)} />
+      {error ? (
+        <p role="alert" className={pageText.error}>
+          {error}
+        </p>
+      ) : null}
+    </Dialog>
+  );
+}
+
+function RecordPopup() {
+  const [result, close] = useUnit([recordPopup.$result, recordPopup.closed]);
+  return <ResultPopup result={result} onClose={() => close()} testId="maintenance-record-result" />;
 }

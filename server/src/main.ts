@@ -8,20 +8,20 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eq, notInArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { openDatabase } from './db/client.ts';
-import { deviceGroups, devices, users } from './db/schema.ts';
+import { users } from './db/schema.ts';
 import { createMailer } from './mail/mailer.ts';
-import { DEMO_PASSWORD, DEMO_STILL_SERIALS } from './seed/demo-data.ts';
+import { DEMO_PASSWORD } from './seed/demo-data.ts';
 import { seedDemoIfEmpty } from './seed/demo.ts';
 import { startFleetHealth } from './gateway/fleet-health.ts';
 import { startRealtime } from './realtime/realtime.ts';
 import { startReportSchedules } from './jobs/report-schedules.ts';
 import { startOverdueSchedule } from './billing/overdue-schedule.ts';
-import { gatewayService } from './gateway/gateway.service.ts';
 import { startDemoSimulator, type Simulator } from '../../workers/src/simulator/simulator.ts';
+import { demoSimulatorDevices } from './seed/demo-simulator-keys.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -93,22 +93,17 @@ server.listen(config.port, async () => {
     if (present.length) console.log(`Demo accounts:\n${present.join('\n')}`);
   }
   if (config.seedDemo && process.env.SIMULATOR !== 'off') {
-    // Only with the demo: a development process pointed at real devices must never re-key them.
-    // The placed devices check in live; their secrets are rotated, so the simulator holds the only ones.
+    // Only with the demo, and only the demo's own devices: a restart keeps their secrets, and a device
+    // the simulator did not key (rotated by a distributor, provisioned elsewhere, real) is left alone.
     try {
-      const gateway = gatewayService(database.db, config.secretKey);
       const sim = await startDemoSimulator(
         {
           baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-          rotateSecret: (serial) => gateway.rotateSecret(serial),
-          listDevices: () =>
-            database.db
-              .select({ serial: devices.serial, leftPumpType: devices.leftPumpType, rightPumpType: devices.rightPumpType, timezone: deviceGroups.timezoneId })
-              .from(devices)
-              .innerJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
-              // The demo's still units keep the warnings that come from their own readings (seed/demo-data.ts).
-              .where(notInArray(devices.serial, [...DEMO_STILL_SERIALS]))
-              .orderBy(devices.serial),
+          listDevices: async () => {
+            const demo = await demoSimulatorDevices(database.db, config.secretKey);
+            if (demo.keyed || demo.skipped) console.log(`simulator: ${demo.keyed} demo devices keyed, ${demo.skipped} devices with other secrets left alone`);
+            return demo.devices;
+          },
         },
         console.log,
       );

@@ -322,25 +322,28 @@ function httpClient(target: string, maxSockets: number, timeoutMs: number) {
 export type DemoSimulatorContext = {
   /** The portal itself, e.g. http://127.0.0.1:8080. */
   baseUrl: string;
-  /** A new secret for a device (the gateway service's rotateSecret: the previous secret stops working). */
-  rotateSecret(serial: string): Promise<{ serial: string; secret: string }>;
-  /** The placed devices to simulate. */
-  listDevices(): Promise<{ serial: string; leftPumpType: string; rightPumpType: string; timezone?: string | null }[]>;
+  /**
+   * The placed devices to simulate, each with its secret. The server decides which devices are the demo's
+   * and keeps their secrets across restarts (server/src/seed/demo-simulator-keys.ts): the simulator never
+   * re-keys a device.
+   */
+  listDevices(): Promise<{ serial: string; secret: string; leftPumpType: string; rightPumpType: string; timezone?: string | null }[]>;
 };
 
 /**
  * `npm start` in development: the demo fleet checks in live. Speed from SIMULATOR_SPEED (default 60:
- * an hour of the fleet's life per real minute). Rotates the secrets of the listed devices.
+ * an hour of the fleet's life per real minute).
  */
 export async function startDemoSimulator(ctx: DemoSimulatorContext, log: (msg: string) => void = console.log, env: NodeJS.ProcessEnv = process.env): Promise<Simulator> {
   const asked = Number(env.SIMULATOR_SPEED ?? 60);
   const speed = Number.isFinite(asked) && asked > 0 ? asked : 60;
-  const list = await ctx.listDevices();
-  const devices: SimulatedDevice[] = [];
-  for (const d of list) {
-    const { secret } = await ctx.rotateSecret(d.serial);
-    devices.push({ serial: d.serial, secret, leftPumpType: pumpType(d.leftPumpType, 'Sunscreen'), rightPumpType: pumpType(d.rightPumpType, 'Unspecified'), ...(d.timezone ? { timezone: d.timezone } : {}) });
-  }
+  const devices: SimulatedDevice[] = (await ctx.listDevices()).map((d) => ({
+    serial: d.serial,
+    secret: d.secret,
+    leftPumpType: pumpType(d.leftPumpType, 'Sunscreen'),
+    rightPumpType: pumpType(d.rightPumpType, 'Unspecified'),
+    ...(d.timezone ? { timezone: d.timezone } : {}),
+  }));
   const sim = startSimulator({ baseUrl: ctx.baseUrl, devices, speed, log, maxInFlight: 16 });
   log(`simulator: ${devices.length} demo devices check in live at ${speed}x speed (SIMULATOR_SPEED to change, SIMULATOR=off to disable)`);
   return sim;

@@ -58,7 +58,7 @@ function Management() {
       lead="Market-partner companies and their users; each user sees exactly the devices listed under it, on the map, in lists and live."
       actions={
         <a className={pageText.back} href="/">
-          Back to the portal
+          Back to the map
         </a>
       }
     >

@@ -33,7 +33,7 @@ export function MaintenanceResultPage() {
       lead="What was done on each device, most recent first. Times are in each site's own time zone, named after the time."
       actions={
         <a className={pageText.back} href="/">
-          Back to the portal
+          Back to the map
         </a>
       }
     >

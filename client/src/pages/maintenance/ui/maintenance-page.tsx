@@ -63,7 +63,7 @@ function CredentialForm() {
   return (
     <form className={styles.credential} onSubmit={submit} aria-labelledby="maintenance-access">
       <h2 id="maintenance-access" className={pageText.sectionTitle}>
-        Maintenance access
+        Technician access
       </h2>
       <p className={pageText.meta}>Maintenance access is configured on the server.</p>
       <p className={pageText.meta}>Enter the maintenance credential, or open the maintenance link a distributor gave you. It is kept in this tab only.</p>

@@ -1,3 +1,5 @@
+// First: before any zod schema is built (the CSP allows no eval; see the module).
+import '@fleet/shared/zod-without-eval';
 import './shared/ui/global.css';
 import { allSettled, fork } from 'effector';
 import { Provider } from 'effector-react';

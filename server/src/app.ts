@@ -23,6 +23,7 @@ import { errorHandler, notFoundHandler } from './lib/errors.ts';
 import { authLimits } from './auth/limits.ts';
 import { appRedis } from './lib/app-redis.ts';
 import { outboxQueue, type OutboxOptions } from './mail/outbox.ts';
+import { inlinePageCsp, securityHeaders } from './lib/security-headers.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { bullmqQueue, inProcessQueue, jobs, type JobDeps, type JobName, type JobQueue } from '@fleet/workers';
 import type { AppContext } from './context.ts';
@@ -92,6 +93,8 @@ export function createApp(deps: AppDeps) {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
+  // CSP, frame-ancestors/X-Frame-Options, nosniff, Referrer-Policy on every answer (lib/security-headers.ts, SECURITY.md).
+  app.use(securityHeaders(config));
 
   const auth = authService({
     repo: authRepository(database.db),
@@ -152,8 +155,10 @@ export function createApp(deps: AppDeps) {
   app.get('/api/openapi.json', (_req, res) => {
     res.json(openApi);
   });
+  const docsHtml = docsPage('Fleet Portal API');
+  const docsCsp = inlinePageCsp(docsHtml);
   app.get('/api/docs', (_req, res) => {
-    res.type('html').send(docsPage('Fleet Portal API'));
+    res.set('Content-Security-Policy', docsCsp).type('html').send(docsHtml);
   });
   app.use(['/api', '/auth', '/device'], notFoundHandler);
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import { authRoutes } from './auth/auth.routes.ts';
 import { requireAuth } from './auth/auth.middleware.ts';
 import { authRepository } from './auth/auth.repository.ts';
@@ -46,8 +46,10 @@ export type AppDeps = {
   queue?: JobQueue<JobName>;
   now?: () => Date;
   log?: (msg: string, err?: unknown) => void;
-  /** Prometheus text for GET /metrics (the pollers' upstream_polls_total). */
-  metrics?: () => string;
+  /** Prometheus text for GET /metrics (server/src/ops/metrics.ts in main.ts; the pollers' upstream_polls_total in tests). */
+  metrics?: () => string | Promise<string>;
+  /** Operations middleware mounted before everything else (ops/http.ts: request id, access log, latency, drain). */
+  ops?: RequestHandler[];
   /** Ends sessions' sockets; by default one for this process (its push server attaches to it, see realtime.ts). */
   sessions?: SessionHub;
   /** Outbox relay timings (tests shorten them). */
@@ -91,6 +93,9 @@ export function createApp(deps: AppDeps) {
   const redis = appRedis(config.redisUrl, log);
   const app = express();
   app.disable('x-powered-by');
+  // --- operations (ops/http.ts, owned by the operations work): request id, JSON access log, metrics, drain.
+  if (deps.ops?.length) app.use(...deps.ops);
+  // --- end operations
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   // CSP, frame-ancestors/X-Frame-Options, nosniff, Referrer-Policy on every answer (lib/security-headers.ts, SECURITY.md).
@@ -149,8 +154,8 @@ export function createApp(deps: AppDeps) {
     version: '1',
     description: 'The device API of the fleet portal. Authenticate with `Authorization: Token <key>` from POST /auth/token/login/.',
   });
-  app.get('/metrics', (_req, res) => {
-    res.type('text/plain; version=0.0.4').send(deps.metrics?.() ?? '');
+  app.get('/metrics', async (_req, res) => {
+    res.type('text/plain; version=0.0.4').send((await deps.metrics?.()) ?? '');
   });
   app.get('/api/openapi.json', (_req, res) => {
     res.json(openApi);

@@ -3,7 +3,14 @@ import { Redis } from 'ioredis';
 import type { z } from 'zod';
 import { jobIdOf, type JobDefinition, type JobLedger, type JobQueue } from './queue.ts';
 
-type Envelope = { payload: unknown; idempotencyKey?: string };
+type Envelope = { payload: unknown; idempotencyKey?: string; requestId?: string };
+
+/**
+ * Carries the id of the request that queued a job into the job's run (server/src/ops/logger.ts), so
+ * the worker's log lines of that job name the request: `current` is read at enqueue, `run` wraps the
+ * processor.
+ */
+export type JobTraceContext = { current(): string | undefined; run<T>(requestId: string | undefined, fn: () => Promise<T>): Promise<T> };
 
 /**
  * The queue when REDIS_URL is set: BullMQ on Redis, with the same processors as the in-process runner.
@@ -15,8 +22,8 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
   jobs: J,
   deps: D,
   ledger: JobLedger,
-  opts: { redisUrl: string; prefix?: string; queueName?: string; concurrency?: number; runWorker?: boolean; log?: (m: string, e?: unknown) => void },
-): JobQueue<Extract<keyof J, string>> & { worker: Worker | undefined } {
+  opts: { redisUrl: string; prefix?: string; queueName?: string; concurrency?: number; runWorker?: boolean; log?: (m: string, e?: unknown) => void; trace?: JobTraceContext },
+): JobQueue<Extract<keyof J, string>> & { worker: Worker | undefined; depth(): Promise<Record<string, number>> } {
   const name = opts.queueName ?? 'fleet-jobs';
   const prefix = opts.prefix ?? 'fleet-bull';
   const log = opts.log ?? (() => undefined);
@@ -36,17 +43,20 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
       async (job) => {
         const def = jobs[job.name];
         if (!def) throw new UnrecoverableError(`no processor for job ${job.name}`);
-        const { payload, idempotencyKey } = job.data as Envelope;
+        const { payload, idempotencyKey, requestId } = job.data as Envelope;
         const parsed = def.schema.safeParse(payload);
         if (!parsed.success) throw new UnrecoverableError(`invalid payload for ${job.name}`);
-        if (idempotencyKey && (await ledger.begin(idempotencyKey, job.name)) === 'skip') return;
-        try {
-          await def.process(parsed.data, deps);
-          if (idempotencyKey) await ledger.done(idempotencyKey);
-        } catch (err) {
-          if (idempotencyKey) await ledger.failed(idempotencyKey, String((err as Error)?.message ?? err));
-          throw err;
-        }
+        const runJob = async () => {
+          if (idempotencyKey && (await ledger.begin(idempotencyKey, job.name)) === 'skip') return;
+          try {
+            await def.process(parsed.data, deps);
+            if (idempotencyKey) await ledger.done(idempotencyKey);
+          } catch (err) {
+            if (idempotencyKey) await ledger.failed(idempotencyKey, String((err as Error)?.message ?? err));
+            throw err;
+          }
+        };
+        await (opts.trace ? opts.trace.run(requestId, runJob) : runJob());
       },
       { connection: workerConnection, prefix, concurrency: opts.concurrency ?? 4 },
     );
@@ -57,12 +67,15 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
 
   return {
     worker,
+    /** Jobs by state (the job_queue_depth gauge of /metrics). */
+    depth: () => queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
     async enqueue(jobName, payload, o = {}) {
       const def = jobs[jobName];
       if (!def) throw new Error(`no processor for job ${jobName}`);
       def.schema.parse(payload);
       const jobId = o.idempotencyKey ? jobIdOf(o.idempotencyKey) : undefined;
-      await queue.add(jobName, { payload, idempotencyKey: o.idempotencyKey } satisfies Envelope, {
+      const requestId = opts.trace?.current();
+      await queue.add(jobName, { payload, idempotencyKey: o.idempotencyKey, ...(requestId ? { requestId } : {}) } satisfies Envelope, {
         ...(jobId ? { jobId } : {}),
         attempts: def.attempts ?? 3,
         backoff: { type: 'exponential', delay: def.backoffMs ?? 500 },

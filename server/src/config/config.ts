@@ -11,6 +11,11 @@ export type Config = {
   nodeEnv: string;
   isProduction: boolean;
   port: number;
+  /**
+   * The address to listen on (HOST). Unset: every interface, as `npm start` always did; behind a proxy
+   * on the same machine `127.0.0.1`, in a container `0.0.0.0` or `::`.
+   */
+  host: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string;
@@ -24,6 +29,8 @@ export type Config = {
   serviceToken: string;
   /** Redis for queues, the Socket.IO adapter and shared poll state; in process without it. */
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel (REDIS_PREFIX, 'fleet:'): several deployments or test runs on one Redis. */
+  redisPrefix: string | undefined;
   /** The device API the pollers read; by default this server's own. */
   deviceApiUrl: string | undefined;
   googleMapsApiKey: string | undefined;
@@ -64,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv,
     isProduction,
     port,
+    host: env.HOST?.trim() || undefined,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
@@ -73,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maintenanceToken: secrets.maintenanceToken,
     serviceToken: secrets.serviceToken,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || undefined,
     deviceApiUrl: env.DEVICE_API_URL || undefined,
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || undefined,
     seedDemo: !isProduction && env.SEED_DEMO !== 'false',

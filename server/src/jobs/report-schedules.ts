@@ -80,13 +80,26 @@ export async function enqueueSummaries(db: Db, queue: JobQueue<JobName>, period:
   return queued;
 }
 
-/** Daily at 07:00 and weekly on Monday at 07:00 (server time). Every process may run them: keys dedupe. */
-export function startReportSchedules(db: Db, queue: JobQueue<JobName>, log: (m: string, e?: unknown) => void) {
-  const run = (period: SummaryPeriod) => () =>
-    void enqueueSummaries(db, queue, period).then(
-      (n) => log(`${period} summaries queued for ${n} recipients`),
-      (err) => log(`${period} summaries failed`, err),
-    );
-  const tasks = [cron.schedule('0 7 * * *', run('daily')), cron.schedule('0 7 * * 1', run('weekly'))];
+/**
+ * Daily at 07:00 and weekly on Monday at 07:00 (server time). Every process may run them: keys dedupe.
+ * `claim` (start:worker, ops/tick-once.ts) lets one process of several run each tick at all; the cron
+ * expressions can be changed (REPORT_DAILY_CRON, REPORT_WEEKLY_CRON; tests tick every few seconds).
+ */
+export function startReportSchedules(
+  db: Db,
+  queue: JobQueue<JobName>,
+  log: (m: string, e?: unknown) => void,
+  opts: { claim?: (tick: string) => Promise<boolean>; daily?: string; weekly?: string } = {},
+) {
+  const run = (period: SummaryPeriod) => async () => {
+    try {
+      if (opts.claim && !(await opts.claim(`summary-${period}`))) return;
+      const n = await enqueueSummaries(db, queue, period);
+      log(`${period} summaries queued for ${n} recipients`);
+    } catch (err) {
+      log(`${period} summaries failed`, err);
+    }
+  };
+  const tasks = [cron.schedule(opts.daily ?? '0 7 * * *', run('daily')), cron.schedule(opts.weekly ?? '0 7 * * 1', run('weekly'))];
   return () => tasks.forEach((t) => t.stop());
 }

@@ -32,6 +32,10 @@ export async function startRealtime(
     redisPrefix?: string;
     periods?: Partial<Record<SubscriptionTopic, number>>;
     tickMs?: number;
+    /** false: a `start:server` process; its sockets' watches go to Redis and `start:worker` processes poll. */
+    pollers?: boolean;
+    /** Counts upstream polls into the process's metrics (ops/metrics.ts) besides `counters`. */
+    countPoll?: (topic: SubscriptionTopic) => void;
     log?: (m: string, e?: unknown) => void;
   },
 ) {
@@ -62,23 +66,21 @@ export async function startRealtime(
   opts.sessions?.attach(socket.io);
   opts.deviceAccess?.attach(socket.io);
   const counters = pollCounters();
-  const base = opts.deviceApiUrl.replace(/\/$/, '');
-  const pollers = startPollers({
-    registry,
-    state: redis ? redisPollState(redis) : memoryPollState(),
-    async get(path, actAs) {
-      const res = await fetch(`${base}${path}`, {
-        headers: { Authorization: `Token ${opts.serviceToken}`, ...(actAs ? { 'X-Act-As': String(actAs) } : {}) },
-        signal: AbortSignal.timeout(8000),
+  const pollers = opts.pollers === false
+    ? undefined
+    : startPollers({
+        registry,
+        state: redis ? redisPollState(redis) : memoryPollState(),
+        get: deviceApiGetter(opts.deviceApiUrl, opts.serviceToken),
+        emit: socket.emit,
+        countPoll: (topic) => {
+          counters.countPoll(topic);
+          opts.countPoll?.(topic);
+        },
+        log,
+        ...(opts.periods ? { periods: opts.periods } : {}),
+        ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
       });
-      return { status: res.status, body: res.status === 200 ? await res.json() : null };
-    },
-    emit: socket.emit,
-    countPoll: counters.countPoll,
-    log,
-    ...(opts.periods ? { periods: opts.periods } : {}),
-    ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
-  });
   return {
     io: socket.io,
     counters,
@@ -86,10 +88,22 @@ export async function startRealtime(
     async close() {
       opts.sessions?.detach(socket.io);
       opts.deviceAccess?.detach(socket.io);
-      await pollers.stop();
+      await pollers?.stop();
       await registry.close();
       await socket.close();
       for (const r of [redis, pub, sub]) r?.disconnect();
     },
+  };
+}
+
+/** GETs of the device API with the service credential, as the pollers make them (here and in start:worker). */
+export function deviceApiGetter(deviceApiUrl: string, serviceToken: string) {
+  const base = deviceApiUrl.replace(/\/$/, '');
+  return async (path: string, actAs?: number) => {
+    const res = await fetch(`${base}${path}`, {
+      headers: { Authorization: `Token ${serviceToken}`, ...(actAs ? { 'X-Act-As': String(actAs) } : {}) },
+      signal: AbortSignal.timeout(8000),
+    });
+    return { status: res.status, body: res.status === 200 ? await res.json() : null };
   };
 }

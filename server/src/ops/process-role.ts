@@ -1,0 +1,34 @@
+/**
+ * What one process does (README 'Running it scaled'):
+ * - `all` (`npm start`): HTTP, Socket.IO, pollers, jobs, schedules and the demo simulator in one process,
+ *   on PGlite or PostgreSQL, Redis optional: the one-command default.
+ * - `server` (`npm run start:server`): HTTP and Socket.IO only; jobs are queued for the workers and the
+ *   sockets' watches are shared in Redis for the workers' pollers. Needs DATABASE_URL and REDIS_URL.
+ * - `worker` (`npm run start:worker`): pollers, queued jobs, the outbox relay and the scheduled ticks;
+ *   HTTP only for /healthz, /readyz and /metrics. Needs DATABASE_URL, REDIS_URL and DEVICE_API_URL.
+ */
+export type ProcessRole = 'all' | 'server' | 'worker';
+
+export function processRole(argv: string[], env: NodeJS.ProcessEnv = process.env): ProcessRole {
+  let given: string | undefined = env.FLEET_ROLE || undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--role=')) given = a.slice('--role='.length);
+    else if (a === '--role') given = argv[++i];
+  }
+  if (given === undefined) return 'all';
+  if (given === 'all' || given === 'server' || given === 'worker') return given;
+  throw new Error(`Unknown role '${given}': use --role=all, --role=server or --role=worker`);
+}
+
+/** What a scaled role needs besides the one-command defaults; answers the problems, empty when none. */
+export function roleRequirements(role: ProcessRole, config: { databaseUrl?: string | undefined; redisUrl?: string | undefined; deviceApiUrl?: string | undefined }): string[] {
+  if (role === 'all') return [];
+  const problems: string[] = [];
+  // Several processes share one database and one Redis: an embedded database or an in-process queue
+  // would give each process its own, and none would see the others' work.
+  if (!config.databaseUrl) problems.push(`${role} needs DATABASE_URL (PostgreSQL shared by every process)`);
+  if (!config.redisUrl) problems.push(`${role} needs REDIS_URL (queue, socket adapter and poll registry shared by every process)`);
+  if (role === 'worker' && !config.deviceApiUrl) problems.push('worker needs DEVICE_API_URL (the servers it polls, e.g. the proxy in front of them)');
+  return problems;
+}

@@ -1,0 +1,111 @@
+import type http from 'node:http';
+import type { RequestHandler } from 'express';
+
+export type ShutdownStep = [name: string, stop: () => unknown];
+
+/**
+ * Graceful shutdown on SIGTERM (and SIGINT), within a deadline (SHUTDOWN_TIMEOUT_MS, 10 s by default,
+ * the usual grace of an orchestrator before it kills):
+ *
+ * 1. draining: /readyz answers 503 so the proxy stops routing here, and every answer carries
+ *    `Connection: close` so keep-alive clients open their next request elsewhere;
+ * 2. the listener closes (no new connection is accepted) and idle keep-alive connections are closed;
+ * 3. Socket.IO connections are closed at the transport, not by a server `disconnect`: the browser sees
+ *    'transport close' and reconnects (through the proxy, to another replica) and resubscribes, where a
+ *    server disconnect would leave it disconnected for good;
+ * 4. requests already accepted finish (the listener's close callback fires when the last connection ends);
+ * 5. the steps run in order: schedules and pollers stop, the queue's worker finishes its active jobs
+ *    (BullMQ's close waits for them; an unfinished one is picked up by another worker as stalled), then
+ *    Redis and the database close;
+ * 6. the process exits 0, or 1 when the deadline passed first.
+ */
+export function gracefulShutdown(opts: { timeoutMs?: number; log: (msg: string, err?: unknown) => void; exit?: (code: number) => void }) {
+  let draining = false;
+  let server: http.Server | undefined;
+  /** Closes this process's sockets at the transport (see 3). */
+  let dropSockets: (() => void) | undefined;
+  const steps: ShutdownStep[] = [];
+  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+
+  async function closeListener(deadline: number) {
+    if (!server) return;
+    const listener = server;
+    await new Promise<void>((resolve) => {
+      // Connections that finish a request while draining are closed as soon as they are idle.
+      const idle = setInterval(() => listener.closeIdleConnections(), 100);
+      const done = () => {
+        clearInterval(idle);
+        resolve();
+      };
+      listener.close(() => done());
+      listener.closeIdleConnections();
+      setTimeout(() => {
+        // Past the deadline's share for requests: whatever is still open is cut.
+        listener.closeAllConnections();
+        done();
+      }, Math.max(0, deadline - Date.now())).unref();
+    });
+  }
+
+  async function run(signal: string) {
+    if (draining) return;
+    draining = true;
+    const started = Date.now();
+    opts.log(`${signal}: draining (no new connections; finishing accepted requests and jobs; deadline ${timeoutMs} ms)`);
+    const force = setTimeout(() => {
+      opts.log(`shutdown: deadline of ${timeoutMs} ms passed, exiting`);
+      exit(1);
+    }, timeoutMs);
+    force.unref();
+    try {
+      dropSockets?.();
+      // Requests get most of the deadline; the steps (jobs, connections) the rest.
+      await closeListener(started + timeoutMs * 0.6);
+      for (const [name, stop] of steps) {
+        try {
+          await stop();
+        } catch (err) {
+          opts.log(`shutdown: ${name} failed`, err);
+        }
+      }
+      clearTimeout(force);
+      opts.log(`shutdown: done in ${Date.now() - started} ms`);
+      exit(0);
+    } catch (err) {
+      opts.log('shutdown failed', err);
+      exit(1);
+    }
+  }
+
+  /** While draining: /readyz answers 503 and answers close their connection. */
+  const middleware: RequestHandler = (req, res, next) => {
+    if (!draining) return next();
+    res.set('Connection', 'close');
+    if (req.path === '/readyz') {
+      res.status(503).json({ status: 'draining' });
+      return;
+    }
+    next();
+  };
+
+  return {
+    middleware,
+    isDraining: () => draining,
+    run,
+    /** The listener whose accepted requests are finished before the steps run. */
+    attach(listener: http.Server, sockets?: () => void) {
+      server = listener;
+      dropSockets = sockets;
+    },
+    /** Steps run in the order added, after the requests. */
+    add(...more: ShutdownStep[]) {
+      steps.push(...more);
+    },
+    /** Installs the SIGTERM and SIGINT handlers. */
+    install() {
+      process.on('SIGTERM', () => void run('SIGTERM'));
+      process.on('SIGINT', () => void run('SIGINT'));
+    },
+  };
+}

@@ -137,11 +137,11 @@ export function createApp(deps: AppDeps) {
   api.use(privateRoutes);
   // Run-time client settings: the Google key is never baked into the build.
   api.get('/clientConfig', (_req, res) => {
-    res.json({ googleMapsApiKey: config.googleMapsApiKey ?? null });
+    res.json({ googleMapsApiKey: config.googleMapsApiKey ?? null, mapStyleUrl: config.mapStyleUrl ?? null });
   });
   const docs: RouteDoc[] = [
     ...authDocs,
-    { method: 'get', path: '/api/v1/clientConfig', tag: 'Auth', summary: 'Run-time client settings: { googleMapsApiKey } (null: the offline map)' },
+    { method: 'get', path: '/api/v1/clientConfig', tag: 'Auth', summary: 'Run-time client settings: { googleMapsApiKey, mapStyleUrl } (null key: the offline map; null style: its built-in basemap)' },
   ];
   for (const { router, docs: featureDocs } of built) {
     api.use(router);

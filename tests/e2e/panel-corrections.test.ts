@@ -370,23 +370,64 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
 });
 
 describe('map at zoom 4, 10 and 15', () => {
-  it('keeps screenshots of the map at the three zooms (distributor)', async () => {
+  it('shows land and water, state and parish borders and town names without a Google key; one-site clusters carry the site name from zoom 10 (distributor)', async () => {
     const page = await signedIn('distributor@demo.test');
     const zoom = async () => Number((await mapData(page)).zoom);
+    const placeNames = () => page.getByTestId('fleet-map').locator('[data-place]').allTextContents();
     await expect.poll(zoom).toBe(10);
-    await page.waitForTimeout(1_000);
+    await expect.poll(async () => (await mapData(page)).basemap, { timeout: 20_000 }).toBe('ready');
+    // Towns around New Orleans are named (the gazetteer), and clusters of one site carry the site's name.
+    // (New Orleans itself may give way to the pins on it: a name never covers the fleet.)
+    await expect.poll(async () => (await placeNames()).length, { timeout: 15_000 }).toBeGreaterThan(5);
+    expect((await placeNames()).some((name) => ['New Orleans', 'Metairie', 'Kenner', 'Slidell', 'Houma', 'LaPlace'].includes(name))).toBe(true);
+    await expect.poll(async () => Number((await mapData(page)).siteLabelCount), { timeout: 15_000 }).toBeGreaterThan(0);
+    const sites = (await api().get('/api/v1/deviceGroup').set('Authorization', `Token ${tokens['distributor@demo.test']}`)).body as { name: string }[];
+    const siteLabels = await page.getByTestId('fleet-map').locator('[data-site]').allTextContents();
+    for (const label of siteLabels) expect(sites.map((s) => s.name)).toContain(label);
+    await page.waitForTimeout(500);
     await screenshot(page, 'panel-corrections-map-zoom10');
+
     for (let z = 10; z > 4; z--) await page.getByRole('button', { name: 'Zoom out' }).click();
     await expect.poll(zoom).toBe(4);
-    await page.waitForTimeout(1_000);
+    // Zoomed out: only big cities; no device or site labels under zoom 10.
+    await expect.poll(placeNames, { timeout: 15_000 }).toEqual(expect.arrayContaining(['Houston']));
+    expect(await placeNames()).not.toContain('Metairie');
+    await expect.poll(async () => Number((await mapData(page)).labelCount)).toBe(0);
+    await page.waitForTimeout(500);
     await screenshot(page, 'panel-corrections-map-zoom4');
+
     // Zoom 15 is the selected device's zoom (spec section 2): open one, go back to the map beside it.
     const target = (await devices()).find((d) => d.is_online)!;
     await page.goto(`/?device=${target.serial}`);
     await expect.poll(() => panel(page).getAttribute('data-serial'), { timeout: 30_000 }).toBe(target.serial);
     await panel(page).getByRole('button', { name: 'Back to the map' }).click();
     await expect.poll(zoom, { timeout: 10_000 }).toBe(15);
+    await expect.poll(async () => (await mapData(page)).basemap, { timeout: 20_000 }).toBe('ready');
     await page.waitForTimeout(1_000);
     await screenshot(page, 'panel-corrections-map-zoom15');
+    expect(await axeSerious(page)).toEqual([]);
+  }, 120_000);
+
+  it('MAP_STYLE_URL: the offline map draws the operator\'s MapLibre style instead of its own basemap, the fleet on top (distributor)', async () => {
+    const context = await e2e.browser.newContext({ viewport: DESKTOP, baseURL: e2e.portal.baseURL, timezoneId: BROWSER_ZONE });
+    contexts.push(context);
+    // As a server with MAP_STYLE_URL set answers it; the style an operator hosts (a plain background here).
+    await context.route('**/api/v1/clientConfig', (route) => route.fulfill({ json: { googleMapsApiKey: null, mapStyleUrl: '/operator/style.json' } }));
+    let styleRead = false;
+    await context.route('**/operator/style.json', (route) => {
+      styleRead = true;
+      return route.fulfill({ json: { version: 8, sources: {}, layers: [{ id: 'operator-background', type: 'background', paint: { 'background-color': '#f4e9d8' } }] } });
+    });
+    const page = await context.newPage();
+    await page.goto('/');
+    await signInToMap(page, 'distributor@demo.test');
+    expect(styleRead).toBe(true);
+    expect((await mapData(page)).mapStyle).toBe('operator');
+    expect(Number((await mapData(page)).pinCount)).toBeGreaterThan(60);
+    await page.waitForTimeout(1_500);
+    // No built-in basemap or town names over the operator's own.
+    expect((await mapData(page)).basemap).toBeUndefined();
+    await expect(page.getByTestId('fleet-map').locator('[data-place]').count()).resolves.toBe(0);
+    await screenshot(page, 'panel-corrections-map-operator-style');
   }, 90_000);
 });

@@ -317,6 +317,6 @@ describe('maintenance credential and client settings', () => {
   it('answers the client settings with no key by default (the offline map)', async () => {
     const key = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token;
     const res = await request(h.app).get('/api/v1/clientConfig').set('Authorization', `Token ${key}`);
-    expect(res.body).toEqual({ googleMapsApiKey: null });
+    expect(res.body).toEqual({ googleMapsApiKey: null, mapStyleUrl: null });
   });
 });

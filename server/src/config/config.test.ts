@@ -17,6 +17,14 @@ describe('loadConfig', () => {
     expect(loadConfig({}).dataDir).toBe(path.resolve('./data'));
   });
 
+  it('takes MAP_STYLE_URL as an http(s) URL or a path on this server, and refuses anything else', () => {
+    const dir = tmp();
+    expect(loadConfig({ DATA_DIR: dir }).mapStyleUrl).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, MAP_STYLE_URL: ' https://tiles.example.org/style.json ' }).mapStyleUrl).toBe('https://tiles.example.org/style.json');
+    expect(loadConfig({ DATA_DIR: dir, MAP_STYLE_URL: '/basemap/style.json' }).mapStyleUrl).toBe('/basemap/style.json');
+    expect(() => loadConfig({ DATA_DIR: dir, MAP_STYLE_URL: 'javascript:alert(1)' })).toThrow(ConfigError);
+  });
+
   it('honours PORT and DATA_DIR', () => {
     const dir = tmp();
     const c = loadConfig({ PORT: '9191', DATA_DIR: dir });

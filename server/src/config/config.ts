@@ -34,6 +34,12 @@ export type Config = {
   /** The device API the pollers read; by default this server's own. */
   deviceApiUrl: string | undefined;
   googleMapsApiKey: string | undefined;
+  /**
+   * A MapLibre style the offline map draws instead of its built-in basemap (an operator's own, e.g. a
+   * Protomaps basemap whose sources read a PMTiles file through the pmtiles:// protocol). http(s) or a
+   * path on this server.
+   */
+  mapStyleUrl: string | undefined;
   /** Seed the demo fleet into an empty database (never in production). */
   seedDemo: boolean;
   trustProxy: boolean;
@@ -84,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: env.REDIS_PREFIX || undefined,
     deviceApiUrl: env.DEVICE_API_URL || undefined,
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || undefined,
+    mapStyleUrl: mapStyleUrl(env.MAP_STYLE_URL),
     seedDemo: !isProduction && env.SEED_DEMO !== 'false',
     trustProxy: env.TRUST_PROXY === 'true',
     loginLimit: {
@@ -169,4 +176,11 @@ function developmentSecrets(env: NodeJS.ProcessEnv, dataDir: string) {
     }
   }
   return { secretKey, maintenanceToken, serviceToken };
+}
+
+function mapStyleUrl(value: string | undefined): string | undefined {
+  const url = value?.trim();
+  if (!url) return undefined;
+  if (!/^(https?:\/\/[^\s]+|\/[^\s]*)$/i.test(url)) throw new ConfigError(`MAP_STYLE_URL must be an http(s) URL or a path on this server: ${url}`);
+  return url;
 }

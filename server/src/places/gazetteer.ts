@@ -288,6 +288,23 @@ export async function suggestFromGazetteer(input: string, opts: SuggestOptions):
 }
 
 /** Re-resolves a gazetteer suggestion by its place_id ('gz:<GeoNames id>'), e.g. when a device is saved. */
+/** A town for the map's place names. */
+export type PlaceName = { name: string; state: string; population: number; lat: number; lng: number };
+
+/**
+ * The towns inside a box with at least `minPopulation` inhabitants, most populous first (the offline map
+ * names them so a person sees where the pins are without a Google key). A box crossing the antimeridian
+ * (west > east) is read as two.
+ */
+export async function placesInBox(box: { west: number; south: number; east: number; north: number }, minPopulation: number, limit: number): Promise<PlaceName[]> {
+  const { places } = await gazetteer();
+  const inLng = box.west <= box.east ? (lng: number) => lng >= box.west && lng <= box.east : (lng: number) => lng >= box.west || lng <= box.east;
+  const out: Place[] = [];
+  for (const p of places) if (p.population >= minPopulation && p.lat >= box.south && p.lat <= box.north && inLng(p.lng)) out.push(p);
+  out.sort((a, b) => b.population - a.population || a.name.localeCompare(b.name));
+  return out.slice(0, limit).map((p) => ({ name: p.name, state: p.state, population: p.population, lat: p.lat, lng: p.lng }));
+}
+
 export async function placeById(id: string): Promise<PlaceSuggestion | undefined> {
   const m = /^gz:(\d{1,10})$/.exec(id);
   if (!m) return undefined;

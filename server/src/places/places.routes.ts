@@ -4,6 +4,7 @@ import { requiredText } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
 import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { placesInBox } from './gazetteer.ts';
 import { PLACE_COUNTRIES, placesProviderFor, type PlaceCountry, type PlacesProvider } from './places.provider.ts';
 
 export const placeSuggestionsQuery = z.object({
@@ -38,6 +39,37 @@ export const placeSuggestionsAnswer = z.object({
   source: z.enum(['gazetteer', 'google']).describe('Where these suggestions came from (the gazetteer when Google failed)'),
 });
 
+const coordinate = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `A number from ${min} to ${max} is required.` })
+    .min(min, { error: `A number from ${min} to ${max} is required.` })
+    .max(max, { error: `A number from ${min} to ${max} is required.` })
+    .describe(name);
+export const placeNamesQuery = z
+  .object({
+    west: coordinate('West edge of the view, degrees of longitude', -180, 180),
+    south: coordinate('South edge of the view, degrees of latitude', -90, 90),
+    east: coordinate('East edge of the view, degrees of longitude', -180, 180),
+    north: coordinate('North edge of the view, degrees of latitude', -90, 90),
+    minPopulation: z.coerce
+      .number({ error: 'A whole number of 0 or more is required.' })
+      .int({ error: 'A whole number of 0 or more is required.' })
+      .min(0, { error: 'A whole number of 0 or more is required.' })
+      .default(1000)
+      .describe('Only towns with at least this many inhabitants (default 1000: every town the gazetteer holds).'),
+    limit: z.coerce
+      .number({ error: 'A whole number from 1 to 500 is required.' })
+      .int({ error: 'A whole number from 1 to 500 is required.' })
+      .min(1, { error: 'A whole number from 1 to 500 is required.' })
+      .max(500, { error: 'A whole number from 1 to 500 is required.' })
+      .default(200)
+      .describe('How many towns at most (default 200), most populous first.'),
+  })
+  .refine((q) => q.south <= q.north, { path: ['south'], error: 'The south edge must not be north of the north edge.' });
+export const placeNamesAnswer = z.object({
+  places: z.array(z.object({ name: z.string(), state: z.string().describe("'LA', 'NSW', ..."), population: z.number().int(), lat: z.number(), lng: z.number() })),
+});
+
 /** GET /api/v1/placeSuggestions: address suggestions for the Add/Edit Device form (spec section 5: US and AU only). */
 export function placesRoutes(ctx: AppContext, provider: PlacesProvider = placesProviderFor(ctx.config, ctx.log)): Routes {
   const router = Router();
@@ -45,6 +77,11 @@ export function placesRoutes(ctx: AppContext, provider: PlacesProvider = placesP
     const q = parse(placeSuggestionsQuery, req.query);
     const suggestions = await provider.suggest(q.input, { countries: q.country, limit: q.limit });
     res.json({ suggestions, source: suggestions[0]?.source ?? provider.source } satisfies z.input<typeof placeSuggestionsAnswer>);
+  });
+  router.get('/placeNames', async (req, res) => {
+    const q = parse(placeNamesQuery, req.query);
+    const places = await placesInBox(q, q.minPopulation, q.limit);
+    res.json({ places } satisfies z.input<typeof placeNamesAnswer>);
   });
   const docs: RouteDoc[] = [
     {
@@ -58,6 +95,19 @@ export function placesRoutes(ctx: AppContext, provider: PlacesProvider = placesP
       responses: {
         200: { description: 'Suggestions, best first (possibly none)', schema: placeSuggestionsAnswer },
         400: { description: 'Invalid input: `{ input: [...] }`, `{ country: [...] }` or `{ limit: [...] }`' },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/placeNames',
+      tag: 'Places',
+      summary: 'Town names in a map view (US and AU), for the offline map',
+      description:
+        'The offline map names the towns in view so a person knows where the pins are without a Google key: GeoNames towns of the US and Australia (the gazetteer of the address suggestions), most populous first. The map asks for bigger towns when zoomed out.',
+      query: placeNamesQuery,
+      responses: {
+        200: { description: 'Towns in the box, most populous first (possibly none)', schema: placeNamesAnswer },
+        400: { description: 'Invalid input: `{ west: [...] }`, `{ south: [...] }`, `{ minPopulation: [...] }` or `{ limit: [...] }`' },
       },
     },
   ];

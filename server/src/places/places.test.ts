@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { placeById, suggestFromGazetteer } from './gazetteer.ts';
+import { placeById, placesInBox, suggestFromGazetteer } from './gazetteer.ts';
 import { AUTOCOMPLETE_URL, DETAILS_FIELD_MASK, googlePlaces } from './google-places.ts';
 import { placesProviderFor, type PlaceCountry, type PlacesProvider } from './places.provider.ts';
 
@@ -11,6 +11,18 @@ const near = (actual: { lat: number; lng: number }, lat: number, lng: number) =>
 };
 
 describe('gazetteer (offline, US and AU towns)', () => {
+  it('names the towns of a map view, most populous first, bigger ones only when asked', async () => {
+    const box = { west: -90.6, south: 29.7, east: -89.9, north: 30.2 };
+    const towns = await placesInBox(box, 1000, 50);
+    expect(towns[0]).toMatchObject({ name: 'New Orleans', state: 'LA' });
+    expect(towns.map((t) => t.name)).toContain('Metairie');
+    expect(towns.every((t, i) => i === 0 || towns[i - 1]!.population >= t.population)).toBe(true);
+    expect(towns.every((t) => t.lat >= box.south && t.lat <= box.north && t.lng >= box.west && t.lng <= box.east)).toBe(true);
+    const big = await placesInBox(box, 300_000, 50);
+    expect(big.map((t) => t.name)).toEqual(['New Orleans']);
+    expect(await placesInBox(box, 1000, 3)).toHaveLength(3);
+  });
+
   it("ranks New Orleans first for 'new orl', with its coordinates", async () => {
     const [first] = await suggest('new orl');
     expect(first).toMatchObject({

@@ -2,7 +2,8 @@ import { createStore, sample, createEvent } from 'effector';
 import { createApiFx, http, HttpError } from '../api';
 
 /** Runtime configuration the server hands the browser (never baked into the build). */
-export type ClientConfig = { googleMapsApiKey: string | null };
+/** mapStyleUrl: a MapLibre style for the offline map (MAP_STYLE_URL), null for its built-in basemap. */
+export type ClientConfig = { googleMapsApiKey: string | null; mapStyleUrl: string | null };
 
 /**
  * GET /api/v1/clientConfig. A server without the route (404) means "no Google key": the offline map.
@@ -11,11 +12,11 @@ export type ClientConfig = { googleMapsApiKey: string | null };
 export const fetchClientConfigFx = createApiFx<void, ClientConfig>(async () => {
   try {
     const answer = await http<Partial<ClientConfig>>('/api/v1/clientConfig');
-    const key = typeof answer?.googleMapsApiKey === 'string' && answer.googleMapsApiKey.trim() ? answer.googleMapsApiKey.trim() : null;
-    return { googleMapsApiKey: key };
+    const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
+    return { googleMapsApiKey: text(answer?.googleMapsApiKey), mapStyleUrl: text(answer?.mapStyleUrl) };
   } catch (error) {
     if (error instanceof HttpError && (error.status === 401 || error.status === 403)) throw error;
-    return { googleMapsApiKey: null };
+    return { googleMapsApiKey: null, mapStyleUrl: null };
   }
 });
 

@@ -1,7 +1,9 @@
 import { MAP_DEFAULTS } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
+import { createApiFx, http } from '../../shared/api';
 import { $devices, $selectedSerial, devicePinClicked } from '../../entities/device';
 import { $visibleDevices } from '../../features/active-pin-filter';
+import { minPopulationAt } from './lib/place-names';
 import { toPinCollection } from './lib/pins';
 
 /**
@@ -67,5 +69,68 @@ sample({
   fn: (request, { center, zoom }): ViewRequest => ({ center, zoom: clampZoom(zoom), seq: nextSeq(request) }),
   target: $viewRequest,
 });
+
+/**
+ * Site names for the labels: at zoom 10 and above a cluster of one site's devices carries the site's name
+ * (spec section 2: labels from zoom 10). Read once when the labels first show, again when the pins'
+ * sites change (a device added on a new site).
+ */
+export const fetchSiteNamesFx = createApiFx(() => http<{ id: number; name: string | null; address: string | null }[]>('/api/v1/deviceGroup'));
+export const $siteNames = createStore<Record<number, string>>({});
+$siteNames.on(fetchSiteNamesFx.doneData, (_, sites) =>
+  Object.fromEntries(sites.map((s) => [s.id, (s.name || s.address || '').trim()]).filter(([, name]) => name !== '')),
+);
+const $siteKey = $devices.map((devices) => [...new Set(Object.values(devices).map((d) => d.location_group))].sort().join(','));
+sample({ clock: $siteKey, source: { pending: fetchSiteNamesFx.pending, wanted: $labelsVisible }, filter: ({ pending, wanted }) => !pending && wanted, fn: () => undefined, target: fetchSiteNamesFx });
+sample({
+  clock: $labelsVisible,
+  source: { names: $siteNames, pending: fetchSiteNamesFx.pending },
+  filter: ({ names, pending }, visible) => visible && !pending && Object.keys(names).length === 0,
+  fn: () => undefined,
+  target: fetchSiteNamesFx,
+});
+
+/**
+ * Town names of the offline map (GET /api/v1/placeNames): asked for the view whenever the map settles,
+ * bigger towns only when zoomed out; an answer for a view left meanwhile is dropped.
+ */
+export type PlaceName = { name: string; state: string; population: number; lat: number; lng: number };
+export type PlaceView = { west: number; south: number; east: number; north: number; zoom: number };
+export const placeViewSettled = createEvent<PlaceView>();
+export const fetchPlaceNamesFx = createApiFx(({ west, south, east, north, minPopulation }: { west: number; south: number; east: number; north: number; minPopulation: number }) =>
+  http<{ places: PlaceName[] }>(`/api/v1/placeNames?west=${west}&south=${south}&east=${east}&north=${north}&minPopulation=${minPopulation}&limit=150`),
+);
+const $placeQuery = createStore<string>('');
+export const $placeNames = createStore<PlaceName[]>([]);
+const placeQueryOf = (view: PlaceView) => {
+  // A margin of half a view each way, rounded, so small pans reuse the answer.
+  const dx = (view.east - view.west) / 2;
+  const dy = (view.north - view.south) / 2;
+  const r = (n: number) => Math.round(n * 100) / 100;
+  return {
+    west: r(Math.max(-180, view.west - dx)),
+    south: r(Math.max(-90, view.south - dy)),
+    east: r(Math.min(180, view.east + dx)),
+    north: r(Math.min(90, view.north + dy)),
+    minPopulation: minPopulationAt(view.zoom),
+  };
+};
+const placeQueryKey = (q: ReturnType<typeof placeQueryOf>) => `${q.west},${q.south},${q.east},${q.north},${q.minPopulation}`;
+const placeAsked = sample({
+  clock: placeViewSettled,
+  source: $placeQuery,
+  filter: (current, view) => {
+    // The view still inside the last query's box at the same detail: nothing new to ask.
+    const [w, s, e, n, min] = current.split(',').map(Number);
+    return !(min === minPopulationAt(view.zoom) && view.west >= w! && view.south >= s! && view.east <= e! && view.north <= n!);
+  },
+  fn: (_, view) => placeQueryOf(view),
+});
+$placeQuery.on(placeAsked, (_, q) => placeQueryKey(q)).reset(fetchPlaceNamesFx.fail);
+sample({ clock: placeAsked, target: fetchPlaceNamesFx });
+$placeNames.on(
+  sample({ clock: fetchPlaceNamesFx.done, source: $placeQuery, filter: (key, { params }) => key === placeQueryKey(params), fn: (_, { result }) => result.places }),
+  (_, places) => places,
+);
 
 export { $selectedSerial, devicePinClicked };

@@ -5,6 +5,7 @@ export type MapPalette = Record<PinStatus, string> & {
   outline: string;
   text: string;
   land: string;
+  water: string;
   countyFill: string;
   countyLine: string;
   selectedHalo: string;
@@ -19,6 +20,7 @@ const FALLBACK: MapPalette = {
   outline: '#ffffff',
   text: '#13232b',
   land: '#e9efe6',
+  water: '#cfe3ea',
   countyFill: 'rgba(31,111,139,0.05)',
   countyLine: '#7d9aa6',
   selectedHalo: 'rgba(31,111,139,0.35)',
@@ -36,6 +38,7 @@ export function readPalette(element: Element = document.documentElement): MapPal
     outline: token('--color-pin-outline', FALLBACK.outline),
     text: token('--color-text', FALLBACK.text),
     land: token('--color-map-land', FALLBACK.land),
+    water: token('--color-map-water', FALLBACK.water),
     countyFill: token('--color-map-county-fill', FALLBACK.countyFill),
     countyLine: token('--color-map-county-line', FALLBACK.countyLine),
     selectedHalo: token('--color-pin-selected-halo', FALLBACK.selectedHalo),

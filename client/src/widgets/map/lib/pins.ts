@@ -1,7 +1,8 @@
 import { pinStatusOf, type Device, type PinStatus, type StatusCounts } from '../../../entities/device';
 
 /** One pin: its status and a 0/1 column per status, which cluster sources sum into ring counts. */
-export type PinProperties = { serial: string; label: string; status: PinStatus } & Record<PinStatusKey, number>;
+/** `g`: the site (location_group), -1 for none; clusters keep its min and max to tell a one-site cluster. */
+export type PinProperties = { serial: string; label: string; status: PinStatus; g: number } & Record<PinStatusKey, number>;
 export type PinFeature = { type: 'Feature'; id: number; geometry: { type: 'Point'; coordinates: [number, number] }; properties: PinProperties };
 export type PinCollection = { type: 'FeatureCollection'; features: PinFeature[] };
 
@@ -69,6 +70,7 @@ export function toPinCollection(devices: readonly Device[]): PinCollection {
         serial: device.serial,
         label: device.label || device.serial,
         status,
+        g: device.location_group ?? -1,
         n: status === 'normal' ? 1 : 0,
         r: status === 'registering' ? 1 : 0,
         o: status === 'offline' ? 1 : 0,

@@ -1,7 +1,7 @@
 import { useUnit } from 'effector-react';
 import { Marker } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
-import { $labelsVisible, $pins, $selectedSerial } from '../model';
+import { $labelsVisible, $pins, $selectedSerial, $siteNames } from '../model';
 import { useOfflineMap } from './map-context';
 import styles from './offline-map.module.css';
 
@@ -15,21 +15,22 @@ type Box = { left: number; right: number; top: number; bottom: number };
 const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 /**
- * Device labels at zoom 10 and above, as light HTML overlays under the pins currently drawn (not
- * clustered, in view): MapLibre text needs glyph fonts from a server, which the offline map has not.
- * Refreshed when the map settles; labels already placed move with the map on their own.
+ * Labels at zoom 10 and above (spec section 2), as light HTML overlays: MapLibre text needs glyph fonts
+ * from a server, which the offline map has not. A cluster holding one site's devices carries the site's
+ * name; a single pin its device's name. Refreshed when the map settles; labels already placed move with
+ * the map on their own.
  */
 export function LabelsLayer() {
   const map = useOfflineMap();
-  const [visible, pins, selected] = useUnit([$labelsVisible, $pins, $selectedSerial]);
+  const [visible, pins, selected, siteNames] = useUnit([$labelsVisible, $pins, $selectedSerial, $siteNames]);
   const markers = useRef(new Map<string, Marker>());
-  const state = useRef({ visible, selected });
-  state.current = { visible, selected };
+  const state = useRef({ visible, selected, siteNames });
+  state.current = { visible, selected, siteNames };
 
   useEffect(() => {
     const placed = markers.current;
     const refresh = () => {
-      const wanted = new Map<string, { label: string; at: [number, number] }>();
+      const wanted = new Map<string, { label: string; at: [number, number]; offset?: number }>();
       if (state.current.visible) {
         const features = map.queryRenderedFeatures({ layers: ['pins'] });
         features.sort((a, b) => Number(b.properties?.serial === state.current.selected) - Number(a.properties?.serial === state.current.selected));
@@ -41,6 +42,22 @@ export function LabelsLayer() {
           pinBoxes.set(String(feature.properties?.serial), { left: at.x - 12, right: at.x + 12, top: at.y - 32, bottom: at.y - 2 });
         }
         const taken: Box[] = [];
+        // Site names on one-site clusters first: they say where a group of pins is.
+        for (const cluster of map.queryRenderedFeatures({ layers: ['clusters'] })) {
+          const g = Number(cluster.properties?.gmin);
+          const name = state.current.siteNames[g];
+          if (!name || g !== Number(cluster.properties?.gmax) || cluster.geometry.type !== 'Point') continue;
+          const key = `site:${g}`;
+          if (wanted.has(key)) continue;
+          const at = cluster.geometry.coordinates as [number, number];
+          const point = map.project(at);
+          const width = Math.min(LABEL_MAX_WIDTH, name.length * 6.2 + 12);
+          // Under the ring (clusters are drawn centred, up to about 40 px across).
+          const box: Box = { left: point.x - width / 2, right: point.x + width / 2, top: point.y + 22, bottom: point.y + 40 };
+          if (taken.some((other) => overlaps(box, other))) continue;
+          taken.push(box);
+          wanted.set(key, { label: name, at, offset: 22 });
+        }
         for (const feature of features) {
           if (wanted.size >= LABEL_CAP) break;
           const serial = feature.properties?.serial as string | undefined;
@@ -63,7 +80,7 @@ export function LabelsLayer() {
           placed.delete(serial);
         }
       }
-      for (const [serial, { label, at }] of wanted) {
+      for (const [serial, { label, at, offset = 4 }] of wanted) {
         const existing = placed.get(serial);
         if (existing) {
           existing.setLngLat(at);
@@ -74,12 +91,14 @@ export function LabelsLayer() {
         const element = document.createElement('div');
         element.className = styles.label ?? '';
         element.textContent = label;
-        element.dataset.serial = serial;
+        if (serial.startsWith('site:')) element.dataset.site = serial.slice(5);
+        else element.dataset.serial = serial;
         element.dataset.selected = String(serial === state.current.selected);
         element.setAttribute('aria-hidden', 'true');
-        placed.set(serial, new Marker({ element, anchor: 'top', offset: [0, 4] }).setLngLat(at).addTo(map));
+        placed.set(serial, new Marker({ element, anchor: 'top', offset: [0, offset] }).setLngLat(at).addTo(map));
       }
       map.getContainer().dataset.labelCount = String(placed.size);
+      map.getContainer().dataset.siteLabelCount = String([...placed.keys()].filter((k) => k.startsWith('site:')).length);
     };
     map.on('idle', refresh);
     refresh();
@@ -89,6 +108,11 @@ export function LabelsLayer() {
       placed.clear();
     };
   }, [map]);
+
+  // Site names that arrive after the map settled: draw once more so the idle refresh places them.
+  useEffect(() => {
+    map.triggerRepaint();
+  }, [map, siteNames]);
 
   // Hide at once when zooming out past the threshold or when the pins change; idle re-adds.
   useEffect(() => {

@@ -1,96 +1,124 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { MAP_DEFAULTS } from '@fleet/shared';
-import { Map as MaplibreMap, type StyleSpecification } from 'maplibre-gl';
+import { useUnit } from 'effector-react';
+import { addProtocol, Map as MaplibreMap, type StyleSpecification } from 'maplibre-gl';
 import { useEffect, useRef, useState } from 'react';
+import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
 import { isSoftwareWebGL, MOVING_PIXEL_RATIO } from '../lib/render-quality';
+import { BasemapLayer } from './basemap-layer';
 import { CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
 import { OfflineMapContext, toGlZoom } from './map-context';
 import { PinsLayer } from './pins-layer';
+import { PlaceNamesLayer } from './place-names-layer';
 import { ViewSync } from './view-sync';
 import styles from './offline-map.module.css';
 
 /**
  * The offline provider: MapLibre with no tiles, no glyphs and no sprites, so it needs no key and no
- * network. A plain land background, the county outlines from the API, the pins and their clusters.
- * Default controls, double-click zoom and rotation are off (spec section 2); the keyboard still pans
- * (arrows) and zooms (+/-) once the map has focus.
+ * network beyond this server. Its own basemap: land and water, state and county (parish) borders, town
+ * names (npm data: world-atlas, us-atlas, the GeoNames gazetteer); then the fleet's county outlines from
+ * the API, the pins and their clusters, the labels. With MAP_STYLE_URL the operator's MapLibre style is
+ * the basemap instead (a Protomaps basemap from a PMTiles file works: the pmtiles:// protocol is
+ * registered). Default controls, double-click zoom and rotation are off (spec section 2); the keyboard
+ * still pans (arrows) and zooms (+/-) once the map has focus.
  */
 export default function OfflineMap() {
   const container = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<MaplibreMap | null>(null);
+  const styleUrl = useUnit($clientConfig)?.mapStyleUrl ?? null;
 
   useEffect(() => {
     if (!container.current) return;
-    // No background layer: the land colour is the container's CSS background, so the GPU (often a
-    // software rasteriser in headless and VM browsers) never fills the whole screen an extra time per frame.
-    const style: StyleSpecification = { version: 8, sources: {}, layers: [] };
-    const instance = new MaplibreMap({
-      container: container.current,
-      style,
-      center: [MAP_DEFAULTS.lng, MAP_DEFAULTS.lat],
-      zoom: toGlZoom(MAP_DEFAULTS.zoom),
-      minZoom: toGlZoom(MAP_DEFAULTS.minZoom),
-      maxZoom: toGlZoom(MAX_ZOOM),
-      attributionControl: false,
-      doubleClickZoom: false,
-      dragRotate: false,
-      pitchWithRotate: false,
-      touchPitch: false,
-      fadeDuration: 0,
-    });
-    instance.touchZoomRotate.disableRotation();
-    instance.keyboard.disableRotation();
-    instance.getCanvas().setAttribute('aria-label', 'Map of devices. Arrow keys pan, plus and minus zoom.');
-    // Dynamic resolution: on a software rasteriser, draw at half resolution while moving (smooth
-    // panning) and at full resolution once still (crisp pins and lines).
-    if (isSoftwareWebGL()) {
-      const full = () => window.devicePixelRatio || 1;
-      let moving = false;
-      let adjusting = false;
-      // setPixelRatio resizes the canvas, and a resize outside a movement fires its own
-      // movestart/moveend (and stops a camera animation): hence the deferral and the guard.
-      const setRatio = (ratio: number) => {
-        if (instance.getPixelRatio() === ratio) return;
-        adjusting = true;
-        try {
-          instance.setPixelRatio(ratio);
-        } finally {
-          adjusting = false;
-        }
-      };
-      instance.on('movestart', () => {
-        if (adjusting) return;
-        moving = true;
-        requestAnimationFrame(() => {
-          if (moving) setRatio(Math.min(full(), MOVING_PIXEL_RATIO));
-        });
-      });
-      instance.on('moveend', () => {
-        if (adjusting) return;
-        moving = false;
-        setRatio(full());
-      });
-      container.current.dataset.dynamicResolution = 'true';
-    }
-    instance.on('load', () => setMap(instance));
-    return () => {
-      setMap(null);
-      instance.remove();
+    let cancelled = false;
+    let instance: MaplibreMap | null = null;
+    const start = async () => {
+      if (styleUrl) {
+        // Loaded only for an operator's style: the built-in basemap needs no tile protocol.
+        const { Protocol } = await import('pmtiles');
+        addProtocol('pmtiles', new Protocol().tile);
+      }
+      if (cancelled || !container.current) return;
+      instance = create(container.current, styleUrl);
+      instance.on('load', () => setMap(instance));
     };
-  }, []);
+    void start();
+    return () => {
+      cancelled = true;
+      setMap(null);
+      instance?.remove();
+    };
+  }, [styleUrl]);
 
   return (
-    <div ref={container} className={styles.map} data-map-provider="offline" data-testid="fleet-map">
+    <div ref={container} className={styles.map} data-map-provider="offline" data-map-style={styleUrl ? 'operator' : 'built-in'} data-testid="fleet-map">
       {map ? (
         <OfflineMapContext.Provider value={map}>
+          {styleUrl ? null : <BasemapLayer />}
           <CountyLayer />
           <PinsLayer />
           <LabelsLayer />
+          {styleUrl ? null : <PlaceNamesLayer />}
           <ViewSync />
         </OfflineMapContext.Provider>
       ) : null}
     </div>
   );
+}
+
+/** The MapLibre map: the built-in empty style (layers add the basemap) or the operator's style. */
+function create(element: HTMLDivElement, styleUrl: string | null): MaplibreMap {
+  // No background layer: the land colour is the container's CSS background, so the GPU (often a
+  // software rasteriser in headless and VM browsers) never fills the whole screen an extra time per frame.
+  const style: StyleSpecification | string = styleUrl ?? { version: 8, sources: {}, layers: [] };
+  const instance = new MaplibreMap({
+    container: element,
+    style,
+    center: [MAP_DEFAULTS.lng, MAP_DEFAULTS.lat],
+    zoom: toGlZoom(MAP_DEFAULTS.zoom),
+    minZoom: toGlZoom(MAP_DEFAULTS.minZoom),
+    maxZoom: toGlZoom(MAX_ZOOM),
+    attributionControl: false,
+    doubleClickZoom: false,
+    dragRotate: false,
+    pitchWithRotate: false,
+    touchPitch: false,
+    fadeDuration: 0,
+  });
+  instance.touchZoomRotate.disableRotation();
+  instance.keyboard.disableRotation();
+  instance.getCanvas().setAttribute('aria-label', 'Map of devices. Arrow keys pan, plus and minus zoom.');
+  // Dynamic resolution: on a software rasteriser, draw at half resolution while moving (smooth
+  // panning) and at full resolution once still (crisp pins and lines).
+  if (isSoftwareWebGL()) {
+    const full = () => window.devicePixelRatio || 1;
+    let moving = false;
+    let adjusting = false;
+    // setPixelRatio resizes the canvas, and a resize outside a movement fires its own
+    // movestart/moveend (and stops a camera animation): hence the deferral and the guard.
+    const setRatio = (ratio: number) => {
+      if (instance.getPixelRatio() === ratio) return;
+      adjusting = true;
+      try {
+        instance.setPixelRatio(ratio);
+      } finally {
+        adjusting = false;
+      }
+    };
+    instance.on('movestart', () => {
+      if (adjusting) return;
+      moving = true;
+      requestAnimationFrame(() => {
+        if (moving) setRatio(Math.min(full(), MOVING_PIXEL_RATIO));
+      });
+    });
+    instance.on('moveend', () => {
+      if (adjusting) return;
+      moving = false;
+      setRatio(full());
+    });
+    element.dataset.dynamicResolution = 'true';
+  }
+  return instance;
 }

@@ -84,7 +84,12 @@ export function PinsLayer() {
       cluster: true,
       clusterRadius: CLUSTER_RADIUS_PX,
       clusterMaxZoom: toGlZoom(CLUSTER_UNTIL_ZOOM) - 1,
-      clusterProperties: Object.fromEntries(Object.values(STATUS_KEYS).map((key) => [key, ['+', ['get', key]]])),
+      clusterProperties: {
+        ...Object.fromEntries(Object.values(STATUS_KEYS).map((key) => [key, ['+', ['get', key]]])),
+        // The site range of a cluster: gmin === gmax means one site, which the labels layer names.
+        gmin: ['min', ['get', 'g']],
+        gmax: ['max', ['get', 'g']],
+      },
     });
     map.addLayer({
       id: 'pins',

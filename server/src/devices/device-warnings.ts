@@ -1,9 +1,19 @@
 import { inArray, sql } from 'drizzle-orm';
-import { deviceWarnings, warningFlags } from '@fleet/shared';
+import { batchWarningState, deviceWarnings, warningFlags } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { devices } from '../db/schema.ts';
 
 type Tx = Pick<Db, 'execute' | 'update'>;
+
+/**
+ * FAILED_REQUEST of device `d` in SQL (hasFailedRequest of shared/src/rules/warnings.ts, which it must
+ * agree with: device-warnings.test.ts runs both on the same cases): a failed or expired change that no
+ * newer request of the same setting replaced. Kept in SQL so a batch edit recomputes thousands of devices
+ * without reading their change history.
+ */
+export const failedRequestSql = sql`exists (select 1 from pending_changes p where p.device_id = d.id and p.status in ('failed', 'expired')
+                   and not exists (select 1 from pending_changes q where q.device_id = d.id and q.setting = p.setting
+                                   and q.requested_at > p.requested_at))`;
 
 /**
  * Recomputes warning_lists, is_warning, is_batch_warning and battery_warning of the given devices from
@@ -16,9 +26,7 @@ export async function recomputeWarnings(db: Tx, deviceIds: number[], today = new
   const res = (await db.execute(sql`
     select d.id, d.battery_percent, d.left_pump_type, d.right_pump_type, d.level_sensor1, d.level_sensor2,
            d.volume_remain, d.volume_remain2, d.last_seen_at, d.group_id, d.pump_sensor_fault,
-           exists (select 1 from pending_changes p where p.device_id = d.id and p.status in ('failed', 'expired')
-                   and not exists (select 1 from pending_changes q where q.device_id = d.id and q.setting = p.setting
-                                   and q.requested_at > p.requested_at)) as failed_request,
+           ${failedRequestSql} as failed_request,
            lb.expire_date as l_exp, lb.is_recalled as l_rec, rb.expire_date as r_exp, rb.is_recalled as r_rec
     from devices d
     left join batches lb on lb.id = d.batch_id
@@ -32,7 +40,6 @@ export async function recomputeWarnings(db: Tx, deviceIds: number[], today = new
     }[];
   };
   for (const d of res.rows) {
-    const batch = (exp: string | null, rec: boolean | null) => (exp == null ? null : { expired: String(exp).slice(0, 10) < today, recalled: !!rec });
     const list = deviceWarnings({
       batteryPercent: d.battery_percent,
       leftPumpType: d.left_pump_type,
@@ -42,8 +49,8 @@ export async function recomputeWarnings(db: Tx, deviceIds: number[], today = new
       volumeRemain: d.volume_remain,
       volumeRemain2: d.volume_remain2,
       neverReported: d.group_id != null && d.last_seen_at == null,
-      leftBatch: batch(d.l_exp, d.l_rec),
-      rightBatch: batch(d.r_exp, d.r_rec),
+      leftBatch: batchWarningState(d.l_exp, d.l_rec, today),
+      rightBatch: batchWarningState(d.r_exp, d.r_rec, today),
       pumpSensorFault: d.pump_sensor_fault,
       // A change the device could not apply, or never picked up in time, until a newer request replaces it.
       failedRequest: d.failed_request,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { checkinSchema, deviceWarnings, warningFlags, GATEWAY_LIMITS, type CheckinAnswer, type CheckinInput, type DeviceConfig } from '@fleet/shared';
+import { batchWarningState, checkinSchema, deviceWarnings, warningFlags, GATEWAY_LIMITS, type CheckinAnswer, type CheckinInput, type DeviceConfig } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { devices, pendingChanges, pumpSettings, rentals, deviceGroups } from '../db/schema.ts';
 import { ApiError, parse } from '../lib/errors.ts';
@@ -120,14 +120,13 @@ export function gatewayService(db: Db, secretKey: string, now: () => Date = () =
           pumpSensorFault: input.faults?.pumpSensor !== undefined ? input.faults.pumpSensor : res.pump_sensor_fault,
         };
         const today = tIso.slice(0, 10);
-        const batch = (exp: string | null, rec: boolean | null) => (exp == null ? null : { expired: String(exp).slice(0, 10) < today, recalled: !!rec });
         const list = deviceWarnings({
           ...after,
           leftPumpType: res.left_pump_type,
           rightPumpType: res.right_pump_type,
           neverReported: false, // last_seen_at is set now
-          leftBatch: batch(res.l_exp, res.l_rec),
-          rightBatch: batch(res.r_exp, res.r_rec),
+          leftBatch: batchWarningState(res.l_exp, res.l_rec, today),
+          rightBatch: batchWarningState(res.r_exp, res.r_rec, today),
           // A change the device could not apply, or never picked up in time, until a newer request replaces it.
           failedRequest: changes.some((c) => (c.status === 'failed' || c.status === 'expired') && !c.superseded),
         });

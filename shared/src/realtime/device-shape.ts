@@ -7,6 +7,9 @@
  * The single-device answer adds what the device panel shows: the site time zone, the brand image, the
  * last check-in and every pending change with who asked for it and when the device should take it.
  */
+/** What waits for the device (spec section 4): activation, rental, or any other setting not yet acknowledged. */
+export type PendingFlags = { activation_changed: boolean; rental_changed: boolean; others: boolean };
+
 export type DeviceListItem = Omit<DeviceAnswer, 'timezone_id' | 'brand_image_url' | 'batch2Id' | 'pending_changes'>;
 export type DeviceAnswer = {
   id: number;
@@ -44,7 +47,7 @@ export type DeviceAnswer = {
   warning_lists: string[];
   is_enabled_vandalism: boolean;
   is_enabled_maintenance: boolean;
-  pending_flags: { activation_changed: boolean; rental_changed: boolean; others: boolean };
+  pending_flags: PendingFlags;
   pending_changes: { id: number; kind: string; setting: string; requested_at: string; requested_by: number | null; expected_at: string | null; expires_at: string | null }[];
   poweroff_time: string | null;
   wakeup1_time: string | null;

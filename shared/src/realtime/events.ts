@@ -9,7 +9,7 @@
  * Every subscription is authorised with the same scope rules as REST. `overview:changed` always carries
  * `location` (null overall, the county id otherwise), so a client subscribed to both tells them apart.
  */
-import type { DeviceListItemShape } from './device-shape.ts';
+import type { DeviceListItemShape, PendingFlags } from './device-shape.ts';
 
 export type SubscriptionTopic = 'device' | 'deviceCards' | 'simLog' | 'overview';
 
@@ -29,7 +29,7 @@ export type ServerToClientEvents = {
   /** Fields of a device that changed since the last poll (a patch of the device answer). */
   'device:changed': (payload: { serial: string; patch: Partial<DeviceListItemShape> & Record<string, unknown>; at: string }) => void;
   /** Pending flags of a device changed (set by a person, or cleared by the device's acknowledgement). */
-  'pendingFlags:changed': (payload: { serial: string; pending_flags: { activation_changed: boolean; rental_changed: boolean; others: boolean }; at: string }) => void;
+  'pendingFlags:changed': (payload: { serial: string; pending_flags: PendingFlags; at: string }) => void;
   /** New SMS log rows, newest first. */
   'smsLog:appended': (payload: { serial: string; rows: { direction: string; message: string; created_when: string }[]; at: string }) => void;
   /** Overview counts that changed, and which overview they belong to (null: overall). */

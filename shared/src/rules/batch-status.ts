@@ -1,3 +1,5 @@
+import { daysBetween } from '../schemas/telemetry.schema.ts';
+
 /**
  * Batch status of spec section 4, one rule for client and server:
  * EXPIRED once the expiry date has passed; ALMOST_EXPIRED within ALMOST_EXPIRED_DAYS of it;
@@ -12,7 +14,7 @@ export const ALMOST_EXPIRED_DAYS = 30;
 
 /** Dates as 'YYYY-MM-DD'; `today` in the same form (the viewer's or the site's calendar day). */
 export function batchStatus(batch: { expireDate: string; inUse: boolean }, today: string): BatchStatus {
-  if (batch.expireDate < today) return 'EXPIRED';
+  if (isBatchExpired(batch.expireDate, today)) return 'EXPIRED';
   if (daysBetween(today, batch.expireDate) <= ALMOST_EXPIRED_DAYS) return 'ALMOST_EXPIRED';
   return batch.inUse ? 'IN_USE' : 'NOT_IN_USE';
 }
@@ -24,6 +26,19 @@ export const BATCH_STATUS_LABEL: Record<BatchStatus, string> = {
   EXPIRED: 'Expired / Recalled',
 };
 
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+/**
+ * The one expiry test (batch status, the BATCH_EXPIRED warning, the batches a form may choose): a batch
+ * is expired on the days after its expiry date. `expireDate` may come from the database as a date or a
+ * timestamp text ('2026-11-22' or '2026-11-22 00:00:00'); only its calendar day counts.
+ */
+export function isBatchExpired(expireDate: string, today: string): boolean {
+  return expireDate.slice(0, 10) < today;
+}
+
+/** What the warning rules need of a batch feeding a pump; null when no batch feeds it. */
+export type BatchWarningState = { expired: boolean; recalled: boolean };
+
+/** A stored batch (its expire_date and is_recalled columns, null when none feeds the pump) as the warning rules read it. */
+export function batchWarningState(expireDate: string | null, isRecalled: boolean | null, today: string): BatchWarningState | null {
+  return expireDate == null ? null : { expired: isBatchExpired(String(expireDate), today), recalled: !!isRecalled };
 }

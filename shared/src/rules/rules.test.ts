@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { batchStatus } from './batch-status.ts';
+import { batchStatus, batchWarningState, isBatchExpired } from './batch-status.ts';
 import { meetsPasswordPolicy, resetPasswordProblem } from './password.ts';
 import { accessLevel } from './access.ts';
-import { deviceWarnings, warningFlags } from './warnings.ts';
+import { deviceWarnings, hasFailedRequest, warningFlags } from './warnings.ts';
 import { firstErrorMessage } from '../schemas/common.ts';
 
 describe('password policy (spec section 5)', () => {
@@ -42,6 +42,28 @@ describe('batch status', () => {
     expect(batchStatus({ expireDate: '2026-12-22', inUse: false }, today)).toBe('ALMOST_EXPIRED');
     expect(batchStatus({ expireDate: '2026-12-23', inUse: false }, today)).toBe('NOT_IN_USE');
     expect(batchStatus({ expireDate: '2027-06-01', inUse: true }, today)).toBe('IN_USE');
+  });
+  it('reads a stored expiry date by its calendar day, for the warnings too', () => {
+    expect(isBatchExpired('2026-11-21 00:00:00', today)).toBe(true);
+    expect(isBatchExpired('2026-11-22', today)).toBe(false);
+    expect(batchWarningState('2026-11-21', null, today)).toEqual({ expired: true, recalled: false });
+    expect(batchWarningState('2027-01-01', true, today)).toEqual({ expired: false, recalled: true });
+    expect(batchWarningState(null, null, today)).toBeNull();
+  });
+});
+
+describe('FAILED_REQUEST (a failed or expired change until a newer request of its setting)', () => {
+  const at = (minute: number) => new Date(Date.UTC(2026, 10, 22, 12, minute)).toISOString();
+  it.each([
+    ['no changes', [], false],
+    ['one failed', [{ setting: 'active', status: 'failed', requestedAt: at(0) }], true],
+    ['one expired', [{ setting: 'active', status: 'expired', requestedAt: at(0) }], true],
+    ['applied and pending only', [{ setting: 'active', status: 'applied', requestedAt: at(0) }, { setting: 'rental', status: 'pending', requestedAt: at(1) }], false],
+    ['failed, then asked again', [{ setting: 'active', status: 'failed', requestedAt: at(0) }, { setting: 'active', status: 'pending', requestedAt: at(1) }], false],
+    ['failed, another setting asked again', [{ setting: 'active', status: 'failed', requestedAt: at(0) }, { setting: 'rental', status: 'applied', requestedAt: at(1) }], true],
+    ['failed after an older request', [{ setting: 'active', status: 'applied', requestedAt: at(0) }, { setting: 'active', status: 'expired', requestedAt: at(1) }], true],
+  ] as const)('%s', (_name, changes, expected) => {
+    expect(hasFailedRequest(changes)).toBe(expected);
   });
 });
 

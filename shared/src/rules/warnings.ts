@@ -1,4 +1,5 @@
 import { LOW_BATTERY_PERCENT, LOW_FLUID_THRESHOLD, type PumpType, type WarningCode } from '../constants.ts';
+import type { BatchWarningState } from './batch-status.ts';
 
 export type WarningInput = {
   batteryPercent: number | null;
@@ -11,8 +12,8 @@ export type WarningInput = {
   volumeRemain2: number;
   /** the device has never reported since it was placed */
   neverReported: boolean;
-  leftBatch?: { expired: boolean; recalled: boolean } | null;
-  rightBatch?: { expired: boolean; recalled: boolean } | null;
+  leftBatch?: BatchWarningState | null;
+  rightBatch?: BatchWarningState | null;
   pumpSensorFault?: boolean;
   failedRequest?: boolean;
 };
@@ -43,6 +44,27 @@ export function deviceWarnings(d: WarningInput): WarningCode[] {
   if (d.pumpSensorFault) out.push('PUMP_SENSOR');
   if (d.failedRequest) out.push('FAILED_REQUEST');
   return out;
+}
+
+/** A pending change as the FAILED_REQUEST rule reads it (pending_changes: setting, status, requested_at). */
+export type ChangeOutcome = { setting: string; status: string; requestedAt: Date | string | number };
+
+const time = (t: ChangeOutcome['requestedAt']) => (t instanceof Date ? t.getTime() : typeof t === 'number' ? t : Date.parse(t));
+
+/** A newer request of the same setting replaced this change (whatever became of the newer one). */
+export function isSupersededChange(change: ChangeOutcome, all: readonly ChangeOutcome[]): boolean {
+  const at = time(change.requestedAt);
+  return all.some((q) => q.setting === change.setting && time(q.requestedAt) > at);
+}
+
+/**
+ * FAILED_REQUEST: a change the device could not apply ('failed') or never picked up in time ('expired'),
+ * until a newer request of the same setting replaces it. `all` is every pending change of the device.
+ * The SQL forms of this rule (recomputeWarnings, gateway_checkin_store of migration 0006) are held to it
+ * by server/src/devices/device-warnings.test.ts on the same table of cases.
+ */
+export function hasFailedRequest(all: readonly ChangeOutcome[]): boolean {
+  return all.some((c) => (c.status === 'failed' || c.status === 'expired') && !isSupersededChange(c, all));
 }
 
 const BATCH_WARNINGS: readonly WarningCode[] = ['BATCH_EXPIRED', 'BATCH_RECALLED'];

@@ -1,4 +1,4 @@
-import { overviewSubject, POLL_MS, rooms, type OverviewChangedPayload, type ServerToClientEvents, type SubscriptionTopic } from '@fleet/shared';
+import { overviewSubject, POLL_MS, rooms, type OverviewChangedPayload, type PendingFlags, type ServerToClientEvents, type SubscriptionTopic } from '@fleet/shared';
 import { appendedRows, diffFields } from './diff.ts';
 import type { PollState } from './poll-state.ts';
 import type { WatchRegistry } from './watch-registry.ts';
@@ -18,7 +18,7 @@ export type PollerDeps = {
   tickMs?: number;
 };
 
-type DeviceLike = Record<string, unknown> & { serial: string; pending_flags?: { activation_changed: boolean; rental_changed: boolean; others: boolean } };
+type DeviceLike = Record<string, unknown> & { serial: string; pending_flags?: PendingFlags };
 type SmsRow = { direction: string; message: string; created_when: string };
 
 /**

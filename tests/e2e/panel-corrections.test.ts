@@ -75,11 +75,18 @@ const menu = (page: Page, name: string) => panel(page).getByRole('navigation', {
 const dialog = (page: Page) => panel(page).getByTestId('control-dialog');
 const siteToday = () => localDateOf(Date.now(), SITE_ZONE);
 
+/**
+ * Serious or critical axe findings on the whole page. label-content-name-mismatch (a control whose
+ * accessible name does not contain its visible text) is experimental in the axe-core installed here
+ * (4.13) and on by default in 4.14: it is asked for explicitly, so the check holds for both.
+ */
 async function axeSerious(page: Page) {
-  const axe = await new AxeBuilder({ page }).analyze();
-  return axe.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(' | ')}`);
+  // One run at a time: axe refuses a second while one is going.
+  const all = await new AxeBuilder({ page }).analyze();
+  const mismatch = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
+  return [...all.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), ...mismatch.violations].map(
+    (v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(' | ')}`,
+  );
 }
 
 describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => {

@@ -100,11 +100,13 @@ function UsageCalendar({ zone }: { zone: string | null }) {
                     type="button"
                     className={[styles.day, usage ? STATUS_CLASS[usage.status] : '', day === date ? styles.daySelected : ''].join(' ')}
                     aria-pressed={day === date}
-                    aria-label={`${dayjs(date).format('D MMMM')}${usage ? `: ${usage.usage} mb, ${usage.status}` : ''}`}
+                    // Starts with what the cell shows (day, status) so the name holds the visible text (WCAG 2.5.3).
+                    aria-label={`${Number(date.slice(8))}${usage ? ` ${usage.status}, ${usage.usage} mb` : ''}, ${dayjs(date).format('MMMM')}`}
                     onClick={() => selectDay(day === date ? null : date)}
                   >
                     <span>{Number(date.slice(8))}</span>
-                    {usage ? <span className={styles.dayStatus}>{usage.status}</span> : null}
+                    {/* A space, so the visible text reads '1 NO DATA' (as the name does), not '1NO DATA'. */}
+                    {usage ? <> <span className={styles.dayStatus}>{usage.status}</span></> : null}
                   </button>
                 </span>
               );

@@ -54,7 +54,8 @@ export function ProfilePanel({ className }: { className?: string }) {
           <button
             type="button"
             className={styles.avatar}
-            aria-label={canManage ? 'Open User Management' : 'Profile (User Management is not available for company accounts)'}
+            // The initials shown start the name (WCAG 2.5.3 label in name; axe label-content-name-mismatch).
+            aria-label={`${user.profile_url ? '' : `${initials(name)}, `}${canManage ? 'Open User Management' : 'Profile (User Management is not available for company accounts)'}`}
             aria-disabled={!canManage || undefined}
             title={canManage ? 'User Management' : undefined}
             data-testid="profile-image"

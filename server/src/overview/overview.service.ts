@@ -1,0 +1,39 @@
+import { mlToFlOz, roundVolume } from '@fleet/shared';
+import { deviceScope, type ScopeViewer } from '../access/scope.ts';
+import type { OverviewRepository } from './overview.repository.ts';
+
+export type OverviewServiceDeps = { repo: OverviewRepository };
+
+/** ml dispensed to fl.oz., 2 decimals. */
+const flOz2 = (ml: number) => roundVolume(mlToFlOz(ml), 2);
+
+/** GET /api/v1/overview: every count of spec section 3 for the caller's scope, overall or for one county. */
+export function overviewService({ repo }: OverviewServiceDeps) {
+  return {
+    async overview(viewer: ScopeViewer, location?: number) {
+      const r = await repo.counts(deviceScope(viewer), location);
+      // A distributor counts every batch and brand it manages, used or not; others count what feeds their devices.
+      const all = viewer.access === 'distributor' && !location;
+      return {
+        location: location ?? null,
+        total_devices: r.total_devices,
+        online_devices: r.online_devices,
+        offline_devices: r.offline_devices,
+        warning_devices: r.warning_devices,
+        pause_devices: r.pause_devices,
+        maintenance_devices: r.maintenance_devices,
+        low_battery_devices: r.low_battery_devices,
+        totalIsRegistration: r.totalIsRegistration,
+        totalSunscreenUsed: flOz2(r.sunscreen_ml),
+        totalSanitizerUsed: flOz2(r.sanitizer_ml),
+        totalSunscreenDispensingCount: r.sunscreen_count,
+        totalSanitizerDispensingCount: r.sanitizer_count,
+        totalSunscreenBatchs: all ? r.sunscreen_batches_all : r.sunscreen_batches_in_scope,
+        totalSanitizerBatchs: all ? r.sanitizer_batches_all : r.sanitizer_batches_in_scope,
+        total_brands: all ? r.brands_all : r.brands_in_scope,
+        total_market_partners: r.market_partners,
+      };
+    },
+  };
+}
+export type OverviewService = ReturnType<typeof overviewService>;

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { SQL } from 'drizzle-orm';
+import { ApiError } from '../lib/errors.ts';
+import type { SiteRow, SitesRepository } from './sites.repository.ts';
+import { sitesService } from './sites.service.ts';
+
+const site: SiteRow = {
+  id: 3,
+  name: 'Audubon Park',
+  address: '6500 Magazine St',
+  lat: 29.93,
+  lng: -90.13,
+  location: 1,
+  client: null,
+  timezone_id: 'America/Chicago',
+  devices: [{ serial: 'SP240001', number: 1 }],
+  brand_ids: [2, 1],
+  batch_ids: [7, 3, 7],
+  total_devices: 1,
+  online_devices: 1,
+  offline_devices: 0,
+  warning_devices: 0,
+};
+
+function fakeRepo(over: Partial<SitesRepository> = {}) {
+  const scopes: (SQL | undefined)[] = [];
+  const counties: boolean[] = [];
+  const repo: SitesRepository = {
+    async sites(scope) {
+      scopes.push(scope);
+      return [site];
+    },
+    async brandNames() {
+      return new Map([[1, 'Bayou Clean']]);
+    },
+    async counties(scope, withoutDevices) {
+      scopes.push(scope);
+      counties.push(withoutDevices);
+      return [];
+    },
+    async setTimezone() {
+      return undefined;
+    },
+    ...over,
+  };
+  return { repo, scopes, counties };
+}
+
+describe('sites service', () => {
+  it('names the brands of a site and lists its batches once each, ascending', async () => {
+    const { repo, scopes } = fakeRepo();
+    const [answer] = await sitesService({ repo }).deviceGroups({ id: 1, access: 'distributor' });
+    expect(answer).toEqual({
+      id: 3,
+      name: 'Audubon Park',
+      address: '6500 Magazine St',
+      lat: 29.93,
+      lng: -90.13,
+      location: 1,
+      client: null,
+      timezone_id: 'America/Chicago',
+      devices: [{ serial: 'SP240001', number: 1 }],
+      total_devices: 1,
+      online_devices: 1,
+      offline_devices: 0,
+      warning_devices: 0,
+      brand_list: [
+        { id: 2, name: '' },
+        { id: 1, name: 'Bayou Clean' },
+      ],
+      batchIds: [3, 7],
+    });
+    expect(scopes).toEqual([undefined]);
+  });
+
+  it('lists every county for a distributor, only counties with its devices for others', async () => {
+    const { repo, scopes, counties } = fakeRepo();
+    const service = sitesService({ repo });
+    await service.locations({ id: 1, access: 'distributor' });
+    await service.locations({ id: 9, access: 'market-partner' });
+    expect(counties).toEqual([true, false]);
+    expect(scopes[0]).toBeUndefined();
+    expect(scopes[1]).toBeDefined();
+  });
+
+  it('answers 404 for a site outside the scope, the stored zone otherwise', async () => {
+    const refused = sitesService(fakeRepo()).updateTimezone({ id: 5, access: 'client' }, { id: 3, timezone_id: 'America/Chicago' });
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    await expect(refused).rejects.toMatchObject({ status: 404 });
+    const saved = fakeRepo({ setTimezone: async (_scope, id, timezone_id) => ({ id, timezone_id }) });
+    expect(await sitesService(saved).updateTimezone({ id: 1, access: 'distributor' }, { id: 3, timezone_id: 'Australia/Sydney' })).toEqual({ id: 3, timezone_id: 'Australia/Sydney' });
+  });
+});

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import net, { type Socket } from 'node:net';
 import type { RequestHandler } from 'express';
 
 export type ShutdownStep = [name: string, stop: () => unknown];
@@ -9,7 +10,10 @@ export type ShutdownStep = [name: string, stop: () => unknown];
  *
  * 1. draining: /readyz answers 503 so the proxy stops routing here, and every answer carries
  *    `Connection: close` so keep-alive clients open their next request elsewhere;
- * 2. the listener closes (no new connection is accepted) and idle keep-alive connections are closed;
+ * 2. for a moment (SHUTDOWN_ACCEPT_MS, 1 s) the listener still accepts, so connections the kernel
+ *    already queued and requests a proxy sent before it saw the 503 are answered rather than reset;
+ *    then it closes (no new connection is accepted) and keep-alive connections idle between requests
+ *    are closed;
  * 3. Socket.IO connections are closed at the transport, not by a server `disconnect`: the browser sees
  *    'transport close' and reconnects (through the proxy, to another replica) and resubscribes, where a
  *    server disconnect would leave it disconnected for good;
@@ -19,7 +23,13 @@ export type ShutdownStep = [name: string, stop: () => unknown];
  *    Redis and the database close;
  * 6. the process exits 0, or 1 when the deadline passed first.
  */
-export function gracefulShutdown(opts: { timeoutMs?: number; log: (msg: string, err?: unknown) => void; exit?: (code: number) => void }) {
+export function gracefulShutdown(opts: {
+  timeoutMs?: number;
+  /** How long the listener keeps accepting after the signal while /readyz says 503 (SHUTDOWN_ACCEPT_MS, 1 s). */
+  acceptForMs?: number;
+  log: (msg: string, err?: unknown) => void;
+  exit?: (code: number) => void;
+}) {
   let draining = false;
   let server: http.Server | undefined;
   /** Closes this process's sockets at the transport (see 3). */
@@ -28,18 +38,27 @@ export function gracefulShutdown(opts: { timeoutMs?: number; log: (msg: string, 
   const exit = opts.exit ?? ((code: number) => process.exit(code));
   const timeoutMs = opts.timeoutMs ?? 10_000;
 
+  /** Connections that served a request, and how many requests each has open now. */
+  const served = new Map<Socket, number>();
+
   async function closeListener(deadline: number) {
     if (!server) return;
     const listener = server;
     await new Promise<void>((resolve) => {
-      // Connections that finish a request while draining are closed as soon as they are idle.
-      const idle = setInterval(() => listener.closeIdleConnections(), 100);
+      // Keep-alive connections idle between requests are closed; every answer while draining says
+      // `Connection: close`, so a connection closes after its request. A connection accepted but whose
+      // request has not arrived yet is left to send it (http.Server.close would cut it with the idle
+      // ones: a request the client sent and got a reset for).
+      const closeIdle = () => {
+        for (const [socket, open] of served) if (open === 0) socket.destroy();
+      };
+      const idle = setInterval(closeIdle, 50);
       const done = () => {
         clearInterval(idle);
         resolve();
       };
-      listener.close(() => done());
-      listener.closeIdleConnections();
+      net.Server.prototype.close.call(listener, () => done());
+      closeIdle();
       setTimeout(() => {
         // Past the deadline's share for requests: whatever is still open is cut.
         listener.closeAllConnections();
@@ -60,6 +79,7 @@ export function gracefulShutdown(opts: { timeoutMs?: number; log: (msg: string, 
     force.unref();
     try {
       dropSockets?.();
+      await new Promise((r) => setTimeout(r, Math.min(opts.acceptForMs ?? 1000, timeoutMs * 0.2)));
       // Requests get most of the deadline; the steps (jobs, connections) the rest.
       await closeListener(started + timeoutMs * 0.6);
       for (const [name, stop] of steps) {
@@ -97,6 +117,14 @@ export function gracefulShutdown(opts: { timeoutMs?: number; log: (msg: string, 
     attach(listener: http.Server, sockets?: () => void) {
       server = listener;
       dropSockets = sockets;
+      listener.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+        const socket = req.socket;
+        if (!served.has(socket)) socket.once('close', () => served.delete(socket));
+        served.set(socket, (served.get(socket) ?? 0) + 1);
+        res.once('close', () => {
+          if (served.has(socket)) served.set(socket, served.get(socket)! - 1);
+        });
+      });
     },
     /** Steps run in the order added, after the requests. */
     add(...more: ShutdownStep[]) {

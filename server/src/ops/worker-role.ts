@@ -4,6 +4,7 @@ import { Emitter } from '@socket.io/redis-emitter';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { jobs, redisPollState, redisWatchRegistry, startPollers, type JobName } from '@fleet/workers';
+import type { SubscriptionTopic } from '@fleet/shared';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
 import { checkFleetHealth } from '../gateway/fleet-health.ts';
@@ -76,6 +77,7 @@ export async function startWorkerRole(opts: {
     countPoll: metrics.countPoll,
     log,
     ...(env.POLL_TICK_MS ? { tickMs: Number(env.POLL_TICK_MS) } : {}),
+    ...(env.POLL_PERIODS ? { periods: pollPeriods(env.POLL_PERIODS) } : {}),
   });
 
   const claim = tickClaimer(redis, { onClaimed: (tick, slot) => opts.logger.info({ tick, slot }, `tick ${tick} runs here`) });
@@ -124,4 +126,15 @@ export async function startWorkerRole(opts: {
     }],
   ];
   return { app, steps };
+}
+
+/** POLL_PERIODS=device=10000,simLog=15000: the spec's periods, changed (tests shorten them). */
+export function pollPeriods(text: string): Partial<Record<SubscriptionTopic, number>> {
+  const out: Partial<Record<SubscriptionTopic, number>> = {};
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [topic, ms] = part.split('=');
+    if (!['device', 'deviceCards', 'simLog', 'overview'].includes(topic!) || !(Number(ms) >= 100)) throw new Error(`POLL_PERIODS: '${part}' is not topic=milliseconds (100 or more)`);
+    out[topic as SubscriptionTopic] = Number(ms);
+  }
+  return out;
 }

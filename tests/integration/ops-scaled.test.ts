@@ -1,0 +1,272 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientToServerEvents, ServerToClientEvents } from '@fleet/shared';
+import { openDatabase } from '../../server/src/db/client.ts';
+import { seedDemo } from '../../server/src/seed/demo.ts';
+import { postgresAvailable, TEST_DATABASE_URL } from '../helpers/backends.ts';
+import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.ts';
+import { startSmtpServer } from '../helpers/smtp.ts';
+
+/**
+ * The scaled deployment for real: two `npm run start:server` and two `npm run start:worker` processes
+ * (the commands of package.json's scripts) on their own ports, one fresh PostgreSQL database and one
+ * Redis (a key prefix of their own), a real SMTP server. In CI (CI=true) PostgreSQL and Redis must be
+ * reachable: the helpers throw instead of skipping.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const up = (await postgresAvailable()) && (await redisAvailable());
+const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const DEVICE_PERIOD = 1000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
+type LogLine = { msg?: string; requestId?: string; tick?: string; slot?: string; role?: string; level?: number };
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+type Proc = { name: string; child: ChildProcess; port: number; base: string; lines: LogLine[]; exited: Promise<number | null> };
+
+/** Starts `npm run <script>` as package.json spells it (`node --import tsx ...`, no npm in between, so SIGTERM reaches it). */
+function start(name: string, script: 'start:server' | 'start:worker', port: number, env: NodeJS.ProcessEnv): Proc {
+  const [bin, ...args] = scripts[script]!.split(/\s+/);
+  expect(bin).toBe('node');
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: LogLine[] = [];
+  let buffer = '';
+  const take = (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let i;
+    while ((i = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      try {
+        lines.push(JSON.parse(line) as LogLine);
+      } catch {
+        if (line.trim() && process.env.OPS_TEST_VERBOSE) console.log(`[${name}] ${line}`);
+      }
+    }
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { name, child, port, base: `http://127.0.0.1:${port}`, lines, exited };
+}
+
+async function ready(p: Proc, timeoutMs = 45_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode}: ${JSON.stringify(p.lines.slice(-5))}`);
+    try {
+      if ((await fetch(`${p.base}/readyz`)).status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(200);
+  }
+  throw new Error(`${p.name} not ready within ${timeoutMs} ms`);
+}
+
+const metric = async (p: Proc, name: string, labels: string) => {
+  const text = await (await fetch(`${p.base}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+  return line ? Number(line.split(' ').pop()) : 0;
+};
+
+describe.skipIf(!up)('scaled run: two start:server and two start:worker processes', () => {
+  const dbName = `ops_${crypto.randomBytes(5).toString('hex')}`;
+  const dbUrl = (() => {
+    const u = new URL(TEST_DATABASE_URL);
+    u.pathname = `/${dbName}`;
+    return u.toString();
+  })();
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  const procs: Proc[] = [];
+  let serverA: Proc, serverB: Proc;
+  let token = '';
+
+  beforeAll(async () => {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    smtp = await startSmtpServer();
+    const [pa, pb, pw1, pw2] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      DATABASE_URL: dbUrl,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: `ops-${crypto.randomBytes(4).toString('hex')}:`,
+      SMTP_URL: smtp.url,
+      // Shared secrets only through the environment: each process has its own DATA_DIR.
+      SECRET_KEY: crypto.randomBytes(24).toString('hex'),
+      MAINTENANCE_TOKEN: crypto.randomBytes(24).toString('hex'),
+      SERVICE_TOKEN: crypto.randomBytes(24).toString('hex'),
+      SEED_DEMO: 'false',
+      LOG_FORMAT: 'json',
+      POLL_TICK_MS: '100',
+      POLL_PERIODS: `device=${DEVICE_PERIOD}`,
+      REPORT_DAILY_CRON: '*/2 * * * * *',
+    };
+    const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ops-'));
+    serverA = start('server A', 'start:server', pa, { ...env, DATA_DIR: dataDir() });
+    serverB = start('server B', 'start:server', pb, { ...env, DATA_DIR: dataDir() });
+    // The workers poll through server A and server B (a proxy's job in compose).
+    const w1 = start('worker 1', 'start:worker', pw1, { ...env, DATA_DIR: dataDir(), DEVICE_API_URL: `http://127.0.0.1:${pa}` });
+    const w2 = start('worker 2', 'start:worker', pw2, { ...env, DATA_DIR: dataDir(), DEVICE_API_URL: `http://127.0.0.1:${pb}` });
+    procs.push(serverA, serverB, w1, w2);
+    // All four migrate the empty database at once (the advisory lock serialises them).
+    await Promise.all(procs.map((p) => ready(p)));
+    const seeded = await openDatabase({ url: dbUrl, migrate: false });
+    await seedDemo(seeded, { uploadsDir: path.join(dataDir(), 'uploads'), historyDays: 1 });
+    await seeded.close();
+    token = (await (await fetch(`${serverB.base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) })).json()).auth_token;
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGTERM');
+    await Promise.all(procs.map((p) => Promise.race([p.exited, sleep(12_000)])));
+    for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    await smtp?.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }, 60_000);
+
+  it('ran the migrations once although four processes started together', async () => {
+    const journal = JSON.parse(fs.readFileSync(path.join(root, 'server/drizzle/meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    const { rows } = await db.query<{ tag: string }>('select tag from schema_migrations order by tag');
+    await db.end();
+    expect(rows.map((r) => r.tag)).toEqual(journal.entries.map((e) => e.tag).sort());
+    expect(procs.every((p) => p.child.exitCode === null)).toBe(true);
+  });
+
+  it('a socket on server A hears a change made through server B; each watched device is polled once per period in total', async () => {
+    const socket: Client = connect(serverA.base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    await new Promise<void>((resolve, reject) => {
+      socket.on('connect', () => resolve());
+      socket.on('connect_error', reject);
+    });
+    const heard: { serial: string; patch: Record<string, unknown> }[] = [];
+    socket.on('device:changed', (p) => heard.push(p as never));
+    const ack = await new Promise<{ ok: boolean }>((resolve) => socket.emit('subscribe', { topic: 'device', serial: 'SP240007' }, resolve as never));
+    expect(ack.ok).toBe(true);
+    // Servers never poll: only the workers' counters move.
+    const polls = async () => (await Promise.all(procs.map((p) => metric(p, 'upstream_polls_total', 'topic="device"')))) as number[];
+    await sleep(DEVICE_PERIOD * 1.5);
+    const before = await polls();
+    await sleep(DEVICE_PERIOD * 5);
+    const after = await polls();
+    const [sa, sb, w1, w2] = after.map((n, i) => n - before[i]!);
+    expect([sa, sb]).toEqual([0, 0]);
+    // Two workers without the shared lock would poll about 10 times in 5 periods.
+    expect(w1! + w2!).toBeGreaterThanOrEqual(4);
+    expect(w1! + w2!).toBeLessThanOrEqual(6);
+
+    // The change: a device's new secret and a check-in, both through server B.
+    const secret = (await (await fetch(`${serverB.base}/api/v1/deviceSecret/SP240007`, { method: 'POST', headers: { Authorization: `Token ${token}` } })).json()).secret as string;
+    const checkin = await fetch(`${serverB.base}/device/v1/checkin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Authorization: `Basic ${Buffer.from(`SP240007:${secret}`).toString('base64')}` },
+      body: JSON.stringify({ sentAt: new Date().toISOString(), signalQuality: 13 }),
+    });
+    expect(checkin.status).toBeLessThan(300);
+    for (let i = 0; i < 40 && !heard.some((h) => h.patch.signal_quality === 13); i++) await sleep(100);
+    expect(heard).toContainEqual(expect.objectContaining({ serial: 'SP240007', patch: expect.objectContaining({ signal_quality: 13 }) }));
+    expect(await metric(serverB, 'device_checkins_total', 'outcome="accepted"')).toBe(1);
+    socket.close();
+  });
+
+  it('fires each scheduled tick on one worker only, and the summary mail goes out once', async () => {
+    await sleep(5_000);
+    const workers = procs.slice(2);
+    const claims = workers.flatMap((w) => w.lines.filter((l) => l.tick === 'summary-daily').map((l) => `${l.slot}`));
+    // A tick every 2 s since the workers started: several ticks, none claimed twice.
+    expect(claims.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(claims).size).toBe(claims.length);
+    expect(workers.every((w) => w.lines.some((l) => l.msg === 'worker: health and metrics on ' + `127.0.0.1:${w.port}`))).toBe(true);
+    // distributor@demo.test is the demo's one daily recipient: one mail for the day, whatever the ticks.
+    const summaries = smtp.received.filter((m) => m.to.includes('distributor@demo.test') && /Daily/i.test(m.raw));
+    expect(summaries).toHaveLength(1);
+  });
+
+  it("carries a request's id from the server into the worker that runs the job it queued", async () => {
+    const requestId = `ops-trace-${crypto.randomBytes(6).toString('hex')}`;
+    const auth = { Authorization: `Token ${token}`, 'content-type': 'application/json' };
+    await fetch(`${serverA.base}/api/v1/addEmail`, { method: 'POST', headers: auth, body: JSON.stringify({ email: 'ops-trace@example.test', name: 'Ops' }) });
+    const res = await fetch(`${serverA.base}/api/v1/emailReport`, {
+      method: 'POST',
+      headers: { ...auth, 'X-Request-Id': requestId },
+      body: JSON.stringify({ deviceSerials: ['SP240001'], startDate: '2026-03-01', endDate: '2026-03-08', emails: ['ops-trace@example.test'], requestId }),
+    });
+    expect(res.status).toBe(202);
+    expect(res.headers.get('x-request-id')).toBe(requestId);
+    for (let i = 0; i < 100 && !smtp.received.some((m) => m.to.includes('ops-trace@example.test')); i++) await sleep(100);
+    expect(smtp.received.filter((m) => m.to.includes('ops-trace@example.test'))).toHaveLength(1);
+    expect(serverA.lines.some((l) => l.requestId === requestId)).toBe(true);
+    const workerLines = procs.slice(2).flatMap((w) => w.lines.filter((l) => l.requestId === requestId));
+    expect(workerLines.length).toBeGreaterThan(0);
+    expect(await Promise.all(procs.slice(2).map((w) => metric(w, 'mails_total', 'outcome="sent"')))).toSatisfy((n: number[]) => n.reduce((a, b) => a + b, 0) >= 2);
+  });
+
+  it('SIGTERM mid-load: every accepted request is answered, sockets are told to reconnect, the process exits 0 within 10 s', async () => {
+    const socket: Client = connect(serverB.base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    const reason = new Promise<string>((resolve) => socket.on('disconnect', (r) => resolve(r)));
+    const outcomes: (number | string)[] = [];
+    const one = () =>
+      new Promise<void>((resolve) => {
+        const req = http.get(`${serverB.base}/api/v1/device`, { headers: { Authorization: `Token ${token}` }, agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => {
+            outcomes.push(res.statusCode!);
+            resolve();
+          });
+          res.on('error', (e) => {
+            outcomes.push(`broken ${e.message}`);
+            resolve();
+          });
+        });
+        req.on('error', (e: NodeJS.ErrnoException) => {
+          outcomes.push(e.code ?? e.message);
+          resolve();
+        });
+      });
+    const load: Promise<void>[] = [];
+    for (let i = 0; i < 30; i++) load.push(one());
+    await sleep(30);
+    const killedAt = Date.now();
+    serverB.child.kill('SIGTERM');
+    // Requests keep coming after the signal: refused at the door, never accepted and dropped.
+    for (let i = 0; i < 10; i++) {
+      load.push(one());
+      await sleep(20);
+    }
+    await Promise.all(load);
+    const code = await serverB.exited;
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    expect(code).toBe(0);
+    const failed = outcomes.filter((o) => o !== 200 && o !== 'ECONNREFUSED');
+    expect(failed).toEqual([]);
+    expect(outcomes.filter((o) => o === 200).length).toBeGreaterThanOrEqual(20);
+    // A transport close (the client reconnects, through a proxy to another replica), not a server disconnect.
+    expect(await reason).toBe('transport close');
+    expect(serverB.lines.some((l) => /^shutdown: done in/.test(l.msg ?? ''))).toBe(true);
+    socket.close();
+  });
+});

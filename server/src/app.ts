@@ -104,6 +104,7 @@ export function createApp(deps: AppDeps) {
   const auth = authService({
     repo: authRepository(database.db),
     mailer: deps.mailer,
+    sessionTtl: config.sessionTtl,
     limits: authLimits({ login: config.loginLimit, redis: redis?.client, prefix: `${deps.redisPrefix ?? 'fleet:'}limit:` }),
     secretKey: config.secretKey,
     serviceToken: config.serviceToken,

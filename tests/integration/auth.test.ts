@@ -183,9 +183,12 @@ describe.each(BACKENDS)('auth calls on %s', (backend) => {
       expect(await userCount()).toBe(before);
     });
 
-    it('puts the password message where the client looks first', async () => {
-      const res = await request(h.app).post('/auth/users/').send({ ...valid, email: 'y@y.io', password: 'short' });
-      expect(res.body.password).toEqual(['This password is too short. It must contain at least 8 characters.']);
+    it.each(['short', 'alllowercase1', 'ALLUPPER123', 'NoDigitsHere'])('holds the reset form\'s password policy (section 5) for %s, where the client looks first', async (password) => {
+      const before = await userCount();
+      const res = await request(h.app).post('/auth/users/').send({ ...valid, email: 'y@y.io', password });
+      expect(res.status).toBe(400);
+      expect(res.body.password).toEqual(['Password must be at least 8 characters and include uppercase, lowercase, and digit.']);
+      expect(await userCount()).toBe(before);
     });
 
     it('answers 400 for malformed JSON and creates nothing', async () => {

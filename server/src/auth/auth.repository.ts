@@ -23,19 +23,22 @@ export function authRepository(db: Db) {
     async createToken(userId: number, keyHash: string): Promise<void> {
       await db.insert(authTokens).values({ userId, keyHash });
     },
-    /** The user behind a token (and the token's id), touching last_used_at at most once a minute. */
-    async findUserByTokenHash(keyHash: string): Promise<(UserRow & { tokenId: number }) | undefined> {
+    /** The user behind a token, with the token's id, creation and last use (as they were before this call). */
+    async findUserByTokenHash(keyHash: string): Promise<(UserRow & { tokenId: number; tokenCreatedAt: Date; tokenLastUsedAt: Date | null }) | undefined> {
       const [row] = await db
-        .select({ user: users, tokenId: authTokens.id, lastUsedAt: authTokens.lastUsedAt })
+        .select({ user: users, tokenId: authTokens.id, createdAt: authTokens.createdAt, lastUsedAt: authTokens.lastUsedAt })
         .from(authTokens)
         .innerJoin(users, eq(users.id, authTokens.userId))
         .where(eq(authTokens.keyHash, keyHash))
         .limit(1);
       if (!row) return undefined;
-      if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
-        await db.update(authTokens).set({ lastUsedAt: new Date() }).where(eq(authTokens.id, row.tokenId));
-      }
-      return { ...row.user, tokenId: row.tokenId };
+      return { ...row.user, tokenId: row.tokenId, tokenCreatedAt: row.createdAt, tokenLastUsedAt: row.lastUsedAt };
+    },
+    async touchToken(tokenId: number, at: Date): Promise<void> {
+      await db.update(authTokens).set({ lastUsedAt: at }).where(eq(authTokens.id, tokenId));
+    },
+    async deleteTokenById(tokenId: number): Promise<void> {
+      await db.delete(authTokens).where(eq(authTokens.id, tokenId));
     },
     async deleteTokensOf(userId: number): Promise<void> {
       await db.delete(authTokens).where(eq(authTokens.userId, userId));

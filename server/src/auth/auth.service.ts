@@ -34,6 +34,11 @@ export type AuthServiceDeps = {
   /** Ends the sockets of a session that ends here (sign-out, password reset). */
   sessions?: SessionEnder;
   resetTokenTtlMinutes?: number;
+  /**
+   * Token lifetime: a token unused for idleHours expires (sliding: each use extends it, recorded at most
+   * once a minute), and none lives longer than maxDays whatever its use.
+   */
+  sessionTtl?: { idleHours: number; maxDays: number };
   now?: () => Date;
   log?: (msg: string, err?: unknown) => void;
 };
@@ -155,12 +160,22 @@ export function authService(deps: AuthServiceDeps) {
       if (!header) throw ApiError.unauthorized();
       if (!match?.[1]) throw ApiError.unauthorized('Invalid token header.');
       if (deps.serviceToken && safeEqual(match[1], deps.serviceToken)) return serviceViewer(actAs);
-      const user = await deps.repo.findUserByTokenHash(hash(match[1]));
-      if (!user) {
+      const found = await deps.repo.findUserByTokenHash(hash(match[1]));
+      if (!found) {
         // Checked after the user tokens, so a user's call costs no extra query.
         if (deps.maintenanceCredential && (await deps.maintenanceCredential(match[1]))) return { ...(await serviceViewer()), id: -1, username: 'maintenance', readOnly: true };
         throw ApiError.unauthorized('Invalid token.');
       }
+      const { tokenCreatedAt, tokenLastUsedAt, ...user } = found;
+      const at = now();
+      const ttl = deps.sessionTtl ?? { idleHours: 168, maxDays: 30 };
+      const lastActive = tokenLastUsedAt ?? tokenCreatedAt;
+      if (at.getTime() - lastActive.getTime() > ttl.idleHours * 3_600_000 || at.getTime() - tokenCreatedAt.getTime() > ttl.maxDays * 86_400_000) {
+        await deps.repo.deleteTokenById(user.tokenId);
+        throw ApiError.unauthorized('Session expired.');
+      }
+      // Recorded at most once a minute (a tenth of the idle time when that is shorter), not on every call.
+      if (!tokenLastUsedAt || at.getTime() - tokenLastUsedAt.getTime() > Math.min(60_000, ttl.idleHours * 360_000)) await deps.repo.touchToken(user.tokenId, at);
       if (!user.activated) throw new ApiError(403, { detail: 'User account is disabled.', code: 'account_deactivated' });
       return { ...user, access: accessOf(user) };
     },

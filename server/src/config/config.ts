@@ -43,6 +43,8 @@ export type Config = {
   /** Seed the demo fleet into an empty database (never in production). */
   seedDemo: boolean;
   trustProxy: boolean;
+  /** API token lifetime (auth.service.ts): expires after idleHours unused (sliding) or maxDays in all. */
+  sessionTtl: { idleHours: number; maxDays: number };
   /** Sign-in attempt limits (auth/limits.ts): per email+address, per address, per email from unknown addresses. */
   loginLimit: { perEmail: number; perAddress: number; windowSeconds: number; perEmailAnyAddress?: number; backoffSeconds?: number };
   /** Subscriptions and billing (server/src/billing, README 'Subscriptions and billing'). */
@@ -93,6 +95,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mapStyleUrl: mapStyleUrl(env.MAP_STYLE_URL),
     seedDemo: !isProduction && env.SEED_DEMO !== 'false',
     trustProxy: env.TRUST_PROXY === 'true',
+    sessionTtl: {
+      idleHours: positive(env.TOKEN_IDLE_HOURS, 168, 'TOKEN_IDLE_HOURS'),
+      maxDays: positive(env.TOKEN_MAX_DAYS, 30, 'TOKEN_MAX_DAYS'),
+    },
     loginLimit: {
       perEmail: Number(env.LOGIN_LIMIT_PER_EMAIL ?? 10),
       perAddress: Number(env.LOGIN_LIMIT_PER_ADDRESS ?? 50),
@@ -139,6 +145,13 @@ function billingWebhookSecret(env: NodeJS.ProcessEnv, dataDir: string, isProduct
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify({ ...stored, billingWebhookSecret: secret }, null, 2), { mode: 0o600 });
   return secret;
+}
+
+function positive(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number: ${value}`);
+  return n;
 }
 
 function requiredSecrets(env: NodeJS.ProcessEnv) {

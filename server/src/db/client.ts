@@ -37,7 +37,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const searchPath = opts.schema ? `-c search_path=${quoteIdent(opts.schema)}` : undefined;
-    const pool = new pg.Pool({ connectionString: opts.url, max: 10, ...(searchPath ? { options: searchPath } : {}) });
+    // A connection that cannot be made within 5 s fails the request (503, lib/errors.ts) instead of
+    // leaving it waiting on an unreachable server.
+    const pool = new pg.Pool({ connectionString: opts.url, max: 10, connectionTimeoutMillis: 5000, ...(searchPath ? { options: searchPath } : {}) });
     pool.on('error', () => {
       /* a dropped idle connection is replaced on next use; readyz reports the outage */
     });

@@ -61,6 +61,12 @@ export function errorHandler(log: (msg: string, err: unknown) => void): ErrorReq
       res.status(e.status).json({ detail: (err as Error).message });
       return;
     }
+    if (isDatabaseUnavailable(err)) {
+      // The database is down or restarting: a clear, retryable answer rather than a 500 (readyz says the same).
+      log('database unavailable', err);
+      res.set('Retry-After', '5').status(503).json({ detail: 'The service is temporarily unavailable. Try again shortly.' });
+      return;
+    }
     if (isUnstorableText(err)) {
       // The statement failed, so its transaction rolled back: nothing of the request was saved.
       res.status(400).json({ detail: NUL_MESSAGE });
@@ -79,6 +85,20 @@ const pgCode = (err: unknown) => {
 /** PostgreSQL's unique_violation (23505), whether the driver error comes bare or wrapped by drizzle. */
 export function isUniqueViolation(err: unknown): boolean {
   return pgCode(err) === '23505';
+}
+
+/**
+ * The database cannot be reached: PostgreSQL refusing or dropping connections (node errors, SQLSTATE
+ * class 08 connection exceptions, 57P01-57P03 shutting down or starting up, 53300 too many connections),
+ * a pool timing out a connection, or the embedded PGlite closed. Such a request may succeed when retried.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err as { code?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    const code = e.code ?? '';
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300'].includes(code) || code.startsWith('08')) return true;
+    if (/Connection terminated|timeout exceeded when trying to connect|PGlite is closed|Client has encountered a connection error/i.test(e.message ?? '')) return true;
+  }
+  return false;
 }
 
 /**

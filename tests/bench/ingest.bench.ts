@@ -195,7 +195,7 @@ async function parent() {
   const { count, openDatabase } = await import('../../server/src/db/client.ts');
   const { createMailer } = await import('../../server/src/mail/mailer.ts');
   const { seedDemo } = await import('../../server/src/seed/demo.ts');
-  const { gatewayService } = await import('../../server/src/gateway/gateway.service.ts');
+  const { gatewayServiceOf } = await import('../../server/src/gateway/index.ts');
 
   // Statements sent to PostgreSQL, counted at the driver (every pooled connection is a pg.Client).
   let statements = 0;
@@ -227,7 +227,7 @@ async function parent() {
     await seedDemo(database, { uploadsDir: path.join(dataDir, 'uploads'), historyDays: 1 });
     await placeFleet(database, devicesN, batchMode);
     const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SECRET_KEY: 'i'.repeat(32), MAINTENANCE_TOKEN: 'i'.repeat(32) }), loginLimit: { perEmail: 1000, perAddress: 1000, windowSeconds: 60 } };
-    const gateway = gatewayService(database.db, config.secretKey);
+    const gateway = gatewayServiceOf(database.db, config.secretKey);
     const placed = (await database.db.execute(sql`select serial, right_pump_type from devices where serial like 'SIM%' order by serial`)) as unknown as { rows: { serial: string; right_pump_type: string }[] };
     const fleet: Fleet = [];
     for (const d of placed.rows) {

@@ -9,7 +9,7 @@ import { seedDemoIfEmpty } from '../../server/src/seed/demo.ts';
 import { verifyPassword } from '../../server/src/lib/crypto.ts';
 import { countyByFips } from '../../server/src/seed/geography.ts';
 import { DEMO_STILL_SERIALS } from '../../server/src/seed/demo-data.ts';
-import { gatewayService } from '../../server/src/gateway/gateway.service.ts';
+import { gatewayServiceOf } from '../../server/src/gateway/index.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { backends } from '../helpers/backends.ts';
 
@@ -127,7 +127,7 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
       expect(carrying(code).some((serial) => DEMO_STILL_SERIALS.includes(serial)), code).toBe(true);
     }
     // PUMP_SENSOR and FAILED_REQUEST survive a simulated unit's check-in (fresh readings, no fault reported).
-    const gateway = gatewayService(db(), h.config.secretKey);
+    const gateway = gatewayServiceOf(db(), h.config.secretKey);
     for (const code of ['PUMP_SENSOR', 'FAILED_REQUEST']) {
       const serial = carrying(code).find((s) => !DEMO_STILL_SERIALS.includes(s))!;
       const { secret } = await gateway.rotateSecret(serial);

@@ -1,16 +1,18 @@
 import express, { Router } from 'express';
-import { inArray } from 'drizzle-orm';
-import { checkinSchema, provisionDevicesSchema, serialSchema } from '@fleet/shared';
+import { checkinSchema, provisionDevicesSchema } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/auth.middleware.ts';
-import { devices } from '../db/schema.ts';
-import { ApiError, parse } from '../lib/errors.ts';
+import type { Db } from '../db/client.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { gatewayRepository } from './gateway.repository.ts';
 import { gatewayService } from './gateway.service.ts';
+
+/** The gateway service on a database (the routes, the seed's and tests' check-ins). */
+export const gatewayServiceOf = (db: Db, secretKey: string, now?: () => Date) => gatewayService({ repo: gatewayRepository(db), secretKey, ...(now ? { now } : {}) });
 
 /** The device-facing API under /device/v1, with its own body limit (a check-in may carry 5,000 events). */
 export function deviceGatewayRouter(ctx: AppContext) {
-  const service = gatewayService(ctx.db, ctx.config.secretKey, ctx.now);
+  const service = gatewayServiceOf(ctx.db, ctx.config.secretKey, ctx.now);
   const router = Router();
   router.use(express.json({ limit: '2mb' }));
   router.post('/checkin', async (req, res) => {
@@ -25,23 +27,13 @@ export function deviceGatewayRouter(ctx: AppContext) {
 
 /** Distributor calls that manage device credentials and provisioning (under /api/v1). */
 export function gatewayAdminRoutes(ctx: AppContext): Routes {
-  const service = gatewayService(ctx.db, ctx.config.secretKey, ctx.now);
+  const service = gatewayServiceOf(ctx.db, ctx.config.secretKey, ctx.now);
   const router = Router();
-  const requireDistributor = (req: express.Request) => {
-    if (viewerOf(req).access !== 'distributor') throw ApiError.forbidden();
-  };
   router.post('/deviceSecret/:serial', async (req, res) => {
-    requireDistributor(req);
-    res.json(await service.rotateSecret(parse(serialSchema, req.params.serial)));
+    res.json(await service.rotateSecretFor(viewerOf(req), req.params.serial));
   });
   router.post('/provisionDevices', async (req, res) => {
-    requireDistributor(req);
-    const input = parse(provisionDevicesSchema, req.body);
-    const serials = [...new Set(input.serials)];
-    const taken = await ctx.db.select({ serial: devices.serial }).from(devices).where(inArray(devices.serial, serials));
-    if (taken.length) throw ApiError.field('serials', `Already registered: ${taken.map((t) => t.serial).slice(0, 20).join(', ')}`);
-    await ctx.db.insert(devices).values(serials.map((serial) => ({ serial, leftPumpType: input.leftPumpType, rightPumpType: input.rightPumpType, coreVer: input.coreVer })));
-    res.status(201).json({ provisioned: serials.length });
+    res.status(201).json(await service.provision(viewerOf(req), req.body));
   });
   const tag = 'Device gateway';
   const docs: RouteDoc[] = [

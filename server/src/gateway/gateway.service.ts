@@ -1,29 +1,26 @@
 import crypto from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
-import { batchWarningState, checkinSchema, deviceWarnings, warningFlags, GATEWAY_LIMITS, type CheckinAnswer, type CheckinInput, type DeviceConfig } from '@fleet/shared';
-import type { Db } from '../db/client.ts';
-import { devices, pendingChanges, pumpSettings, rentals, deviceGroups } from '../db/schema.ts';
+import {
+  batchWarningState,
+  checkinSchema,
+  deviceWarnings,
+  provisionDevicesSchema,
+  serialSchema,
+  warningFlags,
+  GATEWAY_LIMITS,
+  type CheckinAnswer,
+  type CheckinInput,
+  type DeviceConfig,
+} from '@fleet/shared';
+import { isDistributor, type ScopeViewer } from '../access/scope.ts';
 import { ApiError, parse } from '../lib/errors.ts';
 import { keyHash, randomKey } from '../lib/crypto.ts';
+import type { DeviceRow, GatewayRepository } from './gateway.repository.ts';
 
-type DeviceRow = typeof devices.$inferSelect;
-/** Rows of db.execute, on node-postgres ({ rows }) and PGlite ({ rows }) alike. */
-const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
-/** What gateway_checkin_store (migration 0006) answers: the locked device row, then what the upload did and read. */
-type Stored = {
-  id: number; batch_id: number | null; poweroff_time: string | null; wakeup1_time: string | null;
-  is_pause: boolean; is_activated: boolean; is_enabled_maintenance: boolean; is_enabled_vandalism: boolean;
-  left_pump_type: string; right_pump_type: string; battery_percent: number | null; level_sensor1: boolean; level_sensor2: boolean;
-  volume_remain: number; volume_remain2: number; pump_sensor_fault: boolean;
-  pe: { pump: number; ml: number; batch: number | null }[]; lv: number; bt: number; du: number; sm: number;
-  settled: { id: number; status: string }[];
-  changes: { id: number; setting: string; desired: unknown; status: string; superseded: boolean }[];
-  s1: boolean | null; v1: number | null; s2: boolean | null; v2: number | null; bp: number | null; bv: number | null;
-  l_exp: string | null; l_rec: boolean | null; r_exp: string | null; r_rec: boolean | null;
-  steps_per_second: number | null; steps_per_ml: number | null; ml_per_shot: number | null; steps_per_second2: number | null;
-  steps_per_ml2: number | null; ml_per_shot2: number | null; vandalism_max_shots: number | null; vandalism_interval: number | null;
-  has_rental: boolean; start_date: string | null; end_date: string | null; start_time: string | null; end_time: string | null;
-  pump_2_start_time: string | null; pump_2_end_time: string | null; timezone_id: string | null;
+export type GatewayServiceDeps = {
+  repo: GatewayRepository;
+  /** Keys the device secrets' hashes (SECRET_KEY). */
+  secretKey: string;
+  now?: () => Date;
 };
 const minutes = (v: string | null, fallback: number) => {
   const n = Number(v);
@@ -35,12 +32,15 @@ const minutes = (v: string | null, fallback: number) => {
  * the device measured, idempotently, reflects its latest state on the device row, settles the pending
  * changes it acknowledged, and answers the configuration it should run with.
  */
-export function gatewayService(db: Db, secretKey: string, now: () => Date = () => new Date()) {
+export function gatewayService({ repo, secretKey, now = () => new Date() }: GatewayServiceDeps) {
+  const requireDistributor = (viewer: ScopeViewer) => {
+    if (!isDistributor(viewer)) throw ApiError.forbidden();
+  };
   return {
     /** `Authorization: Basic base64(serial:secret)`; 401 for anything else, with nothing stored. */
     async authenticate(header: string | undefined): Promise<DeviceRow> {
       const { serial, secret } = credentials(header);
-      const [device] = await db.select().from(devices).where(eq(devices.serial, serial)).limit(1);
+      const device = await repo.deviceBySerial(serial);
       const expected = Buffer.from(device?.secretHash ?? '0'.repeat(64), 'hex');
       const given = Buffer.from(keyHash(secretKey, secret), 'hex');
       if (!device?.secretHash || expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) throw unauthorized();
@@ -50,9 +50,26 @@ export function gatewayService(db: Db, secretKey: string, now: () => Date = () =
     /** A new secret for a device, shown once; the previous one stops working. */
     async rotateSecret(serial: string): Promise<{ serial: string; secret: string }> {
       const secret = randomKey(24);
-      const [row] = await db.update(devices).set({ secretHash: keyHash(secretKey, secret) }).where(eq(devices.serial, serial)).returning({ serial: devices.serial });
-      if (!row) throw ApiError.notFound('No device with this serial.');
-      return { serial: row.serial, secret };
+      const stored = await repo.setSecretHash(serial, keyHash(secretKey, secret));
+      if (!stored) throw ApiError.notFound('No device with this serial.');
+      return { serial: stored, secret };
+    },
+
+    /** POST /api/v1/deviceSecret/{serial}: a distributor rotates a device's secret. */
+    async rotateSecretFor(viewer: ScopeViewer, serial: unknown): Promise<{ serial: string; secret: string }> {
+      requireDistributor(viewer);
+      return this.rotateSecret(parse(serialSchema, serial));
+    },
+
+    /** POST /api/v1/provisionDevices: a distributor registers new serials, unplaced; none when any is taken. */
+    async provision(viewer: ScopeViewer, body: unknown): Promise<{ provisioned: number }> {
+      requireDistributor(viewer);
+      const input = parse(provisionDevicesSchema, body);
+      const serials = [...new Set(input.serials)];
+      const taken = await repo.registeredSerials(serials);
+      if (taken.length) throw ApiError.field('serials', `Already registered: ${taken.slice(0, 20).join(', ')}`);
+      await repo.insertDevices(serials.map((serial) => ({ serial, leftPumpType: input.leftPumpType, rightPumpType: input.rightPumpType, coreVer: input.coreVer })));
+      return { provisioned: serials.length };
     },
 
     /**
@@ -92,7 +109,7 @@ export function gatewayService(db: Db, secretKey: string, now: () => Date = () =
         failed: input.failed.map((f) => f.id),
       });
       const hash = keyHash(secretKey, secret);
-      return checkinTransaction(db, async (calls) => {
+      return repo.checkinTransaction(async (calls) => {
         // 1. Authenticate, lock, store, settle, read.
         const res = await calls.store(serial, hash, tIso, upload);
         if (!res) throw unauthorized();
@@ -184,14 +201,7 @@ export function gatewayService(db: Db, secretKey: string, now: () => Date = () =
 
     /** The configuration and pending changes answered to a check-in. */
     async configFor(deviceId: number): Promise<Pick<CheckinAnswer, 'config' | 'pending' | 'nextCheckinBy'>> {
-      const [row] = await db
-        .select({ d: devices, s: pumpSettings, r: rentals, tz: deviceGroups.timezoneId })
-        .from(devices)
-        .leftJoin(pumpSettings, eq(pumpSettings.deviceId, devices.id))
-        .leftJoin(rentals, eq(rentals.deviceId, devices.id))
-        .leftJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
-        .where(eq(devices.id, deviceId));
-      const { d, s, r, tz } = row!;
+      const { d, s, r, tz } = (await repo.configRow(deviceId))!;
       const hhmm = (x: string | null) => (x ? x.slice(0, 5) : null);
       const config: DeviceConfig = {
         is_pause: d.isPause,
@@ -213,67 +223,12 @@ export function gatewayService(db: Db, secretKey: string, now: () => Date = () =
         wakeup_minutes: minutes(d.wakeup1Time, 5),
         time_zone: tz,
       };
-      const pending = await db
-        .select({ id: pendingChanges.id, setting: pendingChanges.setting, desired: pendingChanges.desired })
-        .from(pendingChanges)
-        .where(and(eq(pendingChanges.deviceId, deviceId), eq(pendingChanges.status, 'pending')))
-        .orderBy(pendingChanges.id);
+      const pending = await repo.pendingChanges(deviceId);
       return { config, pending, nextCheckinBy: (d.nextWakeupTime ?? now()).toISOString() };
     },
   };
 }
 export type GatewayService = ReturnType<typeof gatewayService>;
-
-/** The two calls of a check-in (migration 0006), inside the transaction checkinTransaction opened. */
-type CheckinCalls = {
-  store(serial: string, hash: string, at: string, upload: string): Promise<Stored | null>;
-  /** The last call: on PostgreSQL it commits too. */
-  finish(p: string): Promise<void>;
-};
-type PgPoolClient = { query(text: string): Promise<unknown>; escapeLiteral(s: string): string; release(destroy?: boolean): void };
-
-/**
- * One transaction around a check-in's two calls. On PostgreSQL (drizzle's $client is a node-postgres pool)
- * BEGIN travels with the first call and COMMIT with the last, each pair one simple-protocol message with
- * the values as escaped literals: two round trips instead of four, and the rows the finish call locks
- * (shared batch rows) are released by the same message, not after another round trip through this
- * process's event loop. PGlite, one in-process connection, runs the same calls in drizzle's transaction
- * (which keeps every other query out meanwhile).
- */
-async function checkinTransaction<T>(db: Db, body: (calls: CheckinCalls) => Promise<T>): Promise<T> {
-  const pool = (db as unknown as { $client?: { connect?: () => Promise<PgPoolClient>; totalCount?: number } }).$client;
-  if (!pool?.connect || typeof pool.totalCount !== 'number') {
-    return db.transaction((tx) =>
-      body({
-        store: async (serial, hash, at, upload) =>
-          rowsOf<{ r: Stored | null }>(await tx.execute(sql`select gateway_checkin_store(${serial}, ${hash}, ${at}::timestamptz, ${upload}::jsonb) as r`))[0]?.r ?? null,
-        finish: async (p) => void (await tx.execute(sql`select gateway_checkin_finish(${p}::jsonb)`)),
-      }),
-    );
-  }
-  const client = await pool.connect();
-  const lit = (v: string) => client.escapeLiteral(v);
-  const results = (r: unknown) => r as { rows: { r: Stored | null }[] }[];
-  let open = false;
-  let broken = false;
-  try {
-    return await body({
-      async store(serial, hash, at, upload) {
-        open = true;
-        const [, stored] = results(await client.query(`begin; select gateway_checkin_store(${lit(serial)}, ${lit(hash)}, ${lit(at)}::timestamptz, ${lit(upload)}::jsonb) as r`));
-        return stored?.rows[0]?.r ?? null;
-      },
-      async finish(p) {
-        await client.query(`select gateway_checkin_finish(${lit(p)}::jsonb); commit`);
-        open = false;
-      },
-    });
-  } finally {
-    // Not committed (an error, or a 401 after the store call): roll back before the connection is reused.
-    if (open) await client.query('rollback').catch(() => (broken = true));
-    client.release(broken);
-  }
-}
 
 /** Refuses timestamps from a clock far ahead of the server, or impossibly old: nothing of such an upload is stored. */
 function checkTimes(input: CheckinInput, t: Date) {

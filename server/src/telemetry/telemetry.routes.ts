@@ -11,6 +11,7 @@ import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/auth.middleware.ts';
 import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { telemetryRepository } from './telemetry.repository.ts';
 import { telemetryService } from './telemetry.service.ts';
 
 /**
@@ -18,7 +19,7 @@ import { telemetryService } from './telemetry.service.ts';
  * its scope; every input is checked with the shared schemas (400 `{ field: [messages] }`).
  */
 export function telemetryRoutes(ctx: AppContext): Routes {
-  const service = telemetryService(ctx.db, ctx.now);
+  const service = telemetryService({ repo: telemetryRepository(ctx.db), now: ctx.now });
   const router = Router();
 
   router.post('/getPumpLog', async (req, res) => void res.json(await service.pumpLog(viewerOf(req), parse(pumpLogRequestSchema, req.body))));

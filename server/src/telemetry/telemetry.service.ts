@@ -29,9 +29,14 @@ import {
   type TimeBucket,
 } from '@fleet/shared';
 import { deviceScope, type ScopeViewer } from '../access/scope.ts';
-import type { Db } from '../db/client.ts';
 import { ApiError } from '../lib/errors.ts';
-import { telemetryRepository, type TelemetryDevice } from './telemetry.repository.ts';
+import type { TelemetryDevice, TelemetryRepository } from './telemetry.repository.ts';
+
+export type TelemetryServiceDeps = {
+  /** The reads this service makes (telemetryRepository; a fake in the unit tests). */
+  repo: Pick<TelemetryRepository, 'device' | 'deviceSet' | 'pumpCounts' | 'remainAt' | 'batteryCount' | 'batteryReadings' | 'batteryAverages' | 'usage' | 'smsLog' | 'smsSummary'>;
+  now?: () => Date;
+};
 
 const round = (v: number, decimals: number) => Math.round(v * 10 ** decimals) / 10 ** decimals;
 const fail = (p: RangeProblem): never => {
@@ -45,8 +50,7 @@ const fail = (p: RangeProblem): never => {
  * database counts rows between them with width_bucket, so labels and counts cannot disagree and the
  * answer does not depend on the database's own time zone data.
  */
-export function telemetryService(db: Db, now: () => Date = () => new Date()) {
-  const repo = telemetryRepository(db);
+export function telemetryService({ repo, now = () => new Date() }: TelemetryServiceDeps) {
 
   async function deviceOf(viewer: ScopeViewer, serial: string): Promise<TelemetryDevice & { tz: string; today: string }> {
     const device = await repo.device(serial, deviceScope(viewer));

@@ -11,7 +11,8 @@ import {
   serialSchema,
 } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { viewerOf } from '../auth/auth.middleware.ts';
+import { requireAccess, viewerOf } from '../auth/auth.middleware.ts';
+import type { RequestHandler } from 'express';
 import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { devicesRepository } from './devices.repository.ts';
@@ -22,25 +23,33 @@ export function devicesRoutes(ctx: AppContext): Routes {
   const service = devicesService({ repo: devicesRepository(ctx.db), now: ctx.now });
   const router = Router();
   const serial = (p: unknown) => parse(serialSchema, p);
+  // Permission before validation: a caller who may not make the change hears 403 (wrong role) or 404
+  // (a device outside its scope) whatever the body holds, never a 400 about a body it may not send.
+  const distributor = requireAccess('distributor');
+  const operator = requireAccess('distributor', 'market-partner');
+  const inScope: RequestHandler = async (req, _res, next) => {
+    await service.assertPlacedInScope(viewerOf(req), serial(req.params.serial));
+    next();
+  };
 
   router.get('/device', async (req, res) => void res.type('json').send(await service.listJson(viewerOf(req))));
   router.get('/device/:serial', async (req, res) => void res.json(await service.get(viewerOf(req), serial(req.params.serial))));
   router.get('/deviceRegistered', async (req, res) => void res.json(await service.registered(viewerOf(req))));
   router.get('/avaliableDevice', async (req, res) => void res.json(await service.available(viewerOf(req))));
-  router.post('/addDevice', async (req, res) => void res.status(201).json(await service.add(viewerOf(req), parse(deviceFormSchema, req.body))));
-  router.put('/editDevice/:serial', async (req, res) => void res.json(await service.edit(viewerOf(req), serial(req.params.serial), parse(deviceFormSchema, req.body))));
-  router.post('/deleteDevice/:serial', async (req, res) => void res.json(await service.remove(viewerOf(req), serial(req.params.serial))));
-  router.post('/set_device_config/:serial', async (req, res) => void res.json(await service.setConfig(viewerOf(req), serial(req.params.serial), parse(deviceConfigSchema, req.body))));
-  router.post('/setPauseDevice/:serial', async (req, res) => void res.json(await service.setPause(viewerOf(req), serial(req.params.serial), parse(pauseSchema, req.body).isPause)));
+  router.post('/addDevice', distributor, async (req, res) => void res.status(201).json(await service.add(viewerOf(req), parse(deviceFormSchema, req.body))));
+  router.put('/editDevice/:serial', distributor, inScope, async (req, res) => void res.json(await service.edit(viewerOf(req), serial(req.params.serial), parse(deviceFormSchema, req.body))));
+  router.post('/deleteDevice/:serial', distributor, async (req, res) => void res.json(await service.remove(viewerOf(req), serial(req.params.serial))));
+  router.post('/set_device_config/:serial', operator, inScope, async (req, res) => void res.json(await service.setConfig(viewerOf(req), serial(req.params.serial), parse(deviceConfigSchema, req.body))));
+  router.post('/setPauseDevice/:serial', operator, inScope, async (req, res) => void res.json(await service.setPause(viewerOf(req), serial(req.params.serial), parse(pauseSchema, req.body).isPause)));
   router.get('/pumpSetting/:serial', async (req, res) => void res.json(await service.pumpSetting(viewerOf(req), serial(req.params.serial))));
-  router.put('/editPumpSetting/:serial', async (req, res) => void res.json(await service.editPumpSetting(viewerOf(req), serial(req.params.serial), parse(pumpSettingSchema, req.body))));
-  router.post('/deviceRegistrationSetup/:serial', async (req, res) => void res.json(await service.registrationSetup(viewerOf(req), serial(req.params.serial), parse(registrationSetupSchema, req.body))));
-  router.post('/resetMl/:serial', async (req, res) => void res.json(await service.resetMl(viewerOf(req), serial(req.params.serial), parse(resetMlSchema, req.body).pumpNumber)));
-  router.post('/cancelPendingChange/:id', async (req, res) =>
+  router.put('/editPumpSetting/:serial', operator, inScope, async (req, res) => void res.json(await service.editPumpSetting(viewerOf(req), serial(req.params.serial), parse(pumpSettingSchema, req.body))));
+  router.post('/deviceRegistrationSetup/:serial', operator, inScope, async (req, res) => void res.json(await service.registrationSetup(viewerOf(req), serial(req.params.serial), parse(registrationSetupSchema, req.body))));
+  router.post('/resetMl/:serial', operator, inScope, async (req, res) => void res.json(await service.resetMl(viewerOf(req), serial(req.params.serial), parse(resetMlSchema, req.body).pumpNumber)));
+  router.post('/cancelPendingChange/:id', operator, async (req, res) =>
     void res.json(await service.cancelPending(viewerOf(req), parse(z.coerce.number({ error: 'Unknown change.' }).int().positive({ error: 'Unknown change.' }), req.params.id))),
   );
   router.get('/rentalV2/:serial', async (req, res) => void res.json(await service.rental(viewerOf(req), serial(req.params.serial))));
-  router.post('/rentalV2', async (req, res) => void res.json(await service.setRental(viewerOf(req), parse(rentalSchema, req.body))));
+  router.post('/rentalV2', operator, async (req, res) => void res.json(await service.setRental(viewerOf(req), parse(rentalSchema, req.body))));
 
   const tag = 'Devices';
   const p = (path: string) => `/api/v1${path}`;

@@ -128,6 +128,11 @@ export function devicesService(deps: DevicesServiceDeps) {
       return repo.available();
     },
 
+    /** 404 unless the device is placed and in the caller's scope (checked again inside each write). */
+    async assertPlacedInScope(viewer: ScopeViewer, serial: string): Promise<void> {
+      await placedInScope(repo, viewer, serial);
+    },
+
     async add(viewer: ScopeViewer, input: DeviceFormInput) {
       requireDistributor(viewer);
       await repo.transaction(async (tx) => {

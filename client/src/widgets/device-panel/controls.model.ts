@@ -107,6 +107,10 @@ $optimistic
     return rest;
   })
   .reset(panelClosed);
+/** The action whose call runs now (its own button shows the spinner, not every button). */
+export const $runningAction = createStore<DeviceAction | null>(null)
+  .on(deviceActionFx, (_, action) => action)
+  .reset(deviceActionFx.finally, panelClosed);
 /** The value a toggle shows: the one asked for while its call runs, else the device's. */
 export const toggleShown = (optimistic: Record<string, boolean>, serial: string, kind: 'pause' | 'maintenance' | 'vandalism' | 'active', actual: boolean) =>
   optimistic[`${serial}:${kind}`] ?? actual;

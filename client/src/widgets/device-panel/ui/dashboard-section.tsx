@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useMemo, useState } from 'react';
 import { Button, Chart, ConfirmDialog, LinkButton, SwitchButton } from '../../../shared/ui';
-import { $optimistic, deviceActionFx, toggleShown } from '../controls.model';
+import { $optimistic, $runningAction, deviceActionFx, toggleShown } from '../controls.model';
 import { $now } from '../../clock-panel/model';
 import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, settingName, siteDateTime, siteToday, updateAfterText } from '../lib/panel-lib';
 import { sectionSelected, type PanelDevice } from '../model';
@@ -24,16 +24,17 @@ export function DashboardSection({ device, operator }: { device: PanelDevice; op
 }
 
 function Analytics({ device, operator }: { device: PanelDevice; operator: boolean }) {
-  const [query, log, status, change, reset, act, acting, now] = useUnit([
+  const [query, log, status, change, reset, act, running, now] = useUnit([
     $analyticsQuery,
     pumpLog.$data,
     pumpLog.$status,
     analyticsQueryChanged,
     analyticsReset,
     deviceActionFx,
-    deviceActionFx.pending,
+    $runningAction,
     $now,
   ]);
+  const acting = running?.kind === 'resetMl';
   // The site's calendar, not the browser's: the day shown, the latest day that can be picked.
   const today = siteToday(now, device.timezone_id);
   const date = resolvedDate(query, device.timezone_id, now);

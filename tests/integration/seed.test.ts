@@ -7,7 +7,7 @@ import { batchStatus, LOW_BATTERY_PERCENT } from '@fleet/shared';
 import * as t from '../../server/src/db/schema.ts';
 import { seedDemoIfEmpty } from '../../server/src/seed/demo.ts';
 import { verifyPassword } from '../../server/src/lib/crypto.ts';
-import { countyByFips } from '../../server/src/seed/geography.ts';
+import { countyByFips } from '../../server/src/places/geography.ts';
 import { DEMO_STILL_SERIALS } from '../../server/src/seed/demo-data.ts';
 import { gatewayServiceOf } from '../../server/src/gateway/index.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';

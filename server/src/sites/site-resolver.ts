@@ -1,14 +1,10 @@
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import { and, sql } from 'drizzle-orm';
 import { geoContains } from 'd3-geo';
 import { find as findTimezone } from 'geo-tz';
-import { feature } from 'topojson-client';
-import type { Feature, FeatureCollection, Geometry } from 'geojson';
-import type { GeometryCollection, Topology } from 'topojson-specification';
+import type { FeatureCollection } from 'geojson';
 import type { Db } from '../db/client.ts';
 import { deviceGroups, locations } from '../db/schema.ts';
-import { locationFromCounty, usCounties } from '../seed/geography.ts';
+import { locationFromCounty, usCounties, usStateName } from '../places/geography.ts';
 
 type Tx = Pick<Db, 'select' | 'insert'>;
 
@@ -59,19 +55,8 @@ export async function countyFor(tx: Tx, lat: number, lng: number): Promise<numbe
   }
   const county = usCounties().features.find((f) => geoContains(f, [lng, lat]));
   if (!county || typeof county.id !== 'string') return null;
-  const state = stateName(county.id.slice(0, 2));
+  const state = usStateName(county.id.slice(0, 2));
   const suffix = state === 'Louisiana' ? 'Parish' : state === 'Alaska' ? 'Borough' : 'County';
   const [created] = await tx.insert(locations).values(locationFromCounty(county.id, `${county.properties.name} ${suffix}`, state)).returning({ id: locations.id });
   return created!.id;
-}
-
-const require = createRequire(import.meta.url);
-let states: Map<string, string> | undefined;
-function stateName(fips: string): string {
-  if (!states) {
-    const topology = JSON.parse(fs.readFileSync(require.resolve('us-atlas/states-10m.json'), 'utf8')) as Topology<{ states: GeometryCollection<{ name: string }> }>;
-    const fc = feature(topology, topology.objects.states) as FeatureCollection<Geometry, { name: string }>;
-    states = new Map(fc.features.map((f: Feature<Geometry, { name: string }>) => [String(f.id), f.properties.name]));
-  }
-  return states.get(fips) ?? '';
 }

@@ -7,6 +7,10 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 
 const require = createRequire(import.meta.url);
 
+/**
+ * US geography from the packaged us-atlas data set (no web service): county outlines for the portal's
+ * locations (a new site's county, the demo's counties) and state names.
+ */
 let counties: FeatureCollection<Geometry, { name: string }> | undefined;
 
 /** The real county outlines of the packaged us-atlas data set (US Census, 1:10m). */
@@ -38,4 +42,15 @@ export function locationFromCounty(fips: string, displayName: string, state: str
   };
   const [lng, lat] = geoCentroid(county);
   return { name: displayName, state, fips, geoJson: JSON.stringify(collection), centroid: `POINT(${lng.toFixed(6)} ${lat.toFixed(6)})` };
+}
+
+let states: Map<string, string> | undefined;
+/** The name of a US state by its two-digit FIPS code ('22': 'Louisiana'); '' when unknown. */
+export function usStateName(fips: string): string {
+  if (!states) {
+    const topology = JSON.parse(fs.readFileSync(require.resolve('us-atlas/states-10m.json'), 'utf8')) as Topology<{ states: GeometryCollection<{ name: string }> }>;
+    const fc = feature(topology, topology.objects.states) as FeatureCollection<Geometry, { name: string }>;
+    states = new Map(fc.features.map((f: Feature<Geometry, { name: string }>) => [String(f.id), f.properties.name]));
+  }
+  return states.get(fips) ?? '';
 }

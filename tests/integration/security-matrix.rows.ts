@@ -1,0 +1,132 @@
+/**
+ * The authorisation matrix: one row per route of the OpenAPI document (and per socket topic). A route
+ * added later without a row here fails tests/integration/security-matrix.test.ts with the line to add.
+ *
+ * A row says who may pass authorisation:
+ *   'public'  no credential needed (the test only checks nothing answers 5xx);
+ *   'device'  the device gateway: only a device's Basic serial:secret;
+ *   [roles]   token routes: the roles that may call it (D distributor, C client, P market partner).
+ *             Everyone else (no token, a bad token, a deactivated account, a device credential, the
+ *             other roles) must be refused with 401/403 (404 for a thing outside the caller's scope),
+ *             whatever the body: never a 2xx, and never a 400 (permission is checked before validation).
+ * scoped: the path names a device (:serial) the caller must have in its scope: "another client" calling
+ *   it for a device of the first client's is refused too.
+ * own: the path names a row of the caller's own (an email, a tag): another user's id answers 404.
+ *
+ * To declare a new route: add `'METHOD /path/{param}': { allow: [...] }` below, in the spec's words.
+ */
+export type Role = 'D' | 'C' | 'P';
+export type Row = { allow: 'public' | 'device' | Role[]; scoped?: boolean; note?: string };
+
+const ALL: Role[] = ['D', 'C', 'P'];
+const D: Role[] = ['D'];
+const OPERATORS: Role[] = ['D', 'P'];
+
+export const ROUTE_ROWS: Record<string, Row> = {
+  // Auth (spec section 7): public calls are throttled (security-limits.test.ts).
+  'post /auth/token/login/': { allow: 'public' },
+  'post /auth/token/logout/': { allow: ALL },
+  'post /auth/users/': { allow: 'public' },
+  'post /api/v1/requestResetPassword/{email}': { allow: 'public' },
+  'post /api/v1/resetPassword': { allow: 'public' },
+  'get /api/v1/checkUser/{email}': { allow: 'public' },
+  'get /api/v1/user': { allow: ALL },
+  'get /healthz': { allow: 'public' },
+  'get /readyz': { allow: 'public' },
+  'get /api/v1/clientConfig': { allow: ALL },
+  // Devices
+  'get /api/v1/device': { allow: ALL },
+  'get /api/v1/device/{serial}': { allow: ALL, scoped: true },
+  'get /api/v1/deviceRegistered': { allow: ALL },
+  'get /api/v1/avaliableDevice': { allow: D },
+  'post /api/v1/addDevice': { allow: D },
+  'put /api/v1/editDevice/{serial}': { allow: D },
+  'post /api/v1/deleteDevice/{serial}': { allow: D },
+  'post /api/v1/set_device_config/{serial}': { allow: OPERATORS },
+  'post /api/v1/setPauseDevice/{serial}': { allow: OPERATORS },
+  'get /api/v1/pumpSetting/{serial}': { allow: ALL, scoped: true },
+  'put /api/v1/editPumpSetting/{serial}': { allow: OPERATORS },
+  'post /api/v1/deviceRegistrationSetup/{serial}': { allow: OPERATORS },
+  'post /api/v1/resetMl/{serial}': { allow: OPERATORS },
+  'post /api/v1/cancelPendingChange/{id}': { allow: OPERATORS },
+  'get /api/v1/rentalV2/{serial}': { allow: ALL, scoped: true },
+  'post /api/v1/rentalV2': { allow: OPERATORS },
+  // Sites and counties, overview, places
+  'get /api/v1/deviceGroup': { allow: ALL },
+  'get /api/v1/location': { allow: ALL },
+  'post /api/v1/update_timezone_device_location_group': { allow: ALL, note: 'a site in the caller scope (404 otherwise)' },
+  'get /api/v1/overview': { allow: ALL },
+  'get /api/v1/placeSuggestions': { allow: ALL },
+  'get /api/v1/placeNames': { allow: ALL },
+  // Brands
+  'get /api/v1/brand': { allow: ALL },
+  'get /api/v1/brand/{id}': { allow: ALL },
+  'put /api/v1/brand/{id}': { allow: D },
+  'post /api/v1/addBrand': { allow: D },
+  'post /api/v1/assignBrandToClient': { allow: D },
+  'post /api/v1/assignBrandToDevice': { allow: D },
+  'post /api/v1/deleteBrand/{id}': { allow: D },
+  // Users
+  'get /api/v1/myUser': { allow: D },
+  'get /api/v1/get_pending_user': { allow: D },
+  'post /api/v1/editUser/{email}': { allow: D, note: 'every role may edit its own account (Account Settings); the matrix calls it with another user\'s email' },
+  'post /api/v1/activeUser/{email}': { allow: D },
+  'post /api/v1/rejectUser/{email}': { allow: D },
+  // Batches
+  'get /api/v1/batch': { allow: ALL },
+  'get /api/v1/batch/{pumpTypeCode}': { allow: ALL },
+  'post /api/v1/addBatch': { allow: D },
+  'post /api/v1/editBatch/{id}': { allow: D },
+  'post /api/v1/deleteBatch/{id}': { allow: D },
+  'post /api/v1/recallBatch/{id}': { allow: D },
+  'post /api/v1/resumeBatch/{id}': { allow: D },
+  // Device gateway and its administration
+  'post /device/v1/checkin': { allow: 'device' },
+  'get /device/v1/config': { allow: 'device' },
+  'post /api/v1/deviceSecret/{serial}': { allow: D },
+  'post /api/v1/provisionDevices': { allow: D },
+  // Telemetry
+  'post /api/v1/getPumpLog': { allow: ALL },
+  'post /api/v1/batteryLog': { allow: ALL },
+  'get /api/v1/monthDataUsage/{serial}/{date}': { allow: ALL, scoped: true },
+  'get /api/v1/dataUsage/{serial}/{date}': { allow: ALL, scoped: true },
+  'get /api/v1/simLog/{serial}': { allow: ALL, scoped: true },
+  'post /api/v1/sms_status/{serial}': { allow: ALL, scoped: true },
+  // Reports: every role, each on its own lists and within its scope
+  'get /api/v1/email': { allow: ALL },
+  'post /api/v1/addEmail': { allow: ALL },
+  'post /api/v1/email/{id}': { allow: ALL },
+  'post /api/v1/deleteEmail/{id}': { allow: ALL },
+  'get /api/v1/reportTag': { allow: ALL },
+  'post /api/v1/addReportTag': { allow: ALL },
+  'post /api/v1/editReportTag/{id}': { allow: ALL },
+  'post /api/v1/removeReportTag/{id}': { allow: ALL },
+  'post /api/v1/report': { allow: ALL },
+  'post /api/v1/downloadReport': { allow: ALL },
+  'post /api/v1/emailReport': { allow: ALL },
+  'post /api/pdf': { allow: ALL },
+  // Billing (the webhook is authenticated by its signature, not a token)
+  'post /api/v1/get_unsubscription_list': { allow: ['D', 'C'] },
+  'get /api/v1/get_all_bill': { allow: ['D', 'C'] },
+  'post /api/v1/create_bill': { allow: ['D', 'C'], note: 'check-out for devices of the caller' },
+  'post /api/v1/mark_bill_paid': { allow: D },
+  'post /api/billing/webhook': { allow: 'public', note: 'HMAC signature (billing tests)' },
+  // Market partners and maintenance
+  'get /api/v1/allUser': { allow: D },
+  'post /api/v1/addExclusiveDevices/{email}': { allow: D },
+  'post /api/v1/removeExclusiveDevices/{email}': { allow: D },
+  'get /api/v1/maintenanceDevices': { allow: ALL },
+  'post /api/v1/maintenanceRecord': { allow: OPERATORS },
+  'get /api/v1/maintenanceRecords': { allow: ALL },
+  'get /api/v1/maintenanceCredential': { allow: D },
+  'post /api/v1/maintenanceCredential/rotate': { allow: D },
+  'post /api/v1/maintenanceCredential/revoke': { allow: D },
+};
+
+/** The socket topics (shared POLL_MS keys): every role may subscribe, within its scope. */
+export const TOPIC_ROWS: Record<string, { allow: Role[]; scoped: boolean }> = {
+  device: { allow: ALL, scoped: true },
+  deviceCards: { allow: ALL, scoped: true },
+  simLog: { allow: ALL, scoped: true },
+  overview: { allow: ALL, scoped: false },
+};

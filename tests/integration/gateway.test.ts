@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batches, batteryReadings, devices, pendingChanges, pumpEvents, smsLog } from '../../server/src/db/schema.ts';
-import { checkFleetHealth } from '../../server/src/gateway/fleet-health.ts';
+import { checkFleetHealth } from '../../server/src/jobs/fleet-health.ts';
 import { backends } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 

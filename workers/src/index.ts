@@ -9,3 +9,4 @@ export * from './queue-bullmq.ts';
 export { dispensationSummarySchema } from './jobs/dispensation-summary.job.ts';
 export { reportEmailSchema, type RenderedReport, type ReportDeps, type ReportEmailPayload } from './jobs/report-email.job.ts';
 export { signUpDecisionSchema } from './jobs/sign-up-decision.job.ts';
+export { startDemoSimulator, startSimulator, type Simulator, type SimulatedDevice } from './simulator/simulator.ts';

@@ -7,7 +7,7 @@ import { jobs, redisPollState, redisWatchRegistry, startPollers, type JobName } 
 import type { SubscriptionTopic } from '@fleet/shared';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
-import { checkFleetHealth } from '../gateway/fleet-health.ts';
+import { checkFleetHealth } from '../jobs/fleet-health.ts';
 import { healthRoutes } from '../health/health.routes.ts';
 import { startReportSchedules } from '../jobs/report-schedules.ts';
 import { startOverdueSchedule } from '../billing/overdue-schedule.ts';

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './vite-precompress.ts';
 
 /** The API the dev server forwards to: the portal server of `npm run dev` (PORT 8080 by default). */
 const API_TARGET = 'http://localhost:8080';
@@ -11,7 +12,8 @@ const API_TARGET = 'http://localhost:8080';
 const SHARED_SOURCE = /[\\/]shared[\\/]src[\\/]/;
 
 export default defineConfig({
-  plugins: [react()],
+  // precompress: .br and .gz beside each built text file, served as they are (server/src/lib/static-client.ts).
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

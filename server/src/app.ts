@@ -1,40 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
-import { authRoutes } from './auth/auth.routes.ts';
-import { requireAuth } from './auth/auth.middleware.ts';
-import { authRepository } from './auth/auth.repository.ts';
-import { authService } from './auth/auth.service.ts';
+import { authDocs, authLimits, authRepository, authRoutes, authService, requireAuth } from './auth/index.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
-import { devicesRoutes } from './devices/devices.routes.ts';
-import { batchesRoutes } from './batches/batches.routes.ts';
-import { sitesRoutes } from './sites/sites.routes.ts';
-import { overviewRoutes } from './overview/overview.routes.ts';
-import { brandsRoutes } from './brands/brands.routes.ts';
-import { usersRoutes } from './users/users.routes.ts';
-import { placesRoutes } from './places/places.routes.ts';
-import { deviceGatewayRouter, gatewayAdminRoutes } from './gateway/gateway.routes.ts';
-import { telemetryRoutes } from './telemetry/telemetry.routes.ts';
-import { reportsRoutes } from './reports/reports.routes.ts';
-import { billingRoutes } from './billing/billing.routes.ts';
-import { healthRoutes } from './health/health.routes.ts';
+import { devicesRoutes } from './devices/index.ts';
+import { batchesRoutes } from './batches/index.ts';
+import { sitesRoutes } from './sites/index.ts';
+import { overviewRoutes } from './overview/index.ts';
+import { brandsRoutes } from './brands/index.ts';
+import { usersRoutes } from './users/index.ts';
+import { placesRoutes } from './places/index.ts';
+import { deviceGatewayRouter, gatewayAdminRoutes } from './gateway/index.ts';
+import { telemetryRoutes } from './telemetry/index.ts';
+import { reportRenderer, reportsRoutes } from './reports/index.ts';
+import { billingRoutes } from './billing/index.ts';
+import { healthRoutes } from './health/index.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
-import { authLimits } from './auth/limits.ts';
 import { appRedis } from './lib/app-redis.ts';
-import { outboxQueue, type OutboxOptions } from './mail/outbox.ts';
+import { type Mailer, type OutboxOptions, outboxQueue } from './mail/index.ts';
 import { inlinePageCsp, securityHeaders } from './lib/security-headers.ts';
-import type { Mailer } from './mail/mailer.ts';
+import { compressAnswers } from './lib/compression.ts';
+import { staticClient } from './lib/static-client.ts';
 import { bullmqQueue, inProcessQueue, jobs, type JobDeps, type JobName, type JobQueue } from '@fleet/workers';
 import type { AppContext } from './context.ts';
-import { dbJobLedger } from './jobs/job-ledger.ts';
-import { reportRenderer } from './reports/report-mail.ts';
+import { dbJobLedger } from './jobs/index.ts';
 import { buildOpenApi, docsPage, type RouteDoc, type Routes } from './openapi/route-docs.ts';
-import { authDocs } from './auth/auth.docs.ts';
-import { sessionHub, type SessionHub } from './realtime/sessions.ts';
-import { partnersRoutes } from './partners/partners.routes.ts';
-import { deviceAccessHub, type DeviceAccessHub } from './partners/device-access.ts';
-import { maintenanceRoutes, maintenanceServiceOf } from './maintenance/maintenance.routes.ts';
+import { sessionHub, type SessionHub } from './realtime/index.ts';
+import { deviceAccessHub, type DeviceAccessHub, partnersRoutes } from './partners/index.ts';
+import { maintenanceRoutes, maintenanceServiceOf } from './maintenance/index.ts';
 
 export type AppDeps = {
   config: Config;
@@ -100,6 +94,8 @@ export function createApp(deps: AppDeps) {
   app.set('etag', false);
   // CSP, frame-ancestors/X-Frame-Options, nosniff, Referrer-Policy on every answer (lib/security-headers.ts, SECURITY.md).
   app.use(securityHeaders(config));
+  // Every text answer brotli/gzip-compressed (lib/compression.ts: why Socket.IO and downloads are safe).
+  app.use(compressAnswers());
 
   const auth = authService({
     repo: authRepository(database.db),
@@ -180,12 +176,8 @@ export function createApp(deps: AppDeps) {
   );
 
   if (deps.clientDir && fs.existsSync(path.join(deps.clientDir, 'index.html'))) {
-    const index = path.join(deps.clientDir, 'index.html');
-    app.use(express.static(deps.clientDir, { index: false, maxAge: '1h' }));
-    // Every client route (/, /maintenance, /status, ...) is the single-page app.
-    app.get(/^\/(?!api\/|auth\/|uploads\/).*/, (_req, res) => {
-      res.set('Cache-Control', 'no-cache').sendFile(index);
-    });
+    // Hashed assets cached for a year, precompressed .br/.gz served as built, index.html revalidated (lib/static-client.ts).
+    app.use(staticClient(deps.clientDir));
   }
 
   app.use(notFoundHandler);

@@ -22,3 +22,4 @@ export * from './schemas/billing.schema.ts';
 export * from './rules/forecast.ts';
 export * from './schemas/partner.schema.ts';
 export * from './schemas/maintenance.schema.ts';
+export * from './schemas/device-pin.schema.ts';

@@ -28,6 +28,8 @@ export type AvailableRow = { serial: string; left_pump_type: string; right_pump_
 export interface DevicesRepository {
   transaction<T>(fn: (repo: DevicesRepository) => Promise<T>): Promise<T>;
   listJson(scope: SQL | undefined): Promise<string>;
+  /** The compact pin feed of placed devices in scope, as JSON text ready to send (shared device-pin.schema). */
+  pinsJson(scope: SQL | undefined): Promise<string>;
   answer(serial: string, scope: SQL | undefined): Promise<DeviceAnswer | undefined>;
   registered(scope: SQL | undefined): Promise<RegisteredRow[]>;
   available(): Promise<AvailableRow[]>;
@@ -82,6 +84,24 @@ export function devicesRepository(db: Db): DevicesRepository {
         where devices.group_id is not null and ${scope ?? sql`true`}
         order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
       return `[${res.rows.map((r) => r.json).join(',')}]`;
+    },
+
+    /**
+     * The pin tuples built and joined inside the database: one text value crosses to Node, no row objects
+     * per device. Reads only narrow columns of devices (never list_json), so it costs a scan of the
+     * placed devices in scope and nothing per pin in JavaScript. Bits as PIN_BITS in the shared schema.
+     */
+    async pinsJson(scope) {
+      const res = (await db.execute(sql`
+        select coalesce(json_agg(json_build_array(
+                 devices.serial, devices.lat, devices.lng,
+                 (devices.is_pause::int) | (devices.is_warning::int << 1) | (devices.is_online::int << 2)
+                   | (devices.is_registration::int << 3) | (devices.is_activated::int << 4)
+                   | (devices.is_batch_warning::int << 5) | (devices.is_maintenance::int << 6),
+                 devices.label, devices.number, devices.group_id, devices.brand_id) order by devices.id), '[]')::text as json
+        from devices
+        where devices.group_id is not null and ${scope ?? sql`true`}`)) as unknown as { rows: { json: string }[] };
+      return res.rows[0]!.json;
     },
 
     /** A placed device; an unplaced serial is only in the available list. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   deviceConfigSchema,
   deviceFormSchema,
+  devicePinsSchema,
   pauseSchema,
   pumpSettingSchema,
   registrationSetupSchema,
@@ -33,6 +34,7 @@ export function devicesRoutes(ctx: AppContext): Routes {
   };
 
   router.get('/device', async (req, res) => void res.type('json').send(await service.listJson(viewerOf(req))));
+  router.get('/devicePins', async (req, res) => void res.type('json').send(await service.pinsJson(viewerOf(req))));
   router.get('/device/:serial', async (req, res) => void res.json(await service.get(viewerOf(req), serial(req.params.serial))));
   router.get('/deviceRegistered', async (req, res) => void res.json(await service.registered(viewerOf(req))));
   router.get('/avaliableDevice', async (req, res) => void res.json(await service.available(viewerOf(req))));
@@ -56,6 +58,17 @@ export function devicesRoutes(ctx: AppContext): Routes {
   const notFound = { 404: { description: 'Unknown serial, or outside the caller scope' } };
   const docs: RouteDoc[] = [
     { method: 'get', path: p('/device'), tag, summary: 'Placed devices in the caller scope, with every section 3 field' },
+    {
+      method: 'get',
+      path: p('/devicePins'),
+      tag,
+      summary: 'Compact pin feed for the map: the placed devices of /device (same scope), one tuple each',
+      description:
+        'Each pin is [serial, lat, lng, bits, label, number, group, brand]; bits: 1 is_pause, 2 is_warning, 4 is_online, ' +
+        '8 is_registration, 16 is_activated, 32 is_batch_warning, 64 is_maintenance. Ordered by device id. About 60 bytes a ' +
+        'device before compression; live changes come over the push topics (device:changed). Not in the spec: an addition for the map.',
+      responses: { 200: { description: 'Array of pin tuples', schema: devicePinsSchema } },
+    },
     { method: 'get', path: p('/device/:serial'), tag, summary: 'One device (polled every 20 s by cards, 10 s by the panel)', responses: { 200: { description: 'The device' }, ...notFound } },
     { method: 'get', path: p('/deviceRegistered'), tag, summary: 'Registered (placed) devices: serial, label, brand, location_id' },
     { method: 'get', path: p('/avaliableDevice'), tag, summary: 'Serials provisioned but not placed (distributors)', description: 'The path keeps the historical spelling that existing clients call.' },

@@ -135,6 +135,9 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
     async listJson(scope) {
       return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => ({ serial: d.serial })));
     },
+    async pinsJson(scope) {
+      return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => [d.serial]));
+    },
     async answer(serial, scope) {
       calls.push('answer');
       const d = state.devices.find((x) => x.serial === serial && x.groupId != null && visible(x, scope));
@@ -359,6 +362,8 @@ describe('who may do what', () => {
     expect((await s.registered(client)).map((d) => d.serial)).toEqual(['SP240003']);
     expect((await s.registered(distributor)).map((d) => d.serial)).toEqual(['SP240001', 'SP240003']);
     expect(JSON.parse(await s.listJson(partner))).toEqual([{ serial: 'SP240003' }]);
+    expect(JSON.parse(await s.pinsJson(partner))).toEqual([['SP240003']]);
+    expect(JSON.parse(await s.pinsJson(distributor))).toEqual([['SP240001'], ['SP240003']]);
   });
 });
 

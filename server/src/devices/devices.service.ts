@@ -113,6 +113,8 @@ export function devicesService(deps: DevicesServiceDeps) {
   return {
     /** The list as JSON text, straight from the database to the response. */
     listJson: (viewer: ScopeViewer) => repo.listJson(deviceScope(viewer)),
+    /** The compact pin feed of the same devices as the list (same scope), for the map. */
+    pinsJson: (viewer: ScopeViewer) => repo.pinsJson(deviceScope(viewer)),
     async get(viewer: ScopeViewer, serial: string) {
       const d = await repo.answer(serial, deviceScope(viewer));
       if (!d) throw ApiError.notFound(NOT_FOUND);

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * The compact pin feed (GET /api/v1/devicePins): what the map needs to draw the whole fleet and nothing
+ * more. The full device answer (GET /api/v1/device, about 1.1 KB a device) stays for the views that show
+ * it; a pin is about 60 bytes before gzip.
+ *
+ * Each pin is a tuple, not an object, so 10,000 pins do not repeat eight key names 10,000 times:
+ *   [serial, lat, lng, bits, label, number, group, brand]
+ * lat/lng are null for a device placed without a position; number, group (location_group, the site) and
+ * brand are null when unset. `bits` packs the flags below; decode with `decodeDevicePin`.
+ * Pins are ordered by device id (stable across calls). Live changes arrive on the existing push topics
+ * (`device:changed` patches carry the same is_* fields), so the feed is loaded once per sign-in.
+ */
+export const PIN_BITS = {
+  is_pause: 1,
+  is_warning: 2,
+  is_online: 4,
+  is_registration: 8,
+  is_activated: 16,
+  is_batch_warning: 32,
+  is_maintenance: 64,
+} as const;
+export type PinFlag = keyof typeof PIN_BITS;
+
+export const devicePinTupleSchema = z.tuple([
+  z.string(),
+  z.number().nullable(),
+  z.number().nullable(),
+  z.number().int().nonnegative(),
+  z.string(),
+  z.number().int().nullable(),
+  z.number().int().nullable(),
+  z.number().int().nullable(),
+]);
+export type DevicePinTuple = z.infer<typeof devicePinTupleSchema>;
+export const devicePinsSchema = z.array(devicePinTupleSchema);
+
+export type DevicePin = {
+  serial: string;
+  location: { lat: number; lng: number } | null;
+  label: string;
+  number: number | null;
+  location_group: number | null;
+  brand: number | null;
+} & Record<PinFlag, boolean>;
+
+/** Packs a device's flags the way the feed does (the server builds the same number in SQL). */
+export function pinBits(flags: Partial<Record<PinFlag, boolean | null | undefined>>): number {
+  let bits = 0;
+  for (const [flag, bit] of Object.entries(PIN_BITS) as [PinFlag, number][]) if (flags[flag]) bits |= bit;
+  return bits;
+}
+
+/** A pin tuple as named fields, with the same names the device answer uses. */
+export function decodeDevicePin([serial, lat, lng, bits, label, number, group, brand]: DevicePinTuple): DevicePin {
+  const flags = Object.fromEntries((Object.entries(PIN_BITS) as [PinFlag, number][]).map(([flag, bit]) => [flag, (bits & bit) !== 0])) as Record<PinFlag, boolean>;
+  return {
+    serial,
+    location: lat == null || lng == null ? null : { lat, lng },
+    label,
+    number,
+    location_group: group,
+    brand,
+    ...flags,
+  };
+}

@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import { checkinSchema, provisionDevicesSchema } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { viewerOf } from '../auth/auth.middleware.ts';
+import { viewerOf } from '../auth/index.ts';
 import type { Db } from '../db/client.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { gatewayRepository } from './gateway.repository.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { recomputeWarnings } from '../devices/device-warnings.ts';
+import { recomputeWarnings } from '../devices/index.ts';
 
 /** Grace on top of the missed check-ins, for clock drift and a slow network at wake-up. */
 export const OFFLINE_GRACE_MINUTES = 10;

@@ -4,7 +4,7 @@ import { find as findTimezone } from 'geo-tz';
 import type { FeatureCollection } from 'geojson';
 import type { Db } from '../db/client.ts';
 import { deviceGroups, locations } from '../db/schema.ts';
-import { locationFromCounty, usCounties, usStateName } from '../places/geography.ts';
+import { locationFromCounty, usCounties, usStateName } from '../places/index.ts';
 
 type Tx = Pick<Db, 'select' | 'insert'>;
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { timezoneUpdateSchema } from '@fleet/shared';
-import { viewerOf } from '../auth/auth.middleware.ts';
+import { viewerOf } from '../auth/index.ts';
 import type { AppContext } from '../context.ts';
 import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';

@@ -8,7 +8,7 @@ import {
   simLogQuerySchema,
 } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { viewerOf } from '../auth/auth.middleware.ts';
+import { viewerOf } from '../auth/index.ts';
 import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { telemetryRepository } from './telemetry.repository.ts';

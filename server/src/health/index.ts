@@ -1,0 +1,2 @@
+/** /healthz and /readyz. */
+export { healthRoutes } from './health.routes.ts';

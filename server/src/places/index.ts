@@ -1,0 +1,6 @@
+/**
+ * Places: address suggestions for the device form (places.routes.ts; the offline gazetteer or Google) and
+ * US geography from packaged data (geography.ts: county outlines, state names) for sites and the seed.
+ */
+export { placesRoutes } from './places.routes.ts';
+export { countyByFips, locationFromCounty, usCounties, usStateName } from './geography.ts';

@@ -250,6 +250,8 @@ export const devices = pgTable(
     uniqueIndex('devices_serial_key').on(t.serial),
     index('devices_group_idx').on(t.groupId),
     index('devices_brand_idx').on(t.brandId),
+    // The device list's order (migration 0014): an index scan instead of an on-disk sort of list_json.
+    index('devices_list_order_idx').on(t.groupId, t.number, t.serial).where(sql`group_id is not null`),
   ],
 );
 

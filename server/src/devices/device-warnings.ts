@@ -24,7 +24,7 @@ export const failedRequestSql = sql`exists (select 1 from pending_changes p wher
 export async function recomputeWarnings(db: Tx, deviceIds: number[], today = new Date().toISOString().slice(0, 10)): Promise<void> {
   if (!deviceIds.length) return;
   const res = (await db.execute(sql`
-    select d.id, d.battery_percent, d.left_pump_type, d.right_pump_type, d.level_sensor1, d.level_sensor2,
+    select d.id, d.warning_lists, d.is_warning, d.is_batch_warning, d.battery_warning, d.battery_percent, d.left_pump_type, d.right_pump_type, d.level_sensor1, d.level_sensor2,
            d.volume_remain, d.volume_remain2, d.last_seen_at, d.group_id, d.pump_sensor_fault,
            ${failedRequestSql} as failed_request,
            lb.expire_date as l_exp, lb.is_recalled as l_rec, rb.expire_date as r_exp, rb.is_recalled as r_rec
@@ -33,7 +33,7 @@ export async function recomputeWarnings(db: Tx, deviceIds: number[], today = new
     left join batches rb on rb.id = d.batch2_id
     where d.id in (${sql.join(deviceIds.map((id) => sql`${id}`), sql`, `)})`)) as unknown as {
     rows: {
-      id: number; battery_percent: number | null; left_pump_type: string; right_pump_type: string;
+      id: number; warning_lists: string[]; is_warning: boolean; is_batch_warning: boolean; battery_warning: boolean; battery_percent: number | null; left_pump_type: string; right_pump_type: string;
       level_sensor1: boolean; level_sensor2: boolean; volume_remain: number; volume_remain2: number;
       last_seen_at: string | null; group_id: number | null; pump_sensor_fault: boolean; failed_request: boolean;
       l_exp: string | null; l_rec: boolean | null; r_exp: string | null; r_rec: boolean | null;
@@ -55,6 +55,13 @@ export async function recomputeWarnings(db: Tx, deviceIds: number[], today = new
       // A change the device could not apply, or never picked up in time, until a newer request replaces it.
       failedRequest: d.failed_request,
     });
-    await db.update(devices).set({ warningLists: list, ...warningFlags(list) }).where(inArray(devices.id, [d.id]));
+    const flags = warningFlags(list);
+    // Only rows whose warnings change are written: a batch edit that leaves the expiry (a rename) touches
+    // no device row, so it neither rewrites their list answers nor locks them against check-ins.
+    if (
+      JSON.stringify(d.warning_lists) === JSON.stringify(list) &&
+      d.is_warning === flags.isWarning && d.is_batch_warning === flags.isBatchWarning && d.battery_warning === flags.batteryWarning
+    ) continue;
+    await db.update(devices).set({ warningLists: list, ...flags }).where(inArray(devices.id, [d.id]));
   }
 }

@@ -64,6 +64,8 @@ export interface DevicesRepository {
  * each device is kept in devices.list_json by database triggers (migration 0003) whenever the device or
  * anything it shows changes; the list is then a column read joined into one array, which keeps 10,000
  * devices inside the time budget. The single-device answer adds what the device panel shows.
+ * The brand and batch names are not stored (migration 0014): device_list_named puts them in from a join
+ * at read time, so renaming a brand or batch updates one row instead of every device that shows it.
  */
 export function devicesRepository(db: Db): DevicesRepository {
   return {
@@ -79,8 +81,11 @@ export function devicesRepository(db: Db): DevicesRepository {
     /** Placed devices (on a site) within the caller's scope, as JSON text ready to send. */
     async listJson(scope) {
       const res = (await db.execute(sql`
-        select coalesce(devices.list_json, device_list_json(devices)) as json
+        select device_list_named(coalesce(devices.list_json, device_list_json(devices)), b.name, x1.batch_no, x2.batch_no) as json
         from devices
+        left join brands b on b.id = devices.brand_id
+        left join batches x1 on x1.id = devices.batch_id
+        left join batches x2 on x2.id = devices.batch2_id
         where devices.group_id is not null and ${scope ?? sql`true`}
         order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
       return `[${res.rows.map((r) => r.json).join(',')}]`;
@@ -107,7 +112,9 @@ export function devicesRepository(db: Db): DevicesRepository {
     /** A placed device; an unplaced serial is only in the available list. */
     async answer(serial, scope) {
       const res = (await db.execute(sql`
-        select (coalesce(devices.list_json, device_list_json(devices))::jsonb || jsonb_build_object(
+        select (device_list_named(coalesce(devices.list_json, device_list_json(devices)), b.name,
+                                  (select x.batch_no from batches x where x.id = devices.batch_id),
+                                  (select x.batch_no from batches x where x.id = devices.batch2_id))::jsonb || jsonb_build_object(
                   'timezone_id', g.timezone_id,
                   'brand_image_url', b.image_url,
                   'batch2Id', devices.batch2_id,

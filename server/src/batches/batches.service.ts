@@ -2,6 +2,7 @@ import {
   addBatchSchema,
   BATCH_MESSAGES,
   BATCH_STATUS_LABEL,
+  batchDayOf,
   batchStatus,
   batchTypeName,
   displayFlOz,
@@ -35,9 +36,8 @@ const MAX_ID = 2_147_483_647;
 /** The batch calls of spec section 7: logic and access checks; SQL lives in the repository. */
 export function batchesService(deps: BatchesServiceDeps) {
   const { repo } = deps;
-  // The calendar day in UTC: the same day recomputeWarnings uses, so a batch's status and the
-  // BATCH_EXPIRED warning of the devices it feeds never disagree.
-  const today = () => deps.now().toISOString().slice(0, 10);
+  // The day batch expiry is judged on (the same for the warnings of the devices a batch feeds).
+  const today = () => batchDayOf(deps.now());
 
   /** The answer of one batch after a write: the whole fleet, since only distributors write. */
   async function answerOf(tx: BatchesRepository, id: number): Promise<BatchAnswer> {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import {
+  batchDayOf,
   batchWarningState,
   checkinSchema,
   deviceWarnings,
@@ -136,7 +137,7 @@ export function gatewayService({ repo, secretKey, now = () => new Date() }: Gate
           volumeRemain2: res.s2 != null ? res.v2! : res.volume_remain2,
           pumpSensorFault: input.faults?.pumpSensor !== undefined ? input.faults.pumpSensor : res.pump_sensor_fault,
         };
-        const today = tIso.slice(0, 10);
+        const today = batchDayOf(t);
         const list = deviceWarnings({
           ...after,
           leftPumpType: res.left_pump_type,

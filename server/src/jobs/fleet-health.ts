@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { batchDayOf } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { recomputeWarnings } from '../devices/index.ts';
 
@@ -29,7 +30,7 @@ export async function checkFleetHealth(db: Db, now: Date = new Date()) {
     where status = 'pending' and expires_at < ${now.toISOString()}::timestamptz
     returning device_id`)) as unknown as { rows: { device_id: number }[] };
   const touched = [...new Set(expired.rows.map((r) => r.device_id))];
-  if (touched.length) await recomputeWarnings(db, touched, now.toISOString().slice(0, 10));
+  if (touched.length) await recomputeWarnings(db, touched, batchDayOf(now));
   return { wentOffline: offline.rows.map((r) => r.serial), expiredChanges: expired.rows.length };
 }
 

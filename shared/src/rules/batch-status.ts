@@ -35,6 +35,13 @@ export function isBatchExpired(expireDate: string, today: string): boolean {
   return expireDate.slice(0, 10) < today;
 }
 
+/**
+ * The calendar day batch expiry is judged on: the UTC day of `at`. One day for the batch list, the batch
+ * forms, every device's BATCH_EXPIRED (recomputed or at a check-in) and the fleet-health recompute, so a
+ * batch's status and the warnings of the devices it feeds never disagree.
+ */
+export const batchDayOf = (at: Date): string => at.toISOString().slice(0, 10);
+
 /** What the warning rules need of a batch feeding a pump; null when no batch feeds it. */
 export type BatchWarningState = { expired: boolean; recalled: boolean };
 

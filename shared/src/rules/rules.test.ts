@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchStatus, batchWarningState, isBatchExpired } from './batch-status.ts';
+import { batchDayOf, batchStatus, batchWarningState, isBatchExpired } from './batch-status.ts';
 import { meetsPasswordPolicy, resetPasswordProblem } from './password.ts';
 import { accessLevel } from './access.ts';
 import { deviceWarnings, hasFailedRequest, warningFlags } from './warnings.ts';
@@ -49,6 +49,8 @@ describe('batch status', () => {
     expect(batchWarningState('2026-11-21', null, today)).toEqual({ expired: true, recalled: false });
     expect(batchWarningState('2027-01-01', true, today)).toEqual({ expired: false, recalled: true });
     expect(batchWarningState(null, null, today)).toBeNull();
+    // Judged on the UTC day: 23:30 in Chicago on the 22nd is already the 23rd.
+    expect(batchDayOf(new Date('2026-11-22T23:30:00-06:00'))).toBe('2026-11-23');
   });
 });
 

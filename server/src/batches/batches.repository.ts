@@ -1,8 +1,7 @@
 import { and, asc, eq, gte, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { batches, brandClients, brands, devices, users } from '../db/schema.ts';
-import { recomputeWarnings } from '../devices/device-warnings.ts';
-import { requestChange } from '../devices/pending-changes.ts';
+import { recomputeWarnings, requestChange } from '../devices/index.ts';
 
 export type BatchRow = typeof batches.$inferSelect;
 

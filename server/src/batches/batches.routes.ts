@@ -9,7 +9,7 @@ import {
   resumeBatchAnswerSchema,
 } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { viewerOf } from '../auth/auth.middleware.ts';
+import { viewerOf } from '../auth/index.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { batchesRepository } from './batches.repository.ts';
 import { batchesService } from './batches.service.ts';

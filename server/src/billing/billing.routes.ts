@@ -2,7 +2,7 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { billSchema, createBillSchema, markBillPaidSchema, paymentWebhookEventSchema, unsubscriptionListAnswerSchema, unsubscriptionListSchema } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { viewerOf } from '../auth/auth.middleware.ts';
+import { viewerOf } from '../auth/index.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { billingRepository } from './billing.repository.ts';
 import { billingService } from './billing.service.ts';

@@ -1,6 +1,6 @@
 import cron from 'node-cron';
 import type { AppContext } from '../context.ts';
-import { dbJobLedger } from '../jobs/job-ledger.ts';
+import { dbJobLedger } from '../jobs/index.ts';
 import { billingServiceOf } from './billing.routes.ts';
 
 /** The overdue check's period: the rule counts whole days, so a few minutes' delay changes nothing. */

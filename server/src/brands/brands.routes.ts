@@ -12,7 +12,7 @@ import {
 } from '@fleet/shared';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { requireAccess, viewerOf } from '../auth/auth.middleware.ts';
+import { requireAccess, viewerOf } from '../auth/index.ts';
 import { ApiError, parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { brandsRepository } from './brands.repository.ts';

@@ -5,9 +5,8 @@ import type { JobName, JobQueue } from '@fleet/workers';
 import { accessOf, deviceScope } from '../access/scope.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { reportsRepository, type ReportDeviceRow } from '../reports/reports.repository.ts';
-import { reportBuilder } from '../reports/reports.service.ts';
-import { telemetryRepository } from '../telemetry/telemetry.repository.ts';
+import { reportBuilder, type ReportDeviceRow, reportsRepository } from '../reports/index.ts';
+import { telemetryRepository } from '../telemetry/index.ts';
 
 export type SummaryPeriod = 'daily' | 'weekly';
 type Window = { from: string; until: string };

@@ -9,7 +9,7 @@ import {
   maintenanceRecordsQuerySchema,
 } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { viewerOf } from '../auth/auth.middleware.ts';
+import { viewerOf } from '../auth/index.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { maintenanceRepository } from './maintenance.repository.ts';
 import { maintenanceService } from './maintenance.service.ts';

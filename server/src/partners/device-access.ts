@@ -1,5 +1,5 @@
 import { rooms } from '@fleet/shared';
-import { socketTarget } from '../realtime/socket-target.ts';
+import { socketTarget } from '../realtime/index.ts';
 import type { DeviceAccessNotifier } from './partners.service.ts';
 
 /** What can move sockets out of rooms: the push server, or the Socket.IO Redis emitter (same call). */

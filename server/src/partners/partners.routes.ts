@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { exclusiveDevicesSchema, partnerUserSchema } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { viewerOf } from '../auth/auth.middleware.ts';
+import { viewerOf } from '../auth/index.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { partnersRepository } from './partners.repository.ts';
 import { NOT_A_PARTNER, partnersService } from './partners.service.ts';

@@ -4,7 +4,7 @@ import type { RenderedReport, ReportDeps } from '@fleet/workers';
 import { accessOf } from '../access/scope.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { telemetryRepository } from '../telemetry/telemetry.repository.ts';
+import { telemetryRepository } from '../telemetry/index.ts';
 import { dbReportFileStore, type ReportFileStore, type StoredReport } from './report-file-store.ts';
 import { reportPdf, reportXlsx, XLSX_TYPE } from './report-files.ts';
 import { reportsRepository } from './reports.repository.ts';

@@ -18,10 +18,10 @@ import {
   reportTagAnswerSchema,
 } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { viewerOf } from '../auth/auth.middleware.ts';
+import { viewerOf } from '../auth/index.ts';
 import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
-import { telemetryRepository } from '../telemetry/telemetry.repository.ts';
+import { telemetryRepository } from '../telemetry/index.ts';
 import { reportPdf, reportXlsx, XLSX_TYPE } from './report-files.ts';
 import { reportsRepository } from './reports.repository.ts';
 import { reportsService } from './reports.service.ts';

@@ -25,7 +25,7 @@ import {
 import { jobIdOf, type JobName, type JobQueue, type ReportEmailPayload } from '@fleet/workers';
 import { deviceScope, type ScopeViewer } from '../access/scope.ts';
 import { ApiError, isUniqueViolation, parse } from '../lib/errors.ts';
-import type { DeviceRange } from '../telemetry/telemetry.repository.ts';
+import type { DeviceRange } from '../telemetry/index.ts';
 import type { ReportDeviceRow, ReportEmailRow, ReportsRepository } from './reports.repository.ts';
 
 /** The telemetry reads a report needs (server/src/telemetry/telemetry.repository.ts). */

@@ -1,6 +1,6 @@
 import type { ClientUser } from '@fleet/shared';
 import { describe, expect, it } from 'vitest';
-import type { ImageStore } from '../brands/image-upload.ts';
+import type { ImageStore } from '../brands/index.ts';
 import { ApiError } from '../lib/errors.ts';
 import type { UserPatch, UserRow, UsersRepository } from './users.repository.ts';
 import { mayEdit, toUserAccount, usersService } from './users.service.ts';

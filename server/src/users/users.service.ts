@@ -9,7 +9,7 @@ import {
 } from '@fleet/shared';
 import type { JobName, JobQueue } from '@fleet/workers';
 import { accessOf, isDistributor, type ScopeViewer } from '../access/scope.ts';
-import { checkImage, withStoredImage, type ImageStore, type UploadedImage } from '../brands/image-upload.ts';
+import { checkImage, type ImageStore, type UploadedImage, withStoredImage } from '../brands/index.ts';
 import { ApiError } from '../lib/errors.ts';
 import type { UserPatch, UserRow, UsersRepository } from './users.repository.ts';
 

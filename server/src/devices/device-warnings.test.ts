@@ -4,16 +4,18 @@
  * - FAILED_REQUEST (hasFailedRequest): recomputeWarnings' failedRequestSql and the 'superseded' test of
  *   gateway_checkin_store (migration 0006) through a real check-in;
  * - the batch-expired test (isBatchExpired): the warnings of both paths and the batches a device form may
- *   choose (batchesRepository's choosableOn filter).
+ *   choose (batchesRepository's choosableOn filter);
+ * - low battery (deviceWarnings' BATTERY): the overview's low_battery_devices count.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { addDays, hasFailedRequest, isBatchExpired, type ChangeOutcome } from '@fleet/shared';
+import { addDays, deviceWarnings, hasFailedRequest, isBatchExpired, type ChangeOutcome } from '@fleet/shared';
 import { openDatabase, type Database } from '../db/client.ts';
-import { batches, devices, pendingChanges } from '../db/schema.ts';
+import { batches, deviceGroups, devices, pendingChanges } from '../db/schema.ts';
 import { keyHash } from '../lib/crypto.ts';
 import { batchesRepository } from '../batches/batches.repository.ts';
 import { gatewayServiceOf } from '../gateway/index.ts';
+import { overviewRepository } from '../overview/overview.repository.ts';
 import { recomputeWarnings } from './device-warnings.ts';
 
 const KEY = 'w'.repeat(32);
@@ -95,5 +97,27 @@ describe('batch expired: SQL and TypeScript agree', () => {
     expect(checkedIn.includes('BATCH_EXPIRED'), 'gateway check-in').toBe(expected);
     const choosable = await batchesRepository(database.db).list({ scope: undefined, onlyFedInScope: false, id: batchId, choosableOn: TODAY });
     expect(choosable.length === 0, 'choosable batches').toBe(expected);
+  });
+});
+
+describe('low battery: SQL and TypeScript agree', () => {
+  it.each([null, 0, 49, 49.9, 50, 50.1, 100])('battery at %s %%', async (percent) => {
+    // The overview counts placed devices only.
+    const [site] = await database.db.insert(deviceGroups).values({ name: 'Rules', address: '1 Rule St', lat: 29.95, lng: -90.07 }).returning({ id: deviceGroups.id });
+    await database.db.update(devices).set({ groupId: site!.id, batteryPercent: percent }).where(eq(devices.id, deviceId));
+    const expected = deviceWarnings({
+      batteryPercent: percent,
+      leftPumpType: 'Unspecified',
+      rightPumpType: 'Unspecified',
+      levelSensor1: true,
+      levelSensor2: true,
+      volumeRemain: 900,
+      volumeRemain2: 900,
+      neverReported: false,
+    }).includes('BATTERY');
+    const counts = await overviewRepository(database.db).counts(undefined, undefined);
+    expect(counts.low_battery_devices === 1, 'overview count').toBe(expected);
+    await recomputeWarnings(database.db, [deviceId], TODAY);
+    expect((await warningsNow()).includes('BATTERY'), 'recomputeWarnings').toBe(expected);
   });
 });

@@ -36,6 +36,7 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'get /api/v1/clientConfig': { allow: ALL },
   // Devices
   'get /api/v1/device': { allow: ALL },
+  'get /api/v1/devicePins': { allow: ALL },
   'get /api/v1/device/{serial}': { allow: ALL, scoped: true },
   'get /api/v1/deviceRegistered': { allow: ALL },
   'get /api/v1/avaliableDevice': { allow: D },

@@ -41,7 +41,8 @@ describe('realtime pins', () => {
     const page = await e2e.openPage();
     const deviceFetches: number[] = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/api/v1/device') deviceFetches.push(Date.now());
+      // The map's fleet comes from the compact pin feed (the full list only when a list view opens).
+      if (new URL(request.url()).pathname === '/api/v1/devicePins') deviceFetches.push(Date.now());
     });
     await signInToMap(page, 'distributor@demo.test');
     const token = (await page.context().cookies()).find((c) => c.name === 'userToken')?.value;

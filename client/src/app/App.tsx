@@ -7,12 +7,13 @@ import { LoginPage } from '../pages/login';
 import { MaintenancePage } from '../pages/maintenance';
 import { MaintenanceResultPage } from '../pages/maintenance-result';
 import { NotFoundPage } from '../pages/not-found';
+import { loadMapPage } from '../pages/map/preload';
 import { StatusPage } from '../pages/status';
 import { $pathname, ROUTES } from '../shared/routing';
 import { SessionLoading, SessionUnavailable } from './session-screens';
 
 // The map screen (and the map libraries behind it) loads after sign-in: the login page stays small.
-const MapPage = lazy(() => import('../pages/map/ui/map-page'));
+const MapPage = lazy(loadMapPage);
 
 /**
  * Routes (spec section 2): /maintenance and /maintenance-result need no user session (maintenance

@@ -1,8 +1,9 @@
 import { createEvent, sample } from 'effector';
 import { countiesCleared, countiesRequested } from '../entities/county';
-import { $devicesStatus, devicesCleared, devicesRequested } from '../entities/device';
-import { fetchOverviewFx, overviewCleared, overviewRequested } from '../entities/overview';
-import { $signedIn, sessionCheckRequested, sessionEnded, tokenReceived, type SessionEndReason } from '../entities/session';
+import { devicesCleared, pinsRequested } from '../entities/device';
+import { overviewCleared, overviewRequested } from '../entities/overview';
+import { $signedIn, readTokenFx, sessionCheckRequested, sessionEnded, tokenReceived, type SessionEndReason } from '../entities/session';
+import { preloadMapFx } from '../pages/map/preload';
 import { pinFilterReset } from '../features/active-pin-filter';
 import { liveUpdatesStarted, liveUpdatesStopped } from '../features/live-devices';
 import { deactivatedLoginRefused, signedIn } from '../features/sign-in';
@@ -27,13 +28,14 @@ sample({ clock: deactivatedLoginRefused, target: deactivatedDialogOpened });
 sample({
   clock: $signedIn.updates,
   filter: Boolean,
-  target: [countiesRequested, overviewRequested, clientConfigRequested, liveUpdatesStarted],
+  // The map draws from the compact pin feed (about 60 bytes a device); the full device list (megabytes
+  // at 10,000 devices) is read only when a view that lists devices opens (entities/device deviceListNeeded).
+  target: [countiesRequested, overviewRequested, clientConfigRequested, liveUpdatesStarted, pinsRequested],
 });
-// The fleet list (megabytes at 10,000 devices) is asked for once the overview has answered: read side by
-// side, the small overview waited on the same server and database as the big list, and the dashboard's
-// tiles came after it (measured by tests/perf/dashboard.ts). Only the first load waits; a reconnect
-// re-reads both at once.
-sample({ clock: fetchOverviewFx.finally, source: $devicesStatus, filter: (status) => status === 'idle', fn: () => undefined, target: devicesRequested });
+// The map page's code (and MapLibre behind it) downloads while the session is checked or the login
+// answers, not after: with a stored token the map is the likely next screen.
+sample({ clock: readTokenFx.doneData, filter: (token) => token !== null, fn: () => undefined, target: preloadMapFx });
+sample({ clock: tokenReceived, fn: () => undefined, target: preloadMapFx });
 sample({ clock: sessionEnded, target: [liveUpdatesStopped, devicesCleared, countiesCleared, overviewCleared, pinFilterReset, mapReset] });
 // The push server ended the session (an account deactivated for an overdue invoice closes its sockets at
 // once): the same end as a 403/401 from a call, so a deactivated user on the map gets the Account

@@ -1,8 +1,26 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { fakeDevice } from './lib/fake-device';
+import { fakeDevice, pinsOf } from './lib/fake-device';
 import { pinStatusOf, pinTypeOf, worstStatus } from './lib/pin-status';
-import { $devices, $devicesStatus, $selectedDevice, applyDevicePatches, devicePinClicked, devicesCleared, devicesPatched, fetchDevicesFx, normaliseDevices } from './model';
+import {
+  $devicePins,
+  $devices,
+  $deviceSerials,
+  $devicesStatus,
+  $selectedDevice,
+  applyDevicePatches,
+  applyPinPatches,
+  deviceListNeeded,
+  devicePinClicked,
+  devicesCleared,
+  devicesPatched,
+  devicesRequested,
+  fetchDeviceDetailsFx,
+  fetchDevicePinsFx,
+  fetchDevicesFx,
+  normaliseDevices,
+  pinsRequested,
+} from './model';
 
 describe('device store', () => {
   it('keeps the REST snapshot normalised by serial', async () => {
@@ -52,5 +70,44 @@ describe('pin status', () => {
     expect(worstStatus({ normal: 900, registering: 0, offline: 1, warning: 3, paused: 0 })).toBe('offline');
     expect(worstStatus({ normal: 900, registering: 2, offline: 0, warning: 0, paused: 5 })).toBe('registering');
     expect(worstStatus({ normal: 0, registering: 0, offline: 0, warning: 0, paused: 0 })).toBe('normal');
+  });
+});
+
+describe('pin feed and the full list on demand', () => {
+  it('draws from the pins; the full list is read only when a view needs it, then refreshed with the pins', async () => {
+    const reads: string[] = [];
+    const scope = fork({
+      handlers: [
+        [fetchDevicePinsFx, async () => (reads.push('pins'), Object.values(pinsOf([fakeDevice('A1'), fakeDevice('B2')])))],
+        [fetchDevicesFx, async () => (reads.push('list'), [fakeDevice('A1'), fakeDevice('B2')])],
+      ],
+    });
+    await allSettled(pinsRequested, { scope });
+    expect(scope.getState($deviceSerials)).toEqual(['A1', 'B2']);
+    // A write elsewhere: the pins again, not the list nobody has shown.
+    await allSettled(devicesRequested, { scope });
+    expect(reads).toEqual(['pins', 'pins']);
+    await allSettled(deviceListNeeded, { scope });
+    await allSettled(deviceListNeeded, { scope });
+    expect(reads).toEqual(['pins', 'pins', 'list']);
+    await allSettled(devicesRequested, { scope });
+    expect(reads.slice(3).sort()).toEqual(['list', 'pins']);
+  });
+
+  it('applies the pin fields of a push to the pins, and leaves them alone for other fields', async () => {
+    const pins = pinsOf([fakeDevice('A1'), fakeDevice('B2')]);
+    const scope = fork({ values: [[$devicePins, pins]] });
+    await allSettled(devicesPatched, { scope, params: { A1: { is_pause: true, label: 'Pier' }, B2: { battery_percent: 3 } } });
+    expect(scope.getState($devicePins).A1).toMatchObject({ is_pause: true, label: 'Pier', is_online: true });
+    expect(scope.getState($devicePins).B2).toBe(pins.B2);
+    expect(applyPinPatches(pins, { B2: { battery_percent: 3 } })).toBe(pins);
+  });
+
+  it("reads one device's full answer for its card when the list is not loaded", async () => {
+    const asked: string[] = [];
+    const scope = fork({ handlers: [[fetchDeviceDetailsFx, async (serial: string) => (asked.push(serial), fakeDevice(serial, { address: '1 Beach Rd' }))]] });
+    await allSettled(devicePinClicked, { scope, params: 'A1' });
+    expect(asked).toEqual(['A1']);
+    expect(scope.getState($selectedDevice)).toMatchObject({ serial: 'A1', address: '1 Beach Rd' });
   });
 });

@@ -1,5 +1,5 @@
-import type { DeviceListItemShape } from '@fleet/shared';
-import { createEvent, createStore, sample } from 'effector';
+import { decodeDevicePin, type DeviceListItemShape, type DevicePin, type DevicePinTuple } from '@fleet/shared';
+import { combine, createEvent, createStore, sample } from 'effector';
 import { createApiFx, http } from '../../shared/api';
 
 /** A device of GET /api/v1/device (spec section 3; the answer carries more fields than typed here). */
@@ -7,7 +7,15 @@ export type Device = DeviceListItemShape & { location_event_type?: string; [fiel
 export type DevicePatch = Partial<Device>;
 export type DeviceRecord = Record<string, Device>;
 
+/**
+ * The fleet changed (a write, a reconnect): re-read the pin feed, and the full list if a view has asked
+ * for it. The full list is never read just because of this.
+ */
 export const devicesRequested = createEvent();
+/** A view that shows the full device answer of many devices (lists, the status report) is on screen. */
+export const deviceListNeeded = createEvent();
+/** The map's pins: read once at sign-in (and again by devicesRequested). */
+export const pinsRequested = createEvent();
 /** Patches keyed by serial, already merged (latest value per field wins). */
 export const devicesPatched = createEvent<Record<string, DevicePatch>>();
 export const devicePinClicked = createEvent<string>();
@@ -16,16 +24,29 @@ export const deviceSelectionCleared = createEvent();
 export const devicesCleared = createEvent();
 
 export const fetchDevicesFx = createApiFx<void, Device[]>(() => http<Device[]>('/api/v1/device'));
+/** GET /api/v1/devicePins: about 60 bytes a device instead of the list's 1.1 KB. */
+export const fetchDevicePinsFx = createApiFx<void, DevicePin[]>(async () => (await http<DevicePinTuple[]>('/api/v1/devicePins')).map(decodeDevicePin));
+/** One device's full answer, for the selected pin's card while the full list is not loaded. */
+export const fetchDeviceDetailsFx = createApiFx<string, Device>((serial) => http<Device>(`/api/v1/device/${encodeURIComponent(serial)}`));
 
 /** Normalised: one entry per serial, so a realtime patch touches one key. */
 export const $devices = createStore<DeviceRecord>({});
 export const $devicesStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');
 export const $selectedSerial = createStore<string | null>(null);
-export const $selectedDevice = sample({
-  source: { devices: $devices, serial: $selectedSerial },
-  fn: ({ devices, serial }) => (serial ? (devices[serial] ?? null) : null),
-});
-export const $deviceSerials = $devices.map((devices) => Object.keys(devices));
+/**
+ * The compact pins of the whole fleet, by serial: what the map, the Active Pin counts and the live
+ * subscriptions need. The full answers ($devices) are read only when a view needs them.
+ */
+export type PinRecord = Record<string, DevicePin>;
+export const $devicePins = createStore<PinRecord>({});
+export const $pinsStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');
+/** Full answers of single devices read on demand (a pin clicked before the list was needed). */
+const $deviceDetails = createStore<DeviceRecord>({});
+export const $selectedDevice = combine($devices, $deviceDetails, $selectedSerial, (devices, details, serial) =>
+  serial ? (devices[serial] ?? details[serial] ?? null) : null,
+);
+/** Every serial on the map: the live subscriptions follow these. */
+export const $deviceSerials = $devicePins.map((pins) => Object.keys(pins));
 
 export function normaliseDevices(list: readonly Device[]): DeviceRecord {
   const record: DeviceRecord = {};
@@ -48,7 +69,42 @@ export function applyDevicePatches(devices: DeviceRecord, patches: Record<string
   return next ?? devices;
 }
 
+/** The fields of a device:changed patch that a pin carries. */
+const PIN_FIELDS = ['label', 'location', 'number', 'location_group', 'brand', 'is_pause', 'is_warning', 'is_online', 'is_registration', 'is_activated', 'is_batch_warning', 'is_maintenance'] as const;
+
+/** Applies the pin fields of patches to known pins; the same object when no pin changed. */
+export function applyPinPatches(pins: PinRecord, patches: Record<string, DevicePatch>): PinRecord {
+  let next: PinRecord | null = null;
+  for (const [serial, patch] of Object.entries(patches)) {
+    const current = pins[serial];
+    if (!current) continue;
+    let pin: DevicePin | null = null;
+    for (const field of PIN_FIELDS) {
+      if (!(field in patch) || patch[field] === current[field]) continue;
+      pin ??= { ...current };
+      (pin as Record<string, unknown>)[field] = patch[field] ?? (field.startsWith('is_') ? false : null);
+    }
+    if (!pin) continue;
+    next ??= { ...pins };
+    next[serial] = pin;
+  }
+  return next ?? pins;
+}
+
 $devices.on(fetchDevicesFx.doneData, (_, list) => normaliseDevices(list)).on(devicesPatched, applyDevicePatches);
+$devicePins
+  .on(fetchDevicePinsFx.doneData, (_, list) => Object.fromEntries(list.map((pin) => [pin.serial, pin])))
+  .on(devicesPatched, applyPinPatches)
+  .reset(devicesCleared);
+$pinsStatus
+  .on(fetchDevicePinsFx, (status) => (status === 'ready' ? status : 'loading'))
+  .on(fetchDevicePinsFx.done, () => 'ready')
+  .on(fetchDevicePinsFx.fail, (status) => (status === 'ready' ? status : 'failed'))
+  .reset(devicesCleared);
+$deviceDetails
+  .on(fetchDeviceDetailsFx.done, (details, { params, result }) => ({ ...details, [params]: result }))
+  .on(devicesPatched, applyDevicePatches)
+  .reset(devicesCleared, fetchDevicesFx.done);
 $devicesStatus
   .on(fetchDevicesFx, (status) => (status === 'ready' ? status : 'loading'))
   .on(fetchDevicesFx.done, () => 'ready')
@@ -57,4 +113,15 @@ $selectedSerial.on(devicePinClicked, (_, serial) => serial).reset(deviceSelectio
 $devices.reset(devicesCleared);
 $devicesStatus.reset(devicesCleared);
 
-sample({ clock: devicesRequested, fn: () => undefined, target: fetchDevicesFx });
+sample({ clock: [pinsRequested, devicesRequested], fn: () => undefined, target: fetchDevicePinsFx });
+// The full list again only where a view already read it.
+sample({ clock: devicesRequested, source: $devicesStatus, filter: (status) => status !== 'idle', fn: () => undefined, target: fetchDevicesFx });
+sample({ clock: deviceListNeeded, source: { status: $devicesStatus, pending: fetchDevicesFx.pending }, filter: ({ status, pending }) => !pending && (status === 'idle' || status === 'failed'), fn: () => undefined, target: fetchDevicesFx });
+// A pin's card shows the full answer: read that one device unless the list already holds it.
+sample({
+  clock: devicePinClicked,
+  source: { devices: $devices, details: $deviceDetails },
+  filter: ({ devices, details }, serial) => !devices[serial] && !details[serial],
+  fn: (_, serial) => serial,
+  target: fetchDeviceDetailsFx,
+});

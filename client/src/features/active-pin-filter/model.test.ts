@@ -1,10 +1,10 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { $devices, normaliseDevices } from '../../entities/device';
-import { fakeDevice } from '../../entities/device/lib/fake-device';
+import { $devicePins } from '../../entities/device';
+import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
 import { $enabledPinTypes, $pinTypeCounts, $visibleDevices, pinTypeToggled } from './model';
 
-const FLEET = normaliseDevices([
+const FLEET = pinsOf([
   fakeDevice('S1'),
   fakeDevice('S2', { is_online: false }),
   fakeDevice('S3', { is_pause: true }),
@@ -17,14 +17,14 @@ const visible = (scope: ReturnType<typeof fork>) => scope.getState($visibleDevic
 
 describe('active-pin filter model', () => {
   it('shows every placed device while all types are on, and counts each type', () => {
-    const scope = fork({ values: [[$devices, FLEET]] });
+    const scope = fork({ values: [[$devicePins, FLEET]] });
     expect(visible(scope)).toEqual(['S1', 'S2', 'S3', 'S4', 'S5']);
     // A paused device counts as pause even with a warning: the pin shows it paused.
     expect(scope.getState($pinTypeCounts)).toEqual({ regular: 2, pause: 2, warning: 1 });
   });
 
   it('hides the pins of a switched-off type and brings them back', async () => {
-    const scope = fork({ values: [[$devices, FLEET]] });
+    const scope = fork({ values: [[$devicePins, FLEET]] });
     await allSettled(pinTypeToggled, { scope, params: 'pause' });
     expect(scope.getState($enabledPinTypes)).toEqual({ regular: true, pause: false, warning: true });
     expect(visible(scope)).toEqual(['S1', 'S2', 'S5']);
@@ -39,9 +39,9 @@ describe('active-pin filter model', () => {
   });
 
   it('follows a device whose type changes while its type is hidden', async () => {
-    const scope = fork({ values: [[$devices, FLEET]] });
+    const scope = fork({ values: [[$devicePins, FLEET]] });
     await allSettled(pinTypeToggled, { scope, params: 'pause' });
-    await allSettled($devices, { scope, params: { ...FLEET, S3: { ...FLEET.S3!, is_pause: false } } });
+    await allSettled($devicePins, { scope, params: { ...FLEET, S3: { ...FLEET.S3!, is_pause: false } } });
     expect(visible(scope)).toContain('S3');
   });
 });

@@ -1,5 +1,6 @@
 import { combine, createEvent, createStore } from 'effector';
-import { $devices, pinTypeOf, type Device, type PinType } from '../../entities/device';
+import type { DevicePin } from '@fleet/shared';
+import { $devicePins, pinTypeOf, type PinType } from '../../entities/device';
 
 /**
  * The Active Pin panel (spec section 2): Synced (regular), pause and warning pins can each be turned
@@ -13,11 +14,11 @@ export const pinFilterReset = createEvent();
 export const $enabledPinTypes = createStore<EnabledPinTypes>({ regular: true, pause: true, warning: true });
 $enabledPinTypes.on(pinTypeToggled, (enabled, type) => ({ ...enabled, [type]: !enabled[type] })).reset(pinFilterReset);
 
-/** Devices that have a place on the map, whatever the filter. */
-export const $placedDevices = $devices.map((devices) => Object.values(devices).filter((d) => d.location !== null && d.location !== undefined));
+/** Devices that have a place on the map, whatever the filter (from the compact pin feed). */
+export const $placedDevices = $devicePins.map((pins) => Object.values(pins).filter((d) => d.location !== null && d.location !== undefined));
 
-export function filterPins(devices: readonly Device[], enabled: EnabledPinTypes): Device[] {
-  if (enabled.regular && enabled.pause && enabled.warning) return devices as Device[];
+export function filterPins<T extends Pick<DevicePin, 'is_pause' | 'is_warning' | 'is_online' | 'is_registration'>>(devices: readonly T[], enabled: EnabledPinTypes): T[] {
+  if (enabled.regular && enabled.pause && enabled.warning) return devices as T[];
   return devices.filter((device) => enabled[pinTypeOf(device)]);
 }
 

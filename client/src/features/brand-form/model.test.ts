@@ -2,7 +2,7 @@ import type { BrandAnswer, ClientUser, CurrentUser } from '@fleet/shared';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { fetchBrandsFx } from '../../entities/brand';
-import { fetchDevicesFx } from '../../entities/device';
+import { fetchDevicePinsFx } from '../../entities/device';
 import { $user, sessionEnded } from '../../entities/session';
 import { $clientChoices, fetchClientUsersFx } from '../../entities/user';
 import { HttpError } from '../../shared/api';
@@ -39,7 +39,8 @@ function setup(access = 'distributor', add?: () => Promise<BrandAnswer>) {
     values: [[$user, user(access)]],
     handlers: [
       [fetchBrandsFx, async () => (reads.push('brands'), [SUNSTOP])],
-      [fetchDevicesFx, async () => (reads.push('devices'), [])],
+      // A write re-reads the map's pins (the full list only where a view had read it).
+      [fetchDevicePinsFx, async () => (reads.push('devices'), [])],
       [fetchClientUsersFx, async () => (reads.push('clients'), CLIENT_USERS)],
       [addBrandFx, (p: unknown) => (sent.add.push(p), add ? add() : Promise.resolve({ ...SUNSTOP, id: 9, name: 'Pelican' }))],
       [editBrandFx, async (p: unknown) => (sent.edit.push(p), { ...SUNSTOP, name: 'SunStop Co' })],

@@ -2,7 +2,7 @@ import type { BatchAnswer, CurrentUser, DeviceAnswer, DeviceFormInput } from '@f
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { fetchCountiesFx } from '../../entities/county';
-import { fetchDevicesFx } from '../../entities/device';
+import { fetchDevicePinsFx } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { fetchOverviewFx } from '../../entities/overview';
 import { $user, sessionEnded } from '../../entities/session';
@@ -94,7 +94,8 @@ function setup(options: { access?: CurrentUser['access']; add?: (input: DeviceFo
       [addDeviceFx, options.add ?? (async (input: DeviceFormInput) => (sent.push(input), placed(input.serialNumber, { address: input.address })))],
       [editDeviceFx, async ({ serial, input }: { serial: string; input: DeviceFormInput }) => (sent.push({ serial, ...input }), placed(serial, { label: input.deviceName }))],
       [deleteDeviceFx, options.remove ?? (async (serial: string) => (calls.push(`delete:${serial}`), serial))],
-      [fetchDevicesFx, async () => (calls.push('devices'), [])],
+      // A write re-reads the map's pins (the full list only where a view had read it).
+      [fetchDevicePinsFx, async () => (calls.push('devices'), [])],
       [fetchOverviewFx, async () => (calls.push('overview'), {})],
       [fetchCountiesFx, async () => (calls.push('counties'), [])],
     ],

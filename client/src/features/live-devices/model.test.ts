@@ -1,7 +1,7 @@
 import { allSettled, fork, scopeBind } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { $devices, fetchDevicesFx, normaliseDevices } from '../../entities/device';
-import { fakeDevice } from '../../entities/device/lib/fake-device';
+import { $devicePins, $devices, $devicesStatus, fetchDevicePinsFx, fetchDevicesFx, normaliseDevices } from '../../entities/device';
+import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
 import { $overview, fetchOverviewFx } from '../../entities/overview';
 import { $connected, deviceChangedReceived, overviewChangedReceived, socketConnected, subscribeFx } from '../../shared/realtime';
 import { flushTimerFx, SUBSCRIBE_CHUNK } from './model';
@@ -37,8 +37,13 @@ describe('live device updates', () => {
     const serials = Array.from({ length: SUBSCRIBE_CHUNK + 20 }, (_, i) => `S${i}`);
     const subscriptions: unknown[] = [];
     let fetches = 0;
+    let pinFetches = 0;
     const scope = fork({
-      values: [[$devices, normaliseDevices(serials.map((serial) => fakeDevice(serial)))]],
+      // The map's pins decide what is subscribed; the full list was read by a view, so a reconnect re-reads it too.
+      values: [
+        [$devicePins, pinsOf(serials.map((serial) => fakeDevice(serial)))],
+        [$devicesStatus, 'ready'],
+      ],
       handlers: [
         [
           subscribeFx,
@@ -49,6 +54,7 @@ describe('live device updates', () => {
           },
         ],
         [fetchDevicesFx, async () => (fetches++, [])],
+        [fetchDevicePinsFx, async () => (pinFetches++, [])],
         [fetchOverviewFx, async () => ({})],
       ],
     });
@@ -57,9 +63,10 @@ describe('live device updates', () => {
     const cards = subscriptions.filter((s) => (s as { topic: string }).topic === 'deviceCards') as { serials: string[] }[];
     expect(cards.map((s) => s.serials.length)).toEqual([SUBSCRIBE_CHUNK, 20]);
     expect(subscriptions).toContainEqual({ topic: 'overview' });
-    expect(fetches).toBe(0);
+    expect(fetches + pinFetches).toBe(0);
 
     await allSettled(socketConnected, { scope, params: { reconnect: true } });
+    expect(pinFetches).toBe(1);
     expect(fetches).toBe(1);
   });
 

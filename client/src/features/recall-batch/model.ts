@@ -1,7 +1,7 @@
 import type { BatchAnswer, RecallBatchAnswer, ResumeBatchAnswer } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { batchesRequested, fedDevices } from '../../entities/batch';
-import { $devices } from '../../entities/device';
+import { $devices, deviceListNeeded } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, GENERIC_FAILURE, http, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
@@ -77,3 +77,5 @@ sample({ clock: recallBatchFx.failData, fn: (e): RecallOutcome => ({ tone: 'dang
 sample({ clock: resumeBatchFx.failData, fn: (e): RecallOutcome => ({ tone: 'danger', title: RECALL_TEXT.resumeFailed, message: serverReason(e) ?? GENERIC_FAILURE, kind: 'resume', answer: null }), target: recallResult.shown });
 // The card's state changes: the list is read again (the devices' warnings come by push).
 sample({ clock: [recallBatchFx.done, resumeBatchFx.done], fn: () => undefined, target: batchesRequested });
+// The full device answers are read only once a view shows them (the map draws from the compact pin feed).
+sample({ clock: [recallRequested, resumeRequested], fn: () => undefined, target: deviceListNeeded });

@@ -1,6 +1,6 @@
 import { TEMPORARY_TAG_NAME, type ReportTagAnswer } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
-import { $devices, type Device } from '../../entities/device';
+import { $devices, deviceListNeeded, type Device } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, failureMessage, fieldMessages, http } from '../../shared/api';
 import { clearAll, listCounts, matchesSearch, sameSerials, selectAll, toggleSerial } from './lib/tags-lib';
@@ -169,3 +169,5 @@ $notice
   .on(fetchTagsFx.failData, (_, error) => ({ tone: 'danger', text: `The tags could not be loaded: ${failureMessage(error)}` }))
   .on(newListStarted, () => ({ tone: 'success', text: `New ${TAG_TEXT.temporary} started.` }))
   .reset(noticeDismissed, tagClicked, advanceFilterOpened, sessionEnded);
+// The full device answers are read only once a view shows them (the map draws from the compact pin feed).
+sample({ clock: [advanceFilterOpened, tagDialogOpened], fn: () => undefined, target: deviceListNeeded });

@@ -2,7 +2,7 @@ import type { BrandAnswer } from '@fleet/shared';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { $brands, fetchBrandsFx } from '../../entities/brand';
-import { $devices, fetchDevicesFx, normaliseDevices } from '../../entities/device';
+import { $devices, $devicesStatus, fetchDevicesFx, normaliseDevices } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import {
   $selectedSerials,
@@ -30,6 +30,8 @@ function setup() {
   const scope = fork({
     values: [
       [$devices, normaliseDevices(DEVICES)],
+      // The full list was already read (the dialog asks for it only when it is not).
+      [$devicesStatus, 'ready'],
       [$brands, [{ id: 1, name: 'SunStop' }] as BrandAnswer[]],
     ],
     handlers: [

@@ -1,7 +1,7 @@
 import type { BrandAnswer } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $brands, brandsRequested } from '../../entities/brand';
-import { $devices, devicesRequested, type Device } from '../../entities/device';
+import { $devices, deviceListNeeded, devicesRequested, type Device } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, http, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
@@ -107,3 +107,5 @@ sample({
   target: transferResult.shown,
 });
 sample({ clock: assignDevicesFx.failData, fn: (e) => ({ tone: 'danger' as const, title: TRANSFER_TEXT.failed, message: serverReason(e) }), target: transferResult.shown });
+// The full device answers are read only once a view shows them (the map draws from the compact pin feed).
+sample({ clock: transferOpened, fn: () => undefined, target: deviceListNeeded });

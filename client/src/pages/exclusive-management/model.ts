@@ -1,6 +1,6 @@
 import type { PartnerUser } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
-import { $devices, $devicesStatus, devicesRequested } from '../../entities/device';
+import { $devices, $devicesStatus, deviceListNeeded } from '../../entities/device';
 import { $accessLevel } from '../../entities/session';
 import { createApiFx, failureMessage, fieldMessages, http, segment } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
@@ -72,7 +72,7 @@ export const resultPopup = createResultPopup({ ms: 1500 });
 
 // Loading: distributors only; the device list is the app's (loaded once after sign-in, kept live by pushes).
 sample({ clock: [pageMounted, retryClicked], filter: $isDistributor, target: fetchUsersFx });
-sample({ clock: [pageMounted, retryClicked], source: $devicesStatus, filter: (s, _) => s === 'idle' || s === 'failed', fn: () => undefined, target: devicesRequested });
+sample({ clock: [pageMounted, retryClicked], source: $devicesStatus, filter: (s, _) => s === 'idle' || s === 'failed', fn: () => undefined, target: deviceListNeeded });
 $users.on(fetchUsersFx.doneData, (_, list) => list);
 $status
   .on(fetchUsersFx, (s) => (s === 'ready' ? s : 'loading'))

@@ -1,7 +1,7 @@
 import type { BatchAnswer } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $countyNames } from '../../entities/county';
-import { $devices, $devicesStatus } from '../../entities/device';
+import { $devices, $devicesStatus, deviceListNeeded } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { $live } from '../../features/live-devices';
 import { createApiFx, http } from '../../shared/api';
@@ -40,3 +40,5 @@ export const $status = $devicesStatus;
 export const $isLive = combine($connected, $live, (connected, live) => connected && live);
 
 sample({ clock: [statusPageMounted, retryClicked], fn: () => undefined, target: [fetchSitesFx, fetchBatchesFx] });
+// The full device answers are read only once a view shows them (the map draws from the compact pin feed).
+sample({ clock: [statusPageMounted, retryClicked], fn: () => undefined, target: deviceListNeeded });

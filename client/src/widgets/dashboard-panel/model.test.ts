@@ -1,7 +1,7 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { countiesRequested, fetchCountiesFx } from '../../entities/county';
-import { $selectedSerial, devicesRequested, fetchDevicesFx } from '../../entities/device';
+import { $selectedSerial, deviceListNeeded, fetchDevicesFx } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { $countyOverview, fetchCountyOverviewFx } from '../../entities/overview';
 import { $user } from '../../entities/session';
@@ -60,7 +60,7 @@ function setup(user: Record<string, unknown> = { role: 'distributor', user_type:
 
 async function loaded(user?: Record<string, unknown>) {
   const s = setup(user);
-  await allSettled(devicesRequested, { scope: s.scope });
+  await allSettled(deviceListNeeded, { scope: s.scope });
   await allSettled(countiesRequested, { scope: s.scope });
   return s;
 }

@@ -1,7 +1,7 @@
 import type { Subscription } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { $counties, $countyNames } from '../../entities/county';
-import { $devices, devicePinClicked, type Device } from '../../entities/device';
+import { $devices, deviceListNeeded, devicePinClicked, type Device } from '../../entities/device';
 import { countyOverviewPatched, countyOverviewRequested } from '../../entities/overview';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { overviewChangedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
@@ -154,3 +154,6 @@ sample({ clock: $selectedCounty.updates, source: $subscribedCounty, fn: (from, t
 // After a reconnect the server has forgotten the subscription and the counts may have moved.
 sample({ clock: socketConnected, source: $selectedCounty, filter: (id, { reconnect }) => reconnect && id !== null, fn: (to) => ({ from: null, to }), target: moveCountySubscriptionFx });
 sample({ clock: socketConnected, source: $selectedCounty, filter: (id, { reconnect }) => reconnect && id !== null, fn: (id) => id as number, target: countyOverviewRequested });
+// The full device answers are read only once a view shows them (the map draws from the compact pin feed).
+sample({ clock: filterViewOpened, fn: () => undefined, target: deviceListNeeded });
+sample({ clock: tabSelected, filter: (tab) => tab !== 'overview', fn: () => undefined, target: deviceListNeeded });

@@ -1,6 +1,6 @@
 import type { DeviceAnswer, SimLogRow, Subscription } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
-import { $devices, devicePinClicked, type Device } from '../../entities/device';
+import { $devices, deviceListNeeded, devicePinClicked, type Device } from '../../entities/device';
 import { deviceDeleted, deviceSaved } from '../../features/device-form';
 import { createApiFx, http, HttpError, segment } from '../../shared/api';
 import {
@@ -258,3 +258,5 @@ sample({
 // EDIT DEVICE saved or deleted the device shown: show the saved values at once, or close the panel.
 sample({ clock: deviceSaved, source: $panelSerial, filter: (serial, device) => serial === device.serial, fn: (_, device) => device, target: panelDeviceReplaced });
 sample({ clock: deviceDeleted, source: $panelSerial, filter: (serial, deleted) => serial === deleted, fn: () => undefined, target: panelClosed });
+// The full device answers are read only once a view shows them (the map draws from the compact pin feed).
+sample({ clock: panelOpened, fn: () => undefined, target: deviceListNeeded });

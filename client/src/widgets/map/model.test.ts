@@ -1,7 +1,7 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { $devices, normaliseDevices } from '../../entities/device';
-import { fakeDevice } from '../../entities/device/lib/fake-device';
+import { $devicePins } from '../../entities/device';
+import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
 import { pinTypeToggled } from '../../features/active-pin-filter';
 import { $labelsVisible, $pins, $viewRequest, devicePinClicked, mapMoved, zoomInClicked, zoomOutClicked } from './model';
 
@@ -16,13 +16,13 @@ describe('map model', () => {
   });
 
   it('centres a selected device at zoom 15', async () => {
-    const scope = fork({ values: [[$devices, normaliseDevices([fakeDevice('A1', { location: { lat: 29.95, lng: -90.07 } })])]] });
+    const scope = fork({ values: [[$devicePins, pinsOf([fakeDevice('A1', { location: { lat: 29.95, lng: -90.07 } })])]] });
     await allSettled(devicePinClicked, { scope, params: 'A1' });
     expect(scope.getState($viewRequest)).toEqual({ center: { lat: 29.95, lng: -90.07 }, zoom: 15, seq: 1 });
   });
 
   it('shows labels from zoom 10 and draws only the pins the filter lets through', async () => {
-    const scope = fork({ values: [[$devices, normaliseDevices([fakeDevice('A1'), fakeDevice('B2', { is_warning: true })])]] });
+    const scope = fork({ values: [[$devicePins, pinsOf([fakeDevice('A1'), fakeDevice('B2', { is_warning: true })])]] });
     expect(scope.getState($labelsVisible)).toBe(true);
     await allSettled(mapMoved, { scope, params: { zoom: 9.5, center: { lat: 30, lng: -90 } } });
     expect(scope.getState($labelsVisible)).toBe(false);

@@ -1,7 +1,7 @@
 import { MAP_DEFAULTS } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
 import { createApiFx, http } from '../../shared/api';
-import { $devices, $selectedSerial, devicePinClicked } from '../../entities/device';
+import { $devicePins, $selectedSerial, devicePinClicked } from '../../entities/device';
 import { $visibleDevices } from '../../features/active-pin-filter';
 import { minPopulationAt } from './lib/place-names';
 import { toPinCollection } from './lib/pins';
@@ -52,9 +52,9 @@ sample({ clock: zoomOutClicked, source: $viewRequest, fn: (request): ViewRequest
 // Selecting a device centres it at zoom 15.
 sample({
   clock: devicePinClicked,
-  source: { devices: $devices, request: $viewRequest },
-  filter: ({ devices }, serial) => !!devices[serial]?.location,
-  fn: ({ devices, request }, serial): ViewRequest => ({ center: devices[serial]!.location!, zoom: MAP_DEFAULTS.selectedZoom, seq: nextSeq(request) }),
+  source: { pins: $devicePins, request: $viewRequest },
+  filter: ({ pins }, serial) => !!pins[serial]?.location,
+  fn: ({ pins, request }, serial): ViewRequest => ({ center: pins[serial]!.location!, zoom: MAP_DEFAULTS.selectedZoom, seq: nextSeq(request) }),
   target: $viewRequest,
 });
 sample({
@@ -80,7 +80,7 @@ export const $siteNames = createStore<Record<number, string>>({});
 $siteNames.on(fetchSiteNamesFx.doneData, (_, sites) =>
   Object.fromEntries(sites.map((s) => [s.id, (s.name || s.address || '').trim()]).filter(([, name]) => name !== '')),
 );
-const $siteKey = $devices.map((devices) => [...new Set(Object.values(devices).map((d) => d.location_group))].sort().join(','));
+const $siteKey = $devicePins.map((pins) => [...new Set(Object.values(pins).map((d) => d.location_group))].sort().join(','));
 sample({ clock: $siteKey, source: { pending: fetchSiteNamesFx.pending, wanted: $labelsVisible }, filter: ({ pending, wanted }) => !pending && wanted, fn: () => undefined, target: fetchSiteNamesFx });
 sample({
   clock: $labelsVisible,

@@ -1,3 +1,4 @@
+import type { DevicePin } from '@fleet/shared';
 import type { Device } from '../model';
 
 /** A plausible device for model tests: online, regular, placed at the map's centre. */
@@ -52,4 +53,28 @@ export function fakeDevice(serial: string, fields: Partial<Device> = {}): Device
     simSerialNumber: null,
     ...fields,
   };
+}
+
+/** The compact pins (GET /api/v1/devicePins, decoded) of these devices, keyed by serial, for model tests. */
+export function pinsOf(devices: readonly Device[]): Record<string, DevicePin> {
+  return Object.fromEntries(
+    devices.map((d) => [
+      d.serial,
+      {
+        serial: d.serial,
+        location: d.location ?? null,
+        label: d.label,
+        number: d.number,
+        location_group: d.location_group,
+        brand: d.brand,
+        is_pause: d.is_pause,
+        is_warning: d.is_warning,
+        is_online: d.is_online,
+        is_registration: d.is_registration,
+        is_activated: d.is_activated,
+        is_batch_warning: d.is_batch_warning,
+        is_maintenance: d.is_maintenance,
+      },
+    ]),
+  );
 }

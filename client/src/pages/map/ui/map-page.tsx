@@ -1,6 +1,6 @@
 import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
-import { $devicesStatus, devicesRequested } from '../../../entities/device';
+import { $pinsStatus, pinsRequested } from '../../../entities/device';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
 import { DeviceFormDialog } from '../../../features/device-form';
 import { LinkButton, Spinner } from '../../../shared/ui';
@@ -19,7 +19,7 @@ import styles from './map-page.module.css';
  * above the main dashboard, which gives up height to it (so neither ever covers the other).
  */
 export default function MapPage() {
-  const [status, retry, readRoute] = useUnit([$devicesStatus, devicesRequested, panelRouteRead]);
+  const [status, retry, readRoute] = useUnit([$pinsStatus, pinsRequested, panelRouteRead]);
   // /?device=<serial> opens that device's panel.
   useEffect(() => readRoute(), []);
   return (

@@ -1,7 +1,7 @@
 import { useUnit } from 'effector-react';
 import { useEffect, useRef } from 'react';
-import { $selectedSerial } from '../../../entities/device';
-import { ArrowLeftIcon, SearchIcon, VirtualList } from '../../../shared/ui';
+import { $devicesStatus, $selectedSerial } from '../../../entities/device';
+import { ArrowLeftIcon, SearchIcon, Spinner, VirtualList } from '../../../shared/ui';
 import { filterTitle } from '../lib/dashboard-lib';
 import {
   $brandFilter,
@@ -41,6 +41,8 @@ export function FilterList() {
     $selectedSerial,
   ]);
   const [close, setSearch, setBrand, setCounty, setPartners, open] = useUnit([filterViewClosed, searchChanged, brandFilterChanged, countyFilterChanged, partnerFilterChanged, deviceCardClicked]);
+  // The full device answers load when the first list opens (the map itself draws from the pin feed).
+  const listStatus = useUnit($devicesStatus);
   const heading = useRef<HTMLHeadingElement>(null);
   // Keyboard users land on the new view's title, not on a button that no longer exists.
   useEffect(() => heading.current?.focus(), [view]);
@@ -54,9 +56,15 @@ export function FilterList() {
         <h3 id="filter-title" className={styles.listTitle} ref={heading} tabIndex={-1}>
           {filterTitle(view)}
         </h3>
-        <span className={styles.listCount} role="status" aria-live="polite" data-testid="filter-count" data-count={devices.length}>
-          {number.format(devices.length)} {devices.length === 1 ? 'device' : 'devices'}
-        </span>
+        {listStatus === 'ready' ? (
+          <span className={styles.listCount} role="status" aria-live="polite" data-testid="filter-count" data-count={devices.length}>
+            {number.format(devices.length)} {devices.length === 1 ? 'device' : 'devices'}
+          </span>
+        ) : (
+          <span className={styles.listCount} role="status" aria-live="polite">
+            {listStatus === 'failed' ? 'The devices could not be loaded.' : <><Spinner size={14} /> Loading devices…</>}
+          </span>
+        )}
       </div>
       <div className={styles.filters}>
         <label className={[styles.field, styles.searchField].join(' ')}>

@@ -1,4 +1,17 @@
-import { pinStatusOf, type Device, type PinStatus, type StatusCounts } from '../../../entities/device';
+import type { DeviceListItemShape } from '@fleet/shared';
+import { pinStatusOf, type PinStatus, type StatusCounts } from '../../../entities/device';
+
+/**
+ * What a pin is drawn from: a compact pin of GET /api/v1/devicePins (the map's feed) or a full device
+ * answer; both carry these fields under the same names.
+ */
+export type PinSource = {
+  serial: string;
+  label: string | null;
+  location?: { lat: number; lng: number } | null;
+  location_group: number | null;
+  number: number | null;
+} & Pick<DeviceListItemShape, 'is_pause' | 'is_warning' | 'is_online' | 'is_registration'>;
 
 /** One pin: its status and a 0/1 column per status, which cluster sources sum into ring counts. */
 /** `g`: the site (location_group), -1 for none; clusters keep its min and max to tell a one-site cluster. */
@@ -19,8 +32,8 @@ export const FAN_ZOOM = 14;
  * pins would cover each other: they are spread evenly on a circle of FAN_RADIUS_PX at zoom 14, where clustering stops
  * (about 35 m), smaller when zoomed out (where such pins are clustered anyway).
  */
-export function pinPositions(devices: readonly Device[]): Map<string, [number, number]> {
-  const sites = new Map<string, Device[]>();
+export function pinPositions(devices: readonly PinSource[]): Map<string, [number, number]> {
+  const sites = new Map<string, PinSource[]>();
   for (const device of devices) {
     if (!device.location) continue;
     const key = device.location_group != null ? `g${device.location_group}` : `${device.location.lat.toFixed(5)},${device.location.lng.toFixed(5)}`;
@@ -55,7 +68,7 @@ export function pinPositions(devices: readonly Device[]): Map<string, [number, n
   return positions;
 }
 
-export function toPinCollection(devices: readonly Device[]): PinCollection {
+export function toPinCollection(devices: readonly PinSource[]): PinCollection {
   const features: PinFeature[] = [];
   const positions = pinPositions(devices);
   for (const device of devices) {

@@ -5,6 +5,7 @@ import { Spinner } from '../../../shared/ui';
 import styles from './fleet-map.module.css';
 
 // Each provider is its own chunk, loaded only when the map screen shows (after sign-in).
+// (app/model starts the offline one while the session is checked: pages/map/preload.ts.)
 const OfflineMap = lazy(() => import('../offline/offline-map'));
 const GoogleFleetMap = lazy(() => import('../google/google-map'));
 

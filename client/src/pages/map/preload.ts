@@ -1,0 +1,15 @@
+import { createEffect } from 'effector';
+
+/**
+ * The map page's chunks, started early. `import()` of the same module returns the same promise, so the
+ * React.lazy of App and the map widget pick up what this started. The offline provider (MapLibre, about
+ * 250 kB gzipped) is the default and the fallback whenever Google cannot load, so it is fetched too.
+ * Imported by app/model: this file must stay tiny and import nothing of the map itself.
+ */
+export const loadMapPage = () => import('./ui/map-page');
+export const loadOfflineMap = () => import('../../widgets/map/offline/offline-map');
+
+export const preloadMapFx = createEffect(async () => {
+  // A failed download is retried by React.lazy when the page renders; nothing to report here.
+  await Promise.all([loadMapPage(), loadOfflineMap()]).catch(() => undefined);
+});

@@ -1,0 +1,67 @@
+/**
+ * A server process for the REST and Lighthouse rounds of `npm run bench` (tests/bench/run-all.ts), so
+ * the load generator and Chromium do not share its event loop and its RSS is its own.
+ *
+ *   portal mode (default): the portal on the bench fleet (bench-fleet.ts), the built client served from
+ *     CLIENT_DIST (or client/dist) like `npm start`;
+ *   --bare <file>: a bare Express 5 server answering GET / with that file's bytes as JSON, the floor for
+ *     a big JSON answer on this machine.
+ * Sends the parent { port } once listening, { rss } when asked ('rss'), and exits on 'stop'.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+
+/** Peak and current RSS of this process (VmHWM is the kernel's high-water mark). */
+function rss() {
+  const status = fs.readFileSync('/proc/self/status', 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+let close: () => Promise<void> = async () => undefined;
+const bare = arg('bare');
+let port: number;
+if (bare) {
+  const body = fs.readFileSync(bare);
+  const app = express();
+  app.get('/', (_req, res) => void res.type('json').send(body));
+  const server = http.createServer(app);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+  close = async () => void server.close();
+} else {
+  const { openBenchFleet, startBenchPortal } = await import('./bench-fleet.ts');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-rest-bench-'));
+  const database = await openBenchFleet({
+    pglite: process.argv.includes('--pglite'),
+    devices: Number(arg('devices') ?? 10_000),
+    sites: Number(arg('sites') ?? 1_000),
+    days: Number(arg('days') ?? 365),
+    dataDir,
+  });
+  const clientDir = path.resolve(process.env.CLIENT_DIST ?? path.join(import.meta.dirname, '../../client/dist'));
+  const portal = await startBenchPortal(database, dataDir, { clientDir });
+  port = Number(new URL(portal.base).port);
+  close = async () => {
+    await portal.close();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+process.send!({ port });
+process.on('message', async (message) => {
+  if (message === 'rss') process.send!({ rss: rss() });
+  if (message === 'stop') {
+    await close().catch(() => undefined);
+    process.exit(0);
+  }
+});

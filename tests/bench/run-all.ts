@@ -1,0 +1,226 @@
+/**
+ * Every benchmark in one run, one table, each figure beside its baseline measured in the same run
+ * (issue 16). Not a test: it measures. The machine is shared and small (2 cores): figures are noisy,
+ * compare rows of one run rather than runs.
+ *
+ *   npm run bench                 # full: the 10,000-device scale seed (PostgreSQL at 127.0.0.1:5432 when it
+ *                                 # answers, else PGlite), 10 s per REST call, every section (about 20-30 min)
+ *   npm run bench -- --smoke      # CI: 300 devices on PGlite, 2 s per call, short sections (under 2 min)
+ *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client
+ *   npm run bench -- --pglite     # force the embedded database
+ *
+ * Sections and their baselines:
+ *   rest    autocannon, 50 connections: overview, deviceGroup, devicePins, device/{serial}, the device
+ *           list (gzip asked) beside the same server's /healthz and a bare Express server sending the
+ *           device list's bytes; the server's peak RSS over the round (its own process).
+ *   ingest  tests/bench/ingest.bench.ts (PGlite): points stored/s beside a raw batched INSERT; check-in p99.
+ *   push    tests/load/push.bench.ts capacity round: server RSS per idle socket, beside a bare Socket.IO
+ *           server holding the same number of sockets (tests/bench/bare-socketio.ts).
+ *   report  tests/bench/report.bench.ts: .xlsx rows/s beside a bare exceljs streaming writer.
+ *   client  Lighthouse 12 (Debian's Chromium through chrome-launcher) on the login page and on the
+ *           signed-in map page of the same fleet.
+ * Build the client first (npm run build, or CLIENT_DIST=<dir>): the client section needs it.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { postgresAvailable } from '../helpers/backends.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const argv = process.argv.slice(2);
+const has = (flag: string) => argv.includes(`--${flag}`);
+const opt = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const smoke = has('smoke');
+const only = new Set((opt('only') ?? 'rest,ingest,push,report,client').split(','));
+const pglite = smoke || has('pglite') || !(await postgresAvailable());
+const fleet = smoke ? { devices: 300, sites: 30, days: 7 } : { devices: 10_000, sites: 1_000, days: 365 };
+const seconds = smoke ? 2 : 10;
+const startedAt = Date.now();
+const clientDir = path.resolve(process.env.CLIENT_DIST ?? path.join(root, 'client/dist'));
+
+type Row = { section: string; what: string; figure: string; baseline: string; note?: string };
+const rows: Row[] = [];
+const add = (row: Row) => {
+  rows.push(row);
+  console.log(`  ${row.section.padEnd(7)} ${row.what.padEnd(44)} ${row.figure.padEnd(30)} ${row.baseline}${row.note ? `  (${row.note})` : ''}`);
+};
+const failures: string[] = [];
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '-');
+const mb = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MB`;
+
+/** A child process of tests/bench/rest-server.ts; resolves once it listens. */
+async function startServer(args: string[]): Promise<{ child: ChildProcess; base: string; rss(): Promise<{ rss: number; peak: number }>; stop(): Promise<void> }> {
+  const child = fork(path.join(here, 'rest-server.ts'), args, { execArgv: ['--import', 'tsx'], env: { ...process.env, CLIENT_DIST: clientDir }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
+    child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    rss: () =>
+      new Promise((resolve) => {
+        const on = (m: { rss?: { rss: number; peak: number } }) => {
+          if (!m.rss) return;
+          child.off('message', on);
+          resolve(m.rss);
+        };
+        child.on('message', on);
+        child.send('rss');
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('stop');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+async function cannon(url: string, headers: Record<string, string> = {}) {
+  const result = await autocannon({ url, connections: 50, duration: seconds, headers, timeout: 30 });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytes: result.throughput.average / Math.max(1, result.requests.average),
+    errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? 1 : 0),
+  };
+}
+const load = (r: Awaited<ReturnType<typeof cannon>>) => `${fmt(r.rps)} req/s, p50 ${fmt(r.p50)} / p99 ${fmt(r.p99)} ms${r.errors ? `, ${r.errors} errors` : ''}`;
+
+const fleetArgs = [...(pglite ? ['--pglite'] : []), '--devices', String(fleet.devices), '--sites', String(fleet.sites), '--days', String(fleet.days)];
+const login = async (base: string) =>
+  ((await (await fetch(`${base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) })).json()) as { auth_token: string }).auth_token;
+
+console.log(`npm run bench${smoke ? ' -- --smoke' : ''}: ${fleet.devices} devices on ${pglite ? 'PGlite' : 'PostgreSQL'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${mb(os.totalmem())}, node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+
+let portal: Awaited<ReturnType<typeof startServer>> | null = null;
+if (only.has('rest') || only.has('client')) {
+  console.log(`\nstarting the portal on the bench fleet${fleet.devices >= 10_000 ? ' (the first run seeds it: minutes)' : ''}...`);
+  portal = await startServer(fleetArgs);
+}
+
+if (only.has('rest') && portal) {
+  console.log(`\nREST, autocannon, 50 connections, ${seconds} s per call`);
+  const token = await login(portal.base);
+  const auth = { Authorization: `Token ${token}` };
+  const serial = ((await (await fetch(`${portal.base}/api/v1/deviceRegistered`, { headers: auth })).json()) as { serial: string }[])[0]?.serial;
+  const healthz = await cannon(`${portal.base}/healthz`);
+  const listBody = Buffer.from(await (await fetch(`${portal.base}/api/v1/device`, { headers: auth })).arrayBuffer());
+  const listFile = path.join(os.tmpdir(), `bench-device-list-${process.pid}.json`);
+  fs.writeFileSync(listFile, listBody);
+  const peakBefore = (await portal.rss()).peak;
+  const calls: [string, Record<string, string>][] = [
+    ['/api/v1/overview', auth],
+    ['/api/v1/deviceGroup', auth],
+    ['/api/v1/devicePins', { ...auth, 'accept-encoding': 'gzip' }],
+    [`/api/v1/device/${serial}`, auth],
+    ['/api/v1/device', { ...auth, 'accept-encoding': 'gzip' }],
+  ];
+  for (const [call, headers] of calls) {
+    const r = await cannon(`${portal.base}${call}`, headers);
+    // Requests still queued when the window closed would slow the next call: one more call waits behind them.
+    await fetch(`${portal.base}${call}`, { headers }).then((res) => res.arrayBuffer());
+    const shown = call.startsWith('/api/v1/device/') ? 'GET /api/v1/device/{serial}' : `GET ${call}${headers['accept-encoding'] ? ' (gzip)' : ''}`;
+    add({ section: 'rest', what: shown, figure: load(r), baseline: `/healthz ${fmt(healthz.rps)} req/s, p99 ${fmt(healthz.p99)} ms`, note: `${fmt(r.bytes / 1024, 1)} kB an answer` });
+    if (r.errors) failures.push(`${call}: ${r.errors} errors`);
+  }
+  const peak = (await portal.rss()).peak;
+  const bare = await startServer(['--bare', listFile]);
+  const bareList = await cannon(`${bare.base}/`);
+  const barePeak = (await bare.rss()).peak;
+  await bare.stop();
+  fs.rmSync(listFile, { force: true });
+  add({ section: 'rest', what: `bare Express, the device list's ${fmt(listBody.length / 1024 / 1024, 1)} MB uncompressed`, figure: load(bareList), baseline: '(the floor for that answer)' });
+  add({ section: 'rest', what: 'server peak RSS through the REST round', figure: mb(peak), baseline: `bare Express ${mb(barePeak)}`, note: `${mb(peakBefore)} before the round` });
+}
+
+/** Runs another bench script as a child (its own process: its figures are its own) and returns its output. */
+function runScript(script: string, args: string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve) => {
+    let out = '';
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script), ...args], { cwd: root, env: { ...process.env, CLIENT_DIST: clientDir } });
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      fs.writeFileSync(path.join(os.tmpdir(), `bench-${path.basename(script)}.log`), out);
+      resolve(out);
+    });
+  });
+}
+const find = (out: string, re: RegExp) => re.exec(out)?.slice(1) ?? null;
+
+if (only.has('ingest')) {
+  console.log('\ningestion (tests/bench/ingest.bench.ts on PGlite; full log in the temp folder)');
+  const out = await runScript('tests/bench/ingest.bench.ts', ['--only', 'pglite', '--devices', smoke ? '50' : '2000', '--seconds', smoke ? '8' : '60', '--latency-seconds', smoke ? '5' : '30'], 30 * 60_000);
+  const stored = find(out, /a: points stored\/s\s+(\d+)/);
+  const raw = find(out, /c: raw INSERT rows\/s\s+(\d+)/);
+  const p99 = find(out, /b: p50\/p90\/p99\/max ms\s+([\d.]+)\/([\d.]+)\/([\d.]+)/);
+  if (stored && raw) add({ section: 'ingest', what: 'data points stored/s (fleet simulator over HTTP)', figure: `${fmt(Number(stored[0]))}/s`, baseline: `raw batched INSERT ${fmt(Number(raw[0]))} rows/s`, note: `${fmt((Number(stored[0]) / Number(raw[0])) * 100)} % of raw` });
+  else failures.push('ingest: no figures (see the log)');
+  if (p99) add({ section: 'ingest', what: 'check-in latency at 200/s', figure: `p50 ${p99[0]} / p99 ${p99[2]} ms`, baseline: 'budget p99 < 100 ms' });
+}
+
+if (only.has('push')) {
+  const sockets = smoke ? 200 : 2000;
+  console.log(`\npush memory, ${sockets} idle authenticated sockets (tests/load/push.bench.ts capacity; bare Socket.IO beside it)`);
+  const out = await runScript('tests/load/push.bench.ts', ['--only', 'capacity', '--capacity', String(sockets), '--capacity-backends', 'pglite'], 15 * 60_000);
+  const perSocket = find(out, /^\s+pglite\s+.*?\s([\d.]+) kB\s/m);
+  const bareOut = await runScript('tests/bench/bare-socketio.ts', ['--sockets', String(sockets)], 5 * 60_000);
+  const bare = find(bareOut, /RESULT bare_socketio_kb_per_socket=([\d.]+)/);
+  add({ section: 'push', what: `server RSS per idle socket (${sockets} sockets)`, figure: perSocket ? `${perSocket[0]} kB` : 'see log', baseline: bare ? `bare Socket.IO ${bare[0]} kB` : '-' });
+  if (!perSocket) failures.push('push: no per-socket figure (see the log)');
+}
+
+if (only.has('report')) {
+  console.log('\nreports (tests/bench/report.bench.ts)');
+  const out = await runScript('tests/bench/report.bench.ts', [...(pglite ? ['--pglite'] : []), '--devices', smoke ? '50' : '500', '--sites', smoke ? '5' : '50', '--days', smoke ? '30' : '365', '--runs', smoke ? '1' : '3'], 30 * 60_000);
+  const rowsLine = find(out, /: (\d+) devices, .*?, (\d+) rows,/);
+  const xlsx = find(out, /RESULT report_xlsx\w*_ms=(\d+)/);
+  const bare = find(out, /RESULT report_bare\w*_ms=(\d+)/);
+  const n = Number(rowsLine?.[1] ?? 0);
+  if (xlsx && bare && n) add({ section: 'report', what: `.xlsx download (${n} rows)`, figure: `${fmt((n / Number(xlsx[0])) * 1000)} rows/s (${xlsx[0]} ms)`, baseline: `bare exceljs streaming ${fmt((n / Math.max(1, Number(bare[0]))) * 1000)} rows/s (${bare[0]} ms)` });
+  else failures.push('report: no figures (see the log)');
+}
+
+if (only.has('client') && portal) {
+  console.log('\nclient: Lighthouse (performance) on Debian Chromium');
+  if (!fs.existsSync(path.join(clientDir, 'index.html'))) failures.push(`client: no build in ${clientDir} (npm run build)`);
+  else {
+    const { lighthouseRun } = await import('../perf/lighthouse.ts');
+    const token = await login(portal.base);
+    for (const page of [
+      { what: 'login page', url: `${portal.base}/`, token: null },
+      { what: `signed-in map page (${fleet.devices} devices)`, url: `${portal.base}/`, token },
+    ]) {
+      const r = await lighthouseRun(page.url, page.token);
+      add({
+        section: 'client',
+        what: `Lighthouse ${page.what}`,
+        figure: `score ${r.score.toFixed(2)}, LCP ${fmt(r.lcp / 1000, 1)} s, TBT ${fmt(r.tbt)} ms`,
+        baseline: `FCP ${fmt(r.fcp / 1000, 1)} s, ${fmt(r.scriptKb)} kB script`,
+        note: `${r.longTasks} long tasks, longest ${fmt(r.longestTask)} ms`,
+      });
+    }
+  }
+}
+
+await portal?.stop();
+
+console.log(`\n| section | measure | figure | baseline (same run) |\n|---|---|---|---|`);
+for (const r of rows) console.log(`| ${r.section} | ${r.what} | ${r.figure}${r.note ? ` (${r.note})` : ''} | ${r.baseline} |`);
+console.log(`\n${((Date.now() - startedAt) / 1000).toFixed(0)} s in all`);
+if (failures.length) {
+  console.log(`\nproblems:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+  process.exitCode = 1;
+}

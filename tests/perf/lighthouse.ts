@@ -1,0 +1,46 @@
+/**
+ * Lighthouse 12 (performance category, its default mobile throttling) on Debian's Chromium, launched by
+ * chrome-launcher (CHROME_PATH or /usr/bin/chromium; headless, no sandbox, software GL). For a signed-in
+ * page the token is put in the `userToken` cookie through the DevTools protocol first and Lighthouse keeps
+ * the browser's storage (disableStorageReset), so the page loads as a returning signed-in user's tab.
+ * Used by npm run bench (tests/bench/run-all.ts); alone: npx tsx tests/perf/lighthouse.ts <url> [token]
+ */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+
+export type LighthouseFigures = { score: number; fcp: number; lcp: number; tbt: number; scriptKb: number; longTasks: number; longestTask: number };
+
+export async function lighthouseRun(url: string, token: string | null): Promise<LighthouseFigures> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-dev-shm-usage'],
+  });
+  try {
+    if (token) {
+      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+      await browser.contexts()[0]!.addCookies([{ name: 'userToken', value: token, url: new URL(url).origin }]);
+      await browser.close();
+    }
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: !!token });
+    const lhr = result!.lhr;
+    const numeric = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
+    const tasks = ((lhr.audits['long-tasks']?.details as { items?: { duration: number }[] } | undefined)?.items ?? []).map((t) => t.duration);
+    const scripts = ((lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []).find((i) => i.resourceType === 'script');
+    return {
+      score: lhr.categories.performance?.score ?? 0,
+      fcp: numeric('first-contentful-paint'),
+      lcp: numeric('largest-contentful-paint'),
+      tbt: numeric('total-blocking-time'),
+      scriptKb: (scripts?.transferSize ?? 0) / 1024,
+      longTasks: tasks.length,
+      longestTask: tasks.length ? Math.max(...tasks) : 0,
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!) && process.argv[2]) {
+  console.log(await lighthouseRun(process.argv[2], process.argv[3] ?? null));
+}

@@ -109,7 +109,7 @@ describe('SUBSCRIPTIONS tab', () => {
     await maintenance.getByRole('checkbox').nth(1).check();
     const summary = page.getByTestId('subscriptions-summary');
     await expect.poll(() => summary.getByTestId('summary-total').innerText()).toBe('$1,987.50');
-    expect(await summary.innerText()).toMatch(/8x7 support\s*2 devices × \$1,980\.00 flat\s*\$1,980\.00/);
+    expect(await summary.innerText()).toMatch(/8x7 support\s*2 devices · \$1,980\.00 flat\s*\$1,980\.00/);
     expect(await seriousAxe(page, '[data-testid="subscriptions"]')).toEqual([]);
     await screenshot(page, 'billing-editing-1280');
 

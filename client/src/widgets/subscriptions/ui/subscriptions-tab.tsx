@@ -285,7 +285,7 @@ function Summary() {
                 <span>
                   {l.plan.name}
                   <span className={styles.lineMeta}>
-                    {devicesText(l.serials.length)} × {l.plan.pricing === 'flat' ? `${formatUsd(l.plan.priceUsd!)} flat` : formatUsd(l.plan.priceUsd!)}
+                    {l.plan.pricing === 'flat' ? `${devicesText(l.serials.length)} · ${formatUsd(l.plan.priceUsd!)} flat` : `${devicesText(l.serials.length)} × ${formatUsd(l.plan.priceUsd!)}`}
                   </span>
                   {l.tooMany ? (
                     <span className={styles.error} role="alert">

@@ -22,7 +22,7 @@ import { type Mailer, type OutboxOptions, outboxQueue } from './mail/index.ts';
 import { inlinePageCsp, securityHeaders } from './lib/security-headers.ts';
 import { compressAnswers } from './lib/compression.ts';
 import { staticClient } from './lib/static-client.ts';
-import { bullmqQueue, inProcessQueue, jobs, type JobDeps, type JobName, type JobQueue } from '@fleet/workers';
+import { bullmqQueue, inProcessQueue, jobs, pollNudger, type JobDeps, type JobName, type JobQueue, type PollNudger } from '@fleet/workers';
 import type { AppContext } from './context.ts';
 import { dbJobLedger } from './jobs/index.ts';
 import { buildOpenApi, docsPage, type RouteDoc, type Routes } from './openapi/route-docs.ts';
@@ -52,6 +52,8 @@ export type AppDeps = {
   redisPrefix?: string;
   /** Takes removed exclusive devices out of a partner's sockets; by default one for this process (attached like sessions). */
   deviceAccess?: DeviceAccessHub;
+  /** Tells the pollers which devices a portal write changed; by default one for this process (its pollers listen to `app.nudges.source`; with Redis, every process's). */
+  nudges?: PollNudger;
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
@@ -82,7 +84,8 @@ export function createApp(deps: AppDeps) {
   });
   const sessions = deps.sessions ?? sessionHub({ redisUrl: config.redisUrl, log });
   const deviceAccess = deps.deviceAccess ?? deviceAccessHub({ redisUrl: config.redisUrl, log });
-  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), sessions, deviceAccess, log };
+  const nudges = deps.nudges ?? pollNudger({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
+  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), sessions, deviceAccess, log, pollNudge: nudges };
   // One Redis client for the auth counters and /readyz (fails fast while Redis is down; limits.ts).
   const redis = appRedis(config.redisUrl, log);
   const app = express();
@@ -182,5 +185,5 @@ export function createApp(deps: AppDeps) {
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
-  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess });
+  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess, nudges });
 }

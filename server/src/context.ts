@@ -19,4 +19,6 @@ export type AppContext = {
   /** Takes devices out of a user's live socket subscriptions (a market partner losing exclusive devices). */
   deviceAccess: DeviceAccessNotifier;
   log: (msg: string, err?: unknown) => void;
+  /** Devices a portal write changed: their watchers' polls run now instead of at the next period (workers/src/realtime/nudge.ts). */
+  pollNudge?: { devicesChanged(serials: string[]): void };
 };

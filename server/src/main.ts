@@ -138,6 +138,8 @@ if (role === 'worker') {
     redisUrl: config.redisUrl,
     redisPrefix,
     pollers: role === 'all',
+    // Portal writes nudge the pollers (in process, or through Redis to whichever process polls).
+    nudges: app.nudges.source,
     countPoll: metrics.countPoll,
     log,
   });

@@ -10,3 +10,4 @@ export { dispensationSummarySchema } from './jobs/dispensation-summary.job.ts';
 export { reportEmailSchema, type RenderedReport, type ReportDeps, type ReportEmailPayload } from './jobs/report-email.job.ts';
 export { signUpDecisionSchema } from './jobs/sign-up-decision.job.ts';
 export { startDemoSimulator, startSimulator, type Simulator, type SimulatedDevice } from './simulator/simulator.ts';
+export * from './realtime/nudge.ts';

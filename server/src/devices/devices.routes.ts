@@ -32,26 +32,52 @@ export function devicesRoutes(ctx: AppContext): Routes {
     await service.assertPlacedInScope(viewerOf(req), serial(req.params.serial));
     next();
   };
+  /**
+   * After a write is answered 2xx (its transaction committed), the pollers watching the device poll it now
+   * (workers/src/realtime/nudge.ts), so every screen hears the change within a second instead of at the
+   * next period. The serial is the path's, else what the handler put in res.locals.changed.
+   */
+  const nudge: RequestHandler = (req, res, next) => {
+    // Read now: the router may have moved on from this route's params by the time the answer is sent.
+    const pathSerial = req.params.serial;
+    res.on('finish', () => {
+      if (res.statusCode >= 300) return;
+      const changed: unknown = res.locals.changed ?? (pathSerial ? [pathSerial] : []);
+      if (Array.isArray(changed)) ctx.pollNudge?.devicesChanged(changed.filter((s): s is string => typeof s === 'string'));
+    });
+    next();
+  };
 
   router.get('/device', async (req, res) => void res.type('json').send(await service.listJson(viewerOf(req))));
   router.get('/devicePins', async (req, res) => void res.type('json').send(await service.pinsJson(viewerOf(req))));
   router.get('/device/:serial', async (req, res) => void res.json(await service.get(viewerOf(req), serial(req.params.serial))));
   router.get('/deviceRegistered', async (req, res) => void res.json(await service.registered(viewerOf(req))));
   router.get('/avaliableDevice', async (req, res) => void res.json(await service.available(viewerOf(req))));
-  router.post('/addDevice', distributor, async (req, res) => void res.status(201).json(await service.add(viewerOf(req), parse(deviceFormSchema, req.body))));
-  router.put('/editDevice/:serial', distributor, inScope, async (req, res) => void res.json(await service.edit(viewerOf(req), serial(req.params.serial), parse(deviceFormSchema, req.body))));
-  router.post('/deleteDevice/:serial', distributor, async (req, res) => void res.json(await service.remove(viewerOf(req), serial(req.params.serial))));
-  router.post('/set_device_config/:serial', operator, inScope, async (req, res) => void res.json(await service.setConfig(viewerOf(req), serial(req.params.serial), parse(deviceConfigSchema, req.body))));
-  router.post('/setPauseDevice/:serial', operator, inScope, async (req, res) => void res.json(await service.setPause(viewerOf(req), serial(req.params.serial), parse(pauseSchema, req.body).isPause)));
+  router.post('/addDevice', distributor, nudge, async (req, res) => {
+    const placed = await service.add(viewerOf(req), parse(deviceFormSchema, req.body));
+    res.locals.changed = [placed.serial];
+    res.status(201).json(placed);
+  });
+  router.put('/editDevice/:serial', distributor, inScope, nudge, async (req, res) => void res.json(await service.edit(viewerOf(req), serial(req.params.serial), parse(deviceFormSchema, req.body))));
+  router.post('/deleteDevice/:serial', distributor, nudge, async (req, res) => void res.json(await service.remove(viewerOf(req), serial(req.params.serial))));
+  router.post('/set_device_config/:serial', operator, inScope, nudge, async (req, res) => void res.json(await service.setConfig(viewerOf(req), serial(req.params.serial), parse(deviceConfigSchema, req.body))));
+  router.post('/setPauseDevice/:serial', operator, inScope, nudge, async (req, res) => void res.json(await service.setPause(viewerOf(req), serial(req.params.serial), parse(pauseSchema, req.body).isPause)));
   router.get('/pumpSetting/:serial', async (req, res) => void res.json(await service.pumpSetting(viewerOf(req), serial(req.params.serial))));
-  router.put('/editPumpSetting/:serial', operator, inScope, async (req, res) => void res.json(await service.editPumpSetting(viewerOf(req), serial(req.params.serial), parse(pumpSettingSchema, req.body))));
-  router.post('/deviceRegistrationSetup/:serial', operator, inScope, async (req, res) => void res.json(await service.registrationSetup(viewerOf(req), serial(req.params.serial), parse(registrationSetupSchema, req.body))));
-  router.post('/resetMl/:serial', operator, inScope, async (req, res) => void res.json(await service.resetMl(viewerOf(req), serial(req.params.serial), parse(resetMlSchema, req.body).pumpNumber)));
-  router.post('/cancelPendingChange/:id', operator, async (req, res) =>
-    void res.json(await service.cancelPending(viewerOf(req), parse(z.coerce.number({ error: 'Unknown change.' }).int().positive({ error: 'Unknown change.' }), req.params.id))),
-  );
+  router.put('/editPumpSetting/:serial', operator, inScope, nudge, async (req, res) => void res.json(await service.editPumpSetting(viewerOf(req), serial(req.params.serial), parse(pumpSettingSchema, req.body))));
+  router.post('/deviceRegistrationSetup/:serial', operator, inScope, nudge, async (req, res) => void res.json(await service.registrationSetup(viewerOf(req), serial(req.params.serial), parse(registrationSetupSchema, req.body))));
+  router.post('/resetMl/:serial', operator, inScope, nudge, async (req, res) => void res.json(await service.resetMl(viewerOf(req), serial(req.params.serial), parse(resetMlSchema, req.body).pumpNumber)));
+  router.post('/cancelPendingChange/:id', operator, nudge, async (req, res) => {
+    const cancelled = await service.cancelPending(viewerOf(req), parse(z.coerce.number({ error: 'Unknown change.' }).int().positive({ error: 'Unknown change.' }), req.params.id));
+    res.locals.changed = [cancelled.device.serial];
+    res.json(cancelled);
+  });
   router.get('/rentalV2/:serial', async (req, res) => void res.json(await service.rental(viewerOf(req), serial(req.params.serial))));
-  router.post('/rentalV2', operator, async (req, res) => void res.json(await service.setRental(viewerOf(req), parse(rentalSchema, req.body))));
+  router.post('/rentalV2', operator, nudge, async (req, res) => {
+    const input = parse(rentalSchema, req.body);
+    const answer = await service.setRental(viewerOf(req), input);
+    res.locals.changed = input.serials;
+    res.json(answer);
+  });
 
   const tag = 'Devices';
   const p = (path: string) => `/api/v1${path}`;

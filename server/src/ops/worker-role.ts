@@ -3,7 +3,7 @@ import express, { type RequestHandler } from 'express';
 import { Emitter } from '@socket.io/redis-emitter';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { jobs, redisPollState, redisWatchRegistry, startPollers, type JobName } from '@fleet/workers';
+import { jobs, pollNudger, redisPollState, redisWatchRegistry, startPollers, type JobName } from '@fleet/workers';
 import type { SubscriptionTopic } from '@fleet/shared';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
@@ -66,10 +66,14 @@ export async function startWorkerRole(opts: {
   emitterRedis.on('error', (err) => log('worker emitter redis error', err));
   // The adapter's channel (realtime.ts): every server's sockets in the room get the event.
   const emitter = new Emitter(emitterRedis, { key: `${opts.redisPrefix}socket.io` });
-  const registry = redisWatchRegistry(redis, `worker-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+  const workerId = `worker-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  const registry = redisWatchRegistry(redis, workerId);
+  // Portal writes on the servers publish the devices they changed; the worker owning a subject polls it now.
+  const nudges = pollNudger({ redisUrl: config.redisUrl, redisPrefix: opts.redisPrefix, log });
   const pollers = startPollers({
     registry,
-    state: redisPollState(redis),
+    state: redisPollState(redis, { processId: workerId }),
+    nudges: nudges.source,
     get: deviceApiGetter(opts.deviceApiUrl, config.serviceToken),
     emit: (room, event, payload) => {
       (emitter.to(room).emit as (event: string, payload: unknown) => boolean)(event, payload);
@@ -115,7 +119,10 @@ export async function startWorkerRole(opts: {
       stopReportSchedules();
       stopOverdueSchedule();
     }],
-    ['pollers', () => pollers.stop()],
+    ['pollers', async () => {
+      await pollers.stop();
+      await nudges.close();
+    }],
     // BullMQ's worker.close() waits for its active jobs; the outbox relay stops after them.
     ['queue', () => queue.close()],
     ['sessions', () => sessions.close()],

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { SubscriptionTopic } from '@fleet/shared';
-import { memoryPollState, memoryWatchRegistry, pollCounters, redisPollState, redisWatchRegistry, startPollers } from '@fleet/workers';
+import { memoryPollState, memoryWatchRegistry, pollCounters, pollNudger, redisPollState, redisWatchRegistry, startPollers, type NudgeSource } from '@fleet/workers';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Db } from '../db/client.ts';
 import { attachRealtime } from './socket-server.ts';
@@ -36,6 +36,11 @@ export async function startRealtime(
     pollers?: boolean;
     /** Counts upstream polls into the process's metrics (ops/metrics.ts) besides `counters`. */
     countPoll?: (topic: SubscriptionTopic) => void;
+    /**
+     * Portal writes' nudges for this process's pollers (app.nudges.source). Without it, with Redis, the
+     * pollers subscribe to the nudge channel themselves; without either, writes wait for the next period.
+     */
+    nudges?: NudgeSource;
     log?: (m: string, e?: unknown) => void;
   },
 ) {
@@ -66,11 +71,14 @@ export async function startRealtime(
   opts.sessions?.attach(socket.io);
   opts.deviceAccess?.attach(socket.io);
   const counters = pollCounters();
+  const ownNudger = !opts.nudges && opts.redisUrl && opts.pollers !== false ? pollNudger({ redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix ?? 'fleet:', log }) : undefined;
+  const nudges = opts.nudges ?? ownNudger?.source;
   const pollers = opts.pollers === false
     ? undefined
     : startPollers({
         registry,
-        state: redis ? redisPollState(redis) : memoryPollState(),
+        state: redis ? redisPollState(redis, { processId }) : memoryPollState(),
+        ...(nudges ? { nudges } : {}),
         get: deviceApiGetter(opts.deviceApiUrl, opts.serviceToken),
         emit: socket.emit,
         countPoll: (topic) => {
@@ -89,6 +97,7 @@ export async function startRealtime(
       opts.sessions?.detach(socket.io);
       opts.deviceAccess?.detach(socket.io);
       await pollers?.stop();
+      await ownNudger?.close();
       await registry.close();
       await socket.close();
       for (const r of [redis, pub, sub]) r?.disconnect();

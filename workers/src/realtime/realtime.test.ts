@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { overviewSubject, POLL_MS } from '@fleet/shared';
 import { appendedRows, deepEqual, diffFields } from './diff.ts';
-import { memoryPollState } from './poll-state.ts';
+import { memoryPollState, shardOf } from './poll-state.ts';
 import { startPollers } from './poller.ts';
 import { LocalWatchCounts, memoryWatchRegistry } from './watch-registry.ts';
 
@@ -124,5 +124,83 @@ describe('overview poller', () => {
     expect(gets).toHaveLength(2);
     expect(emits).toEqual([{ room: 'overview:7:12', event: 'overview:changed', payload: { pause_devices: 3, location: 12 } }]);
     await pollers.stop();
+  });
+});
+
+describe('nudged polls', () => {
+  /** A poller over a fake device API; `release` lets the test hold a GET in flight. */
+  async function setup() {
+    const registry = memoryWatchRegistry();
+    await registry.add('device', 'A');
+    await registry.add('overview', '7');
+    const listeners = new Set<(serials: string[]) => void>();
+    const gets: string[] = [];
+    let hold: Promise<void> | undefined;
+    const pollers = startPollers({
+      registry,
+      state: memoryPollState(),
+      async get(path) {
+        gets.push(path);
+        if (hold) await hold;
+        return { status: 200, body: path.includes('overview') ? { total_devices: 1 } : { serial: 'A', is_pause: false } };
+      },
+      emit: () => undefined,
+      countPoll: () => undefined,
+      nudges: { subscribe: (l) => (listeners.add(l), () => void listeners.delete(l)) },
+    });
+    const nudge = (...serials: string[]) => listeners.forEach((l) => l(serials));
+    return { gets, pollers, nudge, holdWith: (p: Promise<void> | undefined) => void (hold = p) };
+  }
+
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('polls a nudged device and the overviews at once instead of at the next period; an unwatched serial costs nothing', async () => {
+    const { gets, pollers, nudge } = await setup();
+    await vi.advanceTimersByTimeAsync(50);
+    expect([...gets].sort()).toEqual(['/api/v1/device/A', '/api/v1/overview']);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(gets).toHaveLength(2); // the periods are 10 and 20 s
+    nudge('A');
+    await vi.advanceTimersByTimeAsync(5);
+    expect(gets.slice(2).sort()).toEqual(['/api/v1/device/A', '/api/v1/overview']);
+    nudge('B');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(gets.filter((g) => g.includes('/device/'))).toEqual(['/api/v1/device/A', '/api/v1/device/A']);
+    // The period restarts from the nudged poll.
+    await vi.advanceTimersByTimeAsync(POLL_MS.device - 1500);
+    expect(gets.filter((g) => g.includes('/device/'))).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(gets.filter((g) => g.includes('/device/'))).toHaveLength(3);
+    await pollers.stop();
+  });
+
+  it('a nudge during a poll in flight polls again when it ends (that poll may have read before the write)', async () => {
+    const { gets, pollers, nudge, holdWith } = await setup();
+    await vi.advanceTimersByTimeAsync(50);
+    let release!: () => void;
+    holdWith(new Promise<void>((r) => (release = r)));
+    nudge('A');
+    await vi.advanceTimersByTimeAsync(5);
+    const during = gets.filter((g) => g.includes('/device/')).length;
+    expect(during).toBe(2);
+    nudge('A');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(gets.filter((g) => g.includes('/device/'))).toHaveLength(2); // never two at once
+    holdWith(undefined);
+    release();
+    await vi.advanceTimersByTimeAsync(5);
+    expect(gets.filter((g) => g.includes('/device/'))).toHaveLength(3);
+    await pollers.stop();
+  });
+});
+
+describe('shards', () => {
+  it('put a subject in the same shard everywhere and spread subjects evenly', () => {
+    expect(shardOf('device:SP240001', 64)).toBe(shardOf('device:SP240001', 64));
+    const counts = new Array(16).fill(0);
+    for (let i = 0; i < 16_000; i++) counts[shardOf(`device:SP${240000 + i}`, 16)]++;
+    expect(Math.min(...counts)).toBeGreaterThan(800);
+    expect(Math.max(...counts)).toBeLessThan(1200);
   });
 });

@@ -56,11 +56,27 @@ export function memoryWatchRegistry(): WatchRegistry {
  * Shared through Redis: each server process keeps its own set per topic (`watch:{topic}:{process}`),
  * refreshed by a heartbeat and expiring with the process, so a crashed server's watches vanish on their
  * own; the watched subjects are the union of the live sets.
+ *
+ * Readers (the pollers) keep the union in memory and read it again only when a process announces a
+ * change on the `watch:changed` channel (a first watcher of a subject in that process, or its last one
+ * leaving), or every `rereadMs` to notice sets of crashed processes expiring: reading the union four
+ * times a second per topic was a fixed cost of every poll tick.
  */
-export function redisWatchRegistry(redis: Redis, processId: string, ttlSeconds = 30): WatchRegistry {
+export function redisWatchRegistry(redis: Redis, processId: string, ttlSeconds = 30, rereadMs = 30_000): WatchRegistry {
   const counts = new LocalWatchCounts();
   const topics = new Set<SubscriptionTopic>();
   const key = (topic: string) => `watch:${topic}:${processId}`;
+  // Channels carry no key prefix in ioredis: add the client's own so deployments sharing a Redis stay apart.
+  const channel = `${(redis.options.keyPrefix ?? '') as string}watch:changed`;
+  const cache = new Map<SubscriptionTopic, { at: number; subjects: Promise<string[]> }>();
+  let subscriber: Redis | undefined;
+  const listen = async () => {
+    if (subscriber) return;
+    subscriber = redis.duplicate({ keyPrefix: '' });
+    subscriber.on('error', () => undefined);
+    subscriber.on('message', (_channel: string, topic: string) => void cache.delete(topic as SubscriptionTopic));
+    await subscriber.subscribe(channel);
+  };
   const refresh = async () => {
     const multi = redis.multi();
     for (const topic of topics) {
@@ -76,30 +92,43 @@ export function redisWatchRegistry(redis: Redis, processId: string, ttlSeconds =
   };
   const timer = setInterval(() => void refresh().catch(() => undefined), (ttlSeconds * 1000) / 3);
   timer.unref();
+  async function readUnion(topic: SubscriptionTopic): Promise<string[]> {
+    const processes = await redis.smembers(`watch:${topic}:processes`);
+    if (!processes.length) return [];
+    const keys = processes.map((p) => `watch:${topic}:${p}`);
+    const alive = await Promise.all(keys.map((k) => redis.exists(k)));
+    const dead = processes.filter((_, i) => !alive[i]);
+    if (dead.length) await redis.srem(`watch:${topic}:processes`, ...dead);
+    const live = keys.filter((_, i) => alive[i]);
+    return live.length ? redis.sunion(...live) : [];
+  }
   return {
     async add(topic, subject) {
       topics.add(topic);
       if (counts.add(topic, subject)) {
-        await redis.multi().sadd(key(topic), subject).expire(key(topic), ttlSeconds).sadd(`watch:${topic}:processes`, processId).exec();
+        await redis.multi().sadd(key(topic), subject).expire(key(topic), ttlSeconds).sadd(`watch:${topic}:processes`, processId).publish(channel, topic).exec();
       }
     },
     async remove(topic, subject) {
-      if (counts.remove(topic, subject)) await redis.srem(key(topic), subject);
+      if (counts.remove(topic, subject)) await redis.multi().srem(key(topic), subject).publish(channel, topic).exec();
     },
     async watched(topic) {
-      const processes = await redis.smembers(`watch:${topic}:processes`);
-      if (!processes.length) return [];
-      const keys = processes.map((p) => `watch:${topic}:${p}`);
-      const alive = await Promise.all(keys.map((k) => redis.exists(k)));
-      const dead = processes.filter((_, i) => !alive[i]);
-      if (dead.length) await redis.srem(`watch:${topic}:processes`, ...dead);
-      const live = keys.filter((_, i) => alive[i]);
-      return live.length ? redis.sunion(...live) : [];
+      await listen();
+      const cached = cache.get(topic);
+      if (cached && Date.now() - cached.at < rereadMs) return cached.subjects;
+      // Cached before the read ends: a change announced meanwhile deletes it, and the next call reads again.
+      const entry = { at: Date.now(), subjects: readUnion(topic) };
+      cache.set(topic, entry);
+      entry.subjects.catch(() => {
+        if (cache.get(topic) === entry) cache.delete(topic);
+      });
+      return entry.subjects;
     },
     async close() {
       clearInterval(timer);
+      subscriber?.disconnect();
       const multi = redis.multi();
-      for (const topic of topics) multi.del(key(topic)).srem(`watch:${topic}:processes`, processId);
+      for (const topic of topics) multi.del(key(topic)).srem(`watch:${topic}:processes`, processId).publish(channel, topic);
       await multi.exec();
     },
   };

@@ -15,7 +15,7 @@ export async function postgresAvailable(): Promise<boolean> {
     return true;
   } catch (err) {
     if (process.env.CI === 'true') {
-      throw new Error(`CI=true and PostgreSQL at ${TEST_DATABASE_URL} is unreachable: ${(err as Error).message}`);
+      throw new Error(`CI=true and PostgreSQL at ${TEST_DATABASE_URL} is unreachable: ${(err as Error).message}`, { cause: err });
     }
     return false;
   } finally {

@@ -9,7 +9,7 @@ export async function redisAvailable(): Promise<boolean> {
     await r.connect();
     return (await r.ping()) === 'PONG';
   } catch (err) {
-    if (process.env.CI === 'true') throw new Error(`CI=true and Redis at ${TEST_REDIS_URL} is unreachable: ${(err as Error).message}`);
+    if (process.env.CI === 'true') throw new Error(`CI=true and Redis at ${TEST_REDIS_URL} is unreachable: ${(err as Error).message}`, { cause: err });
     return false;
   } finally {
     r.disconnect();

@@ -38,6 +38,7 @@ setTimeout(() => process.exit(3), maxMinutes * 60_000).unref();
 process.on('disconnect', () => process.exit(0));
 
 const h = await startHarness(backend, { loginLimit: { perEmail: 10_000, perAddress: 10_000, windowSeconds: 60 } }, pgliteDir ? { pgliteDir } : {});
+// eslint-disable-next-line prefer-const -- assigned once the server listens; the closures above read it before
 let rt: Awaited<ReturnType<typeof startRealtime>> | undefined;
 const app = createApp({
   config: h.config,

@@ -11,8 +11,8 @@ import crypto from 'node:crypto';
 import { accessOf } from '../access/scope.ts';
 import { ApiError } from '../lib/errors.ts';
 import { dummyPasswordHash, hashPassword, keyHash, randomKey, verifyPassword } from '../lib/crypto.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import type { SessionEnder } from '../realtime/sessions.ts';
+import type { Mailer } from '../mail/index.ts';
+import type { SessionEnder } from '../realtime/index.ts';
 import type { AuthRepository, UserRow } from './auth.repository.ts';
 import type { Limits } from './limits.ts';
 

@@ -47,7 +47,11 @@ function setup(rows: MaintenanceCandidateRow[], slots: SlotRow[]) {
     },
     async revokeCredentials() {
       let n = 0;
-      for (const c of credentials.values()) if (!c.revoked) (c.revoked = true), n++;
+      for (const c of credentials.values())
+        if (!c.revoked) {
+          c.revoked = true;
+          n++;
+        }
       return n;
     },
     async credentialStatus() {

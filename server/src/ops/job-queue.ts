@@ -1,9 +1,9 @@
 import { bullmqQueue, inProcessQueue, jobs, type JobDeps, type JobQueue, type JobTraceContext } from '@fleet/workers';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
-import { dbJobLedger } from '../jobs/job-ledger.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import { reportRenderer } from '../reports/report-mail.ts';
+import { dbJobLedger } from '../jobs/index.ts';
+import type { Mailer } from '../mail/index.ts';
+import { reportRenderer } from '../reports/index.ts';
 import { currentRequestId, requestContext } from './logger.ts';
 
 /**

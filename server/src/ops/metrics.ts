@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SubscriptionTopic } from '@fleet/shared';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../mail/index.ts';
 
 /**
  * The process's Prometheus metrics (GET /metrics): HTTP latency by route, open sockets, upstream polls,

@@ -199,7 +199,7 @@ describe('Google Places provider (fake fetch; no network here)', () => {
 
   it('falls back when a place details call fails or has no location', async () => {
     for (const details of [json({}, 500), json({ formattedAddress: 'Metairie, LA, USA' })]) {
-      const { fetch } = fakeFetch((url, init) => (url === AUTOCOMPLETE_URL ? googleAnswer(url) : details.clone()));
+      const { fetch } = fakeFetch((url) => (url === AUTOCOMPLETE_URL ? googleAnswer(url) : details.clone()));
       const fallback = recordingFallback();
       expect((await googlePlaces('K', fetch, { fallback }).suggest('metai', both))[0]!.source).toBe('gazetteer');
     }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { overviewSubject, rooms, serialSchema, type ClientToServerEvents, type SessionEndReason, type ServerToClientEvents, type Subscription, type SubscriptionTopic } from '@fleet/shared';
 import type { WatchRegistry } from '@fleet/workers';
 import { deviceScope } from '../access/scope.ts';
-import type { AuthService, Viewer } from '../auth/auth.service.ts';
+import type { AuthService, Viewer } from '../auth/index.ts';
 import type { Db } from '../db/client.ts';
 import { devices, locations } from '../db/schema.ts';
 import { ApiError } from '../lib/errors.ts';

@@ -15,7 +15,7 @@ import type { Database } from '../db/client.ts';
 import * as t from '../db/schema.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { BATCHES, BRANDS, DEMO_PASSWORD, PARISHES, SITES, SPOTS, USERS } from './demo-data.ts';
-import { locationFromCounty } from '../places/geography.ts';
+import { locationFromCounty } from '../places/index.ts';
 import { seedTelemetry } from './telemetry.ts';
 
 export type SeedOptions = {

@@ -38,6 +38,7 @@ const batchNumber = z
   .min(1, { error: BATCH_MESSAGES.required })
   .max(MAX_BATCH_NUMBER_LENGTH, { error: `Ensure this field has no more than ${MAX_BATCH_NUMBER_LENGTH} characters.` })
   // PostgreSQL text cannot hold NUL, and no label printer wants a tab or newline in a lot number.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point of this rule
   .regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'Batch number may not contain control characters.' });
 
 /** A real calendar day as 'YYYY-MM-DD' (2026-02-30 is refused, not rolled over to March). */

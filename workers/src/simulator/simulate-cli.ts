@@ -88,7 +88,7 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (err) {
-    throw new Error(`${method} ${baseUrl}${path}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message} (is the portal running?)`);
+    throw new Error(`${method} ${baseUrl}${path}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message} (is the portal running?)`, { cause: err });
   }
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);

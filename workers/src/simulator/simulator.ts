@@ -197,8 +197,8 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
     const body = JSON.stringify(upload.body);
     inFlight++;
     const t0 = performance.now();
-    let status = 0;
-    let text = '';
+    let status: number;
+    let text: string;
     try {
       const res = await send(url, { method: 'POST', headers: { authorization: slot.auth, 'content-type': 'application/json' }, body });
       status = res.status;

@@ -3,7 +3,7 @@ import { createEvent, createStore, sample } from 'effector';
 import { clientUsersRequested, createAccountForm, pendingUsersRequested, type AccountView } from '../../entities/user';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, failureMessage, http, segment } from '../../shared/api';
-import { createResultPopup, type PopupResult } from '../../shared/lib/result-popup';
+import { createResultPopup, type PopupResult } from '../../shared/lib';
 
 /**
  * Request detail and Edit Account (spec sections 2 and 4): a sign-up request opens read-only (Edit

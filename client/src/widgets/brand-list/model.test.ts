@@ -1,7 +1,7 @@
 import type { BrandAnswer, CurrentUser } from '@fleet/shared';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { $brands, fetchBrandsFx } from '../../entities/brand';
+import { fetchBrandsFx } from '../../entities/brand';
 import { $counties } from '../../entities/county';
 import { $devices, normaliseDevices } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';

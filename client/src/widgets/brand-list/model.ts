@@ -1,11 +1,10 @@
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $brands, $brandsStatus, brandsCleared, brandsRequested } from '../../entities/brand';
-import { $countyNames } from '../../entities/county';
+import { $countyNames, countyRows } from '../../entities/county';
 import { $devices } from '../../entities/device';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { brandDeleted, brandDeleteRequested } from '../../features/brand-delete';
 import { brandSaved } from '../../features/brand-form';
-import { countyRows } from '../dashboard-panel/lib/dashboard-lib';
 import { searchBrands } from './lib/brand-list-lib';
 
 /**

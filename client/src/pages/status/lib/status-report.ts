@@ -141,4 +141,4 @@ export function statusReport(
 }
 
 /** Moments in a site's zone: one formatter for every page that shows site times (/status, /maintenance-result). */
-export { siteTime } from '../../../shared/lib/site-time';
+export { siteTime } from '../../../shared/lib';

@@ -1,5 +1,6 @@
 import { cutText, LABEL_CUT, LOW_BATTERY_PERCENT } from '@fleet/shared';
 import type { Device } from '../../../entities/device';
+import { emptyTally, tally, type StatusTally } from '../../../entities/county';
 
 /**
  * The main dashboard's rules as pure functions (spec sections 2 and 4): which devices a filter view
@@ -74,32 +75,7 @@ export function filterDevices(devices: readonly Device[], f: ListFilters, index?
 /** The county name as cards show it (47 characters plus '...' beyond 50). */
 export const countyCardName = (name: string) => cutText(name, ...LABEL_CUT.county);
 
-export type StatusTally = { total: number; online: number; offline: number; warning: number };
-const emptyTally = (): StatusTally => ({ total: 0, online: 0, offline: 0, warning: 0 });
-function tally(t: StatusTally, d: Device) {
-  t.total += 1;
-  if (d.is_online) t.online += 1;
-  else t.offline += 1;
-  if (d.is_warning) t.warning += 1;
-}
-
-export type CountyRow = StatusTally & { id: number; name: string };
-
-/**
- * One row per county holding at least one of the devices, sorted by name. `batch` keeps only devices fed
- * by that batch number (either pump).
- */
-export function countyRows(devices: readonly Device[], countyNames: ReadonlyMap<number, string>, batch: string | null = null): CountyRow[] {
-  const rows = new Map<number, CountyRow>();
-  for (const d of devices) {
-    if (d.location_id == null) continue;
-    if (batch !== null && d.batchNumber !== batch && d.batch2Number !== batch) continue;
-    let row = rows.get(d.location_id);
-    if (!row) rows.set(d.location_id, (row = { id: d.location_id, name: countyNames.get(d.location_id) ?? `County ${d.location_id}`, ...emptyTally() }));
-    tally(row, d);
-  }
-  return [...rows.values()].sort((a, b) => a.name.localeCompare(b.name));
-}
+export { countyRows, type CountyRow, type StatusTally } from '../../../entities/county';
 
 /** The batch numbers feeding any of the devices (the COUNTY tab's Batch filter), sorted. */
 export function batchNumbers(devices: readonly Device[]): string[] {

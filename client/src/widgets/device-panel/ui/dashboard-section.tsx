@@ -4,7 +4,7 @@ import { useUnit } from 'effector-react';
 import { useMemo, useState } from 'react';
 import { Button, Chart, ConfirmDialog, LinkButton, SwitchButton } from '../../../shared/ui';
 import { $optimistic, $runningAction, deviceActionFx, toggleShown } from '../controls.model';
-import { $now } from '../../clock-panel/model';
+import { $now } from '../../clock-panel';
 import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, settingName, siteDateTime, siteToday, updateAfterText } from '../lib/panel-lib';
 import { sectionSelected, type PanelDevice } from '../model';
 import { $analyticsQuery, analyticsQueryChanged, analyticsReset, pumpLog, resolvedDate } from '../telemetry.model';

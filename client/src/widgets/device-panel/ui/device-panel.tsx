@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { $accessLevel } from '../../../entities/session';
 import { $canManageDevices, editDeviceOpened } from '../../../features/device-form';
 import { ArrowLeftIcon, Button, ChevronIcon, Dialog, InfoIcon, Spinner } from '../../../shared/ui';
-import { $now } from '../../clock-panel/model';
+import { $now } from '../../clock-panel';
 import { PANEL_MENU, formatDeviceClock, menuBadgeWarnings, panelSiteName } from '../lib/panel-lib';
 import {
   $collapsed,
@@ -53,9 +53,10 @@ export function DevicePanel() {
   const operator = level === 'distributor' || level === 'market-partner';
 
   // Focus moves into the panel when it opens, so keyboard users start at its first control.
+  const open = serial !== null;
   useEffect(() => {
-    if (serial) backRef.current?.focus();
-  }, [serial !== null]);
+    if (open) backRef.current?.focus();
+  }, [open]);
 
   if (!serial) return null;
   // Unknown, or outside the caller's scope: one clear state, no brand, no live menus, nothing more asked.

@@ -46,7 +46,7 @@ function PumpSetup({ device }: { device: PanelDevice }) {
     return () => {
       live = false;
     };
-  }, [device.serial]);
+  }, [device.serial, load]);
   const saveLater = useDebounced((next: PumpSetting) => {
     void save({
       serial: device.serial,
@@ -118,6 +118,8 @@ function RegistrationSetup({ device }: { device: PanelDevice }) {
   useEffect(() => {
     setPowerOff(Number(device.poweroff_time ?? 60));
     setWakeUp(Number(device.wakeup1_time ?? 60));
+    // Only another device resets the fields: a push for this device must not overwrite what is being typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the device's own times are read on purpose only when the serial changes
   }, [device.serial]);
   const saveLater = useDebounced((p: number, w: number) => void save({ serial: device.serial, powerOffTime: p, wakeUpTime: w }).catch(() => undefined), TIME_DEBOUNCE_MS);
   const set = (p: number, w: number) => {

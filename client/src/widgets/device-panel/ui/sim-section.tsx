@@ -2,7 +2,7 @@ import { signalBand, WEEK_STARTS_ON } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { Button, Chart, Spinner } from '../../../shared/ui';
-import { $now } from '../../clock-panel/model';
+import { $now } from '../../clock-panel';
 import { siteMonth, siteToday } from '../lib/panel-lib';
 import { $smsLog, $smsLogStatus, smsKey, type PanelDevice } from '../model';
 import { $usageDay, $usageMonth, dayUsage, monthUsage, usageDaySelected, usageMonthChanged } from '../telemetry.model';

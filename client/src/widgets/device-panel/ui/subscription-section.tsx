@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useEffect, useState } from 'react';
 import { Button, Spinner } from '../../../shared/ui';
-import { $now } from '../../clock-panel/model';
+import { $now } from '../../clock-panel';
 import { fetchRentalFx, saveRentalFx, type Rental } from '../controls.model';
 import { siteToday, updateAfterText } from '../lib/panel-lib';
 import { $multiSelected, multiSelectToggled, type PanelDevice } from '../model';
@@ -49,7 +49,8 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
     return () => {
       live = false;
     };
-  }, [device.serial]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read again only for another device; its time zone at that moment is enough for the form's first day
+  }, [device.serial, load]);
 
   if (rental === undefined)
     return (

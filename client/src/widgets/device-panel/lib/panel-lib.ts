@@ -1,4 +1,4 @@
-import { cutText, LABEL_CUT, localDateOf, siteTimeZone, toZonedIso, warningText, type WarningCode } from '@fleet/shared';
+import { cutText, LABEL_CUT, localDateOf, siteTimeZone, toZonedIso, warningText, type PendingFlags, type WarningCode } from '@fleet/shared';
 
 /**
  * Pure rules of the device management panel (spec section 2 and 9), kept apart from the components so
@@ -72,7 +72,7 @@ function isZone(zone: string): boolean {
 }
 
 /** Pending indicators of the control panel (spec section 2): ACTIVATION, REBOOT (other settings), RENTAL. */
-export function pendingIndicators(flags: { activation_changed: boolean; rental_changed: boolean; others: boolean } | null | undefined): string[] {
+export function pendingIndicators(flags: PendingFlags | null | undefined): string[] {
   if (!flags) return [];
   return [flags.activation_changed ? 'ACTIVATION' : null, flags.others ? 'REBOOT' : null, flags.rental_changed ? 'RENTAL' : null].filter((x): x is string => x !== null);
 }

@@ -22,6 +22,7 @@ import { type Mailer, type OutboxOptions, outboxQueue } from './mail/index.ts';
 import { inlinePageCsp, securityHeaders } from './lib/security-headers.ts';
 import { compressAnswers } from './lib/compression.ts';
 import { staticClient } from './lib/static-client.ts';
+import { aggregateCache, invalidateAfterWrites, type AggregateCache } from './lib/aggregate-cache.ts';
 import { bullmqQueue, inProcessQueue, jobs, pollNudger, type JobDeps, type JobName, type JobQueue, type PollNudger } from '@fleet/workers';
 import type { AppContext } from './context.ts';
 import { dbJobLedger } from './jobs/index.ts';
@@ -54,6 +55,8 @@ export type AppDeps = {
   deviceAccess?: DeviceAccessHub;
   /** Tells the pollers which devices a portal write changed; by default one for this process (its pollers listen to `app.nudges.source`; with Redis, every process's). */
   nudges?: PollNudger;
+  /** Fleet aggregates cached per scope (lib/aggregate-cache.ts); by default one for this process, emptied across processes through Redis. */
+  aggregates?: AggregateCache;
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
@@ -85,7 +88,8 @@ export function createApp(deps: AppDeps) {
   const sessions = deps.sessions ?? sessionHub({ redisUrl: config.redisUrl, log });
   const deviceAccess = deps.deviceAccess ?? deviceAccessHub({ redisUrl: config.redisUrl, log });
   const nudges = deps.nudges ?? pollNudger({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
-  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), sessions, deviceAccess, log, pollNudge: nudges };
+  const aggregates = deps.aggregates ?? aggregateCache({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), database: database.db, log });
+  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), sessions, deviceAccess, log, pollNudge: nudges, aggregates };
   // One Redis client for the auth counters and /readyz (fails fast while Redis is down; limits.ts).
   const redis = appRedis(config.redisUrl, log);
   const app = express();
@@ -134,6 +138,8 @@ export function createApp(deps: AppDeps) {
 
   const api = Router();
   api.use(requireAuth(auth));
+  // A portal write empties the cached fleet aggregates of every process once it is answered.
+  api.use(invalidateAfterWrites(aggregates));
   api.use(privateRoutes);
   // Run-time client settings: the Google key is never baked into the build.
   api.get('/clientConfig', (_req, res) => {
@@ -185,5 +191,5 @@ export function createApp(deps: AppDeps) {
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
-  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess, nudges });
+  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess, nudges, aggregates });
 }

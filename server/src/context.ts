@@ -2,6 +2,7 @@ import type { JobName, JobQueue } from '@fleet/workers';
 import type { Config } from './config/config.ts';
 import type { Db } from './db/client.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { AggregateCache } from './lib/aggregate-cache.ts';
 import type { SessionEnder } from './realtime/sessions.ts';
 import type { DeviceAccessNotifier } from './partners/partners.service.ts';
 
@@ -21,4 +22,6 @@ export type AppContext = {
   log: (msg: string, err?: unknown) => void;
   /** Devices a portal write changed: their watchers' polls run now instead of at the next period (workers/src/realtime/nudge.ts). */
   pollNudge?: { devicesChanged(serials: string[]): void };
+  /** Fleet aggregates per scope (overview, deviceGroup, counties), emptied by portal writes (lib/aggregate-cache.ts). */
+  aggregates?: AggregateCache;
 };

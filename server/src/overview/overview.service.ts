@@ -1,17 +1,23 @@
 import { mlToFlOz, roundVolume } from '@fleet/shared';
 import { deviceScope, type ScopeViewer } from '../access/scope.ts';
+import { noAggregateCache, scopeKey, type AggregateCache } from '../lib/aggregate-cache.ts';
 import type { OverviewRepository } from './overview.repository.ts';
 
-export type OverviewServiceDeps = { repo: OverviewRepository };
+export type OverviewServiceDeps = {
+  repo: OverviewRepository;
+  /** Counts computed once per scope and county and reused until a write or the cache's expiry (lib/aggregate-cache.ts). */
+  cache?: AggregateCache;
+};
 
 /** ml dispensed to fl.oz., 2 decimals. */
 const flOz2 = (ml: number) => roundVolume(mlToFlOz(ml), 2);
 
 /** GET /api/v1/overview: every count of spec section 3 for the caller's scope, overall or for one county. */
-export function overviewService({ repo }: OverviewServiceDeps) {
+export function overviewService({ repo, cache = noAggregateCache }: OverviewServiceDeps) {
   return {
-    async overview(viewer: ScopeViewer, location?: number) {
-      const r = await repo.counts(deviceScope(viewer), location);
+    /** `fresh`: skip the cache (a poll nudged by a portal write). */
+    async overview(viewer: ScopeViewer, location?: number, fresh = false) {
+      const r = await cache.get(`overview:${scopeKey(viewer)}:${location ?? ''}`, () => repo.counts(deviceScope(viewer), location), fresh);
       // A distributor counts every batch and brand it manages, used or not; others count what feeds their devices.
       const all = viewer.access === 'distributor' && !location;
       return {

@@ -108,9 +108,9 @@ export async function startRealtime(
 /** GETs of the device API with the service credential, as the pollers make them (here and in start:worker). */
 export function deviceApiGetter(deviceApiUrl: string, serviceToken: string) {
   const base = deviceApiUrl.replace(/\/$/, '');
-  return async (path: string, actAs?: number) => {
+  return async (path: string, actAs?: number, opts?: { fresh?: boolean }) => {
     const res = await fetch(`${base}${path}`, {
-      headers: { Authorization: `Token ${serviceToken}`, ...(actAs ? { 'X-Act-As': String(actAs) } : {}) },
+      headers: { Authorization: `Token ${serviceToken}`, ...(actAs ? { 'X-Act-As': String(actAs) } : {}), ...(opts?.fresh ? { 'Cache-Control': 'no-cache' } : {}) },
       signal: AbortSignal.timeout(8000),
     });
     return { status: res.status, body: res.status === 200 ? await res.json() : null };

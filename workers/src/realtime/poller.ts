@@ -8,8 +8,11 @@ type Emit = <E extends keyof ServerToClientEvents>(room: string, event: E, paylo
 export type PollerDeps = {
   registry: WatchRegistry;
   state: PollState;
-  /** GET a path of the device API with the service credential; `actAs` scopes the call to a user. */
-  get(path: string, actAs?: number): Promise<{ status: number; body: unknown }>;
+  /**
+   * GET a path of the device API with the service credential; `actAs` scopes the call to a user; `fresh`
+   * asks past the server's aggregate cache (Cache-Control: no-cache), for polls nudged by a portal write.
+   */
+  get(path: string, actAs?: number, opts?: { fresh?: boolean }): Promise<{ status: number; body: unknown }>;
   emit: Emit;
   /** Counts upstream GETs by topic (exposed as upstream_polls_total). */
   countPoll(topic: SubscriptionTopic): void;
@@ -48,6 +51,8 @@ export function startPollers(deps: PollerDeps) {
   const inFlight = new Set<string>();
   /** Subjects nudged while their poll was running: that poll may have read before the write, poll again. */
   const again = new Set<string>();
+  /** Subjects whose next poll follows a portal write: asked past the server's aggregate cache. */
+  const urgent = new Set<string>();
   /** Next time each owned subject is due (ms). */
   const due = new Map<string, number>();
   /** Last snapshot of each owned subject, and when it was last written to the shared state. */
@@ -126,11 +131,11 @@ export function startPollers(deps: PollerDeps) {
   /** One subject per user overall (`{userId}`) or per user and county (`{userId}:{location}`). */
   async function pollOverview(subject: string) {
     const { userId, location } = overviewSubject.parse(subject);
-    const res = await deps.get(location ? `/api/v1/overview?location=${location}` : '/api/v1/overview', userId);
+    const key = `overview:${subject}`;
+    const res = await deps.get(location ? `/api/v1/overview?location=${location}` : '/api/v1/overview', userId, { fresh: urgent.delete(key) });
     deps.countPoll('overview');
     if (res.status !== 200) return;
     const next = res.body as Record<string, number | null>;
-    const key = `overview:${subject}`;
     const prev = (await previous(key)) as Record<string, number | null> | undefined;
     const patch = diffFields(prev, next);
     await remember(key, next, !!patch || !prev, 'overview');
@@ -198,6 +203,7 @@ export function startPollers(deps: PollerDeps) {
     const keys = [...serials.flatMap((s) => [`device:${s}`, `simLog:${s}`]), 'deviceCards:*', ...[...due.keys()].filter((k) => k.startsWith('overview:'))];
     for (const key of keys) {
       if (!due.has(key)) continue;
+      if (key.startsWith('overview:')) urgent.add(key);
       if (inFlight.has(key)) again.add(key);
       else due.set(key, 0);
     }

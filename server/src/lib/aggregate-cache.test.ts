@@ -1,0 +1,89 @@
+import express from 'express';
+import request from 'supertest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { aggregateCache, invalidateAfterWrites, scopeKey, wantsFresh } from './aggregate-cache.ts';
+
+describe('aggregate cache', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  const counter = () => {
+    let n = 0;
+    return { compute: async () => ++n, calls: () => n };
+  };
+
+  it('computes once per key within the expiry, shared by concurrent callers', async () => {
+    const cache = aggregateCache({ ttlMs: 2000 });
+    const c = counter();
+    const values = await Promise.all(Array.from({ length: 50 }, () => cache.get('k', c.compute)));
+    expect(values).toEqual(new Array(50).fill(1));
+    expect(c.calls()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(await cache.get('k', c.compute)).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await cache.get('k', c.compute)).toBe(2);
+    expect(await cache.get('other', c.compute)).toBe(3);
+  });
+
+  it('computes again when asked fresh or after an invalidation, and never keeps a failure', async () => {
+    const cache = aggregateCache({ ttlMs: 60_000 });
+    const c = counter();
+    expect(await cache.get('k', c.compute)).toBe(1);
+    expect(await cache.get('k', c.compute, true)).toBe(2);
+    expect(await cache.get('k', c.compute)).toBe(2);
+    cache.invalidate();
+    expect(await cache.get('k', c.compute)).toBe(3);
+    await expect(cache.get('bad', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect(await cache.get('bad', async () => 'ok')).toBe('ok');
+  });
+
+  it('keeps at most maxEntries scopes, dropping the oldest', async () => {
+    const cache = aggregateCache({ ttlMs: 60_000, maxEntries: 2 });
+    const c = counter();
+    await cache.get('a', c.compute);
+    await cache.get('b', c.compute);
+    await cache.get('c', c.compute);
+    expect(await cache.get('b', c.compute)).toBe(2);
+    expect(await cache.get('a', c.compute)).toBe(4);
+  });
+
+  it('names scopes: distributors share one, clients and partners their own', () => {
+    expect(scopeKey({ id: 1, access: 'distributor' })).toBe(scopeKey({ id: 2, access: 'distributor' }));
+    expect(scopeKey({ id: 5, access: 'client' })).toBe('client:5');
+    expect(scopeKey({ id: 5, access: 'market-partner' })).toBe('market-partner:5');
+    expect(wantsFresh('no-cache')).toBe(true);
+    expect(wantsFresh('max-age=0, no-cache')).toBe(true);
+    expect(wantsFresh(undefined)).toBe(false);
+  });
+});
+
+describe('invalidateAfterWrites', () => {
+  it('empties the cache before a 2xx write answer reaches the caller; reads and refused writes keep it', async () => {
+    let invalidations = 0;
+    const cache = { get: async () => undefined, invalidate: () => void invalidations++, close: async () => {} };
+    const app = express();
+    app.use(invalidateAfterWrites(cache as never));
+    app.get('/r', (_req, res) => void res.json({}));
+    app.post('/w', (_req, res) => void res.json({ seen: invalidations }));
+    app.post('/refused', (_req, res) => void res.status(400).json({}));
+    await request(app).get('/r');
+    await request(app).post('/refused');
+    expect(invalidations).toBe(0);
+    const res = await request(app).post('/w');
+    expect(invalidations).toBe(1);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('caches over one database', () => {
+  it('empty each other in process; a cache over another database keeps its values', async () => {
+    const db = {};
+    const [a, b, other] = [aggregateCache({ ttlMs: 60_000, database: db }), aggregateCache({ ttlMs: 60_000, database: db }), aggregateCache({ ttlMs: 60_000, database: {} })];
+    let n = 0;
+    const compute = async () => ++n;
+    await Promise.all([a.get('k', compute), b.get('k', compute), other.get('k', compute)]);
+    a.invalidate();
+    expect(await b.get('k', compute)).toBe(4);
+    expect(await other.get('k', compute)).toBe(3);
+  });
+});

@@ -9,8 +9,9 @@ import { seededRandom } from '../../workers/src/simulator/device-model.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 
 /**
- * The simulator against a real portal over HTTP: five demo devices at 600x speed for about 8 s (80
- * simulated minutes around midday), one of them paused through the API before the run.
+ * The simulator against a real portal over HTTP: five demo devices at 600x speed (10 simulated minutes
+ * a second, around midday), one of them paused through the API before the run. The run lasts until the
+ * portal holds everything the test checks (usually a few seconds), at most 30 s.
  */
 describe('fleet simulator against the portal (pglite)', () => {
   let h: Harness;
@@ -61,7 +62,31 @@ describe('fleet simulator against the portal (pglite)', () => {
     const simStart = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 17, 0);
     const logs: string[] = [];
     const sim: Simulator = startSimulator({ baseUrl, devices: fleet, speed: 600, simStart, random: seededRandom(42), log: (m) => logs.push(m), params: { dropoutPerDay: 0 } });
-    await new Promise((r) => setTimeout(r, 8_000));
+    // Until each thing checked below has happened (or 30 s): two check-ins a device, every device seen,
+    // the pause applied, another device dispensing after it, and each telemetry table written.
+    const since = (table: string) => sql`select count(*)::int as n from ${sql.raw(table)} where recorded_at >= ${started.toISOString()}::timestamptz`;
+    const settled = async () => {
+      if (sim.stats().checkins < SERIALS.length * 2) return false;
+      const seen = await db().select({ at: devices.lastSeenAt }).from(devices).where(inArray(devices.id, deviceIds));
+      if (seen.some((d) => !d.at || d.at.getTime() < started.getTime())) return false;
+      const [applied] = await db()
+        .select({ at: pendingChanges.resolvedAt })
+        .from(pendingChanges)
+        .where(and(eq(pendingChanges.deviceId, pausedId), eq(pendingChanges.setting, 'pause'), eq(pendingChanges.status, 'applied')))
+        .orderBy(desc(pendingChanges.id))
+        .limit(1);
+      if (!applied?.at) return false;
+      const [dispensed] = (await db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(pumpEvents)
+        .where(and(inArray(pumpEvents.deviceId, deviceIds.filter((i) => i !== pausedId)), gt(pumpEvents.occurredAt, applied.at)))) as [{ n: number }];
+      if (dispensed.n === 0) return false;
+      for (const table of ['battery_readings', 'level_readings', 'data_usage']) {
+        if (((await h.database.db.execute(since(table))) as unknown as { rows: { n: number }[] }).rows[0]!.n === 0) return false;
+      }
+      return true;
+    };
+    await expect.poll(settled, { timeout: 30_000, interval: 250 }).toBe(true);
     await sim.stop();
     const stats = sim.stats();
 
@@ -79,7 +104,7 @@ describe('fleet simulator against the portal (pglite)', () => {
     expect(dup.rows[0]!.d).toBe(dup.rows[0]!.n);
     expect(dup.rows[0]!.n).toBe(after.n - before);
     for (const table of ['battery_readings', 'level_readings', 'data_usage']) {
-      const r = (await h.database.db.execute(sql`select count(*)::int as n from ${sql.raw(table)} where recorded_at >= ${started.toISOString()}::timestamptz`)) as unknown as { rows: { n: number }[] };
+      const r = (await h.database.db.execute(since(table))) as unknown as { rows: { n: number }[] };
       expect(r.rows[0]!.n, table).toBeGreaterThan(0);
     }
 

@@ -7,7 +7,7 @@ import { LoginPage } from '../pages/login';
 import { MaintenancePage } from '../pages/maintenance';
 import { MaintenanceResultPage } from '../pages/maintenance-result';
 import { NotFoundPage } from '../pages/not-found';
-import { loadMapPage } from '../pages/map/preload';
+import { loadMapPage } from '../pages/map';
 import { StatusPage } from '../pages/status';
 import { $pathname, ROUTES } from '../shared/routing';
 import { SessionLoading, SessionUnavailable } from './session-screens';

@@ -3,7 +3,7 @@ import { countiesCleared, countiesRequested } from '../entities/county';
 import { devicesCleared, pinsRequested } from '../entities/device';
 import { overviewCleared, overviewRequested } from '../entities/overview';
 import { $signedIn, readTokenFx, sessionCheckRequested, sessionEnded, tokenReceived, type SessionEndReason } from '../entities/session';
-import { preloadMapFx } from '../pages/map/preload';
+import { preloadMapFx } from '../pages/map';
 import { pinFilterReset } from '../features/active-pin-filter';
 import { liveUpdatesStarted, liveUpdatesStopped } from '../features/live-devices';
 import { deactivatedLoginRefused, signedIn } from '../features/sign-in';

@@ -7,6 +7,9 @@ import { createEffect } from 'effector';
  * Imported by app/model: this file must stay tiny and import nothing of the map itself.
  */
 export const loadMapPage = () => import('./ui/map-page');
+// The same module fleet-map's React.lazy imports, so both share one chunk; widgets/map's index would pull
+// the whole map widget into the sign-in bundle.
+// eslint-disable-next-line boundaries/dependencies -- a chunk to fetch early, not a dependency on the widget's internals
 export const loadOfflineMap = () => import('../../widgets/map/offline/offline-map');
 
 export const preloadMapFx = createEffect(async () => {

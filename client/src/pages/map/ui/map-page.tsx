@@ -21,7 +21,7 @@ import styles from './map-page.module.css';
 export default function MapPage() {
   const [status, retry, readRoute] = useUnit([$pinsStatus, pinsRequested, panelRouteRead]);
   // /?device=<serial> opens that device's panel.
-  useEffect(() => readRoute(), []);
+  useEffect(() => readRoute(), [readRoute]);
   return (
     <main className={styles.screen}>
       <h1 className="visually-hidden">Device map</h1>

@@ -3,7 +3,7 @@ import { useUnit } from 'effector-react';
 import type { ExpressionSpecification, GeoJSONSource, MapLayerMouseEvent, MapStyleImageMissingEvent } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { PinStatus, StatusCounts } from '../../../entities/device';
-import { abbreviateCount, clusterDiameter, createCanvas, drawClusterRing, drawPin, PIN_SIZE } from '../lib/draw';
+import { clusterDiameter, createCanvas, drawClusterRing, drawPin, PIN_SIZE } from '../lib/draw';
 import { readPalette } from '../lib/palette';
 import { countByStatus, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';

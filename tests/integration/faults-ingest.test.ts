@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -9,6 +8,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { backends, TEST_DATABASE_URL } from '../helpers/backends.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * Promise: an acknowledged check-in is never lost, even when the server is killed mid-ingest. The portal
@@ -22,14 +22,6 @@ const root = path.resolve(import.meta.dirname, '../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SERIALS = ['SP240001', 'SP240002', 'SP240003', 'SP240004'];
 const PER_CHECKIN = 10;
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 type Proc = { child: ChildProcess; exited: Promise<number | null>; output: string[] };
 

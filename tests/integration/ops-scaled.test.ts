@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { chromium } from 'playwright-core';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents } from '@fleet/shared';
@@ -14,12 +15,17 @@ import { seedDemo } from '../../server/src/seed/demo.ts';
 import { postgresAvailable, TEST_DATABASE_URL } from '../helpers/backends.ts';
 import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { startSmtpServer } from '../helpers/smtp.ts';
+import { CHROMIUM, CHROMIUM_ARGS, mapData, signInToMap } from '../e2e/browser.ts';
+import { CLIENT_DIST } from '../e2e/server.ts';
 
 /**
  * The scaled deployment for real: two `npm run start:server` and two `npm run start:worker` processes
  * (the commands of package.json's scripts) on their own ports, one fresh PostgreSQL database and one
  * Redis (a key prefix of their own), a real SMTP server. In CI (CI=true) PostgreSQL and Redis must be
- * reachable: the helpers throw instead of skipping.
+ * reachable: the helpers throw instead of skipping. Later tests replace processes (a slow worker killed
+ * with SIGKILL mid-job, server A restarted under a browser driving the real client in Chromium), so the
+ * tests run in file order. Test knobs: JOB_LOCK_MS (a dead worker's jobs come back in seconds) and
+ * OPS_TEST_MAIL_DELAY_MS (server/src/ops/job-queue.ts: a worker holds each mail, so it can be killed mid-job).
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const up = (await postgresAvailable()) && (await redisAvailable());
@@ -97,13 +103,23 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
   const procs: Proc[] = [];
   let serverA: Proc, serverB: Proc;
   let token = '';
+  let env: NodeJS.ProcessEnv = {};
+  const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ops-'));
+  /** A further worker (a restart, a replacement), polling through server B; kept for afterAll. */
+  const startWorker = async (name: string, extra: NodeJS.ProcessEnv = {}) => {
+    const w = start(name, 'start:worker', await freePort(), { ...env, DATA_DIR: dataDir(), DEVICE_API_URL: serverB.base, ...extra });
+    procs.push(w);
+    return w;
+  };
 
   beforeAll(async () => {
+    // The browser test opens the real client that the servers serve.
+    if (!fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) execSync('npm run build -w client', { cwd: root, stdio: 'inherit' });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`);
     smtp = await startSmtpServer();
     const [pa, pb, pw1, pw2] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    const env: NodeJS.ProcessEnv = {
+    env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'test',
@@ -119,10 +135,12 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
       SEED_DEMO: 'false',
       LOG_FORMAT: 'json',
       POLL_TICK_MS: '100',
-      POLL_PERIODS: `device=${DEVICE_PERIOD}`,
+      POLL_PERIODS: `device=${DEVICE_PERIOD},deviceCards=${DEVICE_PERIOD}`,
+      CLIENT_DIST,
       REPORT_DAILY_CRON: '*/2 * * * * *',
+      // A killed worker's jobs go back to the queue within seconds, not BullMQ's default 30 s.
+      JOB_LOCK_MS: '2000',
     };
-    const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ops-'));
     serverA = start('server A', 'start:server', pa, { ...env, DATA_DIR: dataDir() });
     serverB = start('server B', 'start:server', pb, { ...env, DATA_DIR: dataDir() });
     // The workers poll through server A and server B (a proxy's job in compose).
@@ -219,9 +237,109 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     for (let i = 0; i < 100 && !smtp.received.some((m) => m.to.includes('ops-trace@example.test')); i++) await sleep(100);
     expect(smtp.received.filter((m) => m.to.includes('ops-trace@example.test'))).toHaveLength(1);
     expect(serverA.lines.some((l) => l.requestId === requestId)).toBe(true);
-    const workerLines = procs.slice(2).flatMap((w) => w.lines.filter((l) => l.requestId === requestId));
-    expect(workerLines.length).toBeGreaterThan(0);
+    // The worker logs the job's end just after the SMTP server has the mail.
+    const workerLines = () => procs.slice(2).flatMap((w) => w.lines.filter((l) => l.requestId === requestId));
+    for (let i = 0; i < 50 && !workerLines().length; i++) await sleep(100);
+    expect(workerLines().length).toBeGreaterThan(0);
     expect(await Promise.all(procs.slice(2).map((w) => metric(w, 'mails_total', 'outcome="sent"')))).toSatisfy((n: number[]) => n.reduce((a, b) => a + b, 0) >= 2);
+  });
+
+  it('a worker killed (SIGKILL) mid-job loses no job and sends no mail twice', async () => {
+    const auth = { Authorization: `Token ${token}`, 'content-type': 'application/json' };
+    const [w1, w2] = procs.slice(2) as [Proc, Proc];
+    // Only a slow worker runs jobs: it holds each mail 60 s after the ledger claimed its job.
+    w1.child.kill('SIGTERM');
+    w2.child.kill('SIGTERM');
+    expect(await Promise.all([w1.exited, w2.exited])).toEqual([0, 0]);
+    const slow = await startWorker('slow worker', { OPS_TEST_MAIL_DELAY_MS: '60000' });
+    await ready(slow);
+    const emails = ['ops-kill-1@example.test', 'ops-kill-2@example.test', 'ops-kill-3@example.test'];
+    for (const email of emails) await fetch(`${serverA.base}/api/v1/addEmail`, { method: 'POST', headers: auth, body: JSON.stringify({ email, name: 'Ops' }) });
+    const requestId = `ops-kill-${crypto.randomBytes(6).toString('hex')}`;
+    const res = await fetch(`${serverA.base}/api/v1/emailReport`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ deviceSerials: ['SP240001'], startDate: '2026-03-01', endDate: '2026-03-08', emails, requestId }),
+    });
+    expect(res.status).toBe(202);
+    const held = () => slow.lines.filter((l) => /^job mail held .*ops-kill-/.test(l.msg ?? '')).length;
+    for (let i = 0; i < 150 && held() < emails.length; i++) await sleep(100);
+    expect(held()).toBe(emails.length);
+    // Mid-job: the ledger says 'running' for all three, no mail has gone.
+    slow.child.kill('SIGKILL');
+    expect(await slow.exited).toBeNull();
+    const sent = (email: string) => smtp.received.filter((m) => m.to.includes(email)).length;
+    expect(emails.map(sent)).toEqual([0, 0, 0]);
+
+    // The restarted worker finds the dead worker's jobs stalled (its locks expired) and runs them.
+    const restarted = await startWorker('restarted worker');
+    await ready(restarted);
+    for (let i = 0; i < 200 && !emails.every((e) => sent(e) >= 1); i++) await sleep(100);
+    // A little longer: a second copy would come now.
+    await sleep(2_500);
+    expect(emails.map(sent)).toEqual([1, 1, 1]);
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    const { rows } = await db.query<{ status: string; attempts: number }>(`select status, attempts from job_runs where idempotency_key like 'report-email:%' and idempotency_key like '%ops-kill-%'`);
+    await db.end();
+    // Claimed by the killed worker, taken over once by the restarted one.
+    expect(rows).toEqual(emails.map(() => ({ status: 'done', attempts: 2 })));
+  });
+
+  it('a browser on a server that restarts reconnects, resubscribes and receives a change pushed after the restart', async () => {
+    type ApiDevice = { serial: string; location: unknown; is_online: boolean; is_registration: boolean; is_pause: boolean; is_warning: boolean };
+    const devices = (await (await fetch(`${serverB.base}/api/v1/device`, { headers: { Authorization: `Token ${token}` } })).json()) as ApiDevice[];
+    // An offline pin that a check-in turns into a normal one.
+    const target = devices.find((d) => d.location && !d.is_online && !d.is_registration && !d.is_pause && !d.is_warning)!;
+    expect(target).toBeDefined();
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    try {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: serverA.base })).newPage();
+      // What the client sends: subscribes (over the WebSocket or long-polling) and its snapshot reads.
+      const sent: { at: number; subscribe: boolean }[] = [];
+      page.on('websocket', (ws) => ws.on('framesent', (f) => sent.push({ at: Date.now(), subscribe: String(f.payload).includes('"subscribe"') })));
+      page.on('request', (r) => {
+        if (r.url().includes('/socket.io/') && r.method() === 'POST') sent.push({ at: Date.now(), subscribe: (r.postData() ?? '').includes('"subscribe"') });
+      });
+      const pinReads: number[] = [];
+      page.on('response', (r) => {
+        if (new URL(r.url()).pathname === '/api/v1/devicePins' && r.ok()) pinReads.push(Date.now());
+      });
+      await page.goto('/');
+      await signInToMap(page, 'distributor@demo.test');
+      const counts = async () => JSON.parse((await mapData(page)).pinCounts ?? '{}') as Record<string, number>;
+      await expect.poll(() => sent.some((s) => s.subscribe)).toBe(true);
+      const before = await counts();
+      expect(before.offline).toBeGreaterThan(0);
+
+      // Server A restarts on the same port (a deploy): SIGTERM, then the same command again.
+      serverA.child.kill('SIGTERM');
+      expect(await serverA.exited).toBe(0);
+      const restartedAt = Date.now();
+      serverA = start('server A (restarted)', 'start:server', serverA.port, { ...env, DATA_DIR: dataDir() });
+      procs.push(serverA);
+      await ready(serverA);
+      // The client reconnects by itself (backoff from 1 s), subscribes again and re-reads its snapshot.
+      await expect.poll(() => sent.some((s) => s.subscribe && s.at > restartedAt), { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => pinReads.some((at) => at > restartedAt), { timeout: 15_000 }).toBe(true);
+      await sleep(500);
+      expect(await counts()).toEqual(before);
+
+      // The change, after the restart and through the other server: only a push can bring it.
+      const secret = (await (await fetch(`${serverB.base}/api/v1/deviceSecret/${target.serial}`, { method: 'POST', headers: { Authorization: `Token ${token}` } })).json()).secret as string;
+      const checkin = await fetch(`${serverB.base}/device/v1/checkin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', Authorization: `Basic ${Buffer.from(`${target.serial}:${secret}`).toString('base64')}` },
+        body: JSON.stringify({ sentAt: new Date().toISOString(), signalQuality: 20 }),
+      });
+      expect(checkin.status).toBeLessThan(300);
+      const readsBefore = pinReads.length;
+      await expect.poll(async () => (await counts()).offline, { timeout: 10_000 }).toBe(before.offline! - 1);
+      // Pushed, not re-read.
+      expect(pinReads.length).toBe(readsBefore);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('SIGTERM mid-load: every accepted request is answered, sockets are told to reconnect, the process exits 0 within 10 s', async () => {

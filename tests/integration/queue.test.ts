@@ -97,6 +97,19 @@ describe('report mails as queued jobs', () => {
     await expect(queue.enqueue('no-such-job' as never, {})).rejects.toThrow(/no processor/);
   });
 
+  it("skips a key another runner holds, unless the queue says that runner died (takeOver)", async () => {
+    const ledger = dbJobLedger(h.database.db);
+    const key = `test:takeover:${crypto.randomBytes(4).toString('hex')}`;
+    expect(await ledger.begin(key, 'report-email')).toBe('run');
+    // Live elsewhere: a second begin skips; a stalled job handed out again takes it; a done key never runs again.
+    expect(await ledger.begin(key, 'report-email')).toBe('skip');
+    expect(await ledger.begin(key, 'report-email', { takeOver: true })).toBe('run');
+    const [run] = await h.database.db.select().from(jobRuns).where(eq(jobRuns.idempotencyKey, key));
+    expect(run).toMatchObject({ status: 'running', attempts: 2 });
+    await ledger.done(key);
+    expect(await ledger.begin(key, 'report-email', { takeOver: true })).toBe('skip');
+  });
+
   describe.skipIf(!redisUp)('on BullMQ with two workers', () => {
     it('retries a failing job and never sends a mail twice', async () => {
       const prefix = `test-${crypto.randomBytes(4).toString('hex')}`;

@@ -22,7 +22,21 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
   jobs: J,
   deps: D,
   ledger: JobLedger,
-  opts: { redisUrl: string; prefix?: string; queueName?: string; concurrency?: number; runWorker?: boolean; log?: (m: string, e?: unknown) => void; trace?: JobTraceContext },
+  opts: {
+    redisUrl: string;
+    prefix?: string;
+    queueName?: string;
+    concurrency?: number;
+    runWorker?: boolean;
+    log?: (m: string, e?: unknown) => void;
+    trace?: JobTraceContext;
+    /**
+     * How long a worker's lock on an active job lasts without renewal (BullMQ's lockDuration, 30 s by
+     * default): a killed worker's jobs go back to the queue after it, found by the other workers' stall
+     * check (every lockMs as well). Shorter: faster recovery, more Redis calls.
+     */
+    lockMs?: number;
+  },
 ): JobQueue<Extract<keyof J, string>> & { worker: Worker | undefined; depth(): Promise<Record<string, number>> } {
   const name = opts.queueName ?? 'fleet-jobs';
   const prefix = opts.prefix ?? 'fleet-bull';
@@ -47,7 +61,10 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
         const parsed = def.schema.safeParse(payload);
         if (!parsed.success) throw new UnrecoverableError(`invalid payload for ${job.name}`);
         const runJob = async () => {
-          if (idempotencyKey && (await ledger.begin(idempotencyKey, job.name)) === 'skip') return;
+          // A job BullMQ hands out again after a stall (its worker died mid-job, its lock expired) finds
+          // its key 'running' by that dead worker: take it over, or the job would be skipped and lost.
+          // The job id is the key's (jobIdOf), so no live worker holds the same key meanwhile.
+          if (idempotencyKey && (await ledger.begin(idempotencyKey, job.name, { takeOver: job.stalledCounter > 0 })) === 'skip') return;
           try {
             await def.process(parsed.data, deps);
             if (idempotencyKey) await ledger.done(idempotencyKey);
@@ -58,7 +75,7 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
         };
         await (opts.trace ? opts.trace.run(requestId, runJob, { name: job.name, id: job.id, attempt: job.attemptsMade + 1 }) : runJob());
       },
-      { connection: workerConnection, prefix, concurrency: opts.concurrency ?? 4 },
+      { connection: workerConnection, prefix, concurrency: opts.concurrency ?? 4, ...(opts.lockMs ? { lockDuration: opts.lockMs, stalledInterval: opts.lockMs } : {}) },
     );
     workerConnection.on('error', (err) => log('worker redis error', err));
     worker.on('error', (err) => log('worker error', err));

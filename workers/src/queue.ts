@@ -3,8 +3,12 @@ import type { z } from 'zod';
 
 /** Keeps the outcome of jobs that carry an idempotency key, so no retry or second worker repeats one. */
 export interface JobLedger {
-  /** 'run' when this caller should run the job now, 'skip' when it is done or running elsewhere. */
-  begin(key: string, name: string): Promise<'run' | 'skip'>;
+  /**
+   * 'run' when this caller should run the job now, 'skip' when it is done or running elsewhere.
+   * `takeOver`: the queue knows the runner of a 'running' key is dead (BullMQ handed the job out again
+   * after its lock expired: the worker was killed mid-job), so that key is taken instead of skipped.
+   */
+  begin(key: string, name: string, opts?: { takeOver?: boolean }): Promise<'run' | 'skip'>;
   done(key: string): Promise<void>;
   failed(key: string, error: string): Promise<void>;
 }

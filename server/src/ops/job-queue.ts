@@ -59,8 +59,9 @@ export const bullPrefixOf = (redisPrefix: string | undefined) => (redisPrefix ? 
  * also takes jobs (a `start:server` only adds them; a `start:worker` runs them). Without Redis: the
  * in-process runner of the one-command run.
  */
-export function jobQueueFor(opts: { config: Config; database: Database; mailer: Mailer; runWorker: boolean; redisPrefix?: string; concurrency?: number; log: (m: string, e?: unknown) => void }) {
-  const deps: JobDeps = { mailer: opts.mailer, reports: reportRenderer(opts.database.db) };
+export function jobQueueFor(opts: { config: Config; database: Database; mailer: Mailer; runWorker: boolean; redisPrefix?: string; concurrency?: number; log: (m: string, e?: unknown) => void; env?: NodeJS.ProcessEnv }) {
+  const env = opts.env ?? process.env;
+  const deps: JobDeps = { mailer: heldMailer(opts.mailer, env, opts.config.isProduction, opts.log), reports: reportRenderer(opts.database.db) };
   const ledger = dbJobLedger(opts.database.db);
   if (!opts.config.redisUrl) return { queue: inProcessQueue(jobs, deps, ledger, opts.log), depth: undefined };
   const queue = bullmqQueue(jobs, deps, ledger, {
@@ -70,6 +71,26 @@ export function jobQueueFor(opts: { config: Config; database: Database; mailer: 
     log: opts.log,
     trace: jobTrace(opts.log),
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+    // JOB_LOCK_MS: how soon a killed worker's jobs are run by another (BullMQ's lock and stall check).
+    ...(Number(env.JOB_LOCK_MS) >= 1000 ? { lockMs: Number(env.JOB_LOCK_MS) } : {}),
   });
   return { queue, depth: queue.depth };
+}
+
+/**
+ * OPS_TEST_MAIL_DELAY_MS (tests only, refused in production): a queued job holds each mail this long
+ * before sending it, after the ledger has claimed the job, so a test can kill the worker mid-job
+ * (tests/integration/ops-scaled.test.ts). Logs 'job mail held' when the hold starts.
+ */
+export function heldMailer(mailer: Mailer, env: NodeJS.ProcessEnv, isProduction: boolean, log: (m: string) => void): Mailer {
+  const holdMs = Number(env.OPS_TEST_MAIL_DELAY_MS ?? 0);
+  if (!(holdMs > 0)) return mailer;
+  if (isProduction) throw new Error('OPS_TEST_MAIL_DELAY_MS is a test knob: unset it in production');
+  return {
+    async send(message) {
+      log(`job mail held ${holdMs} ms: ${Array.isArray(message.to) ? message.to.join(',') : message.to}`);
+      await new Promise((r) => setTimeout(r, holdMs));
+      await mailer.send(message);
+    },
+  };
 }

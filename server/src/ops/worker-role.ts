@@ -7,14 +7,11 @@ import { jobs, pollNudger, redisPollState, redisWatchRegistry, startPollers, typ
 import type { SubscriptionTopic } from '@fleet/shared';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
-import { checkFleetHealth } from '../jobs/fleet-health.ts';
-import { healthRoutes } from '../health/health.routes.ts';
-import { startReportSchedules } from '../jobs/report-schedules.ts';
-import { startOverdueSchedule } from '../billing/overdue-schedule.ts';
-import { outboxQueue } from '../mail/outbox.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import { deviceApiGetter } from '../realtime/realtime.ts';
-import { sessionHub } from '../realtime/sessions.ts';
+import { checkFleetHealth, startReportSchedules } from '../jobs/index.ts';
+import { healthRoutes } from '../health/index.ts';
+import { startOverdueSchedule } from '../billing/index.ts';
+import { outboxQueue, type Mailer } from '../mail/index.ts';
+import { deviceApiGetter, sessionHub } from '../realtime/index.ts';
 import { opsMiddleware } from './http.ts';
 import { jobQueueFor } from './job-queue.ts';
 import type { ProcessMetrics } from './metrics.ts';
@@ -48,7 +45,7 @@ export async function startWorkerRole(opts: {
   const env = opts.env ?? process.env;
   const db = database.db;
 
-  const { queue: jobQueue, depth } = jobQueueFor({ config, database, mailer: opts.mailer, runWorker: true, redisPrefix: opts.redisPrefix, log, concurrency: Number(env.WORKER_CONCURRENCY ?? 4) });
+  const { queue: jobQueue, depth } = jobQueueFor({ config, database, mailer: opts.mailer, runWorker: true, redisPrefix: opts.redisPrefix, log, concurrency: Number(env.WORKER_CONCURRENCY ?? 4), env });
   if (depth) metrics.watchQueue(depth);
   const queue = outboxQueue(db, jobQueue, {
     validate: (name, payload) => {

@@ -1,10 +1,10 @@
 import type { JobName, JobQueue } from '@fleet/workers';
 import type { Config } from './config/config.ts';
 import type { Db } from './db/client.ts';
-import type { Mailer } from './mail/mailer.ts';
+import type { Mailer } from './mail/index.ts';
 import type { AggregateCache } from './lib/aggregate-cache.ts';
-import type { SessionEnder } from './realtime/sessions.ts';
-import type { DeviceAccessNotifier } from './partners/partners.service.ts';
+import type { SessionEnder } from './realtime/index.ts';
+import type { DeviceAccessNotifier } from './partners/index.ts';
 
 /** What feature modules are built from. Each feature names what it uses from it; nothing is global. */
 export type AppContext = {

@@ -15,15 +15,13 @@ import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import { openDatabase } from './db/client.ts';
 import { users } from './db/schema.ts';
-import { createMailer } from './mail/mailer.ts';
+import { createMailer } from './mail/index.ts';
 import { DEMO_PASSWORD } from './seed/demo-data.ts';
 import { seedDemoIfEmpty } from './seed/demo.ts';
-import { startFleetHealth } from './jobs/fleet-health.ts';
-import { startRealtime } from './realtime/realtime.ts';
-import { sessionHub } from './realtime/sessions.ts';
-import { deviceAccessHub } from './partners/device-access.ts';
-import { startReportSchedules } from './jobs/report-schedules.ts';
-import { startOverdueSchedule } from './billing/overdue-schedule.ts';
+import { startFleetHealth, startReportSchedules } from './jobs/index.ts';
+import { sessionHub, startRealtime } from './realtime/index.ts';
+import { deviceAccessHub } from './partners/index.ts';
+import { startOverdueSchedule } from './billing/index.ts';
 import { startDemoSimulator, type Simulator } from '@fleet/workers';
 import { demoSimulatorDevices } from './seed/demo-simulator-keys.ts';
 import { processRole, roleRequirements } from './ops/process-role.ts';
@@ -73,6 +71,8 @@ if (config.seedDemo && role === 'all') {
     uploadsDir: path.join(config.dataDir, 'uploads'),
     log: console.log,
     historyDays: Number(env.SEED_HISTORY_DAYS ?? 365),
+    // A minute of work: a progress bar on a terminal, a line per stage (share done, time left) in the logs.
+    tty: process.stdout.isTTY && logFormat === 'text' ? process.stdout : undefined,
   });
   if (summary) {
     console.log(`first start: demo fleet seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-
 import type { DeviceAnswer } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { batches, brands, deviceGroups, devices, pendingChanges, pumpSettings, rentals, userExclusiveDevices } from '../db/schema.ts';
-import { resolveSite } from '../sites/site-resolver.ts';
+import { resolveSite } from '../sites/index.ts';
 import { recomputeWarnings } from './device-warnings.ts';
 import { cancelChange, requestChange } from './pending-changes.ts';
 

@@ -3,11 +3,11 @@ import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { SubscriptionTopic } from '@fleet/shared';
 import { memoryPollState, memoryWatchRegistry, pollCounters, pollNudger, redisPollState, redisWatchRegistry, startPollers, type NudgeSource } from '@fleet/workers';
-import type { AuthService } from '../auth/auth.service.ts';
+import type { AuthService } from '../auth/index.ts';
 import type { Db } from '../db/client.ts';
 import { attachRealtime } from './socket-server.ts';
 import type { SessionHub } from './sessions.ts';
-import type { DeviceAccessHub } from '../partners/device-access.ts';
+import type { DeviceAccessHub } from '../partners/index.ts';
 
 /**
  * Push server and pollers for one process. With REDIS_URL, any number of processes cooperate: the

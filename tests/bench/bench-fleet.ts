@@ -26,7 +26,7 @@ export async function openBenchFleet(opts: { pglite: boolean; devices: number; s
   const database = await openDatabase(opts.pglite ? { dataDir: path.join(opts.dataDir, 'pgdata') } : { url });
   if ((await count(database.db, 'users')) === 0) {
     console.log(`seeding ${opts.devices} devices on ${opts.sites} sites with ${opts.days} days of telemetry into ${opts.pglite ? 'PGlite' : url}...`);
-    await seedScale(database, { devices: opts.devices, sites: opts.sites, historyDays: opts.days, uploadsDir: path.join(opts.dataDir, 'uploads'), log: console.log });
+    await seedScale(database, { devices: opts.devices, sites: opts.sites, historyDays: opts.days, uploadsDir: path.join(opts.dataDir, 'uploads'), log: console.log, tty: process.stdout.isTTY ? process.stdout : undefined });
   }
   return database;
 }

@@ -81,7 +81,7 @@ if (!usePglite) {
 const database = await openDatabase(usePglite ? { dataDir: path.join(dataDir, 'pgdata') } : { url });
 if ((await count(database.db, 'users')) === 0) {
   console.log(`seeding ${devices} devices on ${sites} sites with ${days} days of telemetry into ${usePglite ? 'PGlite' : url}...`);
-  await seedScale(database, { devices, sites, historyDays: days, uploadsDir: path.join(dataDir, 'uploads'), log: console.log });
+  await seedScale(database, { devices, sites, historyDays: days, uploadsDir: path.join(dataDir, 'uploads'), log: console.log, tty: process.stdout.isTTY ? process.stdout : undefined });
 } else if ((await count(database.db, 'devices')) < devices) {
   throw new Error(`${url} holds fewer than ${devices} devices (an interrupted seed?): run again with --reseed`);
 }

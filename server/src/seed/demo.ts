@@ -16,7 +16,8 @@ import * as t from '../db/schema.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { BATCHES, BRANDS, DEMO_PASSWORD, PARISHES, SITES, SPOTS, USERS } from './demo-data.ts';
 import { locationFromCounty } from '../places/index.ts';
-import { seedTelemetry } from './telemetry.ts';
+import { seedTelemetry, TELEMETRY_STAGES } from './telemetry.ts';
+import { createProgress, type Progress, type ProgressStage, type ProgressTty } from '../ops/progress.ts';
 
 export type SeedOptions = {
   /** Days of telemetry history (a year by default, so every chart has data). */
@@ -26,7 +27,15 @@ export type SeedOptions = {
   log?: (msg: string) => void;
   /** Generate telemetry history (default true); the scale seed generates its own afterwards. */
   telemetry?: boolean;
+  /** A terminal for the progress bar (process.stdout when it is one); otherwise plain lines through `log`. */
+  tty?: ProgressTty | undefined;
+  /** A caller's progress (the scale seed) that this seed's stages belong to, instead of its own. */
+  progress?: Progress | undefined;
 };
+
+/** The fleet itself (accounts, brands, sites, devices, bills), before its telemetry. */
+export const DEMO_FLEET_STAGE = { name: 'demo fleet: accounts, sites and devices', weight: 4 } as const satisfies ProgressStage;
+export const demoSeedStages = (telemetry: boolean): ProgressStage[] => [DEMO_FLEET_STAGE, ...(telemetry ? TELEMETRY_STAGES : [])];
 
 export type SeedSummary = {
   users: number;
@@ -53,7 +62,11 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const brandLogos = writeBrandLogos(opts.uploadsDir);
 
-  const counts = await database.db.transaction(async (tx) => {
+  const stages = demoSeedStages(opts.telemetry !== false);
+  const progress =
+    opts.progress ??
+    createProgress({ title: 'demo seed', stages, log, tty: opts.tty, expectMs: opts.telemetry === false ? 2_000 : 40_000 * ((opts.historyDays ?? 365) / 365) });
+  const counts = await progress.stage(DEMO_FLEET_STAGE.name, () => database.db.transaction(async (tx) => {
     // Users
     const userIds = new Map<string, number>();
     for (const u of USERS) {
@@ -297,9 +310,11 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
     await bill(uid('overdue@demo.test'), 'DEMO-BASIC-0099', 'basic-plan', 'Basic Plan (Contract)', 17, 'OVERDUE', -20, []);
 
     return { users: USERS.length, devices: placed.length, sites: SITES.length, locations: PARISHES.length };
-  });
+  }));
 
-  const telemetryRows = opts.telemetry === false ? 0 : await seedTelemetry(database, { historyDays: opts.historyDays ?? 365, now });
+  const telemetryRows = opts.telemetry === false ? 0 : await seedTelemetry(database, { historyDays: opts.historyDays ?? 365, now, progress });
+  // Its own progress ends here; a caller's (the scale seed) goes on with its next stages.
+  if (!opts.progress) progress.done();
   log(`demo fleet seeded: ${counts.devices} devices on ${counts.sites} sites, ${telemetryRows} telemetry rows`);
   return {
     ...counts,

@@ -1,8 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { count } from '../db/client.ts';
-import { seedDemo } from './demo.ts';
-import { seedTelemetry } from './telemetry.ts';
+import { createProgress, type ProgressTty } from '../ops/progress.ts';
+import { demoSeedStages, seedDemo } from './demo.ts';
+import { seedTelemetry, TELEMETRY_STAGES } from './telemetry.ts';
+
+const BENCH_FLEET_STAGE = { name: 'scale fleet: bench sites and devices', weight: 5 };
+const ANALYZE_STAGE = { name: 'scale fleet: ANALYZE', weight: 4 };
 
 /**
  * A fleet for benchmarks: the demo fleet plus generated sites and devices up to the asked numbers
@@ -11,17 +15,24 @@ import { seedTelemetry } from './telemetry.ts';
  */
 export async function seedScale(
   database: Database,
-  opts: { devices: number; sites: number; historyDays: number; uploadsDir: string; log?: (m: string) => void },
+  opts: { devices: number; sites: number; historyDays: number; uploadsDir: string; log?: (m: string) => void; tty?: ProgressTty | undefined },
 ) {
   const log = opts.log ?? (() => undefined);
   const t0 = Date.now();
   const now = new Date();
-  await seedDemo(database, { uploadsDir: opts.uploadsDir, now, telemetry: false, log });
+  // One progress over the demo fleet, the bench fleet, its telemetry (the bulk) and ANALYZE.
+  const progress = createProgress({
+    title: 'scale seed',
+    stages: [...demoSeedStages(false), BENCH_FLEET_STAGE, ...TELEMETRY_STAGES, ANALYZE_STAGE],
+    log,
+    tty: opts.tty,
+  });
+  await seedDemo(database, { uploadsDir: opts.uploadsDir, now, telemetry: false, log, progress });
   const existingSites = await count(database.db, 'device_groups');
   const existingDevices = (await database.db.execute(sql`select count(*)::int as n from devices where group_id is not null`)) as unknown as { rows: { n: number }[] };
   const newSites = Math.max(0, opts.sites - existingSites);
   const newDevices = Math.max(0, opts.devices - existingDevices.rows[0]!.n);
-  await database.exec(`
+  await progress.stage(BENCH_FLEET_STAGE.name, () => database.exec(`
     SELECT setseed(0.17);
     INSERT INTO device_groups (name, address, lat, lng, location_id, timezone_id)
     SELECT 'Bench Site ' || n, n || ' Bench Rd, New Orleans, LA 70112',
@@ -55,10 +66,11 @@ export async function seedScale(
 
     INSERT INTO user_exclusive_devices (user_id, device_id)
     SELECT (SELECT id FROM users WHERE email = 'partner@demo.test'), id FROM devices WHERE serial LIKE 'BN%' AND substr(serial, 3)::int % 20 = 0;
-  `);
+  `));
   log(`scale fleet: ${opts.devices} devices on ${opts.sites} sites placed in ${((Date.now() - t0) / 1000).toFixed(1)} s; generating ${opts.historyDays} days of telemetry...`);
-  const rows = await seedTelemetry(database, { historyDays: opts.historyDays, now, density: { pumpRate: 1.2, readingEveryHours: 24, smsEveryDays: 7 } });
-  await database.exec('ANALYZE');
+  const rows = await seedTelemetry(database, { historyDays: opts.historyDays, now, density: { pumpRate: 1.2, readingEveryHours: 24, smsEveryDays: 7 }, progress });
+  await progress.stage(ANALYZE_STAGE.name, () => database.exec('ANALYZE'));
+  progress.done();
   log(`scale fleet ready in ${((Date.now() - t0) / 1000).toFixed(1)} s with ${rows} telemetry rows`);
   return { telemetryRows: rows };
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../db/client.ts';
 import { count } from '../db/client.ts';
+import type { Progress, ProgressStage } from '../ops/progress.ts';
 
 /**
  * Telemetry history for every placed device that has reported, generated inside the database with
@@ -9,6 +10,8 @@ import { count } from '../db/client.ts';
  * - battery_readings every 3 h: a slow wave around the current charge, ending at the current value;
  * - data_usage every 3 h, level_readings daily per pump, sms_log every few days.
  * Devices stop reporting at their last_seen_at.
+ * One statement per table, each a progress stage (ops/progress.ts), each with its own setseed: the pooled
+ * PostgreSQL connection of one statement need not be the next one's, and the data stays the same per run.
  */
 export type TelemetryDensity = {
   /** Mean dispenses per busy hour per pump (about 2.5 gives ~10 a day). */
@@ -20,17 +23,30 @@ export type TelemetryDensity = {
 };
 export const DEMO_DENSITY: TelemetryDensity = { pumpRate: 5, readingEveryHours: 3, smsEveryDays: 3 };
 
+/** The stages and their weights: their shares of the demo seed's time on PGlite (30 s for a year, 2 cores). */
+export const TELEMETRY_STAGES = [
+  { name: 'telemetry: pump events', weight: 46 },
+  { name: 'telemetry: battery readings', weight: 23 },
+  { name: 'telemetry: data usage', weight: 20 },
+  { name: 'telemetry: level readings', weight: 3 },
+  { name: 'telemetry: SMS log', weight: 3 },
+  { name: 'telemetry: dispense counters', weight: 1 },
+] as const satisfies readonly ProgressStage[];
+
+const noProgress: Pick<Progress, 'stage'> = { stage: (_name, fn) => fn() };
+
 export async function seedTelemetry(
   database: Database,
-  opts: { historyDays: number; now: Date; density?: TelemetryDensity },
+  opts: { historyDays: number; now: Date; density?: TelemetryDensity; progress?: Pick<Progress, 'stage'> | undefined },
 ): Promise<number> {
+  const progress = opts.progress ?? noProgress;
   const density = opts.density ?? DEMO_DENSITY;
   const every = `interval '-${density.readingEveryHours} hours'`;
   const now = `'${opts.now.toISOString()}'::timestamptz`;
   const from = `(${now} - interval '${Math.max(1, Math.floor(opts.historyDays))} days')`;
-  await database.exec(`
+  await progress.stage('telemetry: pump events', () =>
+    database.exec(`
     SELECT setseed(0.4242);
-
     INSERT INTO pump_events (device_id, pump_number, occurred_at, volume_ml, batch_id)
     SELECT d.id, p.pump, h.ts + (random() * interval '59 minutes'),
            CASE WHEN p.pump = 1 THEN s.ml_per_shot ELSE s.ml_per_shot2 END,
@@ -50,7 +66,12 @@ export async function seedTelemetry(
     WHERE d.last_seen_at IS NOT NULL
       AND (p.pump = 1 OR d.right_pump_type <> 'Unspecified')
       AND l.hr BETWEEN 8 AND 19;
+  `),
+  );
 
+  await progress.stage('telemetry: battery readings', () =>
+    database.exec(`
+    SELECT setseed(0.4243);
     INSERT INTO battery_readings (device_id, recorded_at, battery_volt, battery_percent)
     SELECT d.id, r.ts, round((3.3 + r.pct / 100 * 0.9)::numeric, 2), round(r.pct::numeric, 1)
     FROM devices d
@@ -62,7 +83,12 @@ export async function seedTelemetry(
       FROM generate_series(least(d.last_seen_at, ${now}), ${from}, ${every}) AS ts
     ) AS r
     WHERE d.last_seen_at IS NOT NULL AND d.group_id IS NOT NULL;
+  `),
+  );
 
+  await progress.stage('telemetry: data usage', () =>
+    database.exec(`
+    SELECT setseed(0.4244);
     INSERT INTO data_usage (device_id, recorded_at, kb, signal_quality)
     SELECT d.id, ts,
            round((CASE WHEN extract(hour FROM ts AT TIME ZONE 'America/Chicago') BETWEEN 8 AND 19 THEN 60 + random() * 240 ELSE 8 + random() * 30 END)::numeric, 1),
@@ -70,7 +96,11 @@ export async function seedTelemetry(
     FROM devices d
     CROSS JOIN LATERAL generate_series(least(d.last_seen_at, ${now}), ${from}, ${every}) AS ts
     WHERE d.last_seen_at IS NOT NULL AND d.group_id IS NOT NULL;
+  `),
+  );
 
+  await progress.stage('telemetry: level readings', () =>
+    database.exec(`
     INSERT INTO level_readings (device_id, pump_number, recorded_at, level_sensor, volume_remain)
     SELECT d.id, p.pump, ts,
            CASE WHEN ts >= least(d.last_seen_at, ${now}) THEN (CASE WHEN p.pump = 1 THEN d.level_sensor1 ELSE d.level_sensor2 END) ELSE true END,
@@ -80,7 +110,12 @@ export async function seedTelemetry(
     CROSS JOIN (VALUES (1), (2)) AS p(pump)
     CROSS JOIN LATERAL generate_series(least(d.last_seen_at, ${now}), ${from}, interval '-1 day') AS ts
     WHERE d.last_seen_at IS NOT NULL AND d.group_id IS NOT NULL AND (p.pump = 1 OR d.right_pump_type <> 'Unspecified');
+  `),
+  );
 
+  await progress.stage('telemetry: SMS log', () =>
+    database.exec(`
+    SELECT setseed(0.4245);
     INSERT INTO sms_log (device_id, direction, message, created_when)
     SELECT d.id, m.direction, m.message, ts + (m.n * interval '2 minutes')
     FROM devices d
@@ -89,7 +124,11 @@ export async function seedTelemetry(
         (0, 'OUT', 'STATUS ' || d.serial || ' BAT=' || round(d.battery_percent::numeric) || '% SQ=' || coalesce(d.signal_quality, 0)),
         (1, 'IN', CASE WHEN random() < 0.5 THEN 'CONFIG OK' ELSE 'ACK WAKEUP 06:00' END)) AS m(n, direction, message)
     WHERE d.last_seen_at IS NOT NULL AND d.group_id IS NOT NULL;
+  `),
+  );
 
+  await progress.stage('telemetry: dispense counters', () =>
+    database.exec(`
     UPDATE devices d
     SET dispense_count1 = a.c1, dispense_count2 = a.c2, dispensed_ml1 = a.m1, dispensed_ml2 = a.m2
     FROM (SELECT device_id,
@@ -98,7 +137,8 @@ export async function seedTelemetry(
                  coalesce(sum(volume_ml) FILTER (WHERE pump_number = 2), 0) AS m2
           FROM pump_events GROUP BY device_id) a
     WHERE a.device_id = d.id;
-  `);
+  `),
+  );
   let rows = 0;
   for (const table of ['pump_events', 'battery_readings', 'data_usage', 'level_readings', 'sms_log']) rows += await count(database.db, table);
   return rows;

@@ -21,13 +21,14 @@
  *           signed-in map page of the same fleet.
  * Build the client first (npm run build, or CLIENT_DIST=<dir>): the client section needs it.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { postgresAvailable } from '../helpers/backends.ts';
+import { startRestServer } from './rest-server-process.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -55,34 +56,8 @@ const failures: string[] = [];
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '-');
 const mb = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MB`;
 
-/** A child process of tests/bench/rest-server.ts; resolves once it listens. */
-async function startServer(args: string[]): Promise<{ child: ChildProcess; base: string; rss(): Promise<{ rss: number; peak: number }>; stop(): Promise<void> }> {
-  const child = fork(path.join(here, 'rest-server.ts'), args, { execArgv: ['--import', 'tsx'], env: { ...process.env, CLIENT_DIST: clientDir }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
-    child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
-  return {
-    child,
-    base: `http://127.0.0.1:${port}`,
-    rss: () =>
-      new Promise((resolve) => {
-        const on = (m: { rss?: { rss: number; peak: number } }) => {
-          if (!m.rss) return;
-          child.off('message', on);
-          resolve(m.rss);
-        };
-        child.on('message', on);
-        child.send('rss');
-      }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.send('stop');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
-  };
-}
+/** A child process of tests/bench/rest-server.ts (rest-server-process.ts); resolves once it listens. */
+const startServer = (args: string[]) => startRestServer(args, { CLIENT_DIST: clientDir });
 
 async function cannon(url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: 50, duration: seconds, headers, timeout: 30 });

@@ -128,8 +128,12 @@ export function batchesService(deps: BatchesServiceDeps) {
             volumeLitres: volume.volumeLitres,
             remainLitres: volume.remainLitres,
           });
-          const fed = await tx.fedDevices(id);
-          await tx.recomputeWarnings(fed.map((d) => d.id), today());
+          // Warnings depend on a batch's expiry (and recall), not its number or volume: a rename or a volume
+          // change reads and writes no device row, so it stays fast and never holds rows check-ins need.
+          if (input.expiryDate !== current.expireDate) {
+            const fed = await tx.fedDevices(id);
+            await tx.recomputeWarnings(fed.map((d) => d.id), today());
+          }
           return answerOf(tx, id);
         }),
       );

@@ -15,13 +15,15 @@ import type { AppContext } from '../context.ts';
 import { requireAccess, viewerOf } from '../auth/auth.middleware.ts';
 import type { RequestHandler } from 'express';
 import { parse } from '../lib/errors.ts';
+import { wantsFresh } from '../lib/aggregate-cache.ts';
+import { sendCachedJson } from '../lib/cached-json.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { devicesRepository } from './devices.repository.ts';
 import { devicesService } from './devices.service.ts';
 
 /** The device calls of spec section 7 (paths exact, 'avaliableDevice' included: existing clients call it). */
 export function devicesRoutes(ctx: AppContext): Routes {
-  const service = devicesService({ repo: devicesRepository(ctx.db), now: ctx.now });
+  const service = devicesService({ repo: devicesRepository(ctx.db), now: ctx.now, ...(ctx.aggregates ? { cache: ctx.aggregates } : {}) });
   const router = Router();
   const serial = (p: unknown) => parse(serialSchema, p);
   // Permission before validation: a caller who may not make the change hears 403 (wrong role) or 404
@@ -48,8 +50,8 @@ export function devicesRoutes(ctx: AppContext): Routes {
     next();
   };
 
-  router.get('/device', async (req, res) => void res.type('json').send(await service.listJson(viewerOf(req))));
-  router.get('/devicePins', async (req, res) => void res.type('json').send(await service.pinsJson(viewerOf(req))));
+  router.get('/device', async (req, res) => sendCachedJson(req, res, await service.listJson(viewerOf(req), wantsFresh(req.get('Cache-Control')))));
+  router.get('/devicePins', async (req, res) => sendCachedJson(req, res, await service.pinsJson(viewerOf(req), wantsFresh(req.get('Cache-Control')))));
   router.get('/device/:serial', async (req, res) => void res.json(await service.get(viewerOf(req), serial(req.params.serial))));
   router.get('/deviceRegistered', async (req, res) => void res.json(await service.registered(viewerOf(req))));
   router.get('/avaliableDevice', async (req, res) => void res.json(await service.available(viewerOf(req))));

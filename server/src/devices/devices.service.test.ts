@@ -361,9 +361,9 @@ describe('who may do what', () => {
     const s = service(repo);
     expect((await s.registered(client)).map((d) => d.serial)).toEqual(['SP240003']);
     expect((await s.registered(distributor)).map((d) => d.serial)).toEqual(['SP240001', 'SP240003']);
-    expect(JSON.parse(await s.listJson(partner))).toEqual([{ serial: 'SP240003' }]);
-    expect(JSON.parse(await s.pinsJson(partner))).toEqual([['SP240003']]);
-    expect(JSON.parse(await s.pinsJson(distributor))).toEqual([['SP240001'], ['SP240003']]);
+    expect(JSON.parse((await s.listJson(partner)).text)).toEqual([{ serial: 'SP240003' }]);
+    expect(JSON.parse((await s.pinsJson(partner)).text)).toEqual([['SP240003']]);
+    expect(JSON.parse((await s.pinsJson(distributor)).text)).toEqual([['SP240001'], ['SP240003']]);
   });
 });
 

@@ -13,11 +13,18 @@ import type { z } from 'zod';
 import type { pumpSettingSchema } from '@fleet/shared';
 import { deviceScope, type ScopeViewer } from '../access/scope.ts';
 import { ApiError } from '../lib/errors.ts';
+import { noAggregateCache, scopeKey, type AggregateCache } from '../lib/aggregate-cache.ts';
+import { cachedJson } from '../lib/cached-json.ts';
 import type { DeviceRow, DevicesRepository, PendingKind, PumpSettingRow, RentalRow, RestorePoint } from './devices.repository.ts';
 
 export type DevicesServiceDeps = {
   repo: DevicesRepository;
   now: () => Date;
+  /**
+   * The list and pin answers kept per scope, ready to send (compressed forms made once), reused until a
+   * portal write or the cache's expiry (lib/aggregate-cache.ts): check-ins show in them within that expiry.
+   */
+  cache?: AggregateCache;
 };
 
 const NOT_FOUND = 'No device with this serial.';
@@ -35,7 +42,7 @@ const FIXED_STEPS = { stepsPerSecond: 300, stepsPerMl: 30, stepsPerSecond2: 300,
  * - reads: every role, within its scope. A device outside the caller's scope answers 404.
  */
 export function devicesService(deps: DevicesServiceDeps) {
-  const { repo, now } = deps;
+  const { repo, now, cache = noAggregateCache } = deps;
   // The calendar day in UTC, the same day batches and warnings use.
   const today = () => now().toISOString().slice(0, 10);
 
@@ -111,10 +118,10 @@ export function devicesService(deps: DevicesServiceDeps) {
   }
 
   return {
-    /** The list as JSON text, straight from the database to the response. */
-    listJson: (viewer: ScopeViewer) => repo.listJson(deviceScope(viewer)),
+    /** The list as JSON text, straight from the database to the response. `fresh`: past the cache (a nudged poll). */
+    listJson: (viewer: ScopeViewer, fresh = false) => cache.get(`deviceList:${scopeKey(viewer)}`, async () => cachedJson(await repo.listJson(deviceScope(viewer))), fresh),
     /** The compact pin feed of the same devices as the list (same scope), for the map. */
-    pinsJson: (viewer: ScopeViewer) => repo.pinsJson(deviceScope(viewer)),
+    pinsJson: (viewer: ScopeViewer, fresh = false) => cache.get(`devicePins:${scopeKey(viewer)}`, async () => cachedJson(await repo.pinsJson(deviceScope(viewer))), fresh),
     async get(viewer: ScopeViewer, serial: string) {
       const d = await repo.answer(serial, deviceScope(viewer));
       if (!d) throw ApiError.notFound(NOT_FOUND);

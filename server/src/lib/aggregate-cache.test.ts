@@ -13,7 +13,7 @@ describe('aggregate cache', () => {
   };
 
   it('computes once per key within the expiry, shared by concurrent callers', async () => {
-    const cache = aggregateCache({ ttlMs: 2000 });
+    const cache = aggregateCache({ ttlMs: 2000, staleMs: 5000 });
     const c = counter();
     const values = await Promise.all(Array.from({ length: 50 }, () => cache.get('k', c.compute)));
     expect(values).toEqual(new Array(50).fill(1));
@@ -21,8 +21,14 @@ describe('aggregate cache', () => {
     await vi.advanceTimersByTimeAsync(1999);
     expect(await cache.get('k', c.compute)).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
+    // Expired: the old value answers at once while one refresh runs behind; then the new one.
+    expect(await Promise.all([cache.get('k', c.compute), cache.get('k', c.compute)])).toEqual([1, 1]);
+    expect(c.calls()).toBe(2);
     expect(await cache.get('k', c.compute)).toBe(2);
-    expect(await cache.get('other', c.compute)).toBe(3);
+    // Too old to answer with: computed while the caller waits.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(await cache.get('k', c.compute)).toBe(3);
+    expect(await cache.get('other', c.compute)).toBe(4);
   });
 
   it('computes again when asked fresh or after an invalidation, and never keeps a failure', async () => {
@@ -33,6 +39,12 @@ describe('aggregate cache', () => {
     expect(await cache.get('k', c.compute)).toBe(2);
     cache.invalidate();
     expect(await cache.get('k', c.compute)).toBe(3);
+    // A refresh that a write overtook is not kept.
+    await vi.advanceTimersByTimeAsync(60_000);
+    const old = cache.get('k', c.compute);
+    cache.invalidate();
+    expect(await old).toBe(3);
+    expect(await cache.get('k', c.compute)).toBe(5);
     await expect(cache.get('bad', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
     expect(await cache.get('bad', async () => 'ok')).toBe('ok');
   });

@@ -4,6 +4,7 @@ import { viewerOf } from '../auth/index.ts';
 import type { AppContext } from '../context.ts';
 import { parse } from '../lib/errors.ts';
 import { wantsFresh } from '../lib/aggregate-cache.ts';
+import { sendCachedJson } from '../lib/cached-json.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { sitesRepository } from './sites.repository.ts';
 import { sitesService } from './sites.service.ts';
@@ -11,8 +12,8 @@ import { sitesService } from './sites.service.ts';
 export function sitesRoutes(ctx: AppContext): Routes {
   const service = sitesService({ repo: sitesRepository(ctx.db), ...(ctx.aggregates ? { cache: ctx.aggregates } : {}) });
   const router = Router();
-  router.get('/deviceGroup', async (req, res) => void res.json(await service.deviceGroups(viewerOf(req), wantsFresh(req.get('Cache-Control')))));
-  router.get('/location', async (req, res) => void res.json(await service.locations(viewerOf(req), wantsFresh(req.get('Cache-Control')))));
+  router.get('/deviceGroup', async (req, res) => sendCachedJson(req, res, await service.deviceGroupsAnswer(viewerOf(req), wantsFresh(req.get('Cache-Control')))));
+  router.get('/location', async (req, res) => sendCachedJson(req, res, await service.locationsAnswer(viewerOf(req), wantsFresh(req.get('Cache-Control')))));
   router.post('/update_timezone_device_location_group', async (req, res) =>
     void res.json(await service.updateTimezone(viewerOf(req), parse(timezoneUpdateSchema, req.body))),
   );

@@ -98,7 +98,8 @@ export function startPollers(deps: PollerDeps) {
   }
 
   async function pollCards(serials: string[]) {
-    const res = await deps.get('/api/v1/device');
+    // Always past the server's cache: one list read per period per process, and the diff sees the database as it is.
+    const res = await deps.get('/api/v1/device', undefined, { fresh: true });
     deps.countPoll('deviceCards');
     if (res.status !== 200) return;
     const bySerial = new Map((res.body as DeviceLike[]).map((d) => [d.serial, d]));

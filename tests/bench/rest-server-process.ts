@@ -1,0 +1,36 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export type RestServerProcess = { child: ChildProcess; base: string; rss(): Promise<{ rss: number; peak: number }>; stop(): Promise<void> };
+
+/** A child process of tests/bench/rest-server.ts (its own event loop and RSS); resolves once it listens. */
+export async function startRestServer(args: string[], env: Record<string, string> = {}): Promise<RestServerProcess> {
+  const child = fork(path.join(here, 'rest-server.ts'), args, { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
+    child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    rss: () =>
+      new Promise((resolve) => {
+        const on = (m: { rss?: { rss: number; peak: number } }) => {
+          if (!m.rss) return;
+          child.off('message', on);
+          resolve(m.rss);
+        };
+        child.on('message', on);
+        child.send('rss');
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('stop');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}

@@ -12,7 +12,7 @@ import {
   serialSchema,
 } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { requireAccess, viewerOf } from '../auth/auth.middleware.ts';
+import { requireAccess, viewerOf } from '../auth/index.ts';
 import type { RequestHandler } from 'express';
 import { parse } from '../lib/errors.ts';
 import { wantsFresh } from '../lib/aggregate-cache.ts';

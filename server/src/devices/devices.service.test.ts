@@ -578,7 +578,7 @@ describe('pump setting', () => {
 
 describe('pending change cancel', () => {
   it('404 for an unknown change, 400 once it is no longer pending, else restores and answers the device', async () => {
-    const { repo, state, warned } = fakeRepo();
+    const { repo, warned } = fakeRepo();
     const s = service(repo);
     expect(await refusal(s.cancelPending(distributor, 1))).toEqual({ status: 404, body: { detail: 'No pending change with this id.' } });
     await s.setPause(distributor, 'SP240001', true);

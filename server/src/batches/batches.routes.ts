@@ -34,11 +34,18 @@ export function batchesRoutes(ctx: AppContext): Routes {
   router.post('/deleteBatch/:id', async (req, res) => {
     res.json(await service.remove(viewerOf(req), req.params.id));
   });
+  // A recall pauses and flags the devices it feeds, a resume clears the flag: their watchers' polls run now
+  // (workers/src/realtime/nudge.ts) instead of at the next period.
+  const nudge = (answer: { devices: { serial: string }[] }) => ctx.pollNudge?.devicesChanged(answer.devices.map((d) => d.serial));
   router.post('/recallBatch/:id', async (req, res) => {
-    res.json(await service.recall(viewerOf(req), req.params.id, req.body));
+    const answer = await service.recall(viewerOf(req), req.params.id, req.body);
+    res.json(answer);
+    nudge(answer);
   });
   router.post('/resumeBatch/:id', async (req, res) => {
-    res.json(await service.resume(viewerOf(req), req.params.id));
+    const answer = await service.resume(viewerOf(req), req.params.id);
+    res.json(answer);
+    nudge(answer);
   });
 
   const tag = 'Batches';

@@ -168,6 +168,8 @@ if (role === 'worker') {
       sessions.close();
       deviceAccess.close();
       app.redis?.close();
+      void app.nudges.close();
+      void app.aggregates.close();
     }],
     ['database', () => database.close()],
   );

@@ -13,12 +13,15 @@ type Encoding = (typeof ENCODINGS)[number]['name'];
  * per request: the device list of 10,000 devices is 11 MB of text, about 0.1 s of CPU to compress, which
  * 50 concurrent callers used to pay 50 times over (and hold 50 copies of in memory).
  */
-export type CachedJson = { text: string; encoded(encoding: Encoding): Promise<Buffer> };
+export type CachedJson = { text: string; encoded(encoding: Encoding): Promise<Buffer>; bytes(): Buffer };
 
 export function cachedJson(text: string): CachedJson {
   const forms = new Map<Encoding, Promise<Buffer>>();
+  let bytes: Buffer | undefined;
   return {
     text,
+    /** The text as bytes, made once: sending a string copies it into a new buffer per request (11 MB each). */
+    bytes: () => (bytes ??= Buffer.from(text)),
     encoded(encoding) {
       let form = forms.get(encoding);
       if (!form) {
@@ -37,7 +40,7 @@ export async function sendCachedJson(req: Request, res: Response, answer: Cached
   res.vary('Accept-Encoding');
   const encoding = answer.text.length > 1024 ? preferred(req.headers['accept-encoding'], ENCODINGS) : undefined;
   if (!encoding) {
-    res.type('json').send(answer.text);
+    res.type('json').send(answer.bytes());
     return;
   }
   const body = await answer.encoded(encoding.name);

@@ -10,6 +10,7 @@ export {
   applyPinPatches,
   deviceListNeeded,
   devicePinClicked,
+  deviceSelected,
   devicesCleared,
   deviceSelectionCleared,
   devicesPatched,

@@ -19,6 +19,11 @@ export const pinsRequested = createEvent();
 /** Patches keyed by serial, already merged (latest value per field wins). */
 export const devicesPatched = createEvent<Record<string, DevicePatch>>();
 export const devicePinClicked = createEvent<string>();
+/**
+ * A device selected by a view that reads the device itself (the device panel): the pin is selected and
+ * the map centres on it, but no second read of the same device is made for the card behind the panel.
+ */
+export const deviceSelected = createEvent<string>();
 export const deviceSelectionCleared = createEvent();
 /** The session ended: nothing of the last user stays in memory. */
 export const devicesCleared = createEvent();
@@ -109,7 +114,7 @@ $devicesStatus
   .on(fetchDevicesFx, (status) => (status === 'ready' ? status : 'loading'))
   .on(fetchDevicesFx.done, () => 'ready')
   .on(fetchDevicesFx.fail, (status) => (status === 'ready' ? status : 'failed'));
-$selectedSerial.on(devicePinClicked, (_, serial) => serial).reset(deviceSelectionCleared, devicesCleared);
+$selectedSerial.on([devicePinClicked, deviceSelected], (_, serial) => serial).reset(deviceSelectionCleared, devicesCleared);
 $devices.reset(devicesCleared);
 $devicesStatus.reset(devicesCleared);
 

@@ -1,5 +1,6 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
+import { fetchDeviceDetailsFx, fetchDevicesFx } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { HttpError } from '../../shared/api';
 import { deviceChangedReceived, subscribeFx, unsubscribeFx } from '../../shared/realtime';
@@ -43,6 +44,8 @@ function setup(options: { missing?: string[] } = {}) {
           return device(serial);
         },
       ],
+      [fetchDeviceDetailsFx, async (serial: string) => (calls.push(`details:${serial}`), device(serial))],
+      [fetchDevicesFx, async () => []],
       [fetchSimLogFx, async (serial: string) => (calls.push(`simLog:${serial}`), [])],
       [fetchPumpLogFx, async ({ serial, query }: { serial: string; query: { date: string } }) => (calls.push(`pumpLog:${serial}`), pumpDates.push(query.date), emptyLog)],
       [fetchBatteryFx, async () => []],

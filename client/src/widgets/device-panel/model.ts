@@ -1,6 +1,6 @@
 import type { DeviceAnswer, SimLogRow, Subscription } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
-import { $devices, deviceListNeeded, devicePinClicked, type Device } from '../../entities/device';
+import { $devices, deviceListNeeded, deviceSelected, type Device } from '../../entities/device';
 import { deviceDeleted, deviceSaved } from '../../features/device-form';
 import { createApiFx, http, HttpError, segment } from '../../shared/api';
 import {
@@ -151,9 +151,10 @@ export const $groupDevices = combine($devices, $panelDevice, (devices, current):
   return group.sort((a, b) => (a.number ?? 100) - (b.number ?? 100) || a.serial.localeCompare(b.serial));
 });
 
-// Loads; the device shown is the selected pin too (highlighted on the map behind).
+// Loads; the device shown is the selected pin too (highlighted on the map behind). The panel's read is
+// the only read of that device: an unknown serial asks nothing more after its 'Device not found'.
 sample({ clock: [panelOpened, panelDeviceSelected], target: fetchPanelDeviceFx });
-sample({ clock: [panelOpened, panelDeviceSelected], target: devicePinClicked });
+sample({ clock: [panelOpened, panelDeviceSelected], target: deviceSelected });
 sample({
   clock: [sectionSelected, panelDeviceSelected],
   source: { serial: $panelSerial, section: $section },

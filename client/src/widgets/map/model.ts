@@ -1,7 +1,7 @@
 import { MAP_DEFAULTS } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
 import { createApiFx, http } from '../../shared/api';
-import { $devicePins, $selectedSerial, devicePinClicked } from '../../entities/device';
+import { $devicePins, $selectedSerial, devicePinClicked, deviceSelected } from '../../entities/device';
 import { $visibleDevices } from '../../features/active-pin-filter';
 import { minPopulationAt } from './lib/place-names';
 import { toPinCollection } from './lib/pins';
@@ -51,7 +51,7 @@ sample({ clock: zoomInClicked, source: $viewRequest, fn: (request): ViewRequest 
 sample({ clock: zoomOutClicked, source: $viewRequest, fn: (request): ViewRequest => ({ zoomBy: -ZOOM_STEP, seq: nextSeq(request) }), target: $viewRequest });
 // Selecting a device centres it at zoom 15.
 sample({
-  clock: devicePinClicked,
+  clock: [devicePinClicked, deviceSelected],
   source: { pins: $devicePins, request: $viewRequest },
   filter: ({ pins }, serial) => !!pins[serial]?.location,
   fn: ({ pins, request }, serial): ViewRequest => ({ center: pins[serial]!.location!, zoom: MAP_DEFAULTS.selectedZoom, seq: nextSeq(request) }),

@@ -78,8 +78,8 @@ if (only.has('rename')) {
     };
     const oldBrand = median([await oldWay(sql`brand_id = ${brand.id}`), await oldWay(sql`brand_id = ${brand.id}`), await oldWay(sql`brand_id = ${brand.id}`)]);
     const oldBatch = median([await oldWay(sql`batch_id = ${batch.id} or batch2_id = ${batch.id}`), await oldWay(sql`batch_id = ${batch.id} or batch2_id = ${batch.id}`), await oldWay(sql`batch_id = ${batch.id} or batch2_id = ${batch.id}`)]);
-    say(`rename  brand (${brand.n} devices) through PUT /brand: median ${fmt(median(brandTimes.slice(1)), 1)} ms   | before 0014 its trigger alone: ${fmt(oldBrand, 1)} ms rewriting ${brand.n} device rows`);
-    say(`rename  batch (${batch.n} devices) through POST /editBatch: median ${fmt(median(batchTimes.slice(1)), 1)} ms   | before 0014 its trigger alone: ${fmt(oldBatch, 1)} ms rewriting ${batch.n} device rows`);
+    say(`rename  brand (${brand.n} devices) through PUT /brand: median ${fmt(median(brandTimes.slice(1)), 1)} ms   | before 0013 its trigger alone: ${fmt(oldBrand, 1)} ms rewriting ${brand.n} device rows`);
+    say(`rename  batch (${batch.n} devices) through POST /editBatch: median ${fmt(median(batchTimes.slice(1)), 1)} ms   | before 0013 its trigger alone: ${fmt(oldBatch, 1)} ms rewriting ${batch.n} device rows`);
     await database.close();
   } else say('rename  skipped (needs the PostgreSQL bench fleet)');
 }

@@ -8,7 +8,7 @@ import { startHarness, type Harness } from '../helpers/harness.ts';
 const BACKENDS = await backends();
 
 /**
- * Migration 0014: brand and batch names are joined into the device answers at read time, so a rename
+ * Migration 0013: brand and batch names are joined into the device answers at read time, so a rename
  * updates one row and leaves every device row (and its lock) alone, and the list text is what it was.
  */
 describe.each(BACKENDS)('renaming brands and batches on %s', (backend) => {

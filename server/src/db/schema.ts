@@ -250,7 +250,7 @@ export const devices = pgTable(
     uniqueIndex('devices_serial_key').on(t.serial),
     index('devices_group_idx').on(t.groupId),
     index('devices_brand_idx').on(t.brandId),
-    // The device list's order (migration 0014): an index scan instead of an on-disk sort of list_json.
+    // The device list's order (migration 0013): an index scan instead of an on-disk sort of list_json.
     index('devices_list_order_idx').on(t.groupId, t.number, t.serial).where(sql`group_id is not null`),
   ],
 );
@@ -528,7 +528,7 @@ export const jobRuns = pgTable('job_runs', {
 });
 
 /**
- * Jobs recorded before their request is answered (migration 0013): the mail a 202 promised survives a
+ * Jobs recorded before their request is answered (migration 0012): the mail a 202 promised survives a
  * queue (Redis) that is down, restarted or emptied. The relay (server/src/mail/outbox.ts) hands pending
  * rows to the queue and keeps handing them until the job ledger (job_runs) says the job is done, so a
  * job lost with Redis is queued again; the ledger and the deterministic job id keep a job from running twice.

@@ -64,7 +64,7 @@ export interface DevicesRepository {
  * each device is kept in devices.list_json by database triggers (migration 0003) whenever the device or
  * anything it shows changes; the list is then a column read joined into one array, which keeps 10,000
  * devices inside the time budget. The single-device answer adds what the device panel shows.
- * The brand and batch names are not stored (migration 0014): device_list_named puts them in from a join
+ * The brand and batch names are not stored (migration 0013): device_list_named puts them in from a join
  * at read time, so renaming a brand or batch updates one row instead of every device that shows it.
  */
 export function devicesRepository(db: Db): DevicesRepository {

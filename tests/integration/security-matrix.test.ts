@@ -120,7 +120,7 @@ describe('authorisation matrix (socket topics)', () => {
     server = http.createServer(h.app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    rt = await startRealtime(server, { db: h.database.db, auth: h.app.auth, serviceToken: h.config.serviceToken, deviceApiUrl: base });
+    rt = await startRealtime(server, { db: h.database.db, auth: (h.app as unknown as { auth: never }).auth, serviceToken: h.config.serviceToken, deviceApiUrl: base });
   });
   afterAll(async () => {
     await rt?.close();

@@ -118,7 +118,7 @@ if (role === 'worker') {
     log,
     ...(config.redisPrefix ? { redisPrefix: config.redisPrefix } : {}),
     clientDir: env.CLIENT_DIST ? path.resolve(env.CLIENT_DIST) : path.resolve(here, '../../client/dist'),
-    ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware }),
+    ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: logFormat === 'text' }),
     metrics: () => metrics.text(),
   });
   // Mails are recorded in the outbox and handed to the queue by a relay pass that may run outside the

@@ -10,7 +10,7 @@ import type { ProcessMetrics } from './metrics.ts';
  * logs and into the jobs the request queues), one JSON access-log line per request, the latency
  * histogram, and the drain switch of a shutting-down process.
  */
-export function opsMiddleware(opts: { logger: Logger; metrics?: ProcessMetrics; draining?: RequestHandler }): RequestHandler[] {
+export function opsMiddleware(opts: { logger: Logger; metrics?: ProcessMetrics; draining?: RequestHandler; quietSuccess?: boolean }): RequestHandler[] {
   const access = pinoHttp({
     logger: opts.logger,
     genReqId: (req, res) => {
@@ -22,7 +22,9 @@ export function opsMiddleware(opts: { logger: Logger; metrics?: ProcessMetrics; 
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'requestId' },
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    // quietSuccess (the text lines of `npm start`): a person watching the terminal sees failures, not one
+    // line per check-in of the demo fleet; the JSON log of the scaled roles keeps every request.
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : opts.quietSuccess ? 'silent' : 'info'),
     serializers: {
       // Never the Authorization header or cookies; the path without its query (tokens travel there).
       req: (req: { method: string; url: string }) => ({ method: req.method, path: String(req.url).split('?')[0] }),

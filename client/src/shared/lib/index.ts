@@ -1,4 +1,5 @@
 export { deleteCookie, readCookie, writeSessionCookie } from './cookie';
+export { createDebounce } from './debounce';
 export { normalizeEmail } from './email';
 export { createResultPopup, createSeqTimerFx, type PopupResult, type ShownResult } from './result-popup';
 export { siteTime } from './site-time';

@@ -1,80 +1,32 @@
-import { mlPerShotForMode, PUMP_MODE_TSP, STEPS_PER_ML, STEPS_PER_SECOND, supportsRightPump, TIMER_MAX_MINUTES, TIMER_MIN_MINUTES } from '@fleet/shared';
+import { mlPerShotForMode, PUMP_MODE_TSP, supportsRightPump, TIMER_MAX_MINUTES, TIMER_MIN_MINUTES } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import { useEffect, useRef, useState } from 'react';
 import { Spinner } from '../../../shared/ui';
-import { fetchPumpSettingFx, savePumpSettingFx, saveTimerFx, type PumpSetting } from '../controls.model';
+import { saveTimerFx } from '../controls.model';
 import type { PanelDevice } from '../model';
+import { $pumpSetting, $pumpSettingStatus, $timerForm, pumpSettingChanged, timerChanged } from '../setup.model';
 import styles from './device-panel.module.css';
 
 const TSP_TEXT = ['1/4', '1/2', '3/4', '1', '1 1/4', '1 1/2', '1 3/4', '2'];
-/** Debounces of spec section 9: pump mode 1 s, time saves 0.5 s. */
-const PUMP_DEBOUNCE_MS = 1000;
-const TIME_DEBOUNCE_MS = 500;
-
-/** A callback that runs `ms` after the last call (the latest arguments win). */
-function useDebounced<A extends unknown[]>(fn: (...args: A) => void, ms: number) {
-  const timer = useRef<number | undefined>(undefined);
-  const latest = useRef(fn);
-  latest.current = fn;
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-  return (...args: A) => {
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => latest.current(...args), ms);
-  };
-}
 
 /** Device Management: Pump Setup and Registration Setup (spec section 2). */
 export function ManagementSection({ device }: { device: PanelDevice }) {
   return (
     <div className={styles.sectionGrid}>
       <PumpSetup device={device} />
-      <RegistrationSetup device={device} />
+      <RegistrationSetup />
     </div>
   );
 }
 
 function PumpSetup({ device }: { device: PanelDevice }) {
-  const [load, save] = useUnit([fetchPumpSettingFx, savePumpSettingFx]);
-  const [setting, setSetting] = useState<PumpSetting | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let live = true;
-    setSetting(null);
-    load(device.serial)
-      .then((s) => live && setSetting(s))
-      .catch(() => live && setFailed(true));
-    return () => {
-      live = false;
-    };
-  }, [device.serial, load]);
-  const saveLater = useDebounced((next: PumpSetting) => {
-    void save({
-      serial: device.serial,
-      setting: {
-        steps_per_second: STEPS_PER_SECOND,
-        steps_per_ml: STEPS_PER_ML,
-        steps_per_second2: STEPS_PER_SECOND,
-        steps_per_ml2: STEPS_PER_ML,
-        ml_per_shot: next.ml_per_shot,
-        ml_per_shot2: next.ml_per_shot2,
-        vandalism_max_shots: next.vandalism_max_shots,
-        vandalism_interval: next.vandalism_interval,
-      },
-    }).catch(() => undefined);
-  }, PUMP_DEBOUNCE_MS);
-
-  if (failed) return <p className={styles.empty}>The pump setting could not be loaded.</p>;
+  const [setting, status, update] = useUnit([$pumpSetting, $pumpSettingStatus, pumpSettingChanged]);
+  if (status === 'failed') return <p className={styles.empty}>The pump setting could not be loaded.</p>;
   if (!setting)
     return (
       <p className={styles.empty}>
         <Spinner size={16} /> Loading ...
       </p>
     );
-  const update = (change: Partial<PumpSetting>) => {
-    const next = { ...setting, ...change };
-    setSetting(next);
-    saveLater(next);
-  };
   const pumps = [
     { key: 'left', label: 'Left pump', type: device.left_pump_type, mode: setting.pump_mode ?? 2, apply: (m: number) => update({ pump_mode: m, ml_per_shot: mlPerShotForMode(m) }) },
     ...(supportsRightPump(device)
@@ -111,22 +63,9 @@ function PumpSetup({ device }: { device: PanelDevice }) {
 
 const clamp = (n: number, min: number, max: number) => (Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : min);
 
-function RegistrationSetup({ device }: { device: PanelDevice }) {
-  const [save, saving] = useUnit([saveTimerFx, saveTimerFx.pending]);
-  const [powerOff, setPowerOff] = useState(Number(device.poweroff_time ?? 60));
-  const [wakeUp, setWakeUp] = useState(Number(device.wakeup1_time ?? 60));
-  useEffect(() => {
-    setPowerOff(Number(device.poweroff_time ?? 60));
-    setWakeUp(Number(device.wakeup1_time ?? 60));
-    // Only another device resets the fields: a push for this device must not overwrite what is being typed.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the device's own times are read on purpose only when the serial changes
-  }, [device.serial]);
-  const saveLater = useDebounced((p: number, w: number) => void save({ serial: device.serial, powerOffTime: p, wakeUpTime: w }).catch(() => undefined), TIME_DEBOUNCE_MS);
-  const set = (p: number, w: number) => {
-    setPowerOff(p);
-    setWakeUp(w);
-    saveLater(p, w);
-  };
+function RegistrationSetup() {
+  const [form, saving, set] = useUnit([$timerForm, saveTimerFx.pending, timerChanged]);
+  const { powerOff, wakeUp } = form;
   return (
     <section className={styles.card} aria-labelledby="timer-title">
       <h3 id="timer-title" className={styles.cardTitle}>
@@ -138,11 +77,11 @@ function RegistrationSetup({ device }: { device: PanelDevice }) {
       <div className={styles.formRow}>
         <label className={styles.field}>
           <span>Power off after (min)</span>
-          <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={powerOff} onChange={(e) => set(clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES), wakeUp)} />
+          <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={powerOff} onChange={(e) => set({ powerOff: clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES), wakeUp })} />
         </label>
         <label className={styles.field}>
           <span>Wake up after (min)</span>
-          <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={wakeUp} onChange={(e) => set(powerOff, clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES))} />
+          <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={wakeUp} onChange={(e) => set({ powerOff, wakeUp: clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES) })} />
         </label>
       </div>
     </section>

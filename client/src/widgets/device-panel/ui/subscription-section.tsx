@@ -1,12 +1,12 @@
-import { addDays, dayCountLabel, rentalDayCount, supportsRightPump } from '@fleet/shared';
+import { dayCountLabel, rentalDayCount, supportsRightPump } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Spinner } from '../../../shared/ui';
-import { $now } from '../../clock-panel';
-import { fetchRentalFx, saveRentalFx, type Rental } from '../controls.model';
-import { siteToday, updateAfterText } from '../lib/panel-lib';
+import { saveRentalFx } from '../controls.model';
+import { updateAfterText } from '../lib/panel-lib';
 import { $multiSelected, multiSelectToggled, type PanelDevice } from '../model';
+import { $rental, $rentalEditing, $rentalForm, $rentalStatus, rentalEditStarted, rentalFormChanged, rentalSaveClicked } from '../setup.model';
 import { PendingChips } from './pending-chips';
 import styles from './device-panel.module.css';
 
@@ -14,45 +14,14 @@ import styles from './device-panel.module.css';
 const TIMES = Array.from({ length: 96 }, (_, i) => `${String(Math.floor(i / 4)).padStart(2, '0')}:${String((i % 4) * 15).padStart(2, '0')}`);
 const twelveHour = (t: string) => dayjs(`2000-01-01T${t}`).format('h:mm A');
 
-type Form = { startDate: string; endDate: string; startTime: string | null; endTime: string | null; pump2StartTime: string | null; pump2EndTime: string | null };
-/** A new plan starts on the site's today and runs 30 days (the site's calendar, not the browser's). */
-const formOf = (r: Rental | null, today: string): Form => ({
-  startDate: r?.start_date ?? today,
-  endDate: r?.end_date ?? addDays(today, 30),
-  startTime: r?.start_time?.slice(0, 5) ?? null,
-  endTime: r?.end_time?.slice(0, 5) ?? null,
-  pump2StartTime: r?.pump_2_start_time?.slice(0, 5) ?? null,
-  pump2EndTime: r?.pump_2_end_time?.slice(0, 5) ?? null,
-});
-
 /** Device Subscription (spec section 2): rental dates with day count and the daily timer per pump. */
 export function SubscriptionSection({ device }: { device: PanelDevice }) {
-  const [load, save, saving, now, chosen, toggleMulti] = useUnit([fetchRentalFx, saveRentalFx, saveRentalFx.pending, $now, $multiSelected, multiSelectToggled]);
-  const today = siteToday(now, device.timezone_id);
-  const [rental, setRental] = useState<Rental | null | undefined>(undefined);
-  const [form, setForm] = useState<Form>(formOf(null, today));
-  const [editing, setEditing] = useState(false);
+  const [rental, loadStatus, form, editing, saving, chosen] = useUnit([$rental, $rentalStatus, $rentalForm, $rentalEditing, saveRentalFx.pending, $multiSelected]);
+  const [change, edit, submit, toggleMulti] = useUnit([rentalFormChanged, rentalEditStarted, rentalSaveClicked, multiSelectToggled]);
   const [pump, setPump] = useState<1 | 2>(1);
   const twoPumps = supportsRightPump(device);
-  useEffect(() => {
-    let live = true;
-    setRental(undefined);
-    load(device.serial)
-      .then((r) => {
-        if (!live) return;
-        const has = r.start_date ? r : null;
-        setRental(has);
-        setForm(formOf(has, siteToday(Date.now(), device.timezone_id)));
-        setEditing(!has);
-      })
-      .catch(() => live && setRental(null));
-    return () => {
-      live = false;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- read again only for another device; its time zone at that moment is enough for the form's first day
-  }, [device.serial, load]);
 
-  if (rental === undefined)
+  if (loadStatus === 'loading')
     return (
       <p className={styles.empty}>
         <Spinner size={16} /> Loading ...
@@ -67,15 +36,6 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
   const status = rental
     ? `Plan from ${dayjs(rental.start_date).format('D MMM YYYY')} to ${dayjs(rental.end_date).format('D MMM YYYY')}${waiting ? `, waiting for the device${after ? ` (${after})` : ''}` : ''}`
     : 'No rental plan on this device.';
-  const serials = chosen ?? [device.serial];
-  const submit = () =>
-    save({ serials, ...form })
-      .then((answer) => {
-        const mine = answer.rentals.find((r) => r.serial === device.serial);
-        if (mine) setRental(mine);
-        setEditing(false);
-      })
-      .catch(() => undefined);
 
   return (
     <section className={styles.card} aria-labelledby="rental-title">
@@ -92,11 +52,11 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
       <div className={styles.formRow}>
         <label className={styles.field}>
           <span>Start Date</span>
-          <input type="date" value={form.startDate} disabled={!editing} onChange={(e) => setForm({ ...form, startDate: e.target.value })} />
+          <input type="date" value={form.startDate} disabled={!editing} onChange={(e) => change({ startDate: e.target.value })} />
         </label>
         <label className={styles.field}>
           <span>End Date</span>
-          <input type="date" value={form.endDate} min={form.startDate} disabled={!editing} onChange={(e) => setForm({ ...form, endDate: e.target.value })} />
+          <input type="date" value={form.endDate} min={form.startDate} disabled={!editing} onChange={(e) => change({ endDate: e.target.value })} />
         </label>
         <span className={styles.dayCount} aria-live="polite">
           {dayCountLabel(days)}
@@ -115,7 +75,7 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
         {(['Start time', 'End time'] as const).map((label, i) => (
           <label key={label} className={styles.field}>
             <span>{label}</span>
-            <select value={form[timeKeys[i]!] ?? ''} disabled={!editing} onChange={(e) => setForm({ ...form, [timeKeys[i]!]: e.target.value || null })}>
+            <select value={form[timeKeys[i]!] ?? ''} disabled={!editing} onChange={(e) => change({ [timeKeys[i]!]: e.target.value || null })}>
               <option value="">All day</option>
               {TIMES.map((t) => (
                 <option key={t} value={t}>
@@ -134,12 +94,12 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
               {chosen ? 'Only this device' : 'Select devices'}
             </Button>
             {chosen ? <span className={styles.hint} data-testid="multi-count">{`Plan for ${chosen.length} device${chosen.length === 1 ? '' : 's'}: choose them on the right`}</span> : null}
-            <Button loading={saving} onClick={submit}>
+            <Button loading={saving} onClick={() => submit()}>
               Save
             </Button>
           </>
         ) : (
-          <Button variant="secondary" onClick={() => setEditing(true)}>
+          <Button variant="secondary" onClick={() => edit()}>
             Edit
           </Button>
         )}

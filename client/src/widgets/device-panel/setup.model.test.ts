@@ -1,0 +1,174 @@
+import { STEPS_PER_ML, STEPS_PER_SECOND, type CurrentUser } from '@fleet/shared';
+import { allSettled, fork, scopeBind } from 'effector';
+import { describe, expect, it } from 'vitest';
+import { fetchDevicesFx } from '../../entities/device';
+import { fakeDevice } from '../../entities/device/lib/fake-device';
+import { $user } from '../../entities/session';
+import { subscribeFx, unsubscribeFx } from '../../shared/realtime';
+import { fetchPumpSettingFx, fetchRentalFx, savePumpSettingFx, saveRentalFx, saveTimerFx, type PumpSetting, type Rental } from './controls.model';
+import { siteToday } from './lib/panel-lib';
+import { fetchPanelDeviceFx, multiSelectCardClicked, multiSelectToggled, panelDeviceSelected, panelOpened, sectionSelected, type PanelDevice } from './model';
+import {
+  $pumpSetting,
+  $pumpSettingStatus,
+  $rental,
+  $rentalEditing,
+  $rentalForm,
+  $rentalStatus,
+  $timerForm,
+  pumpSaveDebounce,
+  pumpSettingChanged,
+  rentalEditStarted,
+  rentalFormChanged,
+  rentalSaveClicked,
+  timerChanged,
+  timerSaveDebounce,
+} from './setup.model';
+import { fetchPumpLogFx } from './telemetry.model';
+
+const OPERATOR = { id: 1, email: 'd@demo.test', username: 'D', role: 'distributor', user_type: null, profile_url: null } as unknown as CurrentUser;
+const CLIENT = { ...OPERATOR, role: 'client' } as CurrentUser;
+const ZONE = 'America/Chicago';
+const device = (serial: string) => ({ ...fakeDevice(serial), pending_changes: [], timezone_id: ZONE, poweroff_time: 30, wakeup1_time: 90 }) as unknown as PanelDevice;
+const SETTING: PumpSetting = {
+  steps_per_second: 1,
+  steps_per_ml: 1,
+  ml_per_shot: 2,
+  pump_mode: 2,
+  steps_per_second2: 1,
+  steps_per_ml2: 1,
+  ml_per_shot2: 2,
+  pump_mode2: 2,
+  vandalism_max_shots: 5,
+  vandalism_interval: 60,
+};
+const PLAN: Rental = { start_date: '2026-11-01', end_date: '2026-11-30', start_time: '08:00:00', end_time: null, pump_2_start_time: null, pump_2_end_time: null, day_count: 30 };
+
+/** A scope whose API is recorded; the debounce timers are a few ms instead of the spec's 0.5-1 s. */
+function setup(options: { user?: CurrentUser; rental?: Rental; pumpFails?: boolean } = {}) {
+  const calls: string[] = [];
+  const saved: unknown[] = [];
+  const shortTimer = (seq: number) => new Promise<number>((resolve) => setTimeout(() => resolve(seq), 5));
+  const scope = fork({
+    values: [[$user, options.user ?? OPERATOR]],
+    handlers: [
+      [subscribeFx, async () => ({ ok: true, subscribed: [] })],
+      [unsubscribeFx, async () => undefined],
+      [fetchDevicesFx, async () => []],
+      [fetchPumpLogFx, async () => ({ total_left_pump_dispensation: 0, total_right_pump_dispensation: 0, dispensingDatas: [], remainDatas: [] })],
+      [fetchPanelDeviceFx, async (serial: string) => device(serial)],
+      [
+        fetchPumpSettingFx,
+        async (serial: string) => {
+          calls.push(`pumpSetting:${serial}`);
+          if (options.pumpFails) throw new Error('down');
+          return SETTING;
+        },
+      ],
+      [savePumpSettingFx, async (p: { serial: string; setting: Partial<PumpSetting> }) => (saved.push(p), SETTING)],
+      [saveTimerFx, async (p: { serial: string }) => (saved.push(p), { detail: '', device: device(p.serial) })],
+      [fetchRentalFx, async (serial: string) => (calls.push(`rental:${serial}`), options.rental ?? { ...PLAN, start_date: null, end_date: null, start_time: null })],
+      [saveRentalFx, async (p: { serials: string[] }) => (saved.push(p), { detail: '', rentals: p.serials.map((serial) => ({ ...PLAN, serial })) })],
+      [pumpSaveDebounce.timerFx, shortTimer],
+      [timerSaveDebounce.timerFx, shortTimer],
+    ],
+  });
+  return { scope, calls, saved };
+}
+
+describe('Device Management forms', () => {
+  it('reads the pump setting each time the section is shown, for operators only', async () => {
+    const { scope, calls } = setup();
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    expect(calls).toEqual([]);
+    await allSettled(sectionSelected, { scope, params: 'management' });
+    expect(calls).toEqual(['pumpSetting:A1']);
+    expect(scope.getState($pumpSetting)).toEqual(SETTING);
+    expect(scope.getState($timerForm)).toEqual({ powerOff: 30, wakeUp: 90 });
+    await allSettled(panelDeviceSelected, { scope, params: 'B2' });
+    await allSettled(sectionSelected, { scope, params: 'dashboard' });
+    await allSettled(sectionSelected, { scope, params: 'management' });
+    expect(calls).toEqual(['pumpSetting:A1', 'pumpSetting:B2', 'pumpSetting:B2']);
+
+    const client = setup({ user: CLIENT });
+    await allSettled(panelOpened, { scope: client.scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope: client.scope, params: 'management' });
+    expect(client.calls).toEqual([]);
+  });
+
+  it('says when the pump setting cannot be read', async () => {
+    const { scope } = setup({ pumpFails: true });
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope, params: 'management' });
+    expect(scope.getState($pumpSettingStatus)).toBe('failed');
+  });
+
+  it('saves a burst of pump changes once, with the latest values and the fixed calibration', async () => {
+    const { scope, saved } = setup();
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope, params: 'management' });
+    const change = scopeBind(pumpSettingChanged, { scope });
+    change({ pump_mode: 3, ml_per_shot: 3.7 });
+    change({ vandalism_max_shots: 9 });
+    change({ vandalism_interval: 120 });
+    // The form shows every change at once; the save waits for the quiet time.
+    expect(scope.getState($pumpSetting)).toMatchObject({ pump_mode: 3, vandalism_max_shots: 9, vandalism_interval: 120 });
+    expect(saved).toEqual([]);
+    await allSettled(scope);
+    expect(saved).toEqual([
+      {
+        serial: 'A1',
+        setting: { steps_per_second: STEPS_PER_SECOND, steps_per_ml: STEPS_PER_ML, steps_per_second2: STEPS_PER_SECOND, steps_per_ml2: STEPS_PER_ML, ml_per_shot: 3.7, ml_per_shot2: 2, vandalism_max_shots: 9, vandalism_interval: 120 },
+      },
+    ]);
+  });
+
+  it('debounces the registration times and drops a save still waiting when the section is left', async () => {
+    const { scope, saved } = setup();
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope, params: 'management' });
+    const change = scopeBind(timerChanged, { scope });
+    change({ powerOff: 40, wakeUp: 90 });
+    change({ powerOff: 40, wakeUp: 100 });
+    await allSettled(scope);
+    expect(saved).toEqual([{ serial: 'A1', powerOffTime: 40, wakeUpTime: 100 }]);
+
+    saved.length = 0;
+    change({ powerOff: 50, wakeUp: 100 });
+    await allSettled(sectionSelected, { scope, params: 'dashboard' });
+    await allSettled(scope);
+    expect(saved).toEqual([]);
+  });
+});
+
+describe('Device Subscription form', () => {
+  it('opens a device without a plan for editing, from the site today for 30 days', async () => {
+    const { scope, calls } = setup();
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope, params: 'subscription' });
+    expect(calls).toEqual(['rental:A1']);
+    expect(scope.getState($rentalStatus)).toBe('ready');
+    expect(scope.getState($rental)).toBeNull();
+    expect(scope.getState($rentalEditing)).toBe(true);
+    const today = siteToday(Date.now(), ZONE);
+    expect(scope.getState($rentalForm)).toMatchObject({ startDate: today, startTime: null });
+    expect(scope.getState($rentalForm).endDate > today).toBe(true);
+  });
+
+  it('shows a plan read-only until Edit, and saves it on the chosen devices', async () => {
+    const { scope, saved } = setup({ rental: PLAN });
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope, params: 'subscription' });
+    expect(scope.getState($rentalEditing)).toBe(false);
+    expect(scope.getState($rentalForm)).toEqual({ startDate: '2026-11-01', endDate: '2026-11-30', startTime: '08:00', endTime: null, pump2StartTime: null, pump2EndTime: null });
+
+    await allSettled(rentalEditStarted, { scope });
+    await allSettled(rentalFormChanged, { scope, params: { endDate: '2026-12-31' } });
+    await allSettled(multiSelectToggled, { scope });
+    await allSettled(multiSelectCardClicked, { scope, params: 'A2' });
+    await allSettled(rentalSaveClicked, { scope });
+    expect(saved).toEqual([{ serials: ['A1', 'A2'], startDate: '2026-11-01', endDate: '2026-12-31', startTime: '08:00', endTime: null, pump2StartTime: null, pump2EndTime: null }]);
+    expect(scope.getState($rentalEditing)).toBe(false);
+    expect(scope.getState($rental)).toMatchObject({ serial: 'A1', start_date: '2026-11-01' });
+  });
+});

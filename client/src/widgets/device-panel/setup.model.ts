@@ -1,0 +1,154 @@
+import { addDays, STEPS_PER_ML, STEPS_PER_SECOND } from '@fleet/shared';
+import { combine, createEvent, createStore, sample } from 'effector';
+import { $accessLevel } from '../../entities/session';
+import { createDebounce } from '../../shared/lib';
+import { fetchPumpSettingFx, fetchRentalFx, savePumpSettingFx, saveRentalFx, saveTimerFx, type PumpSetting, type Rental } from './controls.model';
+import { siteToday } from './lib/panel-lib';
+import { $multiSelected, $panelDevice, $section, type PanelSection } from './model';
+
+/**
+ * The forms of the Device Management section (Pump Setup, Registration Setup) and of the Device
+ * Subscription section (spec section 2). Each reads its data when its section is shown for a loaded
+ * device, and again whenever it is shown anew (another device, back from another section). The two
+ * management forms save themselves after a quiet time (spec section 9); a save still waiting when the
+ * section is left is dropped, as the form it was typed in is gone (what the panel has always done).
+ */
+/** Debounces of spec section 9: pump mode 1 s, time saves 0.5 s. */
+export const PUMP_DEBOUNCE_MS = 1000;
+export const TIME_DEBOUNCE_MS = 500;
+
+// The panel shows these sections to operators only: nobody else reads or saves from them.
+const $operator = $accessLevel.map((level) => level === 'distributor' || level === 'market-partner');
+const $loadedSerial = $panelDevice.map((d) => d?.serial ?? null);
+/** The serial whose `section` is on screen, else null (a string: a push patching the device moves nothing). */
+const shownSerial = (section: PanelSection) =>
+  combine($loadedSerial, $section, $operator, (serial, shown, operator) => (operator && shown === section ? serial : null));
+const isSerial = (serial: string | null): serial is string => serial !== null;
+
+// ---------------------------------------------------------------- Pump Setup
+
+export const $managementSerial = shownSerial('management');
+export type SetupStatus = 'loading' | 'ready' | 'failed';
+export const pumpSettingChanged = createEvent<Partial<PumpSetting>>();
+export const $pumpSetting = createStore<PumpSetting | null>(null);
+export const $pumpSettingStatus = createStore<SetupStatus>('loading');
+
+/** The body of editPumpSetting: the fixed pump calibration with what the form sets. */
+export const pumpSettingWrite = (setting: PumpSetting): Partial<PumpSetting> => ({
+  steps_per_second: STEPS_PER_SECOND,
+  steps_per_ml: STEPS_PER_ML,
+  steps_per_second2: STEPS_PER_SECOND,
+  steps_per_ml2: STEPS_PER_ML,
+  ml_per_shot: setting.ml_per_shot,
+  ml_per_shot2: setting.ml_per_shot2,
+  vandalism_max_shots: setting.vandalism_max_shots,
+  vandalism_interval: setting.vandalism_interval,
+});
+
+sample({ clock: $managementSerial, filter: isSerial, target: fetchPumpSettingFx });
+const pumpLoaded = sample({ clock: fetchPumpSettingFx.done, source: $managementSerial, filter: (serial, { params }) => serial === params, fn: (_, { result }) => result });
+const pumpFailed = sample({ clock: fetchPumpSettingFx.fail, source: $managementSerial, filter: (serial, { params }) => serial === params });
+const pumpEdited = sample({
+  clock: pumpSettingChanged,
+  source: { serial: $managementSerial, setting: $pumpSetting },
+  filter: ({ serial, setting }) => serial !== null && setting !== null,
+  fn: ({ serial, setting }, change) => ({ serial: serial as string, setting: { ...(setting as PumpSetting), ...change } }),
+});
+$pumpSetting
+  .on(fetchPumpSettingFx, () => null)
+  .on(pumpLoaded, (_, setting) => setting)
+  .on(pumpEdited, (_, { setting }) => setting);
+$pumpSettingStatus
+  .on(fetchPumpSettingFx, () => 'loading')
+  .on(pumpLoaded, () => 'ready')
+  .on(pumpFailed, () => 'failed');
+/** Exposed for tests: its timer can be shortened in a forked scope. */
+export const pumpSaveDebounce = createDebounce(pumpEdited, PUMP_DEBOUNCE_MS, { cancelOn: [$managementSerial] });
+sample({ clock: pumpSaveDebounce.fired, fn: ({ serial, setting }) => ({ serial, setting: pumpSettingWrite(setting) }), target: savePumpSettingFx });
+
+// ---------------------------------------------------------------- Registration Setup
+
+export type TimerForm = { powerOff: number; wakeUp: number };
+export const timerChanged = createEvent<TimerForm>();
+export const $timerForm = createStore<TimerForm>({ powerOff: 60, wakeUp: 60 });
+// Only showing the section (anew) fills the fields: a push for this device must not overwrite what is being typed.
+sample({
+  clock: $managementSerial,
+  source: $panelDevice,
+  filter: (device, serial) => device !== null && serial !== null,
+  fn: (device) => ({ powerOff: Number(device?.poweroff_time ?? 60), wakeUp: Number(device?.wakeup1_time ?? 60) }),
+  target: $timerForm,
+});
+const timerEdited = sample({ clock: timerChanged, source: $managementSerial, filter: isSerial, fn: (serial, form) => ({ serial: serial as string, ...form }) });
+$timerForm.on(timerEdited, (_, { powerOff, wakeUp }) => ({ powerOff, wakeUp }));
+/** Exposed for tests: its timer can be shortened in a forked scope. */
+export const timerSaveDebounce = createDebounce(timerEdited, TIME_DEBOUNCE_MS, { cancelOn: [$managementSerial] });
+sample({ clock: timerSaveDebounce.fired, fn: ({ serial, powerOff, wakeUp }) => ({ serial, powerOffTime: powerOff, wakeUpTime: wakeUp }), target: saveTimerFx });
+
+// ---------------------------------------------------------------- Device Subscription
+
+export type RentalForm = { startDate: string; endDate: string; startTime: string | null; endTime: string | null; pump2StartTime: string | null; pump2EndTime: string | null };
+/** A new plan starts on the site's today and runs 30 days (the site's calendar, not the browser's). */
+export const rentalFormOf = (r: Rental | null, today: string): RentalForm => ({
+  startDate: r?.start_date ?? today,
+  endDate: r?.end_date ?? addDays(today, 30),
+  startTime: r?.start_time?.slice(0, 5) ?? null,
+  endTime: r?.end_time?.slice(0, 5) ?? null,
+  pump2StartTime: r?.pump_2_start_time?.slice(0, 5) ?? null,
+  pump2EndTime: r?.pump_2_end_time?.slice(0, 5) ?? null,
+});
+
+export const $subscriptionSerial = shownSerial('subscription');
+export const rentalFormChanged = createEvent<Partial<RentalForm>>();
+export const rentalEditStarted = createEvent();
+export const rentalSaveClicked = createEvent();
+/** The plan on the device (null: none, or it could not be read). */
+export const $rental = createStore<Rental | null>(null);
+export const $rentalStatus = createStore<'loading' | 'ready'>('loading');
+export const $rentalForm = createStore<RentalForm>(rentalFormOf(null, siteToday(Date.now(), null)));
+export const $rentalEditing = createStore(false);
+
+const subscriptionShown = sample({ clock: $subscriptionSerial, source: $panelDevice, filter: (device, serial) => device !== null && serial !== null, fn: (device) => device?.timezone_id ?? null });
+sample({ clock: $subscriptionSerial, filter: isSerial, target: fetchRentalFx });
+const rentalLoaded = sample({
+  clock: fetchRentalFx.done,
+  source: { serial: $subscriptionSerial, device: $panelDevice },
+  filter: ({ serial }, { params }) => serial === params,
+  fn: ({ device }, { result }) => {
+    const rental = result.start_date ? result : null;
+    return { rental, form: rentalFormOf(rental, siteToday(Date.now(), device?.timezone_id)) };
+  },
+});
+const rentalFailed = sample({ clock: fetchRentalFx.fail, source: $subscriptionSerial, filter: (serial, { params }) => serial === params });
+const rentalSaved = sample({
+  clock: saveRentalFx.done,
+  source: $subscriptionSerial,
+  filter: isSerial,
+  fn: (serial, { result }) => result.rentals.find((r) => r.serial === serial) ?? null,
+});
+$rental
+  .on(subscriptionShown, () => null)
+  .on(rentalLoaded, (_, { rental }) => rental)
+  .on(rentalSaved, (current, mine) => mine ?? current);
+$rentalStatus
+  .on(subscriptionShown, () => 'loading')
+  .on(rentalLoaded, () => 'ready')
+  .on(rentalFailed, () => 'ready');
+$rentalForm
+  .on(subscriptionShown, (_, zone) => rentalFormOf(null, siteToday(Date.now(), zone)))
+  .on(rentalLoaded, (_, { form }) => form)
+  .on(rentalFormChanged, (form, change) => ({ ...form, ...change }));
+// Without a plan the form opens for editing; a saved plan closes it.
+$rentalEditing
+  .on(subscriptionShown, () => false)
+  .on(rentalLoaded, (_, { rental }) => !rental)
+  .on(rentalEditStarted, () => true)
+  .on(rentalSaved, () => false);
+// Multi-select: the plan is saved on every chosen device, else on the one shown.
+sample({
+  clock: rentalSaveClicked,
+  source: { serial: $subscriptionSerial, chosen: $multiSelected, form: $rentalForm },
+  filter: ({ serial }) => serial !== null,
+  fn: ({ serial, chosen, form }) => ({ serials: chosen ?? [serial as string], ...form }),
+  target: saveRentalFx,
+});

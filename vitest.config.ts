@@ -9,5 +9,7 @@ export default defineConfig({
     // PGlite instances are large; two files at a time fit two cores.
     maxWorkers: 2,
     reporters: ['default'],
+    // Chart colours are read from the design tokens' stylesheet (tokens.css?raw): keep its text in tests.
+    css: { include: [/tokens\.css/] },
   },
 });

@@ -32,7 +32,8 @@ export { PasswordField, TextField, type PasswordFieldProps, type TextFieldProps 
 export { panelId, tabId, tabPanelProps, Tabs, type TabItem, type TabsProps } from './tabs/tabs';
 export { SwitchButton, TickToggle, type SwitchButtonProps, type TickToggleProps } from './toggle/toggle';
 export { InfoPage, type InfoPageProps } from './info-page/info-page';
-export { Chart, type ChartProps } from './chart/chart';
+export { Chart, type ChartOptions, type ChartProps } from './chart/chart';
+export { CHART_COLORS } from './chart/chart-tokens';
 export { VirtualList, type VirtualListProps } from './virtual-list/virtual-list';
 export { ResultPopup, type ResultPopupProps } from './result-popup/result-popup';
 export { FieldError, FormField, formControlClass, FormTextField, invalidProps, SelectField, type FormFieldProps, type SelectFieldProps } from './form-field/form-field';

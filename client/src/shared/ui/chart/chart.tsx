@@ -12,6 +12,8 @@ export type ChartProps = ApexProps & {
   placeholder?: string | null;
   height: number;
 };
+/** ApexCharts options, as the builders in each widget's lib/ return them. */
+export type ChartOptions = NonNullable<ChartProps['options']>;
 
 /** One chart look for the portal: no toolbar, no animation (large series), the design's font. */
 export function Chart({ label, placeholder, height, options, ...rest }: ChartProps) {

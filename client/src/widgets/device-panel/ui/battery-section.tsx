@@ -1,6 +1,7 @@
 import { useUnit } from 'effector-react';
 import { BatteryIcon, Chart } from '../../../shared/ui';
-import { batteryPlaceholder, batteryTitle, siteWallMs } from '../lib/panel-lib';
+import { batteryChartOptions, batterySeries } from '../lib/chart-options';
+import { batteryPlaceholder, batteryTitle } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
 import { battery } from '../telemetry.model';
 import styles from './device-panel.module.css';
@@ -39,16 +40,8 @@ export function BatterySection({ device }: { device: PanelDevice }) {
         height={260}
         type="area"
         placeholder={batteryPlaceholder(status, points?.length ?? 0)}
-        series={[{ name: 'Battery SOC (%)', data: (points ?? []).map((p) => ({ x: siteWallMs(Date.parse(p.update_on), device.timezone_id), y: p.battery_percent })) }]}
-        options={{
-          // Points carry the site's wall clock drawn as UTC: the axis and tooltip read site time, like the header.
-          xaxis: { type: 'datetime', labels: { datetimeUTC: true } },
-          yaxis: { min: 0, max: 100, tickAmount: 10, labels: { formatter: (v: number) => `${Math.round(v)}%` } },
-          colors: [low ? '#d14343' : '#1f9d55'],
-          stroke: { width: 2, curve: 'smooth' },
-          fill: { type: 'gradient', gradient: { opacityFrom: 0.35, opacityTo: 0.05 } },
-          tooltip: { x: { format: 'd MMM yyyy HH:mm' } },
-        }}
+        series={batterySeries(points ?? [], device.timezone_id)}
+        options={batteryChartOptions(low)}
       />
     </section>
   );

@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { Button, Chart, ConfirmDialog, LinkButton, SwitchButton } from '../../../shared/ui';
 import { $optimistic, $runningAction, deviceActionFx, toggleShown } from '../controls.model';
 import { $now } from '../../clock-panel';
+import { dispensingChartOptions } from '../lib/chart-options';
 import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, settingName, siteDateTime, siteToday, updateAfterText } from '../lib/panel-lib';
 import { sectionSelected, type PanelDevice } from '../model';
 import { $analyticsQuery, analyticsQueryChanged, analyticsReset, pumpLog, resolvedDate } from '../telemetry.model';
@@ -128,13 +129,7 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
           { name: 'Dispensed', type: 'column', data: shown.map((r) => r.value) },
           { name: 'Fluid level', type: 'line', data: remain.map((r) => r.value) },
         ]}
-        options={{
-          xaxis: { categories },
-          yaxis: [{ title: { text: 'Dispensed' }, min: 0, forceNiceScale: true }, { opposite: true, title: { text: 'Fluid level' }, min: 0 }],
-          colors: ['#1f6f8b', '#e06c00'],
-          stroke: { width: [0, 2] },
-          legend: { position: 'top' },
-        }}
+        options={dispensingChartOptions(categories)}
       />
       {daily && pages > 1 ? (
         <div className={styles.pager}>

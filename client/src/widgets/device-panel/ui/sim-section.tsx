@@ -3,6 +3,7 @@ import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { Button, Chart, Spinner } from '../../../shared/ui';
 import { $now } from '../../clock-panel';
+import { hourlyUsageChartOptions } from '../lib/chart-options';
 import { siteMonth, siteToday } from '../lib/panel-lib';
 import { $smsLog, $smsLogStatus, smsKey, type PanelDevice } from '../model';
 import { $usageDay, $usageMonth, dayUsage, monthUsage, usageDaySelected, usageMonthChanged } from '../telemetry.model';
@@ -133,7 +134,7 @@ function DayUsage() {
         placeholder={status === 'loading' ? 'Loading...' : status === 'failed' || !hours?.length ? 'No Data present in the graph!' : null}
         type="bar"
         series={[{ name: 'mb', data: (hours ?? []).map((h) => h.value) }]}
-        options={{ xaxis: { categories: (hours ?? []).map((h) => h.name), labels: { rotate: 0, hideOverlappingLabels: true } }, colors: ['#1f6f8b'], legend: { show: false } }}
+        options={hourlyUsageChartOptions((hours ?? []).map((h) => h.name))}
       />
     </div>
   );

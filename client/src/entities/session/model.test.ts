@@ -65,6 +65,16 @@ describe('session model', () => {
     expect(log).toEqual(['clear', 'go /?showDeactivatedModal=true (replace)']);
   });
 
+  it('a 401 arriving after the session ended (deactivated) keeps the browser on /?showDeactivatedModal=true', async () => {
+    const { scope, log } = setup(async () => USER);
+    await allSettled(sessionCheckRequested, { scope });
+    await allSettled(apiAuthFailed, { scope, params: { status: 403 } });
+    // A call that was in flight when the session ended answers 401 now.
+    await allSettled(apiAuthFailed, { scope, params: { status: 401 } });
+    expect(log).toEqual(['clear', 'go /?showDeactivatedModal=true (replace)']);
+    expect(scope.getState($sessionStatus)).toBe('anonymous');
+  });
+
   it('logs out: revokes, clears the cookie and goes to /', async () => {
     const { scope, log } = setup(async () => USER);
     await allSettled(sessionCheckRequested, { scope });

@@ -56,7 +56,16 @@ sample({
   target: $sessionStatus,
 });
 
-sample({ clock: apiAuthFailed, fn: ({ status }): SessionEndReason => (status === 403 ? 'deactivated' : 'unauthorized'), target: sessionEnded });
+// Only a session that is still on ends here: a call already in flight when the push server ended the
+// session (deactivated) answers 401 a moment later, and must not take the browser from
+// /?showDeactivatedModal=true to / (the dialog would stay, its address flag would not).
+sample({
+  clock: apiAuthFailed,
+  source: $sessionStatus,
+  filter: (status) => status === 'signed-in' || status === 'checking',
+  fn: (_, { status }): SessionEndReason => (status === 403 ? 'deactivated' : 'unauthorized'),
+  target: sessionEnded,
+});
 sample({ clock: logoutRequested, target: logoutFx });
 sample({ clock: logoutFx.finally, fn: (): SessionEndReason => 'logout', target: sessionEnded });
 sample({ clock: sessionEnded, target: clearTokenFx });

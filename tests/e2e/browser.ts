@@ -5,6 +5,7 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CLIENT_DIST, REPO_ROOT, startPortal, type Portal } from './server.ts';
 
@@ -85,4 +86,20 @@ export async function screenshot(page: Page, name: string) {
   // Park the pointer and focus away from controls so hover and focus styles do not show.
   await page.mouse.move(0, 0);
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+/** Waits for every running animation (a dialog's entrance, a button's transition) to finish. */
+export async function animationsSettled(page: Page) {
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+}
+
+/**
+ * axe-core with its default rules on `selector`, after the animations settle (a dialog still fading in
+ * has half-transparent text, which axe reads as a contrast failure): the serious and critical findings
+ * as 'rule: target' strings, so a failing expectation names them.
+ */
+export async function seriousAxe(page: Page, selector = 'body'): Promise<string[]> {
+  await animationsSettled(page);
+  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }

@@ -7,12 +7,10 @@
  * the work in the site's zone and lets a distributor rotate the credential. axe on each screen and dialog;
  * screenshots at 1280 and 820 in tests/.artifacts.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MaintenanceDevice, PartnerUser } from '@fleet/shared';
-import { DESKTOP, screenshot, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { DESKTOP, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 
 let e2e: E2E;
 let distributorToken = '';
@@ -31,10 +29,6 @@ afterEach(async () => {
 const api = {
   get: async <T>(path: string, token = distributorToken) => (await request(e2e.portal.harness.app).get(path).set('Authorization', `Token ${token}`)).body as T,
 };
-async function seriousAxe(page: Page, selector = 'body') {
-  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 const partnerSerials = async (email: string) => (await api.get<PartnerUser[]>('/api/v1/allUser')).find((u) => u.email === email)!.exclusive_device_serials;
 
 async function openExclusive(email: string, viewport = DESKTOP) {

@@ -5,14 +5,13 @@
  * market-partner user has no sign-up list; a client's profile image opens nothing. Axe on the dialog,
  * screenshots at 1280 and 820 px in tests/.artifacts.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/src/db/schema.ts';
 import { mailText } from '../helpers/smtp.ts';
-import { DESKTOP, formMessage, screenshot, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { animationsSettled, DESKTOP, formMessage, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -27,15 +26,7 @@ afterEach(async () => {
 
 const dialogOf = (page: Page) => page.getByRole('dialog', { name: 'User Management' });
 
-async function settled(page: Page) {
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await settled(page);
-  const { violations } = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
+const seriousViolations = (page: Page) => seriousAxe(page, '[role="dialog"]');
 
 /** A sign-up made the way the auth modal makes it (POST /auth/users/). */
 async function signUp(email: string, username: string) {
@@ -161,7 +152,7 @@ describe('sign-up requests (distributor)', () => {
     const box = await dialog.boundingBox();
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(TABLET.width);
-    await settled(page);
+    await animationsSettled(page);
     await screenshot(page, 'user-management-lists-820x1180');
   });
 });

@@ -4,7 +4,8 @@ import { batteryChartOptions, batterySeries } from '../lib/chart-options';
 import { batteryPlaceholder, batteryTitle } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
 import { battery } from '../telemetry.model';
-import styles from './device-panel.module.css';
+import sectionStyles from './panel-section.module.css';
+import styles from './battery-section.module.css';
 
 /** Battery Management (spec section 2): state of charge over the past year, voltage and SOC now. */
 export function BatterySection({ device }: { device: PanelDevice }) {
@@ -12,9 +13,9 @@ export function BatterySection({ device }: { device: PanelDevice }) {
   const low = device.warning_lists.includes('BATTERY');
   const title = batteryTitle(device.warning_lists);
   return (
-    <section className={styles.card} aria-labelledby="battery-title">
-      <div className={styles.cardHead}>
-        <h3 id="battery-title" className={styles.cardTitle}>
+    <section className={sectionStyles.card} aria-labelledby="battery-title">
+      <div className={sectionStyles.cardHead}>
+        <h3 id="battery-title" className={sectionStyles.cardTitle}>
           {title}
         </h3>
       </div>
@@ -23,14 +24,14 @@ export function BatterySection({ device }: { device: PanelDevice }) {
           <BatteryIcon size={56} />
         </span>
         <div>
-          <span className={styles.statLabel}>Battery Voltage (V)</span>
-          <strong className={styles.statValue} data-testid="battery-volt">
+          <span className={sectionStyles.statLabel}>Battery Voltage (V)</span>
+          <strong className={sectionStyles.statValue} data-testid="battery-volt">
             {device.battery_volt ?? '–'}
           </strong>
         </div>
         <div>
-          <span className={styles.statLabel}>Battery SOC (%)</span>
-          <strong className={styles.statValue} data-testid="battery-percent">
+          <span className={sectionStyles.statLabel}>Battery SOC (%)</span>
+          <strong className={sectionStyles.statValue} data-testid="battery-percent">
             {device.battery_percent ?? '–'}
           </strong>
         </div>

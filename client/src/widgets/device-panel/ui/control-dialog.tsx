@@ -2,7 +2,7 @@ import { useUnit } from 'effector-react';
 import { useId } from 'react';
 import { AlertIcon, CheckIcon, Spinner } from '../../../shared/ui';
 import { $notice, noticeDismissed } from '../controls.model';
-import styles from './device-panel.module.css';
+import styles from './control-dialog.module.css';
 
 /**
  * The loading, success or error dialog of spec section 4 for every control of the panel. Not modal on

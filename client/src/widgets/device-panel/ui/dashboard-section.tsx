@@ -10,14 +10,15 @@ import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, set
 import { sectionSelected, type PanelDevice } from '../model';
 import { $analyticsQuery, analyticsQueryChanged, analyticsReset, pumpLog, resolvedDate } from '../telemetry.model';
 import { PendingChips } from './pending-chips';
-import styles from './device-panel.module.css';
+import sectionStyles from './panel-section.module.css';
+import styles from './dashboard-section.module.css';
 
 const DATE_TYPES: FilterDateType[] = ['DAILY', 'WEEKLY', 'MONTHLY'];
 
 /** Device Dashboard: dispensing analytics and the device control panel (spec section 2). */
 export function DashboardSection({ device, operator }: { device: PanelDevice; operator: boolean }) {
   return (
-    <div className={styles.sectionGrid}>
+    <div className={sectionStyles.sectionGrid}>
       <Analytics device={device} operator={operator} />
       <ControlPanel device={device} operator={operator} />
     </div>
@@ -62,12 +63,12 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
   const placeholder = status === 'loading' && !log ? 'Loading...' : status === 'failed' ? 'No Data present in the graph!' : null;
 
   return (
-    <section className={styles.card} aria-labelledby="analytics-title">
-      <div className={styles.cardHead}>
-        <h3 id="analytics-title" className={styles.cardTitle}>
+    <section className={sectionStyles.card} aria-labelledby="analytics-title">
+      <div className={sectionStyles.cardHead}>
+        <h3 id="analytics-title" className={sectionStyles.cardTitle}>
           Dispensing
         </h3>
-        <div className={styles.segmented} role="group" aria-label="Pump">
+        <div className={sectionStyles.segmented} role="group" aria-label="Pump">
           {pumps.map((p) => (
             <button key={p.pump} type="button" aria-pressed={query.pump === p.pump} onClick={() => change({ pump: p.pump })}>
               {p.side}: {p.type === 'Unspecified' ? 'NONE' : p.type}
@@ -75,19 +76,19 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
           ))}
         </div>
       </div>
-      <div className={styles.filters}>
-        <div className={styles.segmented} role="group" aria-label="Period">
+      <div className={sectionStyles.formRow}>
+        <div className={sectionStyles.segmented} role="group" aria-label="Period">
           {DATE_TYPES.map((t) => (
             <button key={t} type="button" aria-pressed={query.dateType === t} onClick={() => change({ dateType: t })}>
               {t}
             </button>
           ))}
         </div>
-        <label className={styles.field}>
+        <label className={sectionStyles.field}>
           <span>{query.dateType === 'DAILY' ? 'Day' : 'Until'}</span>
           <input type="date" value={date} max={today} onChange={(e) => e.target.value && change({ date: e.target.value === today ? '' : e.target.value })} />
         </label>
-        <label className={styles.field}>
+        <label className={sectionStyles.field}>
           <span>Area</span>
           <select value={query.area} onChange={(e) => change({ area: e.target.value as FilterDeviceType })}>
             {AREAS.map((a) => (
@@ -101,21 +102,21 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
       </div>
       <div className={styles.stats}>
         <div>
-          <span className={styles.statLabel}>Total dispense</span>
-          <strong className={styles.statValue} data-testid="dispense-total">
+          <span className={sectionStyles.statLabel}>Total dispense</span>
+          <strong className={sectionStyles.statValue} data-testid="dispense-total">
             {total}
           </strong>
-          <span className={styles.statNote}>
+          <span className={sectionStyles.statNote}>
             Left {log?.total_left_pump_dispensation ?? 0} · Right {log?.total_right_pump_dispensation ?? 0}
           </span>
         </div>
         <div>
-          <span className={styles.statLabel}>Remaining</span>
-          <strong className={styles.statValue} data-testid="remaining-tsp">
+          <span className={sectionStyles.statLabel}>Remaining</span>
+          <strong className={sectionStyles.statValue} data-testid="remaining-tsp">
             {remainingTsp(volume)} tsp
           </strong>
           {operator ? (
-            <Button variant="secondary" className={styles.smallButton} onClick={() => setConfirmReset(true)} loading={acting}>
+            <Button variant="secondary" className={sectionStyles.smallButton} onClick={() => setConfirmReset(true)} loading={acting}>
               RESET tsp
             </Button>
           ) : null}
@@ -133,11 +134,11 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
       />
       {daily && pages > 1 ? (
         <div className={styles.pager}>
-          <Button variant="secondary" className={styles.smallButton} disabled={page === 0} onClick={() => setPage(page - 1)}>
+          <Button variant="secondary" className={sectionStyles.smallButton} disabled={page === 0} onClick={() => setPage(page - 1)}>
             Earlier
           </Button>
           <span data-testid="analytics-window">{pageHours(rows, page)}</span>
-          <Button variant="secondary" className={styles.smallButton} disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
+          <Button variant="secondary" className={sectionStyles.smallButton} disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
             Later
           </Button>
         </div>
@@ -179,14 +180,14 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
   const why = operator ? undefined : 'Only distributors can change devices';
 
   return (
-    <section className={styles.card} aria-labelledby="controls-title">
-      <div className={styles.cardHead}>
-        <h3 id="controls-title" className={styles.cardTitle}>
+    <section className={sectionStyles.card} aria-labelledby="controls-title">
+      <div className={sectionStyles.cardHead}>
+        <h3 id="controls-title" className={sectionStyles.cardTitle}>
           Device control
         </h3>
         <PendingChips device={device} />
       </div>
-      {updateAfter ? <p className={styles.updateAfter}>{updateAfter}</p> : null}
+      {updateAfter ? <p className={sectionStyles.updateAfter}>{updateAfter}</p> : null}
       <div className={styles.toggles}>
         <SwitchButton dimWhenOff={false} pressed={rentalOn} disabled={disabled} title={why} onClick={() => (rentalOn ? setConfirm('rental') : select('subscription'))}>
           Rental Plan
@@ -212,7 +213,7 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
       </div>
       {device.pending_changes?.length ? (
         <div className={styles.pendingList}>
-          <h4 className={styles.subTitle}>Waiting for the device</h4>
+          <h4 className={sectionStyles.subTitle}>Waiting for the device</h4>
           <ul>
             {device.pending_changes.map((c) => (
               <li key={c.id}>

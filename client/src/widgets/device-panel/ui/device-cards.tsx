@@ -3,7 +3,7 @@ import { CONNECTION_TEXT, connectionOf, type Device } from '../../../entities/de
 import { AlertIcon, PauseIcon } from '../../../shared/ui';
 import { cardName, twoDigits } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
-import styles from './device-panel.module.css';
+import styles from './device-cards.module.css';
 
 
 /**

@@ -27,6 +27,7 @@ import { DeviceCards } from './device-cards';
 import { ManagementSection } from './management-section';
 import { SimSection } from './sim-section';
 import { SubscriptionSection } from './subscription-section';
+import sectionStyles from './panel-section.module.css';
 import styles from './device-panel.module.css';
 
 /**
@@ -89,7 +90,7 @@ export function DevicePanel() {
         <div className={styles.body}>
           <div className={styles.content}>
             <div className={styles.notFound} data-testid="device-not-found">
-              <h3 className={styles.cardTitle}>Device not found</h3>
+              <h3 className={sectionStyles.cardTitle}>Device not found</h3>
               <p>
                 No device <strong>{serial}</strong> is in your fleet: the serial may be mistyped, the device removed, or it belongs to another account.
               </p>
@@ -146,9 +147,9 @@ export function DevicePanel() {
             {device ? (
               <SectionView section={section} device={device} operator={operator} />
             ) : status === 'failed' ? (
-              <p className={styles.empty}>This device could not be loaded.</p>
+              <p className={sectionStyles.empty}>This device could not be loaded.</p>
             ) : (
-              <p className={styles.empty}>
+              <p className={sectionStyles.empty}>
                 <Spinner size={18} /> Loading device…
               </p>
             )}

@@ -4,14 +4,15 @@ import { Spinner } from '../../../shared/ui';
 import { saveTimerFx } from '../controls.model';
 import type { PanelDevice } from '../model';
 import { $pumpSetting, $pumpSettingStatus, $timerForm, pumpSettingChanged, timerChanged } from '../setup.model';
-import styles from './device-panel.module.css';
+import sectionStyles from './panel-section.module.css';
+import styles from './management-section.module.css';
 
 const TSP_TEXT = ['1/4', '1/2', '3/4', '1', '1 1/4', '1 1/2', '1 3/4', '2'];
 
 /** Device Management: Pump Setup and Registration Setup (spec section 2). */
 export function ManagementSection({ device }: { device: PanelDevice }) {
   return (
-    <div className={styles.sectionGrid}>
+    <div className={sectionStyles.sectionGrid}>
       <PumpSetup device={device} />
       <RegistrationSetup />
     </div>
@@ -20,10 +21,10 @@ export function ManagementSection({ device }: { device: PanelDevice }) {
 
 function PumpSetup({ device }: { device: PanelDevice }) {
   const [setting, status, update] = useUnit([$pumpSetting, $pumpSettingStatus, pumpSettingChanged]);
-  if (status === 'failed') return <p className={styles.empty}>The pump setting could not be loaded.</p>;
+  if (status === 'failed') return <p className={sectionStyles.empty}>The pump setting could not be loaded.</p>;
   if (!setting)
     return (
-      <p className={styles.empty}>
+      <p className={sectionStyles.empty}>
         <Spinner size={16} /> Loading ...
       </p>
     );
@@ -34,8 +35,8 @@ function PumpSetup({ device }: { device: PanelDevice }) {
       : []),
   ];
   return (
-    <section className={styles.card} aria-labelledby="pump-title">
-      <h3 id="pump-title" className={styles.cardTitle}>
+    <section className={sectionStyles.card} aria-labelledby="pump-title">
+      <h3 id="pump-title" className={sectionStyles.cardTitle}>
         Pump Setup
       </h3>
       {pumps.map((p) => (
@@ -46,13 +47,13 @@ function PumpSetup({ device }: { device: PanelDevice }) {
           <input type="range" min={1} max={PUMP_MODE_TSP.length} step={1} value={p.mode} onChange={(e) => p.apply(Number(e.target.value))} aria-valuetext={`mode ${p.mode}, ${TSP_TEXT[p.mode - 1]} tsp`} />
         </label>
       ))}
-      <h4 className={styles.subTitle}>Anti vandalism</h4>
-      <div className={styles.formRow}>
-        <label className={styles.field}>
+      <h4 className={sectionStyles.subTitle}>Anti vandalism</h4>
+      <div className={sectionStyles.formRow}>
+        <label className={sectionStyles.field}>
           <span>Max shots</span>
           <input type="number" min={1} max={100} value={setting.vandalism_max_shots} onChange={(e) => update({ vandalism_max_shots: clamp(Number(e.target.value), 1, 100) })} />
         </label>
-        <label className={styles.field}>
+        <label className={sectionStyles.field}>
           <span>Interval (s)</span>
           <input type="number" min={1} max={3600} value={setting.vandalism_interval} onChange={(e) => update({ vandalism_interval: clamp(Number(e.target.value), 1, 3600) })} />
         </label>
@@ -67,19 +68,19 @@ function RegistrationSetup() {
   const [form, saving, set] = useUnit([$timerForm, saveTimerFx.pending, timerChanged]);
   const { powerOff, wakeUp } = form;
   return (
-    <section className={styles.card} aria-labelledby="timer-title">
-      <h3 id="timer-title" className={styles.cardTitle}>
+    <section className={sectionStyles.card} aria-labelledby="timer-title">
+      <h3 id="timer-title" className={sectionStyles.cardTitle}>
         Registration Setup {saving ? <Spinner size={14} /> : null}
       </h3>
-      <p className={styles.hint}>
+      <p className={sectionStyles.hint}>
         The device sleeps and wakes on this schedule; changes reach it at its next wake-up. Timers go from {TIMER_MIN_MINUTES} to {TIMER_MAX_MINUTES} min.
       </p>
-      <div className={styles.formRow}>
-        <label className={styles.field}>
+      <div className={sectionStyles.formRow}>
+        <label className={sectionStyles.field}>
           <span>Power off after (min)</span>
           <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={powerOff} onChange={(e) => set({ powerOff: clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES), wakeUp })} />
         </label>
-        <label className={styles.field}>
+        <label className={sectionStyles.field}>
           <span>Wake up after (min)</span>
           <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={wakeUp} onChange={(e) => set({ powerOff, wakeUp: clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES) })} />
         </label>

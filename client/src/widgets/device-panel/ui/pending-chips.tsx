@@ -1,6 +1,6 @@
 import { pendingIndicators } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
-import styles from './device-panel.module.css';
+import styles from './pending-chips.module.css';
 
 /** The amber pending markers (ACTIVATION, REBOOT, RENTAL) until the device picks the change up (spec section 4). */
 export function PendingChips({ device }: { device: PanelDevice }) {

@@ -7,7 +7,8 @@ import { hourlyUsageChartOptions } from '../lib/chart-options';
 import { siteMonth, siteToday } from '../lib/panel-lib';
 import { $smsLog, $smsLogStatus, smsKey, type PanelDevice } from '../model';
 import { $usageDay, $usageMonth, dayUsage, monthUsage, usageDaySelected, usageMonthChanged } from '../telemetry.model';
-import styles from './device-panel.module.css';
+import sectionStyles from './panel-section.module.css';
+import styles from './sim-section.module.css';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const STATUS_CLASS: Record<string, string | undefined> = { 'LOW USAGE': styles.usageLow, NORMAL: styles.usageNormal, 'HIGH USAGE': styles.usageHigh };
@@ -18,10 +19,10 @@ export function SimSection({ device }: { device: PanelDevice }) {
   const band = signalBand(device.signal_quality, device.warning_lists);
   const level = BAND_LEVEL[band] ?? 0;
   return (
-    <div className={styles.sectionGrid}>
-      <section className={styles.card} aria-labelledby="usage-title">
-        <div className={styles.cardHead}>
-          <h3 id="usage-title" className={styles.cardTitle}>
+    <div className={sectionStyles.sectionGrid}>
+      <section className={sectionStyles.card} aria-labelledby="usage-title">
+        <div className={sectionStyles.cardHead}>
+          <h3 id="usage-title" className={sectionStyles.cardTitle}>
             Data usage
           </h3>
           <div className={styles.signal} aria-label={`Signal quality: ${band}`}>
@@ -30,7 +31,7 @@ export function SimSection({ device }: { device: PanelDevice }) {
                 <span key={b} className={b <= level ? styles.barOn : undefined} style={{ height: 4 + b * 4 }} />
               ))}
             </span>
-            <span className={styles.statNote}>
+            <span className={sectionStyles.statNote}>
               Signal {band}
               {device.signal_quality != null ? ` (${device.signal_quality})` : ''}
             </span>
@@ -72,11 +73,11 @@ function UsageCalendar({ zone }: { zone: string | null }) {
   return (
     <div className={styles.calendar}>
       <div className={styles.calendarHead}>
-        <Button variant="secondary" className={styles.smallButton} onClick={() => changeMonth(first.subtract(1, 'month').format('YYYY-MM'))} aria-label="Previous month">
+        <Button variant="secondary" className={sectionStyles.smallButton} onClick={() => changeMonth(first.subtract(1, 'month').format('YYYY-MM'))} aria-label="Previous month">
           ‹
         </Button>
         <strong aria-live="polite">{first.format('MMMM YYYY')}</strong>
-        <Button variant="secondary" className={styles.smallButton} disabled={isCurrentMonth} onClick={() => changeMonth(first.add(1, 'month').format('YYYY-MM'))} aria-label="Next month">
+        <Button variant="secondary" className={sectionStyles.smallButton} disabled={isCurrentMonth} onClick={() => changeMonth(first.add(1, 'month').format('YYYY-MM'))} aria-label="Next month">
           ›
         </Button>
         {status === 'loading' ? <Spinner size={16} /> : null}
@@ -121,7 +122,7 @@ function UsageCalendar({ zone }: { zone: string | null }) {
 
 function DayUsage() {
   const [day, hours, status] = useUnit([$usageDay, dayUsage.$data, dayUsage.$status]);
-  if (!day) return <p className={styles.hint}>Choose a day to see its hours.</p>;
+  if (!day) return <p className={sectionStyles.hint}>Choose a day to see its hours.</p>;
   const total = (hours ?? []).reduce((sum, h) => sum + h.value, 0);
   return (
     <div>
@@ -143,18 +144,18 @@ function DayUsage() {
 function SmsLog() {
   const [rows, status] = useUnit([$smsLog, $smsLogStatus]);
   return (
-    <section className={styles.card} aria-labelledby="sms-title">
-      <h3 id="sms-title" className={styles.cardTitle}>
+    <section className={sectionStyles.card} aria-labelledby="sms-title">
+      <h3 id="sms-title" className={sectionStyles.cardTitle}>
         SMS log
       </h3>
       {status === 'failed' ? (
-        <p className={styles.empty}>something went wrong ..</p>
+        <p className={sectionStyles.empty}>something went wrong ..</p>
       ) : rows === null ? (
-        <p className={styles.empty}>
+        <p className={sectionStyles.empty}>
           <Spinner size={16} /> Loading ...
         </p>
       ) : rows.length === 0 ? (
-        <p className={styles.empty}>No data available</p>
+        <p className={sectionStyles.empty}>No data available</p>
       ) : (
         <div className={styles.tableWrap}>
           <table className={styles.table} data-testid="sms-log">

@@ -8,7 +8,8 @@ import { updateAfterText } from '../lib/panel-lib';
 import { $multiSelected, multiSelectToggled, type PanelDevice } from '../model';
 import { $rental, $rentalEditing, $rentalForm, $rentalStatus, rentalEditStarted, rentalFormChanged, rentalSaveClicked } from '../setup.model';
 import { PendingChips } from './pending-chips';
-import styles from './device-panel.module.css';
+import sectionStyles from './panel-section.module.css';
+import styles from './subscription-section.module.css';
 
 /** Quarter hours of a day as 'HH:mm', shown 12-hour (spec section 9: 15-minute steps, 12-hour). */
 const TIMES = Array.from({ length: 96 }, (_, i) => `${String(Math.floor(i / 4)).padStart(2, '0')}:${String((i % 4) * 15).padStart(2, '0')}`);
@@ -23,7 +24,7 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
 
   if (loadStatus === 'loading')
     return (
-      <p className={styles.empty}>
+      <p className={sectionStyles.empty}>
         <Spinner size={16} /> Loading ...
       </p>
     );
@@ -38,23 +39,23 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
     : 'No rental plan on this device.';
 
   return (
-    <section className={styles.card} aria-labelledby="rental-title">
-      <div className={styles.cardHead}>
-        <h3 id="rental-title" className={styles.cardTitle}>
+    <section className={sectionStyles.card} aria-labelledby="rental-title">
+      <div className={sectionStyles.cardHead}>
+        <h3 id="rental-title" className={sectionStyles.cardTitle}>
           Device Subscription
         </h3>
         {/* The RENTAL marker beside the status line it agrees with. */}
         <PendingChips device={device} />
       </div>
-      <p className={styles.updateAfter} role="status" data-testid="rental-status">
+      <p className={sectionStyles.updateAfter} role="status" data-testid="rental-status">
         {status}
       </p>
-      <div className={styles.formRow}>
-        <label className={styles.field}>
+      <div className={sectionStyles.formRow}>
+        <label className={sectionStyles.field}>
           <span>Start Date</span>
           <input type="date" value={form.startDate} disabled={!editing} onChange={(e) => change({ startDate: e.target.value })} />
         </label>
-        <label className={styles.field}>
+        <label className={sectionStyles.field}>
           <span>End Date</span>
           <input type="date" value={form.endDate} min={form.startDate} disabled={!editing} onChange={(e) => change({ endDate: e.target.value })} />
         </label>
@@ -62,8 +63,8 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
           {dayCountLabel(days)}
         </span>
       </div>
-      <h4 className={styles.subTitle}>Daily Timer Setup</h4>
-      <div className={styles.segmented} role="group" aria-label="Timer pump">
+      <h4 className={sectionStyles.subTitle}>Daily Timer Setup</h4>
+      <div className={sectionStyles.segmented} role="group" aria-label="Timer pump">
         <button type="button" aria-pressed={pump === 1} onClick={() => setPump(1)}>
           Left Pump
         </button>
@@ -71,9 +72,9 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
           Right Pump
         </button>
       </div>
-      <div className={styles.formRow}>
+      <div className={sectionStyles.formRow}>
         {(['Start time', 'End time'] as const).map((label, i) => (
-          <label key={label} className={styles.field}>
+          <label key={label} className={sectionStyles.field}>
             <span>{label}</span>
             <select value={form[timeKeys[i]!] ?? ''} disabled={!editing} onChange={(e) => change({ [timeKeys[i]!]: e.target.value || null })}>
               <option value="">All day</option>
@@ -93,7 +94,7 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
             <Button variant="secondary" aria-pressed={chosen !== null} onClick={() => toggleMulti()}>
               {chosen ? 'Only this device' : 'Select devices'}
             </Button>
-            {chosen ? <span className={styles.hint} data-testid="multi-count">{`Plan for ${chosen.length} device${chosen.length === 1 ? '' : 's'}: choose them on the right`}</span> : null}
+            {chosen ? <span className={sectionStyles.hint} data-testid="multi-count">{`Plan for ${chosen.length} device${chosen.length === 1 ? '' : 's'}: choose them on the right`}</span> : null}
             <Button loading={saving} onClick={() => submit()}>
               Save
             </Button>

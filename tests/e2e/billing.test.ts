@@ -5,7 +5,6 @@
  * overdue job deactivates gets it at once (its sockets are closed with 'session:ended'). Screenshots at
  * 1280 and 820 px in tests/.artifacts; axe on the tab and the dialog.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import { overdueTick } from '../../server/src/billing/overdue-schedule.ts';
 import { signWebhook } from '../../server/src/billing/webhook-signature.ts';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { sessionHub } from '../../server/src/realtime/sessions.ts';
-import { deactivatedDialog, DESKTOP, screenshot, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { deactivatedDialog, DESKTOP, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -42,10 +41,6 @@ afterAll(async () => {
 const tab = (page: Page) => page.getByTestId('subscriptions');
 const section = (page: Page, name: string) => tab(page).getByRole('region', { name });
 
-async function seriousAxe(page: Page, selector: string) {
-  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 
 async function openSubscriptions(email: string, viewport = DESKTOP) {
   const page = await e2e.openPage(viewport);

@@ -7,13 +7,12 @@
  * A client has no add-batch button; a failing server call shows the failure popup. Screenshots go to
  * tests/.artifacts; axe checks each screen and dialog.
  */
-import AxeBuilder from '@axe-core/playwright';
 import zlib from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
-import { mapData, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { mapData, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -100,10 +99,6 @@ function logoPng(): Buffer {
 const dashboard = (page: Page) => page.getByTestId('dashboard-panel');
 const dialog = (page: Page, name: string | RegExp) => page.getByRole('dialog', { name });
 
-async function seriousAxe(page: Page, selector: string) {
-  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 const axeDialog = (page: Page) => seriousAxe(page, 'dialog[open]');
 
 async function openApp(email = DIST, viewport?: { width: number; height: number }) {

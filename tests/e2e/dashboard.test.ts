@@ -6,12 +6,11 @@
  * switches the overview to it, a double click drills into its sites and back; the Market Partner tab;
  * the role rules; the overview counts move by push with no REST polling; a failing overview says so.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
-import { mapData, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { mapData, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -69,10 +68,7 @@ const tileValue = async (page: Page, testId: string) => Number((await page.getBy
 const cardSerials = (page: Page) => page.getByTestId('filter-list').locator('button[data-serial]').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.serial!));
 const key = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 
-async function seriousAxe(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).include('[data-testid="dashboard-panel"]').analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
+const dashboardAxe = (page: Page) => seriousAxe(page, '[data-testid="dashboard-panel"]');
 
 async function openDashboard(email: string, viewport?: { width: number; height: number }) {
   const page = await e2e.openPage(viewport);
@@ -94,7 +90,7 @@ describe('main dashboard panel', () => {
     const devices = await api('distributor@demo.test').get<ApiDevice[]>('/api/v1/device');
     expect(await tileValue(page, 'tile-total')).toBe(overview.total_devices);
     await screenshot(page, 'dashboard-overview');
-    expect(await seriousAxe(page)).toEqual([]);
+    expect(await dashboardAxe(page)).toEqual([]);
 
     const cases: [string, string, number, (d: ApiDevice) => boolean][] = [
       ['tile-total', 'Total Devices', overview.total_devices!, () => true],
@@ -179,7 +175,7 @@ describe('main dashboard panel', () => {
     await search.fill('no such device');
     await expect.poll(() => filterCount(page)).toBe(0);
     await expect(dashboard(page).getByText('No devices match.').count()).resolves.toBe(1);
-    expect(await seriousAxe(page)).toEqual([]);
+    expect(await dashboardAxe(page)).toEqual([]);
   });
 
   it('a card opens the device manager and selects its pin', async () => {
@@ -208,7 +204,7 @@ describe('main dashboard panel', () => {
       expect(text.replace(/\s+/g, ' ')).toContain(`${warning} warning`);
     }
     await screenshot(page, 'dashboard-counties');
-    expect(await seriousAxe(page)).toEqual([]);
+    expect(await dashboardAxe(page)).toEqual([]);
 
     // The county with the most sites.
     const sites = (id: number) => new Set(devices.filter((d) => d.location_id === id).map((d) => d.location_group)).size;
@@ -300,7 +296,7 @@ describe('main dashboard panel', () => {
     const counties = new Set(devices.filter((d) => d.market_partners.some((p) => p.company.toLowerCase() === first.toLowerCase())).map((d) => d.location_id));
     await expect.poll(() => dashboard(page).getByRole('region', { name: `Counties of ${first}` }).locator('button[data-county]').count()).toBe(counties.size);
     await screenshot(page, 'dashboard-market-partners');
-    expect(await seriousAxe(page)).toEqual([]);
+    expect(await dashboardAxe(page)).toEqual([]);
   });
 
   it('follows the role rules of section 6', async () => {
@@ -342,7 +338,7 @@ describe('main dashboard panel', () => {
     expect(panel.x + panel.width).toBeLessThanOrEqual(clock.x);
     await openTile(page, 'tile-total', 'Total Devices');
     await screenshot(page, 'dashboard-tablet-total');
-    expect(await seriousAxe(page)).toEqual([]);
+    expect(await dashboardAxe(page)).toEqual([]);
     await back(page);
     const collapse = page.getByRole('button', { name: 'Collapse the dashboard' });
     await collapse.click();

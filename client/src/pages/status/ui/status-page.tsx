@@ -1,6 +1,6 @@
 import { useUnit } from 'effector-react';
 import { memo, useEffect, useState } from 'react';
-import { Button } from '../../../shared/ui';
+import { Button, PageFrame, pageText } from '../../../shared/ui';
 import { siteTime, type CountyReport, type StatusCounts, type StatusRow } from '../lib/status-report';
 import { $extrasFailed, $isLive, $report, $status, retryClicked, statusPageMounted } from '../model';
 import styles from './status-page.module.css';
@@ -28,16 +28,15 @@ export function StatusPage() {
   }, [mounted]);
 
   return (
-    <div className={styles.page}>
-      <header className={styles.header}>
-        <div>
-          <h1 className={styles.title}>Status report</h1>
-          <p className={styles.meta}>
-            Opened {generated.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })} (your time). Check-in times are in each site's own time zone, named after
-            the time.
-          </p>
-        </div>
-        <div className={styles.tools}>
+    <PageFrame
+      title="Status report"
+      lead={
+        <>
+          Opened {generated.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })} (your time). Check-in times are in each site's own time zone, named after the time.
+        </>
+      }
+      actions={
+        <>
           <span className={[styles.live, live ? styles.liveOn : ''].join(' ')} role="status" data-testid="status-live" data-live={live}>
             {live ? 'Live' : 'Connecting…'}
           </span>
@@ -47,8 +46,9 @@ export function StatusPage() {
           <a className={[styles.back, styles.noPrint].join(' ')} href="/">
             Back to the map
           </a>
-        </div>
-      </header>
+        </>
+      }
+    >
 
       {status === 'failed' ? (
         <p className={styles.error} role="alert">
@@ -64,7 +64,7 @@ export function StatusPage() {
         </p>
       ) : null}
       {status === 'loading' || status === 'idle' ? (
-        <p className={styles.meta} role="status">
+        <p className={pageText.meta} role="status">
           Loading devices…
         </p>
       ) : null}
@@ -79,9 +79,9 @@ export function StatusPage() {
         {report.counties.map((county) => (
           <County key={county.id ?? 'none'} county={county} />
         ))}
-        {status === 'ready' && report.counties.length === 0 ? <p className={styles.meta}>No devices in your fleet.</p> : null}
+        {status === 'ready' && report.counties.length === 0 ? <p className={pageText.meta}>No devices in your fleet.</p> : null}
       </main>
-    </div>
+    </PageFrame>
   );
 }
 

@@ -455,8 +455,12 @@ describe('Download and Send Email', () => {
     await api('client@demo.test').post(`/api/v1/email/${off.id}`, { is_enable: false }).expect(200);
     // The list is read when the view opens: reopen it.
     await page.getByRole('button', { name: 'Back to the dashboard' }).click();
+    // Wait for that read: a click before it answers acts on the list read before (CI once saw the
+    // 'Send email?' question never come while the old, empty list answered instead).
+    const listRead = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/email' && r.request().method() === 'GET');
     await page.getByRole('button', { name: 'Custom Report' }).click();
     await view(page).waitFor();
+    await listRead;
 
     const sends: { requestId: string; emails: string[] }[] = [];
     page.on('request', (r) => new URL(r.url()).pathname === '/api/v1/emailReport' && sends.push(r.postDataJSON()));

@@ -1,6 +1,6 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { $reportEmails } from '../../entities/report';
+import { $reportEmails, fetchReportEmailsFx, reportEmailsRequested } from '../../entities/report';
 import { HttpError } from '../../shared/api';
 import { $error, $requestId, $step, emailDialogClosed, emailReportOpened, newRequestIdFx, sendConfirmed, sendReportFx, sentTimerFx } from './model';
 
@@ -78,5 +78,35 @@ describe('email report', () => {
     await allSettled(emailReportOpened, { scope: s, params: body });
     await allSettled(sendConfirmed, { scope: s });
     expect(s.getState($step)).toBe('empty');
+  });
+
+  it('opened while the list is being read again, waits for the answer and asks with the new list', async () => {
+    const sent: { emails: string[] }[] = [];
+    let answerList: (list: typeof emails) => void = () => undefined;
+    const s = fork({
+      // The last read said the list was empty; the Report List has just asked for it again.
+      values: [[$reportEmails, []]],
+      handlers: [
+        [fetchReportEmailsFx, () => new Promise((resolve) => (answerList = resolve))],
+        [newRequestIdFx, () => `req-${++ids}`],
+        [sendReportFx, async (input: { emails: string[]; requestId: string }) => (sent.push(input), answer(input))],
+        [sentTimerFx, async (seq: number) => seq],
+      ] as never,
+    });
+    // allSettled waits for the running read too, so these are let go and the scope looked at after a tick.
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    const read = allSettled(reportEmailsRequested, { scope: s });
+    void allSettled(emailReportOpened, { scope: s, params: body });
+    await tick();
+    // Not 'Email List Empty !' for the old list: it waits, and Yes is not offered yet.
+    expect(s.getState($step)).toBe('reading');
+    void allSettled(sendConfirmed, { scope: s });
+    await tick();
+    expect(sent).toEqual([]);
+    answerList(emails);
+    await read;
+    expect(s.getState($step)).toBe('confirm');
+    await allSettled(sendConfirmed, { scope: s });
+    expect(sent.map((i) => i.emails)).toEqual([['ops@x.test']]);
   });
 });

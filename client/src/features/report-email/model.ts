@@ -1,6 +1,6 @@
 import { REPORT_MESSAGES, type EmailReportAnswer } from '@fleet/shared';
-import { createEffect, createEvent, createStore, sample } from 'effector';
-import { $enabledEmails, EMAIL_SENT_MS, rangeProblem, type ReportBody } from '../../entities/report';
+import { createEffect, createEvent, createStore, merge, sample } from 'effector';
+import { $enabledEmails, EMAIL_SENT_MS, fetchReportEmailsFx, rangeProblem, type ReportBody } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, failureMessage, http, HttpError } from '../../shared/api';
 import { createSeqTimerFx } from '../../shared/lib';
@@ -11,8 +11,12 @@ import { createSeqTimerFx } from '../../shared/lib';
  * addresses of the Email List for Report; with none it answers 'Email List Empty !' and sends nothing.
  * One request id is made when the question opens and sent with Yes and with every Try again, so a double
  * click or a retry is the same request to POST /api/v1/emailReport, which mails nobody twice.
+ *
+ * Opened while the Email List is being read again (the Report List re-reads it each time it opens), the
+ * dialog waits for that read ('reading') and then asks with the list it answered: the question never
+ * names, or refuses for, a list that is about to change.
  */
-export type EmailStep = 'closed' | 'empty' | 'confirm' | 'sending' | 'sent' | 'error';
+export type EmailStep = 'closed' | 'reading' | 'empty' | 'confirm' | 'sending' | 'sent' | 'error';
 
 export const EMAIL_TEXT = {
   confirm: 'Send email?',
@@ -21,6 +25,7 @@ export const EMAIL_TEXT = {
   failed: 'Email Failed to Sent !',
   listEmpty: REPORT_MESSAGES.emailListEmpty,
   emailSent: 'Email Sent !',
+  reading: 'Reading the Email List for Report…',
 } as const;
 
 export const emailReportOpened = createEvent<ReportBody>();
@@ -48,10 +53,17 @@ const $seq = createStore(0);
 const isListEmpty = (error: unknown) =>
   error instanceof HttpError && error.status === 400 && JSON.stringify((error.body as { emails?: unknown })?.emails ?? '').includes(REPORT_MESSAGES.emailListEmpty);
 
-const opened = sample({ clock: emailReportOpened, source: $enabledEmails, fn: (emails, body) => ({ emails, body }) });
+/** Opened while the list is being read: wait for the answer. */
+const waiting = sample({ clock: emailReportOpened, source: fetchReportEmailsFx.pending, filter: (pending) => pending, fn: () => undefined });
+/** The enabled addresses to ask about: at once when no read is running, else when the read settles. */
+const opened = merge([
+  sample({ clock: emailReportOpened, source: { emails: $enabledEmails, pending: fetchReportEmailsFx.pending }, filter: ({ pending }) => !pending, fn: ({ emails }) => ({ emails }) }),
+  sample({ clock: fetchReportEmailsFx.finally, source: { emails: $enabledEmails, step: $step }, filter: ({ step }) => step === 'reading', fn: ({ emails }) => ({ emails }) }),
+]);
 $body.on(emailReportOpened, (_, body) => body).reset(emailDialogClosed, sessionEnded);
 $recipients.on(opened, (_, { emails }) => emails).reset(emailDialogClosed, sessionEnded);
 $step
+  .on(waiting, () => 'reading')
   .on(opened, (_, { emails }) => (emails.length === 0 ? 'empty' : 'confirm'))
   .on(sendReportFx, () => 'sending')
   .on(sendReportFx.done, () => 'sent')

@@ -4,6 +4,7 @@ import { $error, $recipients, $step, EMAIL_TEXT, emailDialogClosed, sendConfirme
 
 const TITLE: Record<EmailStep, string> = {
   closed: '',
+  reading: EMAIL_TEXT.confirm,
   empty: EMAIL_TEXT.listEmpty,
   confirm: EMAIL_TEXT.confirm,
   sending: EMAIL_TEXT.sending,
@@ -23,6 +24,10 @@ export function EmailReportDialog() {
         </Button>
         <Button onClick={() => confirm()}>Yes</Button>
       </>
+    ) : step === 'reading' ? (
+      <Button variant="secondary" onClick={() => close()}>
+        No
+      </Button>
     ) : step === 'error' ? (
       <>
         <Button variant="secondary" onClick={() => confirm()}>
@@ -45,6 +50,11 @@ export function EmailReportDialog() {
     >
       <div data-testid="email-report-dialog" data-step={step}>
         {step === 'confirm' ? <p>The report goes to {recipients.join(', ')}.</p> : null}
+        {step === 'reading' ? (
+          <p role="status" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+            <Spinner size={20} /> {EMAIL_TEXT.reading}
+          </p>
+        ) : null}
         {step === 'sending' ? (
           <p role="status" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
             <Spinner size={20} /> {EMAIL_TEXT.sending}

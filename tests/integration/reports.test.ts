@@ -440,7 +440,7 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
         const body = { deviceSerials: serials, ...range, emails, requestId: `once-${crypto.randomUUID()}` };
         const res = await request(app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body).expect(202);
         expect(res.body.jobs).toHaveLength(3);
-        await queue.drain();
+        await drain(app); // the outbox's drain: the relay hands the rows to the queue, then the queue runs them
         expect(builds).toBe(1);
         expect(mailsTo('ops@report.test', before)).toHaveLength(1);
         expect(mailsTo('third@report.test', before)).toHaveLength(1);
@@ -450,7 +450,7 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
 
         // The client sends the request again: only the mail that did not go is sent, with the stored files.
         await request(app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body).expect(202);
-        await queue.drain();
+        await drain(app); // the outbox's drain: the relay hands the rows to the queue, then the queue runs them
         expect(builds).toBe(1);
         for (const to of emails) expect(mailsTo(to, before)).toHaveLength(1);
         expect(h.smtp.received.length - before).toBe(3);
@@ -458,7 +458,7 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
         const pdfs = emails.map((to) => attachments(mailsTo(to, before)[0]!).find((f) => f.filename.endsWith('.pdf'))!.content);
         expect(pdfs[1]!.equals(pdfs[0]!) && pdfs[2]!.equals(pdfs[0]!)).toBe(true);
       } finally {
-        await queue.close();
+        await app.queue.close();
       }
     });
 
@@ -481,16 +481,16 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
         const before = h.smtp.received.length;
         const body = { deviceSerials: serials, ...range, emails: ['ops@report.test', 'boss@report.test'], requestId: `bull-${prefix}` };
         for (const w of [a, b, a]) await request(w.app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body).expect(202);
-        await a.queue.drain();
-        await b.queue.drain();
-        await new Promise((r) => setTimeout(r, 300));
+        // Each app's outbox drain: its relay hands the recorded rows over, then its worker runs them.
+        await Promise.all([drain(a.app), drain(b.app)]);
+        await Promise.all([drain(a.app), drain(b.app)]);
         expect(mailsTo('ops@report.test', before)).toHaveLength(1);
         expect(mailsTo('boss@report.test', before)).toHaveLength(1);
         expect(attachments(mailsTo('boss@report.test', before)[0]!)).toHaveLength(2);
         expect(builds).toBe(1);
       } finally {
-        await a.queue.close();
-        await b.queue.close();
+        await a.app.queue.close();
+        await b.app.queue.close();
       }
     });
   });

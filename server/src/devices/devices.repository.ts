@@ -27,7 +27,8 @@ export type AvailableRow = { serial: string; left_pump_type: string; right_pump_
  */
 export interface DevicesRepository {
   transaction<T>(fn: (repo: DevicesRepository) => Promise<T>): Promise<T>;
-  listJson(scope: SQL | undefined): Promise<string>;
+  /** The list answer as JSON text; `serials`: only those devices (the cards poll), in the same order. */
+  listJson(scope: SQL | undefined, serials?: string[]): Promise<string>;
   /** The compact pin feed of placed devices in scope, as JSON text ready to send (shared device-pin.schema). */
   pinsJson(scope: SQL | undefined): Promise<string>;
   answer(serial: string, scope: SQL | undefined): Promise<DeviceAnswer | undefined>;
@@ -79,14 +80,14 @@ export function devicesRepository(db: Db): DevicesRepository {
     },
 
     /** Placed devices (on a site) within the caller's scope, as JSON text ready to send. */
-    async listJson(scope) {
+    async listJson(scope, serials) {
       const res = (await db.execute(sql`
         select device_list_named(coalesce(devices.list_json, device_list_json(devices)), b.name, x1.batch_no, x2.batch_no) as json
         from devices
         left join brands b on b.id = devices.brand_id
         left join batches x1 on x1.id = devices.batch_id
         left join batches x2 on x2.id = devices.batch2_id
-        where devices.group_id is not null and ${scope ?? sql`true`}
+        where devices.group_id is not null and ${scope ?? sql`true`} and ${serials ? inArray(devices.serial, serials) : sql`true`}
         order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
       return `[${res.rows.map((r) => r.json).join(',')}]`;
     },

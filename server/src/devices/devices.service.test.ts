@@ -132,8 +132,8 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
         throw err;
       }
     },
-    async listJson(scope) {
-      return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => ({ serial: d.serial })));
+    async listJson(scope, serials) {
+      return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope) && (!serials || serials.includes(d.serial))).map((d) => ({ serial: d.serial })));
     },
     async pinsJson(scope) {
       return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => [d.serial]));
@@ -364,6 +364,9 @@ describe('who may do what', () => {
     expect(JSON.parse((await s.listJson(partner)).text)).toEqual([{ serial: 'SP240003' }]);
     expect(JSON.parse((await s.pinsJson(partner)).text)).toEqual([['SP240003']]);
     expect(JSON.parse((await s.pinsJson(distributor)).text)).toEqual([['SP240001'], ['SP240003']]);
+    // The cards poll's filtered list: only the serials named, and still only those in scope.
+    expect(JSON.parse(await s.listOf(distributor, ['SP240003']))).toEqual([{ serial: 'SP240003' }]);
+    expect(JSON.parse(await s.listOf(partner, ['SP240001', 'SP240003']))).toEqual([{ serial: 'SP240003' }]);
   });
 });
 

@@ -120,6 +120,11 @@ export function devicesService(deps: DevicesServiceDeps) {
   return {
     /** The list as JSON text, straight from the database to the response. `fresh`: past the cache (a nudged poll). */
     listJson: (viewer: ScopeViewer, fresh = false) => cache.get(`deviceList:${scopeKey(viewer)}`, async () => cachedJson(await repo.listJson(deviceScope(viewer))), fresh),
+    /**
+     * The list answers of the named devices only (GET /api/v1/device?serials=): what the cards poll reads
+     * for the cards watched, instead of the whole list. Never cached: a poll diffs the database as it is.
+     */
+    listOf: (viewer: ScopeViewer, serials: string[]) => repo.listJson(deviceScope(viewer), serials),
     /** The compact pin feed of the same devices as the list (same scope), for the map. */
     pinsJson: (viewer: ScopeViewer, fresh = false) => cache.get(`devicePins:${scopeKey(viewer)}`, async () => cachedJson(await repo.pinsJson(deviceScope(viewer))), fresh),
     async get(viewer: ScopeViewer, serial: string) {

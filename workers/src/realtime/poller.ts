@@ -26,14 +26,21 @@ export type PollerDeps = {
 type DeviceLike = Record<string, unknown> & { serial: string; pending_flags?: PendingFlags };
 type SmsRow = { direction: string; message: string; created_when: string };
 
-/** Where portal writes announce changed devices (poll-nudge.ts): in process, or a Redis channel. */
+/** Serials per filtered list call of the cards poll: about 250 kB of answer and a 2 kB URL a call. */
+export const CARDS_PER_GET = 200;
+const cardKey = (serial: string) => `deviceCards:${serial}`;
+
+/** Where portal writes announce changed devices (nudge.ts): in process, or a Redis channel. */
 export type NudgeSource = { subscribe(listener: (serials: string[]) => void): () => void };
 
 /**
  * Polls the device API only for subjects some browser watches, on the spec's schedules (device panel
  * 10 s, cards and pins 20 s, SIM log 15 s), diffs against the last snapshot and emits changes to the
  * subject's room. Nothing is emitted when nothing changed. A subject nobody watches is not polled.
- * Cards are polled as one list call per period for all watched cards, not one call per card.
+ * Cards: each watched serial is its own subject (owned by one process like the others), and a process
+ * reads the cards it owns with list calls filtered to those serials (`/api/v1/device?serials=`, at most
+ * CARDS_PER_GET a call), once per period for all of them: the cost follows the watched cards, never the
+ * fleet (reading the whole 11 MB list per period per process, past the server's cache, did not scale).
  *
  * Scheduling: `state` says which subjects this process owns (all of them alone; its shards with Redis),
  * and each owned subject is due one period after its last poll, kept in memory: a tick costs no Redis
@@ -97,23 +104,29 @@ export function startPollers(deps: PollerDeps) {
     if (patch.pending_flags && next.pending_flags) deps.emit(rooms.device(serial), 'pendingFlags:changed', { serial, pending_flags: next.pending_flags, at });
   }
 
+  /** One filtered list call per CARDS_PER_GET watched serials; each card diffed against its own snapshot. */
   async function pollCards(serials: string[]) {
-    // Always past the server's cache: one list read per period per process, and the diff sees the database as it is.
-    const res = await deps.get('/api/v1/device', undefined, { fresh: true });
-    deps.countPoll('deviceCards');
-    if (res.status !== 200) return;
-    const bySerial = new Map((res.body as DeviceLike[]).map((d) => [d.serial, d]));
-    const at = new Date().toISOString();
-    for (const serial of serials) {
-      const next = bySerial.get(serial);
-      if (!next) continue;
-      const key = `deviceCards:${serial}`;
-      const prev = (await previous(key)) as DeviceLike | undefined;
-      const patch = diffFields(prev, next);
-      await remember(key, next, !!patch || !prev, 'deviceCards');
-      if (!patch) continue;
-      deps.emit(rooms.deviceCards(serial), 'device:changed', { serial, patch, at });
-      if (patch.pending_flags && next.pending_flags) deps.emit(rooms.deviceCards(serial), 'pendingFlags:changed', { serial, pending_flags: next.pending_flags, at });
+    for (let from = 0; from < serials.length && !stopped; from += CARDS_PER_GET) {
+      const chunk = serials.slice(from, from + CARDS_PER_GET);
+      const res = await deps.get(`/api/v1/device?serials=${chunk.map(encodeURIComponent).join(',')}`);
+      deps.countPoll('deviceCards');
+      if (res.status !== 200) continue;
+      const bySerial = new Map((res.body as DeviceLike[]).map((d) => [d.serial, d]));
+      const at = new Date().toISOString();
+      // The chunk's snapshots read and written together: their Redis calls go out pipelined, not one round trip each.
+      await Promise.all(
+        chunk.map(async (serial) => {
+          const next = bySerial.get(serial);
+          if (!next) return;
+          const key = cardKey(serial);
+          const prev = (await previous(key)) as DeviceLike | undefined;
+          const patch = diffFields(prev, next);
+          await remember(key, next, !!patch || !prev, 'deviceCards');
+          if (!patch) return;
+          deps.emit(rooms.deviceCards(serial), 'device:changed', { serial, patch, at });
+          if (patch.pending_flags && next.pending_flags) deps.emit(rooms.deviceCards(serial), 'pendingFlags:changed', { serial, pending_flags: next.pending_flags, at });
+        }),
+      );
     }
   }
 
@@ -144,64 +157,93 @@ export function startPollers(deps: PollerDeps) {
     if (patch) deps.emit(rooms.overview(userId, location), 'overview:changed', { ...(patch as Record<string, number | null>), location } satisfies OverviewChangedPayload);
   }
 
-  const run = (key: string, job: () => Promise<void>) => {
-    if (inFlight.has(key)) return;
-    inFlight.add(key);
-    job()
-      .catch((err) => log(`poll ${key} failed`, err))
+  /** Runs one poll of `keys` (one subject, or a batch of cards); a key already in flight is left to that poll. */
+  const run = (keys: string[], job: (keys: string[]) => Promise<void>) => {
+    const free = keys.filter((k) => !inFlight.has(k));
+    if (!free.length) return;
+    for (const k of free) inFlight.add(k);
+    job(free)
+      .catch((err) => log(`poll ${free.length > 1 ? `${free[0]} and ${free.length - 1} more` : free[0]} failed`, err))
       .finally(() => {
-        inFlight.delete(key);
-        if (again.delete(key)) {
-          due.set(key, 0);
-          wake?.();
+        let nudged = false;
+        for (const k of free) {
+          inFlight.delete(k);
+          if (again.delete(k)) {
+            due.set(k, 0);
+            nudged = true;
+          }
         }
+        if (nudged) wake?.();
       });
   };
+
+  /** Forgets a subject this process no longer owns (another process polls it now). */
+  function disown(key: string) {
+    due.delete(key);
+    snapshots.delete(key);
+    loaded.delete(key);
+  }
+  const slack = (topic: SubscriptionTopic) => Math.min((deps.tickMs ?? 250) / 2, period(topic) * 0.1);
 
   /** Polls `key` if this process owns it and it is due (no I/O: ownership and due times are in memory). */
   function pollIfDue(key: string, topic: SubscriptionTopic, job: () => Promise<void>, seen: Set<string>) {
     seen.add(key);
-    if (!deps.state.owns(key)) {
-      due.delete(key);
-      snapshots.delete(key);
-      loaded.delete(key);
-      return;
-    }
+    if (!deps.state.owns(key)) return disown(key);
     // Seen for the first time (just watched, or just taken over from another process): polled at once, so
     // a change made while the subject changed hands (a nudge nobody heard) is found by the diff against
     // the shared snapshot. One extra poll per subject per hand-over; hand-overs follow process starts and stops.
     const next = due.get(key) ?? 0;
     const now = Date.now();
     // Within half a tick either side of the due time, so ticks of 250 ms keep the period on average.
-    if (next - Math.min((deps.tickMs ?? 250) / 2, period(topic) * 0.1) > now) {
+    if (next - slack(topic) > now) {
       due.set(key, next);
       return;
     }
     due.set(key, now + period(topic));
-    run(key, job);
+    run([key], job);
+  }
+
+  /** When this process's cards are next polled together (all the watched cards it owns, one period apart). */
+  let cardsAt = 0;
+  /**
+   * The cards this process owns: all of them once per period (one round), and between rounds those seen
+   * for the first time (just watched or taken over) or nudged, at once. Either way they then wait for the
+   * next round, so the cards stay in one batch of calls per period instead of a call per card.
+   */
+  function pollCardsIfDue(serials: string[], seen: Set<string>) {
+    const now = Date.now();
+    const round = cardsAt - slack('deviceCards') <= now;
+    if (round) cardsAt = now + period('deviceCards');
+    const batch: string[] = [];
+    for (const serial of serials) {
+      const key = cardKey(serial);
+      seen.add(key);
+      if (!deps.state.owns(key)) {
+        disown(key);
+        continue;
+      }
+      const next = due.get(key);
+      if (round || next === undefined || next - slack('deviceCards') <= now) batch.push(key);
+      due.set(key, cardsAt);
+    }
+    if (batch.length) run(batch, (keys) => pollCards(keys.map((k) => k.slice('deviceCards:'.length))));
   }
 
   async function tick() {
     await deps.state.refresh();
     const seen = new Set<string>();
     for (const serial of await deps.registry.watched('device')) pollIfDue(`device:${serial}`, 'device', () => pollDevice(serial), seen);
-    const cards = await deps.registry.watched('deviceCards');
-    if (cards.length) pollIfDue('deviceCards:*', 'deviceCards', () => pollCards(cards), seen);
+    pollCardsIfDue(await deps.registry.watched('deviceCards'), seen);
     for (const serial of await deps.registry.watched('simLog')) pollIfDue(`simLog:${serial}`, 'simLog', () => pollSimLog(serial), seen);
     for (const subject of await deps.registry.watched('overview')) pollIfDue(`overview:${subject}`, 'overview', () => pollOverview(subject), seen);
     // Nobody watches these any more: forget them (a new watcher starts from the shared snapshot).
     for (const key of due.keys()) if (!seen.has(key)) due.delete(key);
-    const cardsKept = cards.length > 0 && deps.state.owns('deviceCards:*');
-    for (const key of new Set([...snapshots.keys(), ...loaded])) {
-      if (seen.has(key) || (cardsKept && key.startsWith('deviceCards:'))) continue;
-      snapshots.delete(key);
-      loaded.delete(key);
-    }
+    for (const key of new Set([...snapshots.keys(), ...loaded])) if (!seen.has(key)) disown(key);
   }
 
   /** Makes the subjects of changed devices due now; the next tick (started at once) polls those this process owns. */
   function nudged(serials: string[]) {
-    const keys = [...serials.flatMap((s) => [`device:${s}`, `simLog:${s}`]), 'deviceCards:*', ...[...due.keys()].filter((k) => k.startsWith('overview:'))];
+    const keys = [...serials.flatMap((s) => [`device:${s}`, cardKey(s), `simLog:${s}`]), ...[...due.keys()].filter((k) => k.startsWith('overview:'))];
     for (const key of keys) {
       if (!due.has(key)) continue;
       if (key.startsWith('overview:')) urgent.add(key);

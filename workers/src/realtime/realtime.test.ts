@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { overviewSubject, POLL_MS } from '@fleet/shared';
 import { appendedRows, deepEqual, diffFields } from './diff.ts';
 import { memoryPollState, shardOf } from './poll-state.ts';
-import { startPollers } from './poller.ts';
+import { CARDS_PER_GET, startPollers } from './poller.ts';
 import { LocalWatchCounts, memoryWatchRegistry } from './watch-registry.ts';
 
 describe('diffFields', () => {
@@ -123,6 +123,82 @@ describe('overview poller', () => {
     await vi.advanceTimersByTimeAsync(PERIOD * 3);
     expect(gets).toHaveLength(2);
     expect(emits).toEqual([{ room: 'overview:7:12', event: 'overview:changed', payload: { pause_devices: 3, location: 12 } }]);
+    await pollers.stop();
+  });
+});
+
+describe('cards poller', () => {
+  const PERIOD = POLL_MS.deviceCards;
+  const serialsOf = (path: string) => decodeURIComponent(new URL(path, 'http://x').searchParams.get('serials') ?? '').split(',').filter(Boolean);
+
+  /** Cards watched over a fake device API answering the filtered list call; the test edits devices between periods. */
+  async function setup(watched: string[]) {
+    const registry = memoryWatchRegistry();
+    for (const serial of watched) await registry.add('deviceCards', serial);
+    const devices = new Map<string, Record<string, unknown>>();
+    const gets: string[] = [];
+    const emits: { room: string; event: string; payload: unknown }[] = [];
+    const listeners = new Set<(serials: string[]) => void>();
+    const pollers = startPollers({
+      registry,
+      state: memoryPollState(),
+      async get(path) {
+        gets.push(path);
+        const rows = serialsOf(path).map((s) => devices.get(s) ?? { serial: s, is_pause: false });
+        return { status: 200, body: structuredClone(rows) };
+      },
+      emit: (room, event, payload) => void emits.push({ room, event, payload }),
+      countPoll: () => undefined,
+      nudges: { subscribe: (l) => (listeners.add(l), () => void listeners.delete(l)) },
+    });
+    return { registry, devices, gets, emits, pollers, nudge: (...serials: string[]) => listeners.forEach((l) => l(serials)) };
+  }
+
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('reads only the watched cards, CARDS_PER_GET a call, once per period, and pushes a changed card to its room', async () => {
+    const watched = Array.from({ length: 450 }, (_, i) => `SP${300000 + i}`);
+    const { devices, gets, emits, pollers } = await setup(watched);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(gets.map((g) => serialsOf(g).length)).toEqual([CARDS_PER_GET, CARDS_PER_GET, 50]);
+    expect(new Set(gets.flatMap(serialsOf))).toEqual(new Set(watched));
+    expect(gets.every((g) => g.startsWith('/api/v1/device?serials='))).toBe(true); // never the whole list
+    expect(emits).toEqual([]); // the first poll only takes the snapshots
+
+    devices.set('SP300123', { serial: 'SP300123', is_pause: true });
+    await vi.advanceTimersByTimeAsync(PERIOD - 500);
+    expect(gets).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(gets).toHaveLength(6);
+    expect(emits).toEqual([{ room: 'devices:SP300123', event: 'device:changed', payload: expect.objectContaining({ serial: 'SP300123', patch: { is_pause: true } }) }]);
+    await pollers.stop();
+  });
+
+  it('polls a newly watched or nudged card at once, alone, then with the others at the next round; an unwatched one never', async () => {
+    const { registry, devices, gets, emits, pollers, nudge } = await setup(['SP1', 'SP2']);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(gets.map(serialsOf)).toEqual([['SP1', 'SP2']]);
+    await vi.advanceTimersByTimeAsync(5000);
+    await registry.add('deviceCards', 'SP3');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(gets.map(serialsOf)).toEqual([['SP1', 'SP2'], ['SP3']]);
+
+    devices.set('SP2', { serial: 'SP2', is_pause: true });
+    nudge('SP2', 'SP9');
+    await vi.advanceTimersByTimeAsync(5);
+    expect(gets.map(serialsOf).slice(2)).toEqual([['SP2']]);
+    expect(emits.map((e) => e.room)).toEqual(['devices:SP2']);
+
+    // The round keeps its period: SP3 and the nudged SP2 join it rather than starting periods of their own.
+    await vi.advanceTimersByTimeAsync(PERIOD - 5405 - 300); // the first round was at 0
+    expect(gets).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(gets.map(serialsOf).slice(3)).toEqual([['SP1', 'SP2', 'SP3']]);
+
+    await registry.remove('deviceCards', 'SP1');
+    await vi.advanceTimersByTimeAsync(PERIOD);
+    expect(gets.map(serialsOf).slice(4)).toEqual([['SP2', 'SP3']]);
     await pollers.stop();
   });
 });

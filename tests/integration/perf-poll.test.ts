@@ -57,14 +57,20 @@ describe.skipIf(!redisUp)('a portal write reaches another process within a secon
     await h?.close();
   });
 
-  it('a pause made through REST on A reaches a socket on B within 1 s, every time; a check-in waits for the period', async () => {
-    const b: Client = connect(servers[1]!.base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+  /** A socket on process B, recording the device:changed patches it hears and when. */
+  async function listenOnB() {
+    const c: Client = connect(servers[1]!.base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
     await new Promise<void>((resolve, reject) => {
-      b.on('connect', () => resolve());
-      b.on('connect_error', reject);
+      c.on('connect', () => resolve());
+      c.on('connect_error', reject);
     });
     const heard: { patch: Record<string, unknown>; at: number }[] = [];
-    b.on('device:changed', (p) => heard.push({ patch: p.patch, at: Date.now() }));
+    c.on('device:changed', (p) => heard.push({ patch: p.patch, at: Date.now() }));
+    return { c, heard };
+  }
+
+  it('a pause made through REST on A reaches a socket on B within 1 s, every time; a check-in waits for the period', async () => {
+    const { c: b, heard } = await listenOnB();
     expect(await new Promise((resolve) => b.emit('subscribe', { topic: 'device', serial: SERIAL }, resolve))).toMatchObject({ ok: true });
     await sleep(1500); // the first poll takes the snapshot
 
@@ -100,6 +106,64 @@ describe.skipIf(!redisUp)('a portal write reaches another process within a secon
     expect(checkin!.at - checkedAt).toBeGreaterThan(5000);
     b.close();
   }, 30_000);
+
+  it('brand assignment and exclusive-device changes made on A reach a device watcher and a card watcher on B within 1 s', async () => {
+    const SERIAL2 = 'SP240007';
+    const auth = { Authorization: `Token ${token}` };
+    const socket = async (subscription: Parameters<ClientToServerEvents['subscribe']>[0]) => {
+      const { c, heard } = await listenOnB();
+      const polls = () => servers.reduce((n, s) => n + s.rt.counters.total(subscription.topic), 0);
+      const before = polls();
+      expect(await new Promise((resolve) => c.emit('subscribe', subscription, resolve))).toMatchObject({ ok: true });
+      // The first poll of the subject takes its snapshot; a change after it is what the diff finds.
+      const t = Date.now();
+      while (polls() === before && Date.now() - t < 5000) await sleep(20);
+      expect(polls()).toBeGreaterThan(before);
+      return { c, heard };
+    };
+    const panel = await socket({ topic: 'device', serial: SERIAL2 });
+    const cards = await socket({ topic: 'deviceCards', serials: [SERIAL2] });
+
+    /** Makes the write on A, then waits until both watchers on B heard a patch that `seen` accepts; answers the delays. */
+    async function heardWithin(write: () => Promise<{ status: number }>, seen: (patch: Record<string, unknown>) => boolean) {
+      const from = [panel.heard.length, cards.heard.length];
+      const t = Date.now();
+      expect((await write()).status).toBe(200);
+      const found = () => [panel, cards].map((w, i) => w.heard.slice(from[i]).find((e) => seen(e.patch)));
+      while (found().some((e) => !e) && Date.now() - t < 3000) await sleep(10);
+      return found().map((e) => (e ? e.at - t : Infinity));
+    }
+
+    const device = (await request(servers[0]!.base).get(`/api/v1/device/${SERIAL2}`).set(auth)).body as { brand_name: string | null };
+    const brands = (await request(servers[0]!.base).get('/api/v1/brand').set(auth)).body as { id: number; name: string }[];
+    const other = brands.find((b) => b.name !== device.brand_name)!;
+    const original = brands.find((b) => b.name === device.brand_name)!;
+    const delays: Record<string, number[]> = {};
+    delays['brand assigned'] = await heardWithin(
+      () => request(servers[0]!.base).post('/api/v1/assignBrandToDevice').set(auth).send({ brandId: other.id, deviceSerials: [SERIAL2] }),
+      (p) => p.brand_name === other.name,
+    );
+    type Partners = { company: string }[];
+    delays['exclusive device added'] = await heardWithin(
+      () => request(servers[0]!.base).post('/api/v1/addExclusiveDevices/partner@demo.test').set(auth).send({ deviceSerials: [SERIAL2] }),
+      (p) => Array.isArray(p.market_partners) && (p.market_partners as Partners).some((m) => m.company === 'Big Easy Events'),
+    );
+    delays['exclusive device removed'] = await heardWithin(
+      () => request(servers[0]!.base).post('/api/v1/removeExclusiveDevices/partner@demo.test').set(auth).send({ deviceSerials: [SERIAL2] }),
+      (p) => Array.isArray(p.market_partners) && !(p.market_partners as Partners).some((m) => m.company === 'Big Easy Events'),
+    );
+    delays['brand assigned back'] = await heardWithin(
+      () => request(servers[0]!.base).post('/api/v1/assignBrandToDevice').set(auth).send({ brandId: original.id, deviceSerials: [SERIAL2] }),
+      (p) => p.brand_name === original.name,
+    );
+    console.log(`portal write -> device and card watchers on the other process: ${Object.entries(delays).map(([k, [a, b]]) => `${k} ${a} / ${b} ms`).join('; ')}`);
+    for (const [write, [toPanel, toCard]] of Object.entries(delays)) {
+      expect(toPanel, `${write}: device watcher`).toBeLessThan(1000);
+      expect(toCard, `${write}: card watcher`).toBeLessThan(1000);
+    }
+    panel.c.close();
+    cards.c.close();
+  }, 30_000);
 });
 
 describe.skipIf(!redisUp)('poll scheduling cost in Redis', () => {
@@ -119,12 +183,16 @@ describe.skipIf(!redisUp)('poll scheduling cost in Redis', () => {
     return { redis, calls: () => calls };
   }
 
-  it(`${SUBJECTS} watched devices on two pollers: each polled once per period in all, at most 2 Redis calls per subject per period per process, and the survivor takes over`, async () => {
+  it(`${SUBJECTS} watched devices and their cards on two pollers: each polled once per period in all, at most 2 Redis calls per subject per period per process, and the survivor takes over`, async () => {
     const prefix = `test:${crypto.randomBytes(4).toString('hex')}:`;
     const server = new Redis(TEST_REDIS_URL, { keyPrefix: prefix });
     const watches = redisWatchRegistry(server, 'server-1');
     const serials = Array.from({ length: SUBJECTS }, (_, i) => `SP9${String(i).padStart(5, '0')}`);
     for (const serial of serials) await watches.add('device', serial);
+    // The same serials' cards: subjects of their own, read in filtered list calls (poller.ts, CARDS_PER_GET).
+    for (const serial of serials) await watches.add('deviceCards', serial);
+    let cardGets = 0;
+    let cardsRead = 0;
 
     const gets = new Map<string, number>();
     const pollers = ['a', 'b'].map((name) => {
@@ -134,12 +202,19 @@ describe.skipIf(!redisUp)('poll scheduling cost in Redis', () => {
         registry,
         state: redisPollState(counted.redis, { processId: `poller-${name}`, leaseMs: 3 * PERIOD }),
         async get(p) {
+          const cards = /^\/api\/v1\/device\?serials=(.*)$/.exec(p);
+          if (cards) {
+            const wanted = decodeURIComponent(cards[1]!).split(',');
+            cardGets++;
+            cardsRead += wanted.length;
+            return { status: 200, body: wanted.map((serial) => ({ serial, is_pause: false })) };
+          }
           gets.set(p, (gets.get(p) ?? 0) + 1);
           return { status: 200, body: { serial: p.split('/').pop(), is_pause: false } };
         },
         emit: () => undefined,
         countPoll: () => undefined,
-        periods: { device: PERIOD },
+        periods: { device: PERIOD, deviceCards: PERIOD },
         tickMs: 100,
       });
       return { name, counted, registry, polls };
@@ -148,16 +223,27 @@ describe.skipIf(!redisUp)('poll scheduling cost in Redis', () => {
     await sleep(PERIOD * 3); // shards shared out, every subject's first poll made
     const callsBefore = pollers.map((p) => p.counted.calls());
     const getsBefore = [...gets.values()].reduce((a, b) => a + b, 0);
+    const [cardGetsBefore, cardsReadBefore] = [cardGets, cardsRead];
     await sleep(PERIOD * PERIODS);
-    const perSubjectPerPeriod = pollers.map((p, i) => (p.counted.calls() - callsBefore[i]!) / SUBJECTS / PERIODS);
+    // Subjects: each serial's device and its card.
+    const perSubjectPerPeriod = pollers.map((p, i) => (p.counted.calls() - callsBefore[i]!) / (2 * SUBJECTS) / PERIODS);
     const polled = [...gets.values()].reduce((a, b) => a + b, 0) - getsBefore;
-    console.log(`Redis calls per watched subject per period: ${perSubjectPerPeriod.map((c) => c.toFixed(3)).join(' and ')} (two pollers, ${SUBJECTS} subjects); polls per subject per period in all: ${(polled / SUBJECTS / PERIODS).toFixed(2)}; owned ${pollers.map((p) => p.polls.owned()).join(' + ')}`);
+    const cardsPerPeriod = (cardsRead - cardsReadBefore) / SUBJECTS / PERIODS;
+    const cardCallsPerPeriod = (cardGets - cardGetsBefore) / PERIODS;
+    console.log(
+      `Redis calls per watched subject per period: ${perSubjectPerPeriod.map((c) => c.toFixed(3)).join(' and ')} (two pollers, ${SUBJECTS} devices and ${SUBJECTS} cards); ` +
+        `polls per device per period in all: ${(polled / SUBJECTS / PERIODS).toFixed(2)}; reads per card per period: ${cardsPerPeriod.toFixed(2)} in ${cardCallsPerPeriod.toFixed(1)} list calls; owned ${pollers.map((p) => p.polls.owned()).join(' + ')}`,
+    );
     for (const c of perSubjectPerPeriod) expect(c).toBeLessThanOrEqual(2);
     // Once per period in total (a tick early or late at either end), never once per process.
     expect(polled / SUBJECTS / PERIODS).toBeGreaterThan(0.85);
     expect(polled / SUBJECTS / PERIODS).toBeLessThan(1.2);
+    // Cards likewise, a few filtered list calls per period (each process reads its own share in calls of CARDS_PER_GET).
+    expect(cardsPerPeriod).toBeGreaterThan(0.85);
+    expect(cardsPerPeriod).toBeLessThan(1.2);
+    expect(cardCallsPerPeriod).toBeLessThanOrEqual(6);
     // Both processes share the work.
-    for (const p of pollers) expect(p.polls.owned()).toBeGreaterThan(SUBJECTS / 5);
+    for (const p of pollers) expect(p.polls.owned()).toBeGreaterThan((2 * SUBJECTS) / 5);
 
     // One poller stops without handing over (a crash): the other takes every subject within the lease.
     const [gone, survivor] = pollers;
@@ -168,7 +254,7 @@ describe.skipIf(!redisUp)('poll scheduling cost in Redis', () => {
     await sleep(PERIOD * 2);
     const stale = serials.filter((s) => (gets.get(`/api/v1/device/${s}`) ?? 0) <= (mark.get(`/api/v1/device/${s}`) ?? 0));
     expect(stale).toEqual([]);
-    expect(survivor!.polls.owned()).toBe(SUBJECTS);
+    expect(survivor!.polls.owned()).toBe(2 * SUBJECTS);
 
     await survivor!.polls.stop();
     await survivor!.registry.close();

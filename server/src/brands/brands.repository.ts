@@ -143,10 +143,10 @@ function brandQueries(db: Db) {
       return rows.length;
     },
 
-    /** Moves every device of one brand to another (or to none); answers how many moved. */
-    async moveDevices(fromBrandId: number, toBrandId: number | null): Promise<number> {
-      const rows = await db.update(devices).set({ brandId: toBrandId }).where(eq(devices.brandId, fromBrandId)).returning({ id: devices.id });
-      return rows.length;
+    /** Moves every device of one brand to another (or to none); answers the serials moved. */
+    async moveDevices(fromBrandId: number, toBrandId: number | null): Promise<string[]> {
+      const rows = await db.update(devices).set({ brandId: toBrandId }).where(eq(devices.brandId, fromBrandId)).returning({ serial: devices.serial });
+      return rows.map((r) => r.serial);
     },
   };
 }

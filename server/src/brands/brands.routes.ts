@@ -28,7 +28,7 @@ function brandId(raw: unknown): number {
 
 /** The brand calls of spec section 7: list, add, edit, assign to clients and devices, delete. */
 export function brandsRoutes(ctx: AppContext): Routes {
-  const service = brandsService({ repo: brandsRepository(ctx.db), images: localImageStore(ctx.uploadsDir, 'brands'), log: ctx.log });
+  const service = brandsService({ repo: brandsRepository(ctx.db), images: localImageStore(ctx.uploadsDir, 'brands'), log: ctx.log, devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials) });
   const router = Router();
   // The service decides who may write; checking the role here too refuses a client or partner before
   // its upload is read into memory.

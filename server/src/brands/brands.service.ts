@@ -18,6 +18,11 @@ export type BrandsServiceDeps = {
   repo: BrandsRepository;
   images: ImageStore;
   log: (msg: string, err?: unknown) => void;
+  /**
+   * Devices whose answers a committed write changed (their brand, its name or logo): the pollers watching
+   * them poll now (workers/src/realtime/nudge.ts), so other screens see it within a second.
+   */
+  devicesChanged?: (serials: string[]) => void;
 };
 
 const notFound = () => ApiError.notFound(BRAND_MESSAGES.notFound);
@@ -28,7 +33,7 @@ const nameTaken = () => ApiError.field('name', BRAND_MESSAGES.nameTaken);
  * (brands, their clients and their devices are fleet management), and each write either applies whole
  * or not at all.
  */
-export function brandsService({ repo, images, log }: BrandsServiceDeps) {
+export function brandsService({ repo, images, log, devicesChanged = () => undefined }: BrandsServiceDeps) {
   const requireDistributor = (viewer: ScopeViewer) => {
     if (!isDistributor(viewer)) throw ApiError.forbidden();
   };
@@ -100,7 +105,9 @@ export function brandsService({ repo, images, log }: BrandsServiceDeps) {
         if (outcome === 'missing') throw notFound();
       });
       if (url && existing.imageUrl !== url) await forget(existing.imageUrl);
-      return answer(viewer, id);
+      const edited = await answer(viewer, id);
+      devicesChanged(edited.deviceSerials);
+      return edited;
     },
 
     /** Replaces the brand's clients (the 5 client slots of the Brand details dialog). */
@@ -116,7 +123,10 @@ export function brandsService({ repo, images, log }: BrandsServiceDeps) {
         if (unknown.length) throw new ApiError(400, { clientEmails: unknown.map(BRAND_MESSAGES.unknownClient) });
         await tx.replaceClients(brand.id, found.map((u) => u.id));
       });
-      return answer(viewer, input.brandId);
+      const assigned = await answer(viewer, input.brandId);
+      // The devices read the same, but the clients' scopes (and overviews, which every nudge polls) changed.
+      devicesChanged(assigned.deviceSerials);
+      return assigned;
     },
 
     /** Gives the listed devices this brand (the Transfer button of 'Add Device To {brand}'). */
@@ -131,6 +141,7 @@ export function brandsService({ repo, images, log }: BrandsServiceDeps) {
         if (unknown.length) throw new ApiError(400, { deviceSerials: unknown.map(BRAND_MESSAGES.unknownDevice) });
         await tx.setDevicesBrand(found.map((d) => d.id), brand.id);
       });
+      devicesChanged(input.deviceSerials);
       return answer(viewer, input.brandId);
     },
 
@@ -139,7 +150,7 @@ export function brandsService({ repo, images, log }: BrandsServiceDeps) {
       requireDistributor(viewer);
       const target = input.transferBrandId ?? undefined;
       if (target === id) throw ApiError.field('transferBrandId', BRAND_MESSAGES.sameTransferBrand);
-      const { imageUrl, transferred } = await repo.transaction(async (tx) => {
+      const { imageUrl, transferred, moved } = await repo.transaction(async (tx) => {
         // Both rows locked (in id order) so the transfer target cannot vanish before the move commits.
         const locked = await tx.findBrands(target === undefined ? [id] : [id, target], { lock: true });
         const brand = locked.find((b) => b.id === id);
@@ -151,8 +162,9 @@ export function brandsService({ repo, images, log }: BrandsServiceDeps) {
         // saying it here keeps the rule visible).
         const moved = await tx.moveDevices(id, target ?? null);
         await tx.deleteBrand(id);
-        return { imageUrl: brand.imageUrl, transferred: target === undefined ? 0 : moved };
+        return { imageUrl: brand.imageUrl, transferred: target === undefined ? 0 : moved.length, moved };
       });
+      devicesChanged(moved);
       await forget(imageUrl);
       return { detail: BRAND_MESSAGES.deleted, transferred };
     },

@@ -12,7 +12,7 @@ import { NOT_A_PARTNER, partnersService } from './partners.service.ts';
  * POST /api/v1/addExclusiveDevices/{email} and /api/v1/removeExclusiveDevices/{email} with {deviceSerials}.
  */
 export function partnersRoutes(ctx: AppContext): Routes {
-  const service = partnersService({ repo: partnersRepository(ctx.db), deviceAccess: ctx.deviceAccess, log: ctx.log });
+  const service = partnersService({ repo: partnersRepository(ctx.db), deviceAccess: ctx.deviceAccess, log: ctx.log, devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials) });
   const router = Router();
 
   router.get('/allUser', async (req, res) => {

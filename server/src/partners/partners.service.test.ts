@@ -54,8 +54,9 @@ function fake() {
     },
   };
   const revoked: [number, string[]][] = [];
-  const service = partnersService({ repo, deviceAccess: { revokeDevices: async (u, s) => void revoked.push([u, s]) }, log: () => undefined });
-  return { service, revoked, pairs: () => [...pairs].sort() };
+  const nudged: string[][] = [];
+  const service = partnersService({ repo, deviceAccess: { revokeDevices: async (u, s) => void revoked.push([u, s]) }, log: () => undefined, devicesChanged: (s) => void nudged.push(s) });
+  return { service, revoked, nudged, pairs: () => [...pairs].sort() };
 }
 
 const status = async (p: Promise<unknown>) => {
@@ -83,6 +84,14 @@ describe('partners service', () => {
     expect(revoked).toEqual([[2, ['A']]]);
     await service.removeDevices(DIST, 'p@x.test', { deviceSerials: ['A'] });
     expect(revoked).toHaveLength(1);
+  });
+
+  it('nudges the pollers of the devices a committed write changed, and nothing for a refused one', async () => {
+    const { service, nudged } = fake();
+    await service.addDevices(DIST, 'p@x.test', { deviceSerials: ['B'] });
+    await service.removeDevices(DIST, 'p@x.test', { deviceSerials: ['A', 'B'] });
+    await expect(service.addDevices(DIST, 'p@x.test', { deviceSerials: ['B', 'Z'] })).rejects.toMatchObject({ status: 400 });
+    expect(nudged).toEqual([['B'], ['A', 'B']]);
   });
 
   it('refuses unknown serials as a whole, non-partners, unknown emails', async () => {

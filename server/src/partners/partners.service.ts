@@ -10,6 +10,11 @@ export type PartnersServiceDeps = {
   repo: PartnersRepository;
   deviceAccess: DeviceAccessNotifier;
   log: (msg: string, err?: unknown) => void;
+  /**
+   * Devices whose answers a committed write changed (their market_partners): the pollers watching them
+   * poll now (workers/src/realtime/nudge.ts), so other screens see it within a second.
+   */
+  devicesChanged?: (serials: string[]) => void;
 };
 
 type Viewer = ScopeViewer & { readOnly?: boolean };
@@ -61,11 +66,13 @@ export function partnersService(deps: PartnersServiceDeps) {
     /** POST /api/v1/addExclusiveDevices/{email}: the devices become that partner's (others keep theirs). */
     async addDevices(viewer: Viewer, emailParam: unknown, body: unknown): Promise<PartnerUser> {
       requireDistributor(viewer);
-      return repo.transaction(async (tx) => {
+      const { answer, serials } = await repo.transaction(async (tx) => {
         const { account, found } = await resolve(tx, emailParam, body);
         await tx.addExclusive(account.id, found.map((d) => d.id));
-        return answerOf(tx, account.id);
+        return { answer: await answerOf(tx, account.id), serials: found.map((d) => d.serial) };
       });
+      deps.devicesChanged?.(serials);
+      return answer;
     },
 
     /**
@@ -80,6 +87,7 @@ export function partnersService(deps: PartnersServiceDeps) {
         const removedIds = new Set(await tx.removeExclusive(account.id, found.map((d) => d.id)));
         return { answer: await answerOf(tx, account.id), userId: account.id, removed: found.filter((d) => removedIds.has(d.id)).map((d) => d.serial) };
       });
+      deps.devicesChanged?.(removed);
       if (removed.length) {
         // After the commit: a socket that subscribed in between was checked against the new scope already.
         await deps.deviceAccess.revokeDevices(userId, removed).catch((err) => deps.log('revoking socket rooms failed', err));

@@ -1,4 +1,4 @@
-import { allSettled, fork } from 'effector';
+import { allSettled, createStore, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { fakeDevice, pinsOf } from './lib/fake-device';
 import { pinStatusOf, pinTypeOf, worstStatus } from './lib/pin-status';
@@ -10,7 +10,9 @@ import {
   $selectedDevice,
   applyDevicePatches,
   applyPinPatches,
+  deviceAnswered,
   deviceListNeeded,
+  deviceOf,
   devicePinClicked,
   devicesCleared,
   devicesPatched,
@@ -109,5 +111,24 @@ describe('pin feed and the full list on demand', () => {
     await allSettled(devicePinClicked, { scope, params: 'A1' });
     expect(asked).toEqual(['A1']);
     expect(scope.getState($selectedDevice)).toMatchObject({ serial: 'A1', address: '1 Beach Rd' });
+  });
+});
+
+describe('one device in one place', () => {
+  it("a single answer refreshes the device's list entry; its detail fields stay in the detail cache through a list read", async () => {
+    let list = [fakeDevice('A1'), fakeDevice('B2')];
+    const scope = fork({ handlers: [[fetchDevicesFx, async () => list]] });
+    const $shown = deviceOf(createStore<string | null>('A1'));
+    await allSettled(deviceListNeeded, { scope });
+    await allSettled(deviceAnswered, { scope, params: fakeDevice('A1', { label: 'Pier', timezone_id: 'America/Chicago' }) });
+    expect(scope.getState($devices).A1).toMatchObject({ label: 'Pier' });
+    expect(scope.getState($devices).A1).not.toHaveProperty('timezone_id');
+    expect(scope.getState($shown)).toMatchObject({ label: 'Pier', timezone_id: 'America/Chicago' });
+
+    list = [fakeDevice('A1', { label: 'Renamed' })];
+    await allSettled(devicesRequested, { scope });
+    expect(scope.getState($shown)).toMatchObject({ label: 'Renamed', timezone_id: 'America/Chicago' });
+    await allSettled(devicesCleared, { scope });
+    expect(scope.getState($shown)).toBeNull();
   });
 });

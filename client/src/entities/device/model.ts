@@ -1,5 +1,5 @@
-import { decodeDevicePin, type DeviceListItemShape, type DevicePin, type DevicePinTuple } from '@fleet/shared';
-import { combine, createEvent, createStore, sample } from 'effector';
+import { decodeDevicePin, type DeviceAnswer, type DeviceListItemShape, type DevicePin, type DevicePinTuple } from '@fleet/shared';
+import { combine, createEvent, createStore, sample, type Store } from 'effector';
 import { createApiFx, http } from '../../shared/api';
 
 /** A device of GET /api/v1/device (spec section 3; the answer carries more fields than typed here). */
@@ -27,6 +27,12 @@ export const deviceSelected = createEvent<string>();
 export const deviceSelectionCleared = createEvent();
 /** The session ended: nothing of the last user stays in memory. */
 export const devicesCleared = createEvent();
+/**
+ * One device's full answer arrived outside the list: a single read (the device panel's) or a write's
+ * answer (pause, settings, EDIT DEVICE). It lands in the detail cache and refreshes the device's list
+ * entry, so every view of that device shows the same fields.
+ */
+export const deviceAnswered = createEvent<Device>();
 
 export const fetchDevicesFx = createApiFx<void, Device[]>(() => http<Device[]>('/api/v1/device'));
 /** GET /api/v1/devicePins: about 60 bytes a device instead of the list's 1.1 KB. */
@@ -45,11 +51,50 @@ export const $selectedSerial = createStore<string | null>(null);
 export type PinRecord = Record<string, DevicePin>;
 export const $devicePins = createStore<PinRecord>({});
 export const $pinsStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');
-/** Full answers of single devices read on demand (a pin clicked before the list was needed). */
+/**
+ * The detail cache: full answers of single devices by serial (the device panel's read, a pin's card read
+ * before the list was needed, a write's answer), kept live by the same patches as the list. It is where
+ * the fields only the single answer carries live (DETAIL_FIELDS); a device's list fields are read from
+ * the list when the list holds it (see fullDevice), so a list and a panel never disagree.
+ */
 const $deviceDetails = createStore<DeviceRecord>({});
-export const $selectedDevice = combine($devices, $deviceDetails, $selectedSerial, (devices, details, serial) =>
-  serial ? (devices[serial] ?? details[serial] ?? null) : null,
-);
+
+/** The fields of the single-device answer that the list answer does not carry. */
+type DetailField = Exclude<keyof DeviceAnswer, keyof DeviceListItemShape>;
+const DETAIL_FIELDS = ['timezone_id', 'brand_image_url', 'batch2Id', 'pending_changes'] as const satisfies readonly DetailField[];
+// None left out either: a field added to the single answer only is a compile error here until listed.
+const _everyDetailField: [DetailField] extends [(typeof DETAIL_FIELDS)[number]] ? true : never = true;
+
+/** A full answer without its detail fields: what the device's list entry takes from it. */
+function listFieldsOf(device: Device): Device {
+  const fields = { ...device };
+  for (const field of DETAIL_FIELDS) delete fields[field];
+  return fields;
+}
+
+/**
+ * One device as every view shows it: its list entry when the list holds it, with the detail fields of
+ * its single answer (and the whole single answer when the list does not hold it).
+ */
+export function fullDevice(listed: Device | null, detail: Device | null): Device | null {
+  if (!detail) return listed ?? null;
+  if (!listed) return detail;
+  const device = { ...detail, ...listed };
+  for (const field of DETAIL_FIELDS) if (field in detail) device[field] = detail[field];
+  return device;
+}
+
+/**
+ * The device of the serial a store names, from the list and the detail cache. Each part is picked by
+ * serial first, so a patch to another device recomputes nothing here.
+ */
+export function deviceOf($serial: Store<string | null>): Store<Device | null> {
+  // null, not undefined, for none: a store skips an update to undefined.
+  const $listed = combine($devices, $serial, (devices, serial) => (serial ? (devices[serial] ?? null) : null));
+  const $detail = combine($deviceDetails, $serial, (details, serial) => (serial ? (details[serial] ?? null) : null));
+  return combine($listed, $detail, fullDevice);
+}
+export const $selectedDevice = deviceOf($selectedSerial);
 /** Every serial on the map: the live subscriptions follow these. */
 export const $deviceSerials = $devicePins.map((pins) => Object.keys(pins));
 
@@ -96,7 +141,10 @@ export function applyPinPatches(pins: PinRecord, patches: Record<string, DeviceP
   return next ?? pins;
 }
 
-$devices.on(fetchDevicesFx.doneData, (_, list) => normaliseDevices(list)).on(devicesPatched, applyDevicePatches);
+$devices
+  .on(fetchDevicesFx.doneData, (_, list) => normaliseDevices(list))
+  .on(devicesPatched, applyDevicePatches)
+  .on(deviceAnswered, (devices, device) => applyDevicePatches(devices, { [device.serial]: listFieldsOf(device) }));
 $devicePins
   .on(fetchDevicePinsFx.doneData, (_, list) => Object.fromEntries(list.map((pin) => [pin.serial, pin])))
   .on(devicesPatched, applyPinPatches)
@@ -107,9 +155,9 @@ $pinsStatus
   .on(fetchDevicePinsFx.fail, (status) => (status === 'ready' ? status : 'failed'))
   .reset(devicesCleared);
 $deviceDetails
-  .on(fetchDeviceDetailsFx.done, (details, { params, result }) => ({ ...details, [params]: result }))
+  .on(deviceAnswered, (details, device) => ({ ...details, [device.serial]: { ...details[device.serial], ...device } }))
   .on(devicesPatched, applyDevicePatches)
-  .reset(devicesCleared, fetchDevicesFx.done);
+  .reset(devicesCleared);
 $devicesStatus
   .on(fetchDevicesFx, (status) => (status === 'ready' ? status : 'loading'))
   .on(fetchDevicesFx.done, () => 'ready')
@@ -122,6 +170,7 @@ sample({ clock: [pinsRequested, devicesRequested], fn: () => undefined, target: 
 // The full list again only where a view already read it.
 sample({ clock: devicesRequested, source: $devicesStatus, filter: (status) => status !== 'idle', fn: () => undefined, target: fetchDevicesFx });
 sample({ clock: deviceListNeeded, source: { status: $devicesStatus, pending: fetchDevicesFx.pending }, filter: ({ status, pending }) => !pending && (status === 'idle' || status === 'failed'), fn: () => undefined, target: fetchDevicesFx });
+sample({ clock: fetchDeviceDetailsFx.doneData, target: deviceAnswered });
 // A pin's card shows the full answer: read that one device unless the list already holds it.
 sample({
   clock: devicePinClicked,

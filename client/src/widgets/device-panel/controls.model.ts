@@ -5,7 +5,7 @@ import { $multiSelected, $panelSerial, fetchPanelDeviceFx, panelClosed, panelDev
 /**
  * The device control panel's writes (spec section 2: toggles Maintenance, Activated, Anti vandalism,
  * Pause/Resume; RESET tsp; withdrawing a pending change) and the notice each one shows (spec section 8
- * texts). Every write answers the device, which replaces the panel's copy at once; the push keeps it
+ * texts). Every write answers the device, which goes into the device store at once; the push keeps it
  * current afterwards.
  */
 export type DeviceAction =

@@ -1,17 +1,32 @@
 import { allSettled, fork, scopeBind } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { fetchDevicesFx } from '../../entities/device';
+import { $devices, devicesRequested, fetchDevicesFx } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { fetchOverviewFx } from '../../entities/overview';
+import { flushTimerFx } from '../../features/live-devices';
 import { smsLogAppendedReceived, socketConnected, subscribeFx, unsubscribeFx, deviceChangedReceived } from '../../shared/realtime';
-import { $panelDevice, $smsLog, fetchPanelDeviceFx, fetchSimLogFx, panelClosed, panelDeviceSelected, panelOpened, sectionSelected, type PanelDevice } from './model';
+import {
+  $groupDevices,
+  $panelDevice,
+  $panelStatus,
+  $smsLog,
+  fetchPanelDeviceFx,
+  fetchSimLogFx,
+  panelClosed,
+  panelDeviceReplaced,
+  panelDeviceSelected,
+  panelOpened,
+  sectionSelected,
+  type PanelDevice,
+} from './model';
 import { fetchBatteryFx, fetchMonthUsageFx, fetchPumpLogFx } from './telemetry.model';
 
 const at = '2026-11-22T10:00:00Z';
 const row = (message: string, created_when = at) => ({ direction: 'IN', message, created_when });
 
 /** A scope whose socket and API are recorded instead of sent. */
-function setup() {
+/** `list`: what GET /api/v1/device answers when read. */
+function setup(list: () => ReturnType<typeof fakeDevice>[] = () => []) {
   const log: string[] = [];
   const reads: string[] = [];
   const scope = fork({
@@ -23,7 +38,9 @@ function setup() {
       [fetchPumpLogFx, async () => ({ total_left_pump_dispensation: 0, total_right_pump_dispensation: 0, dispensingDatas: [], remainDatas: [] })],
       [fetchBatteryFx, async () => []],
       [fetchMonthUsageFx, async () => ({})],
-      [fetchDevicesFx, async () => []],
+      [fetchDevicesFx, async () => list()],
+      // live-devices applies the merged pushes at once instead of after its throttle window.
+      [flushTimerFx, async () => undefined],
       [fetchOverviewFx, async () => ({})],
     ],
   });
@@ -59,9 +76,9 @@ describe('device panel model', () => {
     const { scope } = setup();
     await allSettled(panelOpened, { scope, params: 'A1' });
     await allSettled(sectionSelected, { scope, params: 'sim' });
-    const changed = scopeBind(deviceChangedReceived, { scope });
-    changed({ serial: 'A1', patch: { battery_percent: 12 }, at });
-    changed({ serial: 'Z9', patch: { battery_percent: 99 }, at });
+    // A push reaches the panel the way it reaches every view: live-devices patches the device store.
+    await allSettled(deviceChangedReceived, { scope, params: { serial: 'A1', patch: { battery_percent: 12 }, at } });
+    await allSettled(deviceChangedReceived, { scope, params: { serial: 'Z9', patch: { battery_percent: 99 }, at } });
     expect(scope.getState($panelDevice)?.battery_percent).toBe(12);
 
     const appended = scopeBind(smsLogAppendedReceived, { scope });
@@ -80,5 +97,40 @@ describe('device panel model', () => {
     expect(reads).toEqual([]);
     await allSettled(socketConnected, { scope, params: { reconnect: true } });
     expect(reads).toEqual(['device:A1']);
+  });
+
+  it('shows the device store\'s device: a push, a write and a list read show the same in the panel and the list', async () => {
+    let list = [fakeDevice('A1', { battery_percent: 50 }), fakeDevice('B1')];
+    const { scope } = setup(() => list);
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    const listed = () => scope.getState($devices).A1!;
+    const shown = () => scope.getState($panelDevice)!;
+    /** Every list field the panel shows is the list entry's own value (the same object for objects): no second copy. */
+    const sameAsList = () => {
+      for (const [field, value] of Object.entries(listed())) expect(shown()[field as keyof PanelDevice], field).toBe(value);
+      expect(scope.getState($groupDevices).find((d) => d.serial === 'A1')).toBe(listed());
+    };
+    sameAsList();
+    // The fields only the single answer carries come from the panel's read.
+    expect(shown().timezone_id).toBe('America/Chicago');
+
+    await allSettled(deviceChangedReceived, { scope, params: { serial: 'A1', patch: { battery_percent: 12, label: 'Pier' }, at } });
+    expect(shown()).toMatchObject({ battery_percent: 12, label: 'Pier' });
+    sameAsList();
+
+    // A write's answer (pause) lands in the store: the list shows it too; its pending change stays a detail.
+    const change = { id: 7, kind: 'setting', setting: 'is_pause', requested_at: at, requested_by: 1, expected_at: null, expires_at: null };
+    await allSettled(panelDeviceReplaced, { scope, params: { ...shown(), is_pause: true, pending_changes: [change] } });
+    expect(listed().is_pause).toBe(true);
+    expect(shown().pending_changes).toEqual([change]);
+    expect(listed()).not.toHaveProperty('pending_changes');
+    sameAsList();
+
+    // The list read again: its values are the panel's, and the detail fields stay.
+    list = [fakeDevice('A1', { label: 'Renamed', battery_percent: 40 }), fakeDevice('B1')];
+    await allSettled(devicesRequested, { scope });
+    expect(shown()).toMatchObject({ label: 'Renamed', battery_percent: 40, timezone_id: 'America/Chicago', pending_changes: [change] });
+    sameAsList();
+    expect(scope.getState($panelStatus)).toBe('ready');
   });
 });

@@ -1,16 +1,9 @@
 import type { DeviceAnswer, SimLogRow, Subscription } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
-import { $devices, deviceListNeeded, deviceSelected, type Device } from '../../entities/device';
+import { $devices, deviceAnswered, deviceListNeeded, deviceOf, deviceSelected, type Device } from '../../entities/device';
 import { deviceDeleted, deviceSaved } from '../../features/device-form';
 import { createApiFx, http, HttpError, segment } from '../../shared/api';
-import {
-  deviceChangedReceived,
-  pendingFlagsChangedReceived,
-  smsLogAppendedReceived,
-  socketConnected,
-  subscribeFx,
-  unsubscribeFx,
-} from '../../shared/realtime';
+import { smsLogAppendedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import { $location, $pathname, $query, locationSynced, navigated, ROUTES } from '../../shared/routing';
 import type { PanelSection } from './lib/panel-lib';
 
@@ -21,6 +14,9 @@ export type { PanelSection };
  * device at a time. It loads the device once over REST and then lives on pushes: it subscribes to the
  * `device` topic (10 s panel schedule) of the device it shows and, while the SIM section is open, to
  * its `simLog` topic (15 s). Switching device or section moves the subscriptions; closing drops them.
+ * The device itself lives in the device store (entities/device): the read and the writes' answers go into
+ * its detail cache, the pushes (pending_flags among their fields) reach it through live-devices, and the
+ * panel only names the serial it shows, so the panel and the lists behind it can never disagree.
  * After a reconnect it subscribes again and re-reads what it shows (changes while away were not pushed).
  *
  * The panel can be opened by address too: `/?device=<serial>` (a link to share, and a keyboard route to
@@ -56,9 +52,15 @@ const resubscribeFx = createEffect(async (to: Watch) => {
 });
 
 export const $panelSerial = createStore<string | null>(null);
-export const $panelDevice = createStore<PanelDevice | null>(null);
 /** 'missing': the device is unknown or outside the caller's scope (404): nothing more is asked for it. */
 export const $panelStatus = createStore<'idle' | 'loading' | 'ready' | 'failed' | 'missing'>('idle');
+/**
+ * The device shown: the device store's device of $panelSerial, once the panel's read for that serial has
+ * answered (not an answer remembered from an earlier opening, and never a device the server did not find).
+ */
+export const $panelDevice = combine(deviceOf($panelSerial), $panelStatus, (device, status) =>
+  status === 'ready' ? (device as unknown as PanelDevice | null) : null,
+);
 export const $section = createStore<PanelSection>('dashboard');
 export const $collapsed = createStore(false);
 export const $smsLog = createStore<SimLogRow[] | null>(null);
@@ -74,20 +76,22 @@ const loaded = sample({
   clock: fetchPanelDeviceFx.done,
   source: $panelSerial,
   filter: (serial, { params }) => serial === params,
-  fn: (_, { result }) => result,
+  fn: (_, { result }): Device => result,
 });
-$panelDevice
-  .on(loaded, (_, device) => device)
-  .on(panelDeviceReplaced, (current, device) => (current && current.serial === device.serial ? { ...current, ...device } : current))
-  .on(deviceChangedReceived, (device, { serial, patch }) => (device && device.serial === serial ? ({ ...device, ...patch } as PanelDevice) : device))
-  .on(pendingFlagsChangedReceived, (device, { serial, pending_flags }) => (device && device.serial === serial ? { ...device, pending_flags } : device))
-  .on(panelDeviceSelected, (device, serial) => (device?.serial === serial ? device : null))
-  .reset(panelClosed, panelOpened);
+// The answer and the writes' answers for the device shown go into the device store.
+sample({ clock: loaded, target: deviceAnswered });
+sample({
+  clock: panelDeviceReplaced,
+  source: $panelSerial,
+  filter: (serial, device) => serial === device.serial,
+  fn: (_, device): Device => device,
+  target: deviceAnswered,
+});
 $panelStatus
   .on(fetchPanelDeviceFx, (status) => (status === 'ready' ? 'ready' : 'loading'))
   .on(loaded, () => 'ready')
   .on(fetchPanelDeviceFx.fail, (status, { error }) => (status === 'ready' ? status : error instanceof HttpError && error.status === 404 ? 'missing' : 'failed'))
-  .on(panelDeviceSelected, () => 'loading')
+  .on([panelOpened, panelDeviceSelected], () => 'loading')
   .reset(panelClosed);
 
 // SIM log: one read when the SIM section opens, then appended rows from the push server.

@@ -1,2 +1,2 @@
 export { DashboardPanel } from './ui/dashboard-panel';
-export { dashboardReset, $selectedCounty } from './model';
+export { areaFocused, dashboardReset, deviceChosen, $selectedCounty } from './model';

@@ -1,4 +1,4 @@
-import { allSettled, fork } from 'effector';
+import { allSettled, createStore, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { countiesRequested, fetchCountiesFx } from '../../entities/county';
 import { $selectedSerial, deviceListNeeded, fetchDevicesFx } from '../../entities/device';
@@ -6,8 +6,6 @@ import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { $countyOverview, fetchCountyOverviewFx } from '../../entities/overview';
 import { $user } from '../../entities/session';
 import { overviewChangedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
-import { $panelSerial, fetchPanelDeviceFx } from '../device-panel/model';
-import { $viewRequest } from '../map';
 import {
   $countyFilter,
   $countyRows,
@@ -16,14 +14,20 @@ import {
   $searchText,
   $selectedCounty,
   $tab,
+  areaFocused,
   countyClicked,
   countyCleared,
   deviceCardClicked,
+  deviceChosen,
   filterViewClosed,
   filterViewOpened,
   searchChanged,
   tabSelected,
 } from './model';
+
+/** What the dashboard asked of the page (the page connects these to the map and the device panel). */
+const $focusedArea = createStore<unknown>(null).on(areaFocused, (_, bounds) => bounds);
+const $chosenDevice = createStore<string | null>(null).on(deviceChosen, (_, serial) => serial);
 
 const outline = (west: number, south: number) =>
   JSON.stringify({ type: 'FeatureCollection', features: [{ properties: { name_2: 'x' }, geometry: { type: 'Polygon', coordinates: [[[west, south], [west + 0.5, south + 0.4], [west, south + 0.4]]] } }] });
@@ -52,7 +56,6 @@ function setup(user: Record<string, unknown> = { role: 'distributor', user_type:
         ],
       ],
       [fetchCountyOverviewFx, async (location: number) => (overviewReads.push(location), { location, total_devices: location === 2 ? 2 : 1, pause_devices: 0 })],
-      [fetchPanelDeviceFx, async (serial: string) => ({ ...fakeDevice(serial), pending_changes: [] }) as never],
     ],
   });
   return { scope, log, overviewReads };
@@ -95,7 +98,7 @@ describe('dashboard panel model', () => {
     expect(scope.getState($selectedCounty)).toBe(2);
     expect(overviewReads).toEqual([2]);
     expect(log).toEqual(['+overview:2']);
-    expect(scope.getState($viewRequest)?.bounds).toEqual([
+    expect(scope.getState($focusedArea)).toEqual([
       [-90.1, 29.9],
       [-89.6, 30.299999999999997],
     ]);
@@ -129,10 +132,10 @@ describe('dashboard panel model', () => {
     expect(overviewReads).toEqual([1, 1]);
   });
 
-  it('a device card opens the device panel and selects its pin', async () => {
+  it('a device card asks for the device panel and selects its pin', async () => {
     const { scope } = await loaded();
     await allSettled(deviceCardClicked, { scope, params: 'B2' });
-    expect(scope.getState($panelSerial)).toBe('B2');
+    expect(scope.getState($chosenDevice)).toBe('B2');
     expect(scope.getState($selectedSerial)).toBe('B2');
   });
 

@@ -5,8 +5,6 @@ import { $devices, deviceListNeeded, devicePinClicked, type Device } from '../..
 import { countyOverviewPatched, countyOverviewRequested } from '../../entities/overview';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { overviewChangedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
-import { panelOpened } from '../device-panel';
-import { boundsRequested } from '../map';
 import {
   batchNumbers,
   brandOptions,
@@ -27,6 +25,9 @@ import {
  * device pushes), so filtering and searching never call the server; the overview counts come from the
  * `overview` topic. Choosing a county switches the dashboard to that county (section 4: overall versus
  * a county): its overview is read once and then pushed, and the map zooms to its outline.
+ *
+ * It opens no other widget itself: it says what it wants (deviceChosen, areaFocused) and the page that
+ * shows it beside the device panel and the map connects those (pages/map/model.ts).
  */
 export type DashboardTab = 'overview' | 'deviceList' | 'batchList' | 'subscriptions';
 export type DeviceListTab = 'county' | 'brand' | 'partner';
@@ -55,6 +56,10 @@ export const partnerSearchChanged = createEvent<string>();
 export const partnerClicked = createEvent<string>();
 /** A device card in a list: open its panel and highlight its pin. */
 export const deviceCardClicked = createEvent<string>();
+/** Out: a device was chosen in the dashboard; its management panel should open. */
+export const deviceChosen = createEvent<string>();
+/** Out: the map should show this area (west-south and east-north corners, [lng, lat]): a county's outline. */
+export const areaFocused = createEvent<[[number, number], [number, number]]>();
 
 export const $collapsed = createStore(false).on(collapseToggled, (c) => !c).reset(dashboardReset);
 export const $tab = createStore<DashboardTab>('overview').reset(dashboardReset);
@@ -119,7 +124,7 @@ sample({ clock: filterViewOpened, source: $selectedCounty, target: $countyFilter
 
 sample({
   clock: deviceCardClicked,
-  target: [devicePinClicked, panelOpened],
+  target: [devicePinClicked, deviceChosen],
 });
 
 // The county view: its overview once, the map on its outline.
@@ -129,7 +134,7 @@ sample({
   source: $counties,
   filter: (collection, id) => id !== null && collection.features.some((f) => f.id === id),
   fn: (collection, id) => geometryBounds(collection.features.find((f) => f.id === id)!.geometry)!,
-  target: boundsRequested,
+  target: areaFocused,
 });
 
 // Pushes for the county on view (the overall ones go to the overall overview).

@@ -11,6 +11,7 @@ import { FleetMap } from '../../../widgets/map';
 import { ProfilePanel } from '../../../widgets/profile-panel';
 import { SelectedDeviceCard } from '../../../widgets/selected-device';
 import { UserManagementDialog } from '../../../widgets/user-management';
+import '../model';
 import styles from './map-page.module.css';
 
 /**

@@ -1,0 +1,13 @@
+import { sample } from 'effector';
+import { areaFocused, deviceChosen } from '../../widgets/dashboard-panel';
+import { panelOpened } from '../../widgets/device-panel';
+import { boundsRequested } from '../../widgets/map';
+
+/**
+ * The map screen composes its widgets: none of them imports another, each says what it wants and this
+ * page connects it to the widget that does it. Loaded with the page (ui/map-page imports it).
+ */
+// A device chosen in the dashboard's lists opens its management panel.
+sample({ clock: deviceChosen, target: panelOpened });
+// The dashboard's county view: the map shows the county's outline.
+sample({ clock: areaFocused, target: boundsRequested });

@@ -9,6 +9,7 @@ import { openDatabase, quoteIdent, type Database } from '../../server/src/db/cli
 import { createMailer } from '../../server/src/mail/mailer.ts';
 import { seedDemo, seedDemoIfEmpty } from '../../server/src/seed/demo.ts';
 import { TEST_DATABASE_URL, type Backend } from './backends.ts';
+import { pgliteImage } from './pglite-image.ts';
 import { startSmtpServer } from './smtp.ts';
 
 export type Harness = {
@@ -32,12 +33,16 @@ export async function startHarness(
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-test-'));
   const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+  // PGlite in memory starts from the run's image (tests/helpers/pglite-image.ts): the demo fleet seeded
+  // once per run, its uploaded logos copied beside this harness's data.
+  const image = backend === 'pglite' && !opts.pgliteDir ? await pgliteImage(opts.seed === false ? 'empty' : 'demo') : null;
   const database = await openDatabase(
-    backend === 'postgres' ? { url: TEST_DATABASE_URL, schema } : opts.pgliteDir ? { dataDir: opts.pgliteDir } : {},
+    backend === 'postgres' ? { url: TEST_DATABASE_URL, schema } : opts.pgliteDir ? { dataDir: opts.pgliteDir } : { pgliteImage: image?.tarball },
   );
   const seedOptions = { uploadsDir: path.join(opts.pgliteDir ?? dataDir, '..', 'uploads'), historyDays: 3 };
   if (opts.seed !== false) {
     if (opts.pgliteDir) await seedDemoIfEmpty(database, seedOptions);
+    else if (image?.uploadsDir) fs.cpSync(image.uploadsDir, path.join(dataDir, 'uploads'), { recursive: true });
     else await seedDemo(database, { ...seedOptions, uploadsDir: path.join(dataDir, 'uploads') });
   }
   const smtp = await startSmtpServer();

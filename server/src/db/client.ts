@@ -15,6 +15,8 @@ export type Database = {
   /** Answers when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /** PGlite only: the whole cluster as a tarball (PGlite's dumpDataDir), to open again with `pgliteImage`. */
+  snapshot?(): Promise<Blob>;
 };
 
 export type DatabaseOptions = {
@@ -25,6 +27,12 @@ export type DatabaseOptions = {
   /** PostgreSQL schema to live in (tests isolate themselves this way); default public. */
   schema?: string | undefined;
   migrate?: boolean;
+  /**
+   * PGlite in memory only: start from this cluster (a `snapshot()` of another database) instead of a new
+   * one. Tests open a migrated, seeded database this way in about a second instead of creating (initdb,
+   * about 3 s), migrating and seeding one each time (tests/helpers/pglite-image.ts).
+   */
+  pgliteImage?: Blob | undefined;
 };
 
 /**
@@ -92,7 +100,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       if (opts.dataDir && !fs.existsSync(path.join(opts.dataDir, 'PG_VERSION'))) {
         await (await PGlite.create(opts.dataDir)).close();
       }
-      client = await PGlite.create(opts.dataDir ?? 'memory://');
+      client = opts.pgliteImage && !opts.dataDir ? await PGlite.create({ loadDataDir: opts.pgliteImage }) : await PGlite.create(opts.dataDir ?? 'memory://');
     } catch (err) {
       releaseLock();
       throw err;
@@ -125,6 +133,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         await client.close();
         releaseLock();
       },
+      snapshot: () => client.dumpDataDir('none'),
     };
   }
   if (opts.migrate !== false) await migrate(database);

@@ -24,7 +24,8 @@ const arg = (name: string) => {
 function rss() {
   const status = fs.readFileSync('/proc/self/status', 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+  const m = process.memoryUsage();
+  return { rss: kb('VmRSS'), peak: kb('VmHWM'), heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
 }
 
 let close: () => Promise<void> = async () => undefined;

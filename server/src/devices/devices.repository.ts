@@ -2,6 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-
 import type { DeviceAnswer } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { batches, brands, deviceGroups, devices, pendingChanges, pumpSettings, rentals, userExclusiveDevices } from '../db/schema.ts';
+import { jsonArrayBytes } from '../lib/cached-json.ts';
 import { resolveSite } from '../sites/index.ts';
 import { recomputeWarnings } from './device-warnings.ts';
 import { cancelChange, requestChange } from './pending-changes.ts';
@@ -27,8 +28,8 @@ export type AvailableRow = { serial: string; left_pump_type: string; right_pump_
  */
 export interface DevicesRepository {
   transaction<T>(fn: (repo: DevicesRepository) => Promise<T>): Promise<T>;
-  /** The list answer as JSON text; `serials`: only those devices (the cards poll), in the same order. */
-  listJson(scope: SQL | undefined, serials?: string[]): Promise<string>;
+  /** The list answer as JSON bytes ready to send; `serials`: only those devices (the cards poll), in the same order. */
+  listJson(scope: SQL | undefined, serials?: string[]): Promise<Buffer>;
   /** The compact pin feed of placed devices in scope, as JSON text ready to send (shared device-pin.schema). */
   pinsJson(scope: SQL | undefined): Promise<string>;
   answer(serial: string, scope: SQL | undefined): Promise<DeviceAnswer | undefined>;
@@ -79,7 +80,7 @@ export function devicesRepository(db: Db): DevicesRepository {
       return db.transaction((tx) => fn(devicesRepository(tx as unknown as Db)));
     },
 
-    /** Placed devices (on a site) within the caller's scope, as JSON text ready to send. */
+    /** Placed devices (on a site) within the caller's scope, as JSON bytes ready to send (rows joined straight into one buffer). */
     async listJson(scope, serials) {
       const res = (await db.execute(sql`
         select device_list_named(coalesce(devices.list_json, device_list_json(devices)), b.name, x1.batch_no, x2.batch_no) as json
@@ -89,7 +90,7 @@ export function devicesRepository(db: Db): DevicesRepository {
         left join batches x2 on x2.id = devices.batch2_id
         where devices.group_id is not null and ${scope ?? sql`true`} and ${serials ? inArray(devices.serial, serials) : sql`true`}
         order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
-      return `[${res.rows.map((r) => r.json).join(',')}]`;
+      return jsonArrayBytes(res.rows.map((r) => r.json));
     },
 
     /**

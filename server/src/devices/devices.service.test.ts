@@ -7,6 +7,7 @@ import { devicesService } from './devices.service.ts';
 const TODAY = '2026-11-22';
 const NOW = new Date(`${TODAY}T12:00:00Z`);
 const WAKE = new Date(`${TODAY}T18:00:00Z`);
+const jsonBytes = (value: unknown) => Buffer.from(JSON.stringify(value));
 
 const deviceRow = (over: Partial<DeviceRow> = {}): DeviceRow => ({
   id: 1,
@@ -133,7 +134,7 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
       }
     },
     async listJson(scope, serials) {
-      return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope) && (!serials || serials.includes(d.serial))).map((d) => ({ serial: d.serial })));
+      return jsonBytes(state.devices.filter((d) => d.groupId != null && visible(d, scope) && (!serials || serials.includes(d.serial))).map((d) => ({ serial: d.serial })));
     },
     async pinsJson(scope) {
       return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => [d.serial]));
@@ -365,8 +366,8 @@ describe('who may do what', () => {
     expect(JSON.parse((await s.pinsJson(partner)).text)).toEqual([['SP240003']]);
     expect(JSON.parse((await s.pinsJson(distributor)).text)).toEqual([['SP240001'], ['SP240003']]);
     // The cards poll's filtered list: only the serials named, and still only those in scope.
-    expect(JSON.parse(await s.listOf(distributor, ['SP240003']))).toEqual([{ serial: 'SP240003' }]);
-    expect(JSON.parse(await s.listOf(partner, ['SP240001', 'SP240003']))).toEqual([{ serial: 'SP240003' }]);
+    expect(JSON.parse((await s.listOf(distributor, ['SP240003'])).toString())).toEqual([{ serial: 'SP240003' }]);
+    expect(JSON.parse((await s.listOf(partner, ['SP240001', 'SP240003'])).toString())).toEqual([{ serial: 'SP240003' }]);
   });
 });
 

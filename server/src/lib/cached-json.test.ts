@@ -3,7 +3,7 @@ import express from 'express';
 import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
 import { compressAnswers } from './compression.ts';
-import { cachedJson, sendCachedJson } from './cached-json.ts';
+import { cachedJson, jsonArrayBytes, sendCachedJson } from './cached-json.ts';
 
 describe('cached JSON answers', () => {
   const text = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ serial: `SP${240000 + i}`, is_online: i % 3 === 0 })));
@@ -30,5 +30,13 @@ describe('cached JSON answers', () => {
     expect(encoded).toHaveBeenCalledTimes(3);
     expect(zlib.gunzipSync(await answer.encoded('gzip')).toString()).toBe(text);
     expect(await answer.encoded('br')).toBe(await answer.encoded('br'));
+  });
+
+  it('joins JSON rows into the bytes of one array, multi-byte characters and all', () => {
+    const rows = ['{"a":"Café ☀"}', '{"b":1}', '"x"'];
+    expect(jsonArrayBytes(rows).toString()).toBe(`[${rows.join(',')}]`);
+    expect(JSON.parse(jsonArrayBytes(rows).toString())).toEqual([{ a: 'Café ☀' }, { b: 1 }, 'x']);
+    expect(jsonArrayBytes([]).toString()).toBe('[]');
+    expect(cachedJson(jsonArrayBytes(rows)).text).toBe(`[${rows.join(',')}]`);
   });
 });

@@ -12,21 +12,32 @@ type Encoding = (typeof ENCODINGS)[number]['name'];
  * A JSON answer kept ready to send, with its brotli and gzip forms made once (on first demand) instead of
  * per request: the device list of 10,000 devices is 11 MB of text, about 0.1 s of CPU to compress, which
  * 50 concurrent callers used to pay 50 times over (and hold 50 copies of in memory).
+ *
+ * Held as bytes only, and compressed from those bytes: a string beside them (or one made per request, or
+ * one zlib makes from a string argument) is another 11 MB per copy, and the server's peak memory was
+ * mostly such copies of the list.
  */
-export type CachedJson = { text: string; encoded(encoding: Encoding): Promise<Buffer>; bytes(): Buffer };
+export type CachedJson = {
+  /** The answer as text (decoded on demand: for tests and callers that need a string). */
+  readonly text: string;
+  encoded(encoding: Encoding): Promise<Buffer>;
+  bytes(): Buffer;
+};
 
-export function cachedJson(text: string): CachedJson {
+export function cachedJson(body: string | Buffer): CachedJson {
   const forms = new Map<Encoding, Promise<Buffer>>();
-  let bytes: Buffer | undefined;
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   return {
-    text,
-    /** The text as bytes, made once: sending a string copies it into a new buffer per request (11 MB each). */
-    bytes: () => (bytes ??= Buffer.from(text)),
+    get text() {
+      return bytes.toString();
+    },
+    /** The same buffer for every request: sending a string copies it into a new buffer per request (11 MB each). */
+    bytes: () => bytes,
     encoded(encoding) {
       let form = forms.get(encoding);
       if (!form) {
         // Brotli quality 5 is near gzip's speed with a third less size; both run on libuv's thread pool.
-        form = encoding === 'br' ? brotli(text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: text.length } }) : gzip(text, { level: 6 });
+        form = encoding === 'br' ? brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }) : gzip(bytes, { level: 6 });
         forms.set(encoding, form);
         form.catch(() => forms.delete(encoding));
       }
@@ -35,10 +46,28 @@ export function cachedJson(text: string): CachedJson {
   };
 }
 
+/**
+ * JSON text pieces (rows of one array, each already JSON) joined into the bytes of `[a,b,...]` in one
+ * buffer, without first joining them into one string: for the 11 MB list that string was a copy as big as
+ * the answer itself.
+ */
+export function jsonArrayBytes(items: readonly string[]): Buffer {
+  let size = 2 + Math.max(0, items.length - 1);
+  for (const item of items) size += Buffer.byteLength(item);
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write('[', 0, 'latin1');
+  items.forEach((item, i) => {
+    if (i) at += out.write(',', at, 'latin1');
+    at += out.write(item, at);
+  });
+  out.write(']', at, 'latin1');
+  return out;
+}
+
 /** Sends the answer in the best encoding the caller accepts (compression middleware steps aside for an encoded body). */
 export async function sendCachedJson(req: Request, res: Response, answer: CachedJson): Promise<void> {
   res.vary('Accept-Encoding');
-  const encoding = answer.text.length > 1024 ? preferred(req.headers['accept-encoding'], ENCODINGS) : undefined;
+  const encoding = answer.bytes().length > 1024 ? preferred(req.headers['accept-encoding'], ENCODINGS) : undefined;
   if (!encoding) {
     res.type('json').send(answer.bytes());
     return;

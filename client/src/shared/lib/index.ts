@@ -1,3 +1,4 @@
+export { $now, clockStarted, clockStopped, clockTicked, startTimerFx } from './clock';
 export { deleteCookie, readCookie, writeSessionCookie } from './cookie';
 export { createDebounce } from './debounce';
 export { normalizeEmail } from './email';

@@ -2,7 +2,7 @@ import { useUnit } from 'effector-react';
 import { useEffect, useId } from 'react';
 import { Panel, PanelTitle } from '../../../shared/ui';
 import { clockFace } from '../lib';
-import { $now, clockStarted, clockStopped } from '../model';
+import { $now, clockStarted, clockStopped } from '../../../shared/lib';
 import styles from './clock-panel.module.css';
 
 /** Local time, GMT offset, weekday, day, month and year, updated every second. */

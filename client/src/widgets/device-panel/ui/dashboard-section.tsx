@@ -2,9 +2,9 @@ import { remainingTsp, type FilterDateType, type FilterDeviceType } from '@fleet
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useMemo, useState } from 'react';
+import { $now } from '../../../shared/lib';
 import { Button, Chart, ConfirmDialog, LinkButton, SwitchButton } from '../../../shared/ui';
 import { $optimistic, $runningAction, deviceActionFx, toggleShown } from '../controls.model';
-import { $now } from '../../clock-panel';
 import { dispensingChartOptions } from '../lib/chart-options';
 import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, settingName, siteDateTime, siteToday, updateAfterText } from '../lib/panel-lib';
 import { sectionSelected, type PanelDevice } from '../model';

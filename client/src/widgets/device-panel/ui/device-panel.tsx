@@ -2,8 +2,8 @@ import { useUnit } from 'effector-react';
 import { useEffect, useRef, useState } from 'react';
 import { $accessLevel } from '../../../entities/session';
 import { $canManageDevices, editDeviceOpened } from '../../../features/device-form';
+import { $now } from '../../../shared/lib';
 import { ArrowLeftIcon, Button, ChevronIcon, Dialog, InfoIcon, Spinner } from '../../../shared/ui';
-import { $now } from '../../clock-panel';
 import { PANEL_MENU, formatDeviceClock, menuBadgeWarnings, panelSiteName } from '../lib/panel-lib';
 import {
   $collapsed,

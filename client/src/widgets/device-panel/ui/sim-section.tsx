@@ -1,8 +1,8 @@
 import { signalBand, WEEK_STARTS_ON } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
+import { $now } from '../../../shared/lib';
 import { Button, Chart, Spinner } from '../../../shared/ui';
-import { $now } from '../../clock-panel';
 import { hourlyUsageChartOptions } from '../lib/chart-options';
 import { siteMonth, siteToday } from '../lib/panel-lib';
 import { $smsLog, $smsLogStatus, smsKey, type PanelDevice } from '../model';

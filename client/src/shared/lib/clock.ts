@@ -1,6 +1,10 @@
 import { attach, createEffect, createEvent, createStore, sample, scopeBind } from 'effector';
 
-/** The live clock panel: local time, ticking each second while the map screen is shown. */
+/**
+ * The screen's clock: now, ticking each second while a view has started it (the clock panel does, on the
+ * map screen). Shared, so the clock panel and the device panel read the same second without one widget
+ * importing the other.
+ */
 export const clockStarted = createEvent();
 export const clockStopped = createEvent();
 export const clockTicked = createEvent<number>();

@@ -4,6 +4,8 @@
 // - import boundaries (eslint-plugin-boundaries) from CONVENTIONS.md:
 //   client: the FSD layers app > pages > widgets > features > entities > shared import only downward, and
 //   a slice of another layer, or another slice of the same layer, only through that slice's index.ts;
+//   a widget never imports another widget, nor a feature another feature (SAME_LAYER_EXCEPTIONS names
+//   the few left);
 //   server: a feature (a folder of server/src with an index.ts) imports another feature only through
 //   its index.ts, and so do server/src's root files (app.ts, main.ts, context.ts) and its infrastructure
 //   folders (db, lib, config, ops, seed ...);
@@ -24,6 +26,28 @@ const clientType = (layer) => `client-${layer}`;
  * feature by default).
  */
 const SERVER_INFRASTRUCTURE = ['access', 'config', 'db', 'lib', 'openapi', 'ops', 'seed'];
+
+/**
+ * Layers whose slices do not import each other at all (a slice's own files still import each other): two
+ * widgets, or two features, are composed by the layer above them (a page, the app), never by one another;
+ * a widget says what it wants with its own events and the page connects them (pages/map/model.ts).
+ */
+const ISOLATED_LAYERS = ['widgets', 'features'];
+/**
+ * The same-layer imports still there, each named (a new one is an error): a slice's UI that renders
+ * another slice's component or reads its state. Taking them out means passing components or stores in
+ * from the page (slots), a UI change left for later (issue 19).
+ */
+const SAME_LAYER_EXCEPTIONS = [
+  // The dashboard's tabs render the batch list, report list, subscriptions and brand list widgets.
+  { layer: 'widgets', from: 'dashboard-panel', to: ['batch-list', 'report-list', 'subscriptions', 'brand-list'] },
+  // The profile panel's zoom buttons and avatar drive the map and open User Management.
+  { layer: 'widgets', from: 'profile-panel', to: ['map', 'user-management'] },
+  // The selected pin's card opens the device panel and hides while it is open.
+  { layer: 'widgets', from: 'selected-device', to: ['device-panel'] },
+  // Account settings show the sign-out button.
+  { layer: 'features', from: 'account-settings', to: ['sign-out'] },
+];
 
 /** A slice's public entry point, relative to the slice folder. */
 const NOT_ENTRY = '!index.{ts,tsx}';
@@ -47,7 +71,21 @@ const clientPolicies = CLIENT_LAYERS.flatMap((layer, index) => {
       message: 'import another slice through its index.ts, not its internal files',
     });
   }
-  if (layer !== 'app') {
+  if (ISOLATED_LAYERS.includes(layer)) {
+    const noun = layer.replace(/s$/, '');
+    policies.push({
+      from,
+      disallow: { to: { element: { type: clientType(layer), captured: { slice: '!{{ from.element.captured.slice }}' } } } },
+      message: `a ${noun} does not import another ${noun}: expose events and let the layer above (a page, the app) connect them`,
+    });
+    // The named exceptions, through the other slice's index.ts only (the last matching policy wins).
+    for (const exception of SAME_LAYER_EXCEPTIONS.filter((e) => e.layer === layer)) {
+      policies.push({
+        from: { element: { type: clientType(layer), captured: { slice: exception.from } } },
+        allow: { to: { element: { type: clientType(layer), captured: { slice: exception.to.length > 1 ? `{${exception.to.join(',')}}` : exception.to[0] }, fileInternalPath: 'index.{ts,tsx}' } } },
+      });
+    }
+  } else if (layer !== 'app') {
     policies.push({
       from,
       disallow: {

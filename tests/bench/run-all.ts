@@ -12,7 +12,8 @@
  * Sections and their baselines:
  *   rest    autocannon, 50 connections: overview, deviceGroup, devicePins, device/{serial}, the device
  *           list (gzip asked) beside the same server's /healthz and a bare Express server sending the
- *           device list's bytes; the server's peak RSS over the round (its own process).
+ *           device list's bytes; the server's peak RSS over the round (its own process); device check-ins
+ *           at 200/s against the same server through the round, their p50/p99 beside the 100 ms budget.
  *   ingest  tests/bench/ingest.bench.ts (PGlite): points stored/s beside a raw batched INSERT; check-in p99.
  *   push    tests/load/push.bench.ts capacity round: server RSS per idle socket, beside a bare Socket.IO
  *           server holding the same number of sockets (tests/bench/bare-socketio.ts).
@@ -28,6 +29,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { postgresAvailable } from '../helpers/backends.ts';
+import { checkinLoad } from './checkin-load.ts';
 import { startRestServer } from './rest-server-process.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -92,7 +94,6 @@ if (only.has('rest') && portal) {
   const listBody = Buffer.from(await (await fetch(`${portal.base}/api/v1/device`, { headers: auth })).arrayBuffer());
   const listFile = path.join(os.tmpdir(), `bench-device-list-${process.pid}.json`);
   fs.writeFileSync(listFile, listBody);
-  const peakBefore = (await portal.rss()).peak;
   const calls: [string, Record<string, string>][] = [
     ['/api/v1/overview', auth],
     ['/api/v1/deviceGroup', auth],
@@ -100,6 +101,10 @@ if (only.has('rest') && portal) {
     [`/api/v1/device/${serial}`, auth],
     ['/api/v1/device', { ...auth, 'accept-encoding': 'gzip' }],
   ];
+  // Device check-ins at 200/s against the same server for the whole round (issue 16: check-in p99 under
+  // 100 ms while a REST round runs), from their own process (ingest.bench.ts's open-loop load).
+  const checkins = await checkinLoad(portal.base, auth, listBody, { rate: 200, seconds: calls.length * (seconds + 1), devices: smoke ? 100 : 1000 });
+  const peakBefore = (await portal.rss()).peak;
   for (const [call, headers] of calls) {
     const r = await cannon(`${portal.base}${call}`, headers);
     // Requests still queued when the window closed would slow the next call: one more call waits behind them.
@@ -109,6 +114,7 @@ if (only.has('rest') && portal) {
     if (r.errors) failures.push(`${call}: ${r.errors} errors`);
   }
   const peak = (await portal.rss()).peak;
+  const during = await checkins.result;
   const bare = await startServer(['--bare', listFile]);
   const bareList = await cannon(`${bare.base}/`);
   const barePeak = (await bare.rss()).peak;
@@ -116,7 +122,16 @@ if (only.has('rest') && portal) {
   fs.rmSync(listFile, { force: true });
   add({ section: 'rest', what: `bare Express, the device list's ${fmt(listBody.length / 1024 / 1024, 1)} MB uncompressed`, figure: load(bareList), baseline: '(the floor for that answer)' });
   add({ section: 'rest', what: 'server peak RSS through the REST round', figure: mb(peak), baseline: `bare Express ${mb(barePeak)}`, note: `${mb(peakBefore)} before the round` });
+  add({
+    section: 'rest',
+    what: `check-in latency at ${fmt(during.rate)}/s during the REST round`,
+    figure: `p50 ${fmt(during.p50, 1)} / p99 ${fmt(during.p99, 1)} ms${during.errors ? `, ${during.errors} errors` : ''}`,
+    baseline: 'budget p99 < 100 ms',
+    note: `${fmt(during.sent)} check-ins from ${fmt(checkins.devices)} devices over ${fmt(during.seconds)} s, max ${fmt(during.max)} ms`,
+  });
+  if (during.errors) failures.push(`check-ins during the REST round: ${during.errors} errors`);
 }
+
 
 /** Runs another bench script as a child (its own process: its figures are its own) and returns its output. */
 function runScript(script: string, args: string[], timeoutMs: number): Promise<string> {

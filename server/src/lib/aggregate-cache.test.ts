@@ -59,6 +59,27 @@ describe('aggregate cache', () => {
     expect(await cache.get('a', c.compute)).toBe(4);
   });
 
+  it('keeps a value its own expiry when given one, and within a byte budget drops the oldest sized values', async () => {
+    const cache = aggregateCache({ ttlMs: 2000, maxBytes: 100 });
+    const c = counter();
+    const long = { ttlMs: 5000 };
+    expect(await cache.get('list', c.compute, false, long)).toBe(1);
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(await cache.get('list', c.compute, false, long)).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await cache.get('list', c.compute, false, long)).toBe(1); // stale: refreshed behind
+    expect(await cache.get('list', c.compute, false, long)).toBe(2);
+
+    const sized = (bytes: number) => ({ bytes: () => bytes });
+    await cache.get('a', async () => 'a', false, sized(60));
+    await cache.get('b', async () => 'b', false, sized(30));
+    expect(await cache.get('a', async () => 'again')).toBe('a');
+    await cache.get('c', async () => 'c', false, sized(30)); // 120 bytes: the oldest sized one (a) goes
+    expect(await cache.get('a', async () => 'again')).toBe('again');
+    expect(await cache.get('b', async () => 'again')).toBe('b');
+    expect(await cache.get('list', c.compute, false, long)).toBe(2); // unsized values stay
+  });
+
   it('names scopes: distributors share one, clients and partners their own', () => {
     expect(scopeKey({ id: 1, access: 'distributor' })).toBe(scopeKey({ id: 2, access: 'distributor' }));
     expect(scopeKey({ id: 5, access: 'client' })).toBe('client:5');

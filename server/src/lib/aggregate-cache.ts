@@ -14,17 +14,21 @@ import type { ScopeViewer } from '../access/scope.ts';
  *   assignments that change a scope) empties the cache of every process: in process at once (every cache
  *   over the same database), and through the Redis channel `{prefix}aggregates:changed` for the others.
  * - Device check-ins do not empty it: their effect on the counts is seen within `ttlMs` (2 s), well within
- *   the 20 s the pollers push overviews at.
+ *   the 20 s the pollers push overviews at (a value may carry its own expiry: the device list keeps 5 s).
+ * - Sized values (ready answers, EntryOptions.bytes) share a byte budget besides the count of entries.
  * - A poll nudged by a portal write asks with `Cache-Control: no-cache` (poller.ts) and gets a fresh scan,
  *   whatever order the Redis messages arrive in.
  */
 export type AggregateCache = {
   /** The value of `key`, computed by `compute` when absent, expired or `fresh` is asked for. */
-  get<T>(key: string, compute: () => Promise<T>, fresh?: boolean): Promise<T>;
+  get<T>(key: string, compute: () => Promise<T>, fresh?: boolean, opts?: EntryOptions<T>): Promise<T>;
   /** Forgets every value here and in the other processes. */
   invalidate(): void;
   close(): Promise<void>;
 };
+
+/** Per value: its own expiry (staleness twice that), and its size in bytes for the cache's byte budget. */
+export type EntryOptions<T> = { ttlMs?: number; bytes?: (value: T) => number };
 
 /** One cache key per scope: distributors share the fleet-wide values, each client and partner has its own. */
 export function scopeKey(viewer: ScopeViewer): string {
@@ -43,6 +47,11 @@ export function aggregateCache(
     /** Past ttlMs and up to this age a value is still answered while a refresh runs (never after a write). */
     staleMs?: number;
     maxEntries?: number;
+    /**
+     * Bytes the sized values (EntryOptions.bytes: device lists and other ready answers) may hold together;
+     * the oldest go first. One list of 10,000 devices is 11 MB: 500 scopes of lists would be gigabytes.
+     */
+    maxBytes?: number;
     redisUrl?: string | undefined;
     redisPrefix?: string;
     /** The database the values come from: every cache over it in this process is emptied together. */
@@ -53,7 +62,40 @@ export function aggregateCache(
   const ttlMs = opts.ttlMs ?? 2000;
   const staleMs = opts.staleMs ?? ttlMs * 2;
   const maxEntries = opts.maxEntries ?? 500;
-  const entries = new Map<string, { at: number; value: Promise<unknown> }>();
+  const maxBytes = opts.maxBytes ?? 96 * 1024 * 1024;
+  type Entry = { at: number; value: Promise<unknown>; bytes: number };
+  const entries = new Map<string, Entry>();
+  /** Drops the oldest entries beyond the count and byte bounds (a Map iterates oldest first). */
+  const trim = () => {
+    let bytes = 0;
+    for (const e of entries.values()) bytes += e.bytes;
+    for (const [key, e] of entries) {
+      if (entries.size <= maxEntries && bytes <= maxBytes) break;
+      // Over the count, the oldest goes; over the bytes only, the oldest that holds some.
+      if (entries.size <= maxEntries && !e.bytes) continue;
+      entries.delete(key);
+      bytes -= e.bytes;
+    }
+  };
+  /** Keeps `value` under `key` as the newest entry; a failed computation is not kept. */
+  const store = <T,>(key: string, value: Promise<T>, sized: EntryOptions<T>['bytes']) => {
+    const entry: Entry = { at: Date.now(), value, bytes: 0 };
+    entries.delete(key);
+    entries.set(key, entry);
+    trim();
+    value.then(
+      (v) => {
+        if (entries.get(key) !== entry || !sized) return;
+        entry.bytes = sized(v);
+        trim();
+      },
+      () => {
+        // A failed scan is not kept; an invalidation meanwhile already dropped the entry.
+        if (entries.get(key) === entry) entries.delete(key);
+      },
+    );
+    return entry;
+  };
   const channel = `${opts.redisPrefix ?? 'fleet:'}aggregates:changed`;
   let pub: Redis | undefined;
   let sub: Redis | undefined;
@@ -73,37 +115,29 @@ export function aggregateCache(
 
   const refreshing = new Set<string>();
   return {
-    get<T>(key: string, compute: () => Promise<T>, fresh = false): Promise<T> {
+    get<T>(key: string, compute: () => Promise<T>, fresh = false, entryOpts: EntryOptions<T> = {}): Promise<T> {
+      const ttl = entryOpts.ttlMs ?? ttlMs;
+      const stale = entryOpts.ttlMs === undefined ? staleMs : ttl * 2;
       const hit = entries.get(key);
       const age = hit ? Date.now() - hit.at : Infinity;
-      if (hit && !fresh && age < ttlMs) return hit.value as Promise<T>;
+      if (hit && !fresh && age < ttl) return hit.value as Promise<T>;
       // Expired but not emptied by a write: answer with it while one scan refreshes it behind, so callers
       // never queue behind the scan (the 11 MB list takes a few hundred ms to read and compress).
-      if (hit && !fresh && age < staleMs) {
+      if (hit && !fresh && age < stale) {
         if (!refreshing.has(key)) {
           refreshing.add(key);
           const next = compute();
           next
             .then(() => {
               // Kept only if no write emptied the cache meanwhile (the entry is still the one refreshed).
-              if (entries.get(key) === hit) entries.set(key, { at: Date.now(), value: next });
+              if (entries.get(key) === hit) store(key, next, entryOpts.bytes);
             })
             .catch((err) => log(`aggregate ${key} refresh failed`, err))
             .finally(() => refreshing.delete(key));
         }
         return hit.value as Promise<T>;
       }
-      const value = compute();
-      const entry = { at: Date.now(), value };
-      entries.delete(key);
-      entries.set(key, entry);
-      // A failed scan is not kept; an invalidation meanwhile already dropped the entry.
-      value.catch(() => {
-        if (entries.get(key) === entry) entries.delete(key);
-      });
-      // Oldest first in a Map: drop beyond the bound (many clients' scopes).
-      while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
-      return value;
+      return store(key, compute(), entryOpts.bytes).value as Promise<T>;
     },
     invalidate() {
       for (const peer of peers) peer();

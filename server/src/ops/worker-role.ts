@@ -20,9 +20,10 @@ import { tickClaimer } from './tick-once.ts';
 
 /**
  * `npm run start:worker`: everything that is not an answer to a browser. The pollers (subjects come from
- * the watch registry the servers' sockets fill in Redis; one Redis lock per subject and period, so N
- * workers poll each subject once per period; changes go out through the Socket.IO Redis emitter to
- * whichever server holds the sockets), the BullMQ processors (mails, reports), the outbox relay, and the
+ * the watch registry the servers' sockets fill in Redis; subjects are split into shards leased to the
+ * workers (poll-state.ts), so N workers poll each subject once per period; a card is read only while
+ * watched, in filtered list calls; changes go out through the Socket.IO Redis emitter to whichever
+ * server holds the sockets), the BullMQ processors (mails, reports), the outbox relay, and the
  * scheduled ticks: fleet health every minute, the daily and weekly summaries, the billing overdue check.
  * Each tick runs on one worker (tick-once.ts; the overdue check through its job-ledger key).
  *

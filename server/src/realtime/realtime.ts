@@ -12,8 +12,8 @@ import type { DeviceAccessHub } from '../partners/index.ts';
 /**
  * Push server and pollers for one process. With REDIS_URL, any number of processes cooperate: the
  * Socket.IO Redis adapter carries emits to every process's sockets, the watch registry and snapshots
- * live in Redis, and a Redis lock lets exactly one process poll a subject each period. Without it, the
- * same code runs in memory for the one-command default.
+ * live in Redis, and shards of subjects leased to one process each (poll-state.ts) let exactly one process
+ * poll a subject each period. Without it, the same code runs in memory for the one-command default.
  */
 export async function startRealtime(
   httpServer: http.Server,

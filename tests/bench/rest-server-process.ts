@@ -4,7 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export type RestServerProcess = { child: ChildProcess; base: string; rss(): Promise<{ rss: number; peak: number }>; stop(): Promise<void> };
+type Rss = { rss: number; peak: number; lifetimePeak?: number };
+export type RestServerProcess = {
+  child: ChildProcess;
+  base: string;
+  /** RSS now and its peak (the kernel's VmHWM); `reset`: the peak starts again from now (answers the peak until then as lifetimePeak). */
+  rss(reset?: 'reset'): Promise<Rss>;
+  stop(): Promise<void>;
+};
 
 /** A child process of tests/bench/rest-server.ts (its own event loop and RSS); resolves once it listens. */
 export async function startRestServer(args: string[], env: Record<string, string> = {}): Promise<RestServerProcess> {
@@ -16,15 +23,15 @@ export async function startRestServer(args: string[], env: Record<string, string
   return {
     child,
     base: `http://127.0.0.1:${port}`,
-    rss: () =>
+    rss: (reset) =>
       new Promise((resolve) => {
-        const on = (m: { rss?: { rss: number; peak: number } }) => {
+        const on = (m: { rss?: Rss }) => {
           if (!m.rss) return;
           child.off('message', on);
           resolve(m.rss);
         };
         child.on('message', on);
-        child.send('rss');
+        child.send(reset ? 'rss-reset' : 'rss');
       }),
     stop: () =>
       new Promise<void>((resolve) => {

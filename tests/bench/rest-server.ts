@@ -6,7 +6,8 @@
  *     CLIENT_DIST (or client/dist) like `npm start`;
  *   --bare <file>: a bare Express 5 server answering GET / with that file's bytes as JSON, the floor for
  *     a big JSON answer on this machine.
- * Sends the parent { port } once listening, { rss } when asked ('rss'), and exits on 'stop'.
+ * Sends the parent { port } once listening, { rss } when asked ('rss'; 'rss-reset' first resets the
+ * peak to the current RSS), and exits on 'stop'.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -61,6 +62,12 @@ if (bare) {
 process.send!({ port });
 process.on('message', async (message) => {
   if (message === 'rss') process.send!({ rss: rss() });
+  // Resets the kernel's high-water mark (VmHWM) to the current RSS, so a peak is that of what follows.
+  if (message === 'rss-reset') {
+    const before = rss().peak;
+    fs.writeFileSync('/proc/self/clear_refs', '5');
+    process.send!({ rss: { ...rss(), lifetimePeak: before } });
+  }
   if (message === 'stop') {
     await close().catch(() => undefined);
     process.exit(0);

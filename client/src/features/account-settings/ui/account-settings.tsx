@@ -1,12 +1,16 @@
 import { useUnit } from 'effector-react';
+import type { ReactNode } from 'react';
 import { AccountFormFrame } from '../../../entities/user';
 import { Button } from '../../../shared/ui';
-import { SignOutButton } from '../../sign-out';
 import { $savedNotice, settingsForm } from '../model';
 import styles from './account-settings.module.css';
 
-/** Account Settings: the own account form with Edit Account (then Save/Cancel), Logout Account and Back. */
-export function AccountSettings({ onBack }: { onBack: () => void }) {
+/**
+ * Account Settings: the own account form with Edit Account (then Save/Cancel), Logout Account and Back.
+ * `signOut` is the Logout Account button, passed in by the widget that shows this (features do not
+ * import each other).
+ */
+export function AccountSettings({ onBack, signOut }: { onBack: () => void; signOut: ReactNode }) {
   const [saved, edit] = useUnit([$savedNotice, settingsForm.editStarted]);
   return (
     <div data-testid="account-settings">
@@ -18,7 +22,7 @@ export function AccountSettings({ onBack }: { onBack: () => void }) {
             <Button variant="secondary" onClick={() => onBack()}>
               Back
             </Button>
-            <SignOutButton label="Logout Account" />
+            {signOut}
             <Button onClick={() => edit()}>Edit Account</Button>
           </>
         }

@@ -1,5 +1,6 @@
 import { useUnit } from 'effector-react';
 import { AccountSettings } from '../../../features/account-settings';
+import { SignOutButton } from '../../../features/sign-out';
 import { $detailMode, DecisionPopup, RequestDetail } from '../../../features/user-approval';
 import { Dialog } from '../../../shared/ui';
 import { $userManagementOpen, $userManagementSection, userManagementClosed, userManagementSectionSelected, type UserManagementSection } from '../model';
@@ -66,7 +67,7 @@ export function UserManagementDialog() {
                 <h3 id="account-settings-title" className={styles.heading}>
                   Account Settings
                 </h3>
-                <AccountSettings onBack={() => select('sign-up-requests')} />
+                <AccountSettings onBack={() => select('sign-up-requests')} signOut={<SignOutButton label="Logout Account" />} />
               </section>
             )}
           </div>

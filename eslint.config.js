@@ -43,10 +43,6 @@ const SAME_LAYER_EXCEPTIONS = [
   { layer: 'widgets', from: 'dashboard-panel', to: ['batch-list', 'report-list', 'subscriptions', 'brand-list'] },
   // The profile panel's zoom buttons and avatar drive the map and open User Management.
   { layer: 'widgets', from: 'profile-panel', to: ['map', 'user-management'] },
-  // The selected pin's card opens the device panel and hides while it is open.
-  { layer: 'widgets', from: 'selected-device', to: ['device-panel'] },
-  // Account settings show the sign-out button.
-  { layer: 'features', from: 'account-settings', to: ['sign-out'] },
 ];
 
 /** A slice's public entry point, relative to the slice folder. */

@@ -3,23 +3,38 @@ import { describe, expect, it } from 'vitest';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import { areaFocused, deviceChosen } from '../../widgets/dashboard-panel';
-import { $panelSerial } from '../../widgets/device-panel';
+import { $panelSerial, panelClosed } from '../../widgets/device-panel';
 import { fetchPanelDeviceFx } from '../../widgets/device-panel/model';
 import { $viewRequest } from '../../widgets/map';
+import { $panelShown, deviceManagerRequested } from '../../widgets/selected-device';
 import './model';
+
+function setup() {
+  return fork({
+    handlers: [
+      [fetchPanelDeviceFx, async (serial: string) => ({ ...fakeDevice(serial), pending_changes: [] }) as never],
+      [subscribeFx, async () => ({ ok: true, subscribed: [] })],
+      [unsubscribeFx, async () => undefined],
+    ],
+  });
+}
 
 describe('map page wiring', () => {
   it("opens the device panel for a device the dashboard chose, and shows the dashboard's area on the map", async () => {
-    const scope = fork({
-      handlers: [
-        [fetchPanelDeviceFx, async (serial: string) => ({ ...fakeDevice(serial), pending_changes: [] }) as never],
-        [subscribeFx, async () => ({ ok: true, subscribed: [] })],
-        [unsubscribeFx, async () => undefined],
-      ],
-    });
+    const scope = setup();
     await allSettled(deviceChosen, { scope, params: 'B2' });
     expect(scope.getState($panelSerial)).toBe('B2');
     await allSettled(areaFocused, { scope, params: [[-90.1, 29.9], [-89.6, 30.3]] });
     expect(scope.getState($viewRequest)?.bounds).toEqual([[-90.1, 29.9], [-89.6, 30.3]]);
+  });
+
+  it("opens the device panel from the selected pin's card, and hides the card while the panel is open", async () => {
+    const scope = setup();
+    expect(scope.getState($panelShown)).toBe(false);
+    await allSettled(deviceManagerRequested, { scope, params: 'A1' });
+    expect(scope.getState($panelSerial)).toBe('A1');
+    expect(scope.getState($panelShown)).toBe(true);
+    await allSettled(panelClosed, { scope });
+    expect(scope.getState($panelShown)).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 import { sample } from 'effector';
 import { areaFocused, deviceChosen } from '../../widgets/dashboard-panel';
-import { panelOpened } from '../../widgets/device-panel';
+import { $panelSerial, panelOpened } from '../../widgets/device-panel';
 import { boundsRequested } from '../../widgets/map';
+import { deviceManagerRequested, panelShownChanged } from '../../widgets/selected-device';
 
 /**
  * The map screen composes its widgets: none of them imports another, each says what it wants and this
@@ -11,3 +12,6 @@ import { boundsRequested } from '../../widgets/map';
 sample({ clock: deviceChosen, target: panelOpened });
 // The dashboard's county view: the map shows the county's outline.
 sample({ clock: areaFocused, target: boundsRequested });
+// The selected pin's card opens the device panel, and hides while the panel is open (both start closed).
+sample({ clock: deviceManagerRequested, target: panelOpened });
+sample({ clock: $panelSerial, fn: (serial) => serial !== null, target: panelShownChanged });

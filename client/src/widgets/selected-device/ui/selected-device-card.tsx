@@ -2,7 +2,7 @@ import { warningText } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { $selectedDevice, deviceSelectionCleared, PIN_STATUS_TEXT, pinStatusOf } from '../../../entities/device';
 import { Button, CloseIcon, Panel } from '../../../shared/ui';
-import { $panelSerial, panelOpened } from '../../device-panel';
+import { $panelShown, deviceManagerRequested } from '../model';
 import styles from './selected-device-card.module.css';
 
 
@@ -11,8 +11,8 @@ import styles from './selected-device-card.module.css';
  * the device management panel. Hidden while the panel is open.
  */
 export function SelectedDeviceCard() {
-  const [device, panelSerial, open, clear] = useUnit([$selectedDevice, $panelSerial, panelOpened, deviceSelectionCleared]);
-  if (!device || panelSerial) return null;
+  const [device, panelShown, open, clear] = useUnit([$selectedDevice, $panelShown, deviceManagerRequested, deviceSelectionCleared]);
+  if (!device || panelShown) return null;
   const status = pinStatusOf(device);
   return (
     <Panel className={styles.card} aria-label="Selected device" data-testid="selected-device">

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { basemap } from './vite-basemap.ts';
 import { precompress } from './vite-precompress.ts';
 
 /** The API the dev server forwards to: the portal server of `npm run dev` (PORT 8080 by default). */
@@ -12,8 +13,9 @@ const API_TARGET = 'http://localhost:8080';
 const SHARED_SOURCE = /[\\/]shared[\\/]src[\\/]/;
 
 export default defineConfig({
+  // basemap: the offline map's basemap GeoJSON, made at build time (vite-basemap.ts).
   // precompress: .br and .gz beside each built text file, served as they are (server/src/lib/static-client.ts).
-  plugins: [react(), precompress()],
+  plugins: [react(), basemap(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,7 +1,6 @@
+import type { MapSourceDataEvent } from 'maplibre-gl';
 import { useEffect } from 'react';
-import landUrl from 'world-atlas/land-50m.json?url';
-import usUrl from 'us-atlas/counties-10m.json?url';
-import { usBorders, waterOf } from '../lib/basemap';
+import { bordersUrl, waterUrl } from 'virtual:fleet-basemap';
 import { readPalette } from '../lib/palette';
 import { useOfflineMap } from './map-context';
 
@@ -9,51 +8,58 @@ const WATER = 'basemap-water';
 const BORDERS = 'basemap-borders';
 
 /**
- * Land and water, US state and county (parish) borders under everything else, from the TopoJSON files
- * of world-atlas and us-atlas that the build copies beside the app (about 1.4 MB, cached by the browser
- * like any asset). Renders nothing; a failed download leaves the plain map as before.
+ * Land and water, US state and county (parish) borders under everything else: GeoJSON made at build time
+ * from world-atlas and us-atlas (client/vite-basemap.ts), about 0.4 MB compressed, cached by the browser
+ * like any asset. The sources are given by URL, so MapLibre's worker downloads, parses and tiles them off
+ * the main thread. Renders nothing; a failed download leaves the plain map as before.
  */
 export function BasemapLayer() {
   const map = useOfflineMap();
 
   useEffect(() => {
-    let live = true;
     const palette = readPalette();
-    const load = async () => {
-      const [land, us] = await Promise.all([fetch(landUrl).then((r) => r.json()), fetch(usUrl).then((r) => r.json())]);
-      if (!live || !map.style) return;
-      map.addSource(WATER, { type: 'geojson', data: waterOf(land) });
-      map.addSource(BORDERS, { type: 'geojson', data: usBorders(us) });
-      // Each under the fleet's own layers (its county outlines, the pins), in this order.
-      map.addLayer({ id: WATER, type: 'fill', source: WATER, paint: { 'fill-color': palette.water, 'fill-antialias': false } }, firstFleetLayer(map));
-      map.addLayer(
-        {
-          id: `${BORDERS}-county`,
-          type: 'line',
-          source: BORDERS,
-          minzoom: 5,
-          filter: ['==', ['get', 'kind'], 'county'],
-          paint: { 'line-color': palette.countyLine, 'line-width': 0.6, 'line-opacity': ['interpolate', ['linear'], ['zoom'], 5, 0.25, 9, 0.5], 'line-dasharray': [3, 2] },
-        },
-        firstFleetLayer(map),
-      );
-      map.addLayer(
-        {
-          id: `${BORDERS}-state`,
-          type: 'line',
-          source: BORDERS,
-          filter: ['==', ['get', 'kind'], 'state'],
-          paint: { 'line-color': palette.countyLine, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 1, 10, 2.4] },
-        },
-        firstFleetLayer(map),
-      );
-      map.getContainer().dataset.basemap = 'ready';
+    const container = map.getContainer();
+    container.dataset.basemap = 'loading';
+    map.addSource(WATER, { type: 'geojson', data: waterUrl });
+    map.addSource(BORDERS, { type: 'geojson', data: bordersUrl });
+    // Each under the fleet's own layers (its county outlines, the pins), in this order.
+    map.addLayer({ id: WATER, type: 'fill', source: WATER, paint: { 'fill-color': palette.water, 'fill-antialias': false } }, firstFleetLayer(map));
+    map.addLayer(
+      {
+        id: `${BORDERS}-county`,
+        type: 'line',
+        source: BORDERS,
+        minzoom: 5,
+        filter: ['==', ['get', 'kind'], 'county'],
+        paint: { 'line-color': palette.countyLine, 'line-width': 0.6, 'line-opacity': ['interpolate', ['linear'], ['zoom'], 5, 0.25, 9, 0.5], 'line-dasharray': [3, 2] },
+      },
+      firstFleetLayer(map),
+    );
+    map.addLayer(
+      {
+        id: `${BORDERS}-state`,
+        type: 'line',
+        source: BORDERS,
+        filter: ['==', ['get', 'kind'], 'state'],
+        paint: { 'line-color': palette.countyLine, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 1, 10, 2.4] },
+      },
+      firstFleetLayer(map),
+    );
+    // Ready once the worker has both files (their metadata event), whatever tiles the view needs.
+    const loaded = new Set<string>();
+    const onData = (event: MapSourceDataEvent) => {
+      if (event.sourceDataType !== 'metadata' || (event.sourceId !== WATER && event.sourceId !== BORDERS)) return;
+      loaded.add(event.sourceId);
+      if (loaded.size === 2 && container.dataset.basemap === 'loading') container.dataset.basemap = 'ready';
     };
-    load().catch(() => {
-      if (live) map.getContainer().dataset.basemap = 'failed';
-    });
+    const onError = (event: { sourceId?: string }) => {
+      if (event.sourceId === WATER || event.sourceId === BORDERS) container.dataset.basemap = 'failed';
+    };
+    map.on('sourcedata', onData);
+    map.on('error', onError);
     return () => {
-      live = false;
+      map.off('sourcedata', onData);
+      map.off('error', onError);
       if (!map.style) return;
       for (const layer of [`${BORDERS}-state`, `${BORDERS}-county`, WATER]) if (map.getLayer(layer)) map.removeLayer(layer);
       for (const source of [BORDERS, WATER]) if (map.getSource(source)) map.removeSource(source);

@@ -5,6 +5,7 @@ import { addProtocol, Map as MaplibreMap, type StyleSpecification } from 'maplib
 import { useEffect, useRef, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
+import { afterFirstPaint } from '../lib/after-paint';
 import { isSoftwareWebGL, MOVING_PIXEL_RATIO } from '../lib/render-quality';
 import { BasemapLayer } from './basemap-layer';
 import { CountyLayer } from './county-layer';
@@ -27,6 +28,9 @@ import styles from './offline-map.module.css';
 export default function OfflineMap() {
   const container = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<MaplibreMap | null>(null);
+  // Labels and town names join once the map has drawn everything else (its first idle).
+  const [settled, setSettled] = useState(false);
+  const resolution = useRef<DynamicResolution | null>(null);
   const styleUrl = useUnit($clientConfig)?.mapStyleUrl ?? null;
 
   useEffect(() => {
@@ -34,22 +38,43 @@ export default function OfflineMap() {
     let cancelled = false;
     let instance: MaplibreMap | null = null;
     const start = async () => {
+      // The page's panels paint first; MapLibre's start-up is one long task of its own.
+      await afterFirstPaint();
+      if (cancelled) return;
       if (styleUrl) {
         // Loaded only for an operator's style: the built-in basemap needs no tile protocol.
         const { Protocol } = await import('pmtiles');
         addProtocol('pmtiles', new Protocol().tile);
       }
       if (cancelled || !container.current) return;
-      instance = create(container.current, styleUrl);
+      const software = isSoftwareWebGL();
+      instance = create(container.current, styleUrl, software);
+      resolution.current = software ? dynamicResolution(instance) : null;
       instance.on('load', () => setMap(instance));
     };
     void start();
     return () => {
       cancelled = true;
       setMap(null);
+      setSettled(false);
+      resolution.current = null;
       instance?.remove();
     };
   }, [styleUrl]);
+
+  // The layers below have added their sources by now (children's effects run first): the next idle is
+  // the map drawn with all of them.
+  useEffect(() => {
+    if (!map) return;
+    const onIdle = () => {
+      resolution.current?.loaded();
+      setSettled(true);
+    };
+    map.once('idle', onIdle);
+    return () => {
+      map.off('idle', onIdle);
+    };
+  }, [map]);
 
   return (
     <div ref={container} className={styles.map} data-map-provider="offline" data-map-style={styleUrl ? 'operator' : 'built-in'} data-testid="fleet-map">
@@ -58,8 +83,8 @@ export default function OfflineMap() {
           {styleUrl ? null : <BasemapLayer />}
           <CountyLayer />
           <PinsLayer />
-          <LabelsLayer />
-          {styleUrl ? null : <PlaceNamesLayer />}
+          {settled ? <LabelsLayer /> : null}
+          {settled && !styleUrl ? <PlaceNamesLayer /> : null}
           <ViewSync />
         </OfflineMapContext.Provider>
       ) : null}
@@ -68,7 +93,7 @@ export default function OfflineMap() {
 }
 
 /** The MapLibre map: the built-in empty style (layers add the basemap) or the operator's style. */
-function create(element: HTMLDivElement, styleUrl: string | null): MaplibreMap {
+function create(element: HTMLDivElement, styleUrl: string | null, software: boolean): MaplibreMap {
   // No background layer: the land colour is the container's CSS background, so the GPU (often a
   // software rasteriser in headless and VM browsers) never fills the whole screen an extra time per frame.
   const style: StyleSpecification | string = styleUrl ?? { version: 8, sources: {}, layers: [] };
@@ -85,40 +110,58 @@ function create(element: HTMLDivElement, styleUrl: string | null): MaplibreMap {
     pitchWithRotate: false,
     touchPitch: false,
     fadeDuration: 0,
+    // A software rasteriser starts at the moving resolution: see dynamicResolution.
+    ...(software ? { pixelRatio: Math.min(fullRatio(), MOVING_PIXEL_RATIO) } : {}),
   });
   instance.touchZoomRotate.disableRotation();
   instance.keyboard.disableRotation();
   instance.getCanvas().setAttribute('aria-label', 'Map of devices. Arrow keys pan, plus and minus zoom.');
-  // Dynamic resolution: on a software rasteriser, draw at half resolution while moving (smooth
-  // panning) and at full resolution once still (crisp pins and lines).
-  if (isSoftwareWebGL()) {
-    const full = () => window.devicePixelRatio || 1;
-    let moving = false;
-    let adjusting = false;
-    // setPixelRatio resizes the canvas, and a resize outside a movement fires its own
-    // movestart/moveend (and stops a camera animation): hence the deferral and the guard.
-    const setRatio = (ratio: number) => {
-      if (instance.getPixelRatio() === ratio) return;
-      adjusting = true;
-      try {
-        instance.setPixelRatio(ratio);
-      } finally {
-        adjusting = false;
-      }
-    };
-    instance.on('movestart', () => {
-      if (adjusting) return;
-      moving = true;
-      requestAnimationFrame(() => {
-        if (moving) setRatio(Math.min(full(), MOVING_PIXEL_RATIO));
-      });
-    });
-    instance.on('moveend', () => {
-      if (adjusting) return;
-      moving = false;
-      setRatio(full());
-    });
-    element.dataset.dynamicResolution = 'true';
-  }
   return instance;
+}
+
+const fullRatio = () => window.devicePixelRatio || 1;
+
+type DynamicResolution = { loaded(): void };
+
+/**
+ * Dynamic resolution on a software rasteriser, where every frame costs the CPU in proportion to its
+ * pixels: draw at half resolution while the map loads (each source and tile that arrives is a frame of
+ * its own) and while moving (smooth panning), at full resolution once loaded and still (crisp pins and
+ * lines). `loaded()` is called at the first idle with every layer in.
+ */
+function dynamicResolution(instance: MaplibreMap): DynamicResolution {
+  let loading = true;
+  let moving = false;
+  let adjusting = false;
+  // setPixelRatio resizes the canvas, and a resize outside a movement fires its own
+  // movestart/moveend (and stops a camera animation): hence the deferral and the guard.
+  const setRatio = (ratio: number) => {
+    if (instance.getPixelRatio() === ratio) return;
+    adjusting = true;
+    try {
+      instance.setPixelRatio(ratio);
+    } finally {
+      adjusting = false;
+    }
+  };
+  const still = () => (loading ? Math.min(fullRatio(), MOVING_PIXEL_RATIO) : fullRatio());
+  instance.on('movestart', () => {
+    if (adjusting) return;
+    moving = true;
+    requestAnimationFrame(() => {
+      if (moving) setRatio(Math.min(fullRatio(), MOVING_PIXEL_RATIO));
+    });
+  });
+  instance.on('moveend', () => {
+    if (adjusting) return;
+    moving = false;
+    setRatio(still());
+  });
+  instance.getContainer().dataset.dynamicResolution = 'true';
+  return {
+    loaded() {
+      loading = false;
+      if (!moving) setRatio(still());
+    },
+  };
 }

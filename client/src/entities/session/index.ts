@@ -1,5 +1,6 @@
 export {
   $accessLevel,
+  $canOpenUserManagement,
   $sessionStatus,
   $signedIn,
   $user,

@@ -33,6 +33,8 @@ export const logoutFx = createEffect(async () => {
 export const $user = createStore<CurrentUser | null>(null);
 export const $sessionStatus = createStore<SessionStatus>('unknown');
 export const $accessLevel = $user.map((user): AccessLevel | null => (user ? accessLevel(user) : null));
+/** User Management (spec section 2) opens for every role but client: the profile image and the dialog ask this. */
+export const $canOpenUserManagement = $accessLevel.map((level) => level !== null && level !== 'client');
 export const $signedIn = $sessionStatus.map((status) => status === 'signed-in');
 
 $user.on(fetchCurrentUserFx.doneData, (_, user) => user).reset(sessionEnded);

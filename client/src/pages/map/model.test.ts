@@ -5,12 +5,16 @@ import { subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import { areaFocused, deviceChosen } from '../../widgets/dashboard-panel';
 import { $panelSerial, panelClosed } from '../../widgets/device-panel';
 import { fetchPanelDeviceFx } from '../../widgets/device-panel/model';
+import { $user } from '../../entities/session';
 import { $viewRequest } from '../../widgets/map';
+import { userManagementRequested, zoomInRequested, zoomOutRequested } from '../../widgets/profile-panel';
+import { $userManagementOpen } from '../../widgets/user-management';
 import { $panelShown, deviceManagerRequested } from '../../widgets/selected-device';
 import './model';
 
-function setup() {
+function setup(user: Record<string, unknown> = { role: 'distributor', user_type: 'distributor' }) {
   return fork({
+    values: [[$user, user]],
     handlers: [
       [fetchPanelDeviceFx, async (serial: string) => ({ ...fakeDevice(serial), pending_changes: [] }) as never],
       [subscribeFx, async () => ({ ok: true, subscribed: [] })],
@@ -36,5 +40,16 @@ describe('map page wiring', () => {
     expect(scope.getState($panelShown)).toBe(true);
     await allSettled(panelClosed, { scope });
     expect(scope.getState($panelShown)).toBe(false);
+  });
+
+  it("zooms the map from the profile panel's buttons and opens User Management from its image", async () => {
+    const scope = setup();
+    // Zoom steps are commands to the map provider, which adds them up.
+    await allSettled(zoomInRequested, { scope });
+    expect(scope.getState($viewRequest)).toMatchObject({ zoomBy: 1 });
+    await allSettled(zoomOutRequested, { scope });
+    expect(scope.getState($viewRequest)).toMatchObject({ zoomBy: -1 });
+    await allSettled(userManagementRequested, { scope });
+    expect(scope.getState($userManagementOpen)).toBe(true);
   });
 });

@@ -1,8 +1,10 @@
 import { sample } from 'effector';
 import { areaFocused, deviceChosen } from '../../widgets/dashboard-panel';
 import { $panelSerial, panelOpened } from '../../widgets/device-panel';
-import { boundsRequested } from '../../widgets/map';
+import { boundsRequested, zoomInClicked, zoomOutClicked } from '../../widgets/map';
+import { userManagementRequested, zoomInRequested, zoomOutRequested } from '../../widgets/profile-panel';
 import { deviceManagerRequested, panelShownChanged } from '../../widgets/selected-device';
+import { userManagementOpened } from '../../widgets/user-management';
 
 /**
  * The map screen composes its widgets: none of them imports another, each says what it wants and this
@@ -15,3 +17,7 @@ sample({ clock: areaFocused, target: boundsRequested });
 // The selected pin's card opens the device panel, and hides while the panel is open (both start closed).
 sample({ clock: deviceManagerRequested, target: panelOpened });
 sample({ clock: $panelSerial, fn: (serial) => serial !== null, target: panelShownChanged });
+// The profile panel's zoom buttons zoom the map; its profile image opens User Management.
+sample({ clock: zoomInRequested, target: zoomInClicked });
+sample({ clock: zoomOutRequested, target: zoomOutClicked });
+sample({ clock: userManagementRequested, target: userManagementOpened });

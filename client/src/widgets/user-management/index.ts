@@ -1,5 +1,4 @@
 export {
-  $canOpenUserManagement,
   $userManagementOpen,
   $userManagementSection,
   userManagementClosed,

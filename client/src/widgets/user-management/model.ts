@@ -1,5 +1,5 @@
 import { createEvent, createStore, sample } from 'effector';
-import { $accessLevel, sessionEnded } from '../../entities/session';
+import { $accessLevel, $canOpenUserManagement, sessionEnded } from '../../entities/session';
 import { clientUsersRequested, pendingUsersRequested } from '../../entities/user';
 import { accountSettingsHidden, accountSettingsShown } from '../../features/account-settings';
 import { detailClosed } from '../../features/user-approval';
@@ -17,7 +17,6 @@ export const userManagementSectionSelected = createEvent<UserManagementSection>(
 
 export const $userManagementOpen = createStore(false);
 export const $userManagementSection = createStore<UserManagementSection>('sign-up-requests');
-export const $canOpenUserManagement = $accessLevel.map((level) => level !== null && level !== 'client');
 /** The sign-up request list and client list are a distributor's (not a market partner's, spec section 6). */
 export const $managesSignUps = $accessLevel.map((level) => level === 'distributor');
 

@@ -1,12 +1,11 @@
 import type { AccessLevel } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useId } from 'react';
-import { $accessLevel, $user } from '../../../entities/session';
+import { $accessLevel, $canOpenUserManagement, $user } from '../../../entities/session';
 import { SignOutButton } from '../../../features/sign-out';
 import { ROUTES } from '../../../shared/routing';
 import { ExternalIcon, MinusIcon, Panel, PlusIcon } from '../../../shared/ui';
-import { zoomInClicked, zoomOutClicked } from '../../map';
-import { $canOpenUserManagement, userManagementOpened } from '../../user-management';
+import { userManagementRequested, zoomInRequested, zoomOutRequested } from '../model';
 import styles from './profile-panel.module.css';
 
 const ROLE_LABEL: Record<AccessLevel, string> = { distributor: 'Distributor', client: 'Company', 'market-partner': 'Market partner' };
@@ -26,7 +25,7 @@ export const initials = (name: string) =>
  */
 export function ProfilePanel({ className }: { className?: string }) {
   const [user, level, canManage] = useUnit([$user, $accessLevel, $canOpenUserManagement]);
-  const [zoomIn, zoomOut, openUsers] = useUnit([zoomInClicked, zoomOutClicked, userManagementOpened]);
+  const [zoomIn, zoomOut, openUsers] = useUnit([zoomInRequested, zoomOutRequested, userManagementRequested]);
   const nameId = useId();
   if (!user || !level) return null;
   const name = user.username || user.email;

@@ -4,8 +4,8 @@
 // - import boundaries (eslint-plugin-boundaries) from CONVENTIONS.md:
 //   client: the FSD layers app > pages > widgets > features > entities > shared import only downward, and
 //   a slice of another layer, or another slice of the same layer, only through that slice's index.ts;
-//   a widget never imports another widget, nor a feature another feature (SAME_LAYER_EXCEPTIONS names
-//   the few left);
+//   a widget never imports another widget, nor a feature another feature (the page or widget above
+//   composes them);
 //   server: a feature (a folder of server/src with an index.ts) imports another feature only through
 //   its index.ts, and so do server/src's root files (app.ts, main.ts, context.ts) and its infrastructure
 //   folders (db, lib, config, ops, seed ...);
@@ -33,16 +33,6 @@ const SERVER_INFRASTRUCTURE = ['access', 'config', 'db', 'lib', 'openapi', 'ops'
  * a widget says what it wants with its own events and the page connects them (pages/map/model.ts).
  */
 const ISOLATED_LAYERS = ['widgets', 'features'];
-/**
- * The same-layer imports still there, each named (a new one is an error): the dashboard renders four
- * widgets as its tabs. Taking them out means the page passing those components in (slots), a UI change
- * left for later (issue 19).
- */
-const SAME_LAYER_EXCEPTIONS = [
-  // The dashboard's tabs render the batch list, report list, subscriptions and brand list widgets.
-  { layer: 'widgets', from: 'dashboard-panel', to: ['batch-list', 'report-list', 'subscriptions', 'brand-list'] },
-];
-
 /** A slice's public entry point, relative to the slice folder. */
 const NOT_ENTRY = '!index.{ts,tsx}';
 
@@ -70,15 +60,8 @@ const clientPolicies = CLIENT_LAYERS.flatMap((layer, index) => {
     policies.push({
       from,
       disallow: { to: { element: { type: clientType(layer), captured: { slice: '!{{ from.element.captured.slice }}' } } } },
-      message: `a ${noun} does not import another ${noun}: expose events and let the layer above (a page, the app) connect them`,
+      message: `a ${noun} does not import another ${noun}: the layer above (a page, the app) composes them, connecting their events and passing components in`,
     });
-    // The named exceptions, through the other slice's index.ts only (the last matching policy wins).
-    for (const exception of SAME_LAYER_EXCEPTIONS.filter((e) => e.layer === layer)) {
-      policies.push({
-        from: { element: { type: clientType(layer), captured: { slice: exception.from } } },
-        allow: { to: { element: { type: clientType(layer), captured: { slice: exception.to.length > 1 ? `{${exception.to.join(',')}}` : exception.to[0] }, fileInternalPath: 'index.{ts,tsx}' } } },
-      });
-    }
   } else if (layer !== 'app') {
     policies.push({
       from,

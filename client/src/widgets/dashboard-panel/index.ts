@@ -1,2 +1,2 @@
-export { DashboardPanel } from './ui/dashboard-panel';
+export { DashboardPanel, type DashboardSlots } from './ui/dashboard-panel';
 export { areaFocused, dashboardReset, deviceChosen, $selectedCounty } from './model';

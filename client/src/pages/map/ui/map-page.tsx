@@ -5,13 +5,13 @@ import { ActivePinPanel } from '../../../features/active-pin-filter';
 import { DeviceFormDialog } from '../../../features/device-form';
 import { LinkButton, Spinner } from '../../../shared/ui';
 import { ClockPanel } from '../../../widgets/clock-panel';
-import { DashboardPanel } from '../../../widgets/dashboard-panel';
 import { DevicePanel, panelRouteRead } from '../../../widgets/device-panel';
 import { FleetMap } from '../../../widgets/map';
 import { ProfilePanel } from '../../../widgets/profile-panel';
 import { SelectedDeviceCard } from '../../../widgets/selected-device';
 import { UserManagementDialog } from '../../../widgets/user-management';
 import '../model';
+import { MapDashboard } from './map-dashboard';
 import styles from './map-page.module.css';
 
 /**
@@ -48,7 +48,7 @@ export default function MapPage() {
           ) : null}
         </div>
         <SelectedDeviceCard />
-        <DashboardPanel />
+        <MapDashboard />
       </div>
       <DevicePanel />
       <UserManagementDialog />

@@ -1,7 +1,5 @@
 import { useUnit } from 'effector-react';
-import { BatchListTab } from '../../batch-list';
-import { ReportListView } from '../../report-list';
-import { SubscriptionsTab } from '../../subscriptions';
+import type { ReactNode } from 'react';
 import { ChevronIcon, Panel, tabPanelProps, Tabs, type TabItem } from '../../../shared/ui';
 import { $collapsed, $countyNames, $filterView, $isMarketPartner, $selectedCounty, $tab, collapseToggled, countyCleared, filterViewClosed, tabSelected, type DashboardTab } from '../model';
 import { DeviceListTab } from './device-list-tab';
@@ -18,10 +16,22 @@ const ALL_TABS: readonly TabItem<DashboardTab>[] = [
 ];
 
 /**
+ * What other widgets draw inside the dashboard, passed in by the page that shows it (a widget does not
+ * import another widget): the BATCH LIST and SUBSCRIPTIONS tabs, DEVICE LIST's BRAND view and the report
+ * list a tile opens (with the way back to the tabs).
+ */
+export type DashboardSlots = {
+  batchList: ReactNode;
+  subscriptions: ReactNode;
+  brandList: ReactNode;
+  reportList: (onBack: () => void) => ReactNode;
+};
+
+/**
  * The main dashboard panel (spec section 2), top left over the map: collapsible to its header, and on a
  * tablet never wider than the space left of the clock and Active Pin panels.
  */
-export function DashboardPanel() {
+export function DashboardPanel({ slots }: { slots: DashboardSlots }) {
   const [closeFilter] = useUnit([filterViewClosed]);
   const [collapsed, toggle, tab, select, filterView, marketPartner, county, countyNames, clearCounty] = useUnit([
     $collapsed,
@@ -67,7 +77,7 @@ export function DashboardPanel() {
       </header>
       <div id="dashboard-body" className={styles.body} hidden={collapsed}>
         {filterView === 'ReportList' ? (
-          <ReportListView onBack={closeFilter} />
+          slots.reportList(closeFilter)
         ) : filterView ? (
           <FilterList />
         ) : (
@@ -75,9 +85,9 @@ export function DashboardPanel() {
             <Tabs items={tabs} selected={tab} onSelect={select} label="Dashboard" idPrefix={ID} compact />
             <div {...tabPanelProps(ID, tab)} className={styles.tabPanel}>
               {tab === 'overview' ? <OverviewTab /> : null}
-              {tab === 'deviceList' ? <DeviceListTab /> : null}
-              {tab === 'batchList' ? <BatchListTab /> : null}
-              {tab === 'subscriptions' ? <SubscriptionsTab /> : null}
+              {tab === 'deviceList' ? <DeviceListTab brandList={slots.brandList} /> : null}
+              {tab === 'batchList' ? slots.batchList : null}
+              {tab === 'subscriptions' ? slots.subscriptions : null}
             </div>
           </>
         )}

@@ -1,6 +1,6 @@
 import { useUnit } from 'effector-react';
+import type { ReactNode } from 'react';
 import { addDeviceOpened } from '../../../features/device-form';
-import { BrandListView } from '../../brand-list';
 import { AlertIcon, ArrowLeftIcon, PlusIcon, SearchIcon, tabPanelProps, Tabs, type TabItem } from '../../../shared/ui';
 import { countyCardName, type CountyRow, type StatusTally } from '../lib/dashboard-lib';
 import {
@@ -178,8 +178,8 @@ function PartnerView() {
   );
 }
 
-/** DEVICE LIST: COUNTY, BRAND and Market Partner (hidden for market-partner users). */
-export function DeviceListTab() {
+/** DEVICE LIST: COUNTY, BRAND (the brand list widget, passed in) and Market Partner (hidden for market-partner users). */
+export function DeviceListTab({ brandList }: { brandList: ReactNode }) {
   const [tab, select, marketPartner] = useUnit([$deviceListTab, deviceListTabSelected, $isMarketPartner]);
   const items = marketPartner ? ALL_SUB_TABS.filter((t) => t.key !== 'partner') : ALL_SUB_TABS;
   return (
@@ -187,7 +187,7 @@ export function DeviceListTab() {
       <Tabs items={items} selected={tab} onSelect={select} label="Device list" idPrefix={ID} compact />
       <div {...tabPanelProps(ID, tab)} className={styles.subPanel}>
         {tab === 'county' ? <CountyView /> : null}
-        {tab === 'brand' ? <BrandListView /> : null}
+        {tab === 'brand' ? brandList : null}
         {tab === 'partner' && !marketPartner ? <PartnerView /> : null}
       </div>
     </div>

@@ -108,15 +108,19 @@ if (only.has('rest') && portal) {
   // The round's own peak: the baselines before it (/healthz at thousands of requests a second) leave
   // garbage the heap has not collected yet; the process's lifetime peak is printed beside it.
   const atStart = await portal.rss('reset');
-  for (const [call, headers] of calls) {
+  let peak = atStart.rss;
+  for (const [i, [call, headers]] of calls.entries()) {
     const r = await cannon(`${portal.base}${call}`, headers);
     // Requests still queued when the window closed would slow the next call: one more call waits behind them.
     await fetch(`${portal.base}${call}`, { headers }).then((res) => res.arrayBuffer());
+    // Each call's own peak (the mark reset after it), so the row shows where the memory goes.
+    const mark = await portal.rss(i < calls.length - 1 ? 'reset' : undefined);
+    const callPeak = mark.lifetimePeak ?? mark.peak;
+    peak = Math.max(peak, callPeak);
     const shown = call.startsWith('/api/v1/device/') ? 'GET /api/v1/device/{serial}' : `GET ${call}${headers['accept-encoding'] ? ' (gzip)' : ''}`;
-    add({ section: 'rest', what: shown, figure: load(r), baseline: `/healthz ${fmt(healthz.rps)} req/s, p99 ${fmt(healthz.p99)} ms`, note: `${fmt(r.bytes / 1024, 1)} kB an answer` });
+    add({ section: 'rest', what: shown, figure: load(r), baseline: `/healthz ${fmt(healthz.rps)} req/s, p99 ${fmt(healthz.p99)} ms`, note: `${fmt(r.bytes / 1024, 1)} kB an answer, server peak ${mb(callPeak)}` });
     if (r.errors) failures.push(`${call}: ${r.errors} errors`);
   }
-  const peak = (await portal.rss()).peak;
   const during = await checkins.result;
   const bare = await startServer(['--bare', listFile]);
   const bareList = await cannon(`${bare.base}/`);

@@ -1,6 +1,6 @@
 import { allSettled, fork, scopeBind } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { $devicePins, $devices, $devicesStatus, fetchDevicePinsFx, fetchDevicesFx, normaliseDevices } from '../../entities/device';
+import { $devicePins, $devices, $devicesStatus, deviceAnswered, fetchDevicePinsFx, fetchDevicesFx, normaliseDevices } from '../../entities/device';
 import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
 import { $overview, fetchOverviewFx } from '../../entities/overview';
 import { $connected, deviceChangedReceived, overviewChangedReceived, socketConnected, subscribeFx } from '../../shared/realtime';
@@ -31,6 +31,24 @@ describe('live device updates', () => {
     expect(after).not.toBe(before);
     expect(after.A1).toMatchObject({ battery_percent: 30, is_online: false });
     expect(after.B2).toMatchObject({ is_pause: true });
+  });
+
+  it('a device answered over REST while a patch waits is not put back by that older patch', async () => {
+    let release!: () => void;
+    const scope = fork({
+      values: [[$devices, normaliseDevices([fakeDevice('A1'), fakeDevice('B2')])]],
+      handlers: [[flushTimerFx, () => new Promise<void>((resolve) => (release = resolve))]],
+    });
+    const received = scopeBind(deviceChangedReceived, { scope });
+    // Pushed before the write: the device still paused; then the write's answer says it runs again.
+    received({ serial: 'A1', patch: { is_pause: true }, at });
+    received({ serial: 'B2', patch: { battery_percent: 12 }, at });
+    scopeBind(deviceAnswered, { scope })({ ...fakeDevice('A1'), is_pause: false } as never);
+    release();
+    await allSettled(scope);
+    expect(scope.getState($devices).A1).toMatchObject({ is_pause: false });
+    // Other devices' patches still land.
+    expect(scope.getState($devices).B2).toMatchObject({ battery_percent: 12 });
   });
 
   it('subscribes every loaded serial in chunks and the overview on connect; re-fetches after a reconnect', async () => {

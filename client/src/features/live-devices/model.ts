@@ -1,6 +1,6 @@
 import type { Subscription } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { $deviceSerials, devicesPatched, devicesRequested, type DevicePatch } from '../../entities/device';
+import { $deviceSerials, deviceAnswered, devicesPatched, devicesRequested, type DevicePatch } from '../../entities/device';
 import { overviewPatched, overviewRequested } from '../../entities/overview';
 import { readToken } from '../../shared/api';
 import {
@@ -63,8 +63,21 @@ export function mergePatch(buffer: PatchBuffer | null, serial: string, patch: De
 }
 
 $live.on(liveUpdatesStarted, () => true).reset(liveUpdatesStopped);
+/**
+ * A device answered over REST (a write's answer, the panel's read) is the newest state the client has of
+ * it: a patch still waiting in the buffer was pushed before that answer and would put older values back
+ * (a cancelled pending change reappearing) until the next push. A push from a poll after the write carries
+ * what the answer carries, so dropping it loses nothing.
+ */
+export function dropPatch(buffer: PatchBuffer | null, serial: string): PatchBuffer | null {
+  if (!buffer?.patches.has(serial)) return buffer;
+  buffer.patches.delete(serial);
+  return { patches: buffer.patches };
+}
+
 $buffer
   .on(deviceChangedReceived, (buffer, { serial, patch }) => mergePatch(buffer, serial, patch as DevicePatch))
+  .on(deviceAnswered, (buffer, device) => dropPatch(buffer, device.serial))
   .reset(patchesFlushed)
   .reset(liveUpdatesStopped);
 $subscribed

@@ -16,7 +16,7 @@ import { batchesService } from './batches.service.ts';
 
 /** The batch calls of spec section 7, with their exact paths. */
 export function batchesRoutes(ctx: AppContext): Routes {
-  const service = batchesService({ repo: batchesRepository(ctx.db), queue: ctx.queue, now: ctx.now, log: ctx.log });
+  const service = batchesService({ repo: batchesRepository(ctx.db), queue: ctx.queue, now: ctx.now, log: ctx.log, devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials) });
   const router = Router();
 
   router.get('/batch', async (req, res) => {

@@ -266,4 +266,32 @@ describe('service rules with a fake repository', () => {
     expect(calls).not.toContain('pauseDevices');
     expect(enqueue).not.toHaveBeenCalled();
   });
+
+  it("tells the pollers the fed devices' serials after a recall, a resume and an edit commit, and nothing when the write fails", async () => {
+    const nudged: string[][] = [];
+    const fed = [device(), { ...device(), id: 2, serial: 'SP240099' }];
+    const { repo } = fakeRepo({
+      byId: async () => batch(),
+      markRecalled: async () => batch({ isRecalled: true, recalledAt: new Date() }),
+      clearRecall: async () => undefined,
+      fedDevices: async () => fed,
+      recomputeWarnings: async () => undefined,
+      clientsOfBrands: async () => [],
+      lockBatchNumbers: async () => undefined,
+      numberTaken: async () => false,
+      update: async () => undefined,
+      list: async () => [{ batch: batch(), deviceCount: 2, brands: [] }],
+    });
+    const s = batchesService({ repo, queue: { enqueue: vi.fn(async () => undefined) }, now: () => new Date(`${TODAY}T12:00:00Z`), log: () => undefined, devicesChanged: (serials) => nudged.push(serials) });
+    const serials = fed.map((d) => d.serial);
+    await s.recall(viewer('distributor'), '7', {});
+    await s.resume(viewer('distributor'), '7');
+    await s.edit(viewer('distributor'), '7', { batchNumber: 'B-RENAMED', installDate: batch().installDate, expiryDate: batch().expireDate, batchVolume: 5 });
+    expect(nudged).toEqual([serials, serials, serials]);
+
+    const failing = fakeRepo({ byId: async () => undefined }).repo;
+    const t = batchesService({ repo: failing, queue: { enqueue: vi.fn(async () => undefined) }, now: () => new Date(), log: () => undefined, devicesChanged: (serials) => nudged.push(serials) });
+    await expect(t.recall(viewer('distributor'), '7', {})).rejects.toMatchObject({ status: 404 });
+    expect(nudged).toHaveLength(3);
+  });
 });

@@ -27,6 +27,12 @@ export type BatchesServiceDeps = {
   queue: Pick<JobQueue<JobName>, 'enqueue'>;
   now: () => Date;
   log: (msg: string, err?: unknown) => void;
+  /**
+   * Told, after the commit, the serials whose device answers a write changed (a batch's number, expiry,
+   * volume, recall): the pollers read those devices now instead of at their next period, so every screen
+   * watching them sees the change within a second (issue 16). The poll and diff still decide what is pushed.
+   */
+  devicesChanged?: (serials: string[]) => void;
 };
 
 const NOT_FOUND = 'No batch with this id.';
@@ -36,6 +42,7 @@ const MAX_ID = 2_147_483_647;
 /** The batch calls of spec section 7: logic and access checks; SQL lives in the repository. */
 export function batchesService(deps: BatchesServiceDeps) {
   const { repo } = deps;
+  const devicesChanged = deps.devicesChanged ?? (() => undefined);
   // The day batch expiry is judged on (the same for the warnings of the devices a batch feeds).
   const today = () => batchDayOf(deps.now());
 
@@ -111,7 +118,7 @@ export function batchesService(deps: BatchesServiceDeps) {
       requireDistributor(viewer);
       const id = parseBatchId(idParam);
       const input = parse(editBatchSchema, body ?? {});
-      return guardDuplicate(() =>
+      const answer = await guardDuplicate(() =>
         repo.transaction(async (tx) => {
           await tx.lockBatchNumbers();
           const current = await tx.byId(id, { lock: true });
@@ -137,6 +144,9 @@ export function batchesService(deps: BatchesServiceDeps) {
           return answerOf(tx, id);
         }),
       );
+      // Read after the commit, outside the transaction: a rename still holds no device row.
+      devicesChanged((await repo.fedDevices(id)).map((d) => d.serial));
+      return answer;
     },
 
     /** POST /deleteBatch/{id}: never while a pump is fed by it (the device would silently lose its batch). */
@@ -177,6 +187,7 @@ export function batchesService(deps: BatchesServiceDeps) {
         return { batch: await answerOf(tx, id), recalled, devices, clients, paused: pausedIds.size };
       });
 
+      devicesChanged(outcome.devices.map((d) => d.serial));
       const notified: RecallBatchAnswer['notified'] = [];
       if (outcome.recalled) {
         for (const notice of recallNotices({ batch: outcome.recalled, devices: outcome.devices, clients: outcome.clients })) {
@@ -207,7 +218,7 @@ export function batchesService(deps: BatchesServiceDeps) {
     async resume(viewer: ScopeViewer, idParam: unknown): Promise<ResumeBatchAnswer> {
       requireDistributor(viewer);
       const id = parseBatchId(idParam);
-      return repo.transaction(async (tx) => {
+      const answer = await repo.transaction(async (tx) => {
         const current = await tx.byId(id, { lock: true });
         if (!current) throw ApiError.notFound(NOT_FOUND);
         if (current.isRecalled) await tx.clearRecall(id);
@@ -225,6 +236,8 @@ export function batchesService(deps: BatchesServiceDeps) {
             : 'No device fed by this batch is paused.',
         };
       });
+      devicesChanged(answer.devices.map((d) => d.serial));
+      return answer;
     },
   };
 }

@@ -13,12 +13,14 @@ const DIGITS = 4;
  * The offline basemap's GeoJSON, made once at build time from world-atlas and us-atlas (lib/basemap.ts)
  * instead of in the browser: the map's web worker fetches and tiles the files itself, so the page's main
  * thread never downloads, parses or converts the TopoJSON (about a second of one task under Lighthouse's
- * mobile CPU). `import { waterUrl, bordersUrl } from 'virtual:fleet-basemap'` gives their addresses:
- * hashed files beside the app in a build (precompressed like any asset), served from memory by the dev server.
+ * mobile CPU). `import { basemapUrl } from 'virtual:fleet-basemap'` gives its address: a hashed file beside
+ * the app in a build (precompressed like any asset), served from memory by the dev server. One file, so one
+ * source: water, state and county borders arrive in the same tiles and the map draws them in one frame
+ * (on a software rasteriser every frame at start-up blocks the main thread; two sources drew twice).
  */
 export function basemap(): Plugin {
   let config: ResolvedConfig;
-  let files: { water: File; borders: File } | null = null;
+  let files: { basemap: File } | null = null;
   const build = () => (files ??= make());
   return {
     name: 'fleet-basemap',
@@ -28,8 +30,7 @@ export function basemap(): Plugin {
     resolveId: (id) => (id === MODULE ? RESOLVED : undefined),
     load(id) {
       if (id !== RESOLVED) return undefined;
-      const { water, borders } = build();
-      return `export const waterUrl = ${JSON.stringify(config.base + water.fileName)};\nexport const bordersUrl = ${JSON.stringify(config.base + borders.fileName)};\n`;
+      return `export const basemapUrl = ${JSON.stringify(config.base + build().basemap.fileName)};\n`;
     },
     generateBundle() {
       for (const file of Object.values(build())) this.emitFile({ type: 'asset', fileName: file.fileName, source: file.source });
@@ -47,7 +48,7 @@ export function basemap(): Plugin {
 
 type File = { fileName: string; source: string };
 
-function make(): { water: File; borders: File } {
+function make(): { basemap: File } {
   const require = createRequire(import.meta.url);
   const read = (name: string) => JSON.parse(fs.readFileSync(require.resolve(name), 'utf8'));
   const round = (_key: string, value: unknown) => (typeof value === 'number' ? Math.round(value * 10 ** DIGITS) / 10 ** DIGITS : value);
@@ -56,8 +57,8 @@ function make(): { water: File; borders: File } {
     const hash = crypto.createHash('sha256').update(source).digest('base64url').slice(0, 8);
     return { fileName: `assets/${name}-${hash}.json`, source };
   };
-  return {
-    water: file('basemap-water', waterOf(read('world-atlas/land-50m.json'))),
-    borders: file('basemap-borders', usBorders(read('us-atlas/counties-10m.json'))),
-  };
+  // Features tell themselves apart by their `kind` (water, state, county): the layers filter on it.
+  const water = waterOf(read('world-atlas/land-50m.json'));
+  const borders = usBorders(read('us-atlas/counties-10m.json'));
+  return { basemap: file('basemap', { type: 'FeatureCollection', features: [water, ...borders.features] }) };
 }

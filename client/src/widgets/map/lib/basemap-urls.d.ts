@@ -1,5 +1,4 @@
-/** The offline basemap's GeoJSON files, made at build time by client/vite-basemap.ts. */
+/** The offline basemap's GeoJSON file (water, state and county borders), made at build time by client/vite-basemap.ts. */
 declare module 'virtual:fleet-basemap' {
-  export const waterUrl: string;
-  export const bordersUrl: string;
+  export const basemapUrl: string;
 }

@@ -1,17 +1,19 @@
 import type { MapSourceDataEvent } from 'maplibre-gl';
 import { useEffect } from 'react';
-import { bordersUrl, waterUrl } from 'virtual:fleet-basemap';
+import { basemapUrl } from 'virtual:fleet-basemap';
 import { readPalette } from '../lib/palette';
 import { useOfflineMap } from './map-context';
 
+const SOURCE = 'basemap';
 const WATER = 'basemap-water';
 const BORDERS = 'basemap-borders';
 
 /**
  * Land and water, US state and county (parish) borders under everything else: GeoJSON made at build time
  * from world-atlas and us-atlas (client/vite-basemap.ts), about 0.4 MB compressed, cached by the browser
- * like any asset. The sources are given by URL, so MapLibre's worker downloads, parses and tiles them off
- * the main thread. Renders nothing; a failed download leaves the plain map as before.
+ * like any asset. One source given by URL, so MapLibre's worker downloads, parses and tiles it off the main
+ * thread, and water and borders arrive in the same tiles (one frame each, not two). Renders nothing; a
+ * failed download leaves the plain map as before.
  */
 export function BasemapLayer() {
   const map = useOfflineMap();
@@ -20,15 +22,17 @@ export function BasemapLayer() {
     const palette = readPalette();
     const container = map.getContainer();
     container.dataset.basemap = 'loading';
-    map.addSource(WATER, { type: 'geojson', data: waterUrl });
-    map.addSource(BORDERS, { type: 'geojson', data: bordersUrl });
+    map.addSource(SOURCE, { type: 'geojson', data: basemapUrl });
     // Each under the fleet's own layers (its county outlines, the pins), in this order.
-    map.addLayer({ id: WATER, type: 'fill', source: WATER, paint: { 'fill-color': palette.water, 'fill-antialias': false } }, firstFleetLayer(map));
+    map.addLayer(
+      { id: WATER, type: 'fill', source: SOURCE, filter: ['==', ['get', 'kind'], 'water'], paint: { 'fill-color': palette.water, 'fill-antialias': false } },
+      firstFleetLayer(map),
+    );
     map.addLayer(
       {
         id: `${BORDERS}-county`,
         type: 'line',
-        source: BORDERS,
+        source: SOURCE,
         minzoom: 5,
         filter: ['==', ['get', 'kind'], 'county'],
         paint: { 'line-color': palette.countyLine, 'line-width': 0.6, 'line-opacity': ['interpolate', ['linear'], ['zoom'], 5, 0.25, 9, 0.5], 'line-dasharray': [3, 2] },
@@ -39,21 +43,19 @@ export function BasemapLayer() {
       {
         id: `${BORDERS}-state`,
         type: 'line',
-        source: BORDERS,
+        source: SOURCE,
         filter: ['==', ['get', 'kind'], 'state'],
         paint: { 'line-color': palette.countyLine, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 1, 10, 2.4] },
       },
       firstFleetLayer(map),
     );
-    // Ready once the worker has both files (their metadata event), whatever tiles the view needs.
-    const loaded = new Set<string>();
+    // Ready once the worker has the file (its metadata event), whatever tiles the view needs.
     const onData = (event: MapSourceDataEvent) => {
-      if (event.sourceDataType !== 'metadata' || (event.sourceId !== WATER && event.sourceId !== BORDERS)) return;
-      loaded.add(event.sourceId);
-      if (loaded.size === 2 && container.dataset.basemap === 'loading') container.dataset.basemap = 'ready';
+      if (event.sourceDataType !== 'metadata' || event.sourceId !== SOURCE) return;
+      if (container.dataset.basemap === 'loading') container.dataset.basemap = 'ready';
     };
     const onError = (event: { sourceId?: string }) => {
-      if (event.sourceId === WATER || event.sourceId === BORDERS) container.dataset.basemap = 'failed';
+      if (event.sourceId === SOURCE) container.dataset.basemap = 'failed';
     };
     map.on('sourcedata', onData);
     map.on('error', onError);
@@ -62,7 +64,7 @@ export function BasemapLayer() {
       map.off('error', onError);
       if (!map.style) return;
       for (const layer of [`${BORDERS}-state`, `${BORDERS}-county`, WATER]) if (map.getLayer(layer)) map.removeLayer(layer);
-      for (const source of [BORDERS, WATER]) if (map.getSource(source)) map.removeSource(source);
+      if (map.getSource(SOURCE)) map.removeSource(SOURCE);
     };
   }, [map]);
 

@@ -1,9 +1,9 @@
-import type { GeoJSONSource } from 'maplibre-gl';
 import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { $counties } from '../../../entities/county';
 import { readPalette } from '../lib/palette';
 import { useOfflineMap } from './map-context';
+import { useSourceData } from './use-source-data';
 
 const SOURCE = 'counties';
 
@@ -11,10 +11,11 @@ const SOURCE = 'counties';
 export function CountyLayer() {
   const map = useOfflineMap();
   const counties = useUnit($counties);
+  const initialData = useSourceData(map, SOURCE, counties);
 
   useEffect(() => {
     const palette = readPalette();
-    map.addSource(SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+    map.addSource(SOURCE, { type: 'geojson', data: initialData() });
     map.addLayer({
       id: 'county-line',
       type: 'line',
@@ -26,11 +27,7 @@ export function CountyLayer() {
       map.removeLayer('county-line');
       map.removeSource(SOURCE);
     };
-  }, [map]);
-
-  useEffect(() => {
-    (map.getSource(SOURCE) as GeoJSONSource | undefined)?.setData(counties as unknown as GeoJSON.FeatureCollection);
-  }, [map, counties]);
+  }, [map, initialData]);
 
   return null;
 }

@@ -26,6 +26,7 @@ export function LabelsLayer() {
   const markers = useRef(new Map<string, Marker>());
   const state = useRef({ visible, selected, siteNames });
   state.current = { visible, selected, siteNames };
+  const refreshNow = useRef<(() => void) | null>(null);
 
   useEffect(() => {
     const placed = markers.current;
@@ -102,17 +103,23 @@ export function LabelsLayer() {
     };
     map.on('idle', refresh);
     refresh();
+    refreshNow.current = refresh;
     return () => {
+      refreshNow.current = null;
       map.off('idle', refresh);
       for (const marker of placed.values()) marker.remove();
       placed.clear();
     };
   }, [map]);
 
-  // Site names that arrive after the map settled: draw once more so the idle refresh places them.
+  // Site names that arrive after the map settled: placed at once from what is drawn (a repaint just to
+  // get an idle event would cost a whole frame; a map still moving refreshes at its next idle anyway).
+  const namesPlaced = useRef(siteNames);
   useEffect(() => {
-    map.triggerRepaint();
-  }, [map, siteNames]);
+    if (namesPlaced.current === siteNames) return;
+    namesPlaced.current = siteNames;
+    refreshNow.current?.();
+  }, [siteNames]);
 
   // Hide at once when zooming out past the threshold or when the pins change; idle re-adds.
   useEffect(() => {

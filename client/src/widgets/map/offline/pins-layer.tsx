@@ -8,6 +8,7 @@ import { readPalette } from '../lib/palette';
 import { countByStatus, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
 import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
+import { useSourceData } from './use-source-data';
 
 const SOURCE = 'pins';
 const STATUSES: PinStatus[] = ['normal', 'registering', 'offline', 'warning', 'paused'];
@@ -51,6 +52,7 @@ export function PinsLayer() {
   const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked });
   const latest = useRef(handlers);
   latest.current = handlers;
+  const initialData = useSourceData(map, SOURCE, pins);
 
   useEffect(() => {
     const palette = readPalette();
@@ -80,7 +82,7 @@ export function PinsLayer() {
 
     map.addSource(SOURCE, {
       type: 'geojson',
-      data: { type: 'FeatureCollection', features: [] },
+      data: initialData(),
       cluster: true,
       clusterRadius: CLUSTER_RADIUS_PX,
       clusterMaxZoom: toGlZoom(CLUSTER_UNTIL_ZOOM) - 1,
@@ -164,10 +166,9 @@ export function PinsLayer() {
       for (const layer of ['clusters', 'pins']) map.removeLayer(layer);
       map.removeSource(SOURCE);
     };
-  }, [map]);
+  }, [map, initialData]);
 
   useEffect(() => {
-    (map.getSource(SOURCE) as GeoJSONSource | undefined)?.setData(pins as unknown as GeoJSON.FeatureCollection);
     // The pins handed to the map, by status: the tests count these instead of reading pixels.
     const container = map.getContainer();
     container.dataset.pinCount = String(pins.features.length);

@@ -21,6 +21,7 @@ export function PlaceNamesLayer() {
   const markers = useRef(new Map<string, Marker>());
   const latest = useRef({ places, settled });
   latest.current = { places, settled };
+  const refreshNow = useRef<(() => void) | null>(null);
 
   useEffect(() => {
     const placed = markers.current;
@@ -70,17 +71,23 @@ export function PlaceNamesLayer() {
     };
     map.on('idle', refresh);
     refresh();
+    refreshNow.current = refresh;
     return () => {
+      refreshNow.current = null;
       map.off('idle', refresh);
       for (const marker of placed.values()) marker.remove();
       placed.clear();
     };
   }, [map]);
 
-  // New names for the view: draw once more so the idle refresh places them.
+  // New names for the view: placed at once (a repaint just to get an idle event would cost a whole frame;
+  // the view they were asked for is unchanged, so refresh asks for nothing new).
+  const namesPlaced = useRef(places);
   useEffect(() => {
-    map.triggerRepaint();
-  }, [map, places]);
+    if (namesPlaced.current === places) return;
+    namesPlaced.current = places;
+    refreshNow.current?.();
+  }, [places]);
 
   return null;
 }

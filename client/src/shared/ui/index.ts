@@ -39,3 +39,6 @@ export { ResultPopup, type ResultPopupProps } from './result-popup/result-popup'
 export { FieldError, FormField, formControlClass, FormTextField, invalidProps, SelectField, type FormFieldProps, type SelectFieldProps } from './form-field/form-field';
 export { FormDialog, type FormDialogProps } from './form-dialog/form-dialog';
 export { PageFrame, pageText, type PageFrameProps } from './page-frame/page-frame';
+export { Card, CardHead, CardTitle, cardClass, SectionTitle, type CardProps } from './card/card';
+export { Segmented, type SegmentedOption, type SegmentedProps } from './segmented/segmented';
+export { DataTable, dataTableStateClass, type DataColumn, type DataTableProps } from './data-table/data-table';

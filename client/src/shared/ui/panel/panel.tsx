@@ -1,4 +1,5 @@
 import type { HTMLAttributes } from 'react';
+import { SectionTitle } from '../card/card';
 import styles from './panel.module.css';
 
 /** A floating card over the full-screen map (clock, Active Pin, profile). */
@@ -6,6 +7,7 @@ export function Panel({ className, ...rest }: HTMLAttributes<HTMLElement>) {
   return <section {...rest} className={[styles.panel, className ?? ''].filter(Boolean).join(' ')} />;
 }
 
-export function PanelTitle({ className, ...rest }: HTMLAttributes<HTMLHeadingElement>) {
-  return <h2 {...rest} className={[styles.title, className ?? ''].filter(Boolean).join(' ')} />;
+/** The panel's small uppercase title: the kit's SectionTitle as the panel's heading (h2). */
+export function PanelTitle(props: HTMLAttributes<HTMLHeadingElement>) {
+  return <SectionTitle {...props} as="h2" />;
 }

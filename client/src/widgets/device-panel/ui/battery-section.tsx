@@ -1,5 +1,5 @@
 import { useUnit } from 'effector-react';
-import { BatteryIcon, Chart } from '../../../shared/ui';
+import { BatteryIcon, Card, CardHead, CardTitle, Chart } from '../../../shared/ui';
 import { batteryChartOptions, batterySeries } from '../lib/chart-options';
 import { batteryPlaceholder, batteryTitle } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
@@ -13,12 +13,12 @@ export function BatterySection({ device }: { device: PanelDevice }) {
   const low = device.warning_lists.includes('BATTERY');
   const title = batteryTitle(device.warning_lists);
   return (
-    <section className={sectionStyles.card} aria-labelledby="battery-title">
-      <div className={sectionStyles.cardHead}>
-        <h3 id="battery-title" className={sectionStyles.cardTitle}>
+    <Card aria-labelledby="battery-title">
+      <CardHead>
+        <CardTitle id="battery-title">
           {title}
-        </h3>
-      </div>
+        </CardTitle>
+      </CardHead>
       <div className={styles.batteryNow}>
         <span className={[styles.batteryImage, low ? styles.batteryLow : ''].join(' ')} role="img" aria-label={low ? 'Low battery' : 'Battery'}>
           <BatteryIcon size={56} />
@@ -44,6 +44,6 @@ export function BatterySection({ device }: { device: PanelDevice }) {
         series={batterySeries(points ?? [], device.timezone_id)}
         options={batteryChartOptions(low)}
       />
-    </section>
+    </Card>
   );
 }

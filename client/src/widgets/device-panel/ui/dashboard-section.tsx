@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useMemo, useState } from 'react';
 import { $now } from '../../../shared/lib';
-import { Button, Chart, ConfirmDialog, LinkButton, SwitchButton } from '../../../shared/ui';
+import { Button, Card, CardHead, CardTitle, Chart, ConfirmDialog, LinkButton, SectionTitle, Segmented, SwitchButton } from '../../../shared/ui';
 import { $optimistic, $runningAction, deviceActionFx, toggleShown } from '../controls.model';
 import { dispensingChartOptions } from '../lib/chart-options';
 import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, settingName, siteDateTime, siteToday, updateAfterText } from '../lib/panel-lib';
@@ -63,27 +63,15 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
   const placeholder = status === 'loading' && !log ? 'Loading...' : status === 'failed' ? 'No Data present in the graph!' : null;
 
   return (
-    <section className={sectionStyles.card} aria-labelledby="analytics-title">
-      <div className={sectionStyles.cardHead}>
-        <h3 id="analytics-title" className={sectionStyles.cardTitle}>
+    <Card aria-labelledby="analytics-title">
+      <CardHead>
+        <CardTitle id="analytics-title">
           Dispensing
-        </h3>
-        <div className={sectionStyles.segmented} role="group" aria-label="Pump">
-          {pumps.map((p) => (
-            <button key={p.pump} type="button" aria-pressed={query.pump === p.pump} onClick={() => change({ pump: p.pump })}>
-              {p.side}: {p.type === 'Unspecified' ? 'NONE' : p.type}
-            </button>
-          ))}
-        </div>
-      </div>
+        </CardTitle>
+        <Segmented label="Pump" options={pumps.map((p) => ({ value: p.pump, label: `${p.side}: ${p.type === 'Unspecified' ? 'NONE' : p.type}` }))} value={query.pump} onChange={(pump) => change({ pump })} />
+      </CardHead>
       <div className={sectionStyles.formRow}>
-        <div className={sectionStyles.segmented} role="group" aria-label="Period">
-          {DATE_TYPES.map((t) => (
-            <button key={t} type="button" aria-pressed={query.dateType === t} onClick={() => change({ dateType: t })}>
-              {t}
-            </button>
-          ))}
-        </div>
+        <Segmented label="Period" options={DATE_TYPES.map((t) => ({ value: t, label: t }))} value={query.dateType} onChange={(dateType) => change({ dateType })} />
         <label className={sectionStyles.field}>
           <span>{query.dateType === 'DAILY' ? 'Day' : 'Until'}</span>
           <input type="date" value={date} max={today} onChange={(e) => e.target.value && change({ date: e.target.value === today ? '' : e.target.value })} />
@@ -154,7 +142,7 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
       >
         <p>The remaining amount of the {query.pump === 1 ? 'left' : 'right'} pump goes back to a full reservoir (after a refill).</p>
       </ConfirmDialog>
-    </section>
+    </Card>
   );
 }
 
@@ -180,13 +168,13 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
   const why = operator ? undefined : 'Only distributors can change devices';
 
   return (
-    <section className={sectionStyles.card} aria-labelledby="controls-title">
-      <div className={sectionStyles.cardHead}>
-        <h3 id="controls-title" className={sectionStyles.cardTitle}>
+    <Card aria-labelledby="controls-title">
+      <CardHead>
+        <CardTitle id="controls-title">
           Device control
-        </h3>
+        </CardTitle>
         <PendingChips device={device} />
-      </div>
+      </CardHead>
       {updateAfter ? <p className={sectionStyles.updateAfter}>{updateAfter}</p> : null}
       <div className={styles.toggles}>
         <SwitchButton dimWhenOff={false} pressed={rentalOn} disabled={disabled} title={why} onClick={() => (rentalOn ? setConfirm('rental') : select('subscription'))}>
@@ -213,7 +201,7 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
       </div>
       {device.pending_changes?.length ? (
         <div className={styles.pendingList}>
-          <h4 className={sectionStyles.subTitle}>Waiting for the device</h4>
+          <SectionTitle>Waiting for the device</SectionTitle>
           <ul>
             {device.pending_changes.map((c) => (
               <li key={c.id}>
@@ -246,6 +234,6 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
       <ConfirmDialog open={confirm === 'rental'} title="Switch Off Rental Plan?" onCancel={() => setConfirm(null)} onConfirm={() => setConfirm(null)}>
         <p>The plan runs until its end date; change it under Device Subscription.</p>
       </ConfirmDialog>
-    </section>
+    </Card>
   );
 }

@@ -1,6 +1,6 @@
 import { warningText } from '@fleet/shared';
 import { CONNECTION_TEXT, connectionOf, type Device } from '../../../entities/device';
-import { AlertIcon, PauseIcon } from '../../../shared/ui';
+import { AlertIcon, cardClass, PauseIcon } from '../../../shared/ui';
 import { cardName, twoDigits } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
 import styles from './device-cards.module.css';
@@ -34,7 +34,7 @@ export function DeviceCards({
           <li key={d.serial}>
             <button
               type="button"
-              className={[styles.card, isCurrent ? styles.cardCurrent : '', d.is_pause ? styles.cardPaused : ''].join(' ')}
+              className={[cardClass, styles.card, isCurrent ? styles.cardCurrent : '', d.is_pause ? styles.cardPaused : ''].join(' ')}
               aria-current={isCurrent ? 'true' : undefined}
               {...(chosen
                 ? {

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { $accessLevel } from '../../../entities/session';
 import { $canManageDevices, editDeviceOpened } from '../../../features/device-form';
 import { $now } from '../../../shared/lib';
-import { ArrowLeftIcon, Button, ChevronIcon, Dialog, InfoIcon, Spinner } from '../../../shared/ui';
+import { ArrowLeftIcon, Button, CardTitle, ChevronIcon, Dialog, InfoIcon, Spinner } from '../../../shared/ui';
 import { PANEL_MENU, formatDeviceClock, menuBadgeWarnings, panelSiteName } from '../lib/panel-lib';
 import {
   $collapsed,
@@ -90,7 +90,7 @@ export function DevicePanel() {
         <div className={styles.body}>
           <div className={styles.content}>
             <div className={styles.notFound} data-testid="device-not-found">
-              <h3 className={sectionStyles.cardTitle}>Device not found</h3>
+              <CardTitle>Device not found</CardTitle>
               <p>
                 No device <strong>{serial}</strong> is in your fleet: the serial may be mistyped, the device removed, or it belongs to another account.
               </p>

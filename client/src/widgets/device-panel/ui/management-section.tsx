@@ -1,6 +1,6 @@
 import { mlPerShotForMode, PUMP_MODE_TSP, supportsRightPump, TIMER_MAX_MINUTES, TIMER_MIN_MINUTES } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import { Spinner } from '../../../shared/ui';
+import { Card, CardTitle, SectionTitle, Spinner } from '../../../shared/ui';
 import { saveTimerFx } from '../controls.model';
 import type { PanelDevice } from '../model';
 import { $pumpSetting, $pumpSettingStatus, $timerForm, pumpSettingChanged, timerChanged } from '../setup.model';
@@ -35,10 +35,10 @@ function PumpSetup({ device }: { device: PanelDevice }) {
       : []),
   ];
   return (
-    <section className={sectionStyles.card} aria-labelledby="pump-title">
-      <h3 id="pump-title" className={sectionStyles.cardTitle}>
+    <Card aria-labelledby="pump-title">
+      <CardTitle id="pump-title">
         Pump Setup
-      </h3>
+      </CardTitle>
       {pumps.map((p) => (
         <label key={p.key} className={styles.slider}>
           <span>
@@ -47,7 +47,7 @@ function PumpSetup({ device }: { device: PanelDevice }) {
           <input type="range" min={1} max={PUMP_MODE_TSP.length} step={1} value={p.mode} onChange={(e) => p.apply(Number(e.target.value))} aria-valuetext={`mode ${p.mode}, ${TSP_TEXT[p.mode - 1]} tsp`} />
         </label>
       ))}
-      <h4 className={sectionStyles.subTitle}>Anti vandalism</h4>
+      <SectionTitle>Anti vandalism</SectionTitle>
       <div className={sectionStyles.formRow}>
         <label className={sectionStyles.field}>
           <span>Max shots</span>
@@ -58,7 +58,7 @@ function PumpSetup({ device }: { device: PanelDevice }) {
           <input type="number" min={1} max={3600} value={setting.vandalism_interval} onChange={(e) => update({ vandalism_interval: clamp(Number(e.target.value), 1, 3600) })} />
         </label>
       </div>
-    </section>
+    </Card>
   );
 }
 
@@ -68,10 +68,10 @@ function RegistrationSetup() {
   const [form, saving, set] = useUnit([$timerForm, saveTimerFx.pending, timerChanged]);
   const { powerOff, wakeUp } = form;
   return (
-    <section className={sectionStyles.card} aria-labelledby="timer-title">
-      <h3 id="timer-title" className={sectionStyles.cardTitle}>
+    <Card aria-labelledby="timer-title">
+      <CardTitle id="timer-title">
         Registration Setup {saving ? <Spinner size={14} /> : null}
-      </h3>
+      </CardTitle>
       <p className={sectionStyles.hint}>
         The device sleeps and wakes on this schedule; changes reach it at its next wake-up. Timers go from {TIMER_MIN_MINUTES} to {TIMER_MAX_MINUTES} min.
       </p>
@@ -85,6 +85,6 @@ function RegistrationSetup() {
           <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={wakeUp} onChange={(e) => set({ powerOff, wakeUp: clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES) })} />
         </label>
       </div>
-    </section>
+    </Card>
   );
 }

@@ -1,8 +1,8 @@
-import { signalBand, WEEK_STARTS_ON } from '@fleet/shared';
+import { signalBand, WEEK_STARTS_ON, type SimLogRow } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { $now } from '../../../shared/lib';
-import { Button, Chart, Spinner } from '../../../shared/ui';
+import { Button, Card, CardHead, CardTitle, Chart, DataTable, Spinner, type DataColumn } from '../../../shared/ui';
 import { hourlyUsageChartOptions } from '../lib/chart-options';
 import { siteMonth, siteToday } from '../lib/panel-lib';
 import { $smsLog, $smsLogStatus, smsKey, type PanelDevice } from '../model';
@@ -12,6 +12,11 @@ import styles from './sim-section.module.css';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const STATUS_CLASS: Record<string, string | undefined> = { 'LOW USAGE': styles.usageLow, NORMAL: styles.usageNormal, 'HIGH USAGE': styles.usageHigh };
+const SMS_COLUMNS: DataColumn<SimLogRow>[] = [
+  { key: 'direction', header: 'DIRECTION', cell: (r) => r.direction },
+  { key: 'message', header: 'MESSAGE', cell: (r) => r.message },
+  { key: 'created', header: 'CREATED TIME', cell: (r) => dayjs(r.created_when.slice(0, 19)).format('D MMM YYYY h:mm A') },
+];
 const BAND_LEVEL: Record<string, number> = { 'no signal': 0, poor: 1, fair: 2, good: 3, excellent: 4 };
 
 /** SIM Management (spec section 2): month calendar of daily usage, a day's hours, signal, SMS log. */
@@ -20,11 +25,11 @@ export function SimSection({ device }: { device: PanelDevice }) {
   const level = BAND_LEVEL[band] ?? 0;
   return (
     <div className={sectionStyles.sectionGrid}>
-      <section className={sectionStyles.card} aria-labelledby="usage-title">
-        <div className={sectionStyles.cardHead}>
-          <h3 id="usage-title" className={sectionStyles.cardTitle}>
+      <Card aria-labelledby="usage-title">
+        <CardHead>
+          <CardTitle id="usage-title">
             Data usage
-          </h3>
+          </CardTitle>
           <div className={styles.signal} aria-label={`Signal quality: ${band}`}>
             <span className={styles.bars} aria-hidden="true">
               {[1, 2, 3, 4].map((b) => (
@@ -36,7 +41,7 @@ export function SimSection({ device }: { device: PanelDevice }) {
               {device.signal_quality != null ? ` (${device.signal_quality})` : ''}
             </span>
           </div>
-        </div>
+        </CardHead>
         <UsageCalendar zone={device.timezone_id} />
         <DayUsage />
         <dl className={styles.simFacts}>
@@ -53,7 +58,7 @@ export function SimSection({ device }: { device: PanelDevice }) {
             <dd>{device.simSerialNumber ?? 'None'}</dd>
           </div>
         </dl>
-      </section>
+      </Card>
       <SmsLog />
     </div>
   );
@@ -144,40 +149,19 @@ function DayUsage() {
 function SmsLog() {
   const [rows, status] = useUnit([$smsLog, $smsLogStatus]);
   return (
-    <section className={sectionStyles.card} aria-labelledby="sms-title">
-      <h3 id="sms-title" className={sectionStyles.cardTitle}>
+    <Card aria-labelledby="sms-title">
+      <CardTitle id="sms-title">
         SMS log
-      </h3>
+      </CardTitle>
       {status === 'failed' ? (
         <p className={sectionStyles.empty}>something went wrong ..</p>
       ) : rows === null ? (
         <p className={sectionStyles.empty}>
           <Spinner size={16} /> Loading ...
         </p>
-      ) : rows.length === 0 ? (
-        <p className={sectionStyles.empty}>No data available</p>
       ) : (
-        <div className={styles.tableWrap}>
-          <table className={styles.table} data-testid="sms-log">
-            <thead>
-              <tr>
-                <th scope="col">DIRECTION</th>
-                <th scope="col">MESSAGE</th>
-                <th scope="col">CREATED TIME</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={smsKey(r)}>
-                  <td>{r.direction}</td>
-                  <td>{r.message}</td>
-                  <td>{dayjs(r.created_when.slice(0, 19)).format('D MMM YYYY h:mm A')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable data-testid="sms-log" maxHeight={420} columns={SMS_COLUMNS} rows={rows} rowKey={smsKey} empty="No data available" />
       )}
-    </section>
+    </Card>
   );
 }

@@ -2,7 +2,7 @@ import { dayCountLabel, rentalDayCount, supportsRightPump } from '@fleet/shared'
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useState } from 'react';
-import { Button, Spinner } from '../../../shared/ui';
+import { Button, Card, CardHead, CardTitle, SectionTitle, Segmented, Spinner } from '../../../shared/ui';
 import { saveRentalFx } from '../controls.model';
 import { updateAfterText } from '../lib/panel-lib';
 import { $multiSelected, multiSelectToggled, type PanelDevice } from '../model';
@@ -39,14 +39,14 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
     : 'No rental plan on this device.';
 
   return (
-    <section className={sectionStyles.card} aria-labelledby="rental-title">
-      <div className={sectionStyles.cardHead}>
-        <h3 id="rental-title" className={sectionStyles.cardTitle}>
+    <Card aria-labelledby="rental-title">
+      <CardHead>
+        <CardTitle id="rental-title">
           Device Subscription
-        </h3>
+        </CardTitle>
         {/* The RENTAL marker beside the status line it agrees with. */}
         <PendingChips device={device} />
-      </div>
+      </CardHead>
       <p className={sectionStyles.updateAfter} role="status" data-testid="rental-status">
         {status}
       </p>
@@ -63,15 +63,16 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
           {dayCountLabel(days)}
         </span>
       </div>
-      <h4 className={sectionStyles.subTitle}>Daily Timer Setup</h4>
-      <div className={sectionStyles.segmented} role="group" aria-label="Timer pump">
-        <button type="button" aria-pressed={pump === 1} onClick={() => setPump(1)}>
-          Left Pump
-        </button>
-        <button type="button" aria-pressed={pump === 2} aria-disabled={!twoPumps || undefined} title={twoPumps ? undefined : 'This device has one pump (software 1.0.9 or later for two)'} onClick={() => twoPumps && setPump(2)}>
-          Right Pump
-        </button>
-      </div>
+      <SectionTitle>Daily Timer Setup</SectionTitle>
+      <Segmented
+        label="Timer pump"
+        options={[
+          { value: 1, label: 'Left Pump' },
+          { value: 2, label: 'Right Pump', disabledReason: twoPumps ? undefined : 'This device has one pump (software 1.0.9 or later for two)' },
+        ]}
+        value={pump}
+        onChange={setPump}
+      />
       <div className={sectionStyles.formRow}>
         {(['Start time', 'End time'] as const).map((label, i) => (
           <label key={label} className={sectionStyles.field}>
@@ -105,6 +106,6 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
           </Button>
         )}
       </div>
-    </section>
+    </Card>
   );
 }

@@ -1,7 +1,8 @@
+import type { ClientUser, UserAccount } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { $clientUsers, $clientUsersStatus, $pendingUsers, $pendingUsersStatus, clientUsersRequested, pendingUsersRequested, type ListStatus } from '../../../entities/user';
 import { editAccountClicked, viewDetailClicked } from '../../../features/user-approval';
-import { Button, LinkButton, Spinner } from '../../../shared/ui';
+import { Button, CardHead, CardTitle, DataTable, dataTableStateClass, LinkButton, Spinner, type DataColumn } from '../../../shared/ui';
 import { $managesSignUps } from '../model';
 import styles from './sign-up-lists.module.css';
 
@@ -9,17 +10,74 @@ import styles from './sign-up-lists.module.css';
 function ListState({ status, empty, onRetry }: { status: ListStatus; empty: string; onRetry: () => void }) {
   if (status === 'loading' || status === 'idle')
     return (
-      <p className={styles.state} role="status">
+      <p className={dataTableStateClass} role="status">
         <Spinner size={16} /> Loading...
       </p>
     );
   if (status === 'failed')
     return (
-      <p className={styles.state} role="alert">
+      <p className={dataTableStateClass} role="alert">
         Something went wrong. <LinkButton onClick={onRetry}>Try again</LinkButton>
       </p>
     );
-  return <p className={styles.state}>{empty}</p>;
+  return <p className={dataTableStateClass}>{empty}</p>;
+}
+
+const actionsHeader = <span className="visually-hidden">Actions</span>;
+
+function requestColumns(view: (u: UserAccount) => void): DataColumn<UserAccount>[] {
+  return [
+    {
+      key: 'name',
+      header: 'Name',
+      cell: (u) => (
+        <>
+          <span className={styles.name}>{u.name}</span>
+          <span className={styles.sub}>{u.email}</span>
+        </>
+      ),
+    },
+    { key: 'company', header: 'Company', cell: (u) => u.company },
+    { key: 'type', header: 'Type', cell: (u) => u.type },
+    {
+      key: 'actions',
+      header: actionsHeader,
+      align: 'end',
+      cell: (u) => (
+        <Button variant="secondary" className={styles.small} aria-label={`View Detail of ${u.email}`} onClick={() => view(u)}>
+          View Detail
+        </Button>
+      ),
+    },
+  ];
+}
+
+function clientColumns(edit: (c: ClientUser) => void): DataColumn<ClientUser>[] {
+  return [
+    {
+      key: 'client',
+      header: 'Client',
+      cell: (c) => (
+        <>
+          <span className={styles.name}>{c.company || c.name}</span>
+          <span className={styles.sub}>
+            {c.name} · {c.email}
+          </span>
+        </>
+      ),
+    },
+    { key: 'brands', header: 'Brand List', cell: (c) => (c.brands.length ? c.brands.map((b) => b.name).join(', ') : <span className={styles.sub}>No brand</span>) },
+    {
+      key: 'actions',
+      header: actionsHeader,
+      align: 'end',
+      cell: (c) => (
+        <Button variant="secondary" className={styles.small} aria-label={`Edit Account of ${c.email}`} onClick={() => edit(c)}>
+          Edit Account
+        </Button>
+      ),
+    },
+  ];
 }
 
 /**
@@ -34,10 +92,10 @@ export function SignUpLists() {
   if (!manages) {
     return (
       <section aria-labelledby="sign-up-title" className={styles.section}>
-        <h3 id="sign-up-title" className={styles.heading}>
+        <CardTitle id="sign-up-title">
           Sign Up Request
-        </h3>
-        <p className={styles.state}>Sign-up requests and client accounts are managed by your distributor. Your own account is under Account Settings.</p>
+        </CardTitle>
+        <p className={dataTableStateClass}>Sign-up requests and client accounts are managed by your distributor. Your own account is under Account Settings.</p>
       </section>
     );
   }
@@ -45,51 +103,24 @@ export function SignUpLists() {
   return (
     <div className={styles.lists}>
       <section aria-labelledby="sign-up-title" className={styles.section} data-testid="sign-up-requests">
-        <h3 id="sign-up-title" className={styles.heading}>
+        <CardTitle id="sign-up-title">
           Sign Up Request
-        </h3>
-        {pending.length === 0 ? (
-          <ListState status={pendingStatus} empty="No sign-up requests." onRetry={() => reloadPending()} />
-        ) : (
-          <div className={styles.scroll}>
-            <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Company</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {pending.map((u) => (
-                  <tr key={u.id} data-email={u.email}>
-                    <td>
-                      <span className={styles.name}>{u.name}</span>
-                      <span className={styles.sub}>{u.email}</span>
-                    </td>
-                    <td>{u.company}</td>
-                    <td>{u.type}</td>
-                    <td className={styles.actionCell}>
-                      <Button variant="secondary" className={styles.small} aria-label={`View Detail of ${u.email}`} onClick={() => view(u)}>
-                        View Detail
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        </CardTitle>
+        <DataTable
+          columns={requestColumns(view)}
+          rows={pending}
+          rowKey={(u) => u.id}
+          rowProps={(u) => ({ 'data-email': u.email })}
+          maxHeight={300}
+          empty={<ListState status={pendingStatus} empty="No sign-up requests." onRetry={() => reloadPending()} />}
+        />
       </section>
 
       <section aria-labelledby="clients-title" className={styles.section} data-testid="client-list">
-        <div className={styles.headingRow}>
-          <h3 id="clients-title" className={styles.heading}>
+        <CardHead>
+          <CardTitle id="clients-title">
             Clients
-          </h3>
+          </CardTitle>
           {/* Not built yet: they look disabled, stay in the tab order (with a reason) and do nothing. */}
           <div className={styles.toolbar} role="group" aria-label="Client account actions">
             {['Disable Account', 'Delete Account', 'Remote Control'].map((label) => (
@@ -98,42 +129,15 @@ export function SignUpLists() {
               </button>
             ))}
           </div>
-        </div>
-        {clients.length === 0 ? (
-          <ListState status={clientStatus} empty="No client accounts yet." onRetry={() => reloadClients()} />
-        ) : (
-          <div className={styles.scroll}>
-            <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Client</th>
-                  <th scope="col">Brand List</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {clients.map((c) => (
-                  <tr key={c.id} data-email={c.email}>
-                    <td>
-                      <span className={styles.name}>{c.company || c.name}</span>
-                      <span className={styles.sub}>
-                        {c.name} · {c.email}
-                      </span>
-                    </td>
-                    <td>{c.brands.length ? c.brands.map((b) => b.name).join(', ') : <span className={styles.sub}>No brand</span>}</td>
-                    <td className={styles.actionCell}>
-                      <Button variant="secondary" className={styles.small} aria-label={`Edit Account of ${c.email}`} onClick={() => editClient(c)}>
-                        Edit Account
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        </CardHead>
+        <DataTable
+          columns={clientColumns(editClient)}
+          rows={clients}
+          rowKey={(c) => c.id}
+          rowProps={(c) => ({ 'data-email': c.email })}
+          maxHeight={300}
+          empty={<ListState status={clientStatus} empty="No client accounts yet." onRetry={() => reloadClients()} />}
+        />
       </section>
     </div>
   );

@@ -42,3 +42,5 @@ export { PageFrame, pageText, type PageFrameProps } from './page-frame/page-fram
 export { Card, CardHead, CardTitle, cardClass, SectionTitle, type CardProps } from './card/card';
 export { Segmented, type SegmentedOption, type SegmentedProps } from './segmented/segmented';
 export { DataTable, dataTableStateClass, type DataColumn, type DataTableProps } from './data-table/data-table';
+export { StatusCard, StatusCardHead, StatusPill } from './card/status-card';
+export { StateMessage, type StateMessageProps } from './state-message/state-message';

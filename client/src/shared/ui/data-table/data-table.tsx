@@ -20,7 +20,7 @@ export type DataTableProps<R> = Omit<TableHTMLAttributes<HTMLTableElement>, 'chi
   rowProps?: (row: R) => Record<`data-${string}`, string | number | undefined>;
   /** What shows instead of the table when there are no rows: a sentence, or a node (loading, failed with Try again). */
   empty: ReactNode;
-  /** The frame scrolls past this height (px), the header staying in view; without it the table grows. */
+  /** The frame scrolls past this height (px), the header staying in view, and takes focus so the keyboard scrolls it (named by aria-label); without it the table grows. */
   maxHeight?: number;
 };
 
@@ -32,7 +32,8 @@ export function DataTable<R>({ columns, rows, rowKey, rowProps, empty, maxHeight
   if (rows.length === 0) return typeof empty === 'string' ? <p className={styles.empty}>{empty}</p> : <>{empty}</>;
   const align = (c: DataColumn<R>) => (c.align === 'end' ? styles.end : undefined);
   return (
-    <div className={styles.frame} style={maxHeight ? { maxHeight } : undefined}>
+    // A frame that scrolls is a focusable region, so the keyboard can scroll it too (its rows may hold no control).
+    <div className={styles.frame} {...(maxHeight ? { style: { maxHeight }, tabIndex: 0, role: 'region', 'aria-label': rest['aria-label'] ?? 'Table' } : {})}>
       <table {...rest} className={[styles.table, className ?? ''].filter(Boolean).join(' ')}>
         <thead>
           <tr>

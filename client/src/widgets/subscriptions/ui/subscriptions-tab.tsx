@@ -2,9 +2,9 @@ import { formatUsd, planPriceText, PRICE_TBA, type Bill, type Plan } from '@flee
 import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { formatDay } from '../../../entities/batch';
-import { Button, ChevronIcon, Spinner } from '../../../shared/ui';
+import { Button, CardHead, CardTitle, ChevronIcon, DataTable, LinkButton, SectionTitle, StateMessage, StatusCard, StatusCardHead, StatusPill, type DataColumn } from '../../../shared/ui';
 import { $user } from '../../../entities/session';
-import { CHECKOUT_PLANS, deactivationNote, OTHER_PLANS } from '../lib/subscriptions-lib';
+import { CHECKOUT_PLANS, deactivationNote, OTHER_PLANS, type ActiveSubscription } from '../lib/subscriptions-lib';
 import {
   $activeSubscriptions,
   $billsStatus,
@@ -32,11 +32,19 @@ import {
   subscriptionsOpened,
   subscriptionsRetried,
 } from '../model';
-// eslint-disable-next-line boundaries/dependencies -- the dashboard's tabs share its stylesheet until its rules move into shared/ui (issue 19, the CSS split)
-import panel from '../../dashboard-panel/ui/dashboard-panel.module.css';
-// eslint-disable-next-line boundaries/dependencies -- the dashboard's tabs share its stylesheet until its rules move into shared/ui (issue 19, the CSS split)
-import card from '../../batch-list/ui/batch-list.module.css';
 import styles from './subscriptions.module.css';
+
+/** Active Subscriptions: the plan names its row; the count and the price line up on the right. */
+const ACTIVE_COLUMNS: DataColumn<ActiveSubscription>[] = [
+  { key: 'name', header: 'Name', rowHeader: true, cell: (s) => s.name },
+  { key: 'devices', header: 'No. of Devices', align: 'end', cell: (s) => s.deviceCount },
+  {
+    key: 'price',
+    header: 'Price / month / device',
+    align: 'end',
+    cell: (s) => (s.plan ? (s.plan.priceUsd === null ? PRICE_TBA : s.plan.pricing === 'flat' ? `${formatUsd(s.plan.priceUsd)} flat` : formatUsd(s.plan.priceUsd)) : '—'),
+  },
+];
 
 const day = (d: string | null) => (d ? formatDay(d) : '—');
 const devicesText = (n: number) => `${n} ${n === 1 ? 'device' : 'devices'}`;
@@ -53,24 +61,19 @@ export function SubscriptionsTab() {
   }, [opened]);
 
   return (
-    <div className={panel.subView} data-testid="subscriptions">
-      <div className={styles.head}>
-        <h3 className={styles.title}>Manage your Subscriptions</h3>
+    <div className={styles.tab} data-testid="subscriptions">
+      <CardHead>
+        <CardTitle>Manage your Subscriptions</CardTitle>
         <Button variant={editing ? 'success' : 'secondary'} className={styles.modeButton} onClick={() => (editing ? save() : edit())} aria-pressed={editing}>
           {editing ? 'Save' : 'Edit'}
         </Button>
-      </div>
+      </CardHead>
       {status === 'loading' ? (
-        <p className={panel.empty} role="status">
-          <Spinner size={16} /> Loading subscriptions…
-        </p>
+        <StateMessage status="loading">Loading subscriptions…</StateMessage>
       ) : status === 'failed' ? (
-        <p className={panel.error} role="alert">
+        <StateMessage status="failed" onRetry={() => retry()}>
           The subscriptions could not be loaded.
-          <button type="button" className={card.retry} onClick={() => retry()}>
-            Try again
-          </button>
-        </p>
+        </StateMessage>
       ) : (
         <>
           <ActiveSection />
@@ -88,35 +91,10 @@ function ActiveSection() {
   const active = useUnit($activeSubscriptions);
   return (
     <section className={styles.section} aria-labelledby="subs-active">
-      <h4 id="subs-active" className={panel.sectionTitle}>
+      <SectionTitle id="subs-active">
         Active Subscriptions
-      </h4>
-      {active.length === 0 ? (
-        <p className={styles.none}>No active subscriptions.</p>
-      ) : (
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" className={styles.num}>
-                No. of Devices
-              </th>
-              <th scope="col" className={styles.num}>
-                Price / month / device
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {active.map((s) => (
-              <tr key={s.path} data-plan={s.path}>
-                <th scope="row">{s.name}</th>
-                <td className={styles.num}>{s.deviceCount}</td>
-                <td className={styles.num}>{s.plan ? (s.plan.priceUsd === null ? PRICE_TBA : s.plan.pricing === 'flat' ? `${formatUsd(s.plan.priceUsd)} flat` : formatUsd(s.plan.priceUsd)) : '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      </SectionTitle>
+      <DataTable columns={ACTIVE_COLUMNS} rows={active} rowKey={(a) => a.path} rowProps={(a) => ({ 'data-plan': a.path })} empty="No active subscriptions." />
     </section>
   );
 }
@@ -125,9 +103,9 @@ function PendingSection() {
   const [bills, canMarkPaid, user] = useUnit([$pendingBills, $canMarkPaid, $user]);
   return (
     <section className={styles.section} aria-labelledby="subs-pending">
-      <h4 id="subs-pending" className={panel.sectionTitle}>
+      <SectionTitle id="subs-pending">
         Pending Subscriptions
-      </h4>
+      </SectionTitle>
       {bills.length === 0 ? (
         <p className={styles.none}>No bills waiting for payment.</p>
       ) : (
@@ -149,13 +127,13 @@ function PendingBill({ bill, canMarkPaid, showPayer }: { bill: Bill; canMarkPaid
   const note = deactivationNote(bill, new Date().toISOString().slice(0, 10));
   const titleId = `bill-${bill.id}`;
   return (
-    <article className={[card.card, styles.bill].join(' ')} data-status={bill.status} data-bill={bill.bill_uid} aria-labelledby={titleId}>
-      <header className={card.cardHeader}>
+    <StatusCard className={styles.bill} data-status={bill.status} data-bill={bill.bill_uid} aria-labelledby={titleId}>
+      <StatusCardHead>
         <span id={titleId} className={styles.billName}>
           {bill.name}
         </span>
-        <span className={card.state}>{overdue ? 'Overdue' : 'Pending'}</span>
-      </header>
+        <StatusPill>{overdue ? 'Overdue' : 'Pending'}</StatusPill>
+      </StatusCardHead>
       <p className={styles.billMeta}>
         {devicesText(bill.device_count)} · {formatUsd(bill.total_usd)} / month
         {showPayer ? ` · billed to ${bill.payer.company || bill.payer.name}` : ''}
@@ -176,16 +154,16 @@ function PendingBill({ bill, canMarkPaid, showPayer }: { bill: Bill; canMarkPaid
           ) : null}
         </div>
       ) : null}
-    </article>
+    </StatusCard>
   );
 }
 
 function OtherSection() {
   return (
     <section className={styles.section} aria-labelledby="subs-other">
-      <h4 id="subs-other" className={panel.sectionTitle}>
+      <SectionTitle id="subs-other">
         Other Subscriptions
-      </h4>
+      </SectionTitle>
       <ul className={styles.others}>
         {OTHER_PLANS.map((p) => (
           <li key={p.path} className={styles.other} data-plan={p.path}>
@@ -206,20 +184,15 @@ function ChooseDevices() {
   const [status, retry] = useUnit([$unsubscribedStatus, subscriptionsRetried]);
   return (
     <section className={styles.section} aria-labelledby="subs-choose">
-      <h4 id="subs-choose" className={panel.sectionTitle}>
+      <SectionTitle id="subs-choose">
         Add devices to a plan
-      </h4>
+      </SectionTitle>
       {status === 'loading' ? (
-        <p className={panel.empty} role="status">
-          <Spinner size={16} /> Loading devices…
-        </p>
+        <StateMessage status="loading">Loading devices…</StateMessage>
       ) : status === 'failed' ? (
-        <p className={panel.error} role="alert">
+        <StateMessage status="failed" onRetry={() => retry()}>
           The devices could not be loaded.
-          <button type="button" className={card.retry} onClick={() => retry()}>
-            Try again
-          </button>
-        </p>
+        </StateMessage>
       ) : (
         <ul className={styles.plans}>
           {CHECKOUT_PLANS.map((p) => (
@@ -276,9 +249,9 @@ function Summary() {
   if (lines.length === 0 && checkout.status !== 'done') return null;
   return (
     <section className={[styles.section, styles.summary].join(' ')} aria-labelledby="subs-summary" data-testid="subscriptions-summary">
-      <h4 id="subs-summary" className={panel.sectionTitle}>
+      <SectionTitle id="subs-summary">
         Summary
-      </h4>
+      </SectionTitle>
       {lines.length ? (
         <>
           <ul className={styles.lines}>
@@ -319,9 +292,7 @@ function Summary() {
             {checkout.issued.length === 1 ? 'Bill issued' : `${checkout.issued.length} bills issued`}, due {day(checkout.issued[0]?.due_date ?? null)}. Pay the invoice by its due
             date; an invoice unpaid 15 days after it deactivates the account.
           </p>
-          <button type="button" className={card.retry} onClick={() => dismiss()}>
-            OK
-          </button>
+          <LinkButton onClick={() => dismiss()}>OK</LinkButton>
         </div>
       ) : null}
     </section>

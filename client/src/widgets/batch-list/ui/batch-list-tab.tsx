@@ -4,9 +4,9 @@ import { useEffect } from 'react';
 import { batchLabel, batchTone, formatDay, formatFlOz } from '../../../entities/batch';
 import { $canManageBatches, batchAddOpened, batchEditOpened, BatchFormDialog } from '../../../features/batch-form';
 import { RecallBatchDialogs, recallRequested, resumeRequested } from '../../../features/recall-batch';
-import { PlusIcon, Spinner } from '../../../shared/ui';
+import { PlusIcon, StateMessage, StatusCard, StatusCardHead, StatusPill } from '../../../shared/ui';
 import { $batchBrandFilter, $batchBrandOptions, $batchListStatus, $visibleBatches, batchBrandFilterChanged, batchListOpened, batchListRetried } from '../model';
-// eslint-disable-next-line boundaries/dependencies -- the dashboard's tabs share its stylesheet until its rules move into shared/ui (issue 19, the CSS split)
+// eslint-disable-next-line boundaries/dependencies -- the Brand filter and Add button are the dashboard toolbar's (also the brand list's) until that toolbar moves into shared/ui (issue 19)
 import panel from '../../dashboard-panel/ui/dashboard-panel.module.css';
 import styles from './batch-list.module.css';
 
@@ -44,18 +44,13 @@ export function BatchListTab() {
         ) : null}
       </div>
       {status === 'loading' && batches.length === 0 ? (
-        <p className={panel.empty} role="status">
-          <Spinner size={16} /> Loading batches…
-        </p>
+        <StateMessage status="loading">Loading batches…</StateMessage>
       ) : status === 'failed' ? (
-        <p className={panel.error} role="alert">
+        <StateMessage status="failed" onRetry={() => retry()}>
           The batches could not be loaded.
-          <button type="button" className={styles.retry} onClick={() => retry()}>
-            Try again
-          </button>
-        </p>
+        </StateMessage>
       ) : batches.length === 0 ? (
-        <p className={panel.empty}>No batches{brand !== null ? ' for this brand' : ''}.</p>
+        <StateMessage status="empty">No batches{brand !== null ? ' for this brand' : ''}.</StateMessage>
       ) : (
         <ul className={styles.cards} aria-label="Batches">
           {batches.map((b) => (
@@ -76,15 +71,13 @@ function BatchCard({ batch, canManage }: { batch: BatchAnswer; canManage: boolea
   const tone = batchTone(batch);
   const titleId = `batch-${batch.id}-title`;
   return (
-    <article className={styles.card} data-tone={tone} data-expired={batch.status === 'EXPIRED' || undefined} data-batch={batch.batch_no} aria-labelledby={titleId}>
-      <header className={styles.cardHeader}>
+    <StatusCard className={styles.card} data-tone={tone} data-expired={batch.status === 'EXPIRED' || undefined} data-batch={batch.batch_no} aria-labelledby={titleId}>
+      <StatusCardHead>
         <h3 id={titleId} className={styles.number}>
           BATCH {batch.batch_no}
         </h3>
-        <span className={styles.state} data-testid="batch-state">
-          {batchLabel(batch)}
-        </span>
-      </header>
+        <StatusPill data-testid="batch-state">{batchLabel(batch)}</StatusPill>
+      </StatusCardHead>
       <p className={styles.meta}>
         {batch.batch_type_name}
         {batch.brand_lists.length ? ` · ${batch.brand_lists.map((b) => b.name).join(', ')}` : ''}
@@ -124,6 +117,6 @@ function BatchCard({ batch, canManage }: { batch: BatchAnswer; canManage: boolea
           </button>
         </div>
       ) : null}
-    </article>
+    </StatusCard>
   );
 }

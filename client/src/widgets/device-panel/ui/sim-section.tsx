@@ -160,7 +160,7 @@ function SmsLog() {
           <Spinner size={16} /> Loading ...
         </p>
       ) : (
-        <DataTable data-testid="sms-log" maxHeight={420} columns={SMS_COLUMNS} rows={rows} rowKey={smsKey} empty="No data available" />
+        <DataTable data-testid="sms-log" aria-label="SMS log" maxHeight={420} columns={SMS_COLUMNS} rows={rows} rowKey={smsKey} empty="No data available" />
       )}
     </Card>
   );

@@ -107,6 +107,7 @@ export function SignUpLists() {
           Sign Up Request
         </CardTitle>
         <DataTable
+          aria-label="Sign Up Request"
           columns={requestColumns(view)}
           rows={pending}
           rowKey={(u) => u.id}
@@ -131,6 +132,7 @@ export function SignUpLists() {
           </div>
         </CardHead>
         <DataTable
+          aria-label="Clients"
           columns={clientColumns(editClient)}
           rows={clients}
           rowKey={(c) => c.id}

@@ -7,7 +7,7 @@ import { LoginPage } from '../pages/login';
 import { MaintenancePage } from '../pages/maintenance';
 import { MaintenanceResultPage } from '../pages/maintenance-result';
 import { NotFoundPage } from '../pages/not-found';
-import { loadMapPage } from '../pages/map';
+import { loadMapPage, MapShell } from '../pages/map';
 import { StatusPage } from '../pages/status';
 import { $pathname, ROUTES } from '../shared/routing';
 import { SessionLoading, SessionUnavailable } from './session-screens';
@@ -26,6 +26,9 @@ export function App() {
   if (pathname === ROUTES.maintenance) return <MaintenancePage />;
   if (pathname === ROUTES.maintenanceResult) return <MaintenanceResultPage />;
 
+  // A stored token is being checked: the map is the likely next screen, so its frame and clock paint
+  // now (the page's code downloads meanwhile), instead of a blank screen until the answer.
+  if (status === 'checking' && pathname === ROUTES.home && resetToken === null) return <MapLoading />;
   if (status === 'unknown' || status === 'checking') return <SessionLoading />;
   if (status === 'unavailable') return <SessionUnavailable onRetry={retry} />;
   if (status === 'anonymous' || resetToken !== null) return <LoginPage />;
@@ -33,7 +36,7 @@ export function App() {
   switch (pathname) {
     case ROUTES.home:
       return (
-        <Suspense fallback={<SessionLoading label="Loading map…" />}>
+        <Suspense fallback={<MapLoading />}>
           <MapPage />
         </Suspense>
       );
@@ -44,4 +47,15 @@ export function App() {
     default:
       return <NotFoundPage />;
   }
+}
+
+/** The map screen's shell while the session is checked or the page's code loads. */
+function MapLoading() {
+  return (
+    <MapShell>
+      <p className="visually-hidden" role="status">
+        Loading map…
+      </p>
+    </MapShell>
+  );
 }

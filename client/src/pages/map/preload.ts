@@ -12,7 +12,14 @@ export const loadMapPage = () => import('./ui/map-page');
 // eslint-disable-next-line boundaries/dependencies -- a chunk to fetch early, not a dependency on the widget's internals
 export const loadOfflineMap = () => import('../../widgets/map/offline/offline-map');
 
+/** The next frame has been painted. */
+const painted = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
 export const preloadMapFx = createEffect(async () => {
+  // Once the screen in front (the map's shell with its clock, or the login page) has painted: still in
+  // parallel with the session check or the login, but the first paint does not wait for these chunks
+  // to download and run (MapLibre's alone is one long task).
+  await painted();
   // A failed download is retried by React.lazy when the page renders; nothing to report here.
   await Promise.all([loadMapPage(), loadOfflineMap()]).catch(() => undefined);
 });

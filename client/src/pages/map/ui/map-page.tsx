@@ -4,7 +4,6 @@ import { $pinsStatus, pinsRequested } from '../../../entities/device';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
 import { DeviceFormDialog } from '../../../features/device-form';
 import { LinkButton, Spinner } from '../../../shared/ui';
-import { ClockPanel } from '../../../widgets/clock-panel';
 import { DevicePanel, panelRouteRead } from '../../../widgets/device-panel';
 import { FleetMap } from '../../../widgets/map';
 import { ProfilePanel } from '../../../widgets/profile-panel';
@@ -13,24 +12,20 @@ import { UserManagementDialog } from '../../../widgets/user-management';
 import '../model';
 import { MapDashboard } from './map-dashboard';
 import styles from './map-page.module.css';
+import { MapShell } from './map-shell';
 
 /**
  * The map screen after sign-in: the full-window map with its panels floating over it (clock and
  * Active Pin top right, zoom and profile bottom right), and top left one column: the selected pin's card
  * above the main dashboard, which gives up height to it (so neither ever covers the other).
+ * The frame and the clock (MapShell) are in the first bundle and painted before this chunk runs.
  */
 export default function MapPage() {
   const [status, retry, readRoute] = useUnit([$pinsStatus, pinsRequested, panelRouteRead]);
   // /?device=<serial> opens that device's panel.
   useEffect(() => readRoute(), [readRoute]);
   return (
-    <main className={styles.screen}>
-      <h1 className="visually-hidden">Device map</h1>
-      <FleetMap />
-      <div className={styles.topRight}>
-        <ClockPanel />
-        <ActivePinPanel />
-      </div>
+    <MapShell map={<FleetMap />} topRight={<ActivePinPanel />}>
       <div className={styles.bottomRight}>
         <ProfilePanel />
       </div>
@@ -53,6 +48,6 @@ export default function MapPage() {
       <DevicePanel />
       <UserManagementDialog />
       <DeviceFormDialog />
-    </main>
+    </MapShell>
   );
 }

@@ -5,10 +5,10 @@ import { gridCluster, project } from './grid-cluster';
 import { countByStatus, countsOf, pinPositions, toPinCollection } from './pins';
 
 describe('map pins', () => {
-  it('turns devices into GeoJSON with a 0/1 column per status for cluster sums', () => {
+  it('turns devices into GeoJSON with one status property, which clusters count', () => {
     const pins = toPinCollection([fakeDevice('A1'), fakeDevice('B2', { is_pause: true }), fakeDevice('C3', { location: null })]);
     expect(pins.features).toHaveLength(2);
-    expect(pins.features[1]!.properties).toMatchObject({ serial: 'B2', status: 'paused', p: 1, n: 0 });
+    expect(pins.features[1]!.properties).toEqual({ serial: 'B2', label: expect.any(String), status: 'paused', g: expect.any(Number) });
     expect(countByStatus(pins)).toEqual({ normal: 1, registering: 0, offline: 0, warning: 0, paused: 1 });
     expect(countsOf({ n: 3, w: 1, o: '2' })).toEqual({ normal: 3, registering: 0, offline: 2, warning: 1, paused: 0 });
   });

@@ -13,13 +13,15 @@ export type PinSource = {
   number: number | null;
 } & Pick<DeviceListItemShape, 'is_pause' | 'is_warning' | 'is_online' | 'is_registration'>;
 
-/** One pin: its status and a 0/1 column per status, which cluster sources sum into ring counts. */
-/** `g`: the site (location_group), -1 for none; clusters keep its min and max to tell a one-site cluster. */
-export type PinProperties = { serial: string; label: string; status: PinStatus; g: number } & Record<PinStatusKey, number>;
+/**
+ * One pin: its status (cluster sources count each status from it: STATUS_COUNTS). `g`: the site
+ * (location_group), -1 for none; clusters keep its min and max to tell a one-site cluster.
+ */
+export type PinProperties = { serial: string; label: string; status: PinStatus; g: number };
 export type PinFeature = { type: 'Feature'; id: number; geometry: { type: 'Point'; coordinates: [number, number] }; properties: PinProperties };
 export type PinCollection = { type: 'FeatureCollection'; features: PinFeature[] };
 
-/** Short property names keep 10,000 features small: n(ormal) r(egistering) o(ffline) w(arning) p(aused). */
+/** A cluster's count of each status, under short names: n(ormal) r(egistering) o(ffline) w(arning) p(aused). */
 export const STATUS_KEYS = { normal: 'n', registering: 'r', offline: 'o', warning: 'w', paused: 'p' } as const;
 export type PinStatusKey = (typeof STATUS_KEYS)[PinStatus];
 
@@ -84,11 +86,6 @@ export function toPinCollection(devices: readonly PinSource[]): PinCollection {
         label: device.label || device.serial,
         status,
         g: device.location_group ?? -1,
-        n: status === 'normal' ? 1 : 0,
-        r: status === 'registering' ? 1 : 0,
-        o: status === 'offline' ? 1 : 0,
-        w: status === 'warning' ? 1 : 0,
-        p: status === 'paused' ? 1 : 0,
       },
     });
   }

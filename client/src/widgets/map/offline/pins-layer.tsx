@@ -42,7 +42,7 @@ const sortKey = (serial: string | null): ExpressionSpecification => [
 ];
 
 /**
- * Device pins and clusters: one clustered GeoJSON source whose clusters sum a 0/1 column per status,
+ * Device pins and clusters: one clustered GeoJSON source whose clusters count each status,
  * a symbol layer of ring images drawn on demand (styleimagemissing), a symbol layer of pin images.
  * Everything stays on the GPU, which keeps 10,000 devices smooth. Renders nothing itself.
  */
@@ -87,7 +87,9 @@ export function PinsLayer() {
       clusterRadius: CLUSTER_RADIUS_PX,
       clusterMaxZoom: toGlZoom(CLUSTER_UNTIL_ZOOM) - 1,
       clusterProperties: {
-        ...Object.fromEntries(Object.values(STATUS_KEYS).map((key) => [key, ['+', ['get', key]]])),
+        // Each status counted from the pins' one `status` property (not a 0/1 column per status on every
+        // pin: five fewer properties on each of 10,000 features to build, copy to the worker and index).
+        ...Object.fromEntries(STATUSES.map((status) => [STATUS_KEYS[status], ['+', ['case', ['==', ['get', 'status'], status], 1, 0]]])),
         // The site range of a cluster: gmin === gmax means one site, which the labels layer names.
         gmin: ['min', ['get', 'g']],
         gmax: ['max', ['get', 'g']],

@@ -1,5 +1,4 @@
 import { useUnit } from 'effector-react';
-import { lazy, Suspense } from 'react';
 import { $sessionStatus, sessionCheckRequested } from '../entities/session';
 import { $resetToken } from '../features/reset-password';
 import { ExclusiveManagementPage } from '../pages/exclusive-management';
@@ -7,13 +6,10 @@ import { LoginPage } from '../pages/login';
 import { MaintenancePage } from '../pages/maintenance';
 import { MaintenanceResultPage } from '../pages/maintenance-result';
 import { NotFoundPage } from '../pages/not-found';
-import { loadMapPage, MapShell } from '../pages/map';
+import { MapScreen } from '../pages/map';
 import { StatusPage } from '../pages/status';
 import { $pathname, ROUTES } from '../shared/routing';
 import { SessionLoading, SessionUnavailable } from './session-screens';
-
-// The map screen (and the map libraries behind it) loads after sign-in: the login page stays small.
-const MapPage = lazy(loadMapPage);
 
 /**
  * Routes (spec section 2): /maintenance and /maintenance-result need no user session (maintenance
@@ -28,18 +24,16 @@ export function App() {
 
   // A stored token is being checked: the map is the likely next screen, so its frame and clock paint
   // now (the page's code downloads meanwhile), instead of a blank screen until the answer.
-  if (status === 'checking' && pathname === ROUTES.home && resetToken === null) return <MapLoading />;
+  // The same element as the signed-in map screen below, so its frame and clock stay as they are.
+  if (status === 'checking' && pathname === ROUTES.home && resetToken === null) return <MapScreen signedIn={false} />;
   if (status === 'unknown' || status === 'checking') return <SessionLoading />;
   if (status === 'unavailable') return <SessionUnavailable onRetry={retry} />;
   if (status === 'anonymous' || resetToken !== null) return <LoginPage />;
 
   switch (pathname) {
     case ROUTES.home:
-      return (
-        <Suspense fallback={<MapLoading />}>
-          <MapPage />
-        </Suspense>
-      );
+      // The map screen's code (and the map libraries behind it) loads after sign-in: the login page stays small.
+      return <MapScreen signedIn />;
     case ROUTES.status:
       return <StatusPage />;
     case ROUTES.exclusiveManagement:
@@ -49,13 +43,3 @@ export function App() {
   }
 }
 
-/** The map screen's shell while the session is checked or the page's code loads. */
-function MapLoading() {
-  return (
-    <MapShell>
-      <p className="visually-hidden" role="status">
-        Loading map…
-      </p>
-    </MapShell>
-  );
-}

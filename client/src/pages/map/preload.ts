@@ -2,7 +2,7 @@ import { createEffect } from 'effector';
 
 /**
  * The map page's chunks, started early. `import()` of the same module returns the same promise, so the
- * React.lazy of App and the map widget pick up what this started. The offline provider (MapLibre, about
+ * React.lazy of the map screen (ui/map-shell) and of the map widget pick up what this started. The offline provider (MapLibre, about
  * 250 kB gzipped) is the default and the fallback whenever Google cannot load, so it is fetched too.
  * Imported by app/model: this file must stay tiny and import nothing of the map itself.
  */
@@ -12,8 +12,8 @@ export const loadMapPage = () => import('./ui/map-page');
 // eslint-disable-next-line boundaries/dependencies -- a chunk to fetch early, not a dependency on the widget's internals
 export const loadOfflineMap = () => import('../../widgets/map/offline/offline-map');
 
-/** The next frame has been painted. */
-const painted = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+/** A frame has been painted with what is on screen now (the second animation frame from here). */
+const painted = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
 
 export const preloadMapFx = createEffect(async () => {
   // Once the screen in front (the map's shell with its clock, or the login page) has painted: still in

@@ -12,20 +12,28 @@ import { UserManagementDialog } from '../../../widgets/user-management';
 import '../model';
 import { MapDashboard } from './map-dashboard';
 import styles from './map-page.module.css';
-import { MapShell } from './map-shell';
 
 /**
- * The map screen after sign-in: the full-window map with its panels floating over it (clock and
- * Active Pin top right, zoom and profile bottom right), and top left one column: the selected pin's card
- * above the main dashboard, which gives up height to it (so neither ever covers the other).
- * The frame and the clock (MapShell) are in the first bundle and painted before this chunk runs.
+ * The map screen after sign-in, in the frame and clock of MapShell (first bundle, painted while the session
+ * is checked): the full-window map with its panels floating over it (clock and Active Pin top right, zoom
+ * and profile bottom right), and top left one column: the selected pin's card above the main dashboard,
+ * which gives up height to it (so neither ever covers the other). Three parts of one chunk, each put in
+ * its place in the shell (ui/map-shell MapScreen), so the shell and its clock stay on screen as they are.
  */
-export default function MapPage() {
+export function MapPart() {
+  return <FleetMap />;
+}
+
+export function TopRightPart() {
+  return <ActivePinPanel />;
+}
+
+export function PanelsPart() {
   const [status, retry, readRoute] = useUnit([$pinsStatus, pinsRequested, panelRouteRead]);
   // /?device=<serial> opens that device's panel.
   useEffect(() => readRoute(), [readRoute]);
   return (
-    <MapShell map={<FleetMap />} topRight={<ActivePinPanel />}>
+    <>
       <div className={styles.bottomRight}>
         <ProfilePanel />
       </div>
@@ -48,6 +56,6 @@ export default function MapPage() {
       <DevicePanel />
       <UserManagementDialog />
       <DeviceFormDialog />
-    </MapShell>
+    </>
   );
 }

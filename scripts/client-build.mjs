@@ -16,6 +16,7 @@ export const CLIENT_BUILD_INPUTS = [
   'client/public',
   'client/vite.config.ts',
   'client/vite-precompress.ts',
+  'client/vite-basemap.ts',
   'client/package.json',
   'shared/src',
   'shared/package.json',

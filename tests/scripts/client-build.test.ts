@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script without types (scripts/client-build.mjs)
-import { clientBuildNeeded, clientSourceHash, recordClientBuild } from '../../scripts/client-build.mjs';
+import { CLIENT_BUILD_INPUTS, clientBuildNeeded, clientSourceHash, recordClientBuild } from '../../scripts/client-build.mjs';
 
 /** A repository in miniature: the client's sources, the shared package, the lockfile, a dist. */
 function fixture() {
@@ -51,5 +52,11 @@ describe('npm start builds the client only when its sources changed', () => {
     // A file renamed (same content) is a change too.
     fs.renameSync(path.join(root, 'client/src/new-file.ts'), path.join(root, 'client/src/renamed.ts'));
     expect(clientBuildNeeded(dist, clientSourceHash(root)).build).toBe(true);
+  });
+
+  it('counts every build-time file at the client root (vite config and its plugins) among the inputs', () => {
+    const repo = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
+    const rootFiles = fs.readdirSync(path.join(repo, 'client')).filter((f) => /\.(ts|mjs|js|html|json)$/.test(f)).map((f) => `client/${f}`);
+    for (const file of rootFiles) if (!file.endsWith('tsconfig.json')) expect(CLIENT_BUILD_INPUTS).toContain(file);
   });
 });

@@ -16,6 +16,12 @@ if (process.env.CLIENT_DIST) {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'client', 'dist');
 const hash = clientSourceHash(root);
+// `npm run build` has just built client/dist: record which sources it was, so the next start or test run
+// does not build the same sources again.
+if (process.argv.includes('--record')) {
+  recordClientBuild(dist, hash);
+  process.exit(0);
+}
 const { build, reason } = clientBuildNeeded(dist, hash);
 if (!build) {
   console.log(`client: ${reason}, client/dist is current (no build)`);

@@ -6,7 +6,6 @@ export {
   deviceChangedReceived,
   disconnectRequested,
   overviewChangedReceived,
-  pendingFlagsChangedReceived,
   smsLogAppendedReceived,
   RECONNECT,
   sessionEndedReceived,
@@ -17,6 +16,5 @@ export {
   type DeviceChangedPayload,
   type FleetSocket,
   type OverviewChangedPayload,
-  type PendingFlagsChangedPayload,
   type SmsLogAppendedPayload,
 } from './model';

@@ -11,7 +11,6 @@ export type FleetSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type DeviceChangedPayload = Parameters<ServerToClientEvents['device:changed']>[0];
 export type OverviewChangedPayload = Parameters<ServerToClientEvents['overview:changed']>[0];
 export type SmsLogAppendedPayload = Parameters<ServerToClientEvents['smsLog:appended']>[0];
-export type PendingFlagsChangedPayload = Parameters<ServerToClientEvents['pendingFlags:changed']>[0];
 
 /** Reconnect backoff: 1 s doubling to 30 s, jittered, forever (the push server may start later). */
 export const RECONNECT = { delayMs: 1_000, delayMaxMs: 30_000, jitter: 0.5 } as const;
@@ -26,7 +25,6 @@ export const socketDisconnected = createEvent();
 export const deviceChangedReceived = createEvent<DeviceChangedPayload>();
 export const overviewChangedReceived = createEvent<OverviewChangedPayload>();
 export const smsLogAppendedReceived = createEvent<SmsLogAppendedPayload>();
-export const pendingFlagsChangedReceived = createEvent<PendingFlagsChangedPayload>();
 /**
  * The server ended this session ('session:ended' before it disconnects the socket, e.g. an account
  * deactivated for an overdue invoice), or refused a reconnect because the token no longer holds (403: the
@@ -47,7 +45,6 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   const deviceChanged = scopeBind(deviceChangedReceived, { safe: true });
   const overviewChanged = scopeBind(overviewChangedReceived, { safe: true });
   const smsLogAppended = scopeBind(smsLogAppendedReceived, { safe: true });
-  const pendingFlagsChanged = scopeBind(pendingFlagsChangedReceived, { safe: true });
   const sessionEndedByServer = scopeBind(sessionEndedReceived, { safe: true });
 
   const { io } = await import('socket.io-client');
@@ -94,7 +91,6 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   socket.on('device:changed', (payload) => deviceChanged(payload));
   socket.on('overview:changed', (payload) => overviewChanged(payload));
   socket.on('smsLog:appended', (payload) => smsLogAppended(payload));
-  socket.on('pendingFlags:changed', (payload) => pendingFlagsChanged(payload));
   socket.on('session:ended', (payload) => sessionEndedByServer(payload));
   return socket;
 });

@@ -26,6 +26,7 @@ import { aggregateCache, invalidateAfterWrites, type AggregateCache } from './li
 import { bullmqQueue, inProcessQueue, jobs, pollNudger, type JobDeps, type JobName, type JobQueue, type PollNudger } from '@fleet/workers';
 import type { AppContext } from './context.ts';
 import { dbJobLedger } from './jobs/index.ts';
+import { outboxTrace } from './ops/logger.ts';
 import { buildOpenApi, docsPage, type RouteDoc, type Routes } from './openapi/route-docs.ts';
 import { sessionHub, type SessionHub } from './realtime/index.ts';
 import { deviceAccessHub, type DeviceAccessHub, partnersRoutes } from './partners/index.ts';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps) {
       if (!job) throw new Error(`no processor for job ${name}`);
       job.schema.parse(payload);
     },
+    trace: outboxTrace,
     log,
     ...deps.outbox,
   });

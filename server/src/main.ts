@@ -29,7 +29,7 @@ import { createLogger, logFn, routeConsole, type LogFormat } from './ops/logger.
 import { processMetrics } from './ops/metrics.ts';
 import { opsMiddleware } from './ops/http.ts';
 import { gracefulShutdown } from './ops/shutdown.ts';
-import { jobQueueFor, rememberRequestIds } from './ops/job-queue.ts';
+import { jobQueueFor } from './ops/job-queue.ts';
 import { startWorkerRole } from './ops/worker-role.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -121,9 +121,6 @@ if (role === 'worker') {
     ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: logFormat === 'text' }),
     metrics: () => metrics.text(),
   });
-  // Mails are recorded in the outbox and handed to the queue by a relay pass that may run outside the
-  // request: the request id is remembered by idempotency key for that hand-over (ops/job-queue.ts).
-  rememberRequestIds(app.queue);
   server = http.createServer(app);
   // Browsers subscribe over Socket.IO. In the one-command run this process polls the device API (itself
   // unless DEVICE_API_URL says otherwise) for what someone watches; a `start:server` only records the

@@ -10,7 +10,7 @@ type Envelope = { payload: unknown; idempotencyKey?: string; requestId?: string 
  * the worker's log lines of that job name the request: `current` is read at enqueue, `run` wraps the
  * processor.
  */
-export type JobTraceContext = { current(idempotencyKey?: string): string | undefined; run<T>(requestId: string | undefined, fn: () => Promise<T>, job: { name: string; id?: string | undefined; attempt: number }): Promise<T> };
+export type JobTraceContext = { current(): string | undefined; run<T>(requestId: string | undefined, fn: () => Promise<T>, job: { name: string; id?: string | undefined; attempt: number }): Promise<T> };
 
 /**
  * The queue when REDIS_URL is set: BullMQ on Redis, with the same processors as the in-process runner.
@@ -91,7 +91,7 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
       if (!def) throw new Error(`no processor for job ${jobName}`);
       def.schema.parse(payload);
       const jobId = o.idempotencyKey ? jobIdOf(o.idempotencyKey) : undefined;
-      const requestId = opts.trace?.current(o.idempotencyKey);
+      const requestId = opts.trace?.current();
       await queue.add(jobName, { payload, idempotencyKey: o.idempotencyKey, ...(requestId ? { requestId } : {}) } satisfies Envelope, {
         ...(jobId ? { jobId } : {}),
         attempts: def.attempts ?? 3,

@@ -540,6 +540,8 @@ export const outbox = pgTable(
     jobName: text('job_name').notNull(),
     payload: jsonb('payload').notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
+    /** The id of the request that recorded the job (migration 0014): whichever process relays it, the job's log lines carry it. */
+    requestId: text('request_id'),
     /** pending (until the job ledger says done or failed), done, failed. */
     status: text('status').notNull().default('pending'),
     relayAttempts: integer('relay_attempts').notNull().default(0),

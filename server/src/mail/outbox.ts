@@ -13,6 +13,12 @@ export type OutboxOptions = {
   resendAfterMs?: number;
   /** How long one hand-over may take before the queue counts as down for this pass. */
   enqueueTimeoutMs?: number;
+  /**
+   * The request a job is recorded in, kept with the row, and the context its hand-over runs in: the relay
+   * pass that hands a row to the queue may run in another process (every server and worker relays), so
+   * the id travels in the row rather than in this process's memory.
+   */
+  trace?: { current(): string | undefined; run<T>(requestId: string, fn: () => Promise<T>): Promise<T> };
 };
 
 /**
@@ -38,9 +44,10 @@ export function outboxQueue<N extends string>(db: Db, inner: JobQueue<N>, opts: 
   let again = false;
   let closed = false;
 
-  async function handOver(row: { id: number; jobName: string; payload: unknown; idempotencyKey: string }): Promise<boolean> {
+  async function handOver(row: { id: number; jobName: string; payload: unknown; idempotencyKey: string; requestId: string | null }): Promise<boolean> {
     inFlight.add(row.idempotencyKey);
-    const sent = inner.enqueue(row.jobName as N, row.payload, { idempotencyKey: row.idempotencyKey }).finally(() => inFlight.delete(row.idempotencyKey));
+    const enqueue = () => inner.enqueue(row.jobName as N, row.payload, { idempotencyKey: row.idempotencyKey });
+    const sent = (row.requestId && opts.trace ? opts.trace.run(row.requestId, enqueue) : enqueue()).finally(() => inFlight.delete(row.idempotencyKey));
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([sent, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`queue did not answer within ${enqueueTimeoutMs} ms`)), enqueueTimeoutMs); })]);
@@ -59,7 +66,7 @@ export function outboxQueue<N extends string>(db: Db, inner: JobQueue<N>, opts: 
   async function relayOnce(): Promise<void> {
     const stale = new Date(Date.now() - resendAfterMs);
     const rows = await db
-      .select({ id: outbox.id, jobName: outbox.jobName, payload: outbox.payload, idempotencyKey: outbox.idempotencyKey, relayedAt: outbox.relayedAt, ledger: jobRuns.status, ledgerError: jobRuns.lastError })
+      .select({ id: outbox.id, jobName: outbox.jobName, payload: outbox.payload, idempotencyKey: outbox.idempotencyKey, requestId: outbox.requestId, relayedAt: outbox.relayedAt, ledger: jobRuns.status, ledgerError: jobRuns.lastError })
       .from(outbox)
       .leftJoin(jobRuns, eq(jobRuns.idempotencyKey, outbox.idempotencyKey))
       .where(and(eq(outbox.status, 'pending'), or(isNull(outbox.relayedAt), lt(outbox.relayedAt, stale), inArray(jobRuns.status, ['done', 'failed']))))
@@ -114,7 +121,7 @@ export function outboxQueue<N extends string>(db: Db, inner: JobQueue<N>, opts: 
       // job that failed every attempt is tried anew (the ledger lets a failed key run again).
       await db
         .insert(outbox)
-        .values({ jobName: name, payload, idempotencyKey: o.idempotencyKey })
+        .values({ jobName: name, payload, idempotencyKey: o.idempotencyKey, requestId: opts.trace?.current() ?? null })
         .onConflictDoUpdate({ target: outbox.idempotencyKey, set: { status: 'pending', relayedAt: null, finishedAt: null }, setWhere: sql`${outbox.status} <> 'done'` });
       void relay();
     },

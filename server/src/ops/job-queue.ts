@@ -1,4 +1,4 @@
-import { bullmqQueue, inProcessQueue, jobs, type JobDeps, type JobQueue, type JobTraceContext } from '@fleet/workers';
+import { bullmqQueue, inProcessQueue, jobs, type JobDeps, type JobTraceContext } from '@fleet/workers';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
 import { dbJobLedger } from '../jobs/index.ts';
@@ -8,11 +8,13 @@ import { currentRequestId, requestContext } from './logger.ts';
 
 /**
  * The request id travels with a queued job (queue-bullmq.ts) and is the context of its run: every line
- * the job writes, and the line that says it ran, carry the id of the request that queued it.
+ * the job writes, and the line that says it ran, carry the id of the request that queued it. A job
+ * recorded in the outbox keeps the id in its row, and the relay hands it over under that id
+ * (`outboxTrace`, logger.ts), whichever process runs the relay pass.
  */
 export function jobTrace(log: (m: string, e?: unknown) => void): JobTraceContext {
   return {
-    current: (idempotencyKey) => currentRequestId() ?? (idempotencyKey ? requestIdsByKey.get(idempotencyKey) : undefined),
+    current: () => currentRequestId(),
     run(requestId, fn, job) {
       const traced = async () => {
         const started = Date.now();
@@ -27,27 +29,6 @@ export function jobTrace(log: (m: string, e?: unknown) => void): JobTraceContext
       };
       return requestId ? requestContext.run({ requestId }, traced) : traced();
     },
-  };
-}
-
-/** Request ids of jobs recorded in the outbox and not yet handed to the queue, by idempotency key (bounded). */
-const requestIdsByKey = new Map<string, string>();
-
-/**
- * Remembers the request id of every keyed job enqueued inside a request: the outbox (mail/outbox.ts)
- * records the job and its relay hands it to BullMQ, possibly in a pass that started outside the request.
- * Patches the queue object the services hold (the same object is their ctx.queue).
- */
-export function rememberRequestIds(queue: JobQueue<string>) {
-  const enqueue = queue.enqueue.bind(queue);
-  queue.enqueue = async (name, payload, o = {}) => {
-    const requestId = currentRequestId();
-    if (requestId && o.idempotencyKey) {
-      requestIdsByKey.set(o.idempotencyKey, requestId);
-      // Oldest first out: a key whose hand-over never comes (Redis away for long) does not pile up.
-      if (requestIdsByKey.size > 10_000) requestIdsByKey.delete(requestIdsByKey.keys().next().value!);
-    }
-    return enqueue(name, payload, o);
   };
 }
 

@@ -20,6 +20,12 @@ export const requestContext = new AsyncLocalStorage<RequestContext>();
 /** The request id of the work running now, if any. */
 export const currentRequestId = () => requestContext.getStore()?.requestId;
 
+/** The outbox's view of the request context (mail/outbox.ts): the id to record, and how to hand a row over under it. */
+export const outboxTrace = {
+  current: () => currentRequestId(),
+  run: <T>(requestId: string, fn: () => Promise<T>) => requestContext.run({ requestId }, fn),
+};
+
 /** An incoming X-Request-Id is kept when it looks like one (a proxy's), else a new one is made. */
 export function requestIdOf(header: unknown): string {
   return typeof header === 'string' && /^[A-Za-z0-9._:-]{8,128}$/.test(header) ? header : crypto.randomUUID();

@@ -14,6 +14,7 @@ import { outboxQueue, type Mailer } from '../mail/index.ts';
 import { deviceApiGetter, sessionHub } from '../realtime/index.ts';
 import { opsMiddleware } from './http.ts';
 import { jobQueueFor } from './job-queue.ts';
+import { outboxTrace } from './logger.ts';
 import type { ProcessMetrics } from './metrics.ts';
 import type { ShutdownStep } from './shutdown.ts';
 import { tickClaimer } from './tick-once.ts';
@@ -54,6 +55,7 @@ export async function startWorkerRole(opts: {
       if (!job) throw new Error(`no processor for job ${name}`);
       job.schema.parse(payload);
     },
+    trace: outboxTrace,
     log,
   });
   const sessions = sessionHub({ redisUrl: config.redisUrl, redisPrefix: opts.redisPrefix, log });

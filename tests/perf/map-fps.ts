@@ -1,12 +1,14 @@
 /**
  * Map panning frame rate with 10,000 pins on the offline map in headless Chromium (budget > 30 fps).
- * GET /api/v1/device is answered by the browser context with 10,000 generated devices (so nothing
+ * The map's pin feed (GET /api/v1/devicePins, tuples) and the full device list (GET /api/v1/device, for the
+ * views that show it) are answered by the browser context with 10,000 generated devices (so nothing
  * test-only ships in the client); the script signs in, waits for the pins, then drags the map for a
  * few seconds while a requestAnimationFrame counter runs in the page.
  * Run: npm run build -w client && npx tsx tests/perf/map-fps.ts [pins] [seconds]
  * (PERF_VIEWPORT=WxH changes the window, 1280x800 by default; PERF_GPU=1 drops --disable-gpu.)
  */
 import { chromium, type Page } from 'playwright-core';
+import { pinBits, type DevicePinTuple } from '../../shared/src/schemas/device-pin.schema.ts';
 import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, PASSWORD } from '../e2e/browser.ts';
 import { startPortal } from '../e2e/server.ts';
 
@@ -77,9 +79,13 @@ const ARGS = process.env.PERF_GPU ? CHROMIUM_ARGS.filter((a) => a !== '--disable
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 try {
   const [vw, vh] = (process.env.PERF_VIEWPORT ?? `${DESKTOP.width}x${DESKTOP.height}`).split('x').map(Number);
-const context = await browser.newContext({ viewport: { width: vw!, height: vh! }, baseURL: portal.baseURL });
-  const fleet = JSON.stringify(fakeFleet(PINS));
+  const context = await browser.newContext({ viewport: { width: vw!, height: vh! }, baseURL: portal.baseURL });
+  const devices = fakeFleet(PINS);
+  const fleet = JSON.stringify(devices);
+  // The feed the map reads: [serial, lat, lng, bits, label, number, group, brand] (device-pin.schema.ts).
+  const pins = JSON.stringify(devices.map((d): DevicePinTuple => [d.serial, d.location.lat, d.location.lng, pinBits({ ...d, is_activated: true }), d.label, d.number, d.location_group, d.brand]));
   await context.route('**/api/v1/device', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: fleet }));
+  await context.route('**/api/v1/devicePins', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: pins }));
   const page = await context.newPage();
   await page.goto('/');
   await page.getByLabel('Email', { exact: true }).fill('distributor@demo.test');

@@ -47,6 +47,43 @@ describe('device store', () => {
     expect(applyDevicePatches(devices, { NOPE: { is_pause: true } })).toBe(devices);
   });
 
+  it('lays changes that arrived during a list or pin read over its answer, which the server may have taken before them', async () => {
+    const held: { list?: () => void; pins?: () => void } = {};
+    const scope = fork({
+      values: [[$devices, normaliseDevices([fakeDevice('A1'), fakeDevice('B2')])], [$devicePins, pinsOf([fakeDevice('A1'), fakeDevice('B2')])]],
+      handlers: [
+        // Both answers were taken before the changes below: the old label, not paused.
+        [fetchDevicesFx, () => new Promise((resolve) => (held.list = () => resolve([fakeDevice('A1'), fakeDevice('B2')])))],
+        [fetchDevicePinsFx, () => new Promise((resolve) => (held.pins = () => resolve(Object.values(pinsOf([fakeDevice('A1'), fakeDevice('B2')])))))],
+      ],
+    });
+    // allSettled waits for the scope's effects, the held reads too: the events are launched without waiting.
+    const settled: Promise<unknown>[] = [allSettled(fetchDevicesFx, { scope }), allSettled(fetchDevicePinsFx, { scope })];
+    // While both reads are on their way: a write's answer renames A1, a push pauses B2.
+    settled.push(allSettled(deviceAnswered, { scope, params: { ...fakeDevice('A1'), label: 'Renamed during the read', pending_changes: [] } }));
+    settled.push(allSettled(devicesPatched, { scope, params: { B2: { is_pause: true } } }));
+    held.list!();
+    held.pins!();
+    await Promise.all(settled);
+    expect(scope.getState($devices).A1).toMatchObject({ label: 'Renamed during the read' });
+    expect(scope.getState($devices).A1).not.toHaveProperty('pending_changes');
+    expect(scope.getState($devices).B2).toMatchObject({ is_pause: true });
+    expect(scope.getState($devicePins).A1).toMatchObject({ label: 'Renamed during the read' });
+    expect(scope.getState($devicePins).B2).toMatchObject({ is_pause: true });
+
+    // Once no read is on its way the changes are dropped: the next read's answer is the truth again.
+    const again = fork({ handlers: [[fetchDevicesFx, async () => [{ ...fakeDevice('A1'), label: 'From the server' }]]] });
+    await allSettled(deviceAnswered, { scope: again, params: { ...fakeDevice('A1'), label: 'Answered before the read started' } });
+    await allSettled(fetchDevicesFx, { scope: again });
+    expect(again.getState($devices).A1).toMatchObject({ label: 'From the server' });
+    held.list = undefined;
+    const next = allSettled(fetchDevicesFx, { scope });
+    held.list!();
+    await next;
+    // The same scope's next read (answered with the old label) no longer has the earlier changes laid over it.
+    expect(scope.getState($devices).A1).toMatchObject({ label: fakeDevice('A1').label });
+  });
+
   it('follows the selected device through patches and forgets everything when cleared', async () => {
     const scope = fork({ values: [[$devices, normaliseDevices([fakeDevice('A1')])]] });
     await allSettled(devicePinClicked, { scope, params: 'A1' });

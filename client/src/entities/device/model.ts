@@ -141,12 +141,39 @@ export function applyPinPatches(pins: PinRecord, patches: Record<string, DeviceP
   return next ?? pins;
 }
 
+/** Merges patches by serial, the later value of a field winning. */
+function mergePatches(into: Record<string, DevicePatch>, patches: Record<string, DevicePatch>): Record<string, DevicePatch> {
+  const next = { ...into };
+  for (const [serial, patch] of Object.entries(patches)) next[serial] = { ...next[serial], ...patch };
+  return next;
+}
+
+/**
+ * Changes that arrived while a read of the list or of the pin feed was on its way: pushed patches and
+ * single answers (a write's answer, the panel's read). The server took the read's answer at some moment
+ * of that trip, possibly before these changes, so they are laid over it when it lands; otherwise the
+ * older values would stand until the device's next push (a rename or a pause made during a slow list
+ * read showing the old name or state again). Kept until no read of that kind is on its way.
+ */
+const $listReadChanges = createStore<Record<string, DevicePatch>>({}, { serialize: 'ignore' });
+const $pinsReadChanges = createStore<Record<string, DevicePatch>>({}, { serialize: 'ignore' });
+const changeArrived = createEvent<Record<string, DevicePatch>>();
+sample({ clock: devicesPatched, target: changeArrived });
+sample({ clock: deviceAnswered, fn: (device): Record<string, DevicePatch> => ({ [device.serial]: listFieldsOf(device) }), target: changeArrived });
+sample({ clock: changeArrived, source: { pending: fetchDevicesFx.pending, changes: $listReadChanges }, filter: ({ pending }) => pending, fn: ({ changes }, patches) => mergePatches(changes, patches), target: $listReadChanges });
+sample({ clock: changeArrived, source: { pending: fetchDevicePinsFx.pending, changes: $pinsReadChanges }, filter: ({ pending }) => pending, fn: ({ changes }, patches) => mergePatches(changes, patches), target: $pinsReadChanges });
+sample({ clock: fetchDevicesFx.doneData, source: $listReadChanges, fn: (changes, list) => applyDevicePatches(normaliseDevices(list), changes), target: $devices });
+sample({ clock: fetchDevicePinsFx.doneData, source: $pinsReadChanges, fn: (changes, list) => applyPinPatches(Object.fromEntries(list.map((pin) => [pin.serial, pin])), changes), target: $devicePins });
+// Cleared once the last read of its kind has landed (effector counts the reads on their way).
+sample({ clock: fetchDevicesFx.finally, source: fetchDevicesFx.inFlight, filter: (reads) => reads === 0, fn: () => ({}), target: $listReadChanges });
+sample({ clock: fetchDevicePinsFx.finally, source: fetchDevicePinsFx.inFlight, filter: (reads) => reads === 0, fn: () => ({}), target: $pinsReadChanges });
+$listReadChanges.reset(devicesCleared);
+$pinsReadChanges.reset(devicesCleared);
+
 $devices
-  .on(fetchDevicesFx.doneData, (_, list) => normaliseDevices(list))
   .on(devicesPatched, applyDevicePatches)
   .on(deviceAnswered, (devices, device) => applyDevicePatches(devices, { [device.serial]: listFieldsOf(device) }));
 $devicePins
-  .on(fetchDevicePinsFx.doneData, (_, list) => Object.fromEntries(list.map((pin) => [pin.serial, pin])))
   .on(devicesPatched, applyPinPatches)
   .reset(devicesCleared);
 $pinsStatus

@@ -27,6 +27,7 @@ export {
 } from './icons/icons';
 export { MapBackdrop } from './map-backdrop/map-backdrop';
 export { Panel, PanelTitle } from './panel/panel';
+export { panelKit } from './panel-kit/panel-kit';
 export { Spinner } from './spinner/spinner';
 export { PasswordField, TextField, type PasswordFieldProps, type TextFieldProps } from './text-field/text-field';
 export { panelId, tabId, tabPanelProps, Tabs, type TabItem, type TabsProps } from './tabs/tabs';

@@ -4,10 +4,8 @@ import { useEffect } from 'react';
 import { batchLabel, batchTone, formatDay, formatFlOz } from '../../../entities/batch';
 import { $canManageBatches, batchAddOpened, batchEditOpened, BatchFormDialog } from '../../../features/batch-form';
 import { RecallBatchDialogs, recallRequested, resumeRequested } from '../../../features/recall-batch';
-import { PlusIcon, StateMessage, StatusCard, StatusCardHead, StatusPill } from '../../../shared/ui';
+import { panelKit, PlusIcon, StateMessage, StatusCard, StatusCardHead, StatusPill } from '../../../shared/ui';
 import { $batchBrandFilter, $batchBrandOptions, $batchListStatus, $visibleBatches, batchBrandFilterChanged, batchListOpened, batchListRetried } from '../model';
-// eslint-disable-next-line boundaries/dependencies -- the Brand filter and Add button are the dashboard toolbar's (also the brand list's) until that toolbar moves into shared/ui (issue 19)
-import panel from '../../dashboard-panel/ui/dashboard-panel.module.css';
 import styles from './batch-list.module.css';
 
 /**
@@ -23,11 +21,11 @@ export function BatchListTab() {
   }, [opened]);
 
   return (
-    <div className={panel.subView} data-testid="batch-list">
-      <div className={panel.toolbar}>
-        <label className={panel.field}>
-          <span className={panel.fieldLabel}>Brand</span>
-          <select className={panel.select} value={brand ?? ''} onChange={(e) => setBrand(e.target.value ? Number(e.target.value) : null)}>
+    <div className={panelKit.subView} data-testid="batch-list">
+      <div className={panelKit.toolbar}>
+        <label className={panelKit.field}>
+          <span className={panelKit.fieldLabel}>Brand</span>
+          <select className={panelKit.select} value={brand ?? ''} onChange={(e) => setBrand(e.target.value ? Number(e.target.value) : null)}>
             <option value="">All</option>
             {brands.map((b) => (
               <option key={b.id} value={b.id}>
@@ -37,7 +35,7 @@ export function BatchListTab() {
           </select>
         </label>
         {canManage ? (
-          <button type="button" className={panel.addButton} onClick={() => add()} aria-label="Add batch" title="Add a batch">
+          <button type="button" className={panelKit.addButton} onClick={() => add()} aria-label="Add batch" title="Add a batch">
             <PlusIcon size={18} />
             <span aria-hidden="true">Add batch</span>
           </button>

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { BrandDeleteDialogs } from '../../../features/brand-delete';
 import { brandAddOpened, brandDetailOpened, BrandFormDialog } from '../../../features/brand-form';
 import { TransferDevicesDialog, transferOpened } from '../../../features/transfer-devices';
-import { PauseIcon, PlusIcon, SearchIcon, Spinner } from '../../../shared/ui';
+import { panelKit, PauseIcon, PlusIcon, SearchIcon, Spinner } from '../../../shared/ui';
 import { brandInitials } from '../lib/brand-list-lib';
 import {
   $brandListStatus,
@@ -22,8 +22,6 @@ import {
   deleteClicked,
   editModeToggled,
 } from '../model';
-// eslint-disable-next-line boundaries/dependencies -- the dashboard's tabs share its stylesheet until its rules move into shared/ui (issue 19, the CSS split)
-import panel from '../../dashboard-panel/ui/dashboard-panel.module.css';
 import styles from './brand-list.module.css';
 
 /** The BRAND sub-tab of the dashboard's DEVICE LIST (spec section 2). */
@@ -35,14 +33,14 @@ export function BrandListView() {
   }, [opened]);
 
   return (
-    <div className={panel.subView} data-testid="brand-list">
-      <h3 className={panel.sectionTitle} id="brand-list-title">
+    <div className={panelKit.subView} data-testid="brand-list">
+      <h3 className={panelKit.sectionTitle} id="brand-list-title">
         Brand List
       </h3>
-      <label className={[panel.field, panel.searchField].join(' ')}>
+      <label className={[panelKit.field, panelKit.searchField].join(' ')}>
         <span className="visually-hidden">Search brands by name</span>
-        <SearchIcon size={16} className={panel.searchIcon} />
-        <input className={panel.input} type="search" placeholder="Name" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" />
+        <SearchIcon size={16} className={panelKit.searchIcon} />
+        <input className={panelKit.input} type="search" placeholder="Name" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" />
       </label>
       {canManage ? (
         <div className={styles.buttons} role="group" aria-label="Brand actions">
@@ -60,13 +58,13 @@ export function BrandListView() {
           </button>
         </div>
       ) : null}
-      {editMode ? <p className={panel.hint}>Edit mode: select a brand, then Delete or Detail. Save leaves edit mode.</p> : null}
+      {editMode ? <p className={panelKit.hint}>Edit mode: select a brand, then Delete or Detail. Save leaves edit mode.</p> : null}
       {status === 'loading' && brands.length === 0 ? (
-        <p className={panel.empty} role="status">
+        <p className={panelKit.empty} role="status">
           <Spinner size={16} /> Loading brands…
         </p>
       ) : status === 'failed' && brands.length === 0 ? (
-        <p className={panel.error} role="alert">
+        <p className={panelKit.error} role="alert">
           The brands could not be loaded.
         </p>
       ) : null}
@@ -92,7 +90,7 @@ export function BrandListView() {
           </li>
         ))}
       </ul>
-      {status === 'ready' && brands.length === 0 ? <p className={panel.empty}>{search ? 'No brand matches.' : 'No brands yet.'}</p> : null}
+      {status === 'ready' && brands.length === 0 ? <p className={panelKit.empty}>{search ? 'No brand matches.' : 'No brands yet.'}</p> : null}
       <SelectedBrand />
       <BrandFormDialog />
       <BrandDeleteDialogs />
@@ -120,35 +118,35 @@ function SelectedBrand() {
         <BrandLogo brand={brand} large />
         <div className={styles.selectedText}>
           <h3 className={styles.selectedName}>{brand.name}</h3>
-          <p className={panel.hint}>
+          <p className={panelKit.hint}>
             {brand.device_count} {brand.device_count === 1 ? 'device' : 'devices'}
             {brand.clients.length ? ` · ${brand.clients.map((c) => c.company || c.email).join(', ')}` : ''}
           </p>
         </div>
       </div>
       {canManage ? (
-        <button type="button" className={panel.addButton} onClick={() => openTransfer(brand.id)}>
+        <button type="button" className={panelKit.addButton} onClick={() => openTransfer(brand.id)}>
           <PlusIcon size={18} aria-hidden="true" /> Add devices to {brand.name}
         </button>
       ) : null}
       {counties.length === 0 ? (
-        <p className={panel.empty}>No devices of this brand yet.</p>
+        <p className={panelKit.empty}>No devices of this brand yet.</p>
       ) : (
-        <ul className={panel.cards} aria-label={`Counties of ${brand.name}`}>
+        <ul className={panelKit.cards} aria-label={`Counties of ${brand.name}`}>
           {counties.map((c) => (
-            <li key={c.id} className={panel.countyCard} data-county={c.id}>
-              <span className={panel.countyName}>{c.name}</span>
-              <span className={panel.counts}>
+            <li key={c.id} className={panelKit.countyCard} data-county={c.id}>
+              <span className={panelKit.countyName}>{c.name}</span>
+              <span className={panelKit.counts}>
                 <span>
                   <b>{c.total}</b> total
                 </span>
-                <span className={panel.onlineText}>
+                <span className={panelKit.onlineText}>
                   <b>{c.online}</b> online
                 </span>
-                <span className={panel.offlineText}>
+                <span className={panelKit.offlineText}>
                   <b>{c.offline}</b> offline
                 </span>
-                <span className={c.warning > 0 ? panel.warningText : undefined}>
+                <span className={c.warning > 0 ? panelKit.warningText : undefined}>
                   <b>{c.warning}</b> warning
                 </span>
               </span>

@@ -5,7 +5,9 @@
 //   client: the FSD layers app > pages > widgets > features > entities > shared import only downward, and
 //   a slice of another layer, or another slice of the same layer, only through that slice's index.ts;
 //   a widget never imports another widget, nor a feature another feature (the page or widget above
-//   composes them);
+//   composes them); that covers a .module.css import in a .ts/.tsx file too, but ESLint does not read
+//   the stylesheets, so client/src/stylesheet-boundaries.test.ts checks their `composes: x from '...'`
+//   (and those imports again);
 //   server: a feature (a folder of server/src with an index.ts) imports another feature only through
 //   its index.ts, and so do server/src's root files (app.ts, main.ts, context.ts) and its infrastructure
 //   folders (db, lib, config, ops, seed ...);

@@ -11,7 +11,8 @@ export type ShutdownStep = [name: string, stop: () => unknown];
  * 1. draining: /readyz answers 503 so the proxy stops routing here, and every answer carries
  *    `Connection: close` so keep-alive clients open their next request elsewhere;
  * 2. for a moment (SHUTDOWN_ACCEPT_MS, 1 s) the listener still accepts, so connections the kernel
- *    already queued and requests a proxy sent before it saw the 503 are answered rather than reset;
+ *    already queued and requests a proxy sent before it saw the 503 are answered rather than reset
+ *    (and then for as long as connections queued while the process was busy keep being accepted);
  *    then it closes (no new connection is accepted) and keep-alive connections idle between requests
  *    are closed;
  * 3. Socket.IO connections are closed at the transport, not by a server `disconnect`: the browser sees
@@ -67,6 +68,31 @@ export function gracefulShutdown(opts: {
     });
   }
 
+  /**
+   * A process that was busy when the accept window's timer came due (a loaded machine, a long answer
+   * being serialised) still has connections the kernel completed meanwhile waiting in the listener's
+   * queue: closing the listener now would reset them (ECONNRESET for requests their clients sent in
+   * time). The event loop accepts them one per turn (its poll phase), so the listener stays open for as
+   * many turns (setImmediate: after the poll phase) as it goes on accepting, up to `until`.
+   */
+  async function acceptQueued(until: number) {
+    if (!server) return;
+    const listener = server;
+    let accepted = true;
+    const onConnection = () => {
+      accepted = true;
+    };
+    listener.on('connection', onConnection);
+    try {
+      while (accepted && Date.now() < until) {
+        accepted = false;
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      listener.off('connection', onConnection);
+    }
+  }
+
   async function run(signal: string) {
     if (draining) return;
     draining = true;
@@ -80,6 +106,7 @@ export function gracefulShutdown(opts: {
     try {
       dropSockets?.();
       await new Promise((r) => setTimeout(r, Math.min(opts.acceptForMs ?? 1000, timeoutMs * 0.2)));
+      await acceptQueued(started + timeoutMs * 0.3);
       // Requests get most of the deadline; the steps (jobs, connections) the rest.
       await closeListener(started + timeoutMs * 0.6);
       for (const [name, stop] of steps) {

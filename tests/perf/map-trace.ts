@@ -1,0 +1,102 @@
+/**
+ * Where the signed-in map page's main-thread time goes (issue 16: Lighthouse counts every task over
+ * 50 ms). Starts the bench server on a fleet (tests/bench/rest-server.ts), opens the map page in Debian's
+ * Chromium as Lighthouse's mobile run does (412x823 at pixel ratio 1.75, software WebGL), records a
+ * Chrome trace with the V8 sampling profiler, and prints each long task of the renderer's main thread:
+ * its kind (module evaluation, a map frame, a message from the map's worker), what it spent its time in,
+ * and which script's functions ran in it; then the functions with the most self time across long tasks.
+ *
+ *   npx tsx tests/perf/map-trace.ts                  # 300 devices on PGlite, no CPU slowdown
+ *   RATE=4 npx tsx tests/perf/map-trace.ts           # Lighthouse's CPU slowdown (4x)
+ *   npx tsx tests/perf/map-trace.ts --devices 10000  # PostgreSQL at 127.0.0.1 (seeds the fleet the first time)
+ * Build the client first (npm run build, or CLIENT_DIST=<dir>). Figures depend on the machine's load.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startRestServer } from '../bench/rest-server-process.ts';
+
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; id?: string; args?: Record<string, unknown> & { data?: Record<string, unknown>; name?: string } };
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const argv = process.argv.slice(2);
+const devicesArg = argv.includes('--devices') ? Number(argv[argv.indexOf('--devices') + 1]) : 300;
+const rate = Number(process.env.RATE ?? 1);
+const fleetArgs = devicesArg <= 300 ? ['--pglite', '--devices', '300', '--sites', '30', '--days', '7'] : ['--devices', String(devicesArg), '--sites', String(Math.max(1, Math.round(devicesArg / 10))), '--days', '1'];
+
+const portal = await startRestServer(fleetArgs, { CLIENT_DIST: process.env.CLIENT_DIST ?? path.join(root, 'client/dist') });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+let events: TraceEvent[] = [];
+try {
+  const login = await fetch(`${portal.base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) });
+  const token = ((await login.json()) as { auth_token: string }).auth_token;
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true });
+  await context.addCookies([{ name: 'userToken', value: token, url: portal.base }]);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'toplevel', 'v8.execute'] });
+  await page.goto(`${portal.base}/`);
+  await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(3_000 * Math.max(1, rate));
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  events = Array.isArray(trace) ? trace : trace.traceEvents;
+} finally {
+  await browser.close();
+  await portal.stop();
+}
+
+// The renderer's main thread: the busiest CrRendererMain (about:blank has one too).
+const busy = (pid: number, tid: number) => events.filter((e) => e.pid === pid && e.tid === tid && e.name === 'RunTask' && e.ph === 'X').reduce((sum, e) => sum + (e.dur ?? 0), 0);
+const main = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').sort((a, b) => busy(b.pid, b.tid) - busy(a.pid, a.tid))[0];
+if (!main) throw new Error('no renderer main thread in the trace');
+const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
+const tasks = onMain.filter((e) => e.name === 'RunTask').sort((a, b) => a.ts - b.ts);
+const t0 = tasks[0]!.ts;
+const long = tasks.filter((t) => (t.dur ?? 0) > 50_000);
+const ms = (us: number) => Math.round(us / 1000);
+
+// The sampling profile of the main thread (its chunks carry the Profile event's id).
+const profile = events.find((e) => e.name === 'Profile' && e.pid === main.pid && e.tid === main.tid);
+const nodes = new Map<number, ProfileNode>();
+const samples: [node: number, ts: number][] = [];
+let clock = Number((profile?.args?.data as { startTime?: number } | undefined)?.startTime ?? 0);
+for (const chunk of events.filter((e) => e.name === 'ProfileChunk' && e.pid === main.pid && e.id === profile?.id)) {
+  const data = chunk.args?.data as { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] };
+  for (const node of data.cpuProfile?.nodes ?? []) nodes.set(node.id, node);
+  (data.cpuProfile?.samples ?? []).forEach((sample, i) => {
+    clock += data.timeDeltas?.[i] ?? 0;
+    samples.push([sample, clock]);
+  });
+}
+const scriptOf = (url: string | undefined) => (url ?? '').split('/').pop() || '(native)';
+const inside = (t: TraceEvent, ts: number) => ts >= t.ts && ts <= t.ts + (t.dur ?? 0);
+
+console.log(`map page, ${devicesArg} devices, CPU rate ${rate}: ${tasks.length} tasks, ${ms(busy(main.pid, main.tid))} ms busy, ${long.length} over 50 ms (${ms(long.reduce((s, t) => s + (t.dur ?? 0) - 50_000, 0))} ms over 50 in all)`);
+const selfByFunction = new Map<string, number>();
+for (const task of long) {
+  const inner = onMain.filter((e) => e.name !== 'RunTask' && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0));
+  const spent = new Map<string, number>();
+  for (const e of inner) if (['v8.evaluateModule', 'Commit', 'FireAnimationFrame', 'HandlePostMessage', 'FunctionCall', 'MajorGC', 'MinorGC', 'Layout', 'ParseHTML', 'EvaluateScript'].includes(e.name)) spent.set(e.name, (spent.get(e.name) ?? 0) + (e.dur ?? 0));
+  const kind = spent.has('v8.evaluateModule') ? 'module evaluation' : spent.has('FireAnimationFrame') || spent.has('Commit') ? 'frame' : spent.has('HandlePostMessage') ? 'worker message' : 'other';
+  const byScript = new Map<string, number>();
+  for (let i = 0; i < samples.length - 1; i++) {
+    const [id, ts] = samples[i]!;
+    if (!inside(task, ts)) continue;
+    const node = nodes.get(id);
+    if (!node) continue;
+    const dt = samples[i + 1]![1] - ts;
+    byScript.set(scriptOf(node.callFrame.url), (byScript.get(scriptOf(node.callFrame.url)) ?? 0) + dt);
+    const fn = `${node.callFrame.functionName || '(anonymous)'} ${scriptOf(node.callFrame.url)}${node.callFrame.url ? `:${node.callFrame.lineNumber + 1}` : ''}`;
+    selfByFunction.set(fn, (selfByFunction.get(fn) ?? 0) + dt);
+  }
+  const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${ms(v)}`).join(', ');
+  console.log(`  at ${String(ms(task.ts - t0)).padStart(5)} ms  ${String(ms(task.dur ?? 0)).padStart(4)} ms  ${kind.padEnd(17)} ${top(spent, 3)} | scripts: ${top(byScript, 3)}`);
+}
+console.log('self time in long tasks, by function (ms):');
+for (const [fn, us] of [...selfByFunction].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${String(ms(us)).padStart(5)}  ${fn}`);
+const longest = Math.max(0, ...long.map((t) => ms(t.dur ?? 0)));
+// The budget (issue 16) is Lighthouse's: no task over 200 ms under its 4x CPU slowdown (RATE=4 here).
+console.log(`RESULT map page longest task ${longest} ms at CPU rate ${rate} (budget: none over 200 ms at rate 4): ${rate < 4 ? 'diagnostic only at this rate' : longest <= 200 ? 'within budget' : 'OVER BUDGET'}`);
+process.exitCode = rate >= 4 && longest > 200 ? 1 : 0;

@@ -1,15 +1,20 @@
+import { lazy, Suspense } from 'react';
 import { useUnit } from 'effector-react';
 import { $sessionStatus, sessionCheckRequested } from '../entities/session';
 import { $resetToken } from '../features/reset-password';
-import { ExclusiveManagementPage } from '../pages/exclusive-management';
 import { LoginPage } from '../pages/login';
-import { MaintenancePage } from '../pages/maintenance';
-import { MaintenanceResultPage } from '../pages/maintenance-result';
 import { NotFoundPage } from '../pages/not-found';
 import { MapScreen } from '../pages/map';
-import { StatusPage } from '../pages/status';
 import { $pathname, ROUTES } from '../shared/routing';
 import { SessionLoading, SessionUnavailable } from './session-screens';
+
+// The pages besides the login and the map are loaded when opened: their code (and the effector units of
+// their models, built when a module is evaluated) is not part of the first bundle that every visit runs
+// before its first paint (tests/perf/map-trace.ts: the first bundle's evaluation was the longest task).
+const StatusPage = lazy(() => import('../pages/status').then((m) => ({ default: m.StatusPage })));
+const ExclusiveManagementPage = lazy(() => import('../pages/exclusive-management').then((m) => ({ default: m.ExclusiveManagementPage })));
+const MaintenancePage = lazy(() => import('../pages/maintenance').then((m) => ({ default: m.MaintenancePage })));
+const MaintenanceResultPage = lazy(() => import('../pages/maintenance-result').then((m) => ({ default: m.MaintenanceResultPage })));
 
 /**
  * Routes (spec section 2): /maintenance and /maintenance-result need no user session (maintenance
@@ -17,6 +22,14 @@ import { SessionLoading, SessionUnavailable } from './session-screens';
  * at the same address. The map page is `/`. A reset link (/?token=...) shows the reset view first.
  */
 export function App() {
+  return (
+    <Suspense fallback={<SessionLoading />}>
+      <Routes />
+    </Suspense>
+  );
+}
+
+function Routes() {
   const [pathname, status, resetToken, retry] = useUnit([$pathname, $sessionStatus, $resetToken, sessionCheckRequested]);
 
   if (pathname === ROUTES.maintenance) return <MaintenancePage />;

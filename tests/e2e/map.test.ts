@@ -253,7 +253,7 @@ describe('map screen', () => {
   ])('renders the map with pins and clusters at $name (tests/.artifacts)', async ({ name, viewport }) => {
     const page = await e2e.openPage(viewport);
     await signInToMap(page, 'distributor@demo.test');
-    await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0)).toBeGreaterThan(0);
+    await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
     await settle(page);
     await screenshot(page, `map-clusters-${name}`);
     // Panels stay inside the window and do not overlap each other.

@@ -20,6 +20,12 @@ export type E2E = {
   portal: Portal;
   browser: Browser;
   openPage(viewport?: { width: number; height: number }, url?: string, setup?: (context: BrowserContext) => Promise<void>): Promise<Page>;
+  /**
+   * A returning user: a page whose browser already holds `email`'s session cookie (the one the portal's
+   * sign-in writes; the token from the same login call), opened at `url`. One page load, for tests about
+   * what a deep link shows rather than about signing in (auth and map test that).
+   */
+  openSignedIn(email: string, url: string, viewport?: { width: number; height: number }): Promise<Page>;
   closeContexts(): Promise<void>;
   close(): Promise<void>;
 };
@@ -32,16 +38,23 @@ export async function startE2E(): Promise<E2E> {
   const [portal, browser] = await Promise.all([startPortal(), chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })]);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const contexts: BrowserContext[] = [];
+  async function openPage(viewport = DESKTOP, url = '/', setup?: (context: BrowserContext) => Promise<void>) {
+    const context = await browser.newContext({ viewport, baseURL: portal.baseURL });
+    contexts.push(context);
+    await setup?.(context);
+    const page = await context.newPage();
+    await page.goto(url);
+    return page;
+  }
   return {
     portal,
     browser,
-    async openPage(viewport = DESKTOP, url = '/', setup) {
-      const context = await browser.newContext({ viewport, baseURL: portal.baseURL });
-      contexts.push(context);
-      await setup?.(context);
-      const page = await context.newPage();
-      await page.goto(url);
-      return page;
+    openPage,
+    async openSignedIn(email, url, viewport = DESKTOP) {
+      const answer = await fetch(`${portal.baseURL}/auth/token/login/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+      const { auth_token: token } = (await answer.json()) as { auth_token?: string };
+      if (!token) throw new Error(`login of ${email} answered ${answer.status}`);
+      return openPage(viewport, url, (context) => context.addCookies([{ name: 'userToken', value: token, url: portal.baseURL, sameSite: 'Lax' }]));
     },
     async closeContexts() {
       await Promise.all(contexts.splice(0).map((context) => context.close()));

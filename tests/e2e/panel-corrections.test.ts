@@ -29,7 +29,7 @@ beforeAll(async () => {
   for (const email of ['distributor@demo.test', 'client@demo.test', 'partner@demo.test']) {
     tokens[email] = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })).body.auth_token;
   }
-}, 120_000);
+});
 afterAll(async () => {
   await rt?.close().catch(() => undefined);
   await e2e?.close();
@@ -150,7 +150,7 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
     expect(bodies.at(-1)!.endDate).toBe(siteToday());
     // The date picker's last day is the site's today, not Tokyo's.
     await expect(panel(page).getByLabel('Until').getAttribute('max')).resolves.toBe(siteToday());
-  }, 120_000);
+  });
 
   it('one time zone: pending change times and the header in the site zone, named once (distributor)', async () => {
     const target = (await devices()).find((d) => d.is_online && !d.is_pause && !DEMO_STILL_SERIALS.includes(d.serial) && !d.rental)!;
@@ -172,7 +172,7 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
     await expect(panel(page).getByLabel('Device time').textContent()).resolves.toContain(SITE_ZONE);
     await panel(page).getByRole('button', { name: 'Cancel the Anti vandalism change' }).click();
     await expect.poll(() => item.count()).toBe(0);
-  }, 90_000);
+  });
 
   it('control dialog: loading, the result, closed about 1 s later; a failed toggle goes back (distributor)', async () => {
     const target = (await devices()).find((d) => d.is_online && !d.is_pause && !DEMO_STILL_SERIALS.includes(d.serial) && !d.rental)!;
@@ -221,7 +221,7 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
     expect(refused[1]!.alert).toBe('Something went wrong.');
     expect(await vandalism.getAttribute('aria-pressed')).toBe(vWas);
     expect(await dialog(page).count()).toBe(0);
-  }, 90_000);
+  });
 
   it('rental plan: after Save the status line, the message and the RENTAL marker agree; multi-select keeps the current device (distributor)', async () => {
     const list = await devices();
@@ -264,7 +264,7 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
       const r = (await api().get(`/api/v1/rentalV2/${d.serial}`).set('Authorization', `Token ${tokens['distributor@demo.test']}`)).body;
       expect(r.start_date, d.serial).toBe(siteToday());
     }
-  }, 90_000);
+  });
 
   it('TOTAL DISPENSE and REMAINING move live while the device dispenses (distributor)', async () => {
     const target = (await devices()).find((d) => d.is_online && !DEMO_STILL_SERIALS.includes(d.serial) && d.right_pump_type === 'Unspecified')!;
@@ -289,7 +289,7 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
     await expect.poll(async () => Number(await total.textContent()), { timeout: PERIODS.device + 8_000 }).toBe(before + 7);
     await expect.poll(() => remaining.textContent(), { timeout: PERIODS.device + 8_000 }).not.toBe(remainBefore);
     await expect(remaining.textContent()).resolves.toBe('155.4 tsp');
-  }, 90_000);
+  });
 
   it('warnings read as words on the panel cards, the pin card, the menu badge and /status (distributor)', async () => {
     const list = await devices();
@@ -312,7 +312,7 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
       expect(texts, words).toContain(words);
     }
     expect(texts).not.toMatch(/\b[A-Z]+_[A-Z_]+\b|\bBATTERY\b|\bREGISTRATION\b/);
-  }, 120_000);
+  });
 
   it("a device unknown or out of scope shows 'Device not found' and asks nothing more (distributor, client)", async () => {
     const asked: string[] = [];
@@ -342,7 +342,7 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
     const clientPage = await signedIn('client@demo.test');
     await clientPage.goto(`/?device=${foreign.serial}`);
     await expect.poll(() => panel(clientPage).getByTestId('device-not-found').count(), { timeout: 30_000 }).toBe(1);
-  }, 120_000);
+  });
 
   it('the address follows the device and the section; back and forward walk through them (distributor)', async () => {
     const list = await devices();
@@ -372,7 +372,7 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
     await page.goBack();
     await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(a.serial);
     await expect.poll(() => menu(page, 'SIM Management').getAttribute('aria-current')).toBe('page');
-  }, 90_000);
+  });
 
   it('a client sees Device Management, Device Subscription, SIM Management and Battery Management greyed (client)', async () => {
     const target = (await devices('client@demo.test'))[0]!;
@@ -385,7 +385,7 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
     await expect(menu(page, 'Device Dashboard').getAttribute('aria-disabled')).resolves.toBe(null);
     await screenshot(page, 'panel-corrections-client-tablet');
     expect(await axeSerious(page)).toEqual([]);
-  }, 90_000);
+  });
 
   it('sections look right and axe finds nothing serious with the panel open, as distributor and market partner', async () => {
     const target = (await devices()).find((d) => d.is_online && d.right_pump_type !== 'Unspecified' && !DEMO_STILL_SERIALS.includes(d.serial))!;
@@ -406,7 +406,7 @@ describe('device panel corrections (browser in Tokyo, sites in Chicago)', () => 
     const partner = await openPanel('partner@demo.test', partnerDevice.serial);
     await expect.poll(() => menu(partner, 'Device Management').getAttribute('aria-disabled'), { timeout: 15_000 }).toBe(null);
     expect(await axeSerious(partner)).toEqual([]);
-  }, 150_000);
+  });
 });
 
 describe('map at zoom 4, 10 and 15', () => {
@@ -446,7 +446,7 @@ describe('map at zoom 4, 10 and 15', () => {
     await page.waitForTimeout(1_000);
     await screenshot(page, 'panel-corrections-map-zoom15');
     expect(await axeSerious(page)).toEqual([]);
-  }, 120_000);
+  });
 
   it('MAP_STYLE_URL: the offline map draws the operator\'s MapLibre style instead of its own basemap, the fleet on top (distributor)', async () => {
     const context = await e2e.browser.newContext({ viewport: DESKTOP, baseURL: e2e.portal.baseURL, timezoneId: BROWSER_ZONE });
@@ -469,5 +469,5 @@ describe('map at zoom 4, 10 and 15', () => {
     expect((await mapData(page)).basemap).toBeUndefined();
     await expect(page.getByTestId('fleet-map').locator('[data-place]').count()).resolves.toBe(0);
     await screenshot(page, 'panel-corrections-map-operator-style');
-  }, 90_000);
+  });
 });

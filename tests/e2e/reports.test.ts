@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { warningText, type ReportAnswer } from '@fleet/shared';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { XLSX_HEADER_ROW } from '../../server/src/reports/report-files.ts';
-import { ARTIFACTS, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { ARTIFACTS, dismissPopup, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -208,9 +208,13 @@ describe('Report List view', () => {
     await press('pointerup');
     expect(await page.getByRole('button', { name: 'Delete tag Taken name' }).count()).toBe(0);
     await press('pointerdown');
-    await page.waitForTimeout(1_200);
+    const held = Date.now();
+    // The cross shows while the finger is still down, once the press has lasted a second: the page's timer
+    // fires late on a busy page (a map still drawing), never early.
+    await page.getByRole('button', { name: 'Delete tag Taken name' }).waitFor({ timeout: 10_000 });
+    expect(Date.now() - held).toBeGreaterThanOrEqual(900);
     await press('pointerup');
-    await page.getByRole('button', { name: 'Delete tag Taken name' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete tag Taken name' }).count()).toBe(1);
     expect(await taken.getAttribute('aria-pressed')).toBe('false');
   });
 
@@ -275,7 +279,8 @@ describe('Email Setup', () => {
     await setup.getByLabel('Email', { exact: true }).fill('boss@e2e.test');
     await setup.getByLabel('Email', { exact: true }).press('Enter');
     await dialog(page, 'EMAIL ADDED').waitFor();
-    await dialog(page, 'EMAIL ADDED').getByRole('button', { name: 'OK' }).click();
+    // The success popup closes itself about a second after it opens (on a slow machine before an OK click lands).
+    await dialog(page, 'EMAIL ADDED').waitFor({ state: 'hidden', timeout: 5_000 });
     const rows = setup.getByTestId('email-list').locator('tbody tr');
     // The demo list holds Operations and Finance already.
     await expect.poll(() => rows.count()).toBe(4);
@@ -289,7 +294,7 @@ describe('Email Setup', () => {
     await fail500(page, '**/api/v1/email/*');
     await setup.getByRole('button', { name: 'Save' }).click();
     await popup('FAIL TO EDIT EMAIL');
-    await dialog(page, 'FAIL TO EDIT EMAIL').getByRole('button', { name: 'OK' }).click();
+    await dismissPopup(dialog(page, 'FAIL TO EDIT EMAIL'));
     expect(await setup.isVisible()).toBe(true);
     await page.unroute('**/api/v1/email/*');
     await setup.getByRole('button', { name: 'Save' }).click();
@@ -310,7 +315,7 @@ describe('Email Setup', () => {
     await fail500(page, '**/api/v1/deleteEmail/*');
     await setup.getByRole('button', { name: 'Delete boss@e2e.test' }).click();
     await popup('FAIL TO DELETE EMAIL');
-    await dialog(page, 'FAIL TO DELETE EMAIL').getByRole('button', { name: 'OK' }).click();
+    await dismissPopup(dialog(page, 'FAIL TO DELETE EMAIL'));
     await page.unroute('**/api/v1/deleteEmail/*');
     await setup.getByRole('button', { name: 'Delete boss@e2e.test' }).click();
     await popup('EMAIL DELETED');
@@ -448,7 +453,7 @@ describe('Download and Send Email', () => {
     await empty.waitFor();
     await screenshot(page, 'reports-email-list-empty');
     expect(await axeDialog(page)).toEqual([]);
-    await empty.getByRole('button', { name: 'OK' }).click();
+    await dismissPopup(empty);
 
     await api('client@demo.test').post('/api/v1/addEmail', { name: 'Client ops', email: 'client-ops@e2e.test' }).expect(201);
     const off = (await api('client@demo.test').post('/api/v1/addEmail', { name: 'Off', email: 'client-off@e2e.test' })).body as { id: number };

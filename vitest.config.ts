@@ -9,6 +9,10 @@ export default defineConfig({
     // Long enough for the longest browser tests on the slowest host of this machine class (a batch's whole
     // add, edit and delete walk took 60 s on a host 2.4 times slower than another of the same class).
     testTimeout: 150_000,
+    // expect.poll waits up to 10 s unless a test says otherwise (Vitest's default is 1 s): in a loaded run a
+    // browser's main thread, drawing the map on a software rasteriser, can take longer than that to show a
+    // routed answer. Latency budgets are the benchmarks' business, not these waits'.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 180_000,
     // PGlite instances are large; two files at a time fit two cores.
     maxWorkers: 2,

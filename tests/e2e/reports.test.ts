@@ -157,7 +157,8 @@ describe('Report List view', () => {
   it('Tag name dialog: a taken name reads "please create new name", Save stores the tag, clicks select and leave it, the cross deletes it', async () => {
     await api().post('/api/v1/addReportTag', { name: 'Taken name', deviceSerials: ['SP240001'] });
     const page = await openReportList();
-    await expect(page.getByTestId('tags-list').getByRole('button', { name: 'Taken name' }).count()).resolves.toBe(1);
+    // The saved tags load after the view opens.
+    await expect.poll(() => page.getByTestId('tags-list').getByRole('button', { name: 'Taken name' }).count()).toBe(1);
     await pickDevices(page, ['SP240001', 'SP240002']);
     await view(page).getByRole('button', { name: 'Tag', exact: true }).click();
     const tagDialog = dialog(page, 'Tag name');

@@ -302,9 +302,9 @@ describe('main dashboard panel', () => {
   it('follows the role rules of section 6', async () => {
     // Distributor: add-device button, all four tabs, the Market Partner sub-tab.
     const dist = await openDashboard('distributor@demo.test');
-    await expect(dist.getByRole('tab', { name: 'SUBSCRIPTIONS' }).count()).resolves.toBe(1);
+    await expect.poll(() => dist.getByRole('tab', { name: 'SUBSCRIPTIONS' }).count()).toBe(1);
     await dist.getByRole('tab', { name: 'DEVICE LIST' }).click();
-    await expect(dashboard(dist).getByRole('button', { name: 'Add device' }).count()).resolves.toBe(1);
+    await expect.poll(() => dashboard(dist).getByRole('button', { name: 'Add device' }).count()).toBe(1);
     await expect(dashboard(dist).getByRole('tab', { name: 'Market Partner' }).count()).resolves.toBe(1);
 
     // Client: no add-device button; counts of its own scope only.

@@ -139,7 +139,7 @@ describe('Report List view', () => {
     // Cancel keeps the list as it was.
     await filter.locator('button[data-serial]').first().click();
     await filter.getByRole('button', { name: 'Cancel' }).click();
-    await expect(view(page).getByText('No Report Added').count()).resolves.toBe(1);
+    await expect.poll(() => view(page).getByText('No Report Added').count()).toBe(1);
 
     const chosen = [devices[0]!, devices[1]!, devices.find((d) => d.brand !== devices[0]!.brand && d.location_id !== devices[0]!.location_id) ?? devices[2]!];
     await pickDevices(page, chosen.map((d) => d.serial));
@@ -183,7 +183,7 @@ describe('Report List view', () => {
     expect(await count(page, 'devices')).toBe(2);
     // Second click: back to the (now empty) Temporary Device List; another click loads the tag again.
     await parks.click();
-    await expect(view(page).getByText('No Report Added').count()).resolves.toBe(1);
+    await expect.poll(() => view(page).getByText('No Report Added').count()).toBe(1);
     await expect(view(page).getByText('Temporary Device List').count()).resolves.toBe(1);
     await parks.click();
     expect(await count(page, 'devices')).toBe(2);

@@ -60,7 +60,7 @@ export async function startE2E(): Promise<E2E> {
    * Browser contexts kept from one test to the next, one per kind of opening (the same context options,
    * and the same user for a returning one). A new context starts with an empty HTTP cache, so its first
    * page downloads and compiles the app and MapLibre again and its map worker parses the basemap again:
-   * about 10 s of CPU for a map, against 3 s for the same page in a context that has loaded it before.
+   * 7-8 s of CPU to the pins on a slow host, against 4-5 s in a context that has loaded the page before.
    * What a test leaves behind goes at its end or at the next opening: its pages close (a tab's
    * sessionStorage and sockets go with it), cookies are cleared, and a returning user gets a fresh
    * session cookie. The HTTP cache stays (hashed, immutable assets; the API is no-store), as it would for

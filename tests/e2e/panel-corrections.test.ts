@@ -54,10 +54,13 @@ async function devices(email = 'distributor@demo.test'): Promise<ApiDevice[]> {
   return ((await api().get('/api/v1/device').set('Authorization', `Token ${tokens[email]}`)).body as ApiDevice[]).filter((d) => d.location_group);
 }
 
-/** A page in a browser set to Tokyo time, on the map as a returning user (signing in is tested in auth and map). */
+/** A page in a browser set to Tokyo time, signed in to the map. */
 async function signedIn(email: string, viewport = DESKTOP): Promise<Page> {
-  const page = await e2e.openSignedIn(email, '/', { viewport, timezoneId: BROWSER_ZONE });
-  await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
+  const context = await e2e.browser.newContext({ viewport, baseURL: e2e.portal.baseURL, timezoneId: BROWSER_ZONE });
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto('/');
+  await signInToMap(page, email);
   return page;
 }
 /**

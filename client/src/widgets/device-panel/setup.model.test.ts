@@ -5,7 +5,7 @@ import { fetchDevicesFx } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { $user } from '../../entities/session';
 import { subscribeFx, unsubscribeFx } from '../../shared/realtime';
-import { fetchPumpSettingFx, fetchRentalFx, savePumpSettingFx, saveRentalFx, saveTimerFx, type PumpSetting, type Rental } from './controls.model';
+import { $notice, fetchPumpSettingFx, fetchRentalFx, PUMP_FAILED, savePumpSettingFx, saveRentalFx, saveTimerFx, TIME_FAILED, type PumpSetting, type Rental } from './controls.model';
 import { siteToday } from './lib/panel-lib';
 import { fetchPanelDeviceFx, multiSelectCardClicked, multiSelectToggled, panelDeviceSelected, panelOpened, sectionSelected, type PanelDevice } from './model';
 import {
@@ -45,9 +45,11 @@ const SETTING: PumpSetting = {
 const PLAN: Rental = { start_date: '2026-11-01', end_date: '2026-11-30', start_time: '08:00:00', end_time: null, pump_2_start_time: null, pump_2_end_time: null, day_count: 30 };
 
 /** A scope whose API is recorded; the debounce timers are a few ms instead of the spec's 0.5-1 s. */
-function setup(options: { user?: CurrentUser; rental?: Rental; pumpFails?: boolean } = {}) {
+function setup(options: { user?: CurrentUser; rental?: Rental; pumpFails?: boolean; savesFail?: boolean } = {}) {
   const calls: string[] = [];
   const saved: unknown[] = [];
+  /** Whether the server refuses the pump and time saves from now on; `onSave` runs inside each save call. */
+  const server = { refuses: options.savesFail ?? false, onSave: () => {} };
   const shortTimer = (seq: number) => new Promise<number>((resolve) => setTimeout(() => resolve(seq), 5));
   const scope = fork({
     values: [[$user, options.user ?? OPERATOR]],
@@ -65,15 +67,31 @@ function setup(options: { user?: CurrentUser; rental?: Rental; pumpFails?: boole
           return SETTING;
         },
       ],
-      [savePumpSettingFx, async (p: { serial: string; setting: Partial<PumpSetting> }) => (saved.push(p), SETTING)],
-      [saveTimerFx, async (p: { serial: string }) => (saved.push(p), { detail: '', device: device(p.serial) })],
+      [
+        savePumpSettingFx,
+        async (p: { serial: string; setting: Partial<PumpSetting> }) => {
+          saved.push(p);
+          server.onSave();
+          if (server.refuses) throw new Error('refused');
+          return { ...SETTING, ...p.setting };
+        },
+      ],
+      [
+        saveTimerFx,
+        async (p: { serial: string }) => {
+          saved.push(p);
+          server.onSave();
+          if (server.refuses) throw new Error('refused');
+          return { detail: '', device: device(p.serial) };
+        },
+      ],
       [fetchRentalFx, async (serial: string) => (calls.push(`rental:${serial}`), options.rental ?? { ...PLAN, start_date: null, end_date: null, start_time: null })],
       [saveRentalFx, async (p: { serials: string[] }) => (saved.push(p), { detail: '', rentals: p.serials.map((serial) => ({ ...PLAN, serial })) })],
       [pumpSaveDebounce.timerFx, shortTimer],
       [timerSaveDebounce.timerFx, shortTimer],
     ],
   });
-  return { scope, calls, saved };
+  return { scope, calls, saved, server };
 }
 
 describe('Device Management forms', () => {
@@ -138,6 +156,51 @@ describe('Device Management forms', () => {
     await allSettled(sectionSelected, { scope, params: 'dashboard' });
     await allSettled(scope);
     expect(saved).toEqual([]);
+  });
+
+  it('a refused pump save puts the slider and the vandalism fields back to the saved setting, with the error dialog', async () => {
+    const { scope, saved } = setup({ savesFail: true });
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope, params: 'management' });
+    scopeBind(pumpSettingChanged, { scope })({ pump_mode: 5, ml_per_shot: 6.2, vandalism_max_shots: 9 });
+    expect(scope.getState($pumpSetting)).toMatchObject({ pump_mode: 5, vandalism_max_shots: 9 });
+    await allSettled(scope);
+    expect(saved).toHaveLength(1);
+    expect(scope.getState($pumpSetting)).toEqual(SETTING);
+    expect(scope.getState($notice)).toMatchObject({ phase: 'danger', text: PUMP_FAILED });
+  });
+
+  it('after a save that worked, a refused one goes back to the values of the first, not to those first read', async () => {
+    const { scope, saved, server } = setup();
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope, params: 'management' });
+    const change = scopeBind(pumpSettingChanged, { scope });
+    const times = scopeBind(timerChanged, { scope });
+    change({ vandalism_interval: 120 });
+    times({ powerOff: 45, wakeUp: 90 });
+    await allSettled(scope);
+    expect(saved).toHaveLength(2);
+    // The server refuses from now on.
+    server.refuses = true;
+    change({ vandalism_interval: 300 });
+    times({ powerOff: 200, wakeUp: 90 });
+    await allSettled(scope);
+    expect(scope.getState($pumpSetting)).toMatchObject({ vandalism_interval: 120 });
+    expect(scope.getState($timerForm)).toEqual({ powerOff: 45, wakeUp: 90 });
+  });
+
+  it('a refused time save puts the registration fields back and drops an edit still waiting', async () => {
+    const { scope, saved, server } = setup({ savesFail: true });
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope, params: 'management' });
+    const change = scopeBind(timerChanged, { scope });
+    // Typed on while the first save is on its way: that edit waits for its quiet time when the refusal comes.
+    server.onSave = () => ((server.onSave = () => {}), change({ powerOff: 77, wakeUp: 90 }));
+    change({ powerOff: 40, wakeUp: 90 });
+    await allSettled(scope);
+    expect(saved).toEqual([{ serial: 'A1', powerOffTime: 40, wakeUpTime: 90 }]);
+    expect(scope.getState($timerForm)).toEqual({ powerOff: 30, wakeUp: 90 });
+    expect(scope.getState($notice)).toMatchObject({ phase: 'danger', text: TIME_FAILED });
   });
 });
 

@@ -54,16 +54,34 @@ const pumpEdited = sample({
   filter: ({ serial, setting }) => serial !== null && setting !== null,
   fn: ({ serial, setting }, change) => ({ serial: serial as string, setting: { ...(setting as PumpSetting), ...change } }),
 });
+/**
+ * The setting as the server last had it (read, or answered by a save): what the form goes back to when a
+ * save fails (spec section 4: a control reverts on error; the error dialog is controls.model's).
+ */
+export const $pumpSettingSaved = createStore<PumpSetting | null>(null);
+const pumpSaveAnswered = sample({ clock: savePumpSettingFx.done, source: $managementSerial, filter: (serial, { params }) => serial === params.serial, fn: (_, { result }) => result });
+/** A failed save of the device shown: the form shows the saved setting again, and an edit still waiting is dropped. */
+const pumpSaveRefused = sample({
+  clock: savePumpSettingFx.fail,
+  source: { serial: $managementSerial, saved: $pumpSettingSaved },
+  filter: ({ serial, saved }, { params }) => serial === params.serial && saved !== null,
+  fn: ({ saved }) => saved as PumpSetting,
+});
+$pumpSettingSaved
+  .on(fetchPumpSettingFx, () => null)
+  .on(pumpLoaded, (_, setting) => setting)
+  .on(pumpSaveAnswered, (_, setting) => setting);
 $pumpSetting
   .on(fetchPumpSettingFx, () => null)
   .on(pumpLoaded, (_, setting) => setting)
-  .on(pumpEdited, (_, { setting }) => setting);
+  .on(pumpEdited, (_, { setting }) => setting)
+  .on(pumpSaveRefused, (_, saved) => saved);
 $pumpSettingStatus
   .on(fetchPumpSettingFx, () => 'loading')
   .on(pumpLoaded, () => 'ready')
   .on(pumpFailed, () => 'failed');
 /** Exposed for tests: its timer can be shortened in a forked scope. */
-export const pumpSaveDebounce = createDebounce(pumpEdited, PUMP_DEBOUNCE_MS, { cancelOn: [$managementSerial] });
+export const pumpSaveDebounce = createDebounce(pumpEdited, PUMP_DEBOUNCE_MS, { cancelOn: [$managementSerial, pumpSaveRefused] });
 sample({ clock: pumpSaveDebounce.fired, fn: ({ serial, setting }) => ({ serial, setting: pumpSettingWrite(setting) }), target: savePumpSettingFx });
 
 // ---------------------------------------------------------------- Registration Setup
@@ -71,18 +89,29 @@ sample({ clock: pumpSaveDebounce.fired, fn: ({ serial, setting }) => ({ serial, 
 export type TimerForm = { powerOff: number; wakeUp: number };
 export const timerChanged = createEvent<TimerForm>();
 export const $timerForm = createStore<TimerForm>({ powerOff: 60, wakeUp: 60 });
+/** The times as the server last had them: what the fields go back to when a save fails (spec section 4). */
+export const $timerSaved = createStore<TimerForm>({ powerOff: 60, wakeUp: 60 });
 // Only showing the section (anew) fills the fields: a push for this device must not overwrite what is being typed.
 sample({
   clock: $managementSerial,
   source: $panelDevice,
   filter: (device, serial) => device !== null && serial !== null,
   fn: (device) => ({ powerOff: Number(device?.poweroff_time ?? 60), wakeUp: Number(device?.wakeup1_time ?? 60) }),
-  target: $timerForm,
+  target: [$timerForm, $timerSaved],
 });
 const timerEdited = sample({ clock: timerChanged, source: $managementSerial, filter: isSerial, fn: (serial, form) => ({ serial: serial as string, ...form }) });
-$timerForm.on(timerEdited, (_, { powerOff, wakeUp }) => ({ powerOff, wakeUp }));
+sample({
+  clock: saveTimerFx.done,
+  source: $managementSerial,
+  filter: (serial, { params }) => serial === params.serial,
+  fn: (_, { params }) => ({ powerOff: params.powerOffTime, wakeUp: params.wakeUpTime }),
+  target: $timerSaved,
+});
+/** A failed save of the device shown: the fields show the saved times again, and an edit still waiting is dropped. */
+const timerSaveRefused = sample({ clock: saveTimerFx.fail, source: { serial: $managementSerial, saved: $timerSaved }, filter: ({ serial }, { params }) => serial === params.serial, fn: ({ saved }) => saved });
+$timerForm.on(timerEdited, (_, { powerOff, wakeUp }) => ({ powerOff, wakeUp })).on(timerSaveRefused, (_, saved) => saved);
 /** Exposed for tests: its timer can be shortened in a forked scope. */
-export const timerSaveDebounce = createDebounce(timerEdited, TIME_DEBOUNCE_MS, { cancelOn: [$managementSerial] });
+export const timerSaveDebounce = createDebounce(timerEdited, TIME_DEBOUNCE_MS, { cancelOn: [$managementSerial, timerSaveRefused] });
 sample({ clock: timerSaveDebounce.fired, fn: ({ serial, powerOff, wakeUp }) => ({ serial, powerOffTime: powerOff, wakeUpTime: wakeUp }), target: saveTimerFx });
 
 // ---------------------------------------------------------------- Device Subscription

@@ -9,18 +9,36 @@
  *             Everyone else (no token, a bad token, a deactivated account, a device credential, the
  *             other roles) must be refused with 401/403 (404 for a thing outside the caller's scope),
  *             whatever the body: never a 2xx, and never a 400 (permission is checked before validation).
- * scoped: the path names a device (:serial) the caller must have in its scope: "another client" calling
- *   it for a device of the first client's is refused too.
- * own: the path names a row of the caller's own (an email, a tag): another user's id answers 404.
+ * scoped: the route names a device the caller must have in its scope, in its path ({serial}, or {id} of a
+ *   pending change of that device) or, with `body`, in its body. Each scoped role of `allow` is checked on
+ *   a REAL device outside its scope: "another client" on a device of the first client's, the market
+ *   partner on a device outside its exclusive set. A path route answers 404 or 403; a body route serves
+ *   nothing (no 2xx). The same call on a device inside the caller's scope must pass (a body route: 2xx),
+ *   so the refusal is the scope's and not the body's.
+ * body: builds a valid body naming `serial` (n: a number unique to each call, for names and ids).
+ * own: the path names a row of the caller's own ({id} of a report email or a report tag of the first
+ *   client's): another client's call with that real id answers 404, the owner's passes.
  *
  * To declare a new route: add `'METHOD /path/{param}': { allow: [...] }` below, in the spec's words.
  */
 export type Role = 'D' | 'C' | 'P';
-export type Row = { allow: 'public' | 'device' | Role[]; scoped?: boolean; note?: string };
+export type Row = {
+  allow: 'public' | 'device' | Role[];
+  scoped?: boolean;
+  body?: (serial: string, n: number) => Record<string, unknown>;
+  own?: 'email' | 'tag';
+  note?: string;
+};
 
 const ALL: Role[] = ['D', 'C', 'P'];
 const D: Role[] = ['D'];
 const OPERATORS: Role[] = ['D', 'P'];
+
+/** Valid bodies naming one device (the matrix's body-serial checks). */
+const range = { startDate: '2026-03-01', endDate: '2026-03-08' };
+const report = (serial: string) => ({ deviceSerials: [serial], ...range });
+/** An address every token caller of the matrix has on its Email List for Report (security-matrix.test.ts). */
+export const MATRIX_EMAIL = 'matrix@mail.test';
 
 export const ROUTE_ROWS: Record<string, Row> = {
   // Auth (spec section 7): public calls are throttled (security-limits.test.ts).
@@ -43,15 +61,15 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'post /api/v1/addDevice': { allow: D },
   'put /api/v1/editDevice/{serial}': { allow: D },
   'post /api/v1/deleteDevice/{serial}': { allow: D },
-  'post /api/v1/set_device_config/{serial}': { allow: OPERATORS },
-  'post /api/v1/setPauseDevice/{serial}': { allow: OPERATORS },
+  'post /api/v1/set_device_config/{serial}': { allow: OPERATORS, scoped: true },
+  'post /api/v1/setPauseDevice/{serial}': { allow: OPERATORS, scoped: true },
   'get /api/v1/pumpSetting/{serial}': { allow: ALL, scoped: true },
-  'put /api/v1/editPumpSetting/{serial}': { allow: OPERATORS },
-  'post /api/v1/deviceRegistrationSetup/{serial}': { allow: OPERATORS },
-  'post /api/v1/resetMl/{serial}': { allow: OPERATORS },
-  'post /api/v1/cancelPendingChange/{id}': { allow: OPERATORS },
+  'put /api/v1/editPumpSetting/{serial}': { allow: OPERATORS, scoped: true },
+  'post /api/v1/deviceRegistrationSetup/{serial}': { allow: OPERATORS, scoped: true },
+  'post /api/v1/resetMl/{serial}': { allow: OPERATORS, scoped: true },
+  'post /api/v1/cancelPendingChange/{id}': { allow: OPERATORS, scoped: true, note: '{id}: a pending change of the device' },
   'get /api/v1/rentalV2/{serial}': { allow: ALL, scoped: true },
-  'post /api/v1/rentalV2': { allow: OPERATORS },
+  'post /api/v1/rentalV2': { allow: OPERATORS, scoped: true, body: (serial) => ({ serials: [serial], startDate: '2026-12-01', endDate: '2026-12-10', startTime: '08:00', endTime: '18:30', pump2StartTime: null, pump2EndTime: null }) },
   // Sites and counties, overview, places
   'get /api/v1/deviceGroup': { allow: ALL },
   'get /api/v1/location': { allow: ALL },
@@ -87,8 +105,8 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'post /api/v1/deviceSecret/{serial}': { allow: D },
   'post /api/v1/provisionDevices': { allow: D },
   // Telemetry
-  'post /api/v1/getPumpLog': { allow: ALL },
-  'post /api/v1/batteryLog': { allow: ALL },
+  'post /api/v1/getPumpLog': { allow: ALL, scoped: true, body: (serial) => ({ filterDateType: 'DAILY', pumpNumber: 1, todayDate: '2026-03-08', startDate: '', endDate: '', filterDeviceType: 'SINGLE', serial }) },
+  'post /api/v1/batteryLog': { allow: ALL, scoped: true, body: (serial) => ({ filterDateType: 'YEARLY', filterDeviceType: 'SINGLE', serial }) },
   'get /api/v1/monthDataUsage/{serial}/{date}': { allow: ALL, scoped: true },
   'get /api/v1/dataUsage/{serial}/{date}': { allow: ALL, scoped: true },
   'get /api/v1/simLog/{serial}': { allow: ALL, scoped: true },
@@ -96,20 +114,20 @@ export const ROUTE_ROWS: Record<string, Row> = {
   // Reports: every role, each on its own lists and within its scope
   'get /api/v1/email': { allow: ALL },
   'post /api/v1/addEmail': { allow: ALL },
-  'post /api/v1/email/{id}': { allow: ALL },
-  'post /api/v1/deleteEmail/{id}': { allow: ALL },
+  'post /api/v1/email/{id}': { allow: ALL, own: 'email' },
+  'post /api/v1/deleteEmail/{id}': { allow: ALL, own: 'email' },
   'get /api/v1/reportTag': { allow: ALL },
-  'post /api/v1/addReportTag': { allow: ALL },
-  'post /api/v1/editReportTag/{id}': { allow: ALL },
-  'post /api/v1/removeReportTag/{id}': { allow: ALL },
-  'post /api/v1/report': { allow: ALL },
-  'post /api/v1/downloadReport': { allow: ALL },
-  'post /api/v1/emailReport': { allow: ALL },
-  'post /api/pdf': { allow: ALL },
+  'post /api/v1/addReportTag': { allow: ALL, scoped: true, body: (serial, n) => ({ name: `matrix tag ${n}`, deviceSerials: [serial] }) },
+  'post /api/v1/editReportTag/{id}': { allow: ALL, own: 'tag' },
+  'post /api/v1/removeReportTag/{id}': { allow: ALL, own: 'tag' },
+  'post /api/v1/report': { allow: ALL, scoped: true, body: report },
+  'post /api/v1/downloadReport': { allow: ALL, scoped: true, body: report },
+  'post /api/v1/emailReport': { allow: ALL, scoped: true, body: (serial, n) => ({ ...report(serial), emails: [MATRIX_EMAIL], requestId: `matrix-${n}` }) },
+  'post /api/pdf': { allow: ALL, note: 'renders the report data it is sent and reads nothing stored: the matrix checks a PDF for a device outside the scope shows only what was sent' },
   // Billing (the webhook is authenticated by its signature, not a token)
   'post /api/v1/get_unsubscription_list': { allow: ['D', 'C'] },
   'get /api/v1/get_all_bill': { allow: ['D', 'C'] },
-  'post /api/v1/create_bill': { allow: ['D', 'C'], note: 'check-out for devices of the caller' },
+  'post /api/v1/create_bill': { allow: ['D', 'C'], scoped: true, body: (serial, n) => ({ bill_uid: `matrix-${n}`, product_name: 'support-plan', price_usd: 1980, name: '8x7 support', device_serial_list: [serial] }), note: 'check-out for devices of the caller' },
   'post /api/v1/mark_bill_paid': { allow: D },
   'post /api/billing/webhook': { allow: 'public', note: 'HMAC signature (billing tests)' },
   // Market partners and maintenance
@@ -117,7 +135,7 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'post /api/v1/addExclusiveDevices/{email}': { allow: D },
   'post /api/v1/removeExclusiveDevices/{email}': { allow: D },
   'get /api/v1/maintenanceDevices': { allow: ALL },
-  'post /api/v1/maintenanceRecord': { allow: OPERATORS },
+  'post /api/v1/maintenanceRecord': { allow: OPERATORS, scoped: true, body: (serial) => ({ serial, actions: ['repaired'] }) },
   'get /api/v1/maintenanceRecords': { allow: ALL },
   'get /api/v1/maintenanceCredential': { allow: D },
   'post /api/v1/maintenanceCredential/rotate': { allow: D },

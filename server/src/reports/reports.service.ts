@@ -100,10 +100,11 @@ export function reportsService(deps: ReportsServiceDeps) {
     /** POST /email/{id}: change the address, the name or the Enabled switch. */
     async editEmail(viewer: ScopeViewer, idParam: unknown, body: unknown): Promise<ReportEmailAnswer> {
       const id = parseId(idParam, 'Report email', EMAIL_NOT_FOUND);
-      const input = parse(editReportEmailSchema, body ?? {});
       return repo.transaction(async (tx) => {
         await tx.lockOwner(viewer.id);
+        // Another user's id answers 404 whatever the body (ownership before validation).
         if (!(await tx.emailById(viewer.id, id))) throw ApiError.notFound(EMAIL_NOT_FOUND);
+        const input = parse(editReportEmailSchema, body ?? {});
         if (input.email !== undefined && (await tx.emailTaken(viewer.id, input.email, id))) throw ApiError.field('email', REPORT_MESSAGES.duplicateEmail);
         const row = await tx.updateEmail(viewer.id, id, { email: input.email, name: input.name, isEnable: input.is_enable });
         return toEmailAnswer(row!);
@@ -148,11 +149,12 @@ export function reportsService(deps: ReportsServiceDeps) {
      */
     async editTag(viewer: ScopeViewer, idParam: unknown, body: unknown): Promise<ReportTagAnswer> {
       const id = parseId(idParam, 'Report tag', TAG_NOT_FOUND);
-      const input = parse(editReportTagSchema, body ?? {});
       await guardTagName(() =>
         repo.transaction(async (tx) => {
           await tx.lockOwner(viewer.id);
+          // Another user's id answers 404 whatever the body (ownership before validation).
           if (!(await tx.tags(viewer.id, id)).length) throw ApiError.notFound(TAG_NOT_FOUND);
+          const input = parse(editReportTagSchema, body ?? {});
           if (input.name !== undefined) {
             if (await tx.tagNameTaken(viewer.id, input.name, id)) throw ApiError.field('name', REPORT_MESSAGES.duplicateTagName);
             await tx.renameTag(viewer.id, id, input.name);

@@ -66,7 +66,7 @@ export function DevicePanel() {
   const site = device?.label || 'NoName';
 
   return (
-    <section className={[styles.panel, collapsed ? styles.collapsed : ''].join(' ')} aria-label="Device management" data-testid="device-panel" data-serial={serial}>
+    <section className={[styles.panel, collapsed ? styles.collapsed : ''].join(' ')} aria-label="Device management" data-testid="device-panel" data-serial={serial} data-collapsed={collapsed || undefined}>
       <header className={styles.header}>
         <button ref={backRef} type="button" className={styles.iconButton} onClick={() => close()} aria-label="Back to the map" title="Back">
           <ArrowLeftIcon />
@@ -87,7 +87,7 @@ export function DevicePanel() {
 
       {collapsed ? null : missing ? (
         // Nothing of a device to show: no brand, no menu, no device column; the way back.
-        <div className={styles.body}>
+        <div className={[styles.body, styles.alone].join(' ')}>
           <div className={styles.content}>
             <div className={styles.notFound} data-testid="device-not-found">
               <CardTitle>Device not found</CardTitle>

@@ -45,7 +45,8 @@ export type AuthServiceDeps = {
 
 /** readOnly: the maintenance credential may look at everything and change nothing. */
 /** tokenId: the API token behind the call (absent for the service and maintenance credentials). */
-export type Viewer = UserRow & { access: AccessLevel; readOnly?: boolean; tokenId?: number };
+/** tokenExpiresAt: when that token expires if it is not used again (the push server ends its sockets then). */
+export type Viewer = UserRow & { access: AccessLevel; readOnly?: boolean; tokenId?: number; tokenExpiresAt?: Date };
 
 export function authService(deps: AuthServiceDeps) {
   const now = deps.now ?? (() => new Date());
@@ -154,8 +155,11 @@ export function authService(deps: AuthServiceDeps) {
       await endSockets(() => deps.sessions?.endUserSessions(userId, 'password-reset'));
     },
 
-    /** The signed-in user behind `Authorization: Token <key>`; 401 without or with a wrong token, 403 when deactivated. */
-    async authenticate(header: string | undefined, actAs?: string): Promise<Viewer> {
+    /**
+     * The signed-in user behind `Authorization: Token <key>`; 401 without or with a wrong token, 403 when
+     * deactivated. `peek`: a check that is not a use (the push server's expiry check), so it slides nothing.
+     */
+    async authenticate(header: string | undefined, actAs?: string, opts: { peek?: boolean } = {}): Promise<Viewer> {
       const match = /^Token\s+([A-Za-z0-9]{10,128})\s*$/.exec(header ?? '');
       if (!header) throw ApiError.unauthorized();
       if (!match?.[1]) throw ApiError.unauthorized('Invalid token header.');
@@ -175,9 +179,11 @@ export function authService(deps: AuthServiceDeps) {
         throw ApiError.unauthorized('Session expired.');
       }
       // Recorded at most once a minute (a tenth of the idle time when that is shorter), not on every call.
-      if (!tokenLastUsedAt || at.getTime() - tokenLastUsedAt.getTime() > Math.min(60_000, ttl.idleHours * 360_000)) await deps.repo.touchToken(user.tokenId, at);
+      const touch = !opts.peek && (!tokenLastUsedAt || at.getTime() - tokenLastUsedAt.getTime() > Math.min(60_000, ttl.idleHours * 360_000));
+      if (touch) await deps.repo.touchToken(user.tokenId, at);
       if (!user.activated) throw new ApiError(403, { detail: 'User account is disabled.', code: 'account_deactivated' });
-      return { ...user, access: accessOf(user) };
+      const tokenExpiresAt = new Date(Math.min((touch ? at : lastActive).getTime() + ttl.idleHours * 3_600_000, tokenCreatedAt.getTime() + ttl.maxDays * 86_400_000));
+      return { ...user, access: accessOf(user), tokenExpiresAt };
     },
 
     /** GET /api/v1/checkUser/{email}: the role lookup of the login screen. */

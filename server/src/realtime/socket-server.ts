@@ -12,7 +12,9 @@ import type { Db } from '../db/client.ts';
 import { devices, locations } from '../db/schema.ts';
 import { ApiError } from '../lib/errors.ts';
 
-type SocketData = { viewer: Viewer; token: string; subs: Map<string, { topic: SubscriptionTopic; subject: string }> };
+type SocketData = { viewer: Viewer; token: string; subs: Map<string, { topic: SubscriptionTopic; subject: string }>; expiry?: NodeJS.Timeout };
+/** The longest a socket waits between checks of its token's expiry (a timer cannot wait 30 days). */
+const EXPIRY_CHECK_MAX_MS = 6 * 3_600_000;
 type FleetSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type FleetIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -97,9 +99,9 @@ export function attachRealtime(
    * way no notice reached (a lost adapter message, an expired token) cannot subscribe again either.
    * Answers why it ended, or null.
    */
-  async function endedSession(socket: FleetSocket): Promise<SessionEndReason | null> {
+  async function endedSession(socket: FleetSocket, peek = false): Promise<SessionEndReason | null> {
     try {
-      socket.data.viewer = await deps.auth.authenticate(`Token ${socket.data.token}`);
+      socket.data.viewer = await deps.auth.authenticate(`Token ${socket.data.token}`, undefined, { peek });
       return null;
     } catch (err) {
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return err.status === 403 ? 'deactivated' : 'expired';
@@ -111,6 +113,26 @@ export function attachRealtime(
     // Rooms that end sessions (sessions.ts): all of this user's sockets, and those of this one token.
     void socket.join(rooms.user(socket.data.viewer.id));
     if (socket.data.viewer.tokenId) void socket.join(rooms.session(socket.data.viewer.tokenId));
+    // A token that simply expires (no sign-out, so no notice) ends its sockets when it does: checked at the
+    // moment it would expire unused (a peek, which slides nothing); a token used meanwhile waits again.
+    const watchExpiry = (retryMs?: number) => {
+      const at = socket.data.viewer.tokenExpiresAt;
+      if (!at || socket.disconnected) return;
+      const wait = retryMs ?? Math.min(Math.max(at.getTime() - Date.now() + 250, 250), EXPIRY_CHECK_MAX_MS);
+      socket.data.expiry = setTimeout(async () => {
+        try {
+          const ended = await endedSession(socket, true);
+          if (!ended) return watchExpiry();
+          socket.emit('session:ended', { reason: ended });
+          socket.disconnect(true);
+        } catch (err) {
+          deps.log?.('session expiry check failed', err);
+          watchExpiry(30_000);
+        }
+      }, wait);
+      socket.data.expiry.unref();
+    };
+    watchExpiry();
     socket.on('subscribe', async (raw, ack) => {
       const reply = typeof ack === 'function' ? ack : () => undefined;
       try {
@@ -156,6 +178,7 @@ export function attachRealtime(
       if (typeof ack === 'function') ack({ ok: true });
     });
     socket.on('disconnect', async () => {
+      clearTimeout(socket.data.expiry);
       for (const { topic, subject } of [...socket.data.subs.values()]) await deps.registry.remove(topic, subject).catch(() => undefined);
       socket.data.subs.clear();
     });

@@ -58,6 +58,51 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
     expect(row.site.address).toBeTruthy();
   });
 
+  it('forecasts by hour of the week from check-ins through the gateway: a device busy only one day a week runs dry on that day', async () => {
+    // SP240004 dispenses only on one weekday (the UTC day two days from today), 10:00-16:00 UTC, 30 ml an
+    // hour as 12 shots of 2.5 ml, for the last five weeks (the oldest before the 4-week window, so the
+    // window is whole). 90 ml left lasts the first 3 busy hours of the next busy day: it runs dry there at
+    // 13:00 UTC. A flat average (180 ml a week = 25.7 ml a day) would say 3.5 days whatever the weekday;
+    // a slot of the wrong weekday or hour moves the day or the hour.
+    const serial = 'SP240004';
+    const [d] = await h.database.db.select({ id: devices.id }).from(devices).where(eq(devices.serial, serial));
+    await h.database.db.delete(pumpEvents).where(eq(pumpEvents.deviceId, d!.id));
+    await h.database.db.update(devices).set({ leftPumpType: 'Sunscreen' }).where(eq(devices.id, d!.id));
+    const secret = (await post('distributor', `/api/v1/deviceSecret/${serial}`)).body.secret as string;
+    const DAY = 24 * HOUR;
+    const now = Date.now();
+    const busyDay = Math.floor(now / DAY) * DAY + 2 * DAY; // 00:00 UTC two days from today
+    const dispenses: { seq: number; pump: 1; at: string; ml: number }[] = [];
+    for (let week = 5; week >= 1; week--) {
+      for (let hour = 10; hour < 16; hour++) {
+        for (let shot = 0; shot < 12; shot++) {
+          dispenses.push({ seq: dispenses.length + 1, pump: 1, at: new Date(busyDay - week * 7 * DAY + hour * HOUR + shot * 5 * 60_000 + 60_000).toISOString(), ml: 2.5 });
+        }
+      }
+    }
+    const checkin = await request(h.app)
+      .post('/device/v1/checkin')
+      .set('Authorization', `Basic ${Buffer.from(`${serial}:${secret}`).toString('base64')}`)
+      .send({ sentAt: new Date(now).toISOString(), dispenses, levels: [{ pump: 1, at: new Date(now - 60_000).toISOString(), sensor: true, volumeRemain: 90 }] });
+    expect(checkin.status).toBe(200);
+    expect(checkin.body.accepted).toMatchObject({ dispenses: 5 * 6 * 12, duplicates: 0, levels: 1 });
+
+    const list = (await get('maintenance', '/api/v1/maintenanceDevices')).body as MaintenanceDevice[];
+    const pump = list.find((x) => x.serial === serial)!.pumps.find((p) => p.pump === 1)!;
+    const runsDryAt = busyDay + 13 * HOUR;
+    const expectedDays = (runsDryAt - now) / DAY;
+    expect(pump.volume_remain).toBe(90);
+    expect(pump.forecast.kind).toBe('forecast');
+    if (pump.forecast.kind !== 'forecast') return;
+    // Within a few minutes: the server reads its own clock a moment after `now`.
+    expect(Math.abs(pump.forecast.days - expectedDays) * DAY).toBeLessThan(5 * 60_000);
+    expect(pump.forecast.days).not.toBeCloseTo(3.5, 1);
+    expect(pump.forecast.mlPerDay).toBeCloseTo((4 * 180) / 28, 6);
+    expect(pump.forecast.basisDays).toBeCloseTo(28, 6);
+    const whole = Math.round(expectedDays);
+    expect(pump.forecast_text).toBe(`~${whole} ${whole === 1 ? 'day' : 'days'} at the last 4 weeks' rate`);
+  });
+
   it('says "not enough data" without history, and lists low fluid, low battery, warnings and maintenance, soonest first', async () => {
     await simulate('SP240007', 0, 0, 100);
     await h.database.db.update(devices).set({ batteryPercent: 20 }).where(eq(devices.serial, 'SP240008'));

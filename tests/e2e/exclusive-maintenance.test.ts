@@ -9,8 +9,9 @@
  */
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { MaintenanceDevice, PartnerUser } from '@fleet/shared';
-import { DESKTOP, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { DESKTOP, fleetMap, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 
 let e2e: E2E;
 let distributorToken = '';
@@ -30,6 +31,40 @@ const api = {
   get: async <T>(path: string, token = distributorToken) => (await request(e2e.portal.harness.app).get(path).set('Authorization', `Token ${token}`)).body as T,
 };
 const partnerSerials = async (email: string) => (await api.get<PartnerUser[]>('/api/v1/allUser')).find((u) => u.email === email)!.exclusive_device_serials;
+
+/** The serials the map was handed pins for (pins-layer.tsx reads them out on demand), sorted. */
+const pinSerials = (page: Page) =>
+  fleetMap(page).evaluate((el) => ((el as HTMLElement & { readPinSerials?: () => string[] }).readPinSerials?.() ?? []).sort());
+
+/**
+ * A market-partner user's map and Total Devices list, opened as a returning user: the serials of its pins
+ * and of the list's cards, sorted.
+ */
+async function partnerView(email: string) {
+  const page = await e2e.openSignedIn(email, '/');
+  await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
+  await page.getByTestId('tile-total').click();
+  await page.getByRole('heading', { name: 'Total Devices', level: 3 }).waitFor();
+  // The list draws only the cards in view: it is read while scrolled through, until every position
+  // of the count it shows (loaded devices) has been seen.
+  await page.getByTestId('filter-count').waitFor();
+  const total = Number(await page.getByTestId('filter-count').getAttribute('data-count'));
+  const list = page.getByRole('list', { name: 'Total Devices' });
+  const seen = new Map<string, string>();
+  await expect
+    .poll(
+      async () => {
+        const rows = await list.locator(':scope > [role="listitem"]').evaluateAll((els) => els.map((el) => [el.getAttribute('aria-posinset') ?? '', el.querySelector<HTMLElement>('[data-serial]')?.dataset.serial ?? '']));
+        for (const [position, serial] of rows) if (serial) seen.set(position!, serial);
+        await list.locator('..').evaluate((el) => el.scrollBy(0, el.clientHeight));
+        return seen.size;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(total);
+  const cards = [...seen.values()].sort();
+  return { pins: await pinSerials(page), cards };
+}
 
 async function openExclusive(email: string, viewport = DESKTOP) {
   const page = await e2e.openPage(viewport, '/exclusive-management');
@@ -58,8 +93,10 @@ describe('/exclusive-management', () => {
   it('assigns a device through the searchable picker and removes it, each answered, the API agreeing', async () => {
     const page = await openExclusive('distributor@demo.test');
     const mine = new Set(await partnerSerials('partner@demo.test'));
-    const devices = await api.get<{ serial: string; label: string; address: string }[]>('/api/v1/device');
-    const target = devices.find((d) => !mine.has(d.serial) && d.label)!;
+    // A placed device (it has a pin) of no partner yet.
+    const devices = await api.get<{ serial: string; label: string; address: string; location: unknown; market_partners: unknown[] }[]>('/api/v1/device');
+    const target = devices.find((d) => !mine.has(d.serial) && d.label && d.location && d.market_partners.length === 0)!;
+    expect(target).toBeTruthy();
     const pat = page.locator('[data-testid="partner-user"][data-email="partner@demo.test"]');
     await pat.getByRole('button', { name: 'Add devices for Pat Partner' }).click();
     const picker = page.getByRole('dialog', { name: 'Add devices for Pat Partner' });
@@ -80,6 +117,10 @@ describe('/exclusive-management', () => {
     await pat.getByRole('cell', { name: target.serial, exact: true }).waitFor();
     expect(await partnerSerials('partner@demo.test')).toContain(target.serial);
 
+    // The partner's map and Total Devices list hold exactly its exclusive devices, the new one among them.
+    const exclusive = [...(await partnerSerials('partner@demo.test'))].sort();
+    expect(await partnerView('partner@demo.test')).toEqual({ pins: exclusive, cards: exclusive });
+
     await pat.getByRole('button', { name: `Remove ${target.serial} from Pat Partner` }).click();
     const confirm = page.getByRole('dialog', { name: `Remove ${target.serial}?` });
     await confirm.waitFor();
@@ -88,6 +129,10 @@ describe('/exclusive-management', () => {
     await page.getByRole('dialog', { name: 'DEVICE REMOVED' }).waitFor();
     await expect(pat.getByRole('cell', { name: target.serial, exact: true }).count()).resolves.toBe(0);
     expect(await partnerSerials('partner@demo.test')).not.toContain(target.serial);
+    // And the device leaves them.
+    const after = [...(await partnerSerials('partner@demo.test'))].sort();
+    expect(after).toEqual(exclusive.filter((s) => s !== target.serial));
+    expect(await partnerView('partner@demo.test')).toEqual({ pins: after, cards: after });
   });
 
   it('reads at tablet width, and keyboard users reach a company with visible focus', async () => {

@@ -11,6 +11,8 @@ import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
 import { useSourceData } from './use-source-data';
 
 const SOURCE = 'pins';
+/** The map container with its on-demand list of the serials that have a pin (for the end-to-end tests). */
+type PinReadout = HTMLElement & { readPinSerials?: () => string[] };
 const STATUSES: PinStatus[] = ['normal', 'registering', 'offline', 'warning', 'paused'];
 /** Pins stop clustering from this spec zoom; a selected device (zoom 15) is always a single pin. */
 export const CLUSTER_UNTIL_ZOOM = 14;
@@ -175,6 +177,9 @@ export function PinsLayer() {
     const container = map.getContainer();
     container.dataset.pinCount = String(pins.features.length);
     container.dataset.pinCounts = JSON.stringify(countByStatus(pins));
+    // Which devices have a pin, read on demand (an attribute of 10,000 serials would be rebuilt on
+    // every live change): the tests compare a market partner's pins with its exclusive devices.
+    (container as PinReadout).readPinSerials = () => pins.features.map((feature) => feature.properties.serial);
   }, [map, pins]);
 
   useEffect(() => {

@@ -2,7 +2,8 @@
  * User Management in a real browser (spec sections 2, 4, 6, 8): a distributor works a sign-up request
  * through the dialog (View Detail, Edit Request + Save, Activate Account or Reject) and the person gets
  * the mail and signs in (or is refused); Account Settings saves the own phone and a report switch; a
- * market-partner user has no sign-up list; a client's profile image opens nothing. Axe on the dialog,
+ * market-partner user has no sign-up list; a client's profile image opens nothing. The left menu's disabled
+ * items, Exit and a click outside; Edit Request then Cancel restores what was shown. Axe on the dialog,
  * screenshots at 1280 and 820 px in tests/.artifacts.
  */
 import { eq } from 'drizzle-orm';
@@ -76,6 +77,23 @@ describe('sign-up requests (distributor)', () => {
     for (const name of ['Reject', 'Edit Request', 'Activate Account']) await dialog.getByRole('button', { name, exact: true }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'user-management-request-detail-1280x800');
+
+    // Edit Request, change fields, Cancel: the shown values come back and the fields lock again.
+    const company = dialog.getByLabel('Company', { exact: true });
+    const phone = dialog.getByLabel('Phone', { exact: true });
+    const phoneNotification = dialog.getByRole('button', { name: 'Phone notification' });
+    const shown = { company: await company.inputValue(), phone: await phone.inputValue(), notify: await phoneNotification.getAttribute('aria-pressed') };
+    expect(shown.company).toBe('Nia Newcomer Ltd');
+    await dialog.getByRole('button', { name: 'Edit Request' }).click();
+    await company.fill('Changed My Mind Inc.');
+    await phone.fill('+1 504 555 0100');
+    await phoneNotification.click();
+    expect(await phoneNotification.getAttribute('aria-pressed')).not.toBe(shown.notify);
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Edit Request' }).waitFor();
+    expect({ company: await company.inputValue(), phone: await phone.inputValue(), notify: await phoneNotification.getAttribute('aria-pressed') }).toEqual(shown);
+    expect(await company.getAttribute('readonly')).not.toBeNull();
+    expect((await e2e.portal.harness.database.db.select().from(users).where(eq(users.email, email)))[0]!.company).toBe('Nia Newcomer Ltd');
 
     await dialog.getByRole('button', { name: 'Edit Request' }).click();
     await dialog.getByLabel('Company', { exact: true }).fill('Newcomer Beach Co.');
@@ -154,6 +172,35 @@ describe('sign-up requests (distributor)', () => {
     expect(box!.x + box!.width).toBeLessThanOrEqual(TABLET.width);
     await animationsSettled(page);
     await screenshot(page, 'user-management-lists-820x1180');
+
+    // The left menu: Company and SunStop Admin in the same disabled look, and clicking them changes nothing.
+    const menu = dialog.getByRole('navigation', { name: 'User Management' });
+    const look = (name: string) =>
+      menu.getByRole('button', { name, exact: true }).evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { disabled: el.getAttribute('aria-disabled'), color: style.color, opacity: style.opacity, cursor: style.cursor };
+      });
+    const company = await look('Company');
+    expect(company).toMatchObject({ disabled: 'true', cursor: 'not-allowed' });
+    expect(await look('SunStop Admin')).toEqual(company);
+    expect((await look('Account Settings')).opacity).not.toBe(company.opacity);
+    // Playwright counts aria-disabled as disabled and would wait: the click is forced, as a person's lands anyway.
+    await menu.getByRole('button', { name: 'SunStop Admin', exact: true }).click({ force: true });
+    expect(await menu.getByRole('button', { name: 'Sign Up Request' }).getAttribute('aria-current')).toBe('page');
+    await dialog.getByTestId('client-list').waitFor();
+
+    // Exit closes the dialog; so does a click outside it.
+    await menu.getByRole('button', { name: 'Exit', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByTestId('profile-image').click();
+    await dialog.waitFor();
+    await animationsSettled(page);
+    const at = (await dialog.boundingBox())!;
+    // Below the dialog when it leaves room there, else above it.
+    const y = at.y + at.height + 20 < TABLET.height ? at.y + at.height + 10 : at.y / 2;
+    expect(y < at.y || y > at.y + at.height).toBe(true);
+    await page.mouse.click(TABLET.width / 2, y);
+    await dialog.waitFor({ state: 'hidden' });
   });
 });
 

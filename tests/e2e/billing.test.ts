@@ -13,7 +13,7 @@ import { overdueTick } from '../../server/src/billing/overdue-schedule.ts';
 import { signWebhook } from '../../server/src/billing/webhook-signature.ts';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { sessionHub } from '../../server/src/realtime/sessions.ts';
-import { deactivatedDialog, DESKTOP, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { animationsSettled, deactivatedDialog, DESKTOP, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -61,11 +61,16 @@ describe('SUBSCRIPTIONS tab', () => {
     const page = await openSubscriptions('distributor@demo.test');
     await expect.poll(() => tab(page).getByRole('heading', { name: 'Manage your Subscriptions' }).count()).toBe(1);
 
-    // Active: the seeded Basic Plan and Sim Card over every placed device, with the catalogue prices.
-    const placed = ((await request(e2e.portal.harness.app).get('/api/v1/device').set('Authorization', `Token ${await apiToken('distributor@demo.test')}`)).body as unknown[]).length;
+    // Active: the seeded Sim Card over every placed device and the Basic Plan over all but Lapsed Leisure's
+    // (those are on its overdue bill), with the catalogue prices.
+    const auth = { Authorization: `Token ${await apiToken('distributor@demo.test')}` };
+    const placed = ((await request(e2e.portal.harness.app).get('/api/v1/device').set(auth)).body as unknown[]).length;
+    const bills = (await request(e2e.portal.harness.app).get('/api/v1/get_all_bill').set(auth)).body as { bill_uid: string; device_count: number }[];
+    const lapsed = bills.find((b) => b.bill_uid === 'DEMO-BASIC-0099')!.device_count;
+    expect(lapsed).toBeGreaterThan(0);
     const active = section(page, 'Active Subscriptions');
     await expect.poll(() => active.locator('tbody tr').count()).toBe(2);
-    expect(await active.locator('tr[data-plan="basic-plan"] td').allInnerTexts()).toEqual([String(placed), '$17.00']);
+    expect(await active.locator('tr[data-plan="basic-plan"] td').allInnerTexts()).toEqual([String(placed - lapsed), '$17.00']);
     expect(await active.locator('tr[data-plan="sim-card"] td').allInnerTexts()).toEqual([String(placed), '$5.00']);
     expect(await active.locator('thead th').allInnerTexts()).toEqual(['Name', 'No. of Devices', 'Price / month / device']);
 
@@ -73,13 +78,18 @@ describe('SUBSCRIPTIONS tab', () => {
     const pending = section(page, 'Pending Subscriptions');
     await expect.poll(() => pending.locator('article').count()).toBe(2);
     expect(await pending.locator('article').first().getAttribute('data-bill')).toBe('DEMO-BASIC-0099');
-    await expect.poll(() => pending.locator('article[data-bill="DEMO-BASIC-0099"]').innerText()).toContain('Overdue');
+    await expect
+      .poll(() => pending.locator('article[data-bill="DEMO-BASIC-0099"]').innerText())
+      .toMatch(new RegExp(`Basic Plan \\(Contract\\)[\\s\\S]*Overdue[\\s\\S]*${lapsed} devices · \\$${(lapsed * 17).toFixed(2)} / month`));
     expect(await pending.locator('article[data-bill="DEMO-MAINT-0001"]').innerText()).toMatch(/Maintenance[\s\S]*Pending[\s\S]*20 devices · \$150\.00 \/ month/);
 
-    // Other: 'new' badges and 'TBA'.
+    // Other: one 'new' badge (section 9: "Vandalism Deactivation 7.5 (new), BLE Tracking 3") and 'TBA'.
     const other = section(page, 'Other Subscriptions');
     expect(await other.locator('li[data-plan="vandalism-deactivation"]').innerText()).toMatch(/Vandalism Deactivation\s*new\s*\$7\.50 \/ device \/ month/);
-    expect(await other.locator('li[data-plan="ble-tracking"]').innerText()).toMatch(/BLE Tracking\s*new\s*\$3\.00 \/ device \/ month/);
+    expect(await other.locator('li[data-plan="ble-tracking"]').innerText()).toMatch(/^BLE Tracking\s*\$3\.00 \/ device \/ month$/);
+    const badged = other.locator('li', { has: page.getByText('new', { exact: true }) });
+    expect(await badged.count()).toBe(1);
+    expect(await badged.getAttribute('data-plan')).toBe('vandalism-deactivation');
     expect(await other.locator('li[data-plan="geolocation"]').innerText()).toMatch(/Geolocation\s*TBA/);
     expect(await other.locator('li', { hasText: 'TBA' }).count()).toBe(5);
     expect(await seriousAxe(page, '[data-testid="subscriptions"]')).toEqual([]);
@@ -206,6 +216,8 @@ describe('the overdue rule in the browser', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(new URL(page.url()).searchParams.get('showDeactivatedModal')).toBe('true');
     expect((await request(h.app).get('/api/v1/user').set('Authorization', `Token ${token}`)).status).toBe(403);
+    // The dialog fades in over the sign-in form: shot once it is opaque, not half-way through.
+    await animationsSettled(page);
     await screenshot(page, 'billing-deactivated-on-map-1280');
 
     // The provider's signed webhook pays the bill: the account is active again and can sign in.

@@ -1,12 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billSchema, type Bill } from '@fleet/shared';
+import { billSchema, deactivationDue, lastDeactivatingDueDate, type Bill } from '@fleet/shared';
+import { billingRepository } from '../../server/src/billing/billing.repository.ts';
 import { WEBHOOK_PATH } from '../../server/src/billing/billing.routes.ts';
-import { overdueTick } from '../../server/src/billing/overdue-schedule.ts';
+import { overdueTick, overdueTickKey } from '../../server/src/billing/overdue-schedule.ts';
 import { signWebhook } from '../../server/src/billing/webhook-signature.ts';
-import { bills, users } from '../../server/src/db/schema.ts';
-import { backends } from '../helpers/backends.ts';
+import { openDatabase, type Db } from '../../server/src/db/client.ts';
+import { bills, jobRuns, users } from '../../server/src/db/schema.ts';
+import { backends, TEST_DATABASE_URL } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 
 const BACKENDS = await backends();
@@ -50,14 +52,24 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
       .set({ 'Content-Type': 'application/json', 'X-Billing-Timestamp': String(ts), 'X-Billing-Signature': signWebhook(opts.secret ?? h.config.billing.webhookSecret!, ts, body) })
       .send(body);
   };
-  const tick = (now: Date) =>
+  const tick = (now: Date, db: Db = h.database.db, endedBy: number[] = ended) =>
     overdueTick({
-      db: h.database.db,
+      db,
       config: h.config,
       now: () => now,
-      sessions: { endUserSessions: async (id) => void ended.push(id), endTokenSession: async () => undefined },
+      sessions: { endUserSessions: async (id) => void endedBy.push(id), endTokenSession: async () => undefined },
       log: () => undefined,
     });
+  /**
+   * The database as a second process sees it: on PostgreSQL its own connection pool on the same schema; PGlite
+   * is one embedded connection, so there the two "processes" share it (and their calls are serialised).
+   */
+  const secondProcessDb = async (): Promise<{ db: Db; close: () => Promise<void> }> => {
+    if (h.database.kind !== 'postgres') return { db: h.database.db, close: async () => undefined };
+    const { rows } = (await h.database.db.execute(sql`select current_schema() as schema`)) as unknown as { rows: { schema: string }[] };
+    const other = await openDatabase({ url: TEST_DATABASE_URL, schema: rows[0]!.schema, migrate: false });
+    return { db: other.db, close: () => other.close() };
+  };
 
   it('lists, per product path asked, the devices of the caller not yet on the plan', async () => {
     const res = await as(CLIENT, 'post', '/api/v1/get_unsubscription_list', { product_name_list: ['basic-plan', 'maintenance', 'support plan'] });
@@ -80,6 +92,9 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     const bad = await as(CLIENT, 'post', '/api/v1/get_unsubscription_list', { product_name_list: ['gold-plan'] });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ product_name_list: ['Unknown product: gold-plan.'] });
+    const misnamed = await as(CLIENT, 'post', '/api/v1/create_bill', { bill_uid: 'it-misnamed', product_name: 'sim-card', price_usd: 5, name: 'Gold Plan', device_serial_list: (await scopeSerials(CLIENT)).slice(0, 1) });
+    expect(misnamed.status).toBe(400);
+    expect(misnamed.body).toEqual({ name: ['The name of sim-card is Sim Card.'] });
     const noBody = await as(CLIENT, 'post', '/api/v1/create_bill', {});
     expect(noBody.status).toBe(400);
     expect(Object.keys(noBody.body)).toEqual(expect.arrayContaining(['bill_uid', 'product_name', 'price_usd', 'name', 'device_serial_list']));
@@ -139,9 +154,33 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     expect(mine.some((b) => b.bill_uid === 'DEMO-BASIC-0099')).toBe(false);
     expect(every.map((b) => b.bill_uid)).toEqual(expect.arrayContaining(['it-client-1', 'DEMO-BASIC-0001', 'DEMO-MAINT-0001', 'DEMO-BASIC-0099']));
     expect(every.find((b) => b.bill_uid === 'DEMO-MAINT-0001')).toMatchObject({ status: 'PENDING', device_count: 20, total_usd: 150 });
+    // The seeded overdue bill covers Lapsed Leisure's site (6 devices), which the distributor's Basic Plan leaves out.
+    const lapsed = every.find((b) => b.bill_uid === 'DEMO-BASIC-0099')!;
+    expect(lapsed).toMatchObject({ status: 'OVERDUE', product_name: 'basic-plan', name: 'Basic Plan (Contract)', device_count: 6, total_usd: 102, payer: { email: 'overdue@demo.test' } });
+    const distBasic = every.find((b) => b.bill_uid === 'DEMO-BASIC-0001')!.device_serial_list;
+    expect(lapsed.device_serial_list.filter((s) => distBasic.includes(s))).toEqual([]);
+    expect(distBasic.length + lapsed.device_count).toBe((await scopeSerials(DISTRIBUTOR)).length);
     expect((await as(CLIENT, 'post', '/api/v1/mark_bill_paid', { bill_uid: 'it-client-1' })).status).toBe(403);
     expect((await as(DISTRIBUTOR, 'post', '/api/v1/mark_bill_paid', { bill_uid: 'nope' })).status).toBe(404);
     expect((await as(DISTRIBUTOR, 'post', '/api/v1/mark_bill_paid', { bill_uid: '' })).body).toEqual({ bill_uid: ['This field may not be blank.'] });
+  });
+
+  it('the SQL of the overdue rule picks the payers the shared rule names, on every day around each due date', async () => {
+    const repo = billingRepository(h.database.db);
+    const all = await h.database.db.select({ userId: bills.userId, status: bills.status, dueDate: bills.dueDate, activated: users.activated }).from(bills).innerJoin(users, eq(users.id, bills.userId));
+    const dues = all.map((b) => b.dueDate!).sort();
+    let day = lastDeactivatingDueDate(dues[0]!); // 15 days before the first due date: nobody yet
+    const last = addDays(dues.at(-1)!, 16).toISOString().slice(0, 10);
+    const outcomes = new Set<number>();
+    for (; day <= last; day = addDays(day, 1).toISOString().slice(0, 10)) {
+      const fromSql = await repo.payersPastDeactivation(lastDeactivatingDueDate(day));
+      const fromRule = [...new Set(all.filter((b) => b.activated && deactivationDue(b, day)).map((b) => b.userId))].sort((a, b) => a - b);
+      expect(fromSql, day).toEqual(fromRule);
+      outcomes.add(fromSql.length);
+    }
+    // Not vacuous: some days name nobody, later ones name the payers of the open bills.
+    expect(outcomes.has(0)).toBe(true);
+    expect(Math.max(...outcomes)).toBeGreaterThanOrEqual(2);
   });
 
   it('refuses forged, stale and replayed webhooks; a signed one pays the bill', async () => {
@@ -174,11 +213,19 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     const bill14 = ((await as(CLIENT2, 'get', '/api/v1/get_all_bill')).body as Bill[]).find((b) => b.bill_uid === 'it-client2-1')!;
     expect(bill14.status).toBe('OVERDUE');
 
+    // Once per tick across processes: two processes (each its own service, on PostgreSQL each its own
+    // connection pool) start the same tick at the same moment; the job ledger lets exactly one run it.
     const day15 = addDays(due, 15);
-    const ran = await tick(day15);
-    expect(ran).toMatchObject({ ran: true, deactivated: expect.arrayContaining([client2!.id]) });
-    expect(ended).toContain(client2!.id);
-    // Once per tick across processes: the same tick again is skipped by the ledger.
+    const other = await secondProcessDb();
+    const endedA: number[] = [];
+    const endedB: number[] = [];
+    const both = await Promise.all([tick(day15, h.database.db, endedA), tick(day15, other.db, endedB)]).finally(() => other.close());
+    expect(both.filter((r) => r.ran)).toHaveLength(1);
+    expect(both.find((r) => r.ran)).toMatchObject({ ran: true, deactivated: expect.arrayContaining([client2!.id]) });
+    expect([...endedA, ...endedB].filter((id) => id === client2!.id)).toEqual([client2!.id]);
+    const runs = await h.database.db.select().from(jobRuns).where(eq(jobRuns.name, 'billing-overdue'));
+    expect(runs.filter((r) => r.idempotencyKey === overdueTickKey(day15))).toMatchObject([{ status: 'done' }]);
+    // And the same tick again later is skipped too.
     expect((await tick(day15)).ran).toBe(false);
     const refused = await as(CLIENT2, 'get', '/api/v1/device');
     expect(refused.status).toBe(403);

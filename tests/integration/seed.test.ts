@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { geoContains } from 'd3-geo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchStatus, LOW_BATTERY_PERCENT } from '@fleet/shared';
+import { batchStatus, deactivationDue, LOW_BATTERY_PERCENT, OVERDUE_DEACTIVATION_REASON } from '@fleet/shared';
 import * as t from '../../server/src/db/schema.ts';
 import { seedDemoIfEmpty } from '../../server/src/seed/demo.ts';
 import { verifyPassword } from '../../server/src/lib/crypto.ts';
@@ -115,6 +115,30 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
     expect(some((x) => !x.isActivated)).toBeGreaterThan(0);
     const available = await db().select().from(t.devices).where(sql`${t.devices.groupId} is null`);
     expect(available.length).toBeGreaterThan(0);
+  });
+
+  it("has an account deactivated for an overdue bill that covers devices of its own brands, on no other bill's plan", async () => {
+    const [overdue] = await db().select().from(t.users).where(eq(t.users.email, 'overdue@demo.test'));
+    expect(overdue).toMatchObject({ activated: false, deactivatedReason: OVERDUE_DEACTIVATION_REASON });
+    const [bill] = await db().select().from(t.bills).where(eq(t.bills.billUid, 'DEMO-BASIC-0099'));
+    expect(bill).toMatchObject({ userId: overdue!.id, status: 'OVERDUE', productName: 'basic-plan' });
+    // Past the deactivation day: the rule that deactivated it still holds today.
+    expect(deactivationDue({ status: bill!.status, dueDate: bill!.dueDate }, now.toISOString().slice(0, 10))).toBe(true);
+    const held = await db()
+      .select({ deviceId: t.billDevices.deviceId, brandId: t.devices.brandId })
+      .from(t.billDevices)
+      .innerJoin(t.devices, eq(t.devices.id, t.billDevices.deviceId))
+      .where(eq(t.billDevices.billId, bill!.id));
+    expect(held.length).toBeGreaterThan(0);
+    const ownBrands = (await db().select().from(t.brandClients).where(eq(t.brandClients.userId, overdue!.id))).map((r) => r.brandId);
+    for (const d of held) expect(ownBrands).toContain(d.brandId);
+    // No other bill of the plan holds them (a device is on a plan through one bill).
+    const others = await db()
+      .select({ deviceId: t.billDevices.deviceId })
+      .from(t.billDevices)
+      .innerJoin(t.bills, eq(t.bills.id, t.billDevices.billId))
+      .where(sql`${t.bills.productName} = 'basic-plan' and ${t.bills.id} <> ${bill!.id}`);
+    expect(others.filter((o) => held.some((d) => d.deviceId === o.deviceId))).toEqual([]);
   });
 
   it('has at least one device with each warning, and they hold under the live simulator', async () => {

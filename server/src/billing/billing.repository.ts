@@ -198,9 +198,9 @@ export function billingRepository(db: Db): BillingRepository {
           and(
             eq(users.id, userId),
             eq(users.activated, false),
-            // Only an account the overdue rule deactivated (the demo seed writes 'invoice overdue'): never a
+            // Only an account the overdue rule deactivated (the demo seed writes the same reason): never a
             // pending sign-up or an account closed for another reason.
-            or(eq(users.deactivatedReason, OVERDUE_DEACTIVATION_REASON), eq(users.deactivatedReason, 'invoice overdue')),
+            eq(users.deactivatedReason, OVERDUE_DEACTIVATION_REASON),
             notExists(stillOverdue),
           ),
         )

@@ -80,7 +80,7 @@ export function billingRoutes(ctx: AppContext): Routes {
       path: '/api/v1/create_bill',
       tag,
       summary: 'Check out: issue a SUBSCRIPTION bill for devices of the caller, due after BILLING_DUE_DAYS',
-      description: `${who} price_usd must be the catalogue price (per device per month; 8x7 support is flat); a device already on the plan, or outside the caller's scope, is refused with a field message. The same bill_uid with the same content answers the bill already issued (200); with other content, 400.`,
+      description: `${who} price_usd must be the catalogue price (per device per month; 8x7 support is flat) and name the catalogue name of the product (case and blanks aside; the catalogue's spelling is stored); a device already on the plan, or outside the caller's scope, is refused with a field message. The same bill_uid with the same content answers the bill already issued (200); with other content, 400.`,
       body: createBillSchema,
       responses: { 201: { description: 'The bill issued (PENDING, with its due date)', schema: billSchema }, 200: { description: 'The same bill_uid sent again', schema: billSchema } },
     },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { lastDeactivatingDueDate } from '@fleet/shared';
 import { ApiError } from '../lib/errors.ts';
 import type { BillDeviceRow, BillingRepository, BillRow } from './billing.repository.ts';
-import { billingService, lastDeactivatingDueDate } from './billing.service.ts';
+import { billingService } from './billing.service.ts';
 import { offlinePaymentProvider } from './payment-provider.ts';
 import { signWebhook, verifyWebhookSignature } from './webhook-signature.ts';
 
@@ -103,6 +104,27 @@ describe('webhook signature', () => {
     expect(check({ signatureHeader: undefined })).toEqual({ ok: false, reason: 'missing' });
     expect(check({ signatureHeader: 'md5=abc' })).toEqual({ ok: false, reason: 'malformed' });
     expect(check({ timestampHeader: 'yesterday' })).toEqual({ ok: false, reason: 'malformed' });
+  });
+
+  it('answers 503 to any call, even a correctly signed one, when no secret is configured (the production default)', async () => {
+    const unconfigured = offlinePaymentProvider({ webhookSecret: undefined, dueDays: 14, toleranceSeconds: 300 });
+    const headers: Record<string, string> = { 'x-billing-timestamp': String(ts), 'x-billing-signature': signWebhook(SECRET, ts, body) };
+    const call = { rawBody: body, header: (n: string) => headers[n.toLowerCase()] };
+    const direct = (() => {
+      try {
+        unconfigured.verifyWebhook(call, now);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(direct).toBeInstanceOf(ApiError);
+    expect((direct as ApiError).status).toBe(503);
+    expect((direct as ApiError).body).toEqual({ detail: 'The payment webhook is not configured (BILLING_WEBHOOK_SECRET).' });
+    // Through the service: refused before any event is recorded or any bill touched.
+    const { fake } = setup();
+    const noSecret = billingService({ repo: fake.repo, provider: unconfigured, now: () => now, endUserSessions: async () => undefined, log: () => undefined });
+    expect((await refusal(noSecret.webhook(call))).status).toBe(503);
+    expect(fake.bills).toEqual([]);
   });
 
   it('refuses a timestamp beyond the tolerance, old or ahead', () => {

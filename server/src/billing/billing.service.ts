@@ -3,7 +3,7 @@ import {
   billTotalUsd,
   createBillSchema,
   deactivationDay,
-  INVOICE_OVERDUE_DEACTIVATION_DAYS,
+  lastDeactivatingDueDate,
   markBillPaidSchema,
   OPEN_BILL_STATUSES,
   planOf,
@@ -37,13 +37,11 @@ export type BillingServiceDeps = {
  */
 const MARKET_PARTNER_REFUSED = 'Market-partner accounts have no subscriptions.';
 
+/**
+ * The overdue rule is stated once, in shared/src/rules/billing.ts: `lastDeactivatingDueDate(today)` is the
+ * bound the repository's SQL compares due dates with (the same bound `deactivationDue` uses).
+ */
 const todayOf = (at: Date) => at.toISOString().slice(0, 10);
-/** The latest due date whose open bill deactivates its payer today (today − 15 days). */
-export function lastDeactivatingDueDate(today: string): string {
-  const d = new Date(`${today}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() - INVOICE_OVERDUE_DEACTIVATION_DAYS);
-  return d.toISOString().slice(0, 10);
-}
 
 export function billingService(deps: BillingServiceDeps) {
   const { repo } = deps;
@@ -105,7 +103,7 @@ export function billingService(deps: BillingServiceDeps) {
 
     /**
      * POST /create_bill: issues a bill for devices of the caller's scope with the provider (due date).
-     * The price must be the catalogue's. Sending the same bill_uid again with the same content answers the
+     * The price and the name must be the catalogue's (the schema refuses others). Sending the same bill_uid again with the same content answers the
      * bill already issued (a retried checkout issues one bill); with other content it is refused.
      */
     async createBill(viewer: BillingViewer, body: unknown): Promise<{ bill: Bill; created: boolean }> {
@@ -145,7 +143,8 @@ export function billingService(deps: BillingServiceDeps) {
               billUid: input.bill_uid,
               productName: plan.path,
               priceUsd: plan.priceUsd!,
-              name: input.name,
+              // The catalogue's name (the schema refused any other; this drops a sender's case or blanks).
+              name: plan.name,
               note: input.note,
               paymentType: input.payment_type,
               status: 'PENDING',

@@ -13,8 +13,9 @@ export function overdueTickKey(at: Date, minutes = OVERDUE_TICK_MINUTES): string
 }
 
 /**
- * One tick of the overdue rule, run once across processes: every process schedules it, the job ledger
- * (job_runs, a unique key per tick) lets the first one run it and the others skip. A failed run leaves
+ * One tick of the overdue rule, run once across processes: the processes that run scheduled work schedule it
+ * (the all-in-one process, or every worker of a split deployment; an API-only server does not), and the job
+ * ledger (job_runs, a unique key per tick) lets the first one run it and the others skip. A failed run leaves
  * its key 'failed', so the next process's attempt of the same tick may retry it; the next tick runs anyway.
  */
 export async function overdueTick(ctx: Pick<AppContext, 'db' | 'config' | 'now' | 'sessions' | 'log'>) {

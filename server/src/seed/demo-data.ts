@@ -2,6 +2,8 @@
  * The demo fleet's fixed facts: real Louisiana parishes and real places around New Orleans
  * (30.0, -90.26). Coordinates are those of the named places; a test checks each lies inside its parish.
  */
+import { OVERDUE_DEACTIVATION_REASON } from '@fleet/shared';
+
 export const DEMO_PASSWORD = 'Demo1234';
 
 export const PARISHES = [
@@ -36,7 +38,8 @@ export const SITES: DemoSite[] = [
   { name: 'Lafitte Town Park', address: '2654 Jean Lafitte Blvd, Lafitte, LA 70067', lat: 29.736, lng: -90.109, parish: 'jefferson', type: 'SITE', devices: 6, brand: 'Bayou Clean', client: 'client2@demo.test' },
   { name: 'Fontainebleau State Park', address: '62883 LA-1089, Mandeville, LA 70448', lat: 30.3377, lng: -90.0371, parish: 'st-tammany', type: 'SITE', devices: 6, brand: 'Crescent Care' },
   { name: 'Chalmette Battlefield', address: '8606 W St Bernard Hwy, Chalmette, LA 70043', lat: 29.9424, lng: -89.9925, parish: 'st-bernard', type: 'SITE', devices: 6, brand: 'Bayou Clean', client: 'client2@demo.test' },
-  { name: 'Destrehan Plantation', address: '13034 River Rd, Destrehan, LA 70047', lat: 29.9431, lng: -90.3533, parish: 'st-charles', type: 'SITE', devices: 6, brand: 'Crescent Care' },
+  // Lapsed Leisure's site (overdue@demo.test): its Basic Plan bill, DEMO-BASIC-0099, is the overdue one.
+  { name: 'Destrehan Plantation', address: '13034 River Rd, Destrehan, LA 70047', lat: 29.9431, lng: -90.3533, parish: 'st-charles', type: 'SITE', devices: 6, brand: 'River Road Shade', client: 'overdue@demo.test' },
   { name: 'Belle Chasse Park', address: '8398 LA-23, Belle Chasse, LA 70037', lat: 29.8547, lng: -89.9906, parish: 'plaquemines', type: 'SITE', devices: 6, brand: 'Gulf Shield SPF', client: 'client2@demo.test' },
   { name: 'Frenier Landing', address: '161 Frenier Rd, LaPlace, LA 70068', lat: 30.1058, lng: -90.4222, parish: 'st-john', type: 'SITE', devices: 5, brand: 'SunStop' },
   { name: 'Nicholls State University', address: '906 E 1st St, Thibodaux, LA 70301', lat: 29.7925, lng: -90.802, parish: 'lafourche', type: 'EVENT', devices: 5, brand: 'Crescent Care' },
@@ -52,6 +55,8 @@ export const BRANDS = [
   { name: 'Gulf Shield SPF', color: '#0ea5e9', initials: 'GS', clients: ['client@demo.test', 'client2@demo.test'] },
   { name: 'Bayou Clean', color: '#10b981', initials: 'BC', clients: ['client2@demo.test'] },
   { name: 'Crescent Care', color: '#8b5cf6', initials: 'CC', clients: [] as string[] },
+  // Assigned to Lapsed Leisure before its invoice went overdue (a brand is only ever assigned to an activated client).
+  { name: 'River Road Shade', color: '#e11d48', initials: 'RR', clients: ['overdue@demo.test'] },
 ];
 
 export type DemoUser = {
@@ -75,7 +80,7 @@ export const USERS: DemoUser[] = [
   { email: 'partner3@demo.test', username: 'Riley Reed', company: 'big easy events', phone: '', role: 'distributor', userType: 'market-partner', activated: true },
   { email: 'signup1@demo.test', username: 'Jordan Pelican', company: 'Pelican Outfitters', phone: '+1 225 555 0120', role: 'distributor', userType: 'distributor', activated: false },
   { email: 'signup2@demo.test', username: 'Taylor Levee', company: 'Levee Sports Co.', phone: '', role: 'distributor', userType: 'distributor', activated: false },
-  { email: 'overdue@demo.test', username: 'Owen Overdue', company: 'Lapsed Leisure LLC', phone: '', role: 'client', userType: 'client', activated: false, deactivatedReason: 'invoice overdue' },
+  { email: 'overdue@demo.test', username: 'Owen Overdue', company: 'Lapsed Leisure LLC', phone: '', role: 'client', userType: 'client', activated: false, deactivatedReason: OVERDUE_DEACTIVATION_REASON },
 ];
 
 /** Batches in every status. Days are relative to the seed day; volumes are entered in fl.oz. */

@@ -47,6 +47,8 @@ export type SeedSummary = {
 };
 
 const ML_PER_TSP = 4.92892;
+/** The client whose invoice is overdue (Lapsed Leisure LLC): its site's devices are on its unpaid bill. */
+const OVERDUE_CLIENT = 'overdue@demo.test';
 
 /** Seeds the demo fleet into an empty database; does nothing (and answers null) if users exist. */
 export async function seedDemoIfEmpty(database: Database, opts: SeedOptions): Promise<SeedSummary | null> {
@@ -136,6 +138,7 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
     let i = 0;
     const exclusive: { email: string; deviceId: number }[] = [];
     const tagDevices: number[] = [];
+    const overdueDevices: number[] = [];
     for (const [siteIndex, site] of SITES.entries()) {
       const [group] = await tx
         .insert(t.deviceGroups)
@@ -271,6 +274,7 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
         if (site.name === 'Fontainebleau State Park') exclusive.push({ email: 'partner2@demo.test', deviceId });
         if (site.name === 'Nicholls State University') exclusive.push({ email: 'partner3@demo.test', deviceId });
         if (site.name === 'Lafitte Town Park') tagDevices.push(deviceId);
+        if (site.client === OVERDUE_CLIENT) overdueDevices.push(deviceId);
       }
     }
     for (const x of exclusive) await tx.insert(t.userExclusiveDevices).values({ userId: uid(x.email), deviceId: x.deviceId });
@@ -304,10 +308,14 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
         .returning({ id: t.bills.id });
       for (const deviceId of deviceIds) await tx.insert(t.billDevices).values({ billId: b!.id, deviceId });
     };
-    await bill(dist, 'DEMO-BASIC-0001', 'basic-plan', 'Basic Plan (Contract)', 17, 'ACTIVE', 20, placed.map((d) => d.id));
+    // The distributor pays the Basic Plan of every placed device but Lapsed Leisure's, which that company
+    // checked out itself and left unpaid 20 days past its due date (its account is deactivated): a device is
+    // on a plan through one bill only.
+    const lapsed = new Set(overdueDevices);
+    await bill(dist, 'DEMO-BASIC-0001', 'basic-plan', 'Basic Plan (Contract)', 17, 'ACTIVE', 20, placed.filter((d) => !lapsed.has(d.id)).map((d) => d.id));
     await bill(dist, 'DEMO-SIM-0001', 'sim-card', 'Sim Card', 5, 'ACTIVE', 20, placed.map((d) => d.id));
     await bill(dist, 'DEMO-MAINT-0001', 'maintenance', 'Maintenance', 7.5, 'PENDING', 30, placed.slice(0, 20).map((d) => d.id));
-    await bill(uid('overdue@demo.test'), 'DEMO-BASIC-0099', 'basic-plan', 'Basic Plan (Contract)', 17, 'OVERDUE', -20, []);
+    await bill(uid(OVERDUE_CLIENT), 'DEMO-BASIC-0099', 'basic-plan', 'Basic Plan (Contract)', 17, 'OVERDUE', -20, overdueDevices);
 
     return { users: USERS.length, devices: placed.length, sites: SITES.length, locations: PARISHES.length };
   }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { billSchema, checkoutTotalUsd, createBillSchema, fieldErrors, unsubscriptionListSchema } from '../index.ts';
-import { BILLABLE_PLANS, billTotalUsd, daysPastDue, deactivationDay, deactivationDue, PLAN_CATALOGUE, planOf, planPriceText } from './billing.ts';
+import { BILLABLE_PLANS, billTotalUsd, daysPastDue, deactivationDay, deactivationDue, lastDeactivatingDueDate, PLAN_CATALOGUE, planOf, planPriceText } from './billing.ts';
 
 describe('plan catalogue (spec section 9)', () => {
   it('carries the prices of section 9, per device per month unless flat', () => {
@@ -20,7 +20,8 @@ describe('plan catalogue (spec section 9)', () => {
     });
     expect(planOf('maintenance')).toMatchObject({ maxDevices: 500, pricing: 'per-device' });
     expect(planOf('support-plan')).toMatchObject({ maxDevices: 500, pricing: 'flat', name: '8x7 support' });
-    expect(PLAN_CATALOGUE.filter((p) => p.isNew).map((p) => p.name)).toEqual(['Vandalism Deactivation', 'BLE Tracking']);
+    // Section 9: "Vandalism Deactivation 7.5 (new), BLE Tracking 3": one 'new' plan only.
+    expect(PLAN_CATALOGUE.filter((p) => p.isNew).map((p) => p.name)).toEqual(['Vandalism Deactivation']);
     expect(BILLABLE_PLANS.map((p) => p.path)).toEqual(['basic-plan', 'sim-card', 'maintenance', 'support-plan', 'vandalism-deactivation', 'ble-tracking']);
   });
 
@@ -52,6 +53,20 @@ describe('the overdue rule (15 days past the due date)', () => {
     expect(deactivationDue({ status: 'PENDING', dueDate: null }, '2026-12-30')).toBe(false);
     expect(deactivationDay('2026-02-20')).toBe('2026-03-07');
   });
+
+  it('states the rule as one bound on the due date, the inverse of the deactivation day', () => {
+    expect(lastDeactivatingDueDate('2026-11-16')).toBe('2026-11-01');
+    expect(lastDeactivatingDueDate('2026-03-01')).toBe('2026-02-14');
+    // Whatever the due date (month ends, leap day), the bill deactivates on its deactivation day, not the day before.
+    for (const due of ['2026-01-31', '2028-02-29', '2026-12-20', '2026-11-01']) {
+      const day = deactivationDay(due);
+      expect(lastDeactivatingDueDate(day)).toBe(due);
+      expect(daysPastDue(due, day)).toBe(15);
+      expect(deactivationDue({ status: 'OVERDUE', dueDate: due }, day)).toBe(true);
+      const before = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      expect(deactivationDue({ status: 'OVERDUE', dueDate: due }, before)).toBe(false);
+    }
+  });
 });
 
 describe('billing payloads', () => {
@@ -69,6 +84,10 @@ describe('billing payloads', () => {
     };
     expect(errors({ ...good, price_usd: 1 })).toEqual({ price_usd: ['The price of Basic Plan (Contract) is $17.00 per device per month.'] });
     expect(errors({ ...good, product_name: 'gold' }).product_name).toEqual(['Unknown product: gold.']);
+    // The name is the catalogue's for the product (case and blanks aside): another one is refused, never stored.
+    expect(errors({ ...good, name: 'Gold Plan' })).toEqual({ name: ['The name of basic-plan is Basic Plan (Contract).'] });
+    expect(errors({ ...good, product_name: 'sim-card', price_usd: 5 })).toEqual({ name: ['The name of sim-card is Sim Card.'] });
+    expect(errors({ ...good, name: ' basic  plan (contract) ' })).toEqual({});
     expect(errors({ ...good, product_name: 'geolocation' }).product_name).toEqual(['Geolocation has no price yet (TBA) and cannot be billed.']);
     expect(errors({ ...good, device_serial_list: [] }).device_serial_list).toEqual(['Choose at least one device.']);
     expect(errors({ ...good, device_serial_list: ['A', 'A'] }).device_serial_list).toEqual(['A device is listed twice.']);

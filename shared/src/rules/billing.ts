@@ -10,7 +10,8 @@ import { INVOICE_OVERDUE_DEACTIVATION_DAYS } from '../constants.ts';
  * - `pricing` 'per-device': price × devices; 'flat': the price whatever the number of devices.
  * - `maxDevices`: the most devices one bill of the plan covers (section 9's "up to 500 devices").
  * - `section`: 'active' plans are the ones offered for the fleet (Active Subscriptions when subscribed);
- *   'other' are the Other Subscriptions list, some marked 'new', with 'TBA' where no price is known.
+ *   'other' are the Other Subscriptions list, with 'TBA' where no price is known. Only Vandalism
+ *   Deactivation is marked 'new': section 9 writes "Vandalism Deactivation 7.5 (new), BLE Tracking 3".
  */
 export type PlanPricing = 'per-device' | 'flat';
 export type Plan = {
@@ -29,7 +30,7 @@ export const PLAN_CATALOGUE = [
   { path: 'maintenance', name: 'Maintenance', priceUsd: 7.5, pricing: 'per-device', maxDevices: 500, isNew: false, section: 'main' },
   { path: 'support-plan', name: '8x7 support', priceUsd: 1980, pricing: 'flat', maxDevices: 500, isNew: false, section: 'main' },
   { path: 'vandalism-deactivation', name: 'Vandalism Deactivation', priceUsd: 7.5, pricing: 'per-device', maxDevices: null, isNew: true, section: 'other' },
-  { path: 'ble-tracking', name: 'BLE Tracking', priceUsd: 3, pricing: 'per-device', maxDevices: null, isNew: true, section: 'other' },
+  { path: 'ble-tracking', name: 'BLE Tracking', priceUsd: 3, pricing: 'per-device', maxDevices: null, isNew: false, section: 'other' },
   { path: 'digital-content-management', name: 'Digital Content Management', priceUsd: null, pricing: 'per-device', maxDevices: null, isNew: false, section: 'other' },
   { path: 'pir-auto-on-face-counting', name: 'PIR Auto On/Face Counting', priceUsd: null, pricing: 'per-device', maxDevices: null, isNew: false, section: 'other' },
   { path: 'geolocation', name: 'Geolocation', priceUsd: null, pricing: 'per-device', maxDevices: null, isNew: false, section: 'other' },
@@ -89,18 +90,31 @@ export function daysPastDue(dueDate: string, today: string): number {
   return Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${dueDate}T00:00:00Z`)) / 86_400_000);
 }
 
+const addDays = (day: string, n: number) => {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+};
+
 /**
- * The overdue rule (spec sections 2 and 9): an invoice still unpaid 15 days past its due date deactivates
- * the account. Day 15 deactivates, day 14 does not. The days are calendar days in UTC.
+ * The overdue rule (spec sections 2 and 9), its one statement: an invoice still unpaid 15 days past its due
+ * date deactivates the account. Day 15 deactivates, day 14 does not; the days are calendar days in UTC.
+ * Put as a bound on the due date: on `today`, an open bill due on or before this day deactivates its
+ * payer. The server's SQL (billing.repository.ts: `due_date <= bound`) is handed this bound, and
+ * `deactivationDue` below compares with it too, so the two cannot drift apart (a test runs both on the
+ * same bills: tests/integration/billing.test.ts).
  */
-export function deactivationDue(bill: { status: string; dueDate: string | null }, today: string): boolean {
-  if (!bill.dueDate || !(OPEN_BILL_STATUSES as readonly string[]).includes(bill.status)) return false;
-  return daysPastDue(bill.dueDate, today) >= INVOICE_OVERDUE_DEACTIVATION_DAYS;
+export function lastDeactivatingDueDate(today: string): string {
+  return addDays(today, -INVOICE_OVERDUE_DEACTIVATION_DAYS);
 }
 
-/** The first day on which a bill due on `dueDate` deactivates its account. */
+/** Whether an open bill deactivates its payer on `today` (the overdue rule for one bill). */
+export function deactivationDue(bill: { status: string; dueDate: string | null }, today: string): boolean {
+  if (!bill.dueDate || !(OPEN_BILL_STATUSES as readonly string[]).includes(bill.status)) return false;
+  return bill.dueDate <= lastDeactivatingDueDate(today);
+}
+
+/** The first day on which a bill due on `dueDate` deactivates its account (the inverse of the bound). */
 export function deactivationDay(dueDate: string): string {
-  const d = new Date(`${dueDate}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + INVOICE_OVERDUE_DEACTIVATION_DAYS);
-  return d.toISOString().slice(0, 10);
+  return addDays(dueDate, INVOICE_OVERDUE_DEACTIVATION_DAYS);
 }

@@ -12,6 +12,7 @@ export const BILLING_MESSAGES = {
   unknownProduct: (name: string) => `Unknown product: ${name}.`,
   notBillable: (name: string) => `${name} has no price yet (TBA) and cannot be billed.`,
   wrongPrice: (name: string, price: number, flat: boolean) => `The price of ${name} is ${formatUsd(price)} ${flat ? 'per month' : 'per device per month'}.`,
+  wrongName: (product: string, name: string) => `The name of ${product} is ${name}.`,
   tooManyDevices: (name: string, max: number) => `${name} covers at most ${max} devices per bill.`,
   noDevices: 'Choose at least one device.',
   duplicateSerial: 'A device is listed twice.',
@@ -56,7 +57,14 @@ export type UnsubscriptionListAnswer = z.infer<typeof unsubscriptionListAnswerSc
 /** A bill id the caller makes (idempotency: the same bill_uid with the same content answers the same bill). */
 const billUid = text(64).min(1, { error: 'This field may not be blank.', abort: true }).regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, { error: 'Use letters, digits and . _ : - only.' });
 
-/** POST /api/v1/create_bill (spec section 3: bill_uid, product_name, price_usd, name, device_serial_list, note, payment_type). */
+/** Names compared as a person reads them: case and runs of blanks aside. */
+const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * POST /api/v1/create_bill (spec section 3: bill_uid, product_name, price_usd, name, device_serial_list, note,
+ * payment_type). `price_usd` and `name` must be the catalogue's for the product (a mismatch is a 400 with
+ * the right value in the field message, like a wrong price); the server stores the catalogue's name.
+ */
 export const createBillSchema = z
   .object({
     bill_uid: billUid,
@@ -77,6 +85,10 @@ export const createBillSchema = z
     // The price is the catalogue's: a client that sends another one is told the real price, never billed it.
     if (Math.round(input.price_usd * 100) !== Math.round(plan.priceUsd * 100)) {
       ctx.addIssue({ code: 'custom', path: ['price_usd'], message: BILLING_MESSAGES.wrongPrice(plan.name, plan.priceUsd, plan.pricing === 'flat') });
+    }
+    // A bill named otherwise than its product would read as another plan on every screen and invoice.
+    if (input.name && !sameName(input.name, plan.name)) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: BILLING_MESSAGES.wrongName(plan.path, plan.name) });
     }
     if (plan.maxDevices !== null && input.device_serial_list.length > plan.maxDevices) {
       ctx.addIssue({ code: 'custom', path: ['device_serial_list'], message: BILLING_MESSAGES.tooManyDevices(plan.name, plan.maxDevices) });

@@ -1,4 +1,4 @@
-import { formatUsd, planPriceText, PRICE_TBA, type Bill, type Plan } from '@fleet/shared';
+import { formatUsd, INVOICE_OVERDUE_DEACTIVATION_DAYS, planPriceText, PRICE_TBA, type Bill, type Plan } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { formatDay } from '../../../entities/batch';
@@ -290,7 +290,7 @@ function Summary() {
         <div className={styles.done} role="status">
           <p>
             {checkout.issued.length === 1 ? 'Bill issued' : `${checkout.issued.length} bills issued`}, due {day(checkout.issued[0]?.due_date ?? null)}. Pay the invoice by its due
-            date; an invoice unpaid 15 days after it deactivates the account.
+            date; an invoice unpaid {INVOICE_OVERDUE_DEACTIVATION_DAYS} days after it deactivates the account.
           </p>
           <LinkButton onClick={() => dismiss()}>OK</LinkButton>
         </div>

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { $placeNames, fetchPlaceNamesFx, placeViewSettled } from '../model';
-import { usBorders, waterOf } from './basemap';
+import { splitAtAntimeridian, usBorders, waterOf } from './basemap';
 import { minPopulationAt } from './place-names';
 
 const require = createRequire(import.meta.url);
@@ -17,6 +17,31 @@ describe('offline basemap', () => {
     expect(holes.length).toBeGreaterThan(100);
     // Every hole stays inside the outer ring, so the polygon triangulates.
     expect(holes.every((ring) => ring.every(([, lat]) => Math.abs(lat!) < 89))).toBe(true);
+    // No land outline wraps round the world flat (world-atlas stitches Russia and Fiji across the
+    // antimeridian): only Antarctica, round the pole, spans it, and no ring jumps from one side to the other
+    // and back. Such a band overlapped Alaska, Canada and Greenland and filled their tiles with water.
+    const span = (ring: number[][]) => Math.max(...ring.map(([lng]) => lng!)) - Math.min(...ring.map(([lng]) => lng!));
+    const wide = holes.filter((ring) => span(ring) > 300);
+    expect(wide).toHaveLength(1);
+    expect(Math.max(...wide[0]!.map(([, lat]) => lat!))).toBeLessThan(-60);
+    const jumps = (ring: number[][]) => ring.slice(1).filter(([lng], i) => Math.abs(lng! - ring[i]![0]!) > 180).length;
+    expect(holes.filter((ring) => jumps(ring) > 1)).toEqual([]);
+  });
+
+  it('cuts a land outline that crosses the antimeridian into one ring on each side', () => {
+    // 170°E to 170°W and back, between 60° and 70°N, as world-atlas writes it (jumping from 180 to -180).
+    const ring: [number, number][] = [[170, 60], [-170, 60], [-170, 70], [170, 70], [170, 60]];
+    const [west, east] = splitAtAntimeridian(ring);
+    expect(west!.every(([lng]) => lng >= 170 && lng <= 180)).toBe(true);
+    expect(east!.every(([lng]) => lng >= -180 && lng <= -170)).toBe(true);
+    expect(west!.some(([lng]) => lng === 180) && east!.some(([lng]) => lng === -180)).toBe(true);
+    // Closed rings.
+    for (const r of [west!, east!]) expect(r[0]).toEqual(r[r.length - 1]);
+    // A ring that does not cross, or one round a pole (a single jump), is kept as it is.
+    const plain: [number, number][] = [[-91, 29], [-89, 29], [-89, 31], [-91, 29]];
+    expect(splitAtAntimeridian(plain)).toEqual([plain]);
+    const polar: [number, number][] = [[-180, -70], [0, -75], [180, -70], [-180, -70]];
+    expect(splitAtAntimeridian(polar)).toEqual([polar]);
   });
 
   it('draws US state borders and county (parish) borders inside a state', () => {

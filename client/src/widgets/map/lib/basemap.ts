@@ -22,11 +22,12 @@ const clampRing = (ring: Ring): Ring => ring.map(([lng, lat]) => [lng, Math.max(
 export function waterOf(topology: LandTopology): GeoJSON.Feature<GeoJSON.Polygon> {
   const land = feature(topology, topology.objects.land) as GeoJSON.FeatureCollection<GeoJSON.Polygon | GeoJSON.MultiPolygon> | GeoJSON.Feature<GeoJSON.Polygon | GeoJSON.MultiPolygon>;
   const features = 'features' in land ? land.features : [land];
-  const holes: Ring[] = [];
+  const outlines: Ring[] = [];
   for (const f of features) {
     const polygons = f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates;
-    for (const polygon of polygons) if (polygon[0]) holes.push(clampRing(polygon[0] as Ring));
+    for (const polygon of polygons) if (polygon[0]) outlines.push(...splitAtAntimeridian(polygon[0] as Ring));
   }
+  const holes = withoutNested(outlines).map(clampRing);
   const world: Ring = [
     [-180, -WORLD_LAT],
     [180, -WORLD_LAT],
@@ -35,6 +36,74 @@ export function waterOf(topology: LandTopology): GeoJSON.Feature<GeoJSON.Polygon
     [-180, -WORLD_LAT],
   ];
   return { type: 'Feature', properties: { kind: 'water' }, geometry: { type: 'Polygon', coordinates: [world, ...holes] } };
+}
+
+/**
+ * world-atlas stitches land across the antimeridian (for d3-geo's sphere), so a few outlines (Russia with
+ * Chukotka, Fiji, an island beside them) jump from 180° to -180° and back. Drawn flat, such a ring spans the
+ * whole world: a band of 'land' across Alaska, Canada and Greenland that overlaps the other holes, and
+ * overlapping holes make MapLibre's triangulation (earcut) fill whole tiles with water (north-east America at
+ * zoom 4). Such a ring is cut at the antimeridian into one ring per side. A ring round the pole (one jump:
+ * Antarctica) stays as it is: flat, it is a plain band along the bottom of the map.
+ */
+export function splitAtAntimeridian(ring: Ring): Ring[] {
+  let jumps = 0;
+  for (let i = 1; i < ring.length; i++) if (Math.abs(ring[i]![0] - ring[i - 1]![0]) > 180) jumps++;
+  if (jumps === 0 || jumps % 2 === 1) return [ring];
+  // Unwrapped: no two neighbours more than 180° apart, so the ring runs on past ±180° without a jump.
+  const unwrapped: Ring = [];
+  let shift = 0;
+  for (const [lng, lat] of ring) {
+    const previous = unwrapped[unwrapped.length - 1];
+    if (previous && lng + shift - previous[0] > 180) shift -= 360;
+    else if (previous && lng + shift - previous[0] < -180) shift += 360;
+    unwrapped.push([lng + shift, lat]);
+  }
+  const east = unwrapped.some(([lng]) => lng > 180);
+  const cut = east ? 180 : -180;
+  const near = clipRing(unwrapped, cut, east ? 'below' : 'above');
+  const beyond = clipRing(unwrapped, cut, east ? 'above' : 'below').map(([lng, lat]): [number, number] => [lng + (east ? -360 : 360), lat]);
+  return [near, beyond].filter((r) => r.length >= 4);
+}
+
+/** The part of a closed ring on one side of a meridian (Sutherland-Hodgman against one line). */
+function clipRing(ring: Ring, meridian: number, side: 'below' | 'above'): Ring {
+  const keep = (lng: number) => (side === 'below' ? lng <= meridian : lng >= meridian);
+  const out: Ring = [];
+  for (let i = 0; i < ring.length - 1; i++) {
+    const a = ring[i]!;
+    const b = ring[i + 1]!;
+    if (keep(a[0])) out.push(a);
+    if (keep(a[0]) !== keep(b[0])) out.push([meridian, a[1] + ((meridian - a[0]) / (b[0] - a[0])) * (b[1] - a[1])]);
+  }
+  if (out.length) out.push(out[0]!);
+  return out;
+}
+
+/**
+ * Land outlines not inside another one: islands in lakes (the lakes are not cut out of the land here, so
+ * such an island is land on land). As holes of the water they would overlap their lake shore's hole, which
+ * breaks the triangulation as above.
+ */
+function withoutNested(rings: Ring[]): Ring[] {
+  type Box = [west: number, south: number, east: number, north: number];
+  const boxes = rings.map((ring) => ring.reduce<Box>(([w, s, e, n], [lng, lat]) => [Math.min(w, lng), Math.min(s, lat), Math.max(e, lng), Math.max(n, lat)], [Infinity, Infinity, -Infinity, -Infinity]));
+  const within = (i: number, j: number) => {
+    const [inner, outer] = [boxes[i]!, boxes[j]!];
+    return outer[0] <= inner[0] && outer[1] <= inner[1] && outer[2] >= inner[2] && outer[3] >= inner[3];
+  };
+  return rings.filter((ring, i) => !rings.some((other, j) => j !== i && within(i, j) && contains(other, ring[0]!)));
+}
+
+/** Whether a point lies inside a ring (ray casting). */
+function contains(ring: Ring, [x, y]: [number, number]): boolean {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i]!;
+    const [xj, yj] = ring[j]!;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
 }
 
 /** US state borders (between two states) and county borders inside a state, as lines. */

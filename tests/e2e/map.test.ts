@@ -4,10 +4,16 @@
  * types, zoom, cluster and pin selection, the profile panel's role rules, the pages that open in a new
  * tab, logout, an axe check and screenshots.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fleetMap, mapData, screenshot, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
+import { createApp } from '../../server/src/app.ts';
+import { createMailer } from '../../server/src/mail/mailer.ts';
+import { fleetMap, mapData, screenshot, seriousAxe, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
+import { FIXTURE_AREA, FIXTURE_LAYER, fixturePmtiles } from './pmtiles-fixture.ts';
+import { CLIENT_DIST } from './server.ts';
 
 type ApiDevice = { serial: string; location: { lat: number; lng: number } | null; is_pause: boolean; is_warning: boolean };
 
@@ -31,6 +37,68 @@ async function placedDevices(page: Page): Promise<ApiDevice[]> {
 }
 
 const pinCount = async (page: Page) => Number((await mapData(page)).pinCount);
+
+/**
+ * Chicago's daylight saving (US rule since 2007): from 2 AM on the second Sunday of March to 2 AM on the
+ * first Sunday of November, local time (08:00 and 07:00 UTC).
+ */
+function isChicagoSummer(at: Date): boolean {
+  const year = at.getUTCFullYear();
+  const nthSunday = (month: number, nth: number) => 1 + ((7 - new Date(Date.UTC(year, month, 1)).getUTCDay()) % 7) + 7 * (nth - 1);
+  return at.getTime() >= Date.UTC(year, 2, nthSunday(2, 2), 8) && at.getTime() < Date.UTC(year, 10, nthSunday(10, 1), 7);
+}
+
+/**
+ * A page whose map is handed to the test as `window.__fleetMap` (offline-map.tsx gives it only when this
+ * flag is set before the app starts), signed in through the form.
+ */
+async function hookedMap(email: string, { baseURL, watch }: { baseURL?: string; watch?: (page: Page) => void } = {}): Promise<Page> {
+  const page = await e2e.openPage(DESKTOP, 'about:blank');
+  watch?.(page);
+  await page.addInitScript(() => {
+    (window as unknown as { __fleetMapHook: boolean }).__fleetMapHook = true;
+  });
+  await page.goto(baseURL ? `${baseURL}/` : '/');
+  await signInToMap(page, email);
+  return page;
+}
+
+/** How many features MapLibre has drawn in view for each layer (-1: no such layer in the style). */
+async function drawn(page: Page, layers: string[]): Promise<Record<string, number>> {
+  return page.evaluate((ids) => {
+    type Map = { getLayer(id: string): unknown; queryRenderedFeatures(options: { layers: string[] }): unknown[] };
+    const map = (window as unknown as { __fleetMap?: Map }).__fleetMap;
+    if (!map) return {};
+    return Object.fromEntries(ids.map((id) => [id, map.getLayer(id) ? map.queryRenderedFeatures({ layers: [id] }).length : -1]));
+  }, layers);
+}
+
+/** The town names on the map that no panel covers and the window shows whole. */
+async function uncoveredPlaceNames(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const panels = [...document.querySelectorAll('[data-testid$="-panel"]')].map((el) => el.getBoundingClientRect());
+    const apart = (a: DOMRect, b: DOMRect) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+    return [...document.querySelectorAll<HTMLElement>('[data-testid="fleet-map"] [data-place]')]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight && panels.every((p) => apart(r, p));
+      })
+      .map((el) => el.dataset.place!);
+  });
+}
+
+/** Whether the water layer is drawn under each of these places (longitude, latitude). */
+async function waterAt(page: Page, places: Record<string, [number, number]>): Promise<Record<string, boolean>> {
+  return page.evaluate((at) => {
+    type Map = { project(p: [number, number]): unknown; queryRenderedFeatures(point: unknown, options: { layers: string[] }): unknown[] };
+    const map = (window as unknown as { __fleetMap: Map }).__fleetMap;
+    return Object.fromEntries(Object.entries(at).map(([name, lngLat]) => [name, map.queryRenderedFeatures(map.project(lngLat), { layers: ['basemap-water'] }).length > 0]));
+  }, places);
+}
+
+const WATER = 'basemap-water';
+const STATE_LINES = 'basemap-borders-state';
+const PARISH_LINES = 'basemap-borders-county';
 
 async function settle(page: Page) {
   // Two animation frames after MapLibre reports idle.
@@ -198,12 +266,18 @@ describe('map screen', () => {
     expect(consoleErrors.length).toBeLessThanOrEqual(notFound.length);
   });
 
-  it('shows a live clock: local time with GMT offset and date, ticking', async () => {
-    const page = await e2e.openPage();
-    await signInToMap(page, 'client@demo.test');
+  it.each([
+    { zone: 'UTC', email: 'client@demo.test' },
+    { zone: 'America/Chicago', email: 'client@demo.test' },
+  ])('shows a live clock in the browser\'s zone ($zone): its exact GMT offset, the date, ticking', async ({ zone, email }) => {
+    // A returning user (one page load); the clock is the browser's local time.
+    const page = await e2e.openSignedIn(email, '/', { timezoneId: zone });
     const clock = page.getByTestId('clock-panel');
-    // The offset with its sign, never a bare 'GMT' (the test browser runs in UTC: 'GMT+0').
-    expect(await clock.getByTestId('clock-gmt').textContent()).toMatch(/^GMT[+-]\d{1,2}(:\d\d)?$/);
+    await clock.getByTestId('clock-gmt').waitFor({ timeout: 30_000 });
+    // The offset with its sign, never a bare 'GMT': 'GMT+0' in UTC, 'GMT-6' in Chicago in winter and
+    // 'GMT-5' in summer (daylight saving), as the zone's rules give it for today.
+    const expected = zone === 'UTC' ? 'GMT+0' : isChicagoSummer(new Date()) ? 'GMT-5' : 'GMT-6';
+    expect(await clock.getByTestId('clock-gmt').textContent()).toBe(expected);
     expect(await clock.getByTestId('clock-date').textContent()).toMatch(/^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{1,2} [A-Z][a-z]+ \d{4}$/);
     const first = await clock.getByTestId('clock-time').getAttribute('datetime');
     await expect.poll(() => clock.getByTestId('clock-time').getAttribute('datetime'), { timeout: 3000 }).not.toBe(first);
@@ -273,4 +347,179 @@ describe('map screen', () => {
     await settle(page);
     await screenshot(page, `map-pins-${name}`);
   });
+
+  it('draws land and water, state and parish borders, town names and site names at zoom 10, water and state lines at 4, device labels and towns at 15 (distributor)', async () => {
+    const page = await hookedMap('distributor@demo.test');
+    const zoom = async () => (await mapData(page)).zoom;
+    const placeNames = () => fleetMap(page).locator('[data-place]').allTextContents();
+    await expect.poll(zoom).toBe('10.00');
+    // Zoom 10 over New Orleans: the Gulf and its lakes, the Louisiana-Mississippi line, the parish lines.
+    await expect
+      .poll(async () => Object.values(await drawn(page, [WATER, STATE_LINES, PARISH_LINES])).map((n) => n > 0), { timeout: 20_000 })
+      .toEqual([true, true, true]);
+    // Water where there is water, land where there is land (no tile drawn as water over the land).
+    expect(await waterAt(page, { pontchartrain: [-90.1, 30.2], borgne: [-89.65, 30.03], metairie: [-90.15, 29.99], laplace: [-90.48, 30.07], chalmette: [-89.96, 29.94] })).toEqual({
+      pontchartrain: true,
+      borgne: true,
+      metairie: false,
+      laplace: false,
+      chalmette: false,
+    });
+    await expect.poll(async () => (await uncoveredPlaceNames(page)).length, { timeout: 15_000 }).toBeGreaterThan(3);
+    // Clusters of one site carry the site's name (spec section 2: labels from zoom 10).
+    await expect.poll(async () => Number((await mapData(page)).siteLabelCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+    await settle(page);
+    await screenshot(page, 'map-zoom10');
+
+    for (let z = 10; z > 4; z--) await page.getByRole('button', { name: 'Zoom out' }).click();
+    await expect.poll(zoom).toBe('4.00');
+    // The Gulf coast at zoom 4: water and state lines; parish lines only from zoom 6 (they would hatch the
+    // whole view); big cities only; no device or site labels under zoom 10.
+    await expect
+      .poll(async () => Object.values(await drawn(page, [WATER, STATE_LINES, PARISH_LINES])).map((n) => n > 0), { timeout: 20_000 })
+      .toEqual([true, true, false]);
+    expect((await drawn(page, [PARISH_LINES]))[PARISH_LINES]).toBe(0);
+    expect(await waterAt(page, { gulf: [-90, 25], atlantic: [-65, 32], chicago: [-87.65, 41.85], boston: [-71.1, 42.35], denver: [-104.99, 39.74], memphis: [-90.05, 35.15] })).toEqual({
+      gulf: true,
+      atlantic: true,
+      chicago: false,
+      boston: false,
+      denver: false,
+      memphis: false,
+    });
+    await expect.poll(() => uncoveredPlaceNames(page), { timeout: 15_000 }).toEqual(expect.arrayContaining(['Houston']));
+    expect(await placeNames()).not.toContain('Metairie');
+    expect(Number((await mapData(page)).labelCount ?? 0)).toBe(0);
+    await settle(page);
+    await screenshot(page, 'map-zoom4');
+
+    // Zoom 15 at a device with towns near it, as a person sees it with the dashboard collapsed: the
+    // device's label and a town name that no panel covers (the gazetteer, as the map asks it).
+    await page.getByRole('button', { name: 'Collapse the dashboard' }).click();
+    const placed = await placedDevices(page);
+    const token = (await tokenCookie(page))?.value;
+    // Pixels per degree at MapLibre zoom 14 (spec 15) around latitude 30.
+    const pxLng = (512 * 2 ** 14) / 360;
+    const pxLat = pxLng / Math.cos((30 * Math.PI) / 180);
+    const [halfW, halfH] = [DESKTOP.width / 2, DESKTOP.height / 2];
+    let best: { device: ApiDevice; towns: number } | null = null;
+    for (const device of placed) {
+      const { lat, lng } = device.location!;
+      const query = `west=${lng - halfW / pxLng}&south=${lat - halfH / pxLat}&east=${lng + halfW / pxLng}&north=${lat + halfH / pxLat}&minPopulation=0`;
+      const answer = await page.request.get(`/api/v1/placeNames?${query}`, { headers: { Authorization: `Token ${token}` } });
+      const { places } = (await answer.json()) as { places: { lat: number; lng: number }[] };
+      // Towns clear of every pin (a name gives way to the fleet) and of the window's edges.
+      const clear = places.filter(
+        (p) =>
+          Math.abs(p.lng - lng) * pxLng < halfW - 80 &&
+          Math.abs(p.lat - lat) * pxLat < halfH - 40 &&
+          placed.every((d) => Math.hypot((d.location!.lng - p.lng) * pxLng, (d.location!.lat - p.lat) * pxLat) > 100),
+      ).length;
+      if (clear > (best?.towns ?? 0)) best = { device, towns: clear };
+    }
+    expect(best, 'a demo device with a town in its zoom-15 view').not.toBeNull();
+    await page.evaluate(({ lng, lat }) => {
+      (window as unknown as { __fleetMap: { jumpTo(o: object): void } }).__fleetMap.jumpTo({ center: [lng, lat], zoom: 14 });
+    }, best!.device.location!);
+    await expect.poll(zoom).toBe('15.00');
+    // The site's pins fan out; labels never cover a pin or each other, so some of them carry one.
+    await expect.poll(() => fleetMap(page).locator('[data-serial]').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => uncoveredPlaceNames(page), { timeout: 15_000 }).not.toEqual([]);
+    await settle(page);
+    await screenshot(page, 'map-zoom15');
+    expect(await seriousAxe(page)).toEqual([]);
+  });
 });
+
+describe('MAP_STYLE_URL with a Protomaps-style PMTiles basemap', () => {
+  it('draws an operator style whose source is a pmtiles:// archive on another origin, read by range requests, under the CSP (distributor)', async () => {
+    // The operator's static host: the style and the archive, with CORS and byte ranges as any static host has.
+    const archive = fixturePmtiles();
+    const ranges: { range: string | undefined; status: number }[] = [];
+    const host = http.createServer((req, res) => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Allow-Headers', 'Range');
+      res.setHeader('Access-Control-Expose-Headers', 'Content-Range, Content-Length');
+      if (req.method === 'OPTIONS') return res.writeHead(204).end();
+      if (req.url === '/style.json') {
+        const origin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+        return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(operatorStyle(origin)));
+      }
+      if (req.url !== '/basemap.pmtiles') return res.writeHead(404).end();
+      const match = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+      if (!match) {
+        ranges.push({ range: req.headers.range, status: 200 });
+        return res.writeHead(200, { 'Content-Type': 'application/vnd.pmtiles', 'Content-Length': archive.length }).end(archive);
+      }
+      const start = Number(match[1]);
+      const end = Math.min(Number(match[2]), archive.length - 1);
+      ranges.push({ range: req.headers.range, status: 206 });
+      const body = archive.subarray(start, end + 1);
+      res.writeHead(206, { 'Content-Type': 'application/vnd.pmtiles', 'Content-Range': `bytes ${start}-${end}/${archive.length}`, 'Content-Length': body.length });
+      return res.end(body);
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const styleOrigin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+
+    // The portal as `MAP_STYLE_URL=<style> npm start` runs it: the same database, its own config.
+    const { harness } = e2e.portal;
+    const config = { ...harness.config, mapStyleUrl: `${styleOrigin}/style.json` };
+    const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: `${harness.dataDir}/outbox` });
+    const portal = http.createServer(createApp({ config, database: harness.database, mailer, clientDir: CLIENT_DIST, log: () => undefined }));
+    await new Promise<void>((resolve) => portal.listen(0, '127.0.0.1', resolve));
+    const portalUrl = `http://127.0.0.1:${(portal.address() as AddressInfo).port}`;
+    try {
+      // The CSP lets the page fetch from the style's origin (and only there beyond its own).
+      const csp = (await fetch(`${portalUrl}/`)).headers.get('content-security-policy') ?? '';
+      expect(csp).toContain(`connect-src 'self' ${styleOrigin};`);
+      const violations: string[] = [];
+      const map = await hookedMap('distributor@demo.test', {
+        baseURL: portalUrl,
+        watch: (page) =>
+          page.on('console', (m) => {
+            if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+          }),
+      });
+      expect((await mapData(map)).mapStyle).toBe('operator');
+      // The archive's layer is drawn: its polygon, with the name the tile carries.
+      await expect
+        .poll(
+          () =>
+            map.evaluate((layer) => {
+              type Map = { getLayer(id: string): unknown; queryRenderedFeatures(o: { layers: string[] }): { properties: Record<string, unknown> }[] };
+              const m = (window as unknown as { __fleetMap?: Map }).__fleetMap;
+              return m?.getLayer(layer) ? m.queryRenderedFeatures({ layers: [layer] }).map((f) => f.properties.name) : [];
+            }, `${FIXTURE_LAYER}-area`),
+          { timeout: 20_000 },
+        )
+        .toContain(FIXTURE_AREA.name);
+      // Read as PMTiles is meant to be: the header and root directory first, then the tile, by byte ranges.
+      expect(ranges[0]).toEqual({ range: 'bytes=0-16383', status: 206 });
+      expect(ranges.filter((r) => r.status === 206).length).toBeGreaterThanOrEqual(2);
+      expect(ranges.every((r) => r.status === 206)).toBe(true);
+      // The fleet on top; no built-in basemap under the operator's.
+      expect(Number((await mapData(map)).pinCount)).toBeGreaterThan(0);
+      expect(await drawn(map, [WATER])).toEqual({ [WATER]: -1 });
+      await settle(map);
+      await screenshot(map, 'map-operator-pmtiles');
+      expect(violations).toEqual([]);
+    } finally {
+      portal.closeAllConnections();
+      host.closeAllConnections();
+      await Promise.all([new Promise((resolve) => portal.close(resolve)), new Promise((resolve) => host.close(resolve))]);
+    }
+  });
+});
+
+/** A MapLibre style as an operator would host beside a Protomaps archive: a background and the archive's layer. */
+function operatorStyle(origin: string) {
+  return {
+    version: 8,
+    sources: { archive: { type: 'vector', url: `pmtiles://${origin}/basemap.pmtiles` } },
+    layers: [
+      { id: 'background', type: 'background', paint: { 'background-color': '#ece6d6' } },
+      { id: `${FIXTURE_LAYER}-area`, type: 'fill', source: 'archive', 'source-layer': FIXTURE_LAYER, paint: { 'fill-color': '#8fb8de', 'fill-opacity': 0.7 } },
+      { id: `${FIXTURE_LAYER}-outline`, type: 'line', source: 'archive', 'source-layer': FIXTURE_LAYER, paint: { 'line-color': '#2f5d8a', 'line-width': 2 } },
+    ],
+  };
+}

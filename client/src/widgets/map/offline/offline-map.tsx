@@ -49,6 +49,7 @@ export default function OfflineMap() {
       if (cancelled || !container.current) return;
       const software = isSoftwareWebGL();
       instance = create(container.current, styleUrl, software);
+      exposeForTests(instance);
       resolution.current = software ? dynamicResolution(instance) : null;
       instance.on('load', () => setMap(instance));
     };
@@ -117,6 +118,19 @@ function create(element: HTMLDivElement, styleUrl: string | null, software: bool
   instance.keyboard.disableRotation();
   instance.getCanvas().setAttribute('aria-label', 'Map of devices. Arrow keys pan, plus and minus zoom.');
   return instance;
+}
+
+type TestHook = { __fleetMapHook?: unknown; __fleetMap?: MaplibreMap };
+
+/**
+ * Browser tests read what the map has drawn (queryRenderedFeatures on the basemap's layers) through the
+ * map itself: a test's init script sets `window.__fleetMapHook = true` before the app starts, and only
+ * then is the map handed over as `window.__fleetMap`. Nothing in the app sets the flag, so a person's
+ * page never exposes it.
+ */
+function exposeForTests(instance: MaplibreMap) {
+  const w = window as unknown as TestHook;
+  if (w.__fleetMapHook === true) w.__fleetMap = instance;
 }
 
 const fullRatio = () => window.devicePixelRatio || 1;

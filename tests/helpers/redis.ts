@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -14,4 +15,14 @@ export async function redisAvailable(): Promise<boolean> {
   } finally {
     r.disconnect();
   }
+}
+
+/**
+ * Whether the tests that run (and kill) a redis-server of their own can run: redis-server is on PATH. In CI
+ * (CI=true, where .ci/run starts Redis with it) a missing binary fails the run instead of skipping them.
+ */
+export function redisServerInstalled(): boolean {
+  const found = spawnSync('redis-server', ['--version']).status === 0;
+  if (!found && process.env.CI === 'true') throw new Error('CI=true and redis-server is not on PATH: the Redis fault tests need it (apt-get install -y redis-server)');
+  return found;
 }

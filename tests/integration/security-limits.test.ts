@@ -71,6 +71,22 @@ describe('sign-in limit (embedded: counters in memory)', () => {
     expect(h.smtp.received.length - before).toBe(3);
   });
 
+  it('one address asking reset mails for many emails is throttled (20 requests an hour), whatever the emails', async () => {
+    const before = h.smtp.received.length;
+    const answers = [];
+    for (let i = 0; i < 24; i++) answers.push((await request(h.app).post(`/api/v1/requestResetPassword/reset-probe${i}@demo.test`).set('X-Forwarded-For', '192.0.2.47')).status);
+    // Each email is new (its own limit untouched): the address's limit is what stops them.
+    expect(answers.slice(0, 20)).toEqual(Array(20).fill(404));
+    expect(answers.slice(20)).toEqual([429, 429, 429, 429]);
+    // A real account asked from that address now is refused too, and gets no mail; from another address it does.
+    const spent = await request(h.app).post('/api/v1/requestResetPassword/client2@demo.test').set('X-Forwarded-For', '192.0.2.47');
+    expect(spent.status).toBe(429);
+    expect(spent.body.detail).toMatch(/^Too many password reset requests\. Try again in \d+ seconds\.$/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.smtp.received.length).toBe(before);
+    expect((await request(h.app).post('/api/v1/requestResetPassword/client2@demo.test').set('X-Forwarded-For', '192.0.2.48')).status).toBe(200);
+  });
+
   it('the role lookup is throttled per address (it tells which emails have accounts)', async () => {
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => request(h.app).get(`/api/v1/checkUser/probe${i}@demo.test`).set('X-Forwarded-For', '192.0.2.45')));
     expect(answers.filter((r) => r.status === 404)).toHaveLength(30);

@@ -1,12 +1,18 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BRAND_IMAGE_MAX_BYTES } from '@fleet/shared';
+import { users } from '../../server/src/db/schema.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 
 /**
  * Promise: no input makes the server fail. Every write route of the OpenAPI document (and the device
  * gateway) gets hostile bodies and hostile path parameters as a caller allowed to use it; every answer
  * is a 4xx or a success, never a 5xx. (What is stored from the accepted ones is checked by each feature's
- * own tests; here the promise is that nothing breaks.)
+ * own tests; here the promise is that nothing breaks.) The multipart writes (editUser, addBrand,
+ * brand/{id}) also get hostile uploads: each is a 4xx, and nothing of it is saved, not even in part.
  */
 const big = 'A'.repeat(200_000);
 const deep = JSON.parse('{"a":'.repeat(2000) + '1' + '}'.repeat(2000));
@@ -73,4 +79,50 @@ describe('hostile input over every write route and the gateway', () => {
     expect(refused / count).toBeLessThan(0.05);
     expect(failures).toEqual([]);
   }, 600_000);
+
+  it('multipart writes: an oversize file, a non-image posing as one, too many parts, a text field too long, two files, a cut body: each a 4xx, nothing saved', async () => {
+    const auth = { Authorization: `Token ${token}` };
+    const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const uploads = path.join(h.dataDir, 'uploads');
+    const files = () => (fs.existsSync(uploads) ? fs.readdirSync(uploads, { recursive: true }).map(String).sort() : []);
+    const brands = async () => (await request(h.app).get('/api/v1/brand').set(auth)).body as { id: number; name: string }[];
+    const client = async () => (await h.database.db.select().from(users).where(eq(users.email, 'client@demo.test')))[0];
+    const brandId = (await brands())[0]!.id;
+    // Each route with the text field a half-save would show (valid on its own: see the control below).
+    const routes = [
+      { name: 'editUser', start: () => request(h.app).post('/api/v1/editUser/client@demo.test').set(auth), field: 'username' },
+      { name: 'addBrand', start: () => request(h.app).post('/api/v1/addBrand').set(auth), field: 'name' },
+      { name: 'brand/{id}', start: () => request(h.app).put(`/api/v1/brand/${brandId}`).set(auth), field: 'name' },
+    ];
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>');
+    const CASES: [string, (r: request.Test, field: string) => request.Test, number[]][] = [
+      ['oversize file', (r, f) => r.field(f, 'Hostile Renamed').attach('image', Buffer.concat([PNG, Buffer.alloc(BRAND_IMAGE_MAX_BYTES)]), { filename: 'big.png', contentType: 'image/png' }), [413]],
+      ['an SVG posing as a PNG', (r, f) => r.field(f, 'Hostile Renamed').attach('image', svg, { filename: 'logo.png', contentType: 'image/png' }), [400]],
+      ['a text file posing as a JPEG', (r, f) => r.field(f, 'Hostile Renamed').attach('image', Buffer.from('just text, not a picture'), { filename: 'photo.jpg', contentType: 'image/jpeg' }), [400]],
+      ['too many parts', (r, f) => Array.from({ length: 14 }, (_, i) => i).reduce((q, i) => q.field(`extra${i}`, 'x'), r.field(f, 'Hostile Renamed')), [400, 413]],
+      ['a text field too long', (r, f) => r.field(f, 'Hostile '.repeat(3000)).attach('image', PNG, { filename: 'logo.png', contentType: 'image/png' }), [400, 413]],
+      ['two files', (r, f) => r.field(f, 'Hostile Renamed').attach('image', PNG, { filename: 'a.png', contentType: 'image/png' }).attach('image', PNG, { filename: 'b.png', contentType: 'image/png' }), [400]],
+      ['a file in another field', (r, f) => r.field(f, 'Hostile Renamed').attach('avatar', PNG, { filename: 'a.png', contentType: 'image/png' }), [400]],
+      ['a body cut off mid-part', (r) => r.set('Content-Type', 'multipart/form-data; boundary=XyZ').send('--XyZ\r\nContent-Disposition: form-data; name="name"\r\n\r\nHostile Renamed\r\n--XyZ\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG'), [400]],
+    ];
+    const before = { files: files(), brands: await brands(), client: await client() };
+    const wrong: string[] = [];
+    for (const route of routes) {
+      for (const [name, build, expected] of CASES) {
+        const res = await build(route.start(), route.field);
+        if (!expected.includes(res.status)) wrong.push(`${route.name} (${name}): ${res.status}, expected ${expected.join('/')} ${JSON.stringify(res.body).slice(0, 160)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Nothing half-saved: no brand added or renamed, the user unchanged, no file left in uploads.
+    expect(await brands()).toEqual(before.brands);
+    expect(await client()).toEqual(before.client);
+    expect(files()).toEqual(before.files);
+    // Control: the same routes with a real image and a fair name do save (the refusals above were the hostile part's).
+    const saved = await routes[1]!.start().field('name', 'Hostile Control').attach('image', PNG, { filename: 'logo.png', contentType: 'image/png' });
+    expect(saved.status).toBe(201);
+    expect(files().length).toBe(before.files.length + 1);
+    expect((await routes[0]!.start().field('username', 'Hostile Control')).status).toBe(200);
+    expect((await client())!.username).toBe('Hostile Control');
+  });
 });

@@ -88,11 +88,13 @@ export function startReportSchedules(
   db: Db,
   queue: JobQueue<JobName>,
   log: (m: string, e?: unknown) => void,
-  opts: { claim?: (tick: string) => Promise<boolean>; daily?: string; weekly?: string } = {},
+  opts: { claim?: (tick: string, slot: Date) => Promise<boolean>; daily?: string; weekly?: string } = {},
 ) {
-  const run = (period: SummaryPeriod) => async () => {
+  // node-cron hands each run the time it was scheduled for (its `date`, a whole second), the same on every
+  // worker; the moment the callback happens to run would differ between workers by their delays.
+  const run = (period: SummaryPeriod) => async (ctx?: { date?: Date }) => {
     try {
-      if (opts.claim && !(await opts.claim(`summary-${period}`))) return;
+      if (opts.claim && !(await opts.claim(`summary-${period}`, ctx?.date ?? new Date(Math.floor(Date.now() / 1000) * 1000)))) return;
       const n = await enqueueSummaries(db, queue, period);
       log(`${period} summaries queued for ${n} recipients`);
     } catch (err) {

@@ -17,7 +17,7 @@ import { jobQueueFor } from './job-queue.ts';
 import { outboxTrace } from './logger.ts';
 import type { ProcessMetrics } from './metrics.ts';
 import type { ShutdownStep } from './shutdown.ts';
-import { tickClaimer } from './tick-once.ts';
+import { everyPeriod, tickClaimer } from './tick-once.ts';
 
 /**
  * `npm run start:worker`: everything that is not an answer to a browser. The pollers (subjects come from
@@ -86,15 +86,16 @@ export async function startWorkerRole(opts: {
 
   const claim = tickClaimer(redis, { onClaimed: (tick, slot) => opts.logger.info({ tick, slot }, `tick ${tick} runs here`) });
   const fleetHealthEveryMs = Number(env.FLEET_HEALTH_INTERVAL_MS ?? 60_000);
-  const fleetHealth = setInterval(async () => {
+  // On the period's boundaries, claimed per period: once per period across the workers, whenever each started.
+  const stopFleetHealth = everyPeriod(fleetHealthEveryMs, async (slot) => {
     try {
-      if (!(await claim('fleet-health'))) return;
+      if (!(await claim('fleet-health', slot, fleetHealthEveryMs))) return;
       const r = await checkFleetHealth(db);
       if (r.wentOffline.length || r.expiredChanges) log(`fleet health: ${r.wentOffline.length} offline, ${r.expiredChanges} pending changes expired`);
     } catch (err) {
       log('fleet health check failed', err);
     }
-  }, fleetHealthEveryMs);
+  });
   const stopReportSchedules = startReportSchedules(db, queue, log, {
     claim,
     ...(env.REPORT_DAILY_CRON ? { daily: env.REPORT_DAILY_CRON } : {}),
@@ -115,7 +116,7 @@ export async function startWorkerRole(opts: {
 
   const steps: ShutdownStep[] = [
     ['schedules', () => {
-      clearInterval(fleetHealth);
+      stopFleetHealth();
       stopReportSchedules();
       stopOverdueSchedule();
     }],

@@ -24,7 +24,7 @@ import { deviceAccessHub } from './partners/index.ts';
 import { startOverdueSchedule } from './billing/index.ts';
 import { startDemoSimulator, type Simulator } from '@fleet/workers';
 import { demoSimulatorDevices } from './seed/demo-simulator-keys.ts';
-import { processRole, roleRequirements } from './ops/process-role.ts';
+import { processRole, roleRequirements, sharedSecretProblems } from './ops/process-role.ts';
 import { createLogger, logFn, routeConsole, type LogFormat } from './ops/logger.ts';
 import { processMetrics } from './ops/metrics.ts';
 import { opsMiddleware } from './ops/http.ts';
@@ -39,7 +39,13 @@ let role;
 let config: Config;
 try {
   role = processRole(process.argv.slice(2), env);
+  const secrets = sharedSecretProblems(role, env);
+  if (secrets.length) throw new ConfigError(`Refusing to start: ${secrets.join('; ')}`);
   config = loadConfig();
+  // The payment webhook's key, like the others, is shared only through the environment: without
+  // BILLING_WEBHOOK_SECRET a scaled role leaves the webhook off (503, as in production) rather than
+  // generating a key of its own that the other servers would not know.
+  if (role !== 'all' && !env.BILLING_WEBHOOK_SECRET) config = { ...config, billing: { ...config.billing, webhookSecret: undefined } };
   const problems = roleRequirements(role, config);
   if (problems.length) throw new ConfigError(`Refusing to start: ${problems.join('; ')}`);
 } catch (err) {

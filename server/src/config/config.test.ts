@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,5 +61,23 @@ describe('loadConfig', () => {
     const c = loadConfig({ NODE_ENV: 'production', DATA_DIR: tmp(), SECRET_KEY: 'a'.repeat(40), MAINTENANCE_TOKEN: 'b'.repeat(40), SERVICE_TOKEN: 'c'.repeat(40) });
     expect(c.isProduction).toBe(true);
     expect(c.seedDemo).toBe(false);
+  });
+
+  it('listens where HOST says: unset or blank, every interface (as main.ts passes it to listen); an address is kept', async () => {
+    const dir = tmp();
+    expect(loadConfig({ DATA_DIR: dir }).host).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, HOST: '  ' }).host).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ DATA_DIR: dir, HOST: ' 0.0.0.0 ' }).host).toBe('0.0.0.0');
+    // What the server then binds: the unspecified address (IPv6 '::' where the host has it), or the one given.
+    const bound = async (host: string | undefined) => {
+      const server = http.createServer();
+      await new Promise<void>((resolve) => server.listen(0, host, resolve));
+      const { address } = server.address() as AddressInfo;
+      await new Promise((r) => server.close(r));
+      return address;
+    };
+    expect(['::', '0.0.0.0']).toContain(await bound(loadConfig({ DATA_DIR: dir }).host));
+    expect(await bound(loadConfig({ DATA_DIR: dir, HOST: '127.0.0.1' }).host)).toBe('127.0.0.1');
   });
 });

@@ -32,3 +32,22 @@ export function roleRequirements(role: ProcessRole, config: { databaseUrl?: stri
   if (role === 'worker' && !config.deviceApiUrl) problems.push('worker needs DEVICE_API_URL (the servers it polls, e.g. the proxy in front of them)');
   return problems;
 }
+
+/** The secrets every process of a deployment must share (config.ts generates them per DATA_DIR in development). */
+export const SHARED_SECRETS = ['SECRET_KEY', 'MAINTENANCE_TOKEN', 'SERVICE_TOKEN'] as const;
+
+/**
+ * A scaled role takes its secrets from the environment only, in development too: a `start:server` or
+ * `start:worker` that generated its own (per DATA_DIR, as `npm start` does) would quietly disagree with
+ * its neighbours (a token signed by one server refused by the next, the workers' service token refused
+ * by every server). Checked before the configuration is loaded, so a refused start writes no secrets file.
+ */
+export function sharedSecretProblems(role: ProcessRole, env: NodeJS.ProcessEnv): string[] {
+  if (role === 'all') return [];
+  const missing = SHARED_SECRETS.filter((name) => !env[name]?.trim());
+  if (!missing.length) return [];
+  return [
+    `${role} needs ${missing.join(', ')} set in the environment, the same values in every server and worker ` +
+      `(development secrets are generated per DATA_DIR, so processes would disagree; only npm start generates them)`,
+  ];
+}

@@ -175,6 +175,8 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     await db.end();
     expect(rows.map((r) => r.tag)).toEqual(journal.entries.map((e) => e.tag).sort());
     expect(procs.every((p) => p.child.exitCode === null)).toBe(true);
+    // HOST=127.0.0.1: each server says where it listens (loopback only, not every interface).
+    for (const server of [serverA, serverB]) expect(server.lines.map((l) => l.msg)).toContain(`server: listening on 127.0.0.1:${server.port} (public http://localhost:${server.port})`);
   });
 
   it('a socket on server A hears a change made through server B; each watched device is polled once per period in total', async () => {
@@ -211,6 +213,40 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     expect(heard).toContainEqual(expect.objectContaining({ serial: 'SP240007', patch: expect.objectContaining({ signal_quality: 13 }) }));
     expect(await metric(serverB, 'device_checkins_total', 'outcome="accepted"')).toBe(1);
     socket.close();
+  });
+
+  it('GET /metrics: a server times requests by route pattern and counts its sockets; a worker counts its polls, the queue and mails', async () => {
+    const auth = { Authorization: `Token ${token}` };
+    const value = (text: string, name: string, labels: string[]) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && labels.every((x) => l.includes(x)));
+      return line === undefined ? undefined : Number(line.split(' ').pop());
+    };
+    // The workers' pollers read /api/v1/device/:serial through server A all along (200s): two devices that
+    // do not exist give the route's 404 series, which only these two requests feed.
+    const notFound = ['method="GET"', 'route="/api/v1/device/:serial"', 'status="404"', 'role="server"'];
+    const before = value(await (await fetch(`${serverA.base}/metrics`)).text(), 'http_request_duration_seconds_count', notFound) ?? 0;
+    expect((await fetch(`${serverA.base}/api/v1/device/SP999003`, { headers: auth })).status).toBe(404);
+    expect((await fetch(`${serverA.base}/api/v1/device/SP999004`, { headers: auth })).status).toBe(404);
+    const socket: Client = connect(serverA.base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    const server = await (await fetch(`${serverA.base}/metrics`)).text();
+    socket.close();
+    expect(value(server, 'http_request_duration_seconds_count', notFound)! - before).toBe(2);
+    expect(value(server, 'http_request_duration_seconds_count', ['route="/api/v1/device/:serial"', 'status="200"'])).toBeGreaterThan(0);
+    expect(server).not.toMatch(/SP99900[34]|SP240007/);
+    expect(value(server, 'socketio_open_sockets', ['role="server"'])).toBeGreaterThanOrEqual(1);
+    // The server sees the shared queue; it never polls.
+    for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(value(server, 'job_queue_depth', [`state="${state}"`])).toBeGreaterThanOrEqual(0);
+    expect(value(server, 'upstream_polls_total', ['topic="device"'])).toBe(0);
+
+    const worker = await (await fetch(`${procs[2]!.base}/metrics`)).text();
+    expect(value(worker, 'upstream_polls_total', ['topic="device"', 'role="worker"'])).toBeGreaterThan(0);
+    for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(value(worker, 'job_queue_depth', [`state="${state}"`, 'role="worker"'])).toBeGreaterThanOrEqual(0);
+    expect(value(worker, 'mails_total', ['outcome="sent"'])).toBeGreaterThanOrEqual(0);
+    expect(value(worker, 'mails_total', ['outcome="failed"'])).toBe(0);
+    // A worker answers no API: its only timed routes are its health and metrics.
+    expect(worker).not.toMatch(/route="\/api/);
+    expect(value(worker, 'socketio_open_sockets', ['role="worker"'])).toBe(0);
   });
 
   it('fires each scheduled tick on one worker only, and the summary mail goes out once', async () => {
@@ -274,8 +310,9 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     const sent = (email: string) => smtp.received.filter((m) => m.to.includes(email)).length;
     expect(emails.map(sent)).toEqual([0, 0, 0]);
 
-    // The restarted worker finds the dead worker's jobs stalled (its locks expired) and runs them.
-    const restarted = await startWorker('restarted worker');
+    // The restarted worker finds the dead worker's jobs stalled (its locks expired) and runs them. It holds
+    // each mail 1.5 s too, so the next test can stop it while it is in the middle of one.
+    const restarted = await startWorker('restarted worker', { OPS_TEST_MAIL_DELAY_MS: '1500' });
     await ready(restarted);
     for (let i = 0; i < 200 && !emails.every((e) => sent(e) >= 1); i++) await sleep(100);
     // A little longer: a second copy would come now.
@@ -287,6 +324,44 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     await db.end();
     // Claimed by the killed worker, taken over once by the restarted one.
     expect(rows).toEqual(emails.map(() => ({ status: 'done', attempts: 2 })));
+  });
+
+  it('a worker told to stop (SIGTERM) while it holds a mail finishes that job: sent once, exit 0 within 10 s', async () => {
+    const auth = { Authorization: `Token ${token}`, 'content-type': 'application/json' };
+    // The only worker left is the restarted one, holding each mail 1.5 s before sending it.
+    const worker = procs.at(-1)!;
+    expect(worker.name).toBe('restarted worker');
+    const email = 'ops-drain@example.test';
+    await fetch(`${serverA.base}/api/v1/addEmail`, { method: 'POST', headers: auth, body: JSON.stringify({ email, name: 'Ops' }) });
+    const res = await fetch(`${serverA.base}/api/v1/emailReport`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ deviceSerials: ['SP240001'], startDate: '2026-03-01', endDate: '2026-03-08', emails: [email], requestId: `ops-drain-${crypto.randomBytes(6).toString('hex')}` }),
+    });
+    expect(res.status).toBe(202);
+    const held = () => worker.lines.some((l) => (l.msg ?? '').startsWith('job mail held') && (l.msg ?? '').includes(email));
+    for (let i = 0; i < 150 && !held(); i++) await sleep(100);
+    expect(held()).toBe(true);
+    const sent = () => smtp.received.filter((m) => m.to.includes(email)).length;
+    expect(sent()).toBe(0);
+
+    const stoppedAt = Date.now();
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    // Sent by the worker before it exited, not left for another to run again.
+    expect(sent()).toBe(1);
+
+    // The pushes of the next test need a worker; a second copy would come from it now if the job had been cut.
+    const next = await startWorker('worker after the drain');
+    await ready(next);
+    await sleep(1_500);
+    expect(sent()).toBe(1);
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    const { rows } = await db.query<{ status: string; attempts: number }>(`select status, attempts from job_runs where idempotency_key like 'report-email:%' and idempotency_key like '%ops-drain@%'`);
+    await db.end();
+    expect(rows).toEqual([{ status: 'done', attempts: 1 }]);
   });
 
   it('a browser on a server that restarts reconnects, resubscribes and receives a change pushed after the restart', async () => {

@@ -53,8 +53,23 @@ export function processMetrics(opts: { role: string }) {
   /** Latency of every answered request, labelled by the route pattern so ids do not explode the series. */
   const httpMiddleware: RequestHandler = (req, res, next) => {
     const end = httpDuration.startTimer();
+    // The label is taken when a route matches (the router sets req.route), under that router's mount path:
+    // by 'finish' an error answered by the app's error handler has left the router, req.baseUrl is back to
+    // '' and the label would lose its prefix (/device/:serial for /api/v1/device/:serial, /checkin for a
+    // refused check-in, which then went uncounted).
+    let matched: string | undefined;
+    let current: unknown;
+    Object.defineProperty(req, 'route', {
+      configurable: true,
+      enumerable: true,
+      get: () => current,
+      set(route: { path?: unknown } | undefined) {
+        current = route;
+        if (route && route.path !== undefined) matched = routeOf(req.baseUrl, route.path, req.path);
+      },
+    });
     res.on('finish', () => {
-      const route = routeOf(req.baseUrl, (req as { route?: { path?: unknown } }).route?.path, req.path);
+      const route = matched ?? routeOf(req.baseUrl, (current as { path?: unknown } | undefined)?.path, req.path);
       const status = res.statusCode;
       end({ method: req.method, route, status: String(status) });
       if (route === '/device/v1/checkin' && req.method === 'POST') checkins.inc({ outcome: status < 300 ? 'accepted' : status < 500 ? 'refused' : 'failed' });

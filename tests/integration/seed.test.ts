@@ -5,7 +5,7 @@ import { geoContains } from 'd3-geo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchStatus, deactivationDue, LOW_BATTERY_PERCENT, OVERDUE_DEACTIVATION_REASON } from '@fleet/shared';
 import * as t from '../../server/src/db/schema.ts';
-import { seedDemoIfEmpty } from '../../server/src/seed/demo.ts';
+import { demoSeedStages, seedDemoIfEmpty } from '../../server/src/seed/demo.ts';
 import { verifyPassword } from '../../server/src/lib/crypto.ts';
 import { countyByFips } from '../../server/src/places/geography.ts';
 import { DEMO_STILL_SERIALS } from '../../server/src/seed/demo-data.ts';
@@ -22,15 +22,42 @@ const backend = (await backends()).includes('postgres') ? 'postgres' : 'pglite';
 describe(`demo fleet (${backend}, one year of history)`, () => {
   let h: Harness;
   const now = new Date();
+  /** What the seed printed (no terminal here: plain lines, as in a log). */
+  const logged: string[] = [];
   beforeAll(async () => {
     h = await startHarness(backend, {}, { seed: false });
-    const summary = await seedDemoIfEmpty(h.database, { uploadsDir: path.join(h.dataDir, 'uploads'), historyDays: 365, now });
+    const summary = await seedDemoIfEmpty(h.database, { uploadsDir: path.join(h.dataDir, 'uploads'), historyDays: 365, now, log: (line) => void logged.push(line) });
     expect(summary).not.toBeNull();
   }, 240_000);
   afterAll(async () => {
     await h?.close();
   });
   const db = () => h.database.db;
+
+  it('prints each stage with the share of the work done and the time left, then a closing done line', () => {
+    const stages = demoSeedStages(true);
+    const pattern = /^demo seed \[(\d+)\/(\d+)\] (\d+)% (.+) \(about (\d+ s|\d+ min \d\d s) left\)$/;
+    const stageLines = logged.filter((l) => l.startsWith('demo seed ['));
+    expect(stageLines).toHaveLength(stages.length);
+    const parsed = stageLines.map((l) => {
+      const m = pattern.exec(l);
+      expect(m, l).not.toBeNull();
+      return { index: Number(m![1]), count: Number(m![2]), percent: Number(m![3]), name: m![4] };
+    });
+    expect(parsed.map((p) => p.name)).toEqual(stages.map((s) => s.name));
+    expect(parsed.map((p) => p.index)).toEqual(stages.map((_, i) => i + 1));
+    expect(parsed.every((p) => p.count === stages.length)).toBe(true);
+    // From 0 %, rising with the stages, never 100 % before the end.
+    const percents = parsed.map((p) => p.percent);
+    expect(percents[0]).toBe(0);
+    expect([...percents].sort((a, b) => a - b)).toEqual(percents);
+    expect(percents.at(-1)!).toBeGreaterThan(percents[1]!);
+    expect(percents.at(-1)!).toBeLessThan(100);
+    // The closing line comes after the last stage, then the summary.
+    const done = logged.findIndex((l) => /^demo seed: done in (\d+ s|\d+ min \d\d s)$/.test(l));
+    expect(done).toBeGreaterThan(logged.indexOf(stageLines.at(-1)!));
+    expect(logged.slice(done + 1)).toEqual([expect.stringMatching(/^demo fleet seeded: \d+ devices on \d+ sites, \d+ telemetry rows$/)]);
+  });
 
   it('does not seed twice', async () => {
     expect(await seedDemoIfEmpty(h.database, { uploadsDir: path.join(h.dataDir, 'uploads'), historyDays: 1 })).toBeNull();

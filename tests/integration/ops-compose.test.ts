@@ -95,4 +95,115 @@ describe('Dockerfile, .dockerignore and the proxy', () => {
     expect(nginx).toMatch(/server server:8080/);
     expect(composeText).toMatch(/\.\/deploy\/nginx\.conf:\/etc\/nginx\/conf\.d\/default\.conf/);
   });
+
+  it('re-resolves the server replicas, so `--scale server=4` reaches the new ones', () => {
+    const conf = parseNginx(read('deploy/nginx.conf'));
+    // Compose's DNS, answers kept 10 s; the upstream in a shared zone with `resolve` on its server.
+    expect(conf.find((d) => d.name === 'resolver')?.args).toEqual(expect.arrayContaining(['127.0.0.11', 'valid=10s']));
+    const upstream = conf.find((d) => d.name === 'upstream' && d.args[0] === 'portal')!;
+    expect(upstream.block!.find((d) => d.name === 'zone')?.args[0]).toBe('portal');
+    const servers = upstream.block!.filter((d) => d.name === 'server');
+    expect(servers).toHaveLength(1);
+    expect(servers[0]!.args.slice(0, 2)).toEqual(['server:8080', 'resolve']);
+    // `resolve` in an open-source upstream: nginx 1.27.3 and later, so the image tag is pinned at or above it.
+    const tag = services.proxy!.image!.split(':')[1]!;
+    expect(tag).toMatch(/^\d+\.\d+(\.\d+)?$/);
+    const [major, minor, patch = 0] = tag.split('.').map(Number) as [number, number, number?];
+    expect(major * 1e6 + minor * 1e3 + patch, services.proxy!.image).toBeGreaterThanOrEqual(1 * 1e6 + 27 * 1e3 + 3);
+  });
+
+  it('does not answer /metrics on the public port, in either proxy configuration', () => {
+    for (const file of ['deploy/nginx.conf', 'deploy/nginx.local.conf']) {
+      const server = serverBlockOf(parseNginx(read(file)));
+      // The location nginx picks for a path: a matching regex location wins over the prefix ones.
+      const pick = (uri: string) => {
+        const regex = server.filter((d) => d.name === 'location' && d.args[0]?.startsWith('~'));
+        const hit = regex.find((d) => new RegExp(d.args[1]!, d.args[0] === '~*' ? 'i' : '').test(uri));
+        if (hit) return hit;
+        const prefix = server.filter((d) => d.name === 'location' && !d.args[0]!.startsWith('~') && uri.startsWith(d.args.at(-1)!));
+        return prefix.sort((a, b) => b.args.at(-1)!.length - a.args.at(-1)!.length)[0]!;
+      };
+      const proxied = (uri: string) => pick(uri).block!.some((d) => d.name === 'proxy_pass');
+      // Express answers /metrics in any case and with a trailing slash: none of them passes.
+      for (const uri of ['/metrics', '/METRICS', '/Metrics/']) {
+        expect(proxied(uri), `${file} ${uri}`).toBe(false);
+        expect(pick(uri).block, `${file} ${uri}`).toContainEqual({ name: 'deny', args: ['all'] });
+      }
+      for (const uri of ['/', '/api/v1/device/SP240001', '/socket.io/', '/readyz', '/metricsboard']) expect(proxied(uri), `${file} ${uri}`).toBe(true);
+    }
+  });
 });
+
+describe('deploy/nginx.local.conf, the proxy of the README without compose', () => {
+  const readme = read('README.md');
+  const local = parseNginx(read('deploy/nginx.local.conf'));
+  const steps = readme.slice(readme.indexOf('### Without it'), readme.indexOf('\n## ', readme.indexOf('### Without it')));
+
+  it('is a whole nginx.conf that the README runs', () => {
+    expect(local.filter((d) => d.block).map((d) => d.name)).toEqual(['events', 'http']);
+    expect(steps).toMatch(/^sudo nginx -c "\$PWD\/deploy\/nginx\.local\.conf"$/m);
+  });
+
+  it("has the upstream the README describes: the README's two servers, hashed by client address, kept alive", () => {
+    const http = local.find((d) => d.name === 'http')!.block!;
+    const upstream = http.find((d) => d.name === 'upstream' && d.args[0] === 'portal')!.block!;
+    expect(upstream.find((d) => d.name === 'hash')?.args).toEqual(['$remote_addr', 'consistent']);
+    expect(upstream.find((d) => d.name === 'keepalive')?.args).toEqual(['32']);
+    const readmeServers = [...steps.matchAll(/^PORT=(\d+) HOST=127\.0\.0\.1 npm run start:server$/gm)].map((m) => `127.0.0.1:${m[1]}`);
+    expect(readmeServers).toHaveLength(2);
+    expect(upstream.filter((d) => d.name === 'server').map((d) => d.args[0])).toEqual(readmeServers);
+    // It listens where the README's workers and users reach it.
+    const listen = serverBlockOf(local).find((d) => d.name === 'listen')!.args[0];
+    expect(listen).toBe('8080');
+    expect(steps).toContain(`DEVICE_API_URL=http://127.0.0.1:${listen}`);
+    expect(steps).toContain(`PUBLIC_URL=http://localhost:${listen}`);
+  });
+
+  it('proxies like deploy/nginx.conf (the same locations and headers), only its upstream and port differ', () => {
+    const strip = (block: NginxDirective[]) => block.filter((d) => d.name !== 'listen');
+    expect(strip(serverBlockOf(local))).toEqual(strip(serverBlockOf(parseNginx(read('deploy/nginx.conf')))));
+    const maps = (conf: NginxDirective[]) => conf.flatMap((d) => (d.name === 'http' ? d.block! : [d])).filter((d) => d.name === 'map');
+    expect(maps(local)).toEqual(maps(parseNginx(read('deploy/nginx.conf'))));
+  });
+});
+
+describe('services without HTTP', () => {
+  it("turn off the image's /healthz check (the simulator and the seed); servers and workers keep it", () => {
+    expect(services.simulator!.healthcheck).toEqual({ disable: true });
+    expect(services.seed!.healthcheck).toEqual({ disable: true });
+    for (const name of ['server', 'worker']) expect(services[name]!.healthcheck, name).toBeUndefined();
+  });
+});
+
+type NginxDirective = { name: string; args: string[]; block?: NginxDirective[] };
+
+/** Enough of nginx's syntax for these files: directives, quoted arguments, blocks, comments. */
+function parseNginx(text: string): NginxDirective[] {
+  const tokens = [...text.replace(/#[^\n]*/g, '').matchAll(/'([^']*)'|"([^"]*)"|([{};])|([^\s{};'"]+)/g)].map((m) => ({ word: m[1] ?? m[2] ?? m[4], punct: m[3] }));
+  let i = 0;
+  const block = (nested: boolean): NginxDirective[] => {
+    const out: NginxDirective[] = [];
+    while (i < tokens.length) {
+      if (tokens[i]!.punct === '}') {
+        if (!nested) throw new Error('nginx: a } closes nothing');
+        i++;
+        return out;
+      }
+      const name = tokens[i++]!.word!;
+      const args: string[] = [];
+      while (i < tokens.length && tokens[i]!.word !== undefined) args.push(tokens[i++]!.word!);
+      const end = tokens[i++]?.punct;
+      if (end === '{') out.push({ name, args, block: block(true) });
+      else if (end === ';') out.push({ name, args });
+      else throw new Error(`nginx: '${name}' not ended by ; or {`);
+    }
+    if (nested) throw new Error('nginx: a { is never closed');
+    return out;
+  };
+  return block(false);
+}
+
+function serverBlockOf(conf: NginxDirective[]): NginxDirective[] {
+  const http = conf.find((d) => d.name === 'http')?.block ?? conf;
+  return http.find((d) => d.name === 'server')!.block!;
+}

@@ -1,7 +1,7 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { MAP_DEFAULTS } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import { addProtocol, Map as MaplibreMap, type StyleSpecification } from 'maplibre-gl';
+import { addProtocol, Map as MaplibreMap, type AddProtocolAction, type StyleSpecification } from 'maplibre-gl';
 import { useEffect, useRef, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
@@ -41,11 +41,8 @@ export default function OfflineMap() {
       // The page's panels paint first; MapLibre's start-up is one long task of its own.
       await afterFirstPaint();
       if (cancelled) return;
-      if (styleUrl) {
-        // Loaded only for an operator's style: the built-in basemap needs no tile protocol.
-        const { Protocol } = await import('pmtiles');
-        addProtocol('pmtiles', new Protocol().tile);
-      }
+      // An operator's style may read a PMTiles archive (pmtiles://): the protocol's code loads on its first request.
+      if (styleUrl) addProtocol('pmtiles', pmtilesOnDemand);
       if (cancelled || !container.current) return;
       const software = isSoftwareWebGL();
       instance = create(container.current, styleUrl, software);
@@ -119,6 +116,17 @@ function create(element: HTMLDivElement, styleUrl: string | null, software: bool
   instance.getCanvas().setAttribute('aria-label', 'Map of devices. Arrow keys pan, plus and minus zoom.');
   return instance;
 }
+
+let pmtiles: Promise<import('pmtiles').Protocol> | null = null;
+/**
+ * The `pmtiles` protocol (a Protomaps basemap from one PMTiles file, read by byte ranges), its package
+ * loaded only when a style asks for a pmtiles:// URL: neither the built-in basemap nor an operator style
+ * without one downloads it.
+ */
+const pmtilesOnDemand: AddProtocolAction = async (request, abort) => {
+  pmtiles ??= import('pmtiles').then(({ Protocol }) => new Protocol());
+  return (await pmtiles).tilev4(request, abort);
+};
 
 type TestHook = { __fleetMapHook?: unknown; __fleetMap?: MaplibreMap };
 

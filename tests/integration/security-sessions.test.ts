@@ -145,7 +145,7 @@ describe('sessions end everywhere (one process, no Redis)', () => {
     for (const c of [a, b, stranger]) c.close();
   });
 
-  it('deactivating an account (ctx.sessions, as an admin action or a job calls it) ends its sockets with the reason deactivated', async () => {
+  it('deactivating an account (ctx.sessions.endUserSessions, as the overdue-invoice job calls it) ends its sockets with the reason deactivated', async () => {
     const token = await login(p.base, 'partner@demo.test');
     const c = client(p.base, token);
     await connected(c);

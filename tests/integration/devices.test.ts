@@ -368,7 +368,7 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
       expect(o.totalSunscreenDispensingCount).toBe(d.reduce((n, x) => n + (x.leftPumpType === 'Sunscreen' ? x.dispenseCount1 : 0) + (x.rightPumpType === 'Sunscreen' ? x.dispenseCount2 : 0), 0));
       expect(o.totalSunscreenBatchs).toBe(6);
       expect(o.totalSanitizerBatchs).toBe(4);
-      expect(o.total_brands).toBe(4);
+      expect(o.total_brands).toBe(5);
       expect(o.total_market_partners).toBe(2);
     });
 

@@ -221,32 +221,41 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
       const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && labels.every((x) => l.includes(x)));
       return line === undefined ? undefined : Number(line.split(' ').pop());
     };
-    // The workers' pollers read /api/v1/device/:serial through server A all along (200s): two devices that
-    // do not exist give the route's 404 series, which only these two requests feed.
+    // Two devices that do not exist give the route's 404 series, which only these two requests feed; one that
+    // exists gives its 200 series (the workers' pollers may feed it too, through either server, as their shards fall).
     const notFound = ['method="GET"', 'route="/api/v1/device/:serial"', 'status="404"', 'role="server"'];
-    const before = value(await (await fetch(`${serverA.base}/metrics`)).text(), 'http_request_duration_seconds_count', notFound) ?? 0;
+    const found = ['method="GET"', 'route="/api/v1/device/:serial"', 'status="200"', 'role="server"'];
+    const first = await (await fetch(`${serverA.base}/metrics`)).text();
+    const before = value(first, 'http_request_duration_seconds_count', notFound) ?? 0;
+    const beforeFound = value(first, 'http_request_duration_seconds_count', found) ?? 0;
+    expect((await fetch(`${serverA.base}/api/v1/device/SP240007`, { headers: auth })).status).toBe(200);
     expect((await fetch(`${serverA.base}/api/v1/device/SP999003`, { headers: auth })).status).toBe(404);
     expect((await fetch(`${serverA.base}/api/v1/device/SP999004`, { headers: auth })).status).toBe(404);
     const socket: Client = connect(serverA.base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
     await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    // Watched, so one of the two workers polls it (whichever owns its shard).
+    await new Promise((resolve) => socket.emit('subscribe', { topic: 'device', serial: 'SP240007' }, resolve));
     const server = await (await fetch(`${serverA.base}/metrics`)).text();
-    socket.close();
     expect(value(server, 'http_request_duration_seconds_count', notFound)! - before).toBe(2);
-    expect(value(server, 'http_request_duration_seconds_count', ['route="/api/v1/device/:serial"', 'status="200"'])).toBeGreaterThan(0);
+    expect(value(server, 'http_request_duration_seconds_count', found)! - beforeFound).toBeGreaterThanOrEqual(1);
     expect(server).not.toMatch(/SP99900[34]|SP240007/);
     expect(value(server, 'socketio_open_sockets', ['role="server"'])).toBeGreaterThanOrEqual(1);
     // The server sees the shared queue; it never polls.
     for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(value(server, 'job_queue_depth', [`state="${state}"`])).toBeGreaterThanOrEqual(0);
     expect(value(server, 'upstream_polls_total', ['topic="device"'])).toBe(0);
 
-    const worker = await (await fetch(`${procs[2]!.base}/metrics`)).text();
-    expect(value(worker, 'upstream_polls_total', ['topic="device"', 'role="worker"'])).toBeGreaterThan(0);
-    for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(value(worker, 'job_queue_depth', [`state="${state}"`, 'role="worker"'])).toBeGreaterThanOrEqual(0);
-    expect(value(worker, 'mails_total', ['outcome="sent"'])).toBeGreaterThanOrEqual(0);
-    expect(value(worker, 'mails_total', ['outcome="failed"'])).toBe(0);
-    // A worker answers no API: its only timed routes are its health and metrics.
-    expect(worker).not.toMatch(/route="\/api/);
-    expect(value(worker, 'socketio_open_sockets', ['role="worker"'])).toBe(0);
+    const workers = async () => Promise.all([procs[2]!, procs[3]!].map(async (w) => (await fetch(`${w.base}/metrics`)).text()));
+    const polls = (text: string) => value(text, 'upstream_polls_total', ['topic="device"', 'role="worker"']) ?? 0;
+    await expect.poll(async () => (await workers()).reduce((sum, text) => sum + polls(text), 0), { timeout: 15_000 }).toBeGreaterThan(0);
+    socket.close();
+    for (const worker of await workers()) {
+      for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(value(worker, 'job_queue_depth', [`state="${state}"`, 'role="worker"'])).toBeGreaterThanOrEqual(0);
+      expect(value(worker, 'mails_total', ['outcome="sent"'])).toBeGreaterThanOrEqual(0);
+      expect(value(worker, 'mails_total', ['outcome="failed"'])).toBe(0);
+      // A worker answers no API: its only timed routes are its health and metrics.
+      expect(worker).not.toMatch(/route="\/api/);
+      expect(value(worker, 'socketio_open_sockets', ['role="worker"'])).toBe(0);
+    }
   });
 
   it('fires each scheduled tick on one worker only, and the summary mail goes out once', async () => {

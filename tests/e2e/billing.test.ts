@@ -34,6 +34,7 @@ afterEach(async () => {
   await e2e?.closeContexts();
 });
 afterAll(async () => {
+  await e2e?.closeClients();
   await rt?.close().catch(() => undefined);
   await e2e?.close();
 });

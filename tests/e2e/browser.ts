@@ -45,6 +45,12 @@ export type E2E = {
   openSignedIn(email: string, url: string, options?: BrowserContextOptions): Promise<Page>;
   /** After each test: closes its pages and the contexts made for it (see `open` below for what is kept). */
   closeContexts(): Promise<void>;
+  /**
+   * Before a file's push server closes: the browser (kept contexts included) and every HTTP connection to
+   * the portal end. socket.io's close waits for the HTTP server it is attached to, and with it for every
+   * connection still open there (a kept context's sockets; CI once waited out the 180 s hook timeout).
+   */
+  closeClients(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -100,10 +106,14 @@ export async function startE2E(): Promise<E2E> {
         ...[...kept.values()].flatMap((context) => context.pages().map((page) => page.close())),
       ]);
     },
-    async close() {
+    async closeClients() {
       await Promise.all([...kept.values()].map((context) => context.close()));
       kept.clear();
       await browser?.close();
+      portal?.server.closeAllConnections();
+    },
+    async close() {
+      await this.closeClients();
       await portal?.close();
     },
   };

@@ -28,6 +28,7 @@ beforeAll(async () => {
   admin = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
 });
 afterAll(async () => {
+  await e2e?.closeClients();
   await rt?.close().catch(() => undefined);
   await e2e?.close();
 });

@@ -29,6 +29,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await e2e?.closeClients();
   await rt?.close().catch(() => undefined);
   await e2e?.close();
 });

@@ -90,6 +90,12 @@ export async function startE2E(): Promise<E2E> {
     return page;
   }
   const keyOf = (user: string, options: BrowserContextOptions) => JSON.stringify([user, options]);
+  async function closeClients() {
+    await Promise.all([...kept.values()].map((context) => context.close()));
+    kept.clear();
+    await browser?.close();
+    portal?.server.closeAllConnections();
+  }
   return {
     portal,
     browser,
@@ -106,14 +112,9 @@ export async function startE2E(): Promise<E2E> {
         ...[...kept.values()].flatMap((context) => context.pages().map((page) => page.close())),
       ]);
     },
-    async closeClients() {
-      await Promise.all([...kept.values()].map((context) => context.close()));
-      kept.clear();
-      await browser?.close();
-      portal?.server.closeAllConnections();
-    },
+    closeClients,
     async close() {
-      await this.closeClients();
+      await closeClients();
       await portal?.close();
     },
   };

@@ -1,4 +1,5 @@
 import { INVOICE_OVERDUE_DEACTIVATION_DAYS } from '../constants.ts';
+import { addDays, daysBetween } from '../schemas/telemetry.schema.ts';
 
 /**
  * The plan catalogue of spec section 9 (USD per month). One list, read by the server (prices a bill may
@@ -87,14 +88,8 @@ export const OVERDUE_DEACTIVATION_REASON = 'overdue';
 
 /** Whole days from the calendar day `dueDate` to `today` (both 'YYYY-MM-DD'); negative before it. */
 export function daysPastDue(dueDate: string, today: string): number {
-  return Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${dueDate}T00:00:00Z`)) / 86_400_000);
+  return daysBetween(dueDate, today);
 }
-
-const addDays = (day: string, n: number) => {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-};
 
 /**
  * The overdue rule (spec sections 2 and 9), its one statement: an invoice still unpaid 15 days past its due

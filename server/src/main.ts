@@ -41,11 +41,9 @@ try {
   role = processRole(process.argv.slice(2), env);
   const secrets = sharedSecretProblems(role, env);
   if (secrets.length) throw new ConfigError(`Refusing to start: ${secrets.join('; ')}`);
-  config = loadConfig();
-  // The payment webhook's key, like the others, is shared only through the environment: without
-  // BILLING_WEBHOOK_SECRET a scaled role leaves the webhook off (503, as in production) rather than
-  // generating a key of its own that the other servers would not know.
-  if (role !== 'all' && !env.BILLING_WEBHOOK_SECRET) config = { ...config, billing: { ...config.billing, webhookSecret: undefined } };
+  // Only the all-in-one process generates development secrets; a scaled role takes every secret, the
+  // payment webhook's key included, from the environment (config.ts).
+  config = loadConfig(env, { generateSecrets: role === 'all' });
   const problems = roleRequirements(role, config);
   if (problems.length) throw new ConfigError(`Refusing to start: ${problems.join('; ')}`);
 } catch (err) {

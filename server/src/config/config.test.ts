@@ -48,6 +48,20 @@ describe('loadConfig', () => {
     expect((fs.statSync(path.join(dir, 'secrets.json')).mode & 0o777).toString(8)).toBe('600');
   });
 
+  it('a scaled role (generateSecrets false) takes its secrets from the environment only and writes none', () => {
+    const dir = tmp();
+    const shared = { SECRET_KEY: 's'.repeat(32), MAINTENANCE_TOKEN: 'm'.repeat(32), SERVICE_TOKEN: 't'.repeat(32) };
+    const c = loadConfig({ DATA_DIR: dir, ...shared }, { generateSecrets: false });
+    expect(c.secretKey).toBe(shared.SECRET_KEY);
+    expect(c.serviceToken).toBe(shared.SERVICE_TOKEN);
+    // No webhook key of its own (the other servers would not know it): the webhook answers 503.
+    expect(c.billing.webhookSecret).toBeUndefined();
+    expect(fs.existsSync(path.join(dir, 'secrets.json'))).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, ...shared, BILLING_WEBHOOK_SECRET: 'w'.repeat(32) }, { generateSecrets: false }).billing.webhookSecret).toBe('w'.repeat(32));
+    expect(() => loadConfig({ DATA_DIR: dir, ...shared, SERVICE_TOKEN: ' ' }, { generateSecrets: false })).toThrow(/SERVICE_TOKEN must be set/);
+    expect(fs.existsSync(path.join(dir, 'secrets.json'))).toBe(false);
+  });
+
   it('refuses to start in production without real secrets', () => {
     const dir = tmp();
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir })).toThrow(/SECRET_KEY must be set/);

@@ -66,14 +66,22 @@ export const PLACEHOLDER_SECRETS = new Set(['', 'change-me', 'changeme', 'secret
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * `generateSecrets: false` (the scaled roles, start:server and start:worker): secrets come from the
+ * environment only, in development too, and none is generated or written to DATA_DIR/secrets.json; several
+ * processes with their own DATA_DIR would otherwise each make their own and disagree (main.ts names the
+ * missing variables first, ops/process-role.ts). Without BILLING_WEBHOOK_SECRET the webhook is then off
+ * (503), as in production.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { generateSecrets?: boolean } = {}): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const isProduction = nodeEnv === 'production';
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT is not a port number: ${env.PORT}`);
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const generate = !isProduction && opts.generateSecrets !== false;
 
-  const secrets = isProduction ? requiredSecrets(env) : developmentSecrets(env, dataDir);
+  const secrets = isProduction ? requiredSecrets(env) : generate ? developmentSecrets(env, dataDir) : environmentSecrets(env);
 
   return {
     nodeEnv,
@@ -107,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffSeconds: Number(env.LOGIN_BACKOFF_SECONDS ?? 30),
     },
     billing: {
-      webhookSecret: billingWebhookSecret(env, dataDir, isProduction),
+      webhookSecret: billingWebhookSecret(env, dataDir, generate),
       dueDays: positiveInteger(env, 'BILLING_DUE_DAYS', 14),
       webhookToleranceSeconds: positiveInteger(env, 'BILLING_WEBHOOK_TOLERANCE_SECONDS', 300),
     },
@@ -122,9 +130,10 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number)
 
 /**
  * The webhook's HMAC key: BILLING_WEBHOOK_SECRET (24+ characters, no placeholder) when set; in development
- * otherwise generated once and kept in DATA_DIR/secrets.json beside the others; in production, unset.
+ * otherwise generated once and kept in DATA_DIR/secrets.json beside the others; in production and the
+ * scaled roles (`generate` false), unset.
  */
-function billingWebhookSecret(env: NodeJS.ProcessEnv, dataDir: string, isProduction: boolean): string | undefined {
+function billingWebhookSecret(env: NodeJS.ProcessEnv, dataDir: string, generate: boolean): string | undefined {
   const given = env.BILLING_WEBHOOK_SECRET;
   if (given !== undefined && given !== '') {
     if (PLACEHOLDER_SECRETS.has(given.trim().toLowerCase()) || given.length < 24) {
@@ -132,7 +141,7 @@ function billingWebhookSecret(env: NodeJS.ProcessEnv, dataDir: string, isProduct
     }
     return given;
   }
-  if (isProduction) return undefined;
+  if (!generate) return undefined;
   const file = path.join(dataDir, 'secrets.json');
   let stored: Record<string, string> = {};
   try {
@@ -167,6 +176,16 @@ function requiredSecrets(env: NodeJS.ProcessEnv) {
   const serviceToken = pick('SERVICE_TOKEN');
   if (problems.length) throw new ConfigError(`Refusing to start in production: ${problems.join('; ')}`);
   return { secretKey, maintenanceToken, serviceToken };
+}
+
+/** A scaled role in development: the environment only (nothing generated, nothing written). */
+function environmentSecrets(env: NodeJS.ProcessEnv) {
+  const value = (name: string) => {
+    const given = env[name]?.trim();
+    if (!given) throw new ConfigError(`${name} must be set in the environment, the same in every server and worker`);
+    return given;
+  };
+  return { secretKey: value('SECRET_KEY'), maintenanceToken: value('MAINTENANCE_TOKEN'), serviceToken: value('SERVICE_TOKEN') };
 }
 
 /** Development: environment first, else random values generated once and kept beside the data. */

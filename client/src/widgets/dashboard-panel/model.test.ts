@@ -128,7 +128,9 @@ describe('dashboard panel model', () => {
     await allSettled(countyClicked, { scope, params: 1 });
     log.length = 0;
     await allSettled(socketConnected, { scope, params: { reconnect: true } });
-    expect(log).toEqual(['+overview:1']);
+    // The county's topic (one with a location): the whole fleet's overview is live-devices' to renew, and
+    // its model is in this scope too when another file has loaded it (the client tests share modules).
+    expect(log.filter((entry) => /^[+-]overview:\d/.test(entry))).toEqual(['+overview:1']);
     expect(overviewReads).toEqual([1, 1]);
   });
 

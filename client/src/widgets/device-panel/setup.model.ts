@@ -134,7 +134,10 @@ export const rentalSaveClicked = createEvent();
 /** The plan on the device (null: none, or it could not be read). */
 export const $rental = createStore<Rental | null>(null);
 export const $rentalStatus = createStore<'loading' | 'ready'>('loading');
-export const $rentalForm = createStore<RentalForm>(rentalFormOf(null, siteToday(Date.now(), null)));
+// Before any panel opens: today in UTC (what siteToday answers without a zone), read without building an
+// Intl formatter while the map page's module evaluates (a long task of its own on a slow phone); the form is
+// filled in the device's zone when a subscription section opens (subscriptionShown).
+export const $rentalForm = createStore<RentalForm>(rentalFormOf(null, new Date().toISOString().slice(0, 10)));
 export const $rentalEditing = createStore(false);
 
 const subscriptionShown = sample({ clock: $subscriptionSerial, source: $panelDevice, filter: (device, serial) => device !== null && serial !== null, fn: (device) => device?.timezone_id ?? null });

@@ -2,7 +2,7 @@ import type { MapSourceDataEvent } from 'maplibre-gl';
 import { useEffect } from 'react';
 import { basemapUrl } from 'virtual:fleet-basemap';
 import { readPalette } from '../lib/palette';
-import { useOfflineMap } from './map-context';
+import { addLayerUnchecked, addSourceUnchecked, useOfflineMap } from './map-context';
 
 const SOURCE = 'basemap';
 const WATER = 'basemap-water';
@@ -22,13 +22,15 @@ export function BasemapLayer() {
     const palette = readPalette();
     const container = map.getContainer();
     container.dataset.basemap = 'loading';
-    map.addSource(SOURCE, { type: 'geojson', data: basemapUrl });
+    addSourceUnchecked(map, SOURCE, { type: 'geojson', data: basemapUrl });
     // Each under the fleet's own layers (its county outlines, the pins), in this order.
-    map.addLayer(
+    addLayerUnchecked(
+      map,
       { id: WATER, type: 'fill', source: SOURCE, filter: ['==', ['get', 'kind'], 'water'], paint: { 'fill-color': palette.water, 'fill-antialias': false } },
       firstFleetLayer(map),
     );
-    map.addLayer(
+    addLayerUnchecked(
+      map,
       {
         id: `${BORDERS}-county`,
         type: 'line',
@@ -39,7 +41,8 @@ export function BasemapLayer() {
       },
       firstFleetLayer(map),
     );
-    map.addLayer(
+    addLayerUnchecked(
+      map,
       {
         id: `${BORDERS}-state`,
         type: 'line',
@@ -73,5 +76,6 @@ export function BasemapLayer() {
 
 /** The first layer of the fleet (county outlines, pins): the basemap goes under it. */
 function firstFleetLayer(map: ReturnType<typeof useOfflineMap>): string | undefined {
-  return map.getStyle().layers.find((l) => !l.id.startsWith('basemap-'))?.id;
+  // The layer ids in order, not getStyle() (which serialises the whole style, sources' data included).
+  return map.getLayersOrder().find((id) => !id.startsWith('basemap-'));
 }

@@ -2,7 +2,7 @@ import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { $counties } from '../../../entities/county';
 import { readPalette } from '../lib/palette';
-import { useOfflineMap } from './map-context';
+import { addLayerUnchecked, addSourceUnchecked, useOfflineMap } from './map-context';
 import { useSourceData } from './use-source-data';
 
 const SOURCE = 'counties';
@@ -15,8 +15,8 @@ export function CountyLayer() {
 
   useEffect(() => {
     const palette = readPalette();
-    map.addSource(SOURCE, { type: 'geojson', data: initialData() });
-    map.addLayer({
+    addSourceUnchecked(map, SOURCE, { type: 'geojson', data: initialData() });
+    addLayerUnchecked(map, {
       id: 'county-line',
       type: 'line',
       source: SOURCE,

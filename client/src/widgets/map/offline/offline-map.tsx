@@ -108,10 +108,6 @@ function create(element: HTMLDivElement, styleUrl: string | null, software: bool
     pitchWithRotate: false,
     touchPitch: false,
     fadeDuration: 0,
-    // The style and the layers added to it are this code's own, checked by its tests: MapLibre's style
-    // validation on every addLayer/addSource/setLayoutProperty was a tenth of the map's start-up on the
-    // main thread. An operator's style (MAP_STYLE_URL) is still validated when it loads.
-    validateStyle: styleUrl !== null,
     // A software rasteriser starts at the moving resolution: see dynamicResolution.
     ...(software ? { pixelRatio: Math.min(fullRatio(), MOVING_PIXEL_RATIO) } : {}),
   });

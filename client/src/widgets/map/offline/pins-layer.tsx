@@ -7,7 +7,7 @@ import { clusterDiameter, createCanvas, drawClusterRing, drawPin, PIN_SIZE } fro
 import { readPalette } from '../lib/palette';
 import { countByStatus, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
-import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
+import { addLayerUnchecked, addSourceUnchecked, toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
 import { useSourceData } from './use-source-data';
 
 const SOURCE = 'pins';
@@ -82,7 +82,7 @@ export function PinsLayer() {
     };
     map.on('styleimagemissing', onImageMissing);
 
-    map.addSource(SOURCE, {
+    addSourceUnchecked(map, SOURCE, {
       type: 'geojson',
       data: initialData(),
       cluster: true,
@@ -97,7 +97,7 @@ export function PinsLayer() {
         gmax: ['max', ['get', 'g']],
       },
     });
-    map.addLayer({
+    addLayerUnchecked(map, {
       id: 'pins',
       type: 'symbol',
       source: SOURCE,
@@ -111,7 +111,7 @@ export function PinsLayer() {
         'symbol-sort-key': sortKey(null),
       },
     });
-    map.addLayer({
+    addLayerUnchecked(map, {
       id: 'clusters',
       type: 'symbol',
       source: SOURCE,
@@ -183,8 +183,8 @@ export function PinsLayer() {
   }, [map, pins]);
 
   useEffect(() => {
-    map.setLayoutProperty('pins', 'icon-size', selectedSize(selected));
-    map.setLayoutProperty('pins', 'symbol-sort-key', sortKey(selected));
+    map.setLayoutProperty('pins', 'icon-size', selectedSize(selected), { validate: false });
+    map.setLayoutProperty('pins', 'symbol-sort-key', sortKey(selected), { validate: false });
     map.getContainer().dataset.selectedSerial = selected ?? '';
   }, [map, selected]);
 

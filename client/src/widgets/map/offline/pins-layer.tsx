@@ -183,6 +183,7 @@ export function PinsLayer() {
   }, [map, pins]);
 
   useEffect(() => {
+    // This code's own values: no style validation on each selection (see addLayerUnchecked in map-context).
     map.setLayoutProperty('pins', 'icon-size', selectedSize(selected), { validate: false });
     map.setLayoutProperty('pins', 'symbol-sort-key', sortKey(selected), { validate: false });
     map.getContainer().dataset.selectedSerial = selected ?? '';

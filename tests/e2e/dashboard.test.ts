@@ -400,4 +400,19 @@ describe('main dashboard panel', () => {
     await dashboard(page).getByRole('button', { name: 'Try again' }).click();
     await page.getByTestId('overview').waitFor();
   });
+
+  it('a tab whose code cannot be downloaded says so, and Try again downloads it', async () => {
+    // BATCH LIST's code is a chunk of its own, fetched when the tab first opens (pages/map/ui/map-dashboard).
+    const page = await e2e.openPage();
+    let fail = true;
+    await page.route(/\/assets\/batch-list-[^/]*\.js$/, (route) => (fail ? route.abort('internetdisconnected') : route.fallback()));
+    await signInToMap(page, 'distributor@demo.test');
+    await dashboard(page).getByRole('tab', { name: 'BATCH LIST' }).click();
+    await expect.poll(() => dashboard(page).getByRole('alert').textContent()).toContain('This view could not be loaded.');
+    await screenshot(page, 'dashboard-tab-load-failed');
+    fail = false;
+    await dashboard(page).getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => dashboard(page).getByRole('list', { name: 'Batches' }).getByRole('listitem').count()).toBeGreaterThan(0);
+    expect(await dashboard(page).getByRole('alert').count()).toBe(0);
+  });
 });

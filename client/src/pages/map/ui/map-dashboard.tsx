@@ -1,7 +1,6 @@
-import { lazy, Suspense, type ReactNode } from 'react';
-import { Spinner } from '../../../shared/ui';
+import { Component, lazy, Suspense, useState, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { StateMessage } from '../../../shared/ui';
 import { DashboardPanel, type DashboardSlots } from '../../../widgets/dashboard-panel';
-import styles from './map-page.module.css';
 
 /**
  * The dashboard's tabs and views other than its own lists (Batch List, Subscriptions, the brand list, the
@@ -10,48 +9,67 @@ import styles from './map-page.module.css';
  * what they cost to evaluate (their effector units, the batch and brand forms' zod schemas) stays out of
  * the map page's one long module-evaluation task on a slow phone (issue 16).
  */
-const BatchListTab = lazy(() => import('../../../widgets/batch-list').then((m) => ({ default: m.BatchListTab })));
-const SubscriptionsTab = lazy(() => import('../../../widgets/subscriptions').then((m) => ({ default: m.SubscriptionsTab })));
-const BrandListView = lazy(() => import('../../../widgets/brand-list').then((m) => ({ default: m.BrandListView })));
-const ReportListView = lazy(() => import('../../../widgets/report-list').then((m) => ({ default: m.ReportListView })));
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each view's own props, checked where it is used
+type Load = () => Promise<{ default: ComponentType<any> }>;
+const loadBatchList: Load = () => import('../../../widgets/batch-list').then((m) => ({ default: m.BatchListTab }));
+const loadSubscriptions: Load = () => import('../../../widgets/subscriptions').then((m) => ({ default: m.SubscriptionsTab }));
+const loadBrandList: Load = () => import('../../../widgets/brand-list').then((m) => ({ default: m.BrandListView }));
+const loadReportList: Load = () => import('../../../widgets/report-list').then((m) => ({ default: m.ReportListView }));
 
-/** What a slot shows while its chunk arrives (once per session: later openings find it loaded). */
-function Slot({ children }: { children: ReactNode }) {
+/** One lazy component per view for the page's life (a later opening finds it loaded), a new one after a failed download. */
+const views = new Map<Load, LazyExoticComponent<ComponentType<Record<string, unknown>>>>();
+function viewOf(load: Load) {
+  let view = views.get(load);
+  if (!view) views.set(load, (view = lazy(load)));
+  return view;
+}
+
+/** A view's chunk that could not be downloaded (offline, a deploy in between): said, with Try again. */
+class LoadFailure extends Component<{ onRetry: () => void; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <StateMessage
+        status="failed"
+        onRetry={() => {
+          this.props.onRetry();
+          this.setState({ failed: false });
+        }}
+      >
+        This view could not be loaded.
+      </StateMessage>
+    );
+  }
+}
+
+/** A dashboard view from its chunk: Loading… while it arrives, the failure and Try again if it does not. */
+function LazyView({ load, props = {} }: { load: Load; props?: Record<string, unknown> }) {
+  const [, retried] = useState(0);
+  const View = viewOf(load);
   return (
-    <Suspense
-      fallback={
-        <p role="status" className={styles.slotLoading}>
-          <Spinner size={16} /> Loading…
-        </p>
-      }
+    <LoadFailure
+      onRetry={() => {
+        views.delete(load);
+        retried((n) => n + 1);
+      }}
     >
-      {children}
-    </Suspense>
+      <Suspense fallback={<StateMessage status="loading">Loading…</StateMessage>}>
+        <View {...props} />
+      </Suspense>
+    </LoadFailure>
   );
 }
 
 /** The widgets the dashboard shows as its tabs and views: composed here, as widgets do not import widgets. */
 const SLOTS: DashboardSlots = {
-  batchList: (
-    <Slot>
-      <BatchListTab />
-    </Slot>
-  ),
-  subscriptions: (
-    <Slot>
-      <SubscriptionsTab />
-    </Slot>
-  ),
-  brandList: (
-    <Slot>
-      <BrandListView />
-    </Slot>
-  ),
-  reportList: (onBack) => (
-    <Slot>
-      <ReportListView onBack={onBack} />
-    </Slot>
-  ),
+  batchList: <LazyView load={loadBatchList} />,
+  subscriptions: <LazyView load={loadSubscriptions} />,
+  brandList: <LazyView load={loadBrandList} />,
+  reportList: (onBack) => <LazyView load={loadReportList} props={{ onBack }} />,
 };
 
 /** The map screen's dashboard, with the other widgets it shows. */

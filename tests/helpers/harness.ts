@@ -61,6 +61,8 @@ export async function startHarness(
     smtp,
     dataDir,
     async close() {
+      // The app's outbox relay and its queue first: a relay pass or a job retry must not outlive the database.
+      await (app as unknown as { queue?: { close(): Promise<void> } }).queue?.close().catch(() => undefined);
       await smtp.close();
       if (backend === 'postgres') await database.exec(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`).catch(() => undefined);
       await database.close();

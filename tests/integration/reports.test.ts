@@ -475,6 +475,9 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
         const queue = bullmqQueue(jobs, { mailer, reports: reportRenderer(h.database.db, { files: counted }) }, dbJobLedger(h.database.db), { redisUrl: TEST_REDIS_URL, prefix });
         return { queue, app: createApp({ config: h.config, database: h.database, mailer, queue, log: () => undefined }) };
       };
+      // The harness's own app is a third process on this database: its outbox relay (every 2 s) would take rows
+      // these two workers are given and send them with a renderer of its own. This is the file's last test.
+      await (h.app as unknown as { queue: { close(): Promise<void> } }).queue.close();
       const a = worker();
       const b = worker();
       try {

@@ -9,6 +9,7 @@ export {
   clientUsersRequested,
   fetchClientUsersFx,
   fetchPendingUsersFx,
+  pendingUserDecided,
   pendingUsersRequested,
   type ClientChoice,
   type ListStatus,

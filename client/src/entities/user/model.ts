@@ -27,8 +27,17 @@ const statusOf = <R>(fx: Effect<void, R, Error>, reset: typeof clientUsersCleare
 /** GET /api/v1/get_pending_user: the sign-up requests waiting for a distributor (spec section 4). */
 export const pendingUsersRequested = createEvent();
 export const fetchPendingUsersFx = createApiFx<void, UserAccount[]>(() => http<UserAccount[]>('/api/v1/get_pending_user'));
+/**
+ * A request was activated or rejected: it leaves the list at once, with the popup that says so, instead of
+ * when the list read after the decision answers (until then the decided row still showed, with its View
+ * Detail button).
+ */
+export const pendingUserDecided = createEvent<string>();
 export const $pendingUsers = createStore<UserAccount[]>([]);
-$pendingUsers.on(fetchPendingUsersFx.doneData, (_, list) => list).reset(clientUsersCleared);
+$pendingUsers
+  .on(fetchPendingUsersFx.doneData, (_, list) => list)
+  .on(pendingUserDecided, (list, email) => list.filter((u) => u.email !== email))
+  .reset(clientUsersCleared);
 sample({ clock: pendingUsersRequested, fn: () => undefined, target: fetchPendingUsersFx });
 
 export const $clientUsersStatus = statusOf(fetchClientUsersFx, clientUsersCleared);

@@ -1,7 +1,7 @@
 import type { ClientUser, SignUpDecisionAnswer, UserAccount } from '@fleet/shared';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { fetchClientUsersFx, fetchPendingUsersFx } from '../../entities/user';
+import { $pendingUsers, fetchClientUsersFx, fetchPendingUsersFx } from '../../entities/user';
 import { HttpError } from '../../shared/api';
 import { $detailMode, activateClicked, activateFx, decisionPopup, editAccountClicked, rejectClicked, rejectConfirmed, rejectFx, requestForm, viewDetailClicked } from './model';
 
@@ -12,7 +12,7 @@ const REQUEST: UserAccount = {
 };
 const CLIENT: ClientUser = { id: 2, name: 'Chris', company: 'Parks', email: 'c@x.test', phone: '', brands: [], profile_url: null, is_enable_notification_email: false, is_enable_notification_phone: true };
 
-function setup(fail = false) {
+function setup(fail = false, rereadPending: () => Promise<UserAccount[]> = async () => [], pending: UserAccount[] = []) {
   const calls: string[] = [];
   const decided = (call: string) => async (email: string): Promise<SignUpDecisionAnswer> => {
     calls.push(`${call} ${email}`);
@@ -20,10 +20,11 @@ function setup(fail = false) {
     return { detail: `${email} has been ${call}!`, already: false, user: REQUEST };
   };
   const scope = fork({
+    values: [[$pendingUsers, pending]],
     handlers: [
       [activateFx, decided('activated')],
       [rejectFx, decided('rejected')],
-      [fetchPendingUsersFx, async () => (calls.push('pending'), [])],
+      [fetchPendingUsersFx, async () => (calls.push('pending'), rereadPending())],
       [fetchClientUsersFx, async () => (calls.push('clients'), [])],
     ],
   });
@@ -52,6 +53,21 @@ describe('request detail', () => {
     await allSettled(rejectConfirmed, { scope });
     expect(calls[0]).toBe('rejected ada@x.test');
     expect(scope.getState(decisionPopup.$result)?.title).toBe('ada@x.test has been rejected!');
+  });
+
+  it('takes the decided request off the list with the popup, before the list read again answers', async () => {
+    const OTHER = { ...REQUEST, id: 10, email: 'bo@x.test' };
+    let answer!: (list: UserAccount[]) => void;
+    const { scope } = setup(false, () => new Promise((resolve) => (answer = resolve)), [REQUEST, OTHER]);
+    await allSettled(viewDetailClicked, { scope, params: REQUEST });
+    await allSettled(rejectClicked, { scope });
+    const confirmed = allSettled(rejectConfirmed, { scope });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(scope.getState(decisionPopup.$result)?.title).toBe('ada@x.test has been rejected!');
+    expect(scope.getState($pendingUsers).map((u) => u.email)).toEqual(['bo@x.test']);
+    answer([OTHER]);
+    await confirmed;
+    expect(scope.getState($pendingUsers).map((u) => u.email)).toEqual(['bo@x.test']);
   });
 
   it('decides nothing while an edit is open, and answers a failure with the reason, keeping the detail', async () => {

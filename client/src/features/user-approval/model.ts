@@ -1,6 +1,6 @@
 import { USER_MESSAGES, type ClientUser, type SignUpDecisionAnswer, type UserAccount } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
-import { clientUsersRequested, createAccountForm, pendingUsersRequested, type AccountView } from '../../entities/user';
+import { clientUsersRequested, createAccountForm, pendingUserDecided, pendingUsersRequested, type AccountView } from '../../entities/user';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, failureMessage, http, segment } from '../../shared/api';
 import { createResultPopup, type PopupResult } from '../../shared/lib';
@@ -67,4 +67,5 @@ sample({
 });
 
 // What changed on the server shows in both lists: a decided request leaves one and may join the other.
+sample({ clock: [activateFx.done, rejectFx.done], fn: ({ params }) => params, target: pendingUserDecided });
 sample({ clock: [activateFx.done, rejectFx.done, requestForm.saved], fn: () => undefined, target: [pendingUsersRequested, clientUsersRequested] });

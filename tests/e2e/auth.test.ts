@@ -3,13 +3,13 @@
  * forgot password, sign up and reset password, the Account Deactivated dialog and its triggers, keyboard
  * access and an axe check. Needs client/dist (built when missing) and /usr/bin/chromium (or CHROMIUM_PATH).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/src/db/schema.ts';
 import { mailText } from '../helpers/smtp.ts';
 import {
+  axeOn,
   deactivatedDialog,
   DESKTOP,
   emailField,
@@ -43,7 +43,7 @@ const openPage = (...args: Parameters<E2E['openPage']>) => e2e.openPage(...args)
 async function seriousViolations(page: Page): Promise<string[]> {
   // Dialogs and tabs animate: judge the settled screen a person sees, not a colour blend mid-animation.
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeOn(page).analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));

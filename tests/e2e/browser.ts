@@ -171,12 +171,21 @@ export async function animationsSettled(page: Page) {
 }
 
 /**
+ * axe-core (its default rules) for `page`, run in the page itself. @axe-core/playwright's default mode runs
+ * axe in each frame and then opens a blank page (a renderer process of its own) to merge the frames'
+ * results, which is for cross-origin iframes; the portal has none (the offline map is a canvas, and Google
+ * Maps cannot load here), so the legacy mode checks the same document with the same rules, in half the
+ * time and without the extra page (`tests/e2e/*.test.ts` call it about fifty times).
+ */
+export const axeOn = (page: Page) => new AxeBuilder({ page }).setLegacyMode();
+
+/**
  * axe-core with its default rules on `selector`, after the animations settle (a dialog still fading in
  * has half-transparent text, which axe reads as a contrast failure): the serious and critical findings
  * as 'rule: target' strings, so a failing expectation names them.
  */
 export async function seriousAxe(page: Page, selector = 'body'): Promise<string[]> {
   await animationsSettled(page);
-  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
+  const { violations } = await axeOn(page).include(selector).analyze();
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }

@@ -8,11 +8,10 @@
  * Machine disabled. ADD opens from the dashboard's DEVICE LIST > COUNTY 'Add device' button, places an
  * available serial, and the device is on the map. Screenshots in tests/.artifacts; axe on the open dialog.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mapData, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { axeOn, mapData, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 
 let e2e: E2E;
 const tokens: Record<string, string> = {};
@@ -142,7 +141,7 @@ async function settled(page: Page) {
 
 async function seriousAxe(page: Page) {
   await settled(page);
-  const { violations } = await new AxeBuilder({ page }).include('dialog[open]').analyze();
+  const { violations } = await axeOn(page).include('dialog[open]').analyze();
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} ${n.failureSummary ?? ''}`));
 }
 

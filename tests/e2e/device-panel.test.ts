@@ -5,11 +5,10 @@
  * open, a check-in made by the device reaches the panel by push, and over a dozen push periods the page
  * makes no repeated REST call for that device: browsers never poll.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mapData, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { axeOn, mapData, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 import { startPortalPushes } from './server.ts';
 
 let e2e: E2E;
@@ -89,7 +88,7 @@ describe('device management panel', () => {
     await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(other.serial);
     await expect.poll(() => panel(page).locator('[aria-current="true"]').getAttribute('data-serial')).toBe(other.serial);
     await screenshot(page, 'device-panel-dashboard');
-    const axe = await new AxeBuilder({ page }).include('[data-testid="device-panel"]').analyze();
+    const axe = await axeOn(page).include('[data-testid="device-panel"]').analyze();
     const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(' | ')}`)).toEqual([]);
     await panel(page).getByRole('button', { name: 'Back to the map' }).click();

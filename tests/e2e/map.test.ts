@@ -6,12 +6,11 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/src/app.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
-import { fleetMap, mapData, screenshot, seriousAxe, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
+import { axeOn, fleetMap, mapData, screenshot, seriousAxe, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
 import { FIXTURE_AREA, FIXTURE_LAYER, fixturePmtiles } from './pmtiles-fixture.ts';
 import { CLIENT_DIST } from './server.ts';
 
@@ -288,7 +287,7 @@ describe('map screen', () => {
     await signInToMap(page, 'distributor@demo.test');
     await settle(page);
     const serious = async () => {
-      const { violations } = await new AxeBuilder({ page }).analyze();
+      const { violations } = await axeOn(page).analyze();
       return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
     };
     expect(await serious()).toEqual([]);

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/src/app.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
-import { axeOn, fleetMap, mapData, screenshot, seriousAxe, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
+import { axeOn, fleetMap, mapData, screenshot, seriousAxe, signIn, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
 import { FIXTURE_AREA, FIXTURE_LAYER, fixturePmtiles } from './pmtiles-fixture.ts';
 import { CLIENT_DIST } from './server.ts';
 
@@ -227,6 +227,36 @@ describe('map screen', () => {
     await signInToMap(partner, 'partner@demo.test');
     await partner.goto('/exclusive-management');
     await partner.getByText('This page is not available for market-partner accounts.').waitFor();
+  });
+
+  it("says so when a page's code cannot be downloaded, and Try again loads the page anew (the map, /status)", async () => {
+    // Each is a chunk fetched after sign-in or when the page opens (pages/map/ui/map-shell, app/App): offline,
+    // or gone after a deploy. Before, the whole window went blank.
+    let fail = true;
+    const page = await e2e.openPage(DESKTOP, '/', (context) =>
+      context.route(/\/assets\/(map-page|status)-[^/]*\.js$/, (route) => (fail ? route.abort('internetdisconnected') : route.fallback())),
+    );
+    await signIn(page, 'distributor@demo.test');
+    const mapFailure = page.getByRole('alert').filter({ hasText: 'The map could not be loaded.' });
+    await mapFailure.waitFor();
+    // The frame stays: the clock is still on screen.
+    expect(await page.getByRole('heading', { name: 'Device map' }).count()).toBe(1);
+    await screenshot(page, 'map-code-failed');
+    expect(await seriousAxe(page)).toEqual([]);
+    fail = false;
+    await mapFailure.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
+    expect(await mapFailure.count()).toBe(0);
+
+    fail = true;
+    await page.goto('/status');
+    const pageFailure = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'This page could not be loaded' }) });
+    await pageFailure.waitFor();
+    await screenshot(page, 'page-code-failed');
+    expect(await seriousAxe(page)).toEqual([]);
+    fail = false;
+    await pageFailure.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { name: 'Status report' }).waitFor();
   });
 
   it('shows the maintenance pages without a session and without any credential in them', async () => {

@@ -6,7 +6,8 @@ import { LoginPage } from '../pages/login';
 import { NotFoundPage } from '../pages/not-found';
 import { MapScreen } from '../pages/map';
 import { $pathname, ROUTES } from '../shared/routing';
-import { SessionLoading, SessionUnavailable } from './session-screens';
+import { LoadBoundary } from '../shared/ui';
+import { PageUnavailable, SessionLoading, SessionUnavailable } from './session-screens';
 
 // The pages besides the login and the map are loaded when opened: their code (and the effector units of
 // their models, built when a module is evaluated) is not part of the first bundle that every visit runs
@@ -23,9 +24,11 @@ const MaintenanceResultPage = lazy(() => import('../pages/maintenance-result').t
  */
 export function App() {
   return (
-    <Suspense fallback={<SessionLoading />}>
-      <Routes />
-    </Suspense>
+    <LoadBoundary onRetry={() => window.location.reload()} failure={(retry) => <PageUnavailable onRetry={retry} />}>
+      <Suspense fallback={<SessionLoading />}>
+        <Routes />
+      </Suspense>
+    </LoadBoundary>
   );
 }
 

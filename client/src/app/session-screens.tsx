@@ -25,3 +25,19 @@ export function SessionUnavailable({ onRetry }: { onRetry: () => void }) {
     </MapBackdrop>
   );
 }
+
+/**
+ * A page's code (loaded when the page opens) could not be downloaded: offline, or a deploy in between, after
+ * which only a new page load finds the new chunks. Try again loads the page anew; the session is in its cookie.
+ */
+export function PageUnavailable({ onRetry }: { onRetry: () => void }) {
+  return (
+    <MapBackdrop>
+      <main className={styles.card} role="alert">
+        <h1 className={styles.title}>This page could not be loaded</h1>
+        <p className={styles.text}>Check your connection, then try again.</p>
+        <Button onClick={onRetry}>Try again</Button>
+      </main>
+    </MapBackdrop>
+  );
+}

@@ -25,6 +25,7 @@ export {
   TruckIcon,
   UsersIcon,
 } from './icons/icons';
+export { LoadBoundary, type LoadBoundaryProps } from './load-boundary/load-boundary';
 export { MapBackdrop } from './map-backdrop/map-backdrop';
 export { Panel, PanelTitle } from './panel/panel';
 export { panelKit } from './panel-kit/panel-kit';

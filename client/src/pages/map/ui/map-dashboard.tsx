@@ -1,5 +1,5 @@
-import { Component, lazy, Suspense, useState, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import { StateMessage } from '../../../shared/ui';
+import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { LoadBoundary, StateMessage } from '../../../shared/ui';
 import { DashboardPanel, type DashboardSlots } from '../../../widgets/dashboard-panel';
 
 /**
@@ -24,43 +24,26 @@ function viewOf(load: Load) {
   return view;
 }
 
-/** A view's chunk that could not be downloaded (offline, a deploy in between): said, with Try again. */
-class LoadFailure extends Component<{ onRetry: () => void; children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <StateMessage
-        status="failed"
-        onRetry={() => {
-          this.props.onRetry();
-          this.setState({ failed: false });
-        }}
-      >
-        This view could not be loaded.
-      </StateMessage>
-    );
-  }
-}
-
 /** A dashboard view from its chunk: Loading… while it arrives, the failure and Try again if it does not. */
 function LazyView({ load, props = {} }: { load: Load; props?: Record<string, unknown> }) {
   const [, retried] = useState(0);
   const View = viewOf(load);
   return (
-    <LoadFailure
+    <LoadBoundary
       onRetry={() => {
         views.delete(load);
         retried((n) => n + 1);
       }}
+      failure={(retry) => (
+        <StateMessage status="failed" onRetry={retry}>
+          This view could not be loaded.
+        </StateMessage>
+      )}
     >
       <Suspense fallback={<StateMessage status="loading">Loading…</StateMessage>}>
         <View {...props} />
       </Suspense>
-    </LoadFailure>
+    </LoadBoundary>
   );
 }
 

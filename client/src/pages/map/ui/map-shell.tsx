@@ -1,4 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
+import { LinkButton, LoadBoundary } from '../../../shared/ui';
 import { ClockPanel } from '../../../widgets/clock-panel';
 import { loadMapPage } from '../preload';
 import styles from './map-page.module.css';
@@ -22,21 +23,46 @@ export function MapScreen({ signedIn }: { signedIn: boolean }) {
   );
   if (!signedIn) return <MapShell>{loading}</MapShell>;
   return (
-    <MapShell
-      map={
-        <Suspense fallback={null}>
-          <MapPart />
+    <LoadBoundary onRetry={reload} failure={(retry) => <MapFailure onRetry={retry} />}>
+      <MapShell
+        map={
+          <Suspense fallback={null}>
+            <MapPart />
+          </Suspense>
+        }
+        topRight={
+          <Suspense fallback={null}>
+            <TopRightPart />
+          </Suspense>
+        }
+      >
+        <Suspense fallback={loading}>
+          <PanelsPart />
         </Suspense>
-      }
-      topRight={
-        <Suspense fallback={null}>
-          <TopRightPart />
-        </Suspense>
-      }
-    >
-      <Suspense fallback={loading}>
-        <PanelsPart />
-      </Suspense>
+      </MapShell>
+    </LoadBoundary>
+  );
+}
+
+/**
+ * Try again loads the page anew. Its code could not be downloaded: offline, or a deploy in between, after
+ * which this page's chunk names are gone and only a new page finds the new ones. Nothing is lost: the
+ * session is in its cookie and the screen holds nothing yet but the clock.
+ */
+const reload = () => window.location.reload();
+
+/** The map page's code (or the map's own) could not be downloaded: said where the page says its devices could not be loaded (ui/map-page). */
+function MapFailure({ onRetry }: { onRetry: () => void }) {
+  return (
+    <MapShell>
+      <div className={styles.topLeft}>
+        <div role="alert" className={styles.statusLine}>
+          <p className={styles.note}>
+            The map could not be loaded.
+            <LinkButton onClick={onRetry}>Try again</LinkButton>
+          </p>
+        </div>
+      </div>
     </MapShell>
   );
 }

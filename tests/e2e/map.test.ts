@@ -233,9 +233,9 @@ describe('map screen', () => {
     // Each is a chunk fetched after sign-in or when the page opens (pages/map/ui/map-shell, app/App): offline,
     // or gone after a deploy. Before, the whole window went blank.
     let fail = true;
-    const page = await e2e.openPage(DESKTOP, '/', (context) =>
-      context.route(/\/assets\/(map-page|status)-[^/]*\.js$/, (route) => (fail ? route.abort('internetdisconnected') : route.fallback())),
-    );
+    const page = await e2e.openPage(DESKTOP, '/', async (context) => {
+      await context.route(/\/assets\/(map-page|status)-[^/]*\.js$/, (route) => (fail ? route.abort('internetdisconnected') : route.fallback()));
+    });
     await signIn(page, 'distributor@demo.test');
     const mapFailure = page.getByRole('alert').filter({ hasText: 'The map could not be loaded.' });
     await mapFailure.waitFor();

@@ -94,7 +94,11 @@ export default function OfflineMap() {
 function create(element: HTMLDivElement, styleUrl: string | null, software: boolean): MaplibreMap {
   // No background layer: the land colour is the container's CSS background, so the GPU (often a
   // software rasteriser in headless and VM browsers) never fills the whole screen an extra time per frame.
-  const style: StyleSpecification | string = styleUrl ?? { version: 8, sources: {}, layers: [] };
+  // No paint transitions: MapLibre fades each layer's paint properties in over 300 ms by default, drawing a
+  // frame every animation frame while any fades, although these layers' colours are meant to appear as
+  // they are. A signed-in load drew 18-25 frames before, 13-14 without (tests/perf/map-trace.ts's page,
+  // counted with the map's 'render' event); on a software rasteriser each is a long task on a slow phone.
+  const style: StyleSpecification | string = styleUrl ?? { version: 8, sources: {}, layers: [], transition: { duration: 0, delay: 0 } };
   const instance = new MaplibreMap({
     container: element,
     style,

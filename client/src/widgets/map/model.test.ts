@@ -1,6 +1,6 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { $devicePins } from '../../entities/device';
+import { $devicePins, deviceSelected } from '../../entities/device';
 import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
 import { pinTypeToggled } from '../../features/active-pin-filter';
 import { $labelsVisible, $pins, $viewRequest, devicePinClicked, mapMoved, zoomInClicked, zoomOutClicked } from './model';
@@ -19,6 +19,25 @@ describe('map model', () => {
     const scope = fork({ values: [[$devicePins, pinsOf([fakeDevice('A1', { location: { lat: 29.95, lng: -90.07 } })])]] });
     await allSettled(devicePinClicked, { scope, params: 'A1' });
     expect(scope.getState($viewRequest)).toEqual({ center: { lat: 29.95, lng: -90.07 }, zoom: 15, seq: 1 });
+  });
+
+  it('centres a device selected before the pins held it once its pin arrives, and only while it is selected', async () => {
+    const a1 = fakeDevice('A1', { location: { lat: 29.95, lng: -90.07 } });
+    const scope = fork();
+    await allSettled(deviceSelected, { scope, params: 'A1' });
+    expect(scope.getState($viewRequest)).toBeNull();
+    await allSettled($devicePins, { scope, params: pinsOf([a1]) });
+    expect(scope.getState($viewRequest)).toEqual({ center: { lat: 29.95, lng: -90.07 }, zoom: 15, seq: 1 });
+    // Once: a later change of the pins (a push) does not move the map again.
+    await allSettled($devicePins, { scope, params: pinsOf([{ ...a1, is_pause: true }]) });
+    expect(scope.getState($viewRequest)?.seq).toBe(1);
+
+    // Another device chosen meanwhile: the first one's pin arriving moves nothing.
+    const other = fork();
+    await allSettled(deviceSelected, { scope: other, params: 'A1' });
+    await allSettled(deviceSelected, { scope: other, params: 'B2' });
+    await allSettled($devicePins, { scope: other, params: pinsOf([a1]) });
+    expect(other.getState($viewRequest)).toBeNull();
   });
 
   it('shows labels from zoom 10 and draws only the pins the filter lets through', async () => {

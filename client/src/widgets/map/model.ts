@@ -57,6 +57,22 @@ sample({
   fn: ({ pins, request }, serial): ViewRequest => ({ center: pins[serial]!.location!, zoom: MAP_DEFAULTS.selectedZoom, seq: nextSeq(request) }),
   target: $viewRequest,
 });
+/**
+ * A device selected before the pins hold it (a device's link opened at load, whose panel can open before
+ * the pin feed answers on a slow connection) is centred when its pin arrives, once, if it is still the
+ * selected device.
+ */
+const $centreWhenPinned = createStore<string | null>(null);
+const pinnedSelectionCentred = createEvent();
+sample({ clock: [devicePinClicked, deviceSelected], source: $devicePins, fn: (pins, serial) => (pins[serial]?.location ? null : serial), target: $centreWhenPinned });
+const pinArrived = sample({
+  clock: $devicePins,
+  source: { serial: $centreWhenPinned, selected: $selectedSerial, request: $viewRequest },
+  filter: ({ serial, selected }, pins) => serial !== null && serial === selected && !!pins[serial]?.location,
+  fn: ({ serial, request }, pins): ViewRequest => ({ center: pins[serial!]!.location!, zoom: MAP_DEFAULTS.selectedZoom, seq: nextSeq(request) }),
+});
+sample({ clock: pinArrived, target: [$viewRequest, pinnedSelectionCentred] });
+$centreWhenPinned.reset(pinnedSelectionCentred, mapReset);
 sample({
   clock: boundsRequested,
   source: $viewRequest,

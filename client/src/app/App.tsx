@@ -7,7 +7,7 @@ import { NotFoundPage } from '../pages/not-found';
 import { MapScreen } from '../pages/map';
 import { $pathname, ROUTES } from '../shared/routing';
 import { LoadBoundary } from '../shared/ui';
-import { PageUnavailable, SessionLoading, SessionUnavailable } from './session-screens';
+import { SessionLoading, Unavailable } from './session-screens';
 
 // The pages besides the login and the map are loaded when opened: their code (and the effector units of
 // their models, built when a module is evaluated) is not part of the first bundle that every visit runs
@@ -24,7 +24,7 @@ const MaintenanceResultPage = lazy(() => import('../pages/maintenance-result').t
  */
 export function App() {
   return (
-    <LoadBoundary onRetry={() => window.location.reload()} failure={(retry) => <PageUnavailable onRetry={retry} />}>
+    <LoadBoundary onRetry={() => window.location.reload()} failure={(retry) => <Unavailable title="This page could not be loaded" onRetry={retry} />}>
       <Suspense fallback={<SessionLoading />}>
         <Routes />
       </Suspense>
@@ -43,7 +43,7 @@ function Routes() {
   // The same element as the signed-in map screen below, so its frame and clock stay as they are.
   if (status === 'checking' && pathname === ROUTES.home && resetToken === null) return <MapScreen signedIn={false} />;
   if (status === 'unknown' || status === 'checking') return <SessionLoading />;
-  if (status === 'unavailable') return <SessionUnavailable onRetry={retry} />;
+  if (status === 'unavailable') return <Unavailable title="The portal cannot be reached" onRetry={retry} />;
   if (status === 'anonymous' || resetToken !== null) return <LoginPage />;
 
   switch (pathname) {

@@ -13,28 +13,16 @@ export function SessionLoading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** The server did not answer the token check; the token is kept for the retry. */
-export function SessionUnavailable({ onRetry }: { onRetry: () => void }) {
-  return (
-    <MapBackdrop>
-      <main className={styles.card} role="alert">
-        <h1 className={styles.title}>The portal cannot be reached</h1>
-        <p className={styles.text}>Check your connection, then try again.</p>
-        <Button onClick={onRetry}>Try again</Button>
-      </main>
-    </MapBackdrop>
-  );
-}
-
 /**
- * A page's code (loaded when the page opens) could not be downloaded: offline, or a deploy in between, after
- * which only a new page load finds the new chunks. Try again loads the page anew; the session is in its cookie.
+ * Something the screen needs did not arrive, with Try again: the token check unanswered ('The portal cannot be
+ * reached'; the token is kept for the retry), or a page's code that could not be downloaded ('This page could
+ * not be loaded': offline, or a deploy in between, after which only a new page load finds the new chunks).
  */
-export function PageUnavailable({ onRetry }: { onRetry: () => void }) {
+export function Unavailable({ title, onRetry }: { title: string; onRetry: () => void }) {
   return (
     <MapBackdrop>
       <main className={styles.card} role="alert">
-        <h1 className={styles.title}>This page could not be loaded</h1>
+        <h1 className={styles.title}>{title}</h1>
         <p className={styles.text}>Check your connection, then try again.</p>
         <Button onClick={onRetry}>Try again</Button>
       </main>

@@ -3,13 +3,14 @@ import { useEffect } from 'react';
 import { $pinsStatus, pinsRequested } from '../../../entities/device';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
 import { DeviceFormDialog } from '../../../features/device-form';
-import { LinkButton, Spinner } from '../../../shared/ui';
+import { Spinner } from '../../../shared/ui';
 import { DevicePanel, panelRouteRead } from '../../../widgets/device-panel';
 import { FleetMap } from '../../../widgets/map';
 import { ProfilePanel } from '../../../widgets/profile-panel';
 import { SelectedDeviceCard } from '../../../widgets/selected-device';
 import { UserManagementDialog } from '../../../widgets/user-management';
 import '../model';
+import { FailureNote } from './failure-note';
 import { MapDashboard } from './map-dashboard';
 import styles from './map-page.module.css';
 
@@ -44,10 +45,7 @@ export function PanelsPart() {
               <Spinner size={16} /> Loading devices…
             </p>
           ) : status === 'failed' ? (
-            <p className={styles.note}>
-              The devices could not be loaded.
-              <LinkButton onClick={() => retry()}>Try again</LinkButton>
-            </p>
+            <FailureNote onRetry={() => retry()}>The devices could not be loaded.</FailureNote>
           ) : null}
         </div>
         <SelectedDeviceCard />

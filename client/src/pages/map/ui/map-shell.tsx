@@ -1,7 +1,8 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { LinkButton, LoadBoundary } from '../../../shared/ui';
+import { LoadBoundary } from '../../../shared/ui';
 import { ClockPanel } from '../../../widgets/clock-panel';
 import { loadMapPage } from '../preload';
+import { FailureNote } from './failure-note';
 import styles from './map-page.module.css';
 
 // The page's parts share one chunk (one import), which the preload started.
@@ -51,16 +52,13 @@ export function MapScreen({ signedIn }: { signedIn: boolean }) {
  */
 const reload = () => window.location.reload();
 
-/** The map page's code (or the map's own) could not be downloaded: said where the page says its devices could not be loaded (ui/map-page). */
+/** The map page's code (or the map's own) could not be downloaded: said where and as the page says its devices could not be loaded. */
 function MapFailure({ onRetry }: { onRetry: () => void }) {
   return (
     <MapShell>
       <div className={styles.topLeft}>
         <div role="alert" className={styles.statusLine}>
-          <p className={styles.note}>
-            The map could not be loaded.
-            <LinkButton onClick={onRetry}>Try again</LinkButton>
-          </p>
+          <FailureNote onRetry={onRetry}>The map could not be loaded.</FailureNote>
         </div>
       </div>
     </MapShell>

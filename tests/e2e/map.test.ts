@@ -257,6 +257,34 @@ describe('map screen', () => {
     fail = false;
     await pageFailure.getByRole('button', { name: 'Try again' }).click();
     await page.getByRole('heading', { name: 'Status report' }).waitFor();
+
+    // The same card when the stored session cannot be checked (the server unreachable), at tablet width
+    // too; its Try again checks again, keeping the session.
+    let unreachable = true;
+    await page.route('**/api/v1/user', (route) => (unreachable ? route.abort('internetdisconnected') : route.fallback()));
+    await page.setViewportSize(TABLET);
+    await page.goto('/');
+    const sessionFailure = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'The portal cannot be reached' }) });
+    await sessionFailure.waitFor();
+    await screenshot(page, 'session-unreachable-820x1180');
+    expect(await seriousAxe(page)).toEqual([]);
+    unreachable = false;
+    await sessionFailure.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
+
+    // The pins' feed failing says so in the same place and shape as the map's code failing.
+    let pinsFail = true;
+    await page.route('**/api/v1/devicePins', (route) => (pinsFail ? route.fulfill({ status: 500, json: { detail: 'boom' } }) : route.fallback()));
+    await page.reload();
+    const pinsFailure = page.getByRole('status').filter({ hasText: 'The devices could not be loaded.' });
+    await pinsFailure.waitFor();
+    // No counts beside the Active Pin toggles: a 0 would contradict the failure said beside it.
+    expect(await page.getByTestId('active-pin-panel').locator('li').allTextContents()).toEqual(['Synced', 'Pause', 'Warning']);
+    await screenshot(page, 'pins-failed-820x1180');
+    pinsFail = false;
+    await pinsFailure.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
+    expect(await pinsFailure.count()).toBe(0);
   });
 
   it('shows the maintenance pages without a session and without any credential in them', async () => {

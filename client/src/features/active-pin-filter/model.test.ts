@@ -1,8 +1,8 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { $devicePins } from '../../entities/device';
+import { $devicePins, fetchDevicePinsFx } from '../../entities/device';
 import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
-import { $enabledPinTypes, $pinTypeCounts, $visibleDevices, pinTypeToggled } from './model';
+import { $enabledPinTypes, $pinCountsKnown, $pinTypeCounts, $visibleDevices, pinTypeToggled } from './model';
 
 const FLEET = pinsOf([
   fakeDevice('S1'),
@@ -21,6 +21,16 @@ describe('active-pin filter model', () => {
     expect(visible(scope)).toEqual(['S1', 'S2', 'S3', 'S4', 'S5']);
     // A paused device counts as pause even with a warning: the pin shows it paused.
     expect(scope.getState($pinTypeCounts)).toEqual({ regular: 2, pause: 2, warning: 1 });
+  });
+
+  it('counts nothing until the pin feed has answered once: a failed first read is not an empty fleet', async () => {
+    const failing = fork({ handlers: [[fetchDevicePinsFx, async () => Promise.reject(new Error('offline'))]] });
+    expect(failing.getState($pinCountsKnown)).toBe(false);
+    await allSettled(fetchDevicePinsFx, { scope: failing });
+    expect(failing.getState($pinCountsKnown)).toBe(false);
+    const answering = fork({ handlers: [[fetchDevicePinsFx, async () => []]] });
+    await allSettled(fetchDevicePinsFx, { scope: answering });
+    expect(answering.getState($pinCountsKnown)).toBe(true);
   });
 
   it('hides the pins of a switched-off type and brings them back', async () => {

@@ -1,6 +1,6 @@
 import { combine, createEvent, createStore } from 'effector';
 import type { DevicePin } from '@fleet/shared';
-import { $devicePins, pinTypeOf, type PinType } from '../../entities/device';
+import { $devicePins, $pinsStatus, pinTypeOf, type PinType } from '../../entities/device';
 
 /**
  * The Active Pin panel (spec section 2): Synced (regular), pause and warning pins can each be turned
@@ -31,3 +31,10 @@ export const $pinTypeCounts = $placedDevices.map((devices) => {
   for (const device of devices) counts[pinTypeOf(device)] += 1;
   return counts;
 });
+
+/**
+ * Whether the counts mean anything: not before the pin feed's first answer. While it loads, or when it
+ * failed ('The devices could not be loaded.' beside the dashboard), a 0 beside each toggle would say the
+ * fleet has no such devices; the panel shows no number instead.
+ */
+export const $pinCountsKnown = $pinsStatus.map((status) => status === 'ready');

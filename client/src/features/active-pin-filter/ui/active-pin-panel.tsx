@@ -2,7 +2,7 @@ import { useUnit } from 'effector-react';
 import { useId } from 'react';
 import type { PinType } from '../../../entities/device';
 import { Panel, PanelTitle, SwitchButton } from '../../../shared/ui';
-import { $enabledPinTypes, $pinTypeCounts, pinTypeToggled } from '../model';
+import { $enabledPinTypes, $pinCountsKnown, $pinTypeCounts, pinTypeToggled } from '../model';
 import styles from './active-pin-panel.module.css';
 
 const ROWS: { type: PinType; label: string; hint: string }[] = [
@@ -13,7 +13,7 @@ const ROWS: { type: PinType; label: string; hint: string }[] = [
 
 /** Active Pin: one switch per pin type; a switched-off type is dimmed here and hidden on the map. */
 export function ActivePinPanel({ className }: { className?: string }) {
-  const [enabled, counts, toggled] = useUnit([$enabledPinTypes, $pinTypeCounts, pinTypeToggled]);
+  const [enabled, counts, known, toggled] = useUnit([$enabledPinTypes, $pinTypeCounts, $pinCountsKnown, pinTypeToggled]);
   const titleId = useId();
   return (
     <Panel className={[styles.panel, className ?? ''].join(' ')} aria-labelledby={titleId} data-testid="active-pin-panel">
@@ -31,7 +31,7 @@ export function ActivePinPanel({ className }: { className?: string }) {
               mark={<span className={styles.swatch} data-pin-type={type} aria-hidden="true" />}
             >
               {label}
-              <span className={styles.count}>{counts[type]}</span>
+              {known ? <span className={styles.count}>{counts[type]}</span> : null}
             </SwitchButton>
           </li>
         ))}

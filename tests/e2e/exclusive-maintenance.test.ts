@@ -176,6 +176,9 @@ describe('/maintenance and /maintenance-result', () => {
     expect(expected.length).toBeGreaterThan(0);
     const order = await page.getByTestId('maintenance-device').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.serial));
     expect(order).toEqual(expected.map((d) => d.serial));
+    // When the list was read is in the sites' zone, named like their visit times, not the technician's own.
+    await expect.poll(() => page.getByText(/Updated \d{1,2} \w{3} \d{4} \d{1,2}:\d{2} (AM|PM) (CST|CDT)\./).count()).toBe(1);
+    expect(await page.locator('body').innerText()).not.toMatch(/your time|UTC/);
     const firstForecast = await page.getByTestId('maintenance-device').first().getByTestId('forecast').first().textContent();
     expect(firstForecast).toBe(expected[0]!.pumps[0]!.forecast_text);
     expect(firstForecast).toMatch(/at the last .*rate|not enough data|empty now/);

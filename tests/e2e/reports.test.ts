@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { warningText, type ReportAnswer } from '@fleet/shared';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { XLSX_HEADER_ROW } from '../../server/src/reports/report-files.ts';
-import { ARTIFACTS, dismissPopup, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { ARTIFACTS, DESKTOP, dismissPopup, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -543,10 +543,12 @@ describe('Download and Send Email', () => {
 });
 
 describe('/status', () => {
-  async function openStatus(email = DISTRIBUTOR, viewport?: { width: number; height: number }) {
-    const page = await e2e.openPage(viewport);
-    await signInToMap(page, email);
-    await page.goto('/status');
+  /**
+   * /status as the Status Report tile opens it: a new tab of a browser that holds the session (no map load
+   * first), in a zone far from the sites' (Chicago), so a time shown in the viewer's zone would read JST.
+   */
+  async function openStatus(email = DISTRIBUTOR, viewport = DESKTOP) {
+    const page = await e2e.openSignedIn(email, '/status', { viewport, timezoneId: 'Asia/Tokyo' });
     await page.getByTestId('status-county').first().waitFor({ timeout: 20_000 });
     return page;
   }
@@ -566,6 +568,9 @@ describe('/status', () => {
     expect(await page.locator('main').innerText()).not.toMatch(/LEFT_|RIGHT_|BATCH_EXPIRED/);
     // Check-ins carry the site zone's name (the demo sites are in Chicago: CST or CDT).
     expect(await page.locator('[data-testid="status-checkin"]').first().innerText()).toMatch(/\b(CST|CDT)\b/);
+    // One zone on the page: when it was opened is in the sites' zone too, named, not the browser's (Tokyo).
+    expect(await page.getByTestId('status-opened').innerText()).toMatch(/^Opened \d{1,2} \w{3} \d{4} \d{1,2}:\d{2} (AM|PM) (CST|CDT)\. Every time on this report is the sites’ time\.$/);
+    expect(await page.locator('body').innerText()).not.toMatch(/your time|JST|GMT/);
     await screenshot(page, 'status-page');
     expect(await seriousAxe(page, 'body')).toEqual([]);
     await page.emulateMedia({ media: 'print' });

@@ -3,4 +3,4 @@ export { deleteCookie, readCookie, writeSessionCookie } from './cookie';
 export { createDebounce } from './debounce';
 export { normalizeEmail } from './email';
 export { createResultPopup, createSeqTimerFx, type PopupResult, type ShownResult } from './result-popup';
-export { siteTime } from './site-time';
+export { pageZone, siteTime } from './site-time';

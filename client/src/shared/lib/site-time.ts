@@ -22,3 +22,19 @@ export function siteTime(iso: string, timeZone: string): string {
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('day')} ${part('month')} ${part('year')} ${part('hour')}:${part('minute')} ${part('dayPeriod')} ${part('timeZoneName')}`;
 }
+
+/**
+ * The one zone a page's own times (when it was opened or refreshed) are shown in, beside times already in
+ * their sites' zones: the sites' zone when they share one (a fleet's usual case), so the page reads in one
+ * zone; UTC when they do not (each row then names its own zone, and this one names UTC). Never the
+ * viewer's own zone, which would put a second, unnamed zone on the page.
+ */
+export function pageZone(zones: Iterable<string | null | undefined>): string {
+  let zone: string | null = null;
+  for (const z of zones) {
+    const each = z || 'UTC';
+    if (zone === null) zone = each;
+    else if (zone !== each) return 'UTC';
+  }
+  return zone ?? 'UTC';
+}

@@ -2,7 +2,7 @@ import { MAINTENANCE_ACTION_TEXT, MAINTENANCE_ACTIONS, type MaintenanceAction, t
 import { useUnit } from 'effector-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { actionsText, needsOf, remainingText, siteLine } from '../../../entities/maintenance';
-import { siteTime } from '../../../shared/lib';
+import { pageZone, siteTime } from '../../../shared/lib';
 import { Button, Dialog, PageFrame, pageText, PasswordField, ResultPopup } from '../../../shared/ui';
 import {
   $credential,
@@ -26,13 +26,15 @@ import styles from './maintenance-page.module.css';
 
 /** /maintenance: the technician's list (spec section 2), on the maintenance credential, not a user session. */
 export function MaintenancePage() {
-  const [credential, loadedAt, status, mounted, refresh, forget] = useUnit([$credential, $loadedAt, $status, pageMounted, refreshClicked, credentialForgotten]);
+  const [credential, devices, loadedAt, status, mounted, refresh, forget] = useUnit([$credential, $devices, $loadedAt, $status, pageMounted, refreshClicked, credentialForgotten]);
   useEffect(() => {
     mounted();
     document.title = 'Maintenance';
   }, [mounted]);
 
-  const lead = `Devices in maintenance or needing a visit, the soonest to run dry first.${loadedAt ? ` Updated ${loadedAt.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })} (your time).` : ''}`;
+  // Updated in the page's one zone: the sites' when they share one, else UTC, named either way (never the
+  // technician's own zone beside the sites' visit times).
+  const lead = `Devices in maintenance or needing a visit, the soonest to run dry first.${loadedAt ? ` Updated ${siteTime(loadedAt.toISOString(), pageZone(devices.map((d) => d.site.timezone_id)))}.` : ''}`;
   const actions = credential ? (
     <>
       <Button variant="secondary" onClick={() => refresh()} loading={status === 'loading'}>

@@ -1,5 +1,6 @@
 import { useUnit } from 'effector-react';
 import { memo, useEffect, useState } from 'react';
+import { pageZone } from '../../../shared/lib';
 import { Button, PageFrame, pageText } from '../../../shared/ui';
 import { siteTime, type CountyReport, type StatusCounts, type StatusRow } from '../lib/status-report';
 import { $extrasFailed, $isLive, $report, $status, retryClicked, statusPageMounted } from '../model';
@@ -30,11 +31,7 @@ export function StatusPage() {
   return (
     <PageFrame
       title="Status report"
-      lead={
-        <>
-          Opened {generated.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })} (your time). Check-in times are in each site's own time zone, named after the time.
-        </>
-      }
+      lead={statusLead(generated, report, status === 'ready')}
       actions={
         <>
           <span className={[styles.live, live ? styles.liveOn : ''].join(' ')} role="status" data-testid="status-live" data-live={live}>
@@ -82,6 +79,25 @@ export function StatusPage() {
         {status === 'ready' && report.counties.length === 0 ? <p className={pageText.meta}>No devices in your fleet.</p> : null}
       </main>
     </PageFrame>
+  );
+}
+
+/**
+ * When the page was opened, in the one zone of the page: the sites' zone when every listed device's site
+ * shares it, so the whole report reads in one named zone; UTC (named) when the sites' zones differ, each
+ * check-in then naming its own. Never the viewer's zone (a second zone on the page, and a printed report
+ * read elsewhere would not say which).
+ */
+function statusLead(generated: Date, report: { counties: readonly CountyReport[] }, ready: boolean) {
+  const zones = new Set(report.counties.flatMap((county) => county.rows.map((row) => row.timeZone)));
+  // Until the devices (and so their sites' zone) are in, no time rather than one in a zone that changes.
+  if (zones.size === 0 && !ready) return null;
+  const opened = siteTime(generated.toISOString(), pageZone(zones));
+  if (zones.size === 0) return <span data-testid="status-opened">Opened {opened}.</span>;
+  return (
+    <span data-testid="status-opened">
+      Opened {opened}. {zones.size === 1 ? 'Every time on this report is the sites’ time.' : "Check-in times are in each site's own time zone, named after the time."}
+    </span>
   );
 }
 

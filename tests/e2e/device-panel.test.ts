@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { axeOn, mapData, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { axeOn, mapData, screenshot, startE2E, TABLET, type E2E } from './browser.ts';
 import { startPortalPushes } from './server.ts';
 
 let e2e: E2E;
@@ -53,8 +53,6 @@ async function openPanel(email: string, serial: string, viewport?: { width: numb
 
 describe('device management panel', () => {
   it('opens from a selected pin with the site, the device clock, the group devices and the device info', async () => {
-    const page = await e2e.openPage();
-    await signInToMap(page, 'distributor@demo.test');
     const list = (await devices()).filter((d) => d.location_group);
     // A site with several devices, so the right column has more than one card.
     const counts = new Map<number, number>();
@@ -62,9 +60,8 @@ describe('device management panel', () => {
     const target = list.find((d) => (counts.get(d.location_group) ?? 0) > 1 && d.label)!;
     const group = list.filter((d) => d.location_group === target.location_group);
 
-    // Open by address (pins are drawn on a canvas; map.test.ts covers clicking one).
-    await page.goto(`/?device=${target.serial}`);
-    await expect.poll(() => panel(page).getAttribute('data-serial'), { timeout: 20_000 }).toBe(target.serial);
+    // Open by address, as a returning user's link does (pins are drawn on a canvas; map.test.ts covers clicking one).
+    const page = await openPanel('distributor@demo.test', target.serial);
     await expect.poll(async () => (await mapData(page)).selectedSerial).toBe(target.serial);
     await expect(panel(page).getByRole('heading', { level: 2 }).textContent()).resolves.toBe(target.address);
     // The device clock: '5 Jan 2024 3:04 PM' in the site's zone (the demo sites are in America/Chicago).

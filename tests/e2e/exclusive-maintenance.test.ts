@@ -11,7 +11,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MaintenanceDevice, PartnerUser } from '@fleet/shared';
-import { DESKTOP, fleetMap, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { DESKTOP, fleetMap, screenshot, seriousAxe, signIn, startE2E, TABLET, type E2E } from './browser.ts';
 
 let e2e: E2E;
 let distributorToken = '';
@@ -208,9 +208,8 @@ describe('/maintenance and /maintenance-result', () => {
   });
 
   it('/maintenance-result shows the work in the site zone, newest first; a distributor rotates the credential', async () => {
-    const page = await e2e.openPage(DESKTOP);
-    await signInToMap(page, 'distributor@demo.test');
-    await page.goto('/maintenance-result');
+    // A tab of a browser that holds the session, opened at the page (no map load first).
+    const page = await e2e.openSignedIn('distributor@demo.test', '/maintenance-result', { viewport: DESKTOP });
     await page.getByRole('heading', { name: 'Maintenance result', level: 1 }).waitFor();
     const rows = page.getByTestId('maintenance-record');
     await rows.first().waitFor();
@@ -236,9 +235,7 @@ describe('/maintenance and /maintenance-result', () => {
   it('/maintenance-result without a session asks to sign in; a client sees no credential panel', async () => {
     const anonymous = await e2e.openPage(DESKTOP, '/maintenance-result');
     await anonymous.getByText('Sign in to the portal to see what was done.').waitFor();
-    const client = await e2e.openPage(DESKTOP);
-    await signInToMap(client, 'client@demo.test');
-    await client.goto('/maintenance-result');
+    const client = await e2e.openSignedIn('client@demo.test', '/maintenance-result', { viewport: DESKTOP });
     await client.getByRole('heading', { name: 'Maintenance result', level: 1 }).waitFor();
     await client.getByText(/No maintenance has been recorded yet|Refilled|Repaired|Batch replaced/).first().waitFor();
     expect(await client.getByRole('button', { name: 'Make a new credential' }).count()).toBe(0);

@@ -223,9 +223,7 @@ describe('map screen', () => {
     await exclusive.getByRole('heading', { name: 'Market partner management' }).waitFor();
     expect(await exclusive.getByRole('link', { name: 'Back to the map' }).getAttribute('href')).toBe('/');
 
-    const partner = await e2e.openPage();
-    await signInToMap(partner, 'partner@demo.test');
-    await partner.goto('/exclusive-management');
+    const partner = await e2e.openSignedIn('partner@demo.test', '/exclusive-management');
     await partner.getByText('This page is not available for market-partner accounts.').waitFor();
   });
 

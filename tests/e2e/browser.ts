@@ -67,25 +67,78 @@ export async function startE2E(): Promise<E2E> {
    * and the same user for a returning one). A new context starts with an empty HTTP cache, so its first
    * page downloads and compiles the app and MapLibre again and its map worker parses the basemap again:
    * 7-8 s of CPU to the pins on a slow host, against 4-5 s in a context that has loaded the page before.
-   * What a test leaves behind goes at its end or at the next opening: its pages close (a tab's
-   * sessionStorage and sockets go with it), cookies are cleared, and a returning user gets a fresh
-   * session cookie. The HTTP cache stays (hashed, immutable assets; the API is no-store), as it would for
-   * a person coming back to the portal. A test that prepares its context (`setup`: cookies, routes) gets a
-   * new one of its own, closed after it.
+   * What a test leaves behind goes at its end or at the next opening: its other pages close, cookies are
+   * cleared, and a returning user gets a fresh session cookie. The HTTP cache stays (hashed, immutable
+   * assets; the API is no-store), as it would for a person coming back to the portal. A test that prepares
+   * its context (`setup`: cookies, routes) gets a new one of its own, closed after it.
+   *
+   * Each kept context also keeps its tab (see `park` and `reuse`): the next test's page is that tab
+   * navigated anew, not a new tab. A new tab starts a renderer process, whose V8 compiles the app and
+   * MapLibre again; the same tab's renderer keeps its compiled code. A signed-in map load took 4.9 s of
+   * CPU that way against 7.1 s in a new tab (tests/.scratch measurements on this host, nine loads each).
    */
   const kept = new Map<string, BrowserContext>();
+  /** The tab each kept context keeps between tests. */
+  const tabs = new Map<BrowserContext, Page>();
+  /** Tabs a test changed in ways a navigation does not undo (init scripts, exposed functions, a CDP session): never reused. */
+  const dirty = new WeakSet<Page>();
+  /**
+   * After a test: the test's listeners and routes go, and the tab leaves the portal's app for a small
+   * same-origin document (an API 404), so nothing of the test's page (sockets, timers, polls) runs on into
+   * the next test while the tab's renderer, kept for the portal's site, stays; then its sessionStorage is
+   * cleared (a closed tab would have lost it).
+   */
+  const PARKED = '/api/parked-test-tab';
+  async function park(tab: Page) {
+    await tab.removeAllListeners(undefined, { behavior: 'ignoreErrors' });
+    await tab.unrouteAll({ behavior: 'ignoreErrors' });
+    await tab.goto(`${portal.baseURL}${PARKED}`);
+    await tab.evaluate(() => sessionStorage.clear());
+  }
+  /** Each kept tab's viewport when it opened (its context's), to return to. */
+  const viewports = new WeakMap<Page, { width: number; height: number } | null>();
+  /** Before a test: parked if it is not yet (a second opening within a test), and back to its first viewport with no emulated media. */
+  async function reuse(tab: Page) {
+    if (tab.url() !== `${portal.baseURL}${PARKED}`) await park(tab);
+    await tab.emulateMedia({ media: null, colorScheme: null, reducedMotion: null, forcedColors: null });
+    const [size, first] = [tab.viewportSize(), viewports.get(tab)];
+    if (first && (size?.width !== first.width || size?.height !== first.height)) await tab.setViewportSize(first);
+  }
+  function track(page: Page) {
+    viewports.set(page, page.viewportSize());
+    for (const method of ['addInitScript', 'exposeFunction', 'exposeBinding'] as const) {
+      const original = page[method].bind(page) as (...args: unknown[]) => Promise<unknown>;
+      (page as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+        dirty.add(page);
+        return original(...args);
+      };
+    }
+    return page;
+  }
   async function open(options: BrowserContextOptions, url: string, setup?: (context: BrowserContext) => Promise<void>, keep?: string) {
     let context = keep === undefined ? undefined : kept.get(keep);
+    let tab: Page | undefined;
     if (context) {
-      await Promise.all(context.pages().map((page) => page.close()));
+      tab = tabs.get(context);
+      if (tab && (tab.isClosed() || dirty.has(tab))) tab = undefined;
+      await Promise.all(context.pages().filter((page) => page !== tab).map((page) => page.close()));
       await context.clearCookies();
     } else {
       context = await browser.newContext({ viewport: DESKTOP, ...options, baseURL: portal.baseURL });
       if (keep === undefined) contexts.push(context);
-      else kept.set(keep, context);
+      else {
+        kept.set(keep, context);
+        const newCDPSession = context.newCDPSession.bind(context);
+        context.newCDPSession = (page) => {
+          if (page instanceof Object && 'goto' in page) dirty.add(page as Page);
+          return newCDPSession(page);
+        };
+      }
     }
     await setup?.(context);
-    const page = await context.newPage();
+    if (tab) await reuse(tab);
+    const page = tab ?? track(await context.newPage());
+    if (keep !== undefined) tabs.set(context, page);
     await page.goto(url);
     return page;
   }
@@ -109,7 +162,15 @@ export async function startE2E(): Promise<E2E> {
     async closeContexts() {
       await Promise.all([
         ...contexts.splice(0).map((context) => context.close()),
-        ...[...kept.values()].flatMap((context) => context.pages().map((page) => page.close())),
+        ...[...kept.values()].flatMap((context) => {
+          const tab = tabs.get(context);
+          const keepTab = tab && !tab.isClosed() && !dirty.has(tab);
+          return [
+            ...context.pages().filter((page) => !keepTab || page !== tab).map((page) => page.close()),
+            // A tab that cannot be parked (a test left it hung) is closed like the others.
+            ...(keepTab ? [park(tab).catch(() => tab.close())] : []),
+          ];
+        }),
       ]);
     },
     closeClients,

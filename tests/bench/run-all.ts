@@ -181,10 +181,12 @@ if (only.has('push')) {
   const sockets = smoke ? 200 : 2000;
   console.log(`\npush memory, ${sockets} idle authenticated sockets (tests/load/push.bench.ts capacity; bare Socket.IO beside it)`);
   const out = await runScript('tests/load/push.bench.ts', ['--only', 'capacity', '--capacity', String(sockets), '--capacity-backends', 'pglite'], 15 * 60_000);
-  const perSocket = find(out, /^\s+pglite\s+.*?\s([\d.]+) kB\s/m);
+  // Signed: with the smoke's 200 sockets the growth (about 4 MB) can be inside the RSS noise, and the delta
+  // can come out at or below zero. That is still a figure; it says the round is too small to measure.
+  const perSocket = find(out, /^\s+pglite\s+.*?\s(-?[\d.]+) kB\s/m);
   const bareOut = await runScript('tests/bench/bare-socketio.ts', ['--sockets', String(sockets)], 5 * 60_000);
   const bare = find(bareOut, /RESULT bare_socketio_kb_per_socket=([\d.]+)/);
-  add({ section: 'push', what: `server RSS per idle socket (${sockets} sockets)`, figure: perSocket ? `${perSocket[0]} kB` : 'see log', baseline: bare ? `bare Socket.IO ${bare[0]} kB` : '-' });
+  add({ section: 'push', what: `server RSS per idle socket (${sockets} sockets)`, figure: perSocket ? `${perSocket[0]} kB${Number(perSocket[0]) <= 0 ? ' (inside the RSS noise at this count)' : ''}` : 'see log', baseline: bare ? `bare Socket.IO ${bare[0]} kB` : '-' });
   if (!perSocket) failures.push('push: no per-socket figure (see the log)');
 }
 

@@ -250,3 +250,41 @@ export async function seriousAxe(page: Page, selector = 'body'): Promise<string[
   const { violations } = await axeOn(page).include(selector).analyze();
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
+
+/** One value a recorded attribute took: when (the page's performance.now), its dialog's text and its alert. */
+export type RecordedStep = { value: string; at: number; text: string; alert: string | null };
+/**
+ * Starts recording, in the page, each value that `attribute` of the first element matching `selector` takes
+ * ('closed' while there is none; the first step is the current one unless closed), with the time, the text of its <dialog> (or its own) and its alert. A step
+ * that lasts a second (a notice that closes itself) can pass between two checks from a test on a loaded
+ * machine; the page's own record cannot miss it. One recording per page: a new call starts it again.
+ */
+export async function recordSteps(page: Page, selector: string, attribute: string) {
+  // A string: the test transform would wrap named inner functions in a helper the page lacks.
+  await page.evaluate(`(() => {
+    const w = window;
+    w.__stepObserver?.disconnect();
+    w.__steps = [];
+    const record = () => {
+      const d = document.querySelector(${JSON.stringify(selector)});
+      const value = d ? d.getAttribute(${JSON.stringify(attribute)}) : 'closed';
+      const last = w.__steps[w.__steps.length - 1];
+      if ((last ? last.value : 'closed') === value) return;
+      w.__steps.push({ value, at: performance.now(), text: d ? (d.closest('dialog') ?? d).textContent : '', alert: d ? (d.querySelector('[role=alert]')?.textContent ?? null) : null });
+    };
+    record();
+    w.__stepObserver = new MutationObserver(record);
+    w.__stepObserver.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: [${JSON.stringify(attribute)}] });
+  })()`);
+}
+/** The steps recorded since recordSteps once their values, joined by spaces, match `ending` (for example /sent closed$/). */
+export async function stepsUntil(page: Page, ending: RegExp, timeout = 10_000): Promise<RecordedStep[]> {
+  const steps = () => page.evaluate('window.__steps') as Promise<RecordedStep[]>;
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const seen = await steps();
+    if (ending.test(seen.map((s) => s.value).join(' '))) return seen;
+    if (Date.now() > deadline) throw new Error(`The steps ${JSON.stringify(seen.map((s) => s.value))} did not end with ${ending} within ${timeout} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -11,7 +11,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatDeviceClock, latestPage, pageHours, siteDateTime } from '../../client/src/widgets/device-panel/lib/panel-lib.ts';
 import { DEMO_STILL_SERIALS } from '../../server/src/seed/demo-data.ts';
-import { animationsSettled, DESKTOP, mapData, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { animationsSettled, DESKTOP, mapData, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
 import { startPortalPushes } from './server.ts';
 
 const SITE_ZONE = 'America/Chicago';
@@ -87,38 +87,20 @@ const panel = (page: Page) => page.getByTestId('device-panel');
 const menu = (page: Page, name: string) => panel(page).getByRole('navigation', { name: 'Device sections' }).getByRole('button', { name });
 const dialog = (page: Page) => panel(page).getByTestId('control-dialog');
 
-type DialogPhase = { phase: string; at: number; text: string; alert: string | null };
-/** Starts recording, in the page, each phase the device panel's control dialog goes through ('closed' when gone). */
-async function recordDialogPhases(page: Page) {
-  // A string: the test transform would wrap named inner functions in a helper the page lacks.
-  await page.evaluate(`(() => {
-    const w = window;
-    w.__dialogObserver?.disconnect();
-    w.__dialogPhases = [];
-    const record = () => {
-      const d = document.querySelector('[data-testid="device-panel"] [data-testid="control-dialog"]');
-      const phase = d ? d.getAttribute('data-phase') : 'closed';
-      const last = w.__dialogPhases[w.__dialogPhases.length - 1];
-      if ((last ? last.phase : 'closed') === phase) return;
-      w.__dialogPhases.push({ phase, at: performance.now(), text: d ? d.textContent : '', alert: d ? (d.querySelector('[role=alert]')?.textContent ?? null) : null });
-    };
-    w.__dialogObserver = new MutationObserver(record);
-    w.__dialogObserver.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-phase'] });
-  })()`);
-}
+/** Records each phase of the device panel's control dialog ('closed' when gone). */
+const recordDialogPhases = (page: Page) => recordSteps(page, '[data-testid="device-panel"] [data-testid="control-dialog"]', 'data-phase');
 /** The phases recorded since recordDialogPhases, once the dialog has shown `result` and closed again. */
-async function dialogPhasesUntilClosed(page: Page, result: string): Promise<DialogPhase[]> {
-  const phases = () => page.evaluate('window.__dialogPhases') as Promise<DialogPhase[]>;
-  await expect.poll(async () => (await phases()).map((p) => p.phase).join(' '), { timeout: 10_000 }).toMatch(new RegExp(`${result} closed$`));
-  return phases();
-}
+const dialogPhasesUntilClosed = (page: Page, result: string) => stepsUntil(page, new RegExp(`${result} closed$`));
 /** One cycle of the control dialog (spec section 4): loading, the result with its text, closed about 1 s later. */
-function expectCycle(phases: DialogPhase[], result: 'success' | 'danger', text: string) {
-  expect(phases.map((p) => p.phase), text).toEqual(['loading', result, 'closed']);
+function expectCycle(phases: RecordedStep[], result: 'success' | 'danger', text: string) {
+  expect(phases.map((p) => p.value), text).toEqual(['loading', result, 'closed']);
   expect(result === 'danger' ? phases[1]!.alert : phases[1]!.text).toContain(text);
   const closedAfter = phases[2]!.at - phases[1]!.at;
+  // The dialog closes on a 1 s timer (RESULT_CLOSE_MS). The bound above is wide because a page on a loaded
+  // two-core CI host ran that timer 3.7 s late; it still tells 'closes by itself' from 'stays until the next
+  // poll' (10 s or more) or 'never'.
   expect(closedAfter, text).toBeGreaterThan(500);
-  expect(closedAfter, text).toBeLessThan(2_500);
+  expect(closedAfter, text).toBeLessThan(6_000);
 }
 const siteToday = () => localDateOf(Date.now(), SITE_ZONE);
 

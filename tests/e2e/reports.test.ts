@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { warningText, type ReportAnswer } from '@fleet/shared';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { XLSX_HEADER_ROW } from '../../server/src/reports/report-files.ts';
-import { ARTIFACTS, DESKTOP, dismissPopup, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { ARTIFACTS, DESKTOP, dismissPopup, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -56,36 +56,10 @@ const api = (email = DISTRIBUTOR) => ({
 
 const view = (page: Page) => page.getByTestId('report-list');
 const dialog = (page: Page, name: string | RegExp) => page.getByRole('dialog', { name });
-type EmailStep = { step: string; text: string };
-/**
- * Starts recording, in the page, each step the Send Email dialog shows ('closed' when gone) with its text.
- * 'Email has been sent !' closes itself after 1 s, which a loaded machine can let pass between two checks
- * from the test; the page's own record cannot miss it.
- */
-async function recordEmailSteps(page: Page) {
-  // A string: the test transform would wrap named inner functions in a helper the page lacks.
-  await page.evaluate(`(() => {
-    const w = window;
-    w.__emailObserver?.disconnect();
-    w.__emailSteps = [];
-    const record = () => {
-      const d = document.querySelector('[data-testid="email-report-dialog"]');
-      const step = d ? d.getAttribute('data-step') : 'closed';
-      const last = w.__emailSteps[w.__emailSteps.length - 1];
-      if (last && last.step === step) return;
-      w.__emailSteps.push({ step, text: d ? (d.closest('dialog') ?? d).textContent : '' });
-    };
-    record();
-    w.__emailObserver = new MutationObserver(record);
-    w.__emailObserver.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-step'] });
-  })()`);
-}
-const emailSteps = (page: Page) => page.evaluate('window.__emailSteps') as Promise<EmailStep[]>;
+/** Records each step of the Send Email dialog ('closed' when gone): 'Email has been sent !' closes itself after 1 s. */
+const recordEmailSteps = (page: Page) => recordSteps(page, '[data-testid="email-report-dialog"]', 'data-step');
 /** Once the dialog has shown 'sent' and closed again: that step's text. */
-async function sentAndClosed(page: Page): Promise<string> {
-  await expect.poll(async () => (await emailSteps(page)).map((s) => s.step).join(' '), { timeout: 30_000 }).toMatch(/sent closed$/);
-  return (await emailSteps(page)).find((s) => s.step === 'sent')!.text;
-}
+const sentAndClosed = async (page: Page) => (await stepsUntil(page, /sent closed$/, 30_000)).find((s) => s.value === 'sent')!.text;
 const fail500 = (page: Page, glob: string) => page.route(glob, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Server down for the test"}' }));
 const day = (offset: number) => {
   const d = new Date();
@@ -535,7 +509,7 @@ describe('Download and Send Email', () => {
     const sentText = await sentAndClosed(page);
     expect(sentText).toContain('Email has been sent !');
     expect(sentText).toContain('Email Sent !');
-    expect((await emailSteps(page)).map((s) => s.step)).toEqual(['error', 'sending', 'sent', 'closed']);
+    expect((await stepsUntil(page, /closed$/)).map((s) => s.value)).toEqual(['error', 'sending', 'sent', 'closed']);
     expect(sends).toHaveLength(2);
     expect(sends[0]!.requestId).toBeTruthy();
     expect(sends[1]!.requestId).toBe(sends[0]!.requestId);

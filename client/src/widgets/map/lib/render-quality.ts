@@ -19,3 +19,57 @@ export function isSoftwareWebGL(): boolean {
 
 /** While the map moves on a software rasteriser it draws at this pixel ratio, then returns to full. */
 export const MOVING_PIXEL_RATIO = 0.5;
+
+/** While the map loads on a software rasteriser, the shortest time between two of its frames (see frameGate). */
+export const LOADING_FRAME_GAP_MS = 250;
+
+type Clock = { now(): number; setTimeout(run: () => void, ms: number): unknown; clearTimeout(timer: unknown): void };
+const browserClock: Clock = {
+  now: () => performance.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * Spaces the frames a map asks for. While closed, at most one frame every `gapMs`: a frame asked for within
+ * the gap is drawn at its end, once however often it was asked for, with everything that arrived by then.
+ * While open, every frame asked for is drawn at once. A map that loads asks for a frame for each tile,
+ * source and glyph set that arrives (13-14 in a signed-in load, 60-100 ms apart); on a software rasteriser
+ * each frame costs the GPU process and the page's main thread whatever changed, so the loading map draws
+ * half as many frames and ends in the same picture.
+ */
+export function frameGate(draw: () => void, gapMs: number, clock: Clock = browserClock) {
+  let open = false;
+  let lastFrame = -Infinity;
+  let deferred: unknown = null;
+  const drawNow = () => {
+    if (deferred !== null) clock.clearTimeout(deferred);
+    deferred = null;
+    lastFrame = clock.now();
+    draw();
+  };
+  return {
+    /** A frame is wanted. */
+    request() {
+      if (open) return drawNow();
+      if (deferred !== null) return;
+      const wait = lastFrame + gapMs - clock.now();
+      if (wait <= 0) drawNow();
+      else deferred = clock.setTimeout(drawNow, wait);
+    },
+    /** Every frame from now on is drawn when asked for; one waiting is drawn now. */
+    open() {
+      open = true;
+      if (deferred !== null) drawNow();
+    },
+    /** Frames are spaced again. */
+    close() {
+      open = false;
+    },
+    /** Nothing waiting is drawn (the map is gone). */
+    stop() {
+      if (deferred !== null) clock.clearTimeout(deferred);
+      deferred = null;
+    },
+  };
+}

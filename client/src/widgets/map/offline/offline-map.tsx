@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
 import { afterFirstPaint } from '../lib/after-paint';
-import { isSoftwareWebGL, MOVING_PIXEL_RATIO } from '../lib/render-quality';
+import { frameGate, isSoftwareWebGL, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO } from '../lib/render-quality';
 import { BasemapLayer } from './basemap-layer';
 import { CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
@@ -152,13 +152,18 @@ type DynamicResolution = { loaded(): void };
 /**
  * Dynamic resolution on a software rasteriser, where every frame costs the CPU in proportion to its
  * pixels: draw at half resolution while the map loads (each source and tile that arrives is a frame of
- * its own) and while moving (smooth panning), at full resolution once loaded and still (crisp pins and
- * lines). `loaded()` is called at the first idle with every layer in.
+ * its own), with its loading frames spaced, and while moving (smooth panning), at full resolution once
+ * loaded and still (crisp pins and lines). `loaded()` is called at the first idle with every layer in.
  */
 function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   let loading = true;
   let moving = false;
   let adjusting = false;
+  // While it loads and stands still its frames are spaced (frameGate): each tile, source and glyph set
+  // that arrives would otherwise be a frame of its own. Movement and the loaded map draw every frame.
+  const gate = frameGate(instance.triggerRepaint.bind(instance), LOADING_FRAME_GAP_MS);
+  instance.triggerRepaint = () => gate.request();
+  instance.once('remove', () => gate.stop());
   // setPixelRatio resizes the canvas, and a resize outside a movement fires its own
   // movestart/moveend (and stops a camera animation): hence the deferral and the guard.
   const setRatio = (ratio: number) => {
@@ -174,6 +179,7 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   instance.on('movestart', () => {
     if (adjusting) return;
     moving = true;
+    gate.open();
     requestAnimationFrame(() => {
       if (moving) setRatio(Math.min(fullRatio(), MOVING_PIXEL_RATIO));
     });
@@ -181,12 +187,14 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   instance.on('moveend', () => {
     if (adjusting) return;
     moving = false;
+    if (loading) gate.close();
     setRatio(still());
   });
   instance.getContainer().dataset.dynamicResolution = 'true';
   return {
     loaded() {
       loading = false;
+      gate.open();
       if (!moving) setRatio(still());
     },
   };

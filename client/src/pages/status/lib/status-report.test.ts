@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeDevice } from '../../../entities/device/lib/fake-device';
-import { rowCache, siteTime, statusReport, type BatchInfo, type Site } from './status-report';
+import { rowCache, siteTime, statusReport, zoneNote, type BatchInfo, type Site } from './status-report';
 
 const sites = new Map<number, Site>([[1, { id: 1, name: 'Audubon Park', address: '6500 Magazine St', timezone_id: 'America/Chicago' }]]);
 const batches = new Map<string, BatchInfo>([
@@ -37,6 +37,8 @@ describe('status report', () => {
     const c = report.counties[1]!.rows[0]!;
     expect(c.checkIn).toEqual({ label: 'Last check-in', at: '2026-03-01T12:00:00Z' });
     expect(c.timeZone).toBe('UTC');
+    expect(gate.siteZone).toBe(true);
+    expect(c.siteZone).toBe(false);
     expect(c.connectionText).toBe('Registering');
   });
 
@@ -58,5 +60,20 @@ describe('status report', () => {
     expect(siteTime('2026-03-01T18:04:00Z', 'America/Chicago')).toBe('1 Mar 2026 12:04 PM CST');
     expect(siteTime('2026-07-01T18:04:00Z', 'America/Chicago')).toBe('1 Jul 2026 1:04 PM CDT');
     expect(siteTime('2026-03-01T18:04:00Z', 'Not/AZone')).toBe('1 Mar 2026 6:04 PM UTC');
+  });
+});
+
+describe('zoneNote', () => {
+  const chicago = { timeZone: 'America/Chicago', siteZone: true };
+  const noSite = { timeZone: 'UTC', siteZone: false };
+  it("says the sites' time only when every row is in its site's zone and they share one", () => {
+    expect(zoneNote([chicago, chicago])).toBe('Every time on this report is the sites’ time.');
+    expect(zoneNote([chicago, { timeZone: 'America/New_York', siteZone: true }])).toBe("Check-in times are in each site's own time zone, named after the time.");
+    expect(zoneNote([chicago, noSite])).toBe("Check-in times are in each site's own time zone, named after the time.");
+  });
+  it('names UTC when the one zone is the fallback of devices without a site zone', () => {
+    expect(zoneNote([noSite, noSite])).toBe('Every time on this report is in UTC.');
+    expect(zoneNote([{ timeZone: 'UTC', siteZone: true }, noSite])).toBe('Every time on this report is in UTC.');
+    expect(zoneNote([])).toBeNull();
   });
 });

@@ -24,7 +24,10 @@ export type StatusRow = {
   fluids: FluidLine[];
   batches: BatchState[];
   checkIn: { label: 'Last check-in' | 'Next check-in due'; at: string } | null;
+  /** The device's site's zone; UTC for a device without a site (or whose site has no zone). */
   timeZone: string;
+  /** Whether timeZone is its site's own, not the UTC it falls back to. */
+  siteZone: boolean;
 };
 export type StatusCounts = { total: number; online: number; registering: number; offline: number; warning: number; paused: number; maintenance: number; lowBattery: number };
 export type CountyReport = { id: number | null; name: string; counts: StatusCounts; rows: StatusRow[] };
@@ -89,7 +92,20 @@ export function statusRow(device: Device, sites: ReadonlyMap<number, Site>, batc
     batches: [batchState('Left', device.batchNumber, batches), batchState('Right', device.batch2 ? device.batch2Number : null, batches)].filter((b): b is BatchState => b !== null),
     checkIn: checkIn(device),
     timeZone: site?.timezone_id ?? 'UTC',
+    siteZone: Boolean(site?.timezone_id),
   };
+}
+
+/**
+ * What the report's lead says of its zones, after when it was opened: one sentence, true of every row.
+ * One zone from the sites: the sites' time. One zone because no row has a site zone (each falls back to
+ * UTC), or a site in UTC beside such rows: UTC, named. Several zones: each check-in names its own.
+ */
+export function zoneNote(rows: readonly Pick<StatusRow, 'timeZone' | 'siteZone'>[]): string | null {
+  const zones = new Set(rows.map((row) => row.timeZone));
+  if (zones.size === 0) return null;
+  if (zones.size > 1) return "Check-in times are in each site's own time zone, named after the time.";
+  return rows.every((row) => row.siteZone) ? 'Every time on this report is the sites’ time.' : 'Every time on this report is in UTC.';
 }
 
 /**

@@ -2,7 +2,7 @@ import { useUnit } from 'effector-react';
 import { memo, useEffect, useState } from 'react';
 import { pageZone } from '../../../shared/lib';
 import { Button, PageFrame, pageText } from '../../../shared/ui';
-import { siteTime, type CountyReport, type StatusCounts, type StatusRow } from '../lib/status-report';
+import { siteTime, zoneNote, type CountyReport, type StatusCounts, type StatusRow } from '../lib/status-report';
 import { $extrasFailed, $isLive, $report, $status, retryClicked, statusPageMounted } from '../model';
 import styles from './status-page.module.css';
 
@@ -89,14 +89,14 @@ export function StatusPage() {
  * read elsewhere would not say which).
  */
 function statusLead(generated: Date, report: { counties: readonly CountyReport[] }, ready: boolean) {
-  const zones = new Set(report.counties.flatMap((county) => county.rows.map((row) => row.timeZone)));
+  const rows = report.counties.flatMap((county) => county.rows);
   // Until the devices (and so their sites' zone) are in, no time rather than one in a zone that changes.
-  if (zones.size === 0 && !ready) return null;
-  const opened = siteTime(generated.toISOString(), pageZone(zones));
-  if (zones.size === 0) return <span data-testid="status-opened">Opened {opened}.</span>;
+  if (rows.length === 0 && !ready) return null;
+  const opened = siteTime(generated.toISOString(), pageZone(rows.map((row) => row.timeZone)));
+  const note = zoneNote(rows);
   return (
     <span data-testid="status-opened">
-      Opened {opened}. {zones.size === 1 ? 'Every time on this report is the sites’ time.' : "Check-in times are in each site's own time zone, named after the time."}
+      Opened {opened}.{note ? ` ${note}` : ''}
     </span>
   );
 }

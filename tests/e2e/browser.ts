@@ -6,6 +6,7 @@ import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { TOKEN_COOKIE } from '../../client/src/shared/api/token.ts';
 import { CLIENT_DIST, REPO_ROOT, startPortal, type Portal } from './server.ts';
@@ -255,9 +256,10 @@ export async function seriousAxe(page: Page, selector = 'body'): Promise<string[
 export type RecordedStep = { value: string; at: number; text: string; alert: string | null };
 /**
  * Starts recording, in the page, each value that `attribute` of the first element matching `selector` takes
- * ('closed' while there is none; the first step is the current one unless closed), with the time, the text of its <dialog> (or its own) and its alert. A step
- * that lasts a second (a notice that closes itself) can pass between two checks from a test on a loaded
- * machine; the page's own record cannot miss it. One recording per page: a new call starts it again.
+ * ('closed' while there is none; the first step is the current one unless closed), with the time, the text
+ * of its <dialog> (or its own) and its alert. A step that lasts a second (a notice that closes itself) can
+ * pass between two checks from a test on a loaded machine; the page's own record cannot miss it. One
+ * recording per page: a new call starts it again.
  */
 export async function recordSteps(page: Page, selector: string, attribute: string) {
   // A string: the test transform would wrap named inner functions in a helper the page lacks.
@@ -280,11 +282,6 @@ export async function recordSteps(page: Page, selector: string, attribute: strin
 /** The steps recorded since recordSteps once their values, joined by spaces, match `ending` (for example /sent closed$/). */
 export async function stepsUntil(page: Page, ending: RegExp, timeout = 10_000): Promise<RecordedStep[]> {
   const steps = () => page.evaluate('window.__steps') as Promise<RecordedStep[]>;
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const seen = await steps();
-    if (ending.test(seen.map((s) => s.value).join(' '))) return seen;
-    if (Date.now() > deadline) throw new Error(`The steps ${JSON.stringify(seen.map((s) => s.value))} did not end with ${ending} within ${timeout} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await expect.poll(async () => (await steps()).map((s) => s.value).join(' '), { timeout }).toMatch(ending);
+  return steps();
 }

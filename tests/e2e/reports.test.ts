@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { warningText, type ReportAnswer } from '@fleet/shared';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { XLSX_HEADER_ROW } from '../../server/src/reports/report-files.ts';
-import { ARTIFACTS, DESKTOP, dismissPopup, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E } from './browser.ts';
+import { ARTIFACTS, DESKTOP, dismissPopup, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -58,8 +58,9 @@ const view = (page: Page) => page.getByTestId('report-list');
 const dialog = (page: Page, name: string | RegExp) => page.getByRole('dialog', { name });
 /** Records each step of the Send Email dialog ('closed' when gone): 'Email has been sent !' closes itself after 1 s. */
 const recordEmailSteps = (page: Page) => recordSteps(page, '[data-testid="email-report-dialog"]', 'data-step');
-/** Once the dialog has shown 'sent' and closed again: that step's text. */
-const sentAndClosed = async (page: Page) => (await stepsUntil(page, /sent closed$/, 30_000)).find((s) => s.value === 'sent')!.text;
+/** The steps recorded once the dialog has shown 'sent' and closed again. */
+const untilSentAndClosed = (page: Page) => stepsUntil(page, /sent closed$/, 30_000);
+const sentText = (steps: RecordedStep[]) => steps.find((s) => s.value === 'sent')!.text;
 const fail500 = (page: Page, glob: string) => page.route(glob, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Server down for the test"}' }));
 const day = (offset: number) => {
   const d = new Date();
@@ -506,10 +507,10 @@ describe('Download and Send Email', () => {
     const sent = dialog(page, 'Email has been sent !');
     // Photographed while it is up (it closes itself after 1 s), when the test sees it in time.
     if (await sent.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await screenshot(page, 'reports-email-sent');
-    const sentText = await sentAndClosed(page);
-    expect(sentText).toContain('Email has been sent !');
-    expect(sentText).toContain('Email Sent !');
-    expect((await stepsUntil(page, /closed$/)).map((s) => s.value)).toEqual(['error', 'sending', 'sent', 'closed']);
+    const steps = await untilSentAndClosed(page);
+    expect(sentText(steps)).toContain('Email has been sent !');
+    expect(sentText(steps)).toContain('Email Sent !');
+    expect(steps.map((s) => s.value)).toEqual(['error', 'sending', 'sent', 'closed']);
     expect(sends).toHaveLength(2);
     expect(sends[0]!.requestId).toBeTruthy();
     expect(sends[1]!.requestId).toBe(sends[0]!.requestId);
@@ -530,7 +531,7 @@ describe('Download and Send Email', () => {
     await view(page).getByRole('button', { name: 'Send Email' }).click();
     await recordEmailSteps(page);
     await ask.getByRole('button', { name: 'Yes' }).click();
-    expect(await sentAndClosed(page)).toContain('Email Sent !');
+    expect(sentText(await untilSentAndClosed(page))).toContain('Email Sent !');
     expect(sends[2]!.requestId).not.toBe(sends[0]!.requestId);
     await expect.poll(() => smtp.received.slice(before).filter((m) => m.to.includes('client-ops@e2e.test')).length, { timeout: 30_000 }).toBe(2);
   });

@@ -16,6 +16,8 @@ export default defineConfig({
   // basemap: the offline map's basemap GeoJSON, made at build time (vite-basemap.ts).
   // precompress: .br and .gz beside each built text file, served as they are (server/src/lib/static-client.ts).
   plugins: [react(), basemap(), precompress()],
+  // MapLibre's CSP build: the same library, with its worker as a file of its own (offline-map.tsx).
+  resolve: { alias: [{ find: /^maplibre-gl$/, replacement: 'maplibre-gl/dist/maplibre-gl-csp.js' }] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -76,6 +76,7 @@ async function openDeviceInfo(email: string, serial: string, viewport?: { width:
   const page = await e2e.openSignedIn(email, `/?device=${serial}`, { viewport });
   await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
   await expect.poll(() => panel(page).getAttribute('data-serial'), { timeout: 20_000 }).toBe(serial);
+  await recordResults(page);
   await panel(page).getByRole('button', { name: 'More Info' }).click();
   const info = page.getByRole('dialog', { name: 'Device Info' });
   await info.waitFor();
@@ -95,16 +96,33 @@ async function openEdit(device: ApiDevice, viewport?: { width: number; height: n
 const suggestions = (dialog: Locator) => dialog.getByRole('listbox', { name: 'Address suggestions' }).getByRole('option');
 
 /**
- * The text of the result popup titled `title`, read in the page the moment it shows: the popup closes
- * itself after about 1.5 s, which a busy test machine can spend between two Playwright calls.
+ * Records in the page the text of every result popup while it is open (a MutationObserver: no frame or
+ * poll needed), keyed by its title. The popup closes itself after about 1.5 s, which a loaded test machine
+ * can spend between two Playwright calls; animation-frame polling (Playwright's waitForFunction) missed
+ * 'FAIL TO EDIT DEVICE' in two runs of the browser files on a slow host. Call it once the page has loaded,
+ * before the action.
  */
+async function recordResults(page: Page) {
+  // A string: the test transform would wrap named inner functions in a helper the page lacks.
+  await page.evaluate(`(() => {
+    const w = window;
+    w.__results = w.__results ?? {};
+    const record = () => {
+      for (const d of document.querySelectorAll('dialog[open]')) {
+        const title = d.querySelector('h2')?.textContent;
+        if (title) w.__results[title] = d.textContent;
+      }
+    };
+    record();
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['open'] });
+  })()`);
+}
+
+/** The text of the result popup titled `title` (recorded by recordResults), once it has opened. */
 async function resultText(page: Page, title: string): Promise<string> {
-  const text = await page.waitForFunction(
-    (t) => [...document.querySelectorAll('dialog[open]')].find((d) => d.querySelector('h2')?.textContent === t)?.textContent ?? false,
-    title,
-    { timeout: 15_000 },
-  );
-  return (await text.jsonValue()) as string;
+  const read = () => page.evaluate((t) => (window as unknown as { __results: Record<string, string> }).__results[t] ?? null, title);
+  await expect.poll(read, { timeout: 15_000 }).not.toBeNull();
+  return (await read())!;
 }
 
 /** Types into the address field and chooses the suggestion that starts with `choice`. */
@@ -327,6 +345,7 @@ describe('device forms', () => {
     }
     const page = await e2e.openPage();
     await signInToMap(page, 'distributor@demo.test');
+    await recordResults(page);
     const pinsBefore = Number((await mapData(page)).pinCount);
     await page.getByRole('tab', { name: 'DEVICE LIST' }).click();
     const addButton = page.getByTestId('dashboard-panel').getByRole('button', { name: 'Add device' });

@@ -27,6 +27,9 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  // The browser and its connections first, as the other browser files do: socket.io's close waits for every
+  // connection still open on the HTTP server (a kept tab's), and once waited out the 180 s hook timeout here.
+  await e2e?.closeClients();
   await new Promise<void>((resolve) => io?.close(() => resolve()));
   await e2e?.close();
 });

@@ -33,6 +33,17 @@ export const CHROMIUM_ARGS = [
   `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
 
+/**
+ * The browser tests' Chromium: CHROMIUM_ARGS with V8 limited to its baseline compiler (Sparkplug; no Maglev
+ * or TurboFan). Every page load is a new JavaScript world, so V8 optimised the app and MapLibre anew on each
+ * of the suite's 140-odd loads: in a kept tab, Maglev and TurboFan on background threads were 1.0-1.3 s of a
+ * signed-in map load's 3.5-4.1 s of Chromium CPU on this 2-core host, for code that runs for a few seconds.
+ * Without them a load costs 2.6-2.9 s and the pins appear no later (tests/.scratch measurements, seven
+ * loads each way, 2026-11-26). What the page does is the same; only how fast V8's code runs differs.
+ * TEST_BROWSER_JIT=full gives the tests V8's full pipeline (the benchmarks in tests/perf always have it).
+ */
+export const TEST_BROWSER_ARGS = process.env.TEST_BROWSER_JIT === 'full' ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, '--js-flags=--max-opt=1'];
+
 export type E2E = {
   portal: Portal;
   browser: Browser;
@@ -60,7 +71,7 @@ export async function startE2E(): Promise<E2E> {
     execSync('npm run build -w client', { cwd: REPO_ROOT, stdio: 'inherit' });
   }
   if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-  const [portal, browser] = await Promise.all([startPortal(), chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })]);
+  const [portal, browser] = await Promise.all([startPortal(), chromium.launch({ executablePath: CHROMIUM, headless: true, args: TEST_BROWSER_ARGS })]);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const contexts: BrowserContext[] = [];
   /**
@@ -284,4 +295,34 @@ export async function stepsUntil(page: Page, ending: RegExp, timeout = 10_000): 
   const steps = () => page.evaluate('window.__steps') as Promise<RecordedStep[]>;
   await expect.poll(async () => (await steps()).map((s) => s.value).join(' '), { timeout }).toMatch(ending);
   return steps();
+}
+
+/**
+ * Records in the page the text of every result popup while it is open (a MutationObserver: no frame or
+ * poll needed), keyed by its title. The popup closes itself after about 1.5 s, which a loaded test machine
+ * can spend between two Playwright calls; animation-frame polling (Playwright's waitForFunction) missed
+ * a result popup in runs of the browser files on a slow host. Call it once the page has loaded,
+ * before the action.
+ */
+export async function recordResults(page: Page) {
+  // A string: the test transform would wrap named inner functions in a helper the page lacks.
+  await page.evaluate(`(() => {
+    const w = window;
+    w.__results = w.__results ?? {};
+    const record = () => {
+      for (const d of document.querySelectorAll('dialog[open]')) {
+        const title = d.querySelector('h2')?.textContent;
+        if (title) w.__results[title] = d.textContent;
+      }
+    };
+    record();
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['open'] });
+  })()`);
+}
+
+/** The text of the result popup titled `title` (recorded by recordResults), once it has opened. */
+export async function resultText(page: Page, title: string): Promise<string> {
+  const read = () => page.evaluate((t) => (window as unknown as { __results: Record<string, string> }).__results[t] ?? null, title);
+  await expect.poll(read, { timeout: 15_000 }).not.toBeNull();
+  return (await read())!;
 }

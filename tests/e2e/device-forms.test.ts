@@ -11,7 +11,7 @@
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { axeOn, mapData, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { axeOn, mapData, recordResults, resultText, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 
 let e2e: E2E;
 const tokens: Record<string, string> = {};
@@ -94,36 +94,6 @@ async function openEdit(device: ApiDevice, viewport?: { width: number; height: n
 }
 
 const suggestions = (dialog: Locator) => dialog.getByRole('listbox', { name: 'Address suggestions' }).getByRole('option');
-
-/**
- * Records in the page the text of every result popup while it is open (a MutationObserver: no frame or
- * poll needed), keyed by its title. The popup closes itself after about 1.5 s, which a loaded test machine
- * can spend between two Playwright calls; animation-frame polling (Playwright's waitForFunction) missed
- * 'FAIL TO EDIT DEVICE' in two runs of the browser files on a slow host. Call it once the page has loaded,
- * before the action.
- */
-async function recordResults(page: Page) {
-  // A string: the test transform would wrap named inner functions in a helper the page lacks.
-  await page.evaluate(`(() => {
-    const w = window;
-    w.__results = w.__results ?? {};
-    const record = () => {
-      for (const d of document.querySelectorAll('dialog[open]')) {
-        const title = d.querySelector('h2')?.textContent;
-        if (title) w.__results[title] = d.textContent;
-      }
-    };
-    record();
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['open'] });
-  })()`);
-}
-
-/** The text of the result popup titled `title` (recorded by recordResults), once it has opened. */
-async function resultText(page: Page, title: string): Promise<string> {
-  const read = () => page.evaluate((t) => (window as unknown as { __results: Record<string, string> }).__results[t] ?? null, title);
-  await expect.poll(read, { timeout: 15_000 }).not.toBeNull();
-  return (await read())!;
-}
 
 /** Types into the address field and chooses the suggestion that starts with `choice`. */
 async function chooseAddress(dialog: Locator, typed: string, choice: string) {

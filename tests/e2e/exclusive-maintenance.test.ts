@@ -11,7 +11,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MaintenanceDevice, PartnerUser } from '@fleet/shared';
-import { DESKTOP, fleetMap, screenshot, seriousAxe, signIn, startE2E, TABLET, type E2E } from './browser.ts';
+import { DESKTOP, fleetMap, recordResults, resultText, screenshot, seriousAxe, signIn, startE2E, TABLET, type E2E } from './browser.ts';
 
 let e2e: E2E;
 let distributorToken = '';
@@ -193,8 +193,9 @@ describe('/maintenance and /maintenance-result', () => {
     await dialog.getByLabel('Note (optional)').fill('Both pumps topped up');
     expect(await seriousAxe(page, 'dialog[open]')).toEqual([]);
     await screenshot(page, 'maintenance-record-1280');
+    await recordResults(page);
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('dialog', { name: 'WORK RECORDED' }).waitFor();
+    await resultText(page, 'WORK RECORDED');
     await page.locator(`[data-testid="maintenance-device"][data-serial="${first.serial}"]`).getByText(/Last visit .*: Refilled/).waitFor();
   });
 

@@ -15,7 +15,7 @@ import { seedDemo } from '../../server/src/seed/demo.ts';
 import { postgresAvailable, TEST_DATABASE_URL } from '../helpers/backends.ts';
 import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { startSmtpServer } from '../helpers/smtp.ts';
-import { CHROMIUM, CHROMIUM_ARGS, mapData, signInToMap } from '../e2e/browser.ts';
+import { CHROMIUM, TEST_BROWSER_ARGS, mapData, signInToMap } from '../e2e/browser.ts';
 import { CLIENT_DIST } from '../e2e/server.ts';
 
 /**
@@ -379,7 +379,7 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     // An offline pin that a check-in turns into a normal one.
     const target = devices.find((d) => d.location && !d.is_online && !d.is_registration && !d.is_pause && !d.is_warning)!;
     expect(target).toBeDefined();
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: TEST_BROWSER_ARGS });
     try {
       const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: serverA.base })).newPage();
       // What the client sends: subscribes (over the WebSocket or long-polling) and its snapshot reads.

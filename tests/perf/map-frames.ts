@@ -1,7 +1,8 @@
 /**
  * How many frames the offline map draws from a signed-in page load to its settled picture, and what a
  * load costs Chromium's processes, in the browser the end-to-end tests use (Debian's Chromium, software
- * WebGL, 1280x800, a kept tab as tests/e2e/browser.ts keeps it). Each frame on a software rasteriser is
+ * WebGL, 1280x800, a kept tab as tests/e2e/browser.ts keeps it; V8 limited to its baseline compiler as there,
+ * TEST_BROWSER_JIT=full for its whole pipeline). Each frame on a software rasteriser is
  * drawn by the GPU process's CPU and read back for the compositor, so the frame count is the figure
  * (issue 16; the loading frames are spaced by frameGate in client/src/widgets/map/lib/render-quality.ts).
  * Prints each load's frames (ms after navigation, canvas size) and the CPU of the browser's processes

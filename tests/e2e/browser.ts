@@ -40,7 +40,8 @@ export const CHROMIUM_ARGS = [
  * signed-in map load's 3.5-4.1 s of Chromium CPU on this 2-core host, for code that runs for a few seconds.
  * Without them a load costs 2.6-2.9 s and the pins appear no later (tests/.scratch measurements, seven
  * loads each way, 2026-11-26). What the page does is the same; only how fast V8's code runs differs.
- * TEST_BROWSER_JIT=full gives the tests V8's full pipeline (the benchmarks in tests/perf always have it).
+ * TEST_BROWSER_JIT=full gives the tests V8's full pipeline. Lighthouse and the other scripts in tests/perf
+ * launch with CHROMIUM_ARGS, the full pipeline users have; map-frames, which measures this test browser, uses these.
  */
 export const TEST_BROWSER_ARGS = process.env.TEST_BROWSER_JIT === 'full' ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, '--js-flags=--max-opt=1'];
 
@@ -308,6 +309,7 @@ export async function recordResults(page: Page) {
   // A string: the test transform would wrap named inner functions in a helper the page lacks.
   await page.evaluate(`(() => {
     const w = window;
+    w.__resultObserver?.disconnect();
     w.__results = w.__results ?? {};
     const record = () => {
       for (const d of document.querySelectorAll('dialog[open]')) {
@@ -316,7 +318,8 @@ export async function recordResults(page: Page) {
       }
     };
     record();
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['open'] });
+    w.__resultObserver = new MutationObserver(record);
+    w.__resultObserver.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['open'] });
   })()`);
 }
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import net from 'node:net';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,6 +147,66 @@ describe('report mails as queued jobs', () => {
         await a.close();
         await b.close();
       }
+    });
+
+    it('closes once its running job is done, and within its bound when a job outlasts it', async () => {
+      const prefix = `test-${crypto.randomBytes(4).toString('hex')}`;
+      const events: string[] = [];
+      let release: () => void = () => undefined;
+      const slow: JobDefinition<z.ZodType<{ ms: number }>, { events: string[] }> = {
+        schema: z.object({ ms: z.number() }),
+        async process(p, deps) {
+          deps.events.push('started');
+          await new Promise<void>((r) => {
+            release = r;
+            setTimeout(r, p.ms);
+          });
+          deps.events.push('finished');
+        },
+      };
+      const logged: string[] = [];
+      const log = (m: string) => void logged.push(m);
+      const ledger = dbJobLedger(h.database.db);
+      // A job of 600 ms under a 5 s bound: close waits for it, and it is done (recorded) when close returns.
+      const a = bullmqQueue({ slow }, { events }, ledger, { redisUrl: TEST_REDIS_URL, prefix, queueName: 'slow', closeTimeoutMs: 5_000, log });
+      const key = `test:${prefix}:slow`;
+      await a.enqueue('slow', { ms: 600 }, { idempotencyKey: key });
+      await expect.poll(() => events).toEqual(['started']);
+      await a.close();
+      expect(events).toEqual(['started', 'finished']);
+      const [run] = await h.database.db.select().from(jobRuns).where(eq(jobRuns.idempotencyKey, key));
+      expect(run).toMatchObject({ status: 'done' });
+      expect(logged.filter((m) => /still running|did not close/.test(m))).toEqual([]);
+      // A job of a minute under a 300 ms bound: close returns after the bound and says so.
+      events.length = 0;
+      const b = bullmqQueue({ slow }, { events }, ledger, { redisUrl: TEST_REDIS_URL, prefix, queueName: 'slow', closeTimeoutMs: 300, log });
+      await b.enqueue('slow', { ms: 60_000 });
+      await expect.poll(() => events).toEqual(['started']);
+      const started = Date.now();
+      await b.close();
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(logged).toContain('queue worker: 1 job(s) still running after 300 ms, closing anyway');
+      release();
+    });
+
+    it('closes within its bound when Redis is unreachable, and stops reconnecting (BullMQ alone never returned)', async () => {
+      // A port nothing listens on: a server that went away.
+      const port = await new Promise<number>((resolve) => {
+        const srv = net.createServer().listen(0, '127.0.0.1', () => {
+          const { port: p } = srv.address() as net.AddressInfo;
+          srv.close(() => resolve(p));
+        });
+      });
+      const errors: string[] = [];
+      const q = bullmqQueue(jobs, { mailer: mailer() }, dbJobLedger(h.database.db), { redisUrl: `redis://127.0.0.1:${port}`, closeTimeoutMs: 1_000, log: (m) => void errors.push(m) });
+      await expect.poll(() => errors.length).toBeGreaterThan(0); // it has tried and failed to connect
+      const started = Date.now();
+      await q.close();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // Nothing retries after the close: no connection error is reported any more.
+      const after = errors.length;
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(errors.length).toBe(after);
     });
 
     it('sends the summary mails through BullMQ to the SMTP server', async () => {

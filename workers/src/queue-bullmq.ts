@@ -36,6 +36,11 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
      * check (every lockMs as well). Shorter: faster recovery, more Redis calls.
      */
     lockMs?: number;
+    /**
+     * How long close() waits for this worker's running jobs, and then for the queue's connection, before
+     * it goes on without them (8 s by default, inside the process's shutdown deadline of 10 s).
+     */
+    closeTimeoutMs?: number;
   },
 ): JobQueue<Extract<keyof J, string>> & { worker: Worker | undefined; depth(): Promise<Record<string, number>> } {
   const name = opts.queueName ?? 'fleet-jobs';
@@ -50,6 +55,8 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
   queue.on('error', (err) => log('queue error', err));
   let worker: Worker | undefined;
   let workerConnection: Redis | undefined;
+  /** This worker's jobs in progress, for close() to wait for. */
+  const running = new Set<Promise<unknown>>();
   if (opts.runWorker !== false) {
     workerConnection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
     worker = new Worker(
@@ -73,7 +80,13 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
             throw err;
           }
         };
-        await (opts.trace ? opts.trace.run(requestId, runJob, { name: job.name, id: job.id, attempt: job.attemptsMade + 1 }) : runJob());
+        const run = opts.trace ? opts.trace.run(requestId, runJob, { name: job.name, id: job.id, attempt: job.attemptsMade + 1 }) : runJob();
+        running.add(run);
+        try {
+          await run;
+        } finally {
+          running.delete(run);
+        }
       },
       { connection: workerConnection, prefix, concurrency: opts.concurrency ?? 4, ...(opts.lockMs ? { lockDuration: opts.lockMs, stalledInterval: opts.lockMs } : {}) },
     );
@@ -108,10 +121,29 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
       }
     },
     async close() {
-      await worker?.close();
-      await queue.close();
+      const closeTimeoutMs = opts.closeTimeoutMs ?? 8_000;
+      if (worker) {
+        // BullMQ's graceful close waits for its blocking client's 'end', which a client reconnecting to an
+        // unreachable Redis never sends (taskforcesh/bullmq#4656, open): the close never returned and its
+        // lock timer kept the process alive. So: no new jobs (pause without waiting), this worker's running
+        // jobs finish within the bound (tracked here, not through Redis), then BullMQ's forced close, which
+        // drops its connections without waiting. A job still running after the bound is cut short and
+        // handed out again as stalled once its lock lapses (the ledger lets it take over).
+        await worker.pause(true);
+        if (!(await settlesWithin(Promise.allSettled(running), closeTimeoutMs))) log(`queue worker: ${running.size} job(s) still running after ${closeTimeoutMs} ms, closing anyway`);
+        await worker.close(true).catch((err) => log('queue worker close failed', err));
+      }
+      if (!(await settlesWithin(queue.close(), closeTimeoutMs))) log(`queue did not close within ${closeTimeoutMs} ms (Redis unreachable?)`);
       queueConnection.disconnect();
       workerConnection?.disconnect();
     },
   };
+}
+
+/** Whether `promise` settled (either way) within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = await Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  clearTimeout(timer);
+  return settled;
 }

@@ -2,6 +2,7 @@ import type { MapSourceDataEvent } from 'maplibre-gl';
 import { useEffect } from 'react';
 import { basemapUrl } from 'virtual:fleet-basemap';
 import { readPalette } from '../lib/palette';
+import { BASEMAP_MAX_ZOOM, BASEMAP_SOURCE_LAYER } from '../lib/basemap-tiles';
 import { addLayerUnchecked, addSourceUnchecked, useOfflineMap } from './map-context';
 
 const SOURCE = 'basemap';
@@ -9,10 +10,11 @@ const WATER = 'basemap-water';
 const BORDERS = 'basemap-borders';
 
 /**
- * Land and water, US state and county (parish) borders under everything else: GeoJSON made at build time
- * from world-atlas and us-atlas (client/vite-basemap.ts), about 0.4 MB compressed, cached by the browser
- * like any asset. One source given by URL, so MapLibre's worker downloads, parses and tiles it off the main
- * thread, and water and borders arrive in the same tiles (one frame each, not two). Renders nothing; a
+ * Land and water, US state and county (parish) borders under everything else: vector tiles made at build
+ * time from world-atlas and us-atlas into one PMTiles archive (client/vite-basemap.ts), read by byte ranges
+ * through the pmtiles protocol (offline-map.tsx registers it): the header and directory once, then the few
+ * tiles the view needs, which MapLibre's worker decodes. Tiled down to zoom 6 and magnified above. One
+ * source, so water and borders arrive in the same tiles (one frame each, not two). Renders nothing; a
  * failed download leaves the plain map as before.
  */
 export function BasemapLayer() {
@@ -22,11 +24,12 @@ export function BasemapLayer() {
     const palette = readPalette();
     const container = map.getContainer();
     container.dataset.basemap = 'loading';
-    addSourceUnchecked(map, SOURCE, { type: 'geojson', data: basemapUrl });
+    const archive = new URL(basemapUrl, window.location.href).href;
+    addSourceUnchecked(map, SOURCE, { type: 'vector', tiles: [`pmtiles://${archive}/{z}/{x}/{y}`], minzoom: 0, maxzoom: BASEMAP_MAX_ZOOM });
     // Each under the fleet's own layers (its county outlines, the pins), in this order.
     addLayerUnchecked(
       map,
-      { id: WATER, type: 'fill', source: SOURCE, filter: ['==', ['get', 'kind'], 'water'], paint: { 'fill-color': palette.water, 'fill-antialias': false } },
+      { id: WATER, type: 'fill', source: SOURCE, 'source-layer': BASEMAP_SOURCE_LAYER, filter: ['==', ['get', 'kind'], 'water'], paint: { 'fill-color': palette.water, 'fill-antialias': false } },
       firstFleetLayer(map),
     );
     addLayerUnchecked(
@@ -35,6 +38,7 @@ export function BasemapLayer() {
         id: `${BORDERS}-county`,
         type: 'line',
         source: SOURCE,
+        'source-layer': BASEMAP_SOURCE_LAYER,
         minzoom: 5,
         filter: ['==', ['get', 'kind'], 'county'],
         paint: { 'line-color': palette.countyLine, 'line-width': 0.6, 'line-opacity': ['interpolate', ['linear'], ['zoom'], 5, 0.25, 9, 0.5], 'line-dasharray': [3, 2] },
@@ -47,12 +51,13 @@ export function BasemapLayer() {
         id: `${BORDERS}-state`,
         type: 'line',
         source: SOURCE,
+        'source-layer': BASEMAP_SOURCE_LAYER,
         filter: ['==', ['get', 'kind'], 'state'],
         paint: { 'line-color': palette.countyLine, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 1, 10, 2.4] },
       },
       firstFleetLayer(map),
     );
-    // Ready once the worker has the file (its metadata event), whatever tiles the view needs.
+    // Ready once the source is set up (its metadata event), whatever tiles the view needs.
     const onData = (event: MapSourceDataEvent) => {
       if (event.sourceDataType !== 'metadata' || event.sourceId !== SOURCE) return;
       if (container.dataset.basemap === 'loading') container.dataset.basemap = 'ready';

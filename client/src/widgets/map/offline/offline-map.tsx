@@ -50,8 +50,9 @@ export default function OfflineMap() {
       // The page's panels paint first; MapLibre's start-up is one long task of its own.
       await afterFirstPaint();
       if (cancelled) return;
-      // An operator's style may read a PMTiles archive (pmtiles://): the protocol's code loads on its first request.
-      if (styleUrl) addProtocol('pmtiles', pmtilesOnDemand);
+      // The built-in basemap is a PMTiles archive, and an operator's style may read one (pmtiles://): the
+      // protocol's code loads on its first request, while the map starts.
+      addProtocol('pmtiles', pmtilesOnDemand);
       if (cancelled || !container.current) return;
       const software = isSoftwareWebGL();
       instance = create(container.current, styleUrl, software);
@@ -132,9 +133,8 @@ function create(element: HTMLDivElement, styleUrl: string | null, software: bool
 
 let pmtiles: Promise<import('pmtiles').Protocol> | null = null;
 /**
- * The `pmtiles` protocol (a Protomaps basemap from one PMTiles file, read by byte ranges), its package
- * loaded only when a style asks for a pmtiles:// URL: neither the built-in basemap nor an operator style
- * without one downloads it.
+ * The `pmtiles` protocol (vector tiles from one PMTiles file, read by byte ranges: the built-in basemap's
+ * archive, or a Protomaps basemap in an operator's style), its package loaded on the first pmtiles:// request.
  */
 const pmtilesOnDemand: AddProtocolAction = async (request, abort) => {
   pmtiles ??= import('pmtiles').then(({ Protocol }) => new Protocol());

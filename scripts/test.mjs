@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm test`: the type check and every test, side by side rather than one after the other (the type
- * check is about 16 s of one core; the tests spend much of their time waiting on browsers, timers and
+ * check is 27-33 s of one core from scratch, about 5 s incrementally; the tests spend much of their time waiting on browsers, timers and
  * sockets). The type check's output is held and printed after the tests' so the two do not interleave;
  * the run fails when either fails. Arguments go to vitest (`npm test -- tests/e2e/map.test.ts`).
  */
@@ -11,7 +11,10 @@ const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).p
 
 const typecheck = new Promise((resolve) => {
   const started = Date.now();
-  const child = spawn(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Incremental, its state kept in node_modules/.cache (not in the repository): a run after one that checked
+  // the same sources takes about 5 s instead of 27-33 s alone on this machine class, and a change re-checks
+  // only what depends on it (one in shared/src/index.ts: everything). A clean checkout (CI) checks it all.
+  const child = spawn(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/fleet-tsc/tsbuildinfo'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

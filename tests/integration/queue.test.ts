@@ -177,6 +177,10 @@ describe('report mails as queued jobs', () => {
       const [run] = await h.database.db.select().from(jobRuns).where(eq(jobRuns.idempotencyKey, key));
       expect(run).toMatchObject({ status: 'done' });
       expect(logged.filter((m) => /still running|did not close/.test(m))).toEqual([]);
+      // BullMQ recorded its end too: nothing is left active in Redis to be handed out again as stalled.
+      const check = bullmqQueue({ slow }, { events }, ledger, { redisUrl: TEST_REDIS_URL, prefix, queueName: 'slow', runWorker: false });
+      expect(await check.depth()).toMatchObject({ active: 0, waiting: 0 });
+      await check.close();
       // A job of a minute under a 300 ms bound: close returns after the bound and says so.
       events.length = 0;
       const b = bullmqQueue({ slow }, { events }, ledger, { redisUrl: TEST_REDIS_URL, prefix, queueName: 'slow', closeTimeoutMs: 300, log });

@@ -55,13 +55,27 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
   queue.on('error', (err) => log('queue error', err));
   let worker: Worker | undefined;
   let workerConnection: Redis | undefined;
-  /** This worker's jobs in progress, for close() to wait for. */
-  const running = new Set<Promise<unknown>>();
+  /**
+   * This worker's jobs in progress, by job id, for close() to wait for: each settles when BullMQ has
+   * recorded its end in Redis (the worker's 'completed' or 'failed' event), not merely when its processor
+   * returned, so a close never cuts the job's last write.
+   */
+  const running = new Map<string, { settled: Promise<void>; settle: () => void }>();
+  const ended = (id: string | undefined) => {
+    if (id === undefined) return;
+    running.get(id)?.settle();
+    running.delete(id);
+  };
   if (opts.runWorker !== false) {
     workerConnection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
     worker = new Worker(
       name,
       async (job) => {
+        if (job.id !== undefined && !running.has(job.id)) {
+          let settle = () => undefined as void;
+          const settled = new Promise<void>((resolve) => (settle = resolve));
+          running.set(job.id, { settled, settle });
+        }
         const def = jobs[job.name];
         if (!def) throw new UnrecoverableError(`no processor for job ${job.name}`);
         const { payload, idempotencyKey, requestId } = job.data as Envelope;
@@ -80,19 +94,17 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
             throw err;
           }
         };
-        const run = opts.trace ? opts.trace.run(requestId, runJob, { name: job.name, id: job.id, attempt: job.attemptsMade + 1 }) : runJob();
-        running.add(run);
-        try {
-          await run;
-        } finally {
-          running.delete(run);
-        }
+        await (opts.trace ? opts.trace.run(requestId, runJob, { name: job.name, id: job.id, attempt: job.attemptsMade + 1 }) : runJob());
       },
       { connection: workerConnection, prefix, concurrency: opts.concurrency ?? 4, ...(opts.lockMs ? { lockDuration: opts.lockMs, stalledInterval: opts.lockMs } : {}) },
     );
     workerConnection.on('error', (err) => log('worker redis error', err));
     worker.on('error', (err) => log('worker error', err));
-    worker.on('failed', (job, err) => log(`job ${job?.name} attempt ${job?.attemptsMade} failed`, err));
+    worker.on('failed', (job, err) => {
+      ended(job?.id);
+      log(`job ${job?.name} attempt ${job?.attemptsMade} failed`, err);
+    });
+    worker.on('completed', (job) => ended(job.id));
   }
 
   return {
@@ -126,11 +138,11 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
         // BullMQ's graceful close waits for its blocking client's 'end', which a client reconnecting to an
         // unreachable Redis never sends (taskforcesh/bullmq#4656, open): the close never returned and its
         // lock timer kept the process alive. So: no new jobs (pause without waiting), this worker's running
-        // jobs finish within the bound (tracked here, not through Redis), then BullMQ's forced close, which
+        // jobs end within the bound (tracked here by BullMQ's events), then BullMQ's forced close, which
         // drops its connections without waiting. A job still running after the bound is cut short and
         // handed out again as stalled once its lock lapses (the ledger lets it take over).
         await worker.pause(true);
-        if (!(await settlesWithin(Promise.allSettled(running), closeTimeoutMs))) log(`queue worker: ${running.size} job(s) still running after ${closeTimeoutMs} ms, closing anyway`);
+        if (!(await settlesWithin(Promise.all([...running.values()].map((r) => r.settled)), closeTimeoutMs))) log(`queue worker: ${running.size} job(s) still running after ${closeTimeoutMs} ms, closing anyway`);
         await worker.close(true).catch((err) => log('queue worker close failed', err));
       }
       if (!(await settlesWithin(queue.close(), closeTimeoutMs))) log(`queue did not close within ${closeTimeoutMs} ms (Redis unreachable?)`);

@@ -1,12 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { GeoJSONVT } from '@maplibre/geojson-vt';
-import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import type { Plugin, ResolvedConfig } from 'vite';
 import { usBorders, waterOf } from './src/widgets/map/lib/basemap.ts';
 import { BASEMAP_MAX_ZOOM as MAX_ZOOM, BASEMAP_SOURCE_LAYER } from './src/widgets/map/lib/basemap-tiles.ts';
-import { pmtilesArchive, type ArchiveTile } from './src/widgets/map/lib/pmtiles-archive.ts';
+import { pmtilesArchive, vectorTiles } from './src/widgets/map/lib/pmtiles-archive.ts';
 
 const MODULE = 'virtual:fleet-basemap';
 const RESOLVED = `\0${MODULE}`;
@@ -65,17 +63,7 @@ function make(): { basemap: File } {
   // Features tell themselves apart by their `kind` (water, state, county): the layers filter on it.
   const water = waterOf(read('world-atlas/land-50m.json'));
   const borders = usBorders(read('us-atlas/counties-10m.json'));
-  const index = new GeoJSONVT({ type: 'FeatureCollection', features: [water, ...borders.features] }, { maxZoom: MAX_ZOOM, indexMaxZoom: MAX_ZOOM, indexMaxPoints: 0 });
-  const tiles: ArchiveTile[] = [];
-  for (let z = 0; z <= MAX_ZOOM; z++) {
-    for (let x = 0; x < 2 ** z; x++) {
-      for (let y = 0; y < 2 ** z; y++) {
-        const tile = index.getTile(z, x, y);
-        // An empty tile is left out: the reader answers nothing for it, which MapLibre draws as empty.
-        if (tile && tile.features.length > 0) tiles.push({ z, x, y, data: fromGeojsonVt({ [BASEMAP_SOURCE_LAYER]: tile }, { version: 2, extent: 4096 }) });
-      }
-    }
-  }
+  const tiles = vectorTiles({ type: 'FeatureCollection', features: [water, ...borders.features] }, BASEMAP_SOURCE_LAYER, MAX_ZOOM);
   const source = pmtilesArchive(tiles, { vectorLayers: [{ id: BASEMAP_SOURCE_LAYER, fields: { kind: 'String' } }], center: [-90.07, 29.95, 4] });
   const hash = crypto.createHash('sha256').update(source).digest('base64url').slice(0, 8);
   return { basemap: { fileName: `assets/basemap-${hash}.pmtiles`, source } };

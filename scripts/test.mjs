@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm test`: the type check and every test, side by side rather than one after the other (the type
- * check is 27-33 s of one core from scratch, about 5 s incrementally; the tests spend much of their time waiting on browsers, timers and
- * sockets). The type check's output is held and printed after the tests' so the two do not interleave;
+ * check is 27-33 s of one core from scratch, about 5 s incrementally; the tests spend much of their time
+ * waiting on browsers, timers and sockets). The type check's output is held and printed after the tests' so the two do not interleave;
  * the run fails when either fails. Arguments go to vitest (`npm test -- tests/e2e/map.test.ts`).
  */
 import { spawn } from 'node:child_process';

@@ -72,7 +72,7 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
       name,
       async (job) => {
         if (job.id !== undefined && !running.has(job.id)) {
-          let settle = () => undefined as void;
+          let settle!: () => void;
           const settled = new Promise<void>((resolve) => (settle = resolve));
           running.set(job.id, { settled, settle });
         }

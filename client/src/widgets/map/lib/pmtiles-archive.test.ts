@@ -1,10 +1,8 @@
-import { GeoJSONVT } from '@maplibre/geojson-vt';
 import { VectorTile } from '@mapbox/vector-tile';
-import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import Protobuf from 'pbf';
 import { PMTiles, TileType, type Source } from 'pmtiles';
 import { describe, expect, it } from 'vitest';
-import { pmtilesArchive, type ArchiveTile } from './pmtiles-archive';
+import { pmtilesArchive, vectorTiles, type ArchiveTile } from './pmtiles-archive';
 
 /** The archive read back by the `pmtiles` package, the reader the map uses, from memory. */
 function reader(archive: Buffer): PMTiles {
@@ -23,17 +21,7 @@ const square: GeoJSON.Feature = {
 };
 const line: GeoJSON.Feature = { type: 'Feature', properties: { kind: 'county' }, geometry: { type: 'LineString', coordinates: [[-95, 30], [-85, 30]] } };
 
-function tilesOf(features: GeoJSON.Feature[], maxZoom: number): ArchiveTile[] {
-  const index = new GeoJSONVT({ type: 'FeatureCollection', features }, { maxZoom, indexMaxZoom: maxZoom, indexMaxPoints: 0 });
-  const tiles: ArchiveTile[] = [];
-  for (let z = 0; z <= maxZoom; z++)
-    for (let x = 0; x < 2 ** z; x++)
-      for (let y = 0; y < 2 ** z; y++) {
-        const tile = index.getTile(z, x, y);
-        if (tile && tile.features.length) tiles.push({ z, x, y, data: fromGeojsonVt({ basemap: tile }, { version: 2, extent: 4096 }) });
-      }
-  return tiles;
-}
+const tilesOf = (features: GeoJSON.Feature[], maxZoom: number): ArchiveTile[] => vectorTiles({ type: 'FeatureCollection', features }, 'basemap', maxZoom);
 
 describe('PMTiles archive (the offline basemap, written at build time)', () => {
   it('is read back by the pmtiles package: every tile as written, nothing where there was none', async () => {

@@ -1,4 +1,6 @@
 import { gzipSync } from 'node:zlib';
+import { GeoJSONVT } from '@maplibre/geojson-vt';
+import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { zxyToTileId } from 'pmtiles';
 
 /**
@@ -16,6 +18,25 @@ export type ArchiveOptions = {
   /** The view the archive suggests: [lon, lat, zoom]. */
   center: [number, number, number];
 };
+
+/**
+ * Every tile from zoom 0 to `maxZoom` over the world that holds a feature of `data`, as Mapbox Vector Tiles
+ * (extent 4096) with one layer named `layer`. An empty tile is left out: the reader answers nothing for
+ * it, which MapLibre draws as empty.
+ */
+export function vectorTiles(data: GeoJSON.FeatureCollection, layer: string, maxZoom: number): ArchiveTile[] {
+  const index = new GeoJSONVT(data, { maxZoom, indexMaxZoom: maxZoom, indexMaxPoints: 0 });
+  const tiles: ArchiveTile[] = [];
+  for (let z = 0; z <= maxZoom; z++) {
+    for (let x = 0; x < 2 ** z; x++) {
+      for (let y = 0; y < 2 ** z; y++) {
+        const tile = index.getTile(z, x, y);
+        if (tile && tile.features.length > 0) tiles.push({ z, x, y, data: fromGeojsonVt({ [layer]: tile }, { version: 2, extent: 4096 }) });
+      }
+    }
+  }
+  return tiles;
+}
 
 const HEADER_BYTES = 127;
 const ROOT_LIMIT = 16_384;

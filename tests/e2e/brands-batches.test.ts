@@ -12,7 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
-import { dismissPopup, mapData, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { dismissPopup, mapData, recordResults, resultText, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -106,6 +106,9 @@ async function openApp(email = DIST, viewport?: { width: number; height: number 
   const page = await e2e.openPage(viewport);
   await signInToMap(page, email);
   await page.getByTestId('overview').waitFor({ timeout: 20_000 });
+  // Result popups close themselves after 1-1.5 s, which a loaded machine can spend between two checks:
+  // the page records each one it opens (resultText reads that record).
+  await recordResults(page);
   return page;
 }
 async function openBrandList(page: Page) {
@@ -162,7 +165,7 @@ describe('brands', () => {
     await screenshot(page, 'brand-add-filled');
     expect(await axeDialog(page)).toEqual([]);
     await add.getByRole('button', { name: 'SAVE' }).click();
-    await dialog(page, 'BRAND ADDED').waitFor();
+    await resultText(page, 'BRAND ADDED');
     await screenshot(page, 'brand-added');
     // The popup closes itself after 1 s.
     await expect.poll(() => dialog(page, 'BRAND ADDED').count(), { timeout: 4_000 }).toBe(0);
@@ -197,7 +200,7 @@ describe('brands', () => {
     await screenshot(page, 'brand-transfer-devices');
     expect(await axeDialog(page)).toEqual([]);
     await transfer.getByRole('button', { name: 'Transfer' }).click();
-    await dialog(page, 'DEVICES TRANSFERRED').waitFor();
+    await resultText(page, 'DEVICES TRANSFERRED');
     for (const serial of moved) await expect.poll(async () => (await api<ApiDevice>(`/api/v1/device/${serial}`)).brand).toBe(brand.id);
     // The selected brand now counts them by county.
     await expect.poll(() => selected.textContent()).toContain('2 devices');
@@ -218,7 +221,7 @@ describe('brands', () => {
     await expect(confirm.textContent()).resolves.toContain(`move to ${target.name}`);
     await screenshot(page, 'brand-delete-confirm');
     await confirm.getByRole('button', { name: 'Yes' }).click();
-    await dialog(page, 'BRAND DELETED').waitFor();
+    await resultText(page, 'BRAND DELETED');
     expect((await api<ApiBrand[]>('/api/v1/brand')).some((b) => b.id === brand.id)).toBe(false);
     for (const serial of moved) expect((await api<ApiDevice>(`/api/v1/device/${serial}`)).brand).toBe(target.id);
     await expect.poll(() => page.getByTestId('selected-brand').count()).toBe(0);
@@ -243,7 +246,7 @@ describe('brands', () => {
     await page.route('**/api/v1/deleteBrand/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"boom"}' }));
     await tools.getByRole('button', { name: 'Delete' }).click();
     await dialog(page, 'Are you sure you want to delete the Empty Cove ?').getByRole('button', { name: 'Yes' }).click();
-    await dialog(page, 'Something went wrong.').waitFor();
+    await resultText(page, 'Something went wrong.');
     await screenshot(page, 'brand-delete-failed');
     await page.unroute('**/api/v1/deleteBrand/**');
     await expect.poll(() => dialog(page, 'Something went wrong.').count(), { timeout: 4_000 }).toBe(0);
@@ -252,7 +255,7 @@ describe('brands', () => {
     await tools.getByRole('button', { name: 'Delete' }).click();
     expect(await dialog(page, 'Transfer the devices to another brand?').count()).toBe(0);
     await dialog(page, 'Are you sure you want to delete the Empty Cove ?').getByRole('button', { name: 'Yes' }).click();
-    await dialog(page, 'BRAND DELETED').waitFor();
+    await resultText(page, 'BRAND DELETED');
     expect((await api<ApiBrand[]>('/api/v1/brand')).some((b) => b.id === made.body.id)).toBe(false);
     await expect.poll(() => page.getByTestId('brand-list').locator('button[data-brand]').count()).toBe(0);
   });
@@ -276,7 +279,7 @@ describe('brands', () => {
     await screenshot(page, 'brand-details-tablet');
     expect(await axeDialog(page)).toEqual([]);
     await details.getByRole('button', { name: 'SAVE' }).click();
-    await dialog(page, 'BRAND EDITED').waitFor();
+    await resultText(page, 'BRAND EDITED');
     await expect.poll(async () => (await api<ApiBrand>(`/api/v1/brand/${brand.id}`)).name).toBe(`${brand.name} Co`);
     // The devices' brand names follow (re-read at once).
     await expect.poll(() => page.getByTestId('selected-brand').getByRole('heading').textContent()).toBe(`${brand.name} Co`);
@@ -287,7 +290,7 @@ describe('brands', () => {
     await add.getByLabel('Brand Name').fill('Never Saved');
     await add.getByLabel('Brand image file').setInputFiles({ name: 'x.png', mimeType: 'image/png', buffer: logoPng() });
     await add.getByRole('button', { name: 'SAVE' }).click();
-    await dialog(page, 'FAIL TO ADD BRAND').waitFor();
+    await resultText(page, 'FAIL TO ADD BRAND');
     await screenshot(page, 'brand-add-failed');
     // The form stays open with what was typed.
     await expect.poll(() => dialog(page, 'FAIL TO ADD BRAND').count(), { timeout: 4_000 }).toBe(0);
@@ -372,14 +375,14 @@ describe('batches', () => {
     await add.getByLabel('Expiry Date').fill('2028-10-01');
     await add.getByLabel('Batch Volume (fl.oz.)').fill('640');
     await add.getByRole('button', { name: 'SAVE' }).click();
-    await dialog(page, 'FAIL TO ADD BATCH').waitFor();
+    await resultText(page, 'FAIL TO ADD BATCH');
     await expect.poll(() => fieldError(add, 'Batch Number')).toBe('already has batch number');
     await screenshot(page, 'batch-add-duplicate');
     await expect.poll(() => dialog(page, 'FAIL TO ADD BATCH').count(), { timeout: 5_000 }).toBe(0);
 
     await add.getByLabel('Batch Number').fill('E2E-101');
     await add.getByRole('button', { name: 'SAVE' }).click();
-    await dialog(page, 'BATCH ADDED').waitFor();
+    await resultText(page, 'BATCH ADDED');
     await expect.poll(() => batchCard(page, 'E2E-101').count()).toBe(1);
     const card = batchCard(page, 'E2E-101');
     await expect(card.getByTestId('batch-state').textContent()).resolves.toBe('Not In Use');
@@ -401,7 +404,7 @@ describe('batches', () => {
     await screenshot(page, 'batch-edit');
     expect(await axeDialog(page)).toEqual([]);
     await edit.getByRole('button', { name: 'SAVE' }).click();
-    await dialog(page, 'BATCH EDITED').waitFor();
+    await resultText(page, 'BATCH EDITED');
     await expect.poll(() => batchCard(page, 'E2E-102').textContent()).toContain('1,280 fl.oz.');
     await expect.poll(() => dialog(page, 'BATCH EDITED').count(), { timeout: 5_000 }).toBe(0);
 
@@ -474,7 +477,7 @@ describe('batches', () => {
     await page.getByRole('tab', { name: 'BATCH LIST' }).click();
     await batchCard(page, batch.batch_no).getByRole('button', { name: `RESUME BATCH ${batch.batch_no}` }).click();
     await dialog(page, `Resume BATCH ${batch.batch_no}?`).getByRole('button', { name: 'RESUME' }).click();
-    await dialog(page, 'Resume batch success!').waitFor();
+    await resultText(page, 'Resume batch success!');
     await screenshot(page, 'batch-resumed');
     await dismissPopup(dialog(page, 'Resume batch success!'));
     await expect.poll(() => batchCard(page, batch.batch_no).getByTestId('batch-state').textContent()).toBe('In Use');

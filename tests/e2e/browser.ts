@@ -300,10 +300,10 @@ export async function stepsUntil(page: Page, ending: RegExp, timeout = 10_000): 
 
 /**
  * Records in the page the text of every result popup while it is open (a MutationObserver: no frame or
- * poll needed), keyed by its title. The popup closes itself after about 1.5 s, which a loaded test machine
- * can spend between two Playwright calls; animation-frame polling (Playwright's waitForFunction) missed
- * a result popup in runs of the browser files on a slow host. Call it once the page has loaded,
- * before the action.
+ * poll needed), keyed by its title, and how many times a popup of each title has opened. The popup closes
+ * itself after 1-2 s, which a loaded test machine can spend between two Playwright calls; animation-frame
+ * polling (Playwright's waitFor) missed result popups in runs of the browser files on a slow host and on a
+ * loaded fast one. Call it once the page has loaded, before the action.
  */
 export async function recordResults(page: Page) {
   // A string: the test transform would wrap named inner functions in a helper the page lacks.
@@ -311,11 +311,18 @@ export async function recordResults(page: Page) {
     const w = window;
     w.__resultObserver?.disconnect();
     w.__results = w.__results ?? {};
+    w.__resultOpenings = w.__resultOpenings ?? {};
+    w.__resultsOpen = w.__resultsOpen ?? new Set();
     const record = () => {
+      const open = new Set();
       for (const d of document.querySelectorAll('dialog[open]')) {
         const title = d.querySelector('h2')?.textContent;
-        if (title) w.__results[title] = d.textContent;
+        if (!title) continue;
+        open.add(title);
+        w.__results[title] = d.textContent;
+        if (!w.__resultsOpen.has(title)) w.__resultOpenings[title] = (w.__resultOpenings[title] ?? 0) + 1;
       }
+      w.__resultsOpen = open;
     };
     record();
     w.__resultObserver = new MutationObserver(record);
@@ -323,9 +330,13 @@ export async function recordResults(page: Page) {
   })()`);
 }
 
-/** The text of the result popup titled `title` (recorded by recordResults), once it has opened. */
-export async function resultText(page: Page, title: string): Promise<string> {
-  const read = () => page.evaluate((t) => (window as unknown as { __results: Record<string, string> }).__results[t] ?? null, title);
-  await expect.poll(read, { timeout: 15_000 }).not.toBeNull();
-  return (await read())!;
+/**
+ * The text of the result popup titled `title` (recorded by recordResults), once a popup of that title has
+ * opened `nth` times on the page (the second 'Report has been downloaded !' of a test: 2).
+ */
+export async function resultText(page: Page, title: string, nth = 1): Promise<string> {
+  type Recorded = { __results: Record<string, string>; __resultOpenings: Record<string, number> };
+  const opened = () => page.evaluate((t) => (window as unknown as Recorded).__resultOpenings[t] ?? 0, title);
+  await expect.poll(opened, { timeout: 15_000 }).toBeGreaterThanOrEqual(nth);
+  return page.evaluate((t) => (window as unknown as Recorded).__results[t]!, title);
 }

@@ -70,6 +70,8 @@ async function openExclusive(email: string, viewport = DESKTOP) {
   const page = await e2e.openPage(viewport, '/exclusive-management');
   await signIn(page, email);
   await page.getByRole('heading', { name: 'Market partner management', level: 1 }).waitFor({ timeout: 20_000 });
+  // Its result popups close themselves after 1.5 s: the page records each one (resultText reads it).
+  await recordResults(page);
   return page;
 }
 
@@ -113,7 +115,7 @@ describe('/exclusive-management', () => {
     await picker.getByRole('button', { name: 'Add 1 device' }).click();
     await picker.getByRole('alert').filter({ hasText: 'Server down for the test' }).waitFor();
     await picker.getByRole('button', { name: 'Add 1 device' }).click();
-    await page.getByRole('dialog', { name: 'DEVICES ADDED' }).waitFor();
+    await resultText(page, 'DEVICES ADDED');
     await pat.getByRole('cell', { name: target.serial, exact: true }).waitFor();
     expect(await partnerSerials('partner@demo.test')).toContain(target.serial);
 
@@ -126,7 +128,7 @@ describe('/exclusive-management', () => {
     await confirm.waitFor();
     expect(await seriousAxe(page, 'dialog[open]')).toEqual([]);
     await confirm.getByRole('button', { name: 'Yes, remove' }).click();
-    await page.getByRole('dialog', { name: 'DEVICE REMOVED' }).waitFor();
+    await resultText(page, 'DEVICE REMOVED');
     await expect(pat.getByRole('cell', { name: target.serial, exact: true }).count()).resolves.toBe(0);
     expect(await partnerSerials('partner@demo.test')).not.toContain(target.serial);
     // And the device leaves them.

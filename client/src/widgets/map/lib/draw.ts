@@ -147,12 +147,16 @@ export function drawClusterRing(
   ctx.restore();
 }
 
-/** An offscreen canvas sized for `pixelRatio`, with its context scaled to CSS pixels. */
+/**
+ * An offscreen canvas sized for `pixelRatio`, with its context scaled to CSS pixels. Its pixels are read
+ * back once (getImageData, for the map's images), so it is CPU-backed (`willReadFrequently`): a
+ * GPU-accelerated canvas would draw on the GPU and then wait for a readback of each pin and cluster image.
+ */
 export function createCanvas(width: number, height: number, pixelRatio: number): { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D } {
   const canvas = document.createElement('canvas');
   canvas.width = Math.ceil(width * pixelRatio);
   canvas.height = Math.ceil(height * pixelRatio);
-  const ctx = canvas.getContext('2d');
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
   if (!ctx) throw new Error('2D canvas is not available');
   ctx.scale(pixelRatio, pixelRatio);
   return { canvas, ctx };

@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { warningText, type ReportAnswer } from '@fleet/shared';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { XLSX_HEADER_ROW } from '../../server/src/reports/report-files.ts';
-import { ARTIFACTS, DESKTOP, dismissPopup, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
+import { ARTIFACTS, DESKTOP, dismissPopup, recordResults, recordSteps, resultText, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -264,11 +264,10 @@ describe('Email Setup', () => {
     await setup.getByLabel('Name', { exact: true }).press('Enter');
     expect(adds).toHaveLength(0);
 
-    const popup = async (title: string) => {
-      const result = dialog(page, title);
-      await result.waitFor();
-      return result;
-    };
+    // Each result popup closes itself after 1.5 s, which a loaded machine can spend between two checks:
+    // the page records each one as it opens (resultText waits for the nth opening of a title).
+    await recordResults(page);
+    const popup = (title: string, nth = 1) => resultText(page, title, nth);
     await setup.getByLabel('Email', { exact: true }).fill('ops@e2e.test');
     await fail500(page, '**/api/v1/addEmail');
     await add.click();
@@ -285,7 +284,7 @@ describe('Email Setup', () => {
     await setup.getByLabel('Name', { exact: true }).fill('Boss');
     await setup.getByLabel('Email', { exact: true }).fill('boss@e2e.test');
     await setup.getByLabel('Email', { exact: true }).press('Enter');
-    await dialog(page, 'EMAIL ADDED').waitFor();
+    await popup('EMAIL ADDED', 2);
     // The success popup closes itself about a second after it opens (on a slow machine before an OK click lands).
     await dialog(page, 'EMAIL ADDED').waitFor({ state: 'hidden', timeout: 5_000 });
     const rows = setup.getByTestId('email-list').locator('tbody tr');

@@ -332,7 +332,7 @@ export async function recordResults(page: Page) {
 
 /**
  * The text of the result popup titled `title` (recorded by recordResults), once a popup of that title has
- * opened `nth` times on the page (the second 'Report has been downloaded !' of a test: 2).
+ * opened `nth` times on the page (a test's second EMAIL ADDED: 2).
  */
 export async function resultText(page: Page, title: string, nth = 1): Promise<string> {
   type Recorded = { __results: Record<string, string>; __resultOpenings: Record<string, number> };

@@ -37,8 +37,9 @@ async function ready(p: Proc, base: string, timeoutMs = 90_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (p.child.exitCode !== null) throw new Error(`portal exited with ${p.child.exitCode}: ${p.output.join('').slice(-2000)}`);
+    // Its own log says it listens before its /readyz counts: another server answering on the port would not be it.
     try {
-      if ((await fetch(`${base}/readyz`)).status === 200) return;
+      if (p.output.join('').includes('listening on') && (await fetch(`${base}/readyz`)).status === 200) return;
     } catch {
       /* not listening yet */
     }

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -9,6 +8,7 @@ import { createApp } from '../../server/src/app.ts';
 import { outbox } from '../../server/src/db/schema.ts';
 import { createMailer, type Mailer } from '../../server/src/mail/mailer.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
+import { freePort } from '../helpers/ports.ts';
 import { redisServerInstalled } from '../helpers/redis.ts';
 
 /**
@@ -26,13 +26,6 @@ import { redisServerInstalled } from '../helpers/redis.ts';
  */
 const redisServer = redisServerInstalled();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function sparePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 /** A redis-server without persistence (a restart loses everything), answering PING before this resolves. */
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -71,7 +64,7 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
 
   beforeAll(async () => {
     h = await startHarness('pglite');
-    port = await sparePort();
+    port = await freePort();
     redis = await startRedis(port);
     // The SMTP relay is slow at first (the gate): jobs wait in Redis when it dies.
     const smtp = createMailer({ smtpUrl: h.smtp.url, from: 'Portal <p@x.test>', outboxDir: path.join(h.dataDir, 'out') });

@@ -2,7 +2,6 @@ import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -13,6 +12,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '@fleet/shared';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { seedDemo } from '../../server/src/seed/demo.ts';
 import { postgresAvailable, TEST_DATABASE_URL } from '../helpers/backends.ts';
+import { freePort } from '../helpers/ports.ts';
 import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { startSmtpServer } from '../helpers/smtp.ts';
 import { CHROMIUM, TEST_BROWSER_ARGS, mapData, signInToMap } from '../e2e/browser.ts';
@@ -34,14 +34,6 @@ const DEVICE_PERIOD = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 type LogLine = { msg?: string; requestId?: string; tick?: string; slot?: string; role?: string; level?: number };
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 type Proc = { name: string; child: ChildProcess; port: number; base: string; lines: LogLine[]; exited: Promise<number | null> };
 
@@ -75,8 +67,10 @@ async function ready(p: Proc, timeoutMs = 45_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode}: ${JSON.stringify(p.lines.slice(-5))}`);
+    // Its own log says it listens before its /readyz counts: another server answering on the port would not be it.
+    const listening = p.lines.some((l) => typeof l.msg === 'string' && (l.msg.startsWith('server: listening on') || l.msg.startsWith('worker: health and metrics on')));
     try {
-      if ((await fetch(`${p.base}/readyz`)).status === 200) return;
+      if (listening && (await fetch(`${p.base}/readyz`)).status === 200) return;
     } catch {
       /* not listening yet */
     }

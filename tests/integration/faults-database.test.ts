@@ -12,6 +12,7 @@ import { createMailer } from '../../server/src/mail/mailer.ts';
 import { seedDemo } from '../../server/src/seed/demo.ts';
 import { postgresAvailable, TEST_DATABASE_URL } from '../helpers/backends.ts';
 import { startHarness } from '../helpers/harness.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * Promise: a database outage answers 503 with Retry-After (never a 500, never a hang), /readyz says so,
@@ -34,6 +35,8 @@ function relay(target: { host: string; port: number }) {
     },
     async up() {
       if (server?.listening) return;
+      // Outside the ephemeral range, so nothing else is handed this port while the relay is down.
+      if (port === 0) port = await freePort();
       server = net.createServer((client) => {
         const upstream = net.connect(target.port, target.host);
         for (const s of [client, upstream]) {

@@ -4,8 +4,9 @@ import net from 'node:net';
  * Ports the operating system never hands out by itself: below Linux's ephemeral range (32768-60999 by
  * default, /proc/sys/net/ipv4/ip_local_port_range). A port taken from that range (listen on port 0, then
  * closed) could be handed out again before the test's own process listened on it: to the local end of an
- * outgoing connection, or to another test's listen(0), as supertest does for every request. CI once saw a
- * portal's /readyz answered on such a port by another test's server, which then closed.
+ * outgoing connection, or to another test's listen(0), as supertest does for every request. A CI run once
+ * had a portal's /readyz answer 200 and its next call refused, most likely another test's server answering
+ * on such a port before the portal listened there.
  */
 const FIRST = 20_000;
 const LAST = 32_767;

@@ -211,7 +211,11 @@ if (only.has('client') && portal) {
       { what: 'login page', url: `${portal.base}/`, token: null },
       { what: `signed-in map page (${fleet.devices} devices)`, url: `${portal.base}/`, token },
     ]) {
-      const r = await lighthouseRun(page.url, page.token);
+      const r = await lighthouseRun(page.url, page.token).catch((error: Error) => {
+        failures.push(`client: ${error.message}`);
+        return null;
+      });
+      if (!r) continue;
       add({
         section: 'client',
         what: `Lighthouse ${page.what}`,

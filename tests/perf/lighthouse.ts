@@ -11,7 +11,24 @@ import { chromium } from 'playwright-core';
 
 export type LighthouseFigures = { score: number; fcp: number; lcp: number; tbt: number; scriptKb: number; longTasks: number; longestTask: number };
 
-export async function lighthouseRun(url: string, token: string | null): Promise<LighthouseFigures> {
+/**
+ * Lighthouse now and then cannot read its own trace of the load (runtimeError NO_NAVSTART, about one run in
+ * five here): it then answers with no figures and a score of null, which a table would show as 0.00. Such a
+ * run is made again in a new browser, up to three times in all; after that it throws with Lighthouse's code.
+ */
+export async function lighthouseRun(url: string, token: string | null, attempts = 3): Promise<LighthouseFigures> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await lighthouseOnce(url, token);
+    } catch (error) {
+      if (!(error instanceof LighthouseRuntimeError) || attempt >= attempts) throw error;
+    }
+  }
+}
+
+class LighthouseRuntimeError extends Error {}
+
+async function lighthouseOnce(url: string, token: string | null): Promise<LighthouseFigures> {
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-dev-shm-usage'],
@@ -24,6 +41,7 @@ export async function lighthouseRun(url: string, token: string | null): Promise<
     }
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: !!token });
     const lhr = result!.lhr;
+    if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse could not measure ${url}: ${lhr.runtimeError.code} (${lhr.runtimeError.message})`);
     const numeric = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
     const tasks = ((lhr.audits['long-tasks']?.details as { items?: { duration: number }[] } | undefined)?.items ?? []).map((t) => t.duration);
     const scripts = ((lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []).find((i) => i.resourceType === 'script');

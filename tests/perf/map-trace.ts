@@ -10,6 +10,7 @@
  *   RATE=4 npx tsx tests/perf/map-trace.ts           # Lighthouse's CPU slowdown (4x)
  *   npx tsx tests/perf/map-trace.ts --devices 10000  # PostgreSQL at 127.0.0.1 (seeds the fleet the first time)
  *   DETAIL=1 RATE=4 npx tsx tests/perf/map-trace.ts  # also each task over 200 ms's functions by inclusive time
+ *   DETAIL=100 RATE=4 ...                            # the same for each task over 100 ms
  * Build the client first (npm run build, or CLIENT_DIST=<dir>). Figures depend on the machine's load.
  */
 import path from 'node:path';
@@ -76,6 +77,7 @@ const inside = (t: TraceEvent, ts: number) => ts >= t.ts && ts <= t.ts + (t.dur 
 
 console.log(`map page, ${devicesArg} devices, CPU rate ${rate}: ${tasks.length} tasks, ${ms(busy(main.pid, main.tid))} ms busy, ${long.length} over 50 ms (${ms(long.reduce((s, t) => s + (t.dur ?? 0) - 50_000, 0))} ms over 50 in all)`);
 const selfByFunction = new Map<string, number>();
+const detailOver = Number(process.env.DETAIL) > 1 ? Number(process.env.DETAIL) : 200;
 const detail: string[] = [];
 for (const task of long) {
   const inner = onMain.filter((e) => e.name !== 'RunTask' && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0));
@@ -93,7 +95,7 @@ for (const task of long) {
     const fn = `${node.callFrame.functionName || '(anonymous)'} ${scriptOf(node.callFrame.url)}${node.callFrame.url ? `:${node.callFrame.lineNumber + 1}` : ''}`;
     selfByFunction.set(fn, (selfByFunction.get(fn) ?? 0) + dt);
   }
-  if (process.env.DETAIL && (task.dur ?? 0) > 200_000) {
+  if (process.env.DETAIL && (task.dur ?? 0) > detailOver * 1000) {
     // Inclusive time: each sample counts once for every distinct function on its stack.
     const inclusive = new Map<string, number>();
     for (let i = 0; i < samples.length - 1; i++) {
@@ -112,7 +114,7 @@ for (const task of long) {
   const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${ms(v)}`).join(', ');
   console.log(`  at ${String(ms(task.ts - t0)).padStart(5)} ms  ${String(ms(task.dur ?? 0)).padStart(4)} ms  ${kind.padEnd(17)} ${top(spent, 3)} | scripts: ${top(byScript, 3)}`);
 }
-if (detail.length) console.log(`functions by inclusive time (ms), tasks over 200 ms:\n${detail.join('\n')}`);
+if (detail.length) console.log(`functions by inclusive time (ms), tasks over ${detailOver} ms:\n${detail.join('\n')}`);
 console.log('self time in long tasks, by function (ms):');
 for (const [fn, us] of [...selfByFunction].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${String(ms(us)).padStart(5)}  ${fn}`);
 const longest = Math.max(0, ...long.map((t) => ms(t.dur ?? 0)));

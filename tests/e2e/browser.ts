@@ -219,8 +219,12 @@ export async function tokenCookie(page: Page) {
   return (await page.context().cookies()).find((c) => c.name === 'userToken');
 }
 
+/** The map's data attributes and what it draws right now (its pins layer's on-demand readout). */
 export async function mapData(page: Page): Promise<Record<string, string>> {
-  return fleetMap(page).evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
+  return fleetMap(page).evaluate((el) => {
+    const rendered = (el as HTMLElement & { readRendered?: () => Record<string, string> }).readRendered?.() ?? {};
+    return { ...(el as HTMLElement).dataset, ...rendered } as Record<string, string>;
+  });
 }
 
 export async function screenshot(page: Page, name: string) {

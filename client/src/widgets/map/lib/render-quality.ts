@@ -73,3 +73,41 @@ export function frameGate(draw: () => void, gapMs: number, clock: Clock = browse
     },
   };
 }
+
+/**
+ * The loading map's first full picture, one group of layers a frame, on a software rasteriser. That picture
+ * was one frame that compiled every layer's shaders and uploaded all of their tiles' buffers and icon
+ * atlases, and the page's main thread waited for the rasteriser to draw it: 133-143 ms here, more than half
+ * a second under Lighthouse's 4x CPU slowdown (tests/perf/map-trace.ts). Drawn a group a frame, each frame
+ * takes on one group's first-use work: 5 frames of 40-65 ms, the whole picture about 0.3 s after the data.
+ *
+ * `stages` are tests on a layer's id, in the order the groups join; a layer no test names joins with the
+ * first group (an operator's basemap, say). Until `arm()` (the map's own layers are added) everything is
+ * drawn. Once armed, a frame draws the layers of the groups up to the current one; `advance()`, called when
+ * such a frame has drawn everything its sources had loaded, lets the next group join, and answers false once
+ * every group is in (from then on everything is drawn); `finish()` lets every group in at once.
+ */
+export function layerReveal(stages: readonly ((layerId: string) => boolean)[]) {
+  let stage = -1;
+  const stageOf = (layerId: string) => Math.max(0, stages.findIndex((test) => test(layerId)));
+  return {
+    arm() {
+      if (stage === -1) stage = 0;
+    },
+    get revealing() {
+      return stage >= 0 && stage < stages.length;
+    },
+    shows(layerId: string): boolean {
+      return stage < 0 || stage >= stages.length || stageOf(layerId) <= stage;
+    },
+    advance(): boolean {
+      if (stage < 0 || stage >= stages.length) return false;
+      stage += 1;
+      return stage < stages.length;
+    },
+    /** Every group joins now (a source that never finishes loading must not keep the rest hidden). */
+    finish() {
+      stage = stages.length;
+    },
+  };
+}

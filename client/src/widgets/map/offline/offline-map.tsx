@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
 import { afterFirstPaint } from '../lib/after-paint';
-import { frameGate, isSoftwareWebGL, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO } from '../lib/render-quality';
+import { frameGate, isSoftwareWebGL, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO } from '../lib/render-quality';
 import { BasemapLayer } from './basemap-layer';
 import { CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
@@ -74,6 +74,7 @@ export default function OfflineMap() {
   // the map drawn with all of them.
   useEffect(() => {
     if (!map) return;
+    resolution.current?.layersAdded();
     const onIdle = () => {
       resolution.current?.loaded();
       setSettled(true);
@@ -156,13 +157,26 @@ function exposeForTests(instance: MaplibreMap) {
 
 const fullRatio = () => window.devicePixelRatio || 1;
 
-type DynamicResolution = { loaded(): void };
+type DynamicResolution = { layersAdded(): void; loaded(): void };
+
+/** The longest the loading map waits for its sources before every layer joins its picture anyway. */
+const REVEAL_WAIT_MS = 5_000;
+
+/** The groups of this map's own layers in the order they join its first picture on a software rasteriser (layerReveal). */
+const REVEAL_STAGES: ((layerId: string) => boolean)[] = [
+  (id) => id === 'basemap-water',
+  (id) => id.startsWith('basemap-borders'),
+  (id) => id === 'county-line',
+  (id) => id === 'pins',
+  (id) => id === 'clusters',
+];
 
 /**
  * Dynamic resolution on a software rasteriser, where every frame costs the CPU in proportion to its
  * pixels: draw at half resolution while the map loads (each source and tile that arrives is a frame of
  * its own), with its loading frames spaced, and while moving (smooth panning), at full resolution once
- * loaded and still (crisp pins and lines). `loaded()` is called at the first idle with every layer in.
+ * loaded and still (crisp pins and lines). Its first full picture joins a group of layers a frame
+ * (layerReveal). `layersAdded()` is called once the map's own layers are in, `loaded()` at the first idle.
  */
 function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   let loading = true;
@@ -200,7 +214,43 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
     setRatio(still());
   });
   instance.getContainer().dataset.dynamicResolution = 'true';
+
+  // The painter's per-layer draw (MapLibre's Painter.renderLayer, not public API: checked by the browser
+  // tests, which count the drawn pins and clusters) skips the layers that have not joined yet.
+  const reveal = layerReveal(REVEAL_STAGES);
+  const painter = instance.painter;
+  const renderLayer = painter.renderLayer;
+  painter.renderLayer = function (this: typeof painter, ...args: Parameters<typeof renderLayer>) {
+    if (reveal.shows(args[2].id)) renderLayer.apply(this, args);
+  };
+  // A frame has drawn what its groups' sources had: once they had everything, the next group joins in the
+  // next animation frame (the map repaints continuously until the last group is in, then goes idle).
+  const revealed = () => {
+    instance.off('render', onRender);
+    painter.renderLayer = renderLayer;
+    instance.repaint = false;
+    if (loading && !moving) gate.close();
+  };
+  const onRender = () => {
+    if (!reveal.revealing || !instance.loaded()) return;
+    if (!reveal.advance()) return revealed();
+    gate.open();
+    instance.repaint = true;
+  };
+  instance.on('render', onRender);
+
   return {
+    layersAdded() {
+      reveal.arm();
+      // A source that never finishes loading (a tile that does not come) does not keep the rest hidden.
+      const timer = window.setTimeout(() => {
+        if (!reveal.revealing) return;
+        reveal.finish();
+        revealed();
+        instance.triggerRepaint();
+      }, REVEAL_WAIT_MS);
+      instance.once('remove', () => window.clearTimeout(timer));
+    },
     loaded() {
       loading = false;
       gate.open();

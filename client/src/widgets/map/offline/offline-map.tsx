@@ -232,7 +232,12 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
     if (loading && !moving) gate.close();
   };
   const onRender = () => {
-    if (!reveal.revealing || !instance.loaded()) return;
+    if (!reveal.revealing) return;
+    // Still loading: the next tile or source that arrives asks for the next frame (no frames meanwhile).
+    if (!instance.loaded()) {
+      instance.repaint = false;
+      return;
+    }
     if (!reveal.advance()) return revealed();
     gate.open();
     instance.repaint = true;

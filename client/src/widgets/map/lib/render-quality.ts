@@ -1,16 +1,13 @@
 /**
- * Whether WebGL runs on a software rasteriser (SwiftShader, llvmpipe: headless browsers, VMs, remote
- * desktops). There every frame is drawn by the CPU and copied back for compositing, so the cost grows
- * with the canvas's pixel count, not with the number of pins.
+ * Whether a WebGL context runs on a software rasteriser (SwiftShader, llvmpipe: headless browsers, VMs,
+ * remote desktops). There every frame is drawn by the CPU and copied back for compositing, so the cost grows
+ * with the canvas's pixel count, not with the number of pins. Asked of the map's own context: a context
+ * made only to ask costs the page 5-20 ms of its main thread (the GPU process makes and loses it).
  */
-export function isSoftwareWebGL(): boolean {
+export function isSoftwareRenderer(gl: WebGLRenderingContext | WebGL2RenderingContext): boolean {
   try {
-    const canvas = document.createElement('canvas');
-    const gl = canvas.getContext('webgl');
-    if (!gl) return false;
     const info = gl.getExtension('WEBGL_debug_renderer_info');
     const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
     return /swiftshader|llvmpipe|softpipe|software/i.test(renderer);
   } catch {
     return false;

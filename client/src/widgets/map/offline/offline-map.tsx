@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
 import { afterFirstPaint } from '../lib/after-paint';
-import { frameGate, isSoftwareWebGL, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO } from '../lib/render-quality';
+import { frameGate, isSoftwareRenderer, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO } from '../lib/render-quality';
 import { BasemapLayer } from './basemap-layer';
 import { CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
@@ -54,8 +54,10 @@ export default function OfflineMap() {
       // protocol's code loads on its first request, while the map starts.
       addProtocol('pmtiles', pmtilesOnDemand);
       if (cancelled || !container.current) return;
-      const software = isSoftwareWebGL();
-      instance = create(container.current, styleUrl, software);
+      instance = create(container.current, styleUrl);
+      const software = isSoftwareRenderer(instance.painter.context.gl);
+      // A software rasteriser starts at the moving resolution (see dynamicResolution), before any frame.
+      if (software) instance.setPixelRatio(Math.min(fullRatio(), MOVING_PIXEL_RATIO));
       exposeForTests(instance);
       resolution.current = software ? dynamicResolution(instance) : null;
       instance.on('load', () => setMap(instance));
@@ -102,7 +104,7 @@ export default function OfflineMap() {
 }
 
 /** The MapLibre map: the built-in empty style (layers add the basemap) or the operator's style. */
-function create(element: HTMLDivElement, styleUrl: string | null, software: boolean): MaplibreMap {
+function create(element: HTMLDivElement, styleUrl: string | null): MaplibreMap {
   // No background layer: the land colour is the container's CSS background, so the GPU (often a
   // software rasteriser in headless and VM browsers) never fills the whole screen an extra time per frame.
   // No paint transitions: MapLibre fades each layer's paint properties in over 300 ms by default, drawing a
@@ -123,8 +125,6 @@ function create(element: HTMLDivElement, styleUrl: string | null, software: bool
     pitchWithRotate: false,
     touchPitch: false,
     fadeDuration: 0,
-    // A software rasteriser starts at the moving resolution: see dynamicResolution.
-    ...(software ? { pixelRatio: Math.min(fullRatio(), MOVING_PIXEL_RATIO) } : {}),
   });
   instance.touchZoomRotate.disableRotation();
   instance.keyboard.disableRotation();

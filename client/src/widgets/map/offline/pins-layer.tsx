@@ -3,7 +3,7 @@ import { useUnit } from 'effector-react';
 import type { ExpressionSpecification, GeoJSONSource, MapLayerMouseEvent, MapStyleImageMissingEvent } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { PinStatus, StatusCounts } from '../../../entities/device';
-import { clusterDiameter, createCanvas, drawClusterRing, drawPin, PIN_SIZE } from '../lib/draw';
+import { clusterDiameter, createCanvas, drawClusterRing, drawPin, PIN_SIZE, reusableCanvas } from '../lib/draw';
 import { readPalette } from '../lib/palette';
 import { countByStatus, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
@@ -72,6 +72,7 @@ export function PinsLayer() {
       map.addImage(`pin-${status}`, image, { pixelRatio: ratio });
     }
 
+    const ringCanvas = reusableCanvas();
     const onImageMissing = (event: MapStyleImageMissingEvent) => {
       if (!event.id.startsWith(RING_PREFIX) || map.hasImage(event.id)) return;
       const [text = '', ...parts] = event.id.slice(RING_PREFIX.length).split('|');
@@ -79,7 +80,7 @@ export function PinsLayer() {
       RING_ORDER.forEach((status, at) => (shares[status] = Number(parts[at]) || 0));
       const total = text.endsWith('k') ? 1000 : Number(text) || 0;
       const diameter = clusterDiameter(total);
-      const { ctx } = createCanvas(diameter + 6, diameter + 6, ratio);
+      const { ctx } = ringCanvas(diameter + 6, diameter + 6, ratio);
       drawClusterRing(ctx, diameter / 2 + 3, diameter / 2 + 3, shares, text, diameter, palette);
       map.addImage(event.id, ctx.getImageData(0, 0, ctx.canvas.width, ctx.canvas.height), { pixelRatio: ratio });
     };

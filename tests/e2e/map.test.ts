@@ -416,6 +416,10 @@ describe('map screen', () => {
     const page = await e2e.openPage(viewport);
     await signInToMap(page, 'distributor@demo.test');
     await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+    // Headless Chromium draws WebGL in software: the loading map brought its layers in a group a frame
+    // (offline-map.tsx), and every group is in, pins and clusters included.
+    expect((await mapData(page)).dynamicResolution).toBe('true');
+    await expect.poll(async () => (await mapData(page)).reveal, { timeout: 15_000 }).toBe('done');
     await settle(page);
     await screenshot(page, `map-clusters-${name}`);
     // Panels stay inside the window and do not overlap each other.

@@ -215,8 +215,9 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   });
   instance.getContainer().dataset.dynamicResolution = 'true';
 
-  // The painter's per-layer draw (MapLibre's Painter.renderLayer, not public API: checked by the browser
-  // tests, which count the drawn pins and clusters) skips the layers that have not joined yet.
+  // The painter's per-layer draw (MapLibre's Painter.renderLayer, not public API) skips the layers that have
+  // not joined yet. The container's data-reveal says where it is ('revealing', then 'done', or 'timed out'
+  // when the fallback below showed everything): the browser tests wait for 'done'.
   const reveal = layerReveal(REVEAL_STAGES);
   const painter = instance.painter;
   const renderLayer = painter.renderLayer;
@@ -225,7 +226,8 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   };
   // A frame has drawn what its groups' sources had: once they had everything, the next group joins in the
   // next animation frame (the map repaints continuously until the last group is in, then goes idle).
-  const revealed = () => {
+  const revealed = (how: 'done' | 'timed out') => {
+    instance.getContainer().dataset.reveal = how;
     instance.off('render', onRender);
     painter.renderLayer = renderLayer;
     instance.repaint = false;
@@ -238,7 +240,7 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
       instance.repaint = false;
       return;
     }
-    if (!reveal.advance()) return revealed();
+    if (!reveal.advance()) return revealed('done');
     gate.open();
     instance.repaint = true;
   };
@@ -247,11 +249,12 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   return {
     layersAdded() {
       reveal.arm();
+      if (reveal.revealing) instance.getContainer().dataset.reveal = 'revealing';
       // A source that never finishes loading (a tile that does not come) does not keep the rest hidden.
       const timer = window.setTimeout(() => {
         if (!reveal.revealing) return;
         reveal.finish();
-        revealed();
+        revealed('timed out');
         instance.triggerRepaint();
       }, REVEAL_WAIT_MS);
       instance.once('remove', () => window.clearTimeout(timer));

@@ -159,8 +159,12 @@ const fullRatio = () => window.devicePixelRatio || 1;
 
 type DynamicResolution = { layersAdded(): void; loaded(): void };
 
-/** The longest the loading map waits for its sources before every layer joins its picture anyway. */
-const REVEAL_WAIT_MS = 5_000;
+/**
+ * The longest the loading map waits for its sources before every layer joins its picture anyway: only a
+ * source that never finishes (a tile that does not come) reaches it; pins that arrive late do not (their
+ * source starts empty and loaded, and the pins are drawn when they come).
+ */
+const REVEAL_WAIT_MS = 10_000;
 
 /** The groups of this map's own layers in the order they join its first picture on a software rasteriser (layerReveal). */
 const REVEAL_STAGES: ((layerId: string) => boolean)[] = [

@@ -57,7 +57,7 @@ export function PinsLayer() {
   const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked });
   const latest = useRef(handlers);
   latest.current = handlers;
-  const initialData = useSourceData(map, SOURCE, pins);
+  const initialData = useSourceData(map, SOURCE, pins, 'next-task');
 
   useEffect(() => {
     const palette = readPalette();

@@ -11,7 +11,7 @@
  *
  * Sections and their baselines:
  *   rest    autocannon, 50 connections: overview, deviceGroup, devicePins, device/{serial}, the device
- *           list (gzip asked) beside the same server's /healthz and a bare Express server sending the
+ *           list (gzip asked for the three big answers, as a browser does) beside the same server's /healthz and a bare Express server sending the
  *           device list's bytes; the server's peak RSS over the round (its own process); device check-ins
  *           at 200/s against the same server through the round, their p50/p99 beside the 100 ms budget.
  *   ingest  tests/bench/ingest.bench.ts on the run's database (PostgreSQL in the full run, PGlite in the smoke):
@@ -97,7 +97,7 @@ if (only.has('rest') && portal) {
   fs.writeFileSync(listFile, listBody);
   // Each call as the portal's browsers make it: the big answers with gzip accepted (a browser always sends
   // Accept-Encoding). deviceGroup went uncompressed before (770 kB an answer, 0.37 GB/s of socket writes on the
-  // server's one thread at 485 req/s), which was most of what kept the check-ins below waiting.
+  // server's one thread at 485 req/s), most likely most of what kept the check-ins below waiting.
   const calls: [string, Record<string, string>][] = [
     ['/api/v1/overview', auth],
     ['/api/v1/deviceGroup', { ...auth, 'accept-encoding': 'gzip' }],

@@ -11,9 +11,10 @@
  *
  * Sections and their baselines:
  *   rest    autocannon, 50 connections: overview, deviceGroup, devicePins, device/{serial}, the device
- *           list (gzip asked for the three big answers, as a browser does) beside the same server's /healthz and a bare Express server sending the
- *           device list's bytes; the server's peak RSS over the round (its own process); device check-ins
- *           at 200/s against the same server through the round, their p50/p99 beside the 100 ms budget.
+ *           list (gzip asked for the three big answers, as a browser does) beside the same server's
+ *           /healthz and a bare Express server sending the device list's bytes; the server's peak RSS
+ *           over the round (its own process); device check-ins at 200/s against the same server through
+ *           the round, their p50/p99 beside the 100 ms budget.
  *   ingest  tests/bench/ingest.bench.ts on the run's database (PostgreSQL in the full run, PGlite in the smoke):
  *           points stored/s beside a raw batched INSERT; check-in p99.
  *   push    tests/load/push.bench.ts capacity round: server RSS per idle socket, beside a bare Socket.IO

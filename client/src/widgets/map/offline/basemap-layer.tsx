@@ -6,8 +6,9 @@ import { BASEMAP_MAX_ZOOM, BASEMAP_SOURCE_LAYER } from '../lib/basemap-tiles';
 import { addLayerUnchecked, addSourceUnchecked, useOfflineMap } from './map-context';
 
 const SOURCE = 'basemap';
-const WATER = 'basemap-water';
-const BORDERS = 'basemap-borders';
+/** The basemap's layer ids (offline-map.tsx reveals them in this order: water, then the borders). */
+export const WATER = 'basemap-water';
+export const BORDERS = 'basemap-borders';
 
 /**
  * Land and water, US state and county (parish) borders under everything else: vector tiles made at build

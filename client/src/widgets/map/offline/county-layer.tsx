@@ -6,6 +6,7 @@ import { addLayerUnchecked, addSourceUnchecked, useOfflineMap } from './map-cont
 import { useSourceData } from './use-source-data';
 
 const SOURCE = 'counties';
+export const COUNTY_LINE_LAYER = 'county-line';
 
 /** County outlines from GET /api/v1/location, as lines (a fill would cost a full-screen pass per frame). */
 export function CountyLayer() {
@@ -17,14 +18,14 @@ export function CountyLayer() {
     const palette = readPalette();
     addSourceUnchecked(map, SOURCE, { type: 'geojson', data: initialData() });
     addLayerUnchecked(map, {
-      id: 'county-line',
+      id: COUNTY_LINE_LAYER,
       type: 'line',
       source: SOURCE,
       paint: { 'line-color': palette.countyLine, 'line-width': ['interpolate', ['linear'], ['zoom'], 5, 0.6, 12, 1.6], 'line-opacity': 0.9 },
     });
     return () => {
       if (!map.style) return;
-      map.removeLayer('county-line');
+      map.removeLayer(COUNTY_LINE_LAYER);
       map.removeSource(SOURCE);
     };
   }, [map, initialData]);

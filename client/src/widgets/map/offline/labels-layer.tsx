@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { $labelsVisible, $pins, $selectedSerial, $siteNames } from '../model';
 import { useOfflineMap } from './map-context';
 import styles from './offline-map.module.css';
+import { CLUSTERS_LAYER, PINS_LAYER } from './pins-layer';
 
 /** At most this many labels at once: beyond it they would cover each other and cost frames. */
 export const LABEL_CAP = 60;
@@ -33,7 +34,7 @@ export function LabelsLayer() {
     const refresh = () => {
       const wanted = new Map<string, { label: string; at: [number, number]; offset?: number }>();
       if (state.current.visible) {
-        const features = map.queryRenderedFeatures({ layers: ['pins'] });
+        const features = map.queryRenderedFeatures({ layers: [PINS_LAYER] });
         features.sort((a, b) => Number(b.properties?.serial === state.current.selected) - Number(a.properties?.serial === state.current.selected));
         // Labels never cover a pin (the fan of a site's devices stays readable) nor another label.
         const pinBoxes = new Map<string, Box>();
@@ -44,7 +45,7 @@ export function LabelsLayer() {
         }
         const taken: Box[] = [];
         // Site names on one-site clusters first: they say where a group of pins is.
-        for (const cluster of map.queryRenderedFeatures({ layers: ['clusters'] })) {
+        for (const cluster of map.queryRenderedFeatures({ layers: [CLUSTERS_LAYER] })) {
           const g = Number(cluster.properties?.gmin);
           const name = state.current.siteNames[g];
           if (!name || g !== Number(cluster.properties?.gmax) || cluster.geometry.type !== 'Point') continue;

@@ -8,11 +8,11 @@ import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
 import { afterFirstPaint } from '../lib/after-paint';
 import { frameGate, isSoftwareRenderer, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO } from '../lib/render-quality';
-import { BasemapLayer } from './basemap-layer';
-import { CountyLayer } from './county-layer';
+import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
+import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
 import { OfflineMapContext, toGlZoom } from './map-context';
-import { PinsLayer } from './pins-layer';
+import { CLUSTERS_LAYER, PINS_LAYER, PinsLayer } from './pins-layer';
 import { PlaceNamesLayer } from './place-names-layer';
 import { ViewSync } from './view-sync';
 import styles from './offline-map.module.css';
@@ -168,11 +168,11 @@ const REVEAL_WAIT_MS = 10_000;
 
 /** The groups of this map's own layers in the order they join its first picture on a software rasteriser (layerReveal). */
 const REVEAL_STAGES: ((layerId: string) => boolean)[] = [
-  (id) => id === 'basemap-water',
-  (id) => id.startsWith('basemap-borders'),
-  (id) => id === 'county-line',
-  (id) => id === 'pins',
-  (id) => id === 'clusters',
+  (id) => id === WATER,
+  (id) => id.startsWith(BORDERS),
+  (id) => id === COUNTY_LINE_LAYER,
+  (id) => id === PINS_LAYER,
+  (id) => id === CLUSTERS_LAYER,
 ];
 
 /**

@@ -11,6 +11,9 @@ import { addLayerUnchecked, addSourceUnchecked, toGlZoom, toSpecZoom, useOffline
 import { useSourceData } from './use-source-data';
 
 const SOURCE = 'pins';
+/** The single pins' and the clusters' layer ids (the labels and town names read them; offline-map.tsx reveals them). */
+export const PINS_LAYER = 'pins';
+export const CLUSTERS_LAYER = 'clusters';
 /**
  * The map container with its on-demand readouts for the end-to-end tests and the performance scripts: the
  * serials that have a pin, and what is drawn right now (clusters, the biggest one's place, single pins).
@@ -102,7 +105,7 @@ export function PinsLayer() {
       },
     });
     addLayerUnchecked(map, {
-      id: 'pins',
+      id: PINS_LAYER,
       type: 'symbol',
       source: SOURCE,
       filter: ['!', ['has', 'point_count']],
@@ -116,7 +119,7 @@ export function PinsLayer() {
       },
     });
     addLayerUnchecked(map, {
-      id: 'clusters',
+      id: CLUSTERS_LAYER,
       type: 'symbol',
       source: SOURCE,
       filter: ['has', 'point_count'],
@@ -142,7 +145,7 @@ export function PinsLayer() {
     // before: two queries over the whole view, about 9 ms of the loading map's last frame, 36 ms under
     // Lighthouse's 4x CPU slowdown, for readers that only tests have.
     (container as PinReadout).readRendered = () => {
-      const clusters = map.queryRenderedFeatures({ layers: ['clusters'] });
+      const clusters = map.queryRenderedFeatures({ layers: [CLUSTERS_LAYER] });
       // Where the biggest cluster on screen is, so a test can click it without reading pixels.
       const biggest = clusters.reduce<(typeof clusters)[number] | null>(
         (best, feature) => (!best || Number(feature.properties?.point_count) > Number(best.properties?.point_count) ? feature : best),
@@ -152,12 +155,12 @@ export function PinsLayer() {
       return {
         clusterCount: String(clusters.length),
         ...(at ? { biggestCluster: `${Math.round(at.x)},${Math.round(at.y)}` } : {}),
-        renderedPinCount: String(map.queryRenderedFeatures({ layers: ['pins'] }).length),
+        renderedPinCount: String(map.queryRenderedFeatures({ layers: [PINS_LAYER] }).length),
       };
     };
-    map.on('click', 'pins', onPinClick);
-    map.on('click', 'clusters', onClusterClick);
-    for (const layer of ['pins', 'clusters']) {
+    map.on('click', PINS_LAYER, onPinClick);
+    map.on('click', CLUSTERS_LAYER, onClusterClick);
+    for (const layer of [PINS_LAYER, CLUSTERS_LAYER]) {
       map.on('mouseenter', layer, pointer);
       map.on('mouseleave', layer, noPointer);
     }
@@ -165,14 +168,14 @@ export function PinsLayer() {
     return () => {
       delete (container as PinReadout).readRendered;
       map.off('styleimagemissing', onImageMissing);
-      map.off('click', 'pins', onPinClick);
-      map.off('click', 'clusters', onClusterClick);
-      for (const layer of ['pins', 'clusters']) {
+      map.off('click', PINS_LAYER, onPinClick);
+      map.off('click', CLUSTERS_LAYER, onClusterClick);
+      for (const layer of [PINS_LAYER, CLUSTERS_LAYER]) {
         map.off('mouseenter', layer, pointer);
         map.off('mouseleave', layer, noPointer);
       }
       if (!map.style) return;
-      for (const layer of ['clusters', 'pins']) map.removeLayer(layer);
+      for (const layer of [CLUSTERS_LAYER, PINS_LAYER]) map.removeLayer(layer);
       map.removeSource(SOURCE);
     };
   }, [map, initialData]);
@@ -189,8 +192,8 @@ export function PinsLayer() {
 
   useEffect(() => {
     // This code's own values: no style validation on each selection (see addLayerUnchecked in map-context).
-    map.setLayoutProperty('pins', 'icon-size', selectedSize(selected), { validate: false });
-    map.setLayoutProperty('pins', 'symbol-sort-key', sortKey(selected), { validate: false });
+    map.setLayoutProperty(PINS_LAYER, 'icon-size', selectedSize(selected), { validate: false });
+    map.setLayoutProperty(PINS_LAYER, 'symbol-sort-key', sortKey(selected), { validate: false });
     map.getContainer().dataset.selectedSerial = selected ?? '';
   }, [map, selected]);
 

@@ -416,8 +416,8 @@ describe('map screen', () => {
     const page = await e2e.openPage(viewport);
     await signInToMap(page, 'distributor@demo.test');
     await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
-    // Headless Chromium draws WebGL in software: the loading map brought its layers in a group a frame
-    // (offline-map.tsx), and every group is in, pins and clusters included.
+    // Headless Chromium draws WebGL in software: the loading map's canvas stayed hidden until the GPU had
+    // drawn its first complete picture (offline-map.tsx), and it is shown, pins and clusters included.
     expect((await mapData(page)).dynamicResolution).toBe('true');
     await expect.poll(async () => (await mapData(page)).reveal, { timeout: 15_000 }).toBe('done');
     await settle(page);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frameGate, layerReveal } from './render-quality';
+import { frameGate, REVEAL_POLL_MS, revealWhenDrawn } from './render-quality';
 
 /** A clock the test moves by hand: timers run when their time is reached. */
 function manualClock() {
@@ -83,41 +83,94 @@ describe('frameGate', () => {
   });
 });
 
-describe('layerReveal', () => {
-  const stages = [(id: string) => id === 'water', (id: string) => id.startsWith('borders'), (id: string) => id === 'pins'];
-  const layers = ['operator-roads', 'water', 'borders-state', 'borders-county', 'pins'];
-  const shown = (reveal: ReturnType<typeof layerReveal>) => layers.filter((id) => reveal.shows(id));
+describe('revealWhenDrawn', () => {
+  /** Fences the test answers by hand: `signal(i)` says the GPU has drawn up to the i-th fence. */
+  function setup(options: { fences?: boolean } = {}) {
+    const clock = manualClock();
+    const shown: string[] = [];
+    const fences: { signalled: boolean; released: boolean }[] = [];
+    const reveal = revealWhenDrawn({
+      clock,
+      waitMs: 10_000,
+      show: (how) => shown.push(how),
+      fence: () => {
+        if (options.fences === false) return null;
+        const fence = { signalled: false, released: false };
+        fences.push(fence);
+        return { drawn: () => fence.signalled, release: () => void (fence.released = true) };
+      },
+    });
+    return { clock, shown, fences, reveal, signal: (i: number) => void (fences[i]!.signalled = true) };
+  }
 
-  it('draws everything until armed, then one more group each time it advances, then everything', () => {
-    const reveal = layerReveal(stages);
-    expect(shown(reveal)).toEqual(layers);
-    expect(reveal.revealing).toBe(false);
-    // Advancing before the map's layers are in changes nothing.
-    expect(reveal.advance()).toBe(false);
-    expect(shown(reveal)).toEqual(layers);
-
-    reveal.arm();
-    expect(reveal.revealing).toBe(true);
-    // A layer no stage names (an operator's basemap) joins with the first group.
-    expect(shown(reveal)).toEqual(['operator-roads', 'water']);
-    expect(reveal.advance()).toBe(true);
-    expect(shown(reveal)).toEqual(['operator-roads', 'water', 'borders-state', 'borders-county']);
-    expect(reveal.advance()).toBe(true);
-    expect(shown(reveal)).toEqual(layers);
-    // The last group has been drawn: no more frames needed, and it stays done.
-    expect(reveal.advance()).toBe(false);
-    expect(reveal.revealing).toBe(false);
-    reveal.arm();
-    expect(reveal.revealing).toBe(false);
-    expect(shown(reveal)).toEqual(layers);
+  it('shows the map once a complete frame has been drawn by the GPU, not before', () => {
+    const { clock, shown, fences, reveal, signal } = setup();
+    // Frames drawn while sources still load make no fence and show nothing.
+    reveal.frameDrawn(false);
+    clock.advance(1000);
+    expect(fences).toHaveLength(0);
+    expect(shown).toEqual([]);
+    reveal.frameDrawn(true);
+    clock.advance(200);
+    expect(shown).toEqual([]);
+    expect(reveal.hidden).toBe(true);
+    signal(0);
+    clock.advance(REVEAL_POLL_MS);
+    expect(shown).toEqual(['done']);
+    expect(reveal.hidden).toBe(false);
+    // Once shown, later frames and the fallback change nothing.
+    reveal.frameDrawn(true);
+    clock.advance(20_000);
+    expect(shown).toEqual(['done']);
+    expect(fences).toHaveLength(1);
   });
 
-  it('finish lets every group in at once', () => {
-    const reveal = layerReveal(stages);
-    reveal.arm();
-    reveal.finish();
-    expect(reveal.revealing).toBe(false);
-    expect(shown(reveal)).toEqual(layers);
-    expect(reveal.advance()).toBe(false);
+  it('waits for the latest frame: a later frame supersedes an earlier complete one, an incomplete one cancels it', () => {
+    const { clock, shown, fences, reveal, signal } = setup();
+    reveal.frameDrawn(true);
+    reveal.frameDrawn(true); // the full-resolution frame at the first idle
+    expect(fences[0]!.released).toBe(true);
+    signal(0);
+    clock.advance(100);
+    expect(shown).toEqual([]);
+    // A source started loading again (a layer joined): its frame is incomplete, nothing is shown until the next complete one.
+    reveal.frameDrawn(false);
+    expect(fences[1]!.released).toBe(true);
+    signal(1);
+    clock.advance(100);
+    expect(shown).toEqual([]);
+    reveal.frameDrawn(true);
+    signal(2);
+    clock.advance(REVEAL_POLL_MS);
+    expect(shown).toEqual(['done']);
+    expect(fences[2]!.released).toBe(true);
+  });
+
+  it('without fences shows the first complete frame at the next poll', () => {
+    const { clock, shown, reveal } = setup({ fences: false });
+    reveal.frameDrawn(true);
+    clock.advance(REVEAL_POLL_MS);
+    expect(shown).toEqual(['done']);
+  });
+
+  it('shows whatever there is after the wait (a source that never loads, a GPU that never answers)', () => {
+    const { clock, shown, fences, reveal } = setup();
+    reveal.frameDrawn(true);
+    clock.advance(9_999);
+    expect(shown).toEqual([]);
+    clock.advance(1);
+    expect(shown).toEqual(['timed out']);
+    expect(fences[0]!.released).toBe(true);
+    clock.advance(20_000);
+    expect(shown).toEqual(['timed out']);
+  });
+
+  it('stop (the map removed) shows nothing and leaves no timer', () => {
+    const { clock, shown, reveal, signal } = setup();
+    reveal.frameDrawn(true);
+    reveal.stop();
+    signal(0);
+    clock.advance(20_000);
+    expect(shown).toEqual([]);
   });
 });

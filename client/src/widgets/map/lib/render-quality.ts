@@ -71,40 +71,93 @@ export function frameGate(draw: () => void, gapMs: number, clock: Clock = browse
   };
 }
 
+/** How often a hidden map asks whether the GPU has finished drawing (a fence's status; the question does not wait). */
+export const REVEAL_POLL_MS = 16;
+
+/** Whether the GPU has executed everything asked of it up to a point (a WebGL2 fence), asked without waiting; `release` frees the fence. */
+export type DrawnCheck = { drawn(): boolean; release(): void };
+
 /**
- * The loading map's first full picture, one group of layers a frame, on a software rasteriser. That picture
- * was one frame that compiled every layer's shaders and uploaded all of their tiles' buffers and icon
- * atlases, and the page's main thread waited for the rasteriser to draw it: 133-143 ms here, more than half
- * a second under Lighthouse's 4x CPU slowdown (tests/perf/map-trace.ts). Drawn a group a frame, each frame
- * takes on one group's first-use work: 5 frames of 40-65 ms, the whole picture about 0.3 s after the data.
- *
- * `stages` are tests on a layer's id, in the order the groups join; a layer no test names joins with the
- * first group (an operator's basemap, say). Until `arm()` (the map's own layers are added) everything is
- * drawn. Once armed, a frame draws the layers of the groups up to the current one; `advance()`, called when
- * such a frame has drawn everything its sources had loaded, lets the next group join, and answers false once
- * every group is in (from then on everything is drawn); `finish()` lets every group in at once.
+ * A WebGL2 fence after everything asked of `gl` so far, and a check of it that does not wait (Chromium
+ * answers a fence's status from what the GPU process last reported). The flush sends the frame's commands
+ * to the GPU process now rather than when the page next composites. Null without WebGL2 fences.
  */
-export function layerReveal(stages: readonly ((layerId: string) => boolean)[]) {
-  let stage = -1;
-  const stageOf = (layerId: string) => Math.max(0, stages.findIndex((test) => test(layerId)));
+export function fenceCheck(gl: WebGLRenderingContext | WebGL2RenderingContext): DrawnCheck | null {
+  if (!('fenceSync' in gl)) return null;
+  let sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+  if (!sync) return null;
+  gl.flush();
+  const release = () => {
+    if (sync) gl.deleteSync(sync);
+    sync = null;
+  };
   return {
-    arm() {
-      if (stage === -1) stage = 0;
+    drawn() {
+      if (!sync) return true;
+      const signalled = gl.getSyncParameter(sync, gl.SYNC_STATUS) === gl.SIGNALED;
+      if (signalled) release();
+      return signalled;
     },
-    get revealing() {
-      return stage >= 0 && stage < stages.length;
+    release,
+  };
+}
+
+/**
+ * The loading map's canvas on a software rasteriser stays hidden until the GPU has drawn its first complete
+ * picture, then shows it whole. There the GPU process draws with the CPU, compiling each layer's shaders and
+ * draw states the first time it meets them, and a visible WebGL canvas is copied back for compositing at
+ * every frame, so the page's main thread waited for all of that: frames of 60-190 ms while the map loaded
+ * (more than half a second each under Lighthouse's 4x CPU slowdown; tests/perf/map-trace.ts). A hidden
+ * canvas is not copied back: the GPU process draws it while the main thread stays free, and a fence says
+ * when it has finished.
+ *
+ * `frameDrawn(complete)` after each frame the map draws (complete: its layers are in and every source had
+ * loaded); the picture is shown (`show('done')`) once the last frame drawn was complete and the GPU has
+ * finished it; `show('timed out')` after `waitMs` whatever happened (a source that never loads, a fence that
+ * never answers). `fence` makes a fence after a complete frame (fenceCheck; null: no fences, and the
+ * complete frame is shown at the next poll).
+ */
+export function revealWhenDrawn(options: { fence: () => DrawnCheck | null; show: (how: 'done' | 'timed out') => void; waitMs: number; clock?: Clock }) {
+  const clock = options.clock ?? browserClock;
+  let hidden = true;
+  let pending: DrawnCheck | null = null;
+  let poll: unknown = null;
+  const drop = () => {
+    pending?.release();
+    pending = null;
+    if (poll !== null) clock.clearTimeout(poll);
+    poll = null;
+  };
+  const show = (how: 'done' | 'timed out') => {
+    if (!hidden) return;
+    hidden = false;
+    clock.clearTimeout(fallback);
+    drop();
+    options.show(how);
+  };
+  const fallback = clock.setTimeout(() => show('timed out'), options.waitMs);
+  const check = () => {
+    poll = null;
+    if (pending?.drawn()) return show('done');
+    poll = clock.setTimeout(check, REVEAL_POLL_MS);
+  };
+  return {
+    get hidden() {
+      return hidden;
     },
-    shows(layerId: string): boolean {
-      return stage < 0 || stage >= stages.length || stageOf(layerId) <= stage;
+    frameDrawn(complete: boolean) {
+      if (!hidden) return;
+      // A later frame supersedes an earlier one: the GPU draws in order, and only a complete one is shown.
+      drop();
+      if (!complete) return;
+      pending = options.fence() ?? { drawn: () => true, release: () => undefined };
+      poll = clock.setTimeout(check, REVEAL_POLL_MS);
     },
-    advance(): boolean {
-      if (stage < 0 || stage >= stages.length) return false;
-      stage += 1;
-      return stage < stages.length;
-    },
-    /** Every group joins now (a source that never finishes loading must not keep the rest hidden). */
-    finish() {
-      stage = stages.length;
+    /** The map is gone: nothing is shown. */
+    stop() {
+      hidden = false;
+      clock.clearTimeout(fallback);
+      drop();
     },
   };
 }

@@ -7,12 +7,12 @@ import { useEffect, useRef, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
 import { afterFirstPaint } from '../lib/after-paint';
-import { frameGate, isSoftwareRenderer, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO } from '../lib/render-quality';
-import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
-import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
+import { fenceCheck, frameGate, isSoftwareRenderer, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO, revealWhenDrawn } from '../lib/render-quality';
+import { BasemapLayer } from './basemap-layer';
+import { CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
 import { OfflineMapContext, toGlZoom } from './map-context';
-import { CLUSTERS_LAYER, PINS_LAYER, PinsLayer } from './pins-layer';
+import { PinsLayer } from './pins-layer';
 import { PlaceNamesLayer } from './place-names-layer';
 import { ViewSync } from './view-sync';
 import styles from './offline-map.module.css';
@@ -128,8 +128,24 @@ function create(element: HTMLDivElement, styleUrl: string | null): MaplibreMap {
   });
   instance.touchZoomRotate.disableRotation();
   instance.keyboard.disableRotation();
+  skipSkyWhileFlat(instance);
   instance.getCanvas().setAttribute('aria-label', 'Map of devices. Arrow keys pan, plus and minus zoom.');
   return instance;
+}
+
+/**
+ * MapLibre draws its sky before the layers of every frame: a quad over the whole canvas whose fragment
+ * shader colours what lies above the horizon. This map never tilts (pitch stays 0: rotation and pitch are
+ * off above), so there is no horizon on screen, the sky writes no colour and only the far depth the clear
+ * already wrote; yet every pixel runs its shader. On a software rasteriser that was most of a still frame
+ * (Chromium's SwiftShader at 721x1440, the mobile page Lighthouse loads: 38 ms a frame with the sky, 11 ms
+ * without, the GPU process's time read back on the main thread). The painter's draw functions are its
+ * own copy here (MapLibre's table is shared by every map on the page), and a tilted map still gets its sky.
+ */
+function skipSkyWhileFlat(instance: MaplibreMap) {
+  const painter = instance.painter;
+  const drawSky = painter.drawFunctions.sky;
+  painter.drawFunctions = { ...painter.drawFunctions, sky: (p, sky) => (p.transform.pitch > 0 ? drawSky(p, sky) : undefined) };
 }
 
 let pmtiles: Promise<import('pmtiles').Protocol> | null = null;
@@ -160,27 +176,19 @@ const fullRatio = () => window.devicePixelRatio || 1;
 type DynamicResolution = { layersAdded(): void; loaded(): void };
 
 /**
- * The longest the loading map waits for its sources before every layer joins its picture anyway: only a
- * source that never finishes (a tile that does not come) reaches it; pins that arrive late do not (their
+ * The longest a software-rasterised map stays hidden (revealWhenDrawn): only a source that never finishes
+ * (a tile that does not come) or a GPU that never answers reaches it; pins that arrive late do not (their
  * source starts empty and loaded, and the pins are drawn when they come).
  */
 const REVEAL_WAIT_MS = 10_000;
-
-/** The groups of this map's own layers in the order they join its first picture on a software rasteriser (layerReveal). */
-const REVEAL_STAGES: ((layerId: string) => boolean)[] = [
-  (id) => id === WATER,
-  (id) => id.startsWith(BORDERS),
-  (id) => id === COUNTY_LINE_LAYER,
-  (id) => id === PINS_LAYER,
-  (id) => id === CLUSTERS_LAYER,
-];
 
 /**
  * Dynamic resolution on a software rasteriser, where every frame costs the CPU in proportion to its
  * pixels: draw at half resolution while the map loads (each source and tile that arrives is a frame of
  * its own), with its loading frames spaced, and while moving (smooth panning), at full resolution once
- * loaded and still (crisp pins and lines). Its first full picture joins a group of layers a frame
- * (layerReveal). `layersAdded()` is called once the map's own layers are in, `loaded()` at the first idle.
+ * loaded and still (crisp pins and lines). Its canvas stays hidden until the GPU has drawn the first
+ * complete picture (revealWhenDrawn). `layersAdded()` is called once the map's own layers are in,
+ * `loaded()` at the first idle.
  */
 function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   let loading = true;
@@ -219,49 +227,31 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   });
   instance.getContainer().dataset.dynamicResolution = 'true';
 
-  // The painter's per-layer draw (MapLibre's Painter.renderLayer, not public API) skips the layers that have
-  // not joined yet. The container's data-reveal says where it is ('revealing', then 'done', or 'timed out'
-  // when the fallback below showed everything): the browser tests wait for 'done'.
-  const reveal = layerReveal(REVEAL_STAGES);
-  const painter = instance.painter;
-  const renderLayer = painter.renderLayer;
-  painter.renderLayer = function (this: typeof painter, ...args: Parameters<typeof renderLayer>) {
-    if (reveal.shows(args[2].id)) renderLayer.apply(this, args);
-  };
-  // A frame has drawn what its groups' sources had: once they had everything, the next group joins in the
-  // next animation frame (the map repaints continuously until the last group is in, then goes idle).
-  const revealed = (how: 'done' | 'timed out') => {
-    instance.getContainer().dataset.reveal = how;
-    instance.off('render', onRender);
-    painter.renderLayer = renderLayer;
-    instance.repaint = false;
-    if (loading && !moving) gate.close();
-  };
-  const onRender = () => {
-    if (!reveal.revealing) return;
-    // Still loading: the next tile or source that arrives asks for the next frame (no frames meanwhile).
-    if (!instance.loaded()) {
-      instance.repaint = false;
-      return;
-    }
-    if (!reveal.advance()) return revealed('done');
-    gate.open();
-    instance.repaint = true;
-  };
+  // Hidden from the start (the frames of the empty style cost a copy back each too); the container's
+  // data-reveal says where it is ('revealing', then 'done', or 'timed out' when the fallback showed it):
+  // the browser tests wait for 'done'.
+  const canvas = instance.getCanvas();
+  canvas.style.visibility = 'hidden';
+  instance.getContainer().dataset.reveal = 'revealing';
+  let layersIn = false;
+  const reveal = revealWhenDrawn({
+    fence: () => fenceCheck(instance.painter.context.gl),
+    waitMs: REVEAL_WAIT_MS,
+    show: (how) => {
+      instance.off('render', onRender);
+      canvas.style.visibility = '';
+      instance.getContainer().dataset.reveal = how;
+      // No frame asked for: the last one drawn hidden is what the page composites now, without drawing it again.
+    },
+  });
+  const onRender = () => reveal.frameDrawn(layersIn && instance.loaded());
   instance.on('render', onRender);
+  instance.once('remove', () => reveal.stop());
 
   return {
     layersAdded() {
-      reveal.arm();
-      if (reveal.revealing) instance.getContainer().dataset.reveal = 'revealing';
-      // A source that never finishes loading (a tile that does not come) does not keep the rest hidden.
-      const timer = window.setTimeout(() => {
-        if (!reveal.revealing) return;
-        reveal.finish();
-        revealed('timed out');
-        instance.triggerRepaint();
-      }, REVEAL_WAIT_MS);
-      instance.once('remove', () => window.clearTimeout(timer));
+      layersIn = true;
+      instance.triggerRepaint();
     },
     loaded() {
       loading = false;

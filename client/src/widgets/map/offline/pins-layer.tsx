@@ -11,7 +11,7 @@ import { addLayerUnchecked, addSourceUnchecked, toGlZoom, toSpecZoom, useOffline
 import { useSourceData } from './use-source-data';
 
 const SOURCE = 'pins';
-/** The single pins' and the clusters' layer ids (the labels and town names read them; offline-map.tsx reveals them). */
+/** The single pins' and the clusters' layer ids (the labels read them). */
 export const PINS_LAYER = 'pins';
 export const CLUSTERS_LAYER = 'clusters';
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frameGate, REVEAL_POLL_MS, revealWhenDrawn } from './render-quality';
+import { frameGate, layerReveal, REVEAL_POLL_MS, revealWhenDrawn } from './render-quality';
 
 /** A clock the test moves by hand: timers run when their time is reached. */
 function manualClock() {
@@ -172,5 +172,43 @@ describe('revealWhenDrawn', () => {
     signal(0);
     clock.advance(20_000);
     expect(shown).toEqual([]);
+  });
+});
+describe('layerReveal', () => {
+  const stages = [(id: string) => id === 'water', (id: string) => id.startsWith('borders'), (id: string) => id === 'pins'];
+  const layers = ['operator-roads', 'water', 'borders-state', 'borders-county', 'pins'];
+  const shown = (reveal: ReturnType<typeof layerReveal>) => layers.filter((id) => reveal.shows(id));
+
+  it('draws everything until armed, then one more group each time it advances, then everything', () => {
+    const reveal = layerReveal(stages);
+    expect(shown(reveal)).toEqual(layers);
+    expect(reveal.revealing).toBe(false);
+    // Advancing before the map's layers are in changes nothing.
+    expect(reveal.advance()).toBe(false);
+    expect(shown(reveal)).toEqual(layers);
+
+    reveal.arm();
+    expect(reveal.revealing).toBe(true);
+    // A layer no stage names (an operator's basemap) joins with the first group.
+    expect(shown(reveal)).toEqual(['operator-roads', 'water']);
+    expect(reveal.advance()).toBe(true);
+    expect(shown(reveal)).toEqual(['operator-roads', 'water', 'borders-state', 'borders-county']);
+    expect(reveal.advance()).toBe(true);
+    expect(shown(reveal)).toEqual(layers);
+    // The last group has been drawn: no more frames needed, and it stays done.
+    expect(reveal.advance()).toBe(false);
+    expect(reveal.revealing).toBe(false);
+    reveal.arm();
+    expect(reveal.revealing).toBe(false);
+    expect(shown(reveal)).toEqual(layers);
+  });
+
+  it('finish lets every group in at once', () => {
+    const reveal = layerReveal(stages);
+    reveal.arm();
+    reveal.finish();
+    expect(reveal.revealing).toBe(false);
+    expect(shown(reveal)).toEqual(layers);
+    expect(reveal.advance()).toBe(false);
   });
 });

@@ -161,3 +161,41 @@ export function revealWhenDrawn(options: { fence: () => DrawnCheck | null; show:
     },
   };
 }
+
+/**
+ * The loading map's first full picture, one group of layers a frame, on a software rasteriser (while its
+ * canvas is hidden: revealWhenDrawn). That picture was one frame whose JavaScript linked every layer's
+ * shaders (waiting for the GPU process to compile them), uploaded all of their tiles' buffers and icon
+ * atlases and placed every symbol: 80-90 ms here, over 300 ms under Lighthouse's 4x CPU slowdown
+ * (tests/perf/map-trace.ts). Drawn a group a frame, each frame takes on one group's first-use work.
+ *
+ * `stages` are tests on a layer's id, in the order the groups join; a layer no test names joins with the
+ * first group (an operator's basemap, say). Until `arm()` (the map's own layers are added) everything is
+ * drawn. Once armed, a frame draws the layers of the groups up to the current one; `advance()`, called when
+ * such a frame has drawn everything its sources had loaded, lets the next group join, and answers false once
+ * every group is in (from then on everything is drawn); `finish()` lets every group in at once.
+ */
+export function layerReveal(stages: readonly ((layerId: string) => boolean)[]) {
+  let stage = -1;
+  const stageOf = (layerId: string) => Math.max(0, stages.findIndex((test) => test(layerId)));
+  return {
+    arm() {
+      if (stage === -1) stage = 0;
+    },
+    get revealing() {
+      return stage >= 0 && stage < stages.length;
+    },
+    shows(layerId: string): boolean {
+      return stage < 0 || stage >= stages.length || stageOf(layerId) <= stage;
+    },
+    advance(): boolean {
+      if (stage < 0 || stage >= stages.length) return false;
+      stage += 1;
+      return stage < stages.length;
+    },
+    /** Every group joins now (a source that never finishes loading must not keep the rest hidden). */
+    finish() {
+      stage = stages.length;
+    },
+  };
+}

@@ -7,8 +7,8 @@ import { addLayerUnchecked, addSourceUnchecked, useOfflineMap } from './map-cont
 
 const SOURCE = 'basemap';
 /** The basemap's layer ids (offline-map.tsx reveals them in this order: water, then the borders). */
-const WATER = 'basemap-water';
-const BORDERS = 'basemap-borders';
+export const WATER = 'basemap-water';
+export const BORDERS = 'basemap-borders';
 
 /**
  * Land and water, US state and county (parish) borders under everything else: vector tiles made at build

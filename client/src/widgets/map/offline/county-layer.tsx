@@ -6,7 +6,7 @@ import { addLayerUnchecked, addSourceUnchecked, useOfflineMap } from './map-cont
 import { useSourceData } from './use-source-data';
 
 const SOURCE = 'counties';
-const COUNTY_LINE_LAYER = 'county-line';
+export const COUNTY_LINE_LAYER = 'county-line';
 
 /** County outlines from GET /api/v1/location, as lines (a fill would cost a full-screen pass per frame). */
 export function CountyLayer() {

@@ -7,12 +7,12 @@ import { useEffect, useRef, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
 import { afterFirstPaint } from '../lib/after-paint';
-import { fenceCheck, frameGate, isSoftwareRenderer, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO, revealWhenDrawn } from '../lib/render-quality';
-import { BasemapLayer } from './basemap-layer';
-import { CountyLayer } from './county-layer';
+import { fenceCheck, frameGate, isSoftwareRenderer, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO, revealWhenDrawn } from '../lib/render-quality';
+import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
+import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
 import { OfflineMapContext, toGlZoom } from './map-context';
-import { PinsLayer } from './pins-layer';
+import { CLUSTERS_LAYER, PINS_LAYER, PinsLayer } from './pins-layer';
 import { PlaceNamesLayer } from './place-names-layer';
 import { ViewSync } from './view-sync';
 import styles from './offline-map.module.css';
@@ -182,12 +182,21 @@ type DynamicResolution = { layersAdded(): void; loaded(): void };
  */
 const REVEAL_WAIT_MS = 10_000;
 
+/** The groups of this map's own layers in the order they join its first picture on a software rasteriser (layerReveal). */
+const REVEAL_STAGES: ((layerId: string) => boolean)[] = [
+  (id) => id === WATER,
+  (id) => id.startsWith(BORDERS),
+  (id) => id === COUNTY_LINE_LAYER,
+  (id) => id === PINS_LAYER,
+  (id) => id === CLUSTERS_LAYER,
+];
+
 /**
  * Dynamic resolution on a software rasteriser, where every frame costs the CPU in proportion to its
  * pixels: draw at half resolution while the map loads (each source and tile that arrives is a frame of
  * its own), with its loading frames spaced, and while moving (smooth panning), at full resolution once
  * loaded and still (crisp pins and lines). Its canvas stays hidden until the GPU has drawn the first
- * complete picture (revealWhenDrawn). `layersAdded()` is called once the map's own layers are in,
+ * complete picture (revealWhenDrawn), drawn a group of layers a frame (layerReveal). `layersAdded()` is called once the map's own layers are in,
  * `loaded()` at the first idle.
  */
 function dynamicResolution(instance: MaplibreMap): DynamicResolution {
@@ -234,23 +243,46 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   canvas.style.visibility = 'hidden';
   instance.getContainer().dataset.reveal = 'revealing';
   let layersIn = false;
+  // The painter's per-layer draw (MapLibre's Painter.renderLayer, not public API) skips the layers whose
+  // group has not joined yet.
+  const stages = layerReveal(REVEAL_STAGES);
+  const painter = instance.painter;
+  const renderLayer = painter.renderLayer;
+  painter.renderLayer = function (this: typeof painter, ...args: Parameters<typeof renderLayer>) {
+    if (stages.shows(args[2].id)) renderLayer.apply(this, args);
+  };
   const reveal = revealWhenDrawn({
-    fence: () => fenceCheck(instance.painter.context.gl),
+    fence: () => fenceCheck(painter.context.gl),
     waitMs: REVEAL_WAIT_MS,
     show: (how) => {
       instance.off('render', onRender);
+      stages.finish();
+      painter.renderLayer = renderLayer;
+      instance.repaint = false;
+      if (loading && !moving) gate.close();
       canvas.style.visibility = '';
       instance.getContainer().dataset.reveal = how;
-      // No frame asked for: the last one drawn hidden is what the page composites now, without drawing it again.
+      // No frame asked for: the last one drawn hidden is what the page composites now, without drawing it
+      // again (after the fallback, the next tile or source that arrives draws everything).
     },
   });
-  const onRender = () => reveal.frameDrawn(layersIn && instance.loaded());
+  const onRender = () => {
+    const loaded = layersIn && instance.loaded();
+    // A frame that drew everything its groups' sources had lets the next group join in the next animation
+    // frame (unspaced); one that drew the last group is the complete picture.
+    const more = loaded && stages.revealing && stages.advance();
+    if (more) gate.open();
+    else if (loading && !moving) gate.close();
+    instance.repaint = more;
+    reveal.frameDrawn(loaded && !stages.revealing);
+  };
   instance.on('render', onRender);
   instance.once('remove', () => reveal.stop());
 
   return {
     layersAdded() {
       layersIn = true;
+      stages.arm();
       instance.triggerRepaint();
     },
     loaded() {

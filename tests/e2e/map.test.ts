@@ -420,6 +420,19 @@ describe('map screen', () => {
     // drawn its first complete picture (offline-map.tsx), and it is shown, pins and clusters included.
     expect((await mapData(page)).dynamicResolution).toBe('true');
     await expect.poll(async () => (await mapData(page)).reveal, { timeout: 15_000 }).toBe('done');
+    // While that canvas is hidden a pointer still lands where MapLibre listens (the canvas's container,
+    // which covers the map): a click on a cluster during the load is not lost.
+    const landsOnMap = await page.evaluate(() => {
+      const canvas = document.querySelector<HTMLElement>('[data-testid="fleet-map"] canvas')!;
+      const box = canvas.getBoundingClientRect();
+      canvas.style.visibility = 'hidden';
+      // The topmost element of the map there (a panel may cover the map's middle on a tablet).
+      const map = document.querySelector('[data-testid="fleet-map"]')!;
+      const hit = document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2).find((el) => map.contains(el));
+      canvas.style.visibility = '';
+      return !!hit?.closest('.maplibregl-canvas-container');
+    });
+    expect(landsOnMap).toBe(true);
     await settle(page);
     await screenshot(page, `map-clusters-${name}`);
     // Panels stay inside the window and do not overlap each other.

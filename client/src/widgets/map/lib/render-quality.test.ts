@@ -146,6 +146,46 @@ describe('revealWhenDrawn', () => {
     expect(fences[2]!.released).toBe(true);
   });
 
+  it('asks for more frames (the next groups of layers) after the GPU has drawn each, then shows the last', () => {
+    const clock = manualClock();
+    const shown: string[] = [];
+    const fences: { signalled: boolean }[] = [];
+    let groupsLeft = 2;
+    const frames: string[] = [];
+    const reveal = revealWhenDrawn({
+      clock,
+      waitMs: 10_000,
+      show: (how) => shown.push(how),
+      fence: () => {
+        const fence = { signalled: false };
+        fences.push(fence);
+        return { drawn: () => fence.signalled, release: () => undefined };
+      },
+      more: () => {
+        if (groupsLeft === 0) return false;
+        groupsLeft -= 1;
+        frames.push('next group asked for');
+        return true;
+      },
+    });
+    reveal.frameDrawn(true);
+    clock.advance(100);
+    // The next group's frame is not asked for while the GPU still draws this one.
+    expect(frames).toEqual([]);
+    fences[0]!.signalled = true;
+    clock.advance(REVEAL_POLL_MS);
+    expect(frames).toEqual(['next group asked for']);
+    expect(shown).toEqual([]);
+    reveal.frameDrawn(true);
+    fences[1]!.signalled = true;
+    clock.advance(REVEAL_POLL_MS);
+    expect(frames).toHaveLength(2);
+    reveal.frameDrawn(true);
+    fences[2]!.signalled = true;
+    clock.advance(REVEAL_POLL_MS);
+    expect(shown).toEqual(['done']);
+  });
+
   it('without fences shows the first complete frame at the next poll', () => {
     const { clock, shown, reveal } = setup({ fences: false });
     reveal.frameDrawn(true);

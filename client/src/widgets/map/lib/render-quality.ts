@@ -112,12 +112,20 @@ export function fenceCheck(gl: WebGLRenderingContext | WebGL2RenderingContext): 
  * when it has finished.
  *
  * `frameDrawn(complete)` after each frame the map draws (complete: its layers are in and every source had
- * loaded); the picture is shown (`show('done')`) once the last frame drawn was complete and the GPU has
- * finished it; `show('timed out')` after `waitMs` whatever happened (a source that never loads, a fence that
- * never answers). `fence` makes a fence after a complete frame (fenceCheck; null: no fences, and the
- * complete frame is shown at the next poll).
+ * loaded). Once the GPU has finished the last complete frame, `more()` may ask for another one (the next
+ * group of layers, layerReveal: asked for only now, so the next frame's JavaScript, which links shaders and
+ * waits for the GPU process to do it, does not also wait behind this frame's drawing) and answers true,
+ * else the picture is shown (`show('done')`); `show('timed out')` after `waitMs` whatever happened (a
+ * source that never loads, a fence that never answers). `fence` makes a fence after a complete frame
+ * (fenceCheck; null: no fences, the frame counts as drawn at the next poll).
  */
-export function revealWhenDrawn(options: { fence: () => DrawnCheck | null; show: (how: 'done' | 'timed out') => void; waitMs: number; clock?: Clock }) {
+export function revealWhenDrawn(options: {
+  fence: () => DrawnCheck | null;
+  show: (how: 'done' | 'timed out') => void;
+  more?: () => boolean;
+  waitMs: number;
+  clock?: Clock;
+}) {
   const clock = options.clock ?? browserClock;
   let hidden = true;
   let pending: DrawnCheck | null = null;
@@ -138,8 +146,13 @@ export function revealWhenDrawn(options: { fence: () => DrawnCheck | null; show:
   const fallback = clock.setTimeout(() => show('timed out'), options.waitMs);
   const check = () => {
     poll = null;
-    if (pending?.drawn()) return show('done');
-    poll = clock.setTimeout(check, REVEAL_POLL_MS);
+    if (!pending?.drawn()) {
+      poll = clock.setTimeout(check, REVEAL_POLL_MS);
+      return;
+    }
+    pending.release();
+    pending = null;
+    if (!options.more?.()) show('done');
   };
   return {
     get hidden() {
@@ -147,7 +160,7 @@ export function revealWhenDrawn(options: { fence: () => DrawnCheck | null; show:
     },
     frameDrawn(complete: boolean) {
       if (!hidden) return;
-      // A later frame supersedes an earlier one: the GPU draws in order, and only a complete one is shown.
+      // A later frame supersedes an earlier one: the GPU draws in order, and only a complete one counts.
       drop();
       if (!complete) return;
       pending = options.fence() ?? { drawn: () => true, release: () => undefined };
@@ -167,7 +180,8 @@ export function revealWhenDrawn(options: { fence: () => DrawnCheck | null; show:
  * canvas is hidden: revealWhenDrawn). That picture was one frame whose JavaScript linked every layer's
  * shaders (waiting for the GPU process to compile them), uploaded all of their tiles' buffers and icon
  * atlases and placed every symbol: 80-90 ms here, over 300 ms under Lighthouse's 4x CPU slowdown
- * (tests/perf/map-trace.ts). Drawn a group a frame, each frame takes on one group's first-use work.
+ * (tests/perf/map-trace.ts). Drawn a group a frame, each frame takes on one group's first-use work, and
+ * the next group's frame waits until the GPU has drawn this one.
  *
  * `stages` are tests on a layer's id, in the order the groups join; a layer no test names joins with the
  * first group (an operator's basemap, say). Until `arm()` (the map's own layers are added) everything is

@@ -2,7 +2,7 @@ import { useUnit } from 'effector-react';
 import { Marker } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import { $labelsVisible, $pins, $selectedSerial, $siteNames } from '../model';
-import { useOfflineMap } from './map-context';
+import { refreshWhenDrawnChanges, useOfflineMap } from './map-context';
 import styles from './offline-map.module.css';
 import { CLUSTERS_LAYER, PINS_LAYER } from './pins-layer';
 
@@ -102,12 +102,12 @@ export function LabelsLayer() {
       map.getContainer().dataset.labelCount = String(placed.size);
       map.getContainer().dataset.siteLabelCount = String([...placed.keys()].filter((k) => k.startsWith('site:')).length);
     };
-    map.on('idle', refresh);
-    refresh();
-    refreshNow.current = refresh;
+    const refreshes = refreshWhenDrawnChanges(map, refresh);
+    refreshes.now();
+    refreshNow.current = refreshes.now;
     return () => {
       refreshNow.current = null;
-      map.off('idle', refresh);
+      refreshes.stop();
       for (const marker of placed.values()) marker.remove();
       placed.clear();
     };

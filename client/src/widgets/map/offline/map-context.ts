@@ -34,3 +34,37 @@ export function addLayerUnchecked(map: MaplibreMap, layer: AddLayerObject, befor
   map.style.addLayer(layer, before, { validate: false });
   map._update(true);
 }
+
+/** What the map has drawn may have changed: the view moved or resized, a source's data or tiles, the style (a filter). */
+const DRAWN_CHANGES = ['move', 'resize', 'sourcedata', 'styledata'] as const;
+
+/**
+ * Runs `refresh` at the map's idle events, only when what it reads may have changed since it last ran (see
+ * DRAWN_CHANGES, or `changed()` for inputs of its own). The HTML overlays placed from what the map has drawn
+ * (device labels, town names) cost 20-40 ms of queryRenderedFeatures each on a loading mobile page, and the
+ * map goes idle again with nothing new drawn (a frame it had deferred, the canvas shown). `now()` runs it
+ * at once.
+ */
+export function refreshWhenDrawnChanges(map: MaplibreMap, refresh: () => void) {
+  let dirty = true;
+  const changed = () => {
+    dirty = true;
+  };
+  const now = () => {
+    dirty = false;
+    refresh();
+  };
+  const onIdle = () => {
+    if (dirty) now();
+  };
+  for (const type of DRAWN_CHANGES) map.on(type, changed);
+  map.on('idle', onIdle);
+  return {
+    now,
+    changed,
+    stop() {
+      for (const type of DRAWN_CHANGES) map.off(type, changed);
+      map.off('idle', onIdle);
+    },
+  };
+}

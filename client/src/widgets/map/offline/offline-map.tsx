@@ -56,8 +56,6 @@ export default function OfflineMap() {
       if (cancelled || !container.current) return;
       instance = create(container.current, styleUrl);
       const software = isSoftwareRenderer(instance.painter.context.gl);
-      // A software rasteriser starts at the moving resolution (see dynamicResolution), before any frame.
-      if (software) instance.setPixelRatio(Math.min(fullRatio(), MOVING_PIXEL_RATIO));
       exposeForTests(instance);
       resolution.current = software ? dynamicResolution(instance) : null;
       instance.on('load', () => setMap(instance));
@@ -77,9 +75,11 @@ export default function OfflineMap() {
   useEffect(() => {
     if (!map) return;
     resolution.current?.layersAdded();
+    // On a software rasteriser the labels (HTML over the map) wait for the canvas to be shown.
     const onIdle = () => {
-      resolution.current?.loaded();
-      setSettled(true);
+      if (!resolution.current) return setSettled(true);
+      resolution.current.loaded();
+      resolution.current.whenShown(() => setSettled(true));
     };
     map.once('idle', onIdle);
     return () => {
@@ -173,7 +173,7 @@ function exposeForTests(instance: MaplibreMap) {
 
 const fullRatio = () => window.devicePixelRatio || 1;
 
-type DynamicResolution = { layersAdded(): void; loaded(): void };
+type DynamicResolution = { layersAdded(): void; loaded(): void; whenShown(run: () => void): void };
 
 /**
  * The longest a software-rasterised map stays hidden (revealWhenDrawn): only a source that never finishes
@@ -193,11 +193,13 @@ const REVEAL_STAGES: ((layerId: string) => boolean)[] = [
 
 /**
  * Dynamic resolution on a software rasteriser, where every frame costs the CPU in proportion to its
- * pixels: draw at half resolution while the map loads (each source and tile that arrives is a frame of
- * its own), with its loading frames spaced, and while moving (smooth panning), at full resolution once
- * loaded and still (crisp pins and lines). Its canvas stays hidden until the GPU has drawn the first
- * complete picture (revealWhenDrawn), drawn a group of layers a frame (layerReveal). `layersAdded()` is called once the map's own layers are in,
- * `loaded()` at the first idle.
+ * pixels: half resolution while moving (smooth panning), full resolution when still (crisp pins and
+ * lines). While the map loads its frames are spaced and its canvas stays hidden until the GPU has drawn
+ * the first complete picture (revealWhenDrawn), a group of layers a frame (layerReveal). It loads at full
+ * resolution: hidden frames cost the page's main thread nothing of their pixels, and switching to full
+ * resolution at the first idle resized the canvas, 40 ms of the main thread here (the GPU process
+ * reallocates the drawing buffer while the page waits). `layersAdded()` is called once the map's own
+ * layers are in, `loaded()` at the first idle.
  */
 function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   let loading = true;
@@ -205,7 +207,8 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   let adjusting = false;
   // While it loads and stands still its frames are spaced (frameGate): each tile, source and glyph set
   // that arrives would otherwise be a frame of its own. Movement and the loaded map draw every frame.
-  const gate = frameGate(instance.triggerRepaint.bind(instance), LOADING_FRAME_GAP_MS);
+  const drawFrame = instance.triggerRepaint.bind(instance);
+  const gate = frameGate(drawFrame, LOADING_FRAME_GAP_MS);
   instance.triggerRepaint = () => gate.request();
   instance.once('remove', () => gate.stop());
   // setPixelRatio resizes the canvas, and a resize outside a movement fires its own
@@ -219,7 +222,6 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
       adjusting = false;
     }
   };
-  const still = () => (loading ? Math.min(fullRatio(), MOVING_PIXEL_RATIO) : fullRatio());
   instance.on('movestart', () => {
     if (adjusting) return;
     moving = true;
@@ -232,7 +234,7 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
     if (adjusting) return;
     moving = false;
     if (loading) gate.close();
-    setRatio(still());
+    setRatio(fullRatio());
   });
   instance.getContainer().dataset.dynamicResolution = 'true';
 
@@ -254,28 +256,25 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   const reveal = revealWhenDrawn({
     fence: () => fenceCheck(painter.context.gl),
     waitMs: REVEAL_WAIT_MS,
+    // The GPU has drawn the groups so far: the next one joins in a frame of its own, asked for now.
+    more: () => {
+      if (!stages.advance()) return false;
+      drawFrame();
+      return true;
+    },
     show: (how) => {
       instance.off('render', onRender);
       stages.finish();
       painter.renderLayer = renderLayer;
-      instance.repaint = false;
-      if (loading && !moving) gate.close();
       canvas.style.visibility = '';
       instance.getContainer().dataset.reveal = how;
+      for (const run of onShown.splice(0)) run();
       // No frame asked for: the last one drawn hidden is what the page composites now, without drawing it
       // again (after the fallback, the next tile or source that arrives draws everything).
     },
   });
-  const onRender = () => {
-    const loaded = layersIn && instance.loaded();
-    // A frame that drew everything its groups' sources had lets the next group join in the next animation
-    // frame (unspaced); one that drew the last group is the complete picture.
-    const more = loaded && stages.revealing && stages.advance();
-    if (more) gate.open();
-    else if (loading && !moving) gate.close();
-    instance.repaint = more;
-    reveal.frameDrawn(loaded && !stages.revealing);
-  };
+  const onShown: (() => void)[] = [];
+  const onRender = () => reveal.frameDrawn(layersIn && instance.loaded());
   instance.on('render', onRender);
   instance.once('remove', () => reveal.stop());
 
@@ -288,7 +287,10 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
     loaded() {
       loading = false;
       gate.open();
-      if (!moving) setRatio(still());
+    },
+    whenShown(run) {
+      if (reveal.hidden) onShown.push(run);
+      else run();
     },
   };
 }

@@ -2,7 +2,7 @@ import { useUnit } from 'effector-react';
 import { Marker } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import { $placeNames, placeViewSettled, type PlaceName } from '../model';
-import { toSpecZoom, useOfflineMap } from './map-context';
+import { refreshWhenDrawnChanges, toSpecZoom, useOfflineMap } from './map-context';
 import styles from './offline-map.module.css';
 import { CLUSTERS_LAYER, PINS_LAYER } from './pins-layer';
 
@@ -70,12 +70,12 @@ export function PlaceNamesLayer() {
       }
       map.getContainer().dataset.placeCount = String(placed.size);
     };
-    map.on('idle', refresh);
-    refresh();
-    refreshNow.current = refresh;
+    const refreshes = refreshWhenDrawnChanges(map, refresh);
+    refreshes.now();
+    refreshNow.current = refreshes.now;
     return () => {
       refreshNow.current = null;
-      map.off('idle', refresh);
+      refreshes.stop();
       for (const marker of placed.values()) marker.remove();
       placed.clear();
     };

@@ -1,5 +1,4 @@
 import {
-  deviceFormSchema,
   fieldErrors,
   PUMP_TYPE_CODE,
   type BatchAnswer,
@@ -139,8 +138,23 @@ export function formErrorsOf(body: Record<string, unknown>): FieldErrors {
 
 export type Checked = { ok: true; input: DeviceFormInput } | { ok: false; errors: FieldErrors };
 
+/**
+ * The shared device schemas come with the form, not with the map page: building them (zod) took about 50 ms
+ * of the map page's start-up on a phone-sized load (tests/perf/map-trace.ts), for a form most visits never
+ * open. Loaded when the form opens, so a save rarely waits for them.
+ */
+let deviceSchemas: Promise<typeof import('@fleet/shared/schemas/device')> | null = null;
+const loadDeviceSchemas = () => {
+  deviceSchemas ??= import('@fleet/shared/schemas/device').catch((error: unknown) => {
+    deviceSchemas = null; // a failed download is tried again at the next save
+    throw error;
+  });
+  return deviceSchemas;
+};
+
 /** The client-side check: the same schema the server parses with (spec section 5 messages). */
-export function checkForm(form: DeviceFormValues): Checked {
+export async function checkForm(form: DeviceFormValues): Promise<Checked> {
+  const { deviceFormSchema } = await loadDeviceSchemas();
   const parsed = deviceFormSchema.safeParse(formInput(form));
   if (parsed.success) return { ok: true, input: parsed.data };
   return { ok: false, errors: formErrorsOf(fieldErrors(parsed.error)) };
@@ -356,11 +370,23 @@ $errors
 
 // ---------------------------------------------------------------- saving
 
-const checked = sample({
+const checkFormFx = createEffect(checkForm);
+const preloadSchemasFx = createEffect(() => loadDeviceSchemas().then(() => undefined));
+sample({ clock: [addOpened, editOpened], fn: () => undefined, target: preloadSchemasFx });
+sample({
   clock: formSubmitted,
-  source: { form: $form, mode: $mode, saving: $saving, status: $deviceStatus },
-  filter: ({ mode, saving, status }) => !saving && (mode === 'add' || (mode === 'edit' && status === 'ready')),
-  fn: ({ form }) => checkForm(form),
+  source: { form: $form, mode: $mode, saving: $saving, status: $deviceStatus, checking: checkFormFx.pending },
+  filter: ({ mode, saving, status, checking }) => !saving && !checking && (mode === 'add' || (mode === 'edit' && status === 'ready')),
+  fn: ({ form }) => form,
+  target: checkFormFx,
+});
+const checked = checkFormFx.doneData;
+// The schemas could not be downloaded (offline): the save is answered like any failed save.
+sample({
+  clock: checkFormFx.fail,
+  source: $mode,
+  fn: (mode) => ({ tone: 'danger' as const, title: mode === 'edit' ? RESULT_TEXT.editFailed : RESULT_TEXT.addFailed, message: GENERIC_FAILURE }),
+  target: resultShown,
 });
 $errors.on(checked, (_, result) => (result.ok ? {} : result.errors));
 sample({

@@ -269,8 +269,9 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
       canvas.style.visibility = '';
       instance.getContainer().dataset.reveal = how;
       for (const run of onShown.splice(0)) run();
-      // No frame asked for: the last one drawn hidden is what the page composites now, without drawing it
-      // again (after the fallback, the next tile or source that arrives draws everything).
+      // After a complete picture no frame is asked for: the last one drawn hidden is what the page
+      // composites now, without drawing it again. After the fallback every group is drawn anew.
+      if (how === 'timed out') drawFrame();
     },
   });
   const onShown: (() => void)[] = [];

@@ -41,6 +41,16 @@ export default function OfflineMap() {
   const [settled, setSettled] = useState(false);
   const resolution = useRef<DynamicResolution | null>(null);
   const styleUrl = useUnit($clientConfig)?.mapStyleUrl ?? null;
+  // The map's own layers join in tasks of their own, in their drawing order: the basemap, the county
+  // outlines, the pins. Adding a layer parses its style expressions, and the three groups added in one
+  // task were 50-90 ms of the page's main thread (tests/perf/map-trace.ts, the mobile page).
+  const [layerGroups, setLayerGroups] = useState(0);
+  const layersIn = layerGroups >= LAYER_GROUPS;
+  useEffect(() => {
+    if (!map || layersIn) return;
+    const timer = window.setTimeout(() => setLayerGroups((n) => n + 1), 0);
+    return () => window.clearTimeout(timer);
+  }, [map, layersIn, layerGroups]);
 
   useEffect(() => {
     if (!container.current) return;
@@ -64,6 +74,7 @@ export default function OfflineMap() {
     return () => {
       cancelled = true;
       setMap(null);
+      setLayerGroups(0);
       setSettled(false);
       resolution.current = null;
       instance?.remove();
@@ -73,7 +84,7 @@ export default function OfflineMap() {
   // The layers below have added their sources by now (children's effects run first): the next idle is
   // the map drawn with all of them.
   useEffect(() => {
-    if (!map) return;
+    if (!map || !layersIn) return;
     resolution.current?.layersAdded();
     // On a software rasteriser the labels (HTML over the map) wait for the canvas to be shown.
     const onIdle = () => {
@@ -85,15 +96,15 @@ export default function OfflineMap() {
     return () => {
       map.off('idle', onIdle);
     };
-  }, [map]);
+  }, [map, layersIn]);
 
   return (
     <div ref={container} className={styles.map} data-map-provider="offline" data-map-style={styleUrl ? 'operator' : 'built-in'} data-testid="fleet-map">
       {map ? (
         <OfflineMapContext.Provider value={map}>
-          {styleUrl ? null : <BasemapLayer />}
-          <CountyLayer />
-          <PinsLayer />
+          {layerGroups >= 1 && !styleUrl ? <BasemapLayer /> : null}
+          {layerGroups >= 2 ? <CountyLayer /> : null}
+          {layerGroups >= 3 ? <PinsLayer /> : null}
           {settled ? <LabelsLayer /> : null}
           {settled && !styleUrl ? <PlaceNamesLayer /> : null}
           <ViewSync />
@@ -172,6 +183,9 @@ function exposeForTests(instance: MaplibreMap) {
 }
 
 const fullRatio = () => window.devicePixelRatio || 1;
+
+/** The map's own groups of layers, each added in a task of its own: basemap, county outlines, pins. */
+const LAYER_GROUPS = 3;
 
 type DynamicResolution = { layersAdded(): void; loaded(): void; whenShown(run: () => void): void };
 

@@ -11,8 +11,9 @@ const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: 
  *
  * `handOver: 'next-task'` creates the source empty and sends the data in a task of its own right after
  * (the fleet's pins): MapLibre copies a source's data to its worker as it is set (a structured clone of
- * every feature), and 10,000 pins copied in the task that sets up all of the map's layers made that task
- * one of over 200 ms under a 4x CPU slowdown (tests/perf/map-trace.ts --devices 10000). The empty source
+ * every feature), and 10,000 pins copied in the task that set up the map's layers made that task one of
+ * over 200 ms under a 4x CPU slowdown (tests/perf/map-trace.ts --devices 10000); the pins' layers now have
+ * a task of their own (offline-map.tsx), and the copy stays out of it too. The empty source
  * costs its worker nothing, and the loading map draws no frame in between (its frames are spaced, and its
  * layers join only once every source has loaded: offline-map.tsx).
  */

@@ -1,4 +1,4 @@
-import { daysBetween } from '../schemas/telemetry.schema.ts';
+import { daysBetween } from './telemetry.ts';
 
 /**
  * Batch status of spec section 4, one rule for client and server:

@@ -1,5 +1,5 @@
 import { INVOICE_OVERDUE_DEACTIVATION_DAYS } from '../constants.ts';
-import { addDays, daysBetween } from '../schemas/telemetry.schema.ts';
+import { addDays, daysBetween } from './telemetry.ts';
 
 /**
  * The plan catalogue of spec section 9 (USD per month). One list, read by the server (prices a bill may

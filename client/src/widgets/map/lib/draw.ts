@@ -102,8 +102,17 @@ export function drawClusterRing(
   diameter: number,
   palette: MapPalette,
 ): void {
+  drawClusterBubble(ctx, cx, cy, shares, diameter, palette);
+  drawClusterCount(ctx, cx, cy, text, diameter, palette);
+}
+
+const ringWidthOf = (diameter: number) => Math.max(4.5, diameter * 0.12);
+const innerRadiusOf = (diameter: number) => diameter / 2 - 1 - ringWidthOf(diameter) - 1.5;
+
+/** The cluster without its count: the white base, the ring split by status, the disc in the worst status's colour. */
+export function drawClusterBubble(ctx: CanvasRenderingContext2D, cx: number, cy: number, shares: StatusCounts, diameter: number, palette: MapPalette): void {
   const outer = diameter / 2 - 1;
-  const ringWidth = Math.max(4.5, diameter * 0.12);
+  const ringWidth = ringWidthOf(diameter);
   const total = PIN_STATUS_SEVERITY.reduce((sum, status) => sum + shares[status], 0) || 1;
   ctx.save();
   // White base with a soft shadow so the bubble reads on any background.
@@ -133,12 +142,18 @@ export function drawClusterRing(
     angle += sweep;
   }
 
-  // The disc in the worst status's colour, with the count.
-  const inner = outer - ringWidth - 1.5;
+  // The disc in the worst status's colour.
   ctx.beginPath();
-  ctx.arc(cx, cy, inner, 0, Math.PI * 2);
+  ctx.arc(cx, cy, innerRadiusOf(diameter), 0, Math.PI * 2);
   ctx.fillStyle = palette[worstStatus(shares)];
   ctx.fill();
+  ctx.restore();
+}
+
+/** The count on the cluster's disc. */
+export function drawClusterCount(ctx: CanvasRenderingContext2D, cx: number, cy: number, text: string, diameter: number, palette: MapPalette): void {
+  const inner = innerRadiusOf(diameter);
+  ctx.save();
   ctx.fillStyle = palette.outline;
   ctx.font = `700 ${Math.round(inner * (text.length > 3 ? 0.78 : 0.9))}px system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif`;
   ctx.textAlign = 'center';

@@ -103,7 +103,7 @@ export function LabelsLayer() {
       map.getContainer().dataset.siteLabelCount = String([...placed.keys()].filter((k) => k.startsWith('site:')).length);
     };
     const refreshes = refreshWhenDrawnChanges(map, refresh);
-    refreshes.now();
+    refreshes.soon();
     refreshNow.current = refreshes.now;
     return () => {
       refreshNow.current = null;

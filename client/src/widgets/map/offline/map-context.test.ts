@@ -1,5 +1,5 @@
 import type { Map as MaplibreMap } from 'maplibre-gl';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { refreshWhenDrawnChanges } from './map-context';
 
 /** The part of a MapLibre map the helper uses: its events. */
@@ -18,29 +18,37 @@ function eventedMap() {
 }
 
 describe('refreshWhenDrawnChanges', () => {
-  it('refreshes at an idle only when the view, a source or the style changed since it last ran', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+  /** An idle, then the task the refresh was put off to. */
+  const idle = (fire: (type: string) => void) => {
+    fire('idle');
+    vi.runOnlyPendingTimers();
+  };
+
+  it('refreshes after an idle only when the view, a source or the style changed since it last ran', () => {
     const { map, fire, listening } = eventedMap();
     let runs = 0;
     const refreshes = refreshWhenDrawnChanges(map, () => void (runs += 1));
     refreshes.now();
     expect(runs).toBe(1);
     // The map goes idle again with nothing new drawn: no second query of what it drew.
-    fire('idle');
-    fire('idle');
+    idle(fire);
+    idle(fire);
     expect(runs).toBe(1);
     for (const type of ['move', 'resize', 'sourcedata', 'styledata']) {
       fire(type);
-      fire('idle');
-      fire('idle');
+      idle(fire);
+      idle(fire);
     }
     expect(runs).toBe(5);
     refreshes.changed();
-    fire('idle');
+    idle(fire);
     expect(runs).toBe(6);
     refreshes.stop();
     expect(listening()).toBe(0);
     fire('move');
-    fire('idle');
+    idle(fire);
     expect(runs).toBe(6);
   });
 
@@ -48,7 +56,38 @@ describe('refreshWhenDrawnChanges', () => {
     const { map, fire } = eventedMap();
     let runs = 0;
     refreshWhenDrawnChanges(map, () => void (runs += 1));
+    idle(fire);
+    expect(runs).toBe(1);
+  });
+
+  it('refreshes in a task of its own after the idle, one per overlay, in the order they were asked', () => {
+    const { map, fire } = eventedMap();
+    const order: string[] = [];
+    refreshWhenDrawnChanges(map, () => void order.push('labels'));
+    refreshWhenDrawnChanges(map, () => void order.push('places'));
     fire('idle');
+    // Not inside the idle: each refresh waits for a task of its own.
+    expect(order).toEqual([]);
+    expect(vi.getTimerCount()).toBe(2);
+    vi.runOnlyPendingTimers();
+    expect(order).toEqual(['labels', 'places']);
+  });
+
+  it('asks for one task however many idles come before it runs, and none after a refresh at once or a stop', () => {
+    const { map, fire } = eventedMap();
+    let runs = 0;
+    const refreshes = refreshWhenDrawnChanges(map, () => void (runs += 1));
+    fire('idle');
+    fire('idle');
+    expect(vi.getTimerCount()).toBe(1);
+    // Refreshed at once (new site names) before the task: the task finds nothing new to read.
+    refreshes.now();
+    vi.runOnlyPendingTimers();
+    expect(runs).toBe(1);
+    fire('move');
+    refreshes.soon();
+    refreshes.stop();
+    vi.runOnlyPendingTimers();
     expect(runs).toBe(1);
   });
 });

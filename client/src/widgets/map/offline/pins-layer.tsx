@@ -3,7 +3,7 @@ import { useUnit } from 'effector-react';
 import type { ExpressionSpecification, GeoJSONSource, MapLayerMouseEvent, MapStyleImageMissingEvent } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { PinStatus, StatusCounts } from '../../../entities/device';
-import { clusterDiameter, createCanvas, drawClusterRing, drawPin, PIN_SIZE, reusableCanvas } from '../lib/draw';
+import { clusterDiameter, createCanvas, drawClusterBubble, drawClusterCount, drawPin, PIN_SIZE, reusableCanvas } from '../lib/draw';
 import { readPalette } from '../lib/palette';
 import { countByStatus, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
@@ -64,7 +64,10 @@ export function PinsLayer() {
 
   useEffect(() => {
     const palette = readPalette();
-    const ratio = Math.max(1, Math.round(window.devicePixelRatio || 1));
+    // The screen's own pixel ratio, not rounded: images at 2x on a 1.75 screen (Lighthouse's phone) were
+    // scaled down when drawn, and their 30 % more pixels were read back, copied to the map's worker and
+    // premultiplied in its atlas (the 10,000-device map asks for about 80 cluster images at once).
+    const ratio = Math.min(3, Math.max(1, window.devicePixelRatio || 1));
     const container = map.getContainer();
 
     for (const status of STATUSES) {
@@ -76,15 +79,31 @@ export function PinsLayer() {
     }
 
     const ringCanvas = reusableCanvas();
+    // Each cluster's image carries its own count, so nearly every cluster asks for one; their bubbles
+    // (size and ring shares) repeat, and are drawn once each (the shadowed base and the arcs are most of
+    // the drawing) and copied under each count.
+    const bubbles = new Map<string, HTMLCanvasElement>();
     const onImageMissing = (event: MapStyleImageMissingEvent) => {
       if (!event.id.startsWith(RING_PREFIX) || map.hasImage(event.id)) return;
       const [text = '', ...parts] = event.id.slice(RING_PREFIX.length).split('|');
-      const shares: StatusCounts = { normal: 0, registering: 0, offline: 0, warning: 0, paused: 0 };
-      RING_ORDER.forEach((status, at) => (shares[status] = Number(parts[at]) || 0));
       const total = text.endsWith('k') ? 1000 : Number(text) || 0;
       const diameter = clusterDiameter(total);
-      const { ctx } = ringCanvas(diameter + 6, diameter + 6, ratio);
-      drawClusterRing(ctx, diameter / 2 + 3, diameter / 2 + 3, shares, text, diameter, palette);
+      const side = diameter + 6;
+      const bubbleKey = `${diameter}|${parts.join('|')}`;
+      let bubble = bubbles.get(bubbleKey);
+      if (!bubble) {
+        const shares: StatusCounts = { normal: 0, registering: 0, offline: 0, warning: 0, paused: 0 };
+        RING_ORDER.forEach((status, at) => (shares[status] = Number(parts[at]) || 0));
+        const { canvas, ctx } = createCanvas(side, side, ratio);
+        drawClusterBubble(ctx, side / 2, side / 2, shares, diameter, palette);
+        bubbles.set(bubbleKey, (bubble = canvas));
+      }
+      const { ctx } = ringCanvas(side, side, ratio);
+      // Pixel for pixel: both canvases have the same size in device pixels.
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.drawImage(bubble, 0, 0);
+      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+      drawClusterCount(ctx, side / 2, side / 2, text, diameter, palette);
       map.addImage(event.id, ctx.getImageData(0, 0, ctx.canvas.width, ctx.canvas.height), { pixelRatio: ratio });
     };
     map.on('styleimagemissing', onImageMissing);

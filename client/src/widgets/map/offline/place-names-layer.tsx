@@ -71,7 +71,7 @@ export function PlaceNamesLayer() {
       map.getContainer().dataset.placeCount = String(placed.size);
     };
     const refreshes = refreshWhenDrawnChanges(map, refresh);
-    refreshes.now();
+    refreshes.soon();
     refreshNow.current = refreshes.now;
     return () => {
       refreshNow.current = null;

@@ -267,6 +267,33 @@ describe('account settings', () => {
   });
 });
 
+describe('User Management loaded on demand', () => {
+  it("says when its code could not be downloaded, again at the next click, and Try again loads it", async () => {
+    const page = await e2e.openPage();
+    await page.setViewportSize(DESKTOP);
+    await signInToMap(page, 'distributor@demo.test');
+    // Its own chunk, first asked for by the first click of the profile image (issue 16).
+    let offline = true;
+    await page.route(/\/assets\/user-management-part-[^/]+\.js$/, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+    await page.getByTestId('profile-image').click();
+    const dialog = dialogOf(page);
+    await dialog.getByText('User Management could not be loaded.').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await page.getByTestId('profile-image').click();
+    await dialog.getByText('User Management could not be loaded.').waitFor();
+    offline = false;
+    await dialog.getByRole('button', { name: 'Try again' }).click();
+    await dialog.getByRole('navigation', { name: 'User Management' }).waitFor();
+    expect(await dialog.getByText('User Management could not be loaded.').count()).toBe(0);
+    // Loaded: Exit closes it and the next click opens it at once.
+    await dialog.getByRole('button', { name: 'Exit' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await page.getByTestId('profile-image').click();
+    await dialog.getByRole('navigation', { name: 'User Management' }).waitFor();
+  });
+});
+
 describe('a client', () => {
   it('does not open User Management from the profile image', async () => {
     const page = await e2e.openPage();

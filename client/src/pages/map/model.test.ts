@@ -10,7 +10,8 @@ import { $viewRequest } from '../../widgets/map';
 import { userManagementRequested, zoomInRequested, zoomOutRequested } from '../../widgets/profile-panel';
 import { $userManagementOpen } from '../../widgets/user-management';
 import { $panelShown, deviceManagerRequested } from '../../widgets/selected-device';
-import './model';
+import { $userManagementAsks } from './model';
+import './user-management-wiring';
 
 function setup(user: Record<string, unknown> = { role: 'distributor', user_type: 'distributor' }) {
   return fork({
@@ -49,7 +50,11 @@ describe('map page wiring', () => {
     expect(scope.getState($viewRequest)).toMatchObject({ zoomBy: 1 });
     await allSettled(zoomOutRequested, { scope });
     expect(scope.getState($viewRequest)).toMatchObject({ zoomBy: -1 });
+    // The first click asks for User Management's code (ui/map-page shows its part, which opens it) ...
+    expect(scope.getState($userManagementAsks)).toBe(0);
     await allSettled(userManagementRequested, { scope });
+    expect(scope.getState($userManagementAsks)).toBe(1);
+    // ... and once that code is there (user-management-wiring), a click opens it.
     expect(scope.getState($userManagementOpen)).toBe(true);
   });
 });

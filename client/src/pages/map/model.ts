@@ -1,10 +1,9 @@
-import { sample } from 'effector';
+import { createStore, sample } from 'effector';
 import { areaFocused, deviceChosen } from '../../widgets/dashboard-panel';
 import { $panelSerial, panelOpened } from '../../widgets/device-panel';
 import { boundsRequested, zoomInClicked, zoomOutClicked } from '../../widgets/map';
 import { userManagementRequested, zoomInRequested, zoomOutRequested } from '../../widgets/profile-panel';
 import { deviceManagerRequested, panelShownChanged } from '../../widgets/selected-device';
-import { userManagementOpened } from '../../widgets/user-management';
 
 /**
  * The map screen composes its widgets: none of them imports another, each says what it wants and this
@@ -17,7 +16,11 @@ sample({ clock: areaFocused, target: boundsRequested });
 // The selected pin's card opens the device panel, and hides while the panel is open (both start closed).
 sample({ clock: deviceManagerRequested, target: panelOpened });
 sample({ clock: $panelSerial, fn: (serial) => serial !== null, target: panelShownChanged });
-// The profile panel's zoom buttons zoom the map; its profile image opens User Management.
+// The profile panel's zoom buttons zoom the map.
 sample({ clock: zoomInRequested, target: zoomInClicked });
 sample({ clock: zoomOutRequested, target: zoomOutClicked });
-sample({ clock: userManagementRequested, target: userManagementOpened });
+/**
+ * Its profile image opens User Management, whose code is loaded on the first click (ui/map-page shows
+ * the part from then on; the part connects the clicks: user-management-wiring).
+ */
+export const $userManagementAsks = createStore(0).on(userManagementRequested, (asks) => asks + 1);

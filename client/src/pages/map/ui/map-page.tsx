@@ -1,15 +1,14 @@
 import { useUnit } from 'effector-react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { $pinsStatus, pinsRequested } from '../../../entities/device';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
 import { DeviceFormDialog } from '../../../features/device-form';
-import { Spinner } from '../../../shared/ui';
+import { Dialog, LoadBoundary, Spinner, StateMessage } from '../../../shared/ui';
 import { DevicePanel, panelRouteRead } from '../../../widgets/device-panel';
 import { FleetMap } from '../../../widgets/map';
 import { ProfilePanel } from '../../../widgets/profile-panel';
 import { SelectedDeviceCard } from '../../../widgets/selected-device';
-import { UserManagementDialog } from '../../../widgets/user-management';
-import '../model';
+import { $userManagementAsks } from '../model';
 import { FailureNote } from './failure-note';
 import { MapDashboard } from './map-dashboard';
 import styles from './map-page.module.css';
@@ -29,8 +28,47 @@ export function TopRightPart() {
   return <ActivePinPanel />;
 }
 
+const loadUserManagement = () => import('./user-management-part');
+let UserManagementPart = lazy(loadUserManagement);
+const noop = () => undefined;
+
+/**
+ * User Management from its chunk (ui/user-management-part): the dialog says Loading… while the code
+ * arrives, and that it could not be loaded, with Try again, if it does not (closed, that message shows
+ * again at the next click of the profile image: `asks` counts them).
+ */
+function LazyUserManagement({ asks }: { asks: number }) {
+  const [, retried] = useState(0);
+  const [failureClosedAt, setFailureClosedAt] = useState(0);
+  return (
+    <LoadBoundary
+      onRetry={() => {
+        UserManagementPart = lazy(loadUserManagement);
+        retried((n) => n + 1);
+      }}
+      failure={(retry) => (
+        <Dialog open={failureClosedAt !== asks} onClose={() => setFailureClosedAt(asks)} title="User Management">
+          <StateMessage status="failed" onRetry={retry}>
+            User Management could not be loaded.
+          </StateMessage>
+        </Dialog>
+      )}
+    >
+      <Suspense
+        fallback={
+          <Dialog open onClose={noop} title="User Management">
+            <StateMessage status="loading">Loading…</StateMessage>
+          </Dialog>
+        }
+      >
+        <UserManagementPart />
+      </Suspense>
+    </LoadBoundary>
+  );
+}
+
 export function PanelsPart() {
-  const [status, retry, readRoute] = useUnit([$pinsStatus, pinsRequested, panelRouteRead]);
+  const [status, retry, readRoute, userManagementAsks] = useUnit([$pinsStatus, pinsRequested, panelRouteRead, $userManagementAsks]);
   // /?device=<serial> opens that device's panel.
   useEffect(() => readRoute(), [readRoute]);
   return (
@@ -52,7 +90,7 @@ export function PanelsPart() {
         <MapDashboard />
       </div>
       <DevicePanel />
-      <UserManagementDialog />
+      {userManagementAsks > 0 ? <LazyUserManagement asks={userManagementAsks} /> : null}
       <DeviceFormDialog />
     </>
   );

@@ -164,29 +164,16 @@ export function drawClusterCount(ctx: CanvasRenderingContext2D, cx: number, cy: 
 
 /**
  * An offscreen canvas sized for `pixelRatio`, with its context scaled to CSS pixels. Its pixels are read
- * back once (getImageData, for the map's images), so it is CPU-backed (`willReadFrequently`): a
+ * back (getImageData, for the map's images), so it is CPU-backed (`willReadFrequently`): a
  * GPU-accelerated canvas would draw on the GPU and then wait for a readback of each pin and cluster image.
+ * Making one costs more than drawing an image on it: the cluster images reuse one per size (pins-layer).
  */
 export function createCanvas(width: number, height: number, pixelRatio: number): { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D } {
-  return reusableCanvas()(width, height, pixelRatio);
-}
-
-/**
- * One such canvas for many images drawn one after the other (each drawn, read back, then the next): each
- * call gives it cleared, at the new size, scaled for `pixelRatio`. The map's cluster rings (about 80 at
- * 10,000 devices, asked for in one task) made a canvas and a 2D context each.
- */
-export function reusableCanvas(): (width: number, height: number, pixelRatio: number) => { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D } {
-  let canvas: HTMLCanvasElement | null = null;
-  let ctx: CanvasRenderingContext2D | null = null;
-  return (width, height, pixelRatio) => {
-    canvas ??= document.createElement('canvas');
-    // Setting the size clears the pixels and resets the context's state (its transform included).
-    canvas.width = Math.ceil(width * pixelRatio);
-    canvas.height = Math.ceil(height * pixelRatio);
-    ctx ??= canvas.getContext('2d', { willReadFrequently: true });
-    if (!ctx) throw new Error('2D canvas is not available');
-    ctx.setTransform(pixelRatio, 0, 0, pixelRatio, 0, 0);
-    return { canvas, ctx };
-  };
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.ceil(width * pixelRatio);
+  canvas.height = Math.ceil(height * pixelRatio);
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  if (!ctx) throw new Error('2D canvas is not available');
+  ctx.setTransform(pixelRatio, 0, 0, pixelRatio, 0, 0);
+  return { canvas, ctx };
 }

@@ -292,6 +292,23 @@ describe('device forms', () => {
     expect((await api<{ serial: string }[]>('/api/v1/avaliableDevice')).map((d) => d.serial)).toContain(target.serial);
   });
 
+  it('says when the form\'s code could not be downloaded, and Try again opens the form asked for', async () => {
+    const target = (await devices('distributor@demo.test')).find((d) => d.location_group)!;
+    const { page, info } = await openDeviceInfo('distributor@demo.test', target.serial);
+    // The form and its model are a chunk of their own, first asked for by the first opening (issue 16).
+    let offline = true;
+    await page.route(/\/assets\/device-form-part-[^/]+\.js$/, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+    await info.getByRole('button', { name: 'Edit Machine' }).click();
+    const dialog = editDialog(page);
+    await dialog.getByText('The device form could not be loaded.').waitFor();
+    expect(await seriousAxe(page)).toEqual([]);
+    await screenshot(page, 'device-form-not-loaded-1280x800');
+    offline = false;
+    await dialog.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => dialog.getByLabel('Site/Event Name', { exact: true }).inputValue(), { timeout: 15_000 }).toBe(target.label);
+    expect(await page.getByText('The device form could not be loaded.').count()).toBe(0);
+  });
+
   it('clients and market partners see Edit Machine disabled', async () => {
     for (const email of ['client@demo.test', 'partner@demo.test']) {
       const target = (await devices(email)).find((d) => d.location_group)!;

@@ -1,2 +1,3 @@
-export { DeviceFormDialog } from './ui/device-form-dialog';
-export { $canManageDevices, addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened } from './model';
+export { $canManageDevices, $deviceFormAsk, addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened, type DeviceFormAsk } from './entry';
+/** The form with its model, a chunk of its own (device-form-part.tsx): shown from the first time a form is asked for. */
+export const loadDeviceFormPart = () => import('./device-form-part');

@@ -11,9 +11,12 @@ import { combine, createEffect, createEvent, createStore, sample } from 'effecto
 import { countiesRequested } from '../../entities/county';
 import { devicesRequested } from '../../entities/device';
 import { overviewRequested } from '../../entities/overview';
-import { $accessLevel, sessionEnded } from '../../entities/session';
+import { sessionEnded } from '../../entities/session';
 import { createApiFx, GENERIC_FAILURE, http, HttpError, segment, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
+import { $canManageDevices, addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened } from './entry';
+
+export { $canManageDevices, addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened } from './entry';
 
 /**
  * The ADD NEW DEVICE and EDIT DEVICE popups (spec sections 2, 5 and 8). Add places an available
@@ -186,9 +189,6 @@ export const suggestDelayFx = createEffect((input: string) => new Promise<string
 
 // ---------------------------------------------------------------- events
 
-export const addDeviceOpened = createEvent();
-export const editDeviceOpened = createEvent<string>();
-export const deviceFormClosed = createEvent();
 export const fieldChanged = createEvent<{ field: EnteredField; value: string }>();
 export const serialChosen = createEvent<string>();
 export const pumpTypeChanged = createEvent<{ pump: 'left' | 'right'; type: PumpType }>();
@@ -200,10 +200,6 @@ export const formSubmitted = createEvent();
 export const deleteRequested = createEvent();
 export const deleteCancelled = createEvent();
 export const deleteConfirmed = createEvent();
-/** A device was added or edited: its new answer (the device panel shows it at once). */
-export const deviceSaved = createEvent<DeviceAnswer>();
-/** A device was taken off its site. */
-export const deviceDeleted = createEvent<string>();
 
 /** The form is done (saved or deleted): it closes, the result popup stays. */
 const formFinished = createEvent();
@@ -233,7 +229,6 @@ export const $suggestions = createStore<PlaceSuggestion[]>([]);
 export const $suggestStatus = createStore<LoadStatus>('idle');
 export const $confirmingDelete = createStore(false);
 export const $saving = combine(addDeviceFx.pending, editDeviceFx.pending, deleteDeviceFx.pending, (a, e, d) => a || e || d);
-export const $canManageDevices = $accessLevel.map((level) => level === 'distributor');
 
 export const $leftBatches = combine($form, $batchChoices, (form, choices) => choices[PUMP_TYPE_CODE[form.leftPumpType]] ?? []);
 export const $rightBatches = combine($form, $batchChoices, (form, choices) => (form.rightPumpType === 'Unspecified' ? [] : (choices[PUMP_TYPE_CODE[form.rightPumpType]] ?? [])));

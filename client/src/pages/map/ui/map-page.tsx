@@ -1,15 +1,16 @@
 import { useUnit } from 'effector-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { $pinsStatus, pinsRequested } from '../../../entities/device';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
-import { DeviceFormDialog } from '../../../features/device-form';
-import { Dialog, LoadBoundary, Spinner, StateMessage } from '../../../shared/ui';
+import { $deviceFormAsk, loadDeviceFormPart } from '../../../features/device-form';
+import { Spinner } from '../../../shared/ui';
 import { DevicePanel, panelRouteRead } from '../../../widgets/device-panel';
 import { FleetMap } from '../../../widgets/map';
 import { ProfilePanel } from '../../../widgets/profile-panel';
 import { SelectedDeviceCard } from '../../../widgets/selected-device';
 import { $userManagementAsks } from '../model';
 import { FailureNote } from './failure-note';
+import { LazyDialogPart } from './lazy-dialog-part';
 import { MapDashboard } from './map-dashboard';
 import styles from './map-page.module.css';
 
@@ -29,46 +30,9 @@ export function TopRightPart() {
 }
 
 const loadUserManagement = () => import('./user-management-part');
-let UserManagementPart = lazy(loadUserManagement);
-const noop = () => undefined;
-
-/**
- * User Management from its chunk (ui/user-management-part): the dialog says Loading… while the code
- * arrives, and that it could not be loaded, with Try again, if it does not (closed, that message shows
- * again at the next click of the profile image: `asks` counts them).
- */
-function LazyUserManagement({ asks }: { asks: number }) {
-  const [, retried] = useState(0);
-  const [failureClosedAt, setFailureClosedAt] = useState(0);
-  return (
-    <LoadBoundary
-      onRetry={() => {
-        UserManagementPart = lazy(loadUserManagement);
-        retried((n) => n + 1);
-      }}
-      failure={(retry) => (
-        <Dialog open={failureClosedAt !== asks} onClose={() => setFailureClosedAt(asks)} title="User Management">
-          <StateMessage status="failed" onRetry={retry}>
-            User Management could not be loaded.
-          </StateMessage>
-        </Dialog>
-      )}
-    >
-      <Suspense
-        fallback={
-          <Dialog open onClose={noop} title="User Management">
-            <StateMessage status="loading">Loading…</StateMessage>
-          </Dialog>
-        }
-      >
-        <UserManagementPart />
-      </Suspense>
-    </LoadBoundary>
-  );
-}
 
 export function PanelsPart() {
-  const [status, retry, readRoute, userManagementAsks] = useUnit([$pinsStatus, pinsRequested, panelRouteRead, $userManagementAsks]);
+  const [status, retry, readRoute, userManagementAsks, deviceFormAsk] = useUnit([$pinsStatus, pinsRequested, panelRouteRead, $userManagementAsks, $deviceFormAsk]);
   // /?device=<serial> opens that device's panel.
   useEffect(() => readRoute(), [readRoute]);
   return (
@@ -90,8 +54,16 @@ export function PanelsPart() {
         <MapDashboard />
       </div>
       <DevicePanel />
-      {userManagementAsks > 0 ? <LazyUserManagement asks={userManagementAsks} /> : null}
-      <DeviceFormDialog />
+      {/* Each with its models, loaded when first asked for (issue 16). */}
+      {userManagementAsks > 0 ? <LazyDialogPart load={loadUserManagement} title="User Management" failure="User Management could not be loaded." asks={userManagementAsks} /> : null}
+      {deviceFormAsk.count > 0 ? (
+        <LazyDialogPart
+          load={loadDeviceFormPart}
+          title={deviceFormAsk.serial === null ? 'ADD NEW DEVICE' : 'EDIT DEVICE'}
+          failure="The device form could not be loaded."
+          asks={deviceFormAsk.count}
+        />
+      ) : null}
     </>
   );
 }

@@ -26,6 +26,7 @@ export {
   UsersIcon,
 } from './icons/icons';
 export { LoadBoundary, type LoadBoundaryProps } from './load-boundary/load-boundary';
+export { useLazyPart } from './load-boundary/use-lazy-part';
 export { MapBackdrop } from './map-backdrop/map-backdrop';
 export { Panel, PanelTitle } from './panel/panel';
 export { panelKit } from './panel-kit/panel-kit';

@@ -1,15 +1,8 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
-import { Dialog, LoadBoundary, StateMessage } from '../../../shared/ui';
+import { Suspense, useState, type ComponentType } from 'react';
+import { Dialog, LoadBoundary, StateMessage, useLazyPart } from '../../../shared/ui';
 
 type Load = () => Promise<{ default: ComponentType }>;
 const noop = () => undefined;
-/** One lazy component per chunk for the page's life (a later showing finds it loaded), a new one after a failed download. */
-const parts = new Map<Load, ComponentType>();
-function partOf(load: Load) {
-  let part = parts.get(load);
-  if (!part) parts.set(load, (part = lazy(load)));
-  return part;
-}
 
 export type LazyDialogPartProps = {
   load: Load;
@@ -26,15 +19,11 @@ export type LazyDialogPartProps = {
  * again, if it does not. The part answers the ask that loaded it once it is there.
  */
 export function LazyDialogPart({ load, title, failure, asks }: LazyDialogPartProps) {
-  const [, retried] = useState(0);
+  const { Part, forget } = useLazyPart(load);
   const [failureClosedAt, setFailureClosedAt] = useState(0);
-  const Part = partOf(load);
   return (
     <LoadBoundary
-      onRetry={() => {
-        parts.delete(load);
-        retried((n) => n + 1);
-      }}
+      onRetry={forget}
       failure={(retry) => (
         <Dialog open={failureClosedAt !== asks} onClose={() => setFailureClosedAt(asks)} title={title}>
           <StateMessage status="failed" onRetry={retry}>

@@ -1,5 +1,5 @@
-import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from 'react';
-import { LoadBoundary, StateMessage } from '../../../shared/ui';
+import { Suspense, type ComponentType } from 'react';
+import { LoadBoundary, StateMessage, useLazyPart } from '../../../shared/ui';
 import { DashboardPanel, type DashboardSlots } from '../../../widgets/dashboard-panel';
 
 /**
@@ -16,24 +16,12 @@ const loadSubscriptions: Load = () => import('../../../widgets/subscriptions').t
 const loadBrandList: Load = () => import('../../../widgets/brand-list').then((m) => ({ default: m.BrandListView }));
 const loadReportList: Load = () => import('../../../widgets/report-list').then((m) => ({ default: m.ReportListView }));
 
-/** One lazy component per view for the page's life (a later opening finds it loaded), a new one after a failed download. */
-const views = new Map<Load, LazyExoticComponent<ComponentType<Record<string, unknown>>>>();
-function viewOf(load: Load) {
-  let view = views.get(load);
-  if (!view) views.set(load, (view = lazy(load)));
-  return view;
-}
-
 /** A dashboard view from its chunk: Loading… while it arrives, the failure and Try again if it does not. */
 function LazyView({ load, props = {} }: { load: Load; props?: Record<string, unknown> }) {
-  const [, retried] = useState(0);
-  const View = viewOf(load);
+  const { Part: View, forget } = useLazyPart(load);
   return (
     <LoadBoundary
-      onRetry={() => {
-        views.delete(load);
-        retried((n) => n + 1);
-      }}
+      onRetry={forget}
       failure={(retry) => (
         <StateMessage status="failed" onRetry={retry}>
           This view could not be loaded.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeDevice } from '../../../entities/device/lib/fake-device';
 import { abbreviateCount } from './draw';
 import { gridCluster, project } from './grid-cluster';
-import { countByStatus, countsOf, pinPositions, toPinCollection } from './pins';
+import { countByStatus, countsOf, pinPositions, pinsDiff, toPinCollection } from './pins';
 
 describe('map pins', () => {
   it('turns devices into GeoJSON with one status property, which clusters count', () => {
@@ -36,5 +36,37 @@ describe('map pins', () => {
     expect(abbreviateCount(999)).toBe('999');
     expect(abbreviateCount(1250)).toBe('1.3k');
     expect(abbreviateCount(10_400)).toBe('10k');
+  });
+});
+
+describe('pinsDiff', () => {
+  const fleet = (changes: Record<string, Parameters<typeof fakeDevice>[1]> = {}, serials = ['A1', 'B2', 'C3', 'D4', 'E5', 'F6']) =>
+    // Each device on a site and place of its own (devices of one site are fanned out: one more or less moves the others).
+    toPinCollection(serials.map((serial, at) => fakeDevice(serial, { location: { lat: 30 + at / 100, lng: -90 }, ...changes[serial] })));
+
+  it('sends only the pins that changed, by serial: a new status, label or place is removed and added again', () => {
+    const before = fleet();
+    expect(pinsDiff(before, fleet())).toEqual({ remove: [], add: [] });
+    const paused = fleet({ B2: { is_pause: true } });
+    const diff = pinsDiff(before, paused)!;
+    expect(diff.remove).toEqual(['B2']);
+    expect(diff.add.map((f) => [f.properties.serial, f.properties.status])).toEqual([['B2', 'paused']]);
+    const moved = fleet({ C3: { location: { lat: 29.5, lng: -90.5 } }, D4: { label: 'Pier 4' } });
+    expect(pinsDiff(before, moved)).toEqual({ remove: ['C3', 'D4'], add: moved.features.filter((f) => ['C3', 'D4'].includes(f.properties.serial)) });
+  });
+
+  it('removes pins gone and adds pins new', () => {
+    const before = fleet();
+    const after = fleet({}, ['A1', 'B2', 'C3', 'D4', 'E5', 'G7']);
+    const diff = pinsDiff(before, after)!;
+    expect(diff.remove).toEqual(['F6']);
+    expect(diff.add.map((f) => f.properties.serial)).toEqual(['G7']);
+  });
+
+  it('answers null when more than half of the pins changed (the whole data is then sent)', () => {
+    const before = fleet();
+    expect(pinsDiff(before, fleet({ A1: { is_pause: true }, B2: { is_pause: true }, C3: { is_pause: true }, D4: { is_pause: true } }))).toBeNull();
+    expect(pinsDiff(before, fleet({}, ['A1']))).toBeNull();
+    expect(pinsDiff(fleet({}, []), fleet())).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import type { PinStatus, StatusCounts } from '../../../entities/device';
 import { clusterDiameter, createCanvas, drawClusterBubble, drawClusterCount, drawPin, PIN_SIZE } from '../lib/draw';
 import { readPalette } from '../lib/palette';
-import { countByStatus, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
+import { countByStatus, PIN_ID_PROPERTY, pinsDiff, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
 import { addLayerUnchecked, addSourceUnchecked, toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
 import { useSourceData } from './use-source-data';
@@ -99,7 +99,7 @@ export function PinsLayer() {
   const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked });
   const latest = useRef(handlers);
   latest.current = handlers;
-  const initialData = useSourceData(map, SOURCE, pins, 'next-task');
+  const initialData = useSourceData(map, SOURCE, pins, 'next-task', pinsDiff);
 
   useEffect(() => {
     const palette = readPalette();
@@ -154,6 +154,8 @@ export function PinsLayer() {
     addSourceUnchecked(map, SOURCE, {
       type: 'geojson',
       data: initialData(),
+      // Pins are known by serial, so a live change is sent as a diff of the pins it changed (pinsDiff).
+      promoteId: PIN_ID_PROPERTY,
       cluster: true,
       clusterRadius: CLUSTER_RADIUS_PX,
       clusterMaxZoom: toGlZoom(CLUSTER_UNTIL_ZOOM) - 1,

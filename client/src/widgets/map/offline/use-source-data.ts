@@ -1,4 +1,4 @@
-import type { GeoJSONSource, Map as MaplibreMap } from 'maplibre-gl';
+import type { GeoJSONSource, GeoJSONSourceDiff, Map as MaplibreMap } from 'maplibre-gl';
 import { useCallback, useEffect, useRef } from 'react';
 
 const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
@@ -17,17 +17,32 @@ const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: 
  * costs its worker nothing, and the loading map draws no frame in between (its frames are spaced, and its
  * layers join only once every source has loaded: offline-map.tsx).
  */
-export function useSourceData(map: MaplibreMap, source: string, data: object, handOver: 'with-source' | 'next-task' = 'with-source'): () => GeoJSON.GeoJSON {
+export function useSourceData<T extends object>(
+  map: MaplibreMap,
+  source: string,
+  data: T,
+  handOver: 'with-source' | 'next-task' = 'with-source',
+  diff?: (previous: T, next: T) => GeoJSONSourceDiff | null,
+): () => GeoJSON.GeoJSON {
   const latest = useRef(data);
   latest.current = data;
-  const sent = useRef<object | null>(null);
+  const sent = useRef<T | null>(null);
+  const diffOf = useRef(diff);
+  diffOf.current = diff;
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
-    if (sent.current === data) return;
+    const previous = sent.current;
+    if (previous === data) return;
     sent.current = data;
     // A hand-over about to run sends the latest data.
     if (pending.current !== null) return;
-    (map.getSource(source) as GeoJSONSource | undefined)?.setData(data as GeoJSON.GeoJSON);
+    const target = map.getSource(source) as GeoJSONSource | undefined;
+    if (!target) return;
+    // What changed since the data the source has, when the caller can say (the pins: a live change of a
+    // few devices); MapLibre applies diffs after any data it has not sent its worker yet, in order.
+    const change = previous && diffOf.current ? diffOf.current(previous, data) : null;
+    if (!change) target.setData(data as GeoJSON.GeoJSON);
+    else if (change.remove?.length || change.add?.length || change.update?.length) target.updateData(change);
   }, [map, source, data]);
   useEffect(
     () => () => {

@@ -36,7 +36,11 @@ afterAll(async () => {
 
 describe('live map with the real push server', () => {
   it('updates pins from changes made elsewhere, with no REST polling over fifteen push periods', async () => {
-    const page = await e2e.openPage();
+    // The offline map hands itself to the test when this flag is set before the app starts
+    // (offline-map.tsx): its pins source is read below.
+    const page = await e2e.openPage(undefined, 'about:blank');
+    await page.addInitScript('window.__fleetMapHook = true');
+    await page.goto('/');
     const deviceCalls: string[] = [];
     await signInToMap(page, 'distributor@demo.test');
     const counts = async () => JSON.parse((await mapData(page)).pinCounts ?? '{}') as Record<string, number>;
@@ -60,6 +64,16 @@ describe('live map with the real push server', () => {
     // a portal write reaches watchers is a benchmark's figure (tests/integration/perf-poll.test.ts, budget 1 s),
     // not this test's: a loaded 2-core machine took 2.6 s here. A few periods is plenty for a push.
     expect(Date.now() - started).toBeLessThan(CARD_PERIOD * 5);
+    // The map itself has it: the change reached the pins source's data in MapLibre's worker (sent as a diff
+    // of that pin, pinsDiff), where the clusters and pins are drawn from.
+    type PinsSource = { getData(): Promise<{ features: { properties: { serial: string; status: string } }[] }> };
+    const drawnStatus = () =>
+      page.evaluate(async (serial) => {
+        const map = (window as unknown as { __fleetMap?: { getSource(id: string): PinsSource | undefined } }).__fleetMap;
+        const data = await map?.getSource('pins')?.getData();
+        return data?.features.find((f) => f.properties.serial === serial)?.properties.status ?? null;
+      }, target.serial);
+    await expect.poll(drawnStatus, { timeout: CARD_PERIOD * 3 }).toBe('paused');
 
     // Keep the page open for the rest of the quiet window: pushes keep coming, REST calls do not. The window
     // lasts fifteen periods and fifteen card polls, so a slow machine stretches it, never shortens it.

@@ -16,6 +16,9 @@ export const deviceSaved = createEvent<DeviceAnswer>();
 /** A device was taken off its site. */
 export const deviceDeleted = createEvent<string>();
 
+/** The popups' titles (spec section 2), shown by the form and by the map page while the form's code loads. */
+export const DEVICE_FORM_TITLE = { add: 'ADD NEW DEVICE', edit: 'EDIT DEVICE' } as const;
+
 export const $canManageDevices = $accessLevel.map((level) => level === 'distributor');
 
 /**

@@ -2,6 +2,7 @@ import { PUMP_TYPES, type BatchAnswer, type PumpType } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useId, type FormEvent } from 'react';
 import { Button, ConfirmDialog, Dialog, FormTextField, ResultPopup, SelectField, Spinner } from '../../../shared/ui';
+import { DEVICE_FORM_TITLE } from '../entry';
 import {
   $available,
   $availableStatus,
@@ -53,7 +54,7 @@ export function DeviceFormDialog() {
       <Dialog
         open={mode !== 'closed'}
         onClose={close}
-        title={editing ? 'EDIT DEVICE' : 'ADD NEW DEVICE'}
+        title={editing ? DEVICE_FORM_TITLE.edit : DEVICE_FORM_TITLE.add}
         width={760}
         actions={
           <>

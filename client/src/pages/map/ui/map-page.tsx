@@ -2,7 +2,7 @@ import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { $pinsStatus, pinsRequested } from '../../../entities/device';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
-import { $deviceFormAsk, loadDeviceFormPart } from '../../../features/device-form';
+import { $deviceFormAsk, DEVICE_FORM_TITLE, loadDeviceFormPart } from '../../../features/device-form';
 import { Spinner } from '../../../shared/ui';
 import { DevicePanel, panelRouteRead } from '../../../widgets/device-panel';
 import { FleetMap } from '../../../widgets/map';
@@ -59,7 +59,7 @@ export function PanelsPart() {
       {deviceFormAsk.count > 0 ? (
         <LazyDialogPart
           load={loadDeviceFormPart}
-          title={deviceFormAsk.serial === null ? 'ADD NEW DEVICE' : 'EDIT DEVICE'}
+          title={deviceFormAsk.serial === null ? DEVICE_FORM_TITLE.add : DEVICE_FORM_TITLE.edit}
           failure="The device form could not be loaded."
           asks={deviceFormAsk.count}
         />

@@ -9,9 +9,12 @@ const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: 
  * collection followed by `setData`, which would tile the source twice and draw a frame for each (on a
  * software rasteriser each start-up frame blocks the page's main thread).
  *
+ * `diff(previous, next)`, when given, says what changed since the data the source has (the pins: a live
+ * change of a few devices), which goes to the worker as MapLibre's `updateData`; null sends the whole data.
+ *
  * `handOver: 'next-task'` creates the source empty and sends the data in a task of its own right after
- * (the fleet's pins): MapLibre copies a source's data to its worker as it is set (a structured clone of
- * every feature), and 10,000 pins copied in the task that set up the map's layers made that task one of
+ * (the fleet's pins): MapLibre copies a source's data to its worker as it is set (serialising every
+ * feature object in JavaScript, then posting it), and 10,000 pins copied in the task that set up the map's layers made that task one of
  * over 200 ms under a 4x CPU slowdown (tests/perf/map-trace.ts --devices 10000); the pins' layers now have
  * a task of their own (offline-map.tsx), and the copy stays out of it too. The empty source
  * costs its worker nothing, and the loading map draws no frame in between (its frames are spaced, and its

@@ -1,5 +1,5 @@
 import { Suspense, useState, type ComponentType } from 'react';
-import { Dialog, LoadBoundary, StateMessage, useLazyPart } from '../../../shared/ui';
+import { Button, Dialog, LoadBoundary, StateMessage, useLazyPart } from '../../../shared/ui';
 
 type Load = () => Promise<{ default: ComponentType }>;
 const noop = () => undefined;
@@ -16,7 +16,8 @@ export type LazyDialogPartProps = {
 /**
  * A dialog whose code (its models with it) is a chunk of its own, loaded when it is first asked for: a
  * dialog with its title says Loading… while the code arrives, and says it could not be loaded, with Try
- * again, if it does not. The part answers the ask that loaded it once it is there.
+ * again and Close (or Escape, or a click outside), if it does not. The part answers the ask that loaded it
+ * once it is there.
  */
 export function LazyDialogPart({ load, title, failure, asks }: LazyDialogPartProps) {
   const { Part, forget } = useLazyPart(load);
@@ -25,7 +26,17 @@ export function LazyDialogPart({ load, title, failure, asks }: LazyDialogPartPro
     <LoadBoundary
       onRetry={forget}
       failure={(retry) => (
-        <Dialog open={failureClosedAt !== asks} onClose={() => setFailureClosedAt(asks)} title={title}>
+        <Dialog
+          open={failureClosedAt !== asks}
+          onClose={() => setFailureClosedAt(asks)}
+          title={title}
+          closeOnBackdrop
+          actions={
+            <Button variant="secondary" onClick={() => setFailureClosedAt(asks)}>
+              Close
+            </Button>
+          }
+        >
           <StateMessage status="failed" onRetry={retry}>
             {failure}
           </StateMessage>

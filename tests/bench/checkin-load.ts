@@ -30,7 +30,7 @@ export async function checkinLoad(base: string, auth: Record<string, string>, li
   const file = path.join(os.tmpdir(), `bench-checkin-job-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(job));
   const child = fork(path.join(here, 'ingest.bench.ts'), ['--child', file], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  type Result = { sent: number; errors: number; rate: number; p50: number; p99: number; max: number; seconds: number };
+  type Result = { sent: number; errors: number; rate: number; p50: number; p99: number; max: number; seconds: number; timeline: [number, number][] };
   let go!: () => void;
   const started = new Promise<void>((r) => (go = r));
   const result = new Promise<Result>((resolve, reject) => {

@@ -100,6 +100,9 @@ async function openLoop(job: Extract<ChildJob, { kind: 'rate' }>) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const url = new URL(`${job.baseUrl}/device/v1/checkin`);
   const latencies: number[] = [];
+  // [when it was scheduled (epoch ms), latency ms] of each answered check-in, so a caller can split the
+  // figure by what else the server was doing then (run-all.ts: check-in p99 during each REST call).
+  const timeline: [number, number][] = [];
   const lags: number[] = [];
   const statuses = new Map<number, number>();
   let points = 0;
@@ -120,6 +123,7 @@ async function openLoop(job: Extract<ChildJob, { kind: 'rate' }>) {
       req.end(body);
     });
   const t0 = performance.now();
+  const wallT0 = Date.now();
   const total = Math.round(job.rate * job.seconds);
   await new Promise<void>((resolve) => {
     const tick = () => {
@@ -144,6 +148,7 @@ async function openLoop(job: Extract<ChildJob, { kind: 'rate' }>) {
         outstanding++;
         void post(d.auth, JSON.stringify(upload.body)).then((status) => {
           latencies.push(performance.now() - scheduled);
+          timeline.push([Math.round(wallT0 + (scheduled - t0)), performance.now() - scheduled]);
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
           if (--outstanding === 0 && sent >= total) resolve();
         });
@@ -170,6 +175,7 @@ async function openLoop(job: Extract<ChildJob, { kind: 'rate' }>) {
     p99: q(latencies, 0.99),
     max: latencies.at(-1) ?? 0,
     lagP99: q(lags, 0.99),
+    timeline,
   };
 }
 

@@ -73,6 +73,11 @@ async function cannon(url: string, headers: Record<string, string> = {}) {
     errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? 1 : 0),
   };
 }
+/** The q-quantile of some figures (NaN for none). */
+const quantile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! : NaN;
+};
 const load = (r: Awaited<ReturnType<typeof cannon>>) => `${fmt(r.rps)} req/s, p50 ${fmt(r.p50)} / p99 ${fmt(r.p99)} ms${r.errors ? `, ${r.errors} errors` : ''}`;
 
 const fleetArgs = [...(pglite ? ['--pglite'] : []), '--devices', String(fleet.devices), '--sites', String(fleet.sites), '--days', String(fleet.days)];
@@ -114,8 +119,11 @@ if (only.has('rest') && portal) {
   // garbage the heap has not collected yet; the process's lifetime peak is printed beside it.
   const atStart = await portal.rss('reset');
   let peak = atStart.rss;
+  const windows: { call: string; from: number; to: number }[] = [];
   for (const [i, [call, headers]] of calls.entries()) {
+    const from = Date.now();
     const r = await cannon(`${portal.base}${call}`, headers);
+    windows.push({ call: call.startsWith('/api/v1/device/') ? 'device/{serial}' : call.replace('/api/v1/', ''), from, to: Date.now() });
     // Requests still queued when the window closed would slow the next call: one more call waits behind them.
     await fetch(`${portal.base}${call}`, { headers }).then((res) => res.arrayBuffer());
     // Each call's own peak (the mark reset after it), so the row shows where the memory goes.
@@ -145,7 +153,7 @@ if (only.has('rest') && portal) {
     what: `check-in latency at ${fmt(during.rate)}/s during the REST round`,
     figure: `p50 ${fmt(during.p50, 1)} / p99 ${fmt(during.p99, 1)} ms${during.errors ? `, ${during.errors} errors` : ''}`,
     baseline: 'budget p99 < 100 ms',
-    note: `${fmt(during.sent)} check-ins from ${fmt(checkins.devices)} devices over ${fmt(during.seconds)} s, max ${fmt(during.max)} ms`,
+    note: `${fmt(during.sent)} check-ins from ${fmt(checkins.devices)} devices over ${fmt(during.seconds)} s, max ${fmt(during.max)} ms; p99 while each call ran: ${windows.map((w) => `${w.call} ${fmt(quantile(during.timeline.filter(([at]) => at >= w.from && at < w.to).map(([, ms]) => ms), 0.99))}`).join(', ')}`,
   });
   // Errors under saturation are part of the figure (printed); no answered check-in at all is a failure.
   if (during.errors >= during.sent) failures.push('check-ins during the REST round: none answered');

@@ -78,9 +78,19 @@ export function drawPin(ctx: CanvasRenderingContext2D, x: number, y: number, sta
   ctx.restore();
 }
 
+/** Bubble diameters in CSS px: [from this many pins, diameter], smallest first (the offline map's style reads it too). */
+export const CLUSTER_DIAMETERS: readonly (readonly [number, number])[] = [
+  [0, 42],
+  [10, 48],
+  [100, 54],
+  [1000, 60],
+];
+
 /** Bubble diameter in CSS px by how many pins a cluster holds. */
 export function clusterDiameter(total: number): number {
-  return total < 10 ? 42 : total < 100 ? 48 : total < 1000 ? 54 : 60;
+  let diameter = CLUSTER_DIAMETERS[0]![1];
+  for (const [from, size] of CLUSTER_DIAMETERS) if (total >= from) diameter = size;
+  return diameter;
 }
 
 export function abbreviateCount(total: number): string {
@@ -150,12 +160,21 @@ export function drawClusterBubble(ctx: CanvasRenderingContext2D, cx: number, cy:
   ctx.restore();
 }
 
+const countFontPx = (text: string, diameter: number) => Math.round(innerRadiusOf(diameter) * (text.length > 3 ? 0.78 : 0.9));
+
+/**
+ * The box, in CSS px, that holds a cluster's count drawn at its centre: the disc's width, the text's
+ * height with a margin; even sides, so its centre falls on the bubble's centre when both are centred on a point.
+ */
+export function clusterCountBox(text: string, diameter: number): { width: number; height: number } {
+  return { width: 2 * Math.ceil(innerRadiusOf(diameter)), height: 2 * Math.ceil(countFontPx(text, diameter) * 0.65 + 1) };
+}
+
 /** The count on the cluster's disc. */
 export function drawClusterCount(ctx: CanvasRenderingContext2D, cx: number, cy: number, text: string, diameter: number, palette: MapPalette): void {
-  const inner = innerRadiusOf(diameter);
   ctx.save();
   ctx.fillStyle = palette.outline;
-  ctx.font = `700 ${Math.round(inner * (text.length > 3 ? 0.78 : 0.9))}px system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif`;
+  ctx.font = `700 ${countFontPx(text, diameter)}px system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText(text, cx, cy + 0.5);

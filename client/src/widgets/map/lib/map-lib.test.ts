@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeDevice } from '../../../entities/device/lib/fake-device';
-import { abbreviateCount } from './draw';
+import { abbreviateCount, clusterCountBox, clusterDiameter } from './draw';
 import { gridCluster, project } from './grid-cluster';
 import { countByStatus, countsOf, pinPositions, pinsDiff, toPinCollection } from './pins';
 
@@ -36,6 +36,20 @@ describe('map pins', () => {
     expect(abbreviateCount(999)).toBe('999');
     expect(abbreviateCount(1250)).toBe('1.3k');
     expect(abbreviateCount(10_400)).toBe('10k');
+  });
+
+  it('sizes a cluster by its count, and its count image to sit on the bubble\'s disc (the offline map draws them apart)', () => {
+    expect([1, 9, 10, 99, 100, 999, 1000, 25_000].map(clusterDiameter)).toEqual([42, 42, 48, 48, 54, 54, 60, 60]);
+    for (const [text, total] of [['7', 7], ['57', 57], ['999', 999], ['1.3k', 1250], ['10k', 10_400]] as const) {
+      const diameter = clusterDiameter(total);
+      const box = clusterCountBox(text, diameter);
+      // Even sides: centred on the same point as the bubble (diameter + 6, even), its centre is the bubble's.
+      expect([box.width % 2, box.height % 2]).toEqual([0, 0]);
+      // Inside the bubble's coloured disc, and tall enough for the text.
+      expect(box.width).toBeLessThan(diameter - 2 * 4.5);
+      expect(box.height).toBeGreaterThan(12);
+      expect(box.height).toBeLessThan(box.width);
+    }
   });
 });
 

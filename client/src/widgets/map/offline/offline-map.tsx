@@ -12,7 +12,7 @@ import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
 import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
 import { OfflineMapContext, toGlZoom } from './map-context';
-import { CLUSTERS_LAYER, PINS_LAYER, PinsLayer } from './pins-layer';
+import { CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, PINS_LAYER, PinsLayer } from './pins-layer';
 import { PlaceNamesLayer } from './place-names-layer';
 import { ViewSync } from './view-sync';
 import styles from './offline-map.module.css';
@@ -202,7 +202,7 @@ const REVEAL_STAGES: ((layerId: string) => boolean)[] = [
   (id) => id.startsWith(BORDERS),
   (id) => id === COUNTY_LINE_LAYER,
   (id) => id === PINS_LAYER,
-  (id) => id === CLUSTERS_LAYER,
+  (id) => id === CLUSTERS_LAYER || id === CLUSTER_COUNTS_LAYER,
 ];
 
 /**

@@ -3,7 +3,7 @@ import { useUnit } from 'effector-react';
 import type { ExpressionSpecification, GeoJSONSource, Map as MaplibreMap, MapLayerMouseEvent, MapStyleImageMissingEvent } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { PinStatus, StatusCounts } from '../../../entities/device';
-import { clusterDiameter, createCanvas, drawClusterBubble, drawClusterCount, drawPin, PIN_SIZE } from '../lib/draw';
+import { CLUSTER_DIAMETERS, clusterCountBox, clusterDiameter, createCanvas, drawClusterBubble, drawClusterCount, drawPin, PIN_SIZE } from '../lib/draw';
 import { readPalette } from '../lib/palette';
 import { countByStatus, PIN_ID_PROPERTY, pinsDiff, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
@@ -14,6 +14,8 @@ const SOURCE = 'pins';
 /** The single pins' and the clusters' layer ids (the labels read them). */
 export const PINS_LAYER = 'pins';
 export const CLUSTERS_LAYER = 'clusters';
+/** The clusters' counts, drawn over their bubbles (clicks and queries read CLUSTERS_LAYER). */
+export const CLUSTER_COUNTS_LAYER = 'cluster-counts';
 /**
  * The map container with its on-demand readouts for the end-to-end tests and the performance scripts: the
  * serials that have a pin, and what is drawn right now (clusters, the biggest one's place, single pins).
@@ -23,22 +25,25 @@ const STATUSES: PinStatus[] = ['normal', 'registering', 'offline', 'warning', 'p
 /** Pins stop clustering from this spec zoom; a selected device (zoom 15) is always a single pin. */
 export const CLUSTER_UNTIL_ZOOM = 14;
 const CLUSTER_RADIUS_PX = 44;
-/** Ring shares are quantised to twelfths so clusters share a few hundred images, not one each. */
+/** Ring shares are quantised to twelfths so clusters share a few dozen bubbles, not one each. */
 const RING_STEPS = 12;
-const RING_PREFIX = 'ring|';
+const BUBBLE_PREFIX = 'bubble|';
+const COUNT_PREFIX = 'count|';
 
 const share = (key: PinStatusKey): ExpressionSpecification => [
   'to-string',
   ['ceil', ['*', RING_STEPS, ['/', ['get', key], ['get', 'point_count']]]],
 ];
-/** ring|<count text>|offline|warning|registering|paused|normal */
+/** bubble|<diameter>|offline|warning|registering|paused|normal (shares), the diameter as clusterDiameter gives it. */
 const RING_ORDER: PinStatus[] = ['offline', 'warning', 'registering', 'paused', 'normal'];
-const ringImage: ExpressionSpecification = [
+const bubbleImage: ExpressionSpecification = [
   'concat',
-  RING_PREFIX,
-  ['to-string', ['get', 'point_count_abbreviated']],
+  BUBBLE_PREFIX,
+  ['to-string', ['step', ['get', 'point_count'], ...CLUSTER_DIAMETERS.flatMap(([from, diameter], at) => (at === 0 ? [diameter] : [from, diameter]))]],
   ...RING_ORDER.flatMap((status): (string | ExpressionSpecification)[] => ['|', share(STATUS_KEYS[status])]),
 ] as ExpressionSpecification;
+/** count|<count text> (MapLibre's abbreviation, as abbreviateCount in lib/draw). */
+const countImage: ExpressionSpecification = ['concat', COUNT_PREFIX, ['to-string', ['get', 'point_count_abbreviated']]];
 
 const selectedSize = (serial: string | null): ExpressionSpecification => ['case', ['==', ['get', 'serial'], serial ?? ''], 1.45, 1];
 /** Worse statuses draw on top of better ones, the selected pin on top of all. */
@@ -90,7 +95,7 @@ function imagesAddedQuietly(map: MaplibreMap) {
 
 /**
  * Device pins and clusters: one clustered GeoJSON source whose clusters count each status,
- * a symbol layer of ring images drawn on demand (styleimagemissing), a symbol layer of pin images.
+ * symbol layers of cluster bubbles and their counts drawn on demand (styleimagemissing), a symbol layer of pin images.
  * Everything stays on the GPU, which keeps 10,000 devices smooth. Renders nothing itself.
  */
 export function PinsLayer() {
@@ -117,37 +122,43 @@ export function PinsLayer() {
       map.addImage(`pin-${status}`, image, { pixelRatio: ratio });
     }
 
-    // Each cluster's image carries its own count, so nearly every cluster asks for one (about 80 at once at
-    // 10,000 devices, with 18 different bubbles: size and ring shares). A bubble is drawn once (the shadowed
-    // base and the arcs are most of the drawing) and its pixels put back under each count, on one canvas per
-    // size (a canvas made or resized for each image was 10 ms of that task).
-    const bubbles = new Map<string, ImageData>();
-    const canvases = new Map<number, CanvasRenderingContext2D>();
+    // A cluster is two images, drawn on demand: its bubble (size and ring shares: 18 different ones among
+    // the 10,000-device map's 80 clusters) and its count, small, in a layer above. Each image is copied to
+    // the map's worker and premultiplied on this thread in every tile's atlas; a bubble with its count drawn
+    // in, one image per cluster, was 2.4 times the pixels (tests/perf/map-trace.ts: the first frame with
+    // the clusters). One canvas per image size is reused (a canvas made for each image was 10 ms).
+    const canvases = new Map<string, CanvasRenderingContext2D>();
+    const canvasFor = (width: number, height: number) => {
+      const key = `${width}x${height}`;
+      let ctx = canvases.get(key);
+      if (!ctx) canvases.set(key, (ctx = createCanvas(width, height, ratio).ctx));
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+      ctx.restore();
+      return ctx;
+    };
     const addQuietly = imagesAddedQuietly(map);
     const onImageMissing = (event: MapStyleImageMissingEvent) => {
-      if (!event.id.startsWith(RING_PREFIX) || map.hasImage(event.id)) return;
-      const [text = '', ...parts] = event.id.slice(RING_PREFIX.length).split('|');
-      const total = text.endsWith('k') ? 1000 : Number(text) || 0;
-      const diameter = clusterDiameter(total);
-      const side = diameter + 6;
-      let ctx = canvases.get(side);
-      if (!ctx) canvases.set(side, (ctx = createCanvas(side, side, ratio).ctx));
-      const { width, height } = ctx.canvas;
-      const bubbleKey = `${diameter}|${parts.join('|')}`;
-      const bubble = bubbles.get(bubbleKey);
-      if (bubble) ctx.putImageData(bubble, 0, 0);
-      else {
+      if (map.hasImage(event.id)) return;
+      let ctx: CanvasRenderingContext2D;
+      if (event.id.startsWith(BUBBLE_PREFIX)) {
+        const [size = '', ...parts] = event.id.slice(BUBBLE_PREFIX.length).split('|');
+        const diameter = Number(size) || clusterDiameter(0);
         const shares: StatusCounts = { normal: 0, registering: 0, offline: 0, warning: 0, paused: 0 };
         RING_ORDER.forEach((status, at) => (shares[status] = Number(parts[at]) || 0));
-        ctx.save();
-        ctx.setTransform(1, 0, 0, 1, 0, 0);
-        ctx.clearRect(0, 0, width, height);
-        ctx.restore();
+        const side = diameter + 6;
+        ctx = canvasFor(side, side);
         drawClusterBubble(ctx, side / 2, side / 2, shares, diameter, palette);
-        bubbles.set(bubbleKey, ctx.getImageData(0, 0, width, height));
-      }
-      drawClusterCount(ctx, side / 2, side / 2, text, diameter, palette);
-      addQuietly(() => map.addImage(event.id, ctx.getImageData(0, 0, width, height), { pixelRatio: ratio }));
+      } else if (event.id.startsWith(COUNT_PREFIX)) {
+        const text = event.id.slice(COUNT_PREFIX.length);
+        const diameter = clusterDiameter(text.endsWith('k') ? 1000 : Number(text) || 0);
+        const box = clusterCountBox(text, diameter);
+        ctx = canvasFor(box.width, box.height);
+        drawClusterCount(ctx, box.width / 2, box.height / 2, text, diameter, palette);
+      } else return;
+      const image = ctx.getImageData(0, 0, ctx.canvas.width, ctx.canvas.height);
+      addQuietly(() => map.addImage(event.id, image, { pixelRatio: ratio }));
     };
     map.on('styleimagemissing', onImageMissing);
 
@@ -187,7 +198,14 @@ export function PinsLayer() {
       type: 'symbol',
       source: SOURCE,
       filter: ['has', 'point_count'],
-      layout: { 'icon-image': ringImage, 'icon-allow-overlap': true, 'icon-ignore-placement': true },
+      layout: { 'icon-image': bubbleImage, 'icon-allow-overlap': true, 'icon-ignore-placement': true },
+    });
+    addLayerUnchecked(map, {
+      id: CLUSTER_COUNTS_LAYER,
+      type: 'symbol',
+      source: SOURCE,
+      filter: ['has', 'point_count'],
+      layout: { 'icon-image': countImage, 'icon-allow-overlap': true, 'icon-ignore-placement': true },
     });
 
     const onPinClick = (event: MapLayerMouseEvent) => {
@@ -239,7 +257,7 @@ export function PinsLayer() {
         map.off('mouseleave', layer, noPointer);
       }
       if (!map.style) return;
-      for (const layer of [CLUSTERS_LAYER, PINS_LAYER]) map.removeLayer(layer);
+      for (const layer of [CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, PINS_LAYER]) map.removeLayer(layer);
       map.removeSource(SOURCE);
     };
   }, [map, initialData]);

@@ -34,11 +34,11 @@ export async function checkinLoad(base: string, auth: Record<string, string>, li
   let go!: () => void;
   const started = new Promise<void>((r) => (go = r));
   const result = new Promise<Result>((resolve, reject) => {
-    child.on('message', (m: { kind: string; result?: Result }) => {
+    child.on('message', (m: { kind: string; result?: Omit<Result, 'timeline'>; timeline?: Result['timeline'] }) => {
       if (m.kind === 'ready') {
         child.send({ go: true });
         go();
-      } else if (m.kind === 'done') resolve(m.result!);
+      } else if (m.kind === 'done') resolve({ ...m.result!, timeline: m.timeline ?? [] });
     });
     child.on('exit', (code) => reject(new Error(`check-in load exited with ${code}`)));
   }).finally(() => fs.rmSync(file, { force: true }));

@@ -46,7 +46,7 @@ type ChildJob =
   | { kind: 'sustain'; baseUrl: string; fleet: Fleet; speed: number; seconds: number; concurrency: number; simStart: number }
   | { kind: 'rate'; baseUrl: string; fleet: Fleet; rate: number; seconds: number; speed: number; simStart: number; maxOutstanding: number };
 type Tick = { kind: 'tick'; checkins: number; stored: number; failures: number; rejected: number; p50: number; p99: number };
-type Done = { kind: 'done'; cpuMs: number; rssMax: number; result: Record<string, number> };
+type Done = { kind: 'done'; cpuMs: number; rssMax: number; result: Record<string, number>; timeline?: [number, number][] };
 
 if (process.argv.includes('--child')) await child();
 else await parent();
@@ -63,11 +63,12 @@ async function child() {
   const cpu0 = process.cpuUsage();
   let rssMax = 0;
   const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 1000);
-  const result = job.kind === 'sustain' ? await sustain(job, send) : await openLoop(job);
+  const { timeline, ...result } = job.kind === 'sustain' ? { ...(await sustain(job, send)), timeline: undefined } : await openLoop(job);
   clearInterval(rssTimer);
   const cpu = process.cpuUsage(cpu0);
-  send({ kind: 'done', cpuMs: (cpu.user + cpu.system) / 1000, rssMax, result } satisfies Done);
-  process.exit(0);
+  // Exits once the message is handed to the parent: it carries every check-in's latency (hundreds of kB),
+  // which an exit right after send() could cut off.
+  process.send!({ kind: 'done', cpuMs: (cpu.user + cpu.system) / 1000, rssMax, result, timeline } satisfies Done, () => process.exit(0));
 }
 
 async function sustain(job: Extract<ChildJob, { kind: 'sustain' }>, send: (m: object) => void) {

@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { basemap } from './vite-basemap.ts';
 import { precompress } from './vite-precompress.ts';
@@ -16,8 +17,14 @@ export default defineConfig({
   // basemap: the offline map's basemap GeoJSON, made at build time (vite-basemap.ts).
   // precompress: .br and .gz beside each built text file, served as they are (server/src/lib/static-client.ts).
   plugins: [react(), basemap(), precompress()],
-  // MapLibre's CSP build: the same library, with its worker as a file of its own (offline-map.tsx).
-  resolve: { alias: [{ find: /^maplibre-gl$/, replacement: 'maplibre-gl/dist/maplibre-gl-csp.js' }] },
+  resolve: {
+    alias: [
+      // MapLibre's CSP build: the same library, with its worker as a file of its own (offline-map.tsx).
+      { find: /^maplibre-gl$/, replacement: 'maplibre-gl/dist/maplibre-gl-csp.js' },
+      // zod configured for the CSP before any schema is built, wherever it is first imported (the module says why).
+      { find: /^zod$/, replacement: fileURLToPath(new URL('./src/shared/lib/zod-jitless.ts', import.meta.url)) },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,5 +1,4 @@
-// First: before any zod schema is built (the CSP allows no eval; see the module).
-import '@fleet/shared/zod-without-eval';
+// zod is configured for the CSP where it is first imported: 'zod' resolves to shared/lib/zod-jitless.ts.
 import './shared/ui/global.css';
 import { allSettled, fork } from 'effector';
 import { Provider } from 'effector-react';

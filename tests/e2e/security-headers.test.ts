@@ -57,6 +57,19 @@ describe('security headers in the browser', () => {
     await screenshot(page, 'security-map-under-csp');
     expect(await violations.all()).toEqual([]);
 
+    // A form that validates with the shared zod schemas: zod loads with its chunk (the first page load has
+    // none) and must build and run them without eval (client/src/shared/lib/zod-jitless.ts).
+    await page.getByRole('tab', { name: 'BATCH LIST' }).click();
+    await page.getByRole('button', { name: 'Add batch' }).click();
+    const add = page.getByRole('dialog', { name: 'ADD NEW BATCH' });
+    await add.getByRole('button', { name: 'SAVE' }).click();
+    await expect.poll(() => add.locator('[data-field-error]').filter({ hasText: 'Required' }).count()).toBe(5);
+    await add.getByLabel('Batch Volume (fl.oz.)').fill('-3');
+    await add.getByRole('button', { name: 'SAVE' }).click();
+    await expect.poll(() => add.locator('[data-field-error]').filter({ hasText: 'Required' }).count()).toBe(4);
+    expect(await violations.all()).toEqual([]);
+    await page.keyboard.press('Escape');
+
     // A script injected into the page (what a stored XSS would be) is refused.
     const ran = await page.evaluate(async () => {
       (window as unknown as { __pwned?: boolean }).__pwned = false;

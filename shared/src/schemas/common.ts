@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+// The message a client shows for an error body needs no zod: rules/error-message.ts, re-exported here.
+export * from '../rules/error-message.ts';
+
 /**
  * Field helpers with the messages the API answers with (Django REST style, which existing clients parse:
  * `{ field: ["message"] }`). Every string has a maximum length, so a 10 kB string is a clear 400.
@@ -38,15 +41,3 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   return out;
 }
 
-/**
- * The message a client shows for an error body (spec section 5, sign-up): the password field's first
- * message if there is one, else the first element of the body.
- */
-export function firstErrorMessage(body: unknown): string {
-  if (typeof body === 'string') return body;
-  if (!body || typeof body !== 'object') return 'Something went wrong.';
-  const record = body as Record<string, unknown>;
-  const pick = (v: unknown): string | undefined =>
-    typeof v === 'string' ? v : Array.isArray(v) && v.length ? pick(v[0]) : undefined;
-  return pick(record.password) ?? pick(Object.values(record)[0]) ?? 'Something went wrong.';
-}

@@ -7,7 +7,7 @@
  *   --bare <file>: a bare Express 5 server answering GET / with that file's bytes as JSON, the floor for
  *     a big JSON answer on this machine.
  * Sends the parent { port } once listening, { rss } when asked ('rss'; 'rss-reset' first resets the
- * peak to the current RSS), and exits on 'stop'.
+ * peak to the current RSS), and exits on 'stop' or when its parent goes.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -72,4 +72,11 @@ process.on('message', async (message) => {
     await close().catch(() => undefined);
     process.exit(0);
   }
+});
+// A parent that ended without 'stop' (a bench that failed half-way) leaves no server behind: one left
+// running kept polling its fleet and took CPU from the measurements that followed.
+process.on('disconnect', () => {
+  void close()
+    .catch(() => undefined)
+    .finally(() => process.exit(0));
 });

@@ -124,9 +124,12 @@ export function PinsLayer() {
 
     // A cluster is two images, drawn on demand: its bubble (size and ring shares: 18 different ones among
     // the 10,000-device map's 80 clusters) and its count, small, in a layer above. Each image is copied to
-    // the map's worker and premultiplied on this thread in every tile's atlas; a bubble with its count drawn
-    // in, one image per cluster, was 2.4 times the pixels (tests/perf/map-trace.ts: the first frame with
-    // the clusters). One canvas per image size is reused (a canvas made for each image was 10 ms).
+    // the map's worker and premultiplied on this thread in every tile's atlas; with one image per cluster,
+    // its count drawn in, that premultiply took twice as long (81-84 against 39 ms under a 4x CPU slowdown,
+    // tests/perf/map-trace.ts). The counts' layer is above every bubble, so a count would show over a
+    // neighbour's bubble only where two clusters nearly coincide: the closest pairs of the 10,000-device map
+    // at zooms 7 and 10 kept each count clear (screenshots against the single images: the same picture).
+    // One canvas per image size is reused (a canvas made for each image was 10 ms).
     const canvases = new Map<string, CanvasRenderingContext2D>();
     const canvasFor = (width: number, height: number) => {
       const key = `${width}x${height}`;

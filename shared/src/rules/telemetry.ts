@@ -224,29 +224,24 @@ export function hourBuckets(date: string, timeZone: string): TimeBucket[] {
 
 /** One bucket per local day from `first` to `last`, both included. */
 export function dayBuckets(first: string, last: string, timeZone: string): TimeBucket[] {
-  const out: TimeBucket[] = [];
-  let start = zonedTimeToInstant(first, timeZone);
-  for (let date = first; date <= last; ) {
-    const next = addDays(date, 1);
-    const end = zonedTimeToInstant(next, timeZone);
-    out.push(bucket(start, end, timeZone));
-    start = end;
-    date = next;
-  }
-  return out;
+  return calendarBuckets(first, last, (date) => addDays(date, 1), timeZone);
 }
 
 /** One bucket per calendar month, from the month of `first` to the month of `last`, both whole. */
 export function monthBuckets(first: string, last: string, timeZone: string): TimeBucket[] {
+  return calendarBuckets(monthStartOf(first), monthStartOf(last), (month) => addMonths(month, 1), timeZone);
+}
+
+/** Buckets from the local midnight of `first` to that of the step after `through`, one per `next` step. */
+function calendarBuckets(first: string, through: string, next: (date: string) => string, timeZone: string): TimeBucket[] {
   const out: TimeBucket[] = [];
-  const stop = monthStartOf(last);
-  let start = zonedTimeToInstant(monthStartOf(first), timeZone);
-  for (let month = monthStartOf(first); month <= stop; ) {
-    const next = addMonths(month, 1);
-    const end = zonedTimeToInstant(next, timeZone);
+  let start = zonedTimeToInstant(first, timeZone);
+  for (let date = first; date <= through; ) {
+    const following = next(date);
+    const end = zonedTimeToInstant(following, timeZone);
     out.push(bucket(start, end, timeZone));
     start = end;
-    month = next;
+    date = following;
   }
   return out;
 }

@@ -380,11 +380,23 @@ describe('map screen', () => {
       return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
     };
     expect(await serious()).toEqual([]);
+    // Every entrance a dialog makes from here on.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __entrances: string[] }).__entrances = seen;
+      document.addEventListener('animationstart', (event) => {
+        if (event.target instanceof HTMLDialogElement) seen.push(event.animationName);
+      }, true);
+    });
     await page.getByTestId('profile-image').click();
-    await page.getByRole('dialog', { name: 'User Management' }).waitFor();
+    // Its own content, not the Loading… dialog with the same name shown while its code arrives.
+    const dialog = page.getByRole('dialog', { name: 'User Management' });
+    await dialog.getByRole('region', { name: 'Clients' }).getByRole('table').waitFor();
     // The dialog fades in: check the colours a person sees once it has settled, not a blend mid-animation.
     await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
     expect(await serious()).toEqual([]);
+    // One entrance: the dialog that replaces the Loading… one opens in its place, it does not fade in again.
+    expect(await page.evaluate(() => (window as unknown as { __entrances: string[] }).__entrances.length)).toBe(1);
   });
 
   it('keeps every map control keyboard-reachable with a visible focus ring', async () => {

@@ -1,6 +1,6 @@
 export { Button, LinkButton, type ButtonProps, type LinkButtonProps } from './button/button';
 export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog/confirm-dialog';
-export { Dialog, type DialogProps } from './dialog/dialog';
+export { Dialog, DialogHandOver, type DialogProps } from './dialog/dialog';
 export { FormMessage, type FormMessageProps } from './form-message/form-message';
 export {
   AlertIcon,

@@ -1,5 +1,5 @@
-import { Suspense, useState, type ComponentType } from 'react';
-import { Button, Dialog, LoadBoundary, StateMessage, useLazyPart } from '../../../shared/ui';
+import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType, type RefObject } from 'react';
+import { Button, Dialog, DialogHandOver, LoadBoundary, StateMessage, useLazyPart } from '../../../shared/ui';
 
 type Load = () => Promise<{ default: ComponentType }>;
 const noop = () => undefined;
@@ -17,41 +17,63 @@ export type LazyDialogPartProps = {
  * A dialog whose code (its models with it) is a chunk of its own, loaded when it is first asked for: a
  * dialog with its title says Loading… while the code arrives, and says it could not be loaded, with Try
  * again and Close (or Escape, or a click outside), if it does not. The part answers the ask that loaded it
- * once it is there.
+ * once it is there. The dialog that replaces the Loading… one opens in its place without a second entrance
+ * (DialogHandOver).
  */
 export function LazyDialogPart({ load, title, failure, asks }: LazyDialogPartProps) {
   const { Part, forget } = useLazyPart(load);
   const [failureClosedAt, setFailureClosedAt] = useState(0);
+  const loadingShown = useRef(false);
+  const handOver = useMemo(
+    () => ({
+      take: () => {
+        const shown = loadingShown.current;
+        loadingShown.current = false;
+        return shown;
+      },
+    }),
+    [],
+  );
   return (
-    <LoadBoundary
-      onRetry={forget}
-      failure={(retry) => (
-        <Dialog
-          open={failureClosedAt !== asks}
-          onClose={() => setFailureClosedAt(asks)}
-          title={title}
-          closeOnBackdrop
-          actions={
-            <Button variant="secondary" onClick={() => setFailureClosedAt(asks)}>
-              Close
-            </Button>
-          }
-        >
-          <StateMessage status="failed" onRetry={retry}>
-            {failure}
-          </StateMessage>
-        </Dialog>
-      )}
-    >
-      <Suspense
-        fallback={
-          <Dialog open onClose={noop} title={title}>
-            <StateMessage status="loading">Loading…</StateMessage>
+    <DialogHandOver.Provider value={handOver}>
+      <LoadBoundary
+        onRetry={forget}
+        failure={(retry) => (
+          <Dialog
+            open={failureClosedAt !== asks}
+            onClose={() => setFailureClosedAt(asks)}
+            title={title}
+            closeOnBackdrop
+            actions={
+              <Button variant="secondary" onClick={() => setFailureClosedAt(asks)}>
+                Close
+              </Button>
+            }
+          >
+            <StateMessage status="failed" onRetry={retry}>
+              {failure}
+            </StateMessage>
           </Dialog>
-        }
+        )}
       >
-        <Part />
-      </Suspense>
-    </LoadBoundary>
+        <Suspense fallback={<LoadingDialog title={title} shown={loadingShown} />}>
+          <Part />
+        </Suspense>
+      </LoadBoundary>
+    </DialogHandOver.Provider>
+  );
+}
+
+/** The dialog shown while the part's code arrives; it opens with the entrance, whatever it replaces. */
+function LoadingDialog({ title, shown }: { title: string; shown: RefObject<boolean> }) {
+  useEffect(() => {
+    shown.current = true;
+  }, [shown]);
+  return (
+    <DialogHandOver.Provider value={null}>
+      <Dialog open onClose={noop} title={title}>
+        <StateMessage status="loading">Loading…</StateMessage>
+      </Dialog>
+    </DialogHandOver.Provider>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type CSSProperties, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useId, useRef, type CSSProperties, type ReactNode } from 'react';
 import styles from './dialog.module.css';
 
 export type DialogProps = {
@@ -18,6 +18,14 @@ export type DialogProps = {
 };
 
 /**
+ * Given by a place where a dialog takes over from another one already on screen (a lazily loaded part
+ * replacing its Loading… dialog): the first dialog to open under it after that skips the entrance, so a
+ * person sees one dialog whose content arrives, not a second one fading in where the first just was.
+ * `take` answers whether a dialog was on screen, once.
+ */
+export const DialogHandOver = createContext<{ take: () => boolean } | null>(null);
+
+/**
  * A modal dialog on the native <dialog> element: focus is kept inside while it is open and given back
  * afterwards, the page behind is inert, Escape closes it.
  */
@@ -25,13 +33,19 @@ export function Dialog({ open, onClose, title, children, actions, icon, tone = '
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const bodyId = useId();
+  const handOver = useContext(DialogHandOver);
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      // Set before showModal, so the entrance (the CSS animation on [open]) never starts when it is skipped.
+      if (handOver?.take()) dialog.dataset.entrance = 'none';
+      else delete dialog.dataset.entrance;
+      dialog.showModal();
+    }
     if (!open && dialog.open) dialog.close();
-  }, [open]);
+  }, [open, handOver]);
 
   // A close the dialog itself performs (after `open` became false) is not reported back.
   const requestClose = () => {

@@ -8,7 +8,8 @@
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { axeOn, mapData, screenshot, startE2E, TABLET, type E2E } from './browser.ts';
+import { TOKEN_COOKIE } from '../../client/src/shared/api/token.ts';
+import { axeOn, DESKTOP, mapData, PASSWORD, screenshot, startE2E, TABLET, type E2E } from './browser.ts';
 import { startPortalPushes } from './server.ts';
 
 let e2e: E2E;
@@ -129,6 +130,36 @@ describe('device management panel', () => {
     await panel(page).getByRole('button', { name: 'Cancel the Maintenance change' }).click();
     await expect.poll(() => maintenance.getAttribute('aria-pressed')).toBe(wasOn ? 'true' : 'false');
     await screenshot(page, 'device-panel-controls');
+  });
+
+  it('a link to an operator section shows its data: the sections load their code after the panel opened', async () => {
+    // The sections and their models are a chunk loaded when the panel first shows a device, so here the
+    // section is open before its model exists: the model must still read it (widgets/device-panel panelPartsLoaded).
+    const target = (await devices()).find((d) => d.location_group)!;
+    const page = await e2e.openSignedIn('distributor@demo.test', `/?device=${target.serial}&section=management`);
+    await expect.poll(() => panel(page).getAttribute('data-serial'), { timeout: 30_000 }).toBe(target.serial);
+    await expect.poll(() => menu(page, 'Device Management').getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => panel(page).getByRole('slider').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await panel(page).getByText('Loading ...').count()).toBe(0);
+
+    const battery = await e2e.openSignedIn('distributor@demo.test', `/?device=${target.serial}&section=battery`);
+    await expect.poll(() => battery.getByRole('figure', { name: 'Battery state of charge over the past year' }).count(), { timeout: 30_000 }).toBe(1);
+  });
+
+  it("says when the sections' code could not be downloaded, and Try again shows the section", async () => {
+    const target = (await devices()).find((d) => d.location_group)!;
+    let fail = true;
+    const answer = await fetch(`${e2e.portal.baseURL}/auth/token/login/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: PASSWORD }) });
+    const { auth_token: token } = (await answer.json()) as { auth_token: string };
+    const page = await e2e.openPage(DESKTOP, `/?device=${target.serial}&section=management`, async (context) => {
+      await context.addCookies([{ name: TOKEN_COOKIE, value: token, url: e2e.portal.baseURL, sameSite: 'Lax' }]);
+      await context.route(/\/assets\/sections-part-[^/]*\.js$/, (route) => (fail ? route.abort('internetdisconnected') : route.fallback()));
+    });
+    await expect.poll(() => panel(page).getByRole('alert').textContent(), { timeout: 30_000 }).toContain("This device's sections could not be loaded.");
+    fail = false;
+    await panel(page).getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => panel(page).getByRole('slider').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await panel(page).getByRole('alert').count()).toBe(0);
   });
 
   it('a client reads the panel but cannot open the operator sections or change the device', async () => {

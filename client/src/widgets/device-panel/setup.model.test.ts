@@ -7,7 +7,7 @@ import { $user } from '../../entities/session';
 import { subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import { $notice, fetchPumpSettingFx, fetchRentalFx, PUMP_FAILED, savePumpSettingFx, saveRentalFx, saveTimerFx, TIME_FAILED, type PumpSetting, type Rental } from './controls.model';
 import { siteToday } from './lib/panel-lib';
-import { fetchPanelDeviceFx, multiSelectCardClicked, multiSelectToggled, panelDeviceSelected, panelOpened, sectionSelected, type PanelDevice } from './model';
+import { fetchPanelDeviceFx, multiSelectCardClicked, multiSelectToggled, panelDeviceSelected, panelOpened, panelPartsLoaded, sectionSelected, type PanelDevice } from './model';
 import {
   $pumpSetting,
   $pumpSettingStatus,
@@ -93,6 +93,45 @@ function setup(options: { user?: CurrentUser; rental?: Rental; pumpFails?: boole
   });
   return { scope, calls, saved, server };
 }
+
+describe("the sections' chunk loading while a panel is open", () => {
+  // In the page these models are made when the chunk loads, after the panel opened on a section: the store
+  // updates that read a section were before them. panelPartsLoaded is their cue to read what is open.
+  it('reads the open section for its device once told the chunk loaded, and nothing when none is open', async () => {
+    const { scope, calls } = setup();
+    await allSettled(panelPartsLoaded, { scope });
+    expect(calls).toEqual([]);
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope, params: 'management' });
+    calls.length = 0;
+    await allSettled(panelPartsLoaded, { scope });
+    expect(calls).toEqual(['pumpSetting:A1']);
+    expect(scope.getState($timerForm)).toEqual({ powerOff: 30, wakeUp: 90 });
+    await allSettled(sectionSelected, { scope, params: 'subscription' });
+    calls.length = 0;
+    await allSettled(panelPartsLoaded, { scope });
+    expect(calls).toEqual(['rental:A1']);
+    expect(scope.getState($rentalStatus)).toBe('ready');
+  });
+
+  it('reads the dashboard section\'s analytics too', async () => {
+    const reads: string[] = [];
+    const recording = fork({
+      values: [[$user, OPERATOR]],
+      handlers: [
+        [subscribeFx, async () => ({ ok: true, subscribed: [] })],
+        [unsubscribeFx, async () => undefined],
+        [fetchDevicesFx, async () => []],
+        [fetchPanelDeviceFx, async (serial: string) => device(serial)],
+        [fetchPumpLogFx, async (p: { serial: string }) => (reads.push(`pumpLog:${p.serial}`), { total_left_pump_dispensation: 0, total_right_pump_dispensation: 0, dispensingDatas: [], remainDatas: [] })],
+      ],
+    });
+    await allSettled(panelOpened, { scope: recording, params: 'A1' });
+    reads.length = 0;
+    await allSettled(panelPartsLoaded, { scope: recording });
+    expect(reads).toEqual(['pumpLog:A1']);
+  });
+});
 
 describe('Device Management forms', () => {
   it('reads the pump setting each time the section is shown, for operators only', async () => {

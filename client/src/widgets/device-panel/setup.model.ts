@@ -4,7 +4,7 @@ import { $accessLevel } from '../../entities/session';
 import { createDebounce } from '../../shared/lib';
 import { fetchPumpSettingFx, fetchRentalFx, savePumpSettingFx, saveRentalFx, saveTimerFx, type PumpSetting, type Rental } from './controls.model';
 import { siteToday } from './lib/panel-lib';
-import { $multiSelected, $panelDevice, $section, type PanelSection } from './model';
+import { $multiSelected, $panelDevice, $section, panelPartsLoaded, type PanelSection } from './model';
 
 /**
  * The forms of the Device Management section (Pump Setup, Registration Setup) and of the Device
@@ -28,6 +28,8 @@ const isSerial = (serial: string | null): serial is string => serial !== null;
 // ---------------------------------------------------------------- Pump Setup
 
 export const $managementSerial = shownSerial('management');
+// This model is made when the sections' chunk loads, perhaps with a section already open: read it then too.
+const managementSerialAtLoad = sample({ clock: panelPartsLoaded, source: $managementSerial });
 export type SetupStatus = 'loading' | 'ready' | 'failed';
 export const pumpSettingChanged = createEvent<Partial<PumpSetting>>();
 export const $pumpSetting = createStore<PumpSetting | null>(null);
@@ -45,7 +47,7 @@ export const pumpSettingWrite = (setting: PumpSetting): Partial<PumpSetting> => 
   vandalism_interval: setting.vandalism_interval,
 });
 
-sample({ clock: $managementSerial, filter: isSerial, target: fetchPumpSettingFx });
+sample({ clock: [$managementSerial, managementSerialAtLoad], filter: isSerial, target: fetchPumpSettingFx });
 const pumpLoaded = sample({ clock: fetchPumpSettingFx.done, source: $managementSerial, filter: (serial, { params }) => serial === params, fn: (_, { result }) => result });
 const pumpFailed = sample({ clock: fetchPumpSettingFx.fail, source: $managementSerial, filter: (serial, { params }) => serial === params });
 const pumpEdited = sample({
@@ -93,7 +95,7 @@ export const $timerForm = createStore<TimerForm>({ powerOff: 60, wakeUp: 60 });
 export const $timerSaved = createStore<TimerForm>({ powerOff: 60, wakeUp: 60 });
 // Only showing the section (anew) fills the fields: a push for this device must not overwrite what is being typed.
 sample({
-  clock: $managementSerial,
+  clock: [$managementSerial, managementSerialAtLoad],
   source: $panelDevice,
   filter: (device, serial) => device !== null && serial !== null,
   fn: (device) => ({ powerOff: Number(device?.poweroff_time ?? 60), wakeUp: Number(device?.wakeup1_time ?? 60) }),
@@ -128,6 +130,7 @@ export const rentalFormOf = (r: Rental | null, today: string): RentalForm => ({
 });
 
 export const $subscriptionSerial = shownSerial('subscription');
+const subscriptionSerialAtLoad = sample({ clock: panelPartsLoaded, source: $subscriptionSerial });
 export const rentalFormChanged = createEvent<Partial<RentalForm>>();
 export const rentalEditStarted = createEvent();
 export const rentalSaveClicked = createEvent();
@@ -140,8 +143,8 @@ export const $rentalStatus = createStore<'loading' | 'ready'>('loading');
 export const $rentalForm = createStore<RentalForm>(rentalFormOf(null, new Date().toISOString().slice(0, 10)));
 export const $rentalEditing = createStore(false);
 
-const subscriptionShown = sample({ clock: $subscriptionSerial, source: $panelDevice, filter: (device, serial) => device !== null && serial !== null, fn: (device) => device?.timezone_id ?? null });
-sample({ clock: $subscriptionSerial, filter: isSerial, target: fetchRentalFx });
+const subscriptionShown = sample({ clock: [$subscriptionSerial, subscriptionSerialAtLoad], source: $panelDevice, filter: (device, serial) => device !== null && serial !== null, fn: (device) => device?.timezone_id ?? null });
+sample({ clock: [$subscriptionSerial, subscriptionSerialAtLoad], filter: isSerial, target: fetchRentalFx });
 const rentalLoaded = sample({
   clock: fetchRentalFx.done,
   source: { serial: $subscriptionSerial, device: $panelDevice },

@@ -3,7 +3,7 @@ import { combine, createEvent, createStore, sample } from 'effector';
 import { createApiFx, http, segment } from '../../shared/api';
 import { deviceChangedReceived } from '../../shared/realtime';
 import { siteMonth, siteToday } from './lib/panel-lib';
-import { $panelDevice, $panelSerial, $section, panelClosed, panelDeviceSelected, panelOpened } from './model';
+import { $panelDevice, $panelSerial, $section, panelClosed, panelDeviceSelected, panelOpened, panelPartsLoaded } from './model';
 
 /**
  * What the panel's sections read once when shown (not pushed: history does not change under the eye):
@@ -87,10 +87,12 @@ export const dayUsage = loaded(fetchDayUsageFx);
 // A section is shown for a loaded device: its site zone is known (reads before it would use the wrong day).
 const $shown = combine($panelSerial, $section, $siteKey, (serial, section, key) => ({ serial: key !== null && key.startsWith(`${serial}|`) ? serial : null, section }));
 const shown = (section: string) => (s: { serial: string | null; section: string }) => s.serial !== null && s.section === section;
+// This model is made when the sections' chunk loads, perhaps with a section already open: read it then too.
+const shownAtLoad = sample({ clock: panelPartsLoaded, source: $shown });
 
 // Reads happen when a section is shown, for its device, and when its own inputs change.
 sample({
-  clock: [$shown, $analyticsQuery],
+  clock: [$shown, $analyticsQuery, shownAtLoad],
   source: { shown: $shown, query: $analyticsQuery, zone: $siteZone },
   filter: ({ shown: s }) => shown('dashboard')(s),
   fn: ({ shown: s, query, zone }) => ({ serial: s.serial as string, query: { ...query, date: resolvedDate(query, zone) } }),
@@ -112,9 +114,9 @@ sample({
   fn: ({ shown: s, query, zone }) => ({ serial: s.serial as string, query: { ...query, date: resolvedDate(query, zone) } }),
   target: fetchPumpLogFx,
 });
-sample({ clock: $shown, filter: shown('battery'), fn: (s) => s.serial as string, target: fetchBatteryFx });
+sample({ clock: [$shown, shownAtLoad], filter: shown('battery'), fn: (s) => s.serial as string, target: fetchBatteryFx });
 sample({
-  clock: [$shown, $usageMonth],
+  clock: [$shown, $usageMonth, shownAtLoad],
   source: { shown: $shown, month: $usageMonth, zone: $siteZone },
   filter: ({ shown: s }) => shown('sim')(s),
   fn: ({ shown: s, month, zone }) => ({ serial: s.serial as string, month: month || siteMonth(Date.now(), zone) }),

@@ -1,9 +1,9 @@
 import { useUnit } from 'effector-react';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { $accessLevel } from '../../../entities/session';
 import { $canManageDevices, editDeviceOpened } from '../../../features/device-form';
 import { $now } from '../../../shared/lib';
-import { ArrowLeftIcon, Button, CardTitle, ChevronIcon, Dialog, InfoIcon, Spinner } from '../../../shared/ui';
+import { ArrowLeftIcon, Button, CardTitle, ChevronIcon, Dialog, InfoIcon, LinkButton, LoadBoundary, Spinner, useLazyPart } from '../../../shared/ui';
 import { PANEL_MENU, formatDeviceClock, menuBadgeWarnings, panelSiteName } from '../lib/panel-lib';
 import {
   $collapsed,
@@ -21,14 +21,12 @@ import {
   type PanelDevice,
 } from '../model';
 import { ControlDialog } from './control-dialog';
-import { BatterySection } from './battery-section';
-import { DashboardSection } from './dashboard-section';
 import { DeviceCards } from './device-cards';
-import { ManagementSection } from './management-section';
-import { SimSection } from './sim-section';
-import { SubscriptionSection } from './subscription-section';
 import sectionStyles from './panel-section.module.css';
 import styles from './device-panel.module.css';
+
+// The sections with their models: a chunk loaded when a panel first shows a device (sections-part).
+const loadSections = () => import('./sections-part');
 
 /**
  * The device management panel (spec section 2): a full-screen overlay over the map for one site group.
@@ -57,6 +55,8 @@ export function DevicePanel() {
   const open = serial !== null;
   useEffect(() => {
     if (open) backRef.current?.focus();
+    // The sections' code downloads while the device is read (a failure shows where the section would be).
+    if (open) loadSections().catch(() => undefined);
   }, [open]);
 
   if (!serial) return null;
@@ -168,19 +168,29 @@ export function DevicePanel() {
   );
 }
 
+/** The section shown, from the sections' chunk: Loading device… while it arrives, and Try again if it could not. */
 function SectionView({ section, device, operator }: { section: string; device: PanelDevice; operator: boolean }) {
-  switch (section) {
-    case 'management':
-      return operator ? <ManagementSection device={device} /> : null;
-    case 'subscription':
-      return operator ? <SubscriptionSection device={device} /> : null;
-    case 'sim':
-      return operator ? <SimSection device={device} /> : null;
-    case 'battery':
-      return operator ? <BatterySection device={device} /> : null;
-    default:
-      return <DashboardSection device={device} operator={operator} />;
-  }
+  const { Part, forget } = useLazyPart(loadSections);
+  return (
+    <LoadBoundary
+      onRetry={forget}
+      failure={(retry) => (
+        <p className={sectionStyles.empty} role="alert">
+          This device&apos;s sections could not be loaded. <LinkButton onClick={retry}>Try again</LinkButton>
+        </p>
+      )}
+    >
+      <Suspense
+        fallback={
+          <p className={sectionStyles.empty}>
+            <Spinner size={18} /> Loading device…
+          </p>
+        }
+      >
+        <Part section={section} device={device} operator={operator} />
+      </Suspense>
+    </LoadBoundary>
+  );
 }
 
 /** Device info (spec section 2; Escape closes): name, serial, brand, batches, software version. */

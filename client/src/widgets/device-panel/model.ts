@@ -31,8 +31,8 @@ export const panelDeviceSelected = createEvent<string>();
 export const sectionSelected = createEvent<PanelSection>();
 export const collapseToggled = createEvent();
 /**
- * The sections' chunk has loaded (ui/sections-part, on the first device a panel shows): its models, made
- * only now, read what is already open (their reads are clocked by stores, whose updates they missed).
+ * The sections' chunk has loaded (ui/sections-part, downloaded when a panel first opens): its models, made
+ * only now, read what is already open (their reads are clocked by stores, whose updates they may have missed).
  */
 export const panelPartsLoaded = createEvent();
 /** A write answered with the device (pause, config, reset, cancel): apply it at once, the push follows. */

@@ -25,7 +25,7 @@ import { DeviceCards } from './device-cards';
 import sectionStyles from './panel-section.module.css';
 import styles from './device-panel.module.css';
 
-// The sections with their models: a chunk loaded when a panel first shows a device (sections-part).
+// The sections with their models: a chunk downloaded when a panel first opens (sections-part).
 const loadSections = () => import('./sections-part');
 
 /**

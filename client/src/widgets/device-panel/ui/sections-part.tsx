@@ -12,8 +12,8 @@ let loadedAnswered = false;
 
 /**
  * The panel's sections with the models only they use (setup.model and telemetry.model, with the telemetry
- * rules), in a chunk of their own loaded when a device panel first shows a device, not evaluated with the
- * map page on every sign-in (issue 16). The controls' model stays with the panel: its result dialog shows
+ * rules), in a chunk of their own downloaded when a device panel first opens (ui/device-panel), not
+ * evaluated with the map page on every sign-in (issue 16). The controls' model stays with the panel: its result dialog shows
  * whatever the panel shows, and its reads and writes are answered by events, not by stores.
  */
 export default function SectionView({ section, device, operator }: { section: string; device: PanelDevice; operator: boolean }) {

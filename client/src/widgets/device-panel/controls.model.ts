@@ -75,6 +75,12 @@ export function failureText(error: unknown): string {
  */
 export const noticeShown = createEvent<Omit<Notice, 'seq'>>();
 export const noticeDismissed = createEvent();
+/**
+ * The dialog shows a result (its `seq`), sent by the view once it is on screen: the 1 s until it closes
+ * count from there. Counted from the store's change, a page busy rendering (a slow phone, a loaded host:
+ * a refused change re-reads the device) showed a result for half a second or less.
+ */
+export const noticeDisplayed = createEvent<number>();
 export const controlStarted = createEvent<string>();
 export type ControlDialog = { phase: 'loading' | 'success' | 'danger'; text: string; seq: number };
 export const $notice = createStore<ControlDialog | null>(null);
@@ -92,7 +98,7 @@ $notice
   .on(noticeShown, (current, notice) => ({ phase: notice.tone, text: notice.text, seq: (current?.seq ?? 0) + 1 }))
   .on(noticeTimedOut, (current, seq) => (current?.seq === seq ? null : current))
   .reset(noticeDismissed, panelClosed);
-sample({ clock: $notice, filter: (n): n is ControlDialog => n !== null && n.phase !== 'loading', fn: (n) => (n as ControlDialog).seq, target: hideLaterFx });
+sample({ clock: noticeDisplayed, source: $notice, filter: (n, seq) => n !== null && n.phase !== 'loading' && n.seq === seq, fn: (_, seq) => seq, target: hideLaterFx });
 
 /**
  * A toggle shows the value asked for while its call runs; when the call fails it goes back (spec section

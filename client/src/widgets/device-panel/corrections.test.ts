@@ -5,7 +5,7 @@ import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { HttpError } from '../../shared/api';
 import { deviceChangedReceived, subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import { locationSynced, pushHistoryFx } from '../../shared/routing';
-import { $notice, $optimistic, deviceActionFx, RESULT_CLOSE_MS, SAVING, toggleShown } from './controls.model';
+import { $notice, $optimistic, deviceActionFx, noticeDisplayed, RESULT_CLOSE_MS, SAVING, toggleShown } from './controls.model';
 import { latestPage, pageHours, siteDateTime, siteToday, siteWallMs } from './lib/panel-lib';
 import {
   $multiSelected,
@@ -135,6 +135,10 @@ describe('control dialog and toggles', () => {
     release();
     await done;
     expect(scope.getState($notice)).toMatchObject({ phase: 'success', text: 'Maintenance activated' });
+    // The 1 s count from when the dialog shows the result (the view says so), not from the store's change.
+    await new Promise((r) => setTimeout(r, RESULT_CLOSE_MS + 100));
+    expect(scope.getState($notice)).toMatchObject({ phase: 'success' });
+    await allSettled(noticeDisplayed, { scope, params: scope.getState($notice)!.seq });
     await new Promise((r) => setTimeout(r, RESULT_CLOSE_MS + 100));
     expect(scope.getState($notice)).toBeNull();
 

@@ -1,7 +1,7 @@
 import { useUnit } from 'effector-react';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { AlertIcon, CheckIcon, Spinner } from '../../../shared/ui';
-import { $notice, noticeDismissed } from '../controls.model';
+import { $notice, noticeDismissed, noticeDisplayed } from '../controls.model';
 import styles from './control-dialog.module.css';
 
 /**
@@ -10,8 +10,13 @@ import styles from './control-dialog.module.css';
  * and the dialog closes itself about 1 s after the result (the model's timer); × closes it sooner.
  */
 export function ControlDialog() {
-  const [notice, dismiss] = useUnit([$notice, noticeDismissed]);
+  const [notice, dismiss, displayed] = useUnit([$notice, noticeDismissed, noticeDisplayed]);
   const titleId = useId();
+  // A result on screen: its closing timer starts now (after the commit), not when the store changed.
+  const resultSeq = notice && notice.phase !== 'loading' ? notice.seq : null;
+  useEffect(() => {
+    if (resultSeq !== null) displayed(resultSeq);
+  }, [resultSeq, displayed]);
   if (!notice) return null;
   const tone = notice.phase === 'danger' ? styles.noticeDanger : notice.phase === 'success' ? styles.noticeSuccess : styles.noticeLoading;
   return (

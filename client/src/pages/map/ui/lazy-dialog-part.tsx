@@ -64,15 +64,28 @@ export function LazyDialogPart({ load, title, failure, asks }: LazyDialogPartPro
   );
 }
 
-/** The dialog shown while the part's code arrives; it opens with the entrance, whatever it replaces. */
+/**
+ * The dialog shown while the part's code arrives; it opens with the entrance, whatever it replaces. It hands
+ * over (the part's dialog then opens without one) only once it was on screen: its entrance started. One
+ * replaced before its first frame was never seen, and the part's dialog makes the entrance instead.
+ */
 function LoadingDialog({ title, shown }: { title: string; shown: RefObject<boolean> }) {
+  const marker = useRef<HTMLSpanElement>(null);
   useEffect(() => {
-    shown.current = true;
+    const dialog = marker.current?.closest('dialog');
+    if (!dialog) return;
+    const started = (event?: AnimationEvent) => {
+      if (!event || event.target === dialog) shown.current = true;
+    };
+    if (dialog.getAnimations().some((animation) => animation.startTime !== null)) started();
+    dialog.addEventListener('animationstart', started);
+    return () => dialog.removeEventListener('animationstart', started);
   }, [shown]);
   return (
     <DialogHandOver.Provider value={null}>
       <Dialog open onClose={noop} title={title}>
         <StateMessage status="loading">Loading…</StateMessage>
+        <span ref={marker} hidden />
       </Dialog>
     </DialogHandOver.Provider>
   );

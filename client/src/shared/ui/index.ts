@@ -27,6 +27,7 @@ export {
 } from './icons/icons';
 export { LoadBoundary, type LoadBoundaryProps } from './load-boundary/load-boundary';
 export { useLazyPart } from './load-boundary/use-lazy-part';
+export { firstShowing } from './load-boundary/first-showing';
 export { MapBackdrop } from './map-backdrop/map-backdrop';
 export { Panel, PanelTitle } from './panel/panel';
 export { panelKit } from './panel-kit/panel-kit';

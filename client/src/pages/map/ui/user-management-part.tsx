@@ -1,10 +1,10 @@
 import { useUnit } from 'effector-react';
-import { useEffect } from 'react';
 import { UserManagementDialog, userManagementOpened } from '../../../widgets/user-management';
+import { firstShowing } from '../../../shared/ui';
 import '../user-management-wiring';
 
 /** The click that loaded this chunk is answered once, by the part's first showing (later clicks: the wiring). */
-let firstClickAnswered = false;
+const useFirstShowing = firstShowing();
 
 /**
  * User Management with its models (the sign-up requests, the request detail and decisions, Account
@@ -13,10 +13,6 @@ let firstClickAnswered = false;
  */
 export default function UserManagementPart() {
   const opened = useUnit(userManagementOpened);
-  useEffect(() => {
-    if (firstClickAnswered) return;
-    firstClickAnswered = true;
-    opened();
-  }, [opened]);
+  useFirstShowing(() => opened());
   return <UserManagementDialog />;
 }

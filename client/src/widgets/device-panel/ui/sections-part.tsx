@@ -1,5 +1,5 @@
 import { useUnit } from 'effector-react';
-import { useEffect } from 'react';
+import { firstShowing } from '../../../shared/ui';
 import { panelPartsLoaded, type PanelDevice } from '../model';
 import { BatterySection } from './battery-section';
 import { DashboardSection } from './dashboard-section';
@@ -8,7 +8,7 @@ import { SimSection } from './sim-section';
 import { SubscriptionSection } from './subscription-section';
 
 /** The first showing after this chunk loaded tells its models what is already open (model.ts panelPartsLoaded). */
-let loadedAnswered = false;
+const useFirstShowing = firstShowing();
 
 /**
  * The panel's sections with the models only they use (setup.model and telemetry.model, with the telemetry
@@ -18,11 +18,7 @@ let loadedAnswered = false;
  */
 export default function SectionView({ section, device, operator }: { section: string; device: PanelDevice; operator: boolean }) {
   const loaded = useUnit(panelPartsLoaded);
-  useEffect(() => {
-    if (loadedAnswered) return;
-    loadedAnswered = true;
-    loaded();
-  }, [loaded]);
+  useFirstShowing(() => loaded());
   switch (section) {
     case 'management':
       return operator ? <ManagementSection device={device} /> : null;

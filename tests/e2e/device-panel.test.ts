@@ -156,6 +156,7 @@ describe('device management panel', () => {
       await context.route(/\/assets\/sections-part-[^/]*\.js$/, (route) => (fail ? route.abort('internetdisconnected') : route.fallback()));
     });
     await expect.poll(() => panel(page).getByRole('alert').textContent(), { timeout: 30_000 }).toContain("This device's sections could not be loaded.");
+    await screenshot(page, 'device-panel-sections-not-loaded');
     fail = false;
     await panel(page).getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => panel(page).getByRole('slider').count(), { timeout: 15_000 }).toBeGreaterThan(0);

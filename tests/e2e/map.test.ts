@@ -465,6 +465,36 @@ describe('map screen', () => {
     await screenshot(page, `map-pins-${name}`);
   });
 
+  it("hands the fleet's pins to the map's worker as JSON text, which the worker reads under the CSP (the pins are drawn)", async () => {
+    const page = await e2e.openPage(DESKTOP, 'about:blank');
+    // What the page posts to the map's workers: for each loadData ('LD') message, whether its data came as
+    // a String object (json-text.ts) or as objects, and the features the text holds.
+    await page.addInitScript(() => {
+      const sent: { text: boolean; features: number }[] = [];
+      (window as unknown as { __loads: typeof sent }).__loads = sent;
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+        const m = message as { type?: string; data?: { source?: string; data?: unknown } } | null;
+        if (m?.type === 'LD' && m.data?.source === 'pins' && m.data.data !== undefined) {
+          const data = m.data.data;
+          const text = data instanceof String;
+          const features = text ? (JSON.parse(String(data)) as { features: unknown[] }).features.length : ((data as { features?: unknown[] }).features?.length ?? 0);
+          sent.push({ text, features });
+        }
+        return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+      } as typeof Worker.prototype.postMessage;
+    });
+    await page.goto('/');
+    await signInToMap(page, 'distributor@demo.test');
+    await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+    const loads = await page.evaluate(() => (window as unknown as { __loads: { text: boolean; features: number }[] }).__loads);
+    const pins = await pinCount(page);
+    expect(pins).toBeGreaterThan(0);
+    // The whole fleet went once, as text (not copied object by object on the page's thread), and the
+    // worker read it: the clusters drawn above are made from it.
+    expect(loads.filter((load) => load.features > 0)).toEqual([{ text: true, features: pins }]);
+  });
+
   it('draws land and water, state and parish borders, town names and site names at zoom 10, water and state lines at 4, device labels and towns at 15 (distributor)', async () => {
     const page = await hookedMap('distributor@demo.test');
     const zoom = async () => (await mapData(page)).zoom;

@@ -1,12 +1,13 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { MAP_DEFAULTS } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import { addProtocol, Map as MaplibreMap, setWorkerUrl, type AddProtocolAction, type StyleSpecification } from 'maplibre-gl';
+import { addProtocol, importScriptInWorkers, Map as MaplibreMap, setWorkerUrl, type AddProtocolAction, type StyleSpecification } from 'maplibre-gl';
 import mapWorkerUrl from 'maplibre-gl/dist/maplibre-gl-csp-worker.js?url';
 import { useEffect, useRef, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
 import { afterFirstPaint } from '../lib/after-paint';
+import { enableJsonText } from './json-text';
 import { fenceCheck, frameGate, isSoftwareRenderer, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO, revealWhenDrawn } from '../lib/render-quality';
 import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
 import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
@@ -63,6 +64,8 @@ export default function OfflineMap() {
       // The built-in basemap is a PMTiles archive, and an operator's style may read one (pmtiles://): the
       // protocol's code loads on its first request, while the map starts.
       addProtocol('pmtiles', pmtilesOnDemand);
+      // The workers learn to read data sent as JSON text (the pins' hand-over: json-text.ts).
+      void enableJsonText(importScriptInWorkers);
       if (cancelled || !container.current) return;
       instance = create(container.current, styleUrl);
       const software = isSoftwareRenderer(instance.painter.context.gl);

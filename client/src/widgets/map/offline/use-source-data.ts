@@ -1,5 +1,6 @@
 import type { GeoJSONSource, GeoJSONSourceDiff, Map as MaplibreMap } from 'maplibre-gl';
 import { useCallback, useEffect, useRef } from 'react';
+import { afterJsonText, setDataAsText } from './json-text';
 
 const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
 
@@ -33,6 +34,7 @@ export function useSourceData<T extends object>(
   const diffOf = useRef(diff);
   diffOf.current = diff;
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const mounted = useRef(true);
   useEffect(() => {
     const previous = sent.current;
     if (previous === data) return;
@@ -44,23 +46,30 @@ export function useSourceData<T extends object>(
     // What changed since the data the source has, when the caller can say (the pins: a live change of a
     // few devices); MapLibre applies diffs after any data it has not sent its worker yet, in order.
     const change = previous && diffOf.current ? diffOf.current(previous, data) : null;
-    if (!change) target.setData(data as GeoJSON.GeoJSON);
+    if (!change) setDataAsText(target, data as GeoJSON.GeoJSON);
     else if (change.remove?.length || change.add?.length || change.update?.length) target.updateData(change);
   }, [map, source, data]);
-  useEffect(
-    () => () => {
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
       if (pending.current !== null) clearTimeout(pending.current);
       pending.current = null;
-    },
-    [],
-  );
+    };
+  }, []);
   return useCallback(() => {
     sent.current = latest.current;
     if (handOver === 'with-source') return latest.current as GeoJSON.GeoJSON;
     if (pending.current !== null) clearTimeout(pending.current);
     pending.current = setTimeout(() => {
-      pending.current = null;
-      (map.getSource(source) as GeoJSONSource | undefined)?.setData(sent.current as GeoJSON.GeoJSON);
+      // Sent as JSON text once the map's workers read it (json-text.ts); the hand-over stays pending
+      // until then, and sends the latest data.
+      afterJsonText(() => {
+        if (!mounted.current) return;
+        pending.current = null;
+        const target = map.getSource(source) as GeoJSONSource | undefined;
+        if (target) setDataAsText(target, sent.current as GeoJSON.GeoJSON);
+      });
     }, 0);
     return EMPTY;
   }, [map, source, handOver]);

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+/** json-text-worker.js run as MapLibre's worker would run it (importScripts), on a worker-like `self`. */
+const script = readFileSync(new URL('./json-text-worker.js', import.meta.url), 'utf8');
+type Handler = (mapId: string, params: { data?: unknown }) => unknown;
+type WorkerSelf = { worker?: { actor: { messageHandlers: Record<string, Handler> } }; __fleetJsonText?: boolean };
+const run = (self: WorkerSelf) => new Function('self', script)(self) as void;
+
+function workerWithLoad() {
+  const received: unknown[] = [];
+  const self: WorkerSelf = { worker: { actor: { messageHandlers: { LD: (_mapId, params) => (received.push(params.data), { loaded: true }) } } } };
+  return { self, received, load: (params: { data?: unknown }) => self.worker!.actor.messageHandlers.LD!('map', params) };
+}
+
+describe('json-text-worker.js (MapLibre worker side of setDataAsText)', () => {
+  it('parses data sent as JSON text before MapLibre loads it, and answers what MapLibre answers', () => {
+    const worker = workerWithLoad();
+    run(worker.self);
+    const collection = { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [-90, 30] }, properties: { serial: 'A1' } }] };
+    expect(worker.load({ data: new String(JSON.stringify(collection)) })).toEqual({ loaded: true });
+    expect(worker.received).toEqual([collection]);
+  });
+
+  it('passes objects, diffs and URL loads through untouched', () => {
+    const worker = workerWithLoad();
+    run(worker.self);
+    const collection = { type: 'FeatureCollection', features: [] };
+    worker.load({ data: collection });
+    worker.load({});
+    expect(worker.received[0]).toBe(collection);
+    expect(worker.received[1]).toBeUndefined();
+  });
+
+  it('wraps the handler once when loaded again (a second map on the page)', () => {
+    const worker = workerWithLoad();
+    run(worker.self);
+    const wrapped = worker.self.worker!.actor.messageHandlers.LD;
+    run(worker.self);
+    expect(worker.self.worker!.actor.messageHandlers.LD).toBe(wrapped);
+  });
+
+  it('throws where MapLibre has no such handler, so the page keeps sending objects', () => {
+    expect(() => run({})).toThrow(/loadData/);
+    expect(() => run({ worker: { actor: { messageHandlers: {} } } })).toThrow(/loadData/);
+  });
+});

@@ -251,6 +251,42 @@ describe('nudged polls', () => {
     await pollers.stop();
   });
 
+  it('a nudge while a tick runs (past its subject) polls it as soon as that tick ends, not a tick later', async () => {
+    const registry = memoryWatchRegistry();
+    await registry.add('device', 'A');
+    await registry.add('overview', '7');
+    // The tick's last registry read can be held: the device has been looked at by then.
+    let holdOverviews: Promise<void> | undefined;
+    const watched = registry.watched.bind(registry);
+    registry.watched = async (topic) => {
+      if (topic === 'overview' && holdOverviews) await holdOverviews;
+      return watched(topic);
+    };
+    const listeners = new Set<(serials: string[]) => void>();
+    const gets: string[] = [];
+    const pollers = startPollers({
+      registry,
+      state: memoryPollState(),
+      get: async (path) => (gets.push(path), { status: 200, body: path.includes('overview') ? { total_devices: 1 } : { serial: 'A', is_pause: false } }),
+      emit: () => undefined,
+      countPoll: () => undefined,
+      nudges: { subscribe: (l) => (listeners.add(l), () => void listeners.delete(l)) },
+      tickMs: 250,
+    });
+    await vi.advanceTimersByTimeAsync(50);
+    const devicePolls = () => gets.filter((g) => g.includes('/device/')).length;
+    expect(devicePolls()).toBe(1);
+    let release!: () => void;
+    holdOverviews = new Promise<void>((r) => (release = r));
+    await vi.advanceTimersByTimeAsync(250); // the next tick starts and waits on the registry, past device A
+    listeners.forEach((l) => l(['A']));
+    holdOverviews = undefined;
+    release();
+    await vi.advanceTimersByTimeAsync(5);
+    expect(devicePolls()).toBe(2);
+    await pollers.stop();
+  });
+
   it('a nudge during a poll in flight polls again when it ends (that poll may have read before the write)', async () => {
     const { gets, pollers, nudge, holdWith } = await setup();
     await vi.advanceTimersByTimeAsync(50);

@@ -495,6 +495,39 @@ describe('map screen', () => {
     expect(loads.filter((load) => load.features > 0)).toEqual([{ text: true, features: pins }]);
   });
 
+  it("uploads the map's icon pixels premultiplied by WebGL itself: the texels MapLibre would have made in JavaScript", async () => {
+    const page = await hookedMap('distributor@demo.test');
+    await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+    // A 2x2 texture of MapLibre's own class, uploaded the way an icon atlas is, read back through a framebuffer.
+    const result = await page.evaluate(() => {
+      type Value = { get(): unknown; set(value: unknown): void };
+      type Context = { gl: WebGL2RenderingContext; bindFramebuffer: Value };
+      type Texture = { texture: WebGLTexture; destroy(): void };
+      type TextureClass = new (context: Context, image: { width: number; height: number; data: Uint8Array }, format: number) => Texture;
+      const map = (window as unknown as { __fleetMap: { painter: { context: Context }; style: { imageManager: { atlasTexture: object } } } }).__fleetMap;
+      const context = map.painter.context;
+      const gl = context.gl;
+      const atlas = map.style.imageManager.atlasTexture;
+      const patched = Object.getOwnPropertySymbols(Object.getPrototypeOf(atlas)).some((s) => s.description === 'fleet.nativePremultiply');
+      const Texture = atlas.constructor as TextureClass;
+      // Red at half alpha, green at a quarter, an opaque colour, and a colour that is fully transparent.
+      const texture = new Texture(context, { width: 2, height: 2, data: new Uint8Array([255, 0, 0, 128, 0, 255, 0, 64, 10, 20, 30, 255, 200, 100, 50, 0]) }, gl.RGBA);
+      const previous = context.bindFramebuffer.get();
+      const framebuffer = gl.createFramebuffer();
+      context.bindFramebuffer.set(framebuffer);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture.texture, 0);
+      const texels = new Uint8Array(16);
+      gl.readPixels(0, 0, 2, 2, gl.RGBA, gl.UNSIGNED_BYTE, texels);
+      context.bindFramebuffer.set(previous);
+      gl.deleteFramebuffer(framebuffer);
+      texture.destroy();
+      return { patched, texels: [...texels] };
+    });
+    expect(result.patched).toBe(true);
+    const premultiplied = [128, 0, 0, 128, 0, 64, 0, 64, 10, 20, 30, 255, 0, 0, 0, 0];
+    result.texels.forEach((value, at) => expect(Math.abs(value - premultiplied[at]!), `byte ${at}: ${result.texels.join(',')}`).toBeLessThanOrEqual(1));
+  });
+
   it('draws land and water, state and parish borders, town names and site names at zoom 10, water and state lines at 4, device labels and towns at 15 (distributor)', async () => {
     const page = await hookedMap('distributor@demo.test');
     const zoom = async () => (await mapData(page)).zoom;

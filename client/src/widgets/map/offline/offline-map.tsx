@@ -8,6 +8,7 @@ import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
 import { afterFirstPaint } from '../lib/after-paint';
 import { enableJsonText } from './json-text';
+import { premultiplyNatively } from './native-premultiply';
 import { fenceCheck, frameGate, isSoftwareRenderer, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO, revealWhenDrawn } from '../lib/render-quality';
 import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
 import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
@@ -143,6 +144,7 @@ function create(element: HTMLDivElement, styleUrl: string | null): MaplibreMap {
   instance.touchZoomRotate.disableRotation();
   instance.keyboard.disableRotation();
   skipSkyWhileFlat(instance);
+  premultiplyNatively(instance);
   instance.getCanvas().setAttribute('aria-label', 'Map of devices. Arrow keys pan, plus and minus zoom.');
   return instance;
 }

@@ -23,6 +23,16 @@ describe('map pins', () => {
     for (const [lng, lat] of spread) expect(Math.hypot(lng + 90, lat - 30)).toBeLessThan(0.002);
   });
 
+  it("fans a site's devices by number, then by serial in code-unit order, the first at the top", () => {
+    const at = { location_group: 9, number: null, location: { lat: 30, lng: -90 } };
+    const positions = pinPositions(['b2', 'B1', 'a3'].map((serial) => fakeDevice(serial, at)));
+    const top = [...positions].sort(([, p], [, q]) => q[1] - p[1])[0]!;
+    expect(top[0]).toBe('B1');
+    expect(top[1][0]).toBeCloseTo(-90, 9);
+    const numbered = pinPositions([fakeDevice('Z9', { ...at, number: 1 }), fakeDevice('A1', { ...at, number: 2 })]);
+    expect(numbered.get('Z9')![1]).toBeGreaterThan(numbered.get('A1')![1]);
+  });
+
   it('clusters by screen cell with counts per status (Google provider)', () => {
     const z = 10;
     const near = (serial: string, status: 'normal' | 'offline', dx: number) => {

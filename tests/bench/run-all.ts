@@ -37,6 +37,7 @@ import { postgresAvailable } from '../helpers/backends.ts';
 import { checkinLoad } from './checkin-load.ts';
 import { startRestServer } from './rest-server-process.ts';
 import type { LighthouseFigures } from '../perf/lighthouse.ts';
+import { medianRun } from '../perf/median-run.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -177,7 +178,7 @@ if (only.has('client') && portal) {
   console.log('\nclient: Lighthouse (performance) on Debian Chromium');
   if (!fs.existsSync(path.join(clientDir, 'index.html'))) failures.push(`client: no build in ${clientDir} (npm run build)`);
   else {
-    const { lighthouseRun, medianRun } = await import('../perf/lighthouse.ts');
+    const { lighthouseRun } = await import('../perf/lighthouse.ts');
     const token = await login(portal.base);
     for (const page of [
       { what: 'login page', url: `${portal.base}/`, token: null },

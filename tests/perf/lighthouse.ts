@@ -9,8 +9,6 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 
-export { medianRun } from './median-run.ts';
-
 export type LighthouseFigures = { score: number; fcp: number; lcp: number; tbt: number; scriptKb: number; longTasks: number; longestTask: number };
 
 /**
@@ -29,7 +27,6 @@ export async function lighthouseRun(url: string, token: string | null, attempts 
 }
 
 class LighthouseRuntimeError extends Error {}
-
 
 async function lighthouseOnce(url: string, token: string | null): Promise<LighthouseFigures> {
   const chrome = await chromeLauncher.launch({

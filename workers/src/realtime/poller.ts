@@ -69,7 +69,7 @@ export function startPollers(deps: PollerDeps) {
   /**
    * Set when something made subjects due while a tick was running (a nudge, a poll ended with a nudge
    * waiting): the loop's wait is not there to wake yet, so the next tick runs as soon as this one ends
-   * instead of a whole tick later (a portal write heard 300 ms after it instead of 60; perf-poll.test.ts).
+   * instead of a whole tick (250 ms) later (realtime.test.ts: 'a nudge while a tick runs').
    */
   let wakeEarly = false;
   const wakeNow = () => {

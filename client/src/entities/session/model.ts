@@ -3,6 +3,10 @@ import { accessLevel, type AccessLevel } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
 import { apiAuthFailed, clearToken, createApiFx, http, readToken, saveToken } from '../../shared/api';
 import { navigated } from '../../shared/routing';
+import { yieldToBrowser } from '../../shared/lib';
+
+// This module's units are built in a task of their own (yield-to-browser.ts says why).
+await yieldToBrowser();
 
 /**
  * The session behind the `userToken` cookie (spec sections 4, 7, 8). The token is checked with

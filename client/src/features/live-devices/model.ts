@@ -13,6 +13,10 @@ import {
   socketDisconnected,
   subscribeFx,
 } from '../../shared/realtime';
+import { yieldToBrowser } from '../../shared/lib';
+
+// This module's units are built in a task of their own (yield-to-browser.ts says why).
+await yieldToBrowser();
 
 /**
  * Realtime into the device store: one socket per tab, connected once signed in. It subscribes to the

@@ -1,6 +1,10 @@
 import { MESSAGES, resetPasswordProblem } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
 import { http } from '../../shared/api';
+import { yieldToBrowser } from '../../shared/lib';
+
+// This module's units are built in a task of their own (yield-to-browser.ts says why).
+await yieldToBrowser();
 
 /**
  * The RESET PASSWORD view, opened by a reset link (/?token=...). Spec section 5: both fields must meet

@@ -1,7 +1,10 @@
 import { MESSAGES, type LoginAnswer } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
 import { http, HttpError, segment } from '../../shared/api';
-import { normalizeEmail } from '../../shared/lib';
+import { normalizeEmail, yieldToBrowser } from '../../shared/lib';
+
+// This module's units are built in a task of their own (yield-to-browser.ts says why).
+await yieldToBrowser();
 
 /**
  * The SIGN IN view (spec sections 2, 4, 5): email lowercased before sending, no client-side required

@@ -4,3 +4,4 @@ export { createDebounce } from './debounce';
 export { normalizeEmail } from './email';
 export { createResultPopup, createSeqTimerFx, type PopupResult, type ShownResult } from './result-popup';
 export { pageZone, siteTime } from './site-time';
+export { yieldToBrowser } from './yield-to-browser';

@@ -1,6 +1,10 @@
 import type { ClientToServerEvents, ServerToClientEvents, SessionEndReason, SubscribeAck, Subscription } from '@fleet/shared';
 import { attach, createEffect, createEvent, createStore, sample, scopeBind } from 'effector';
 import type { Socket } from 'socket.io-client';
+import { yieldToBrowser } from '../lib';
+
+// This module's units are built in a task of their own (yield-to-browser.ts says why).
+await yieldToBrowser();
 
 /**
  * The tab's one Socket.IO connection to the push server, typed with the shared realtime contract.

@@ -1,4 +1,8 @@
 import { createEffect, createEvent, createStore, sample, scopeBind } from 'effector';
+import { yieldToBrowser } from '../lib';
+
+// This module's units are built in a task of their own (yield-to-browser.ts says why).
+await yieldToBrowser();
 
 /**
  * The browser location as a store, so pages, dialogs and tests read one source. Navigation happens

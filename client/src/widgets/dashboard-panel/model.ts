@@ -17,6 +17,10 @@ import {
   siteRows,
   type FilterView,
 } from './lib/dashboard-lib';
+import { yieldToBrowser } from '../../shared/lib';
+
+// This module's units are built in a task of their own (yield-to-browser.ts says why).
+await yieldToBrowser();
 
 /**
  * The main dashboard panel over the map (spec section 2): tabs OVERVIEW, DEVICE LIST, BATCH LIST and

@@ -1,6 +1,10 @@
 import { createEffect, createEvent, createStore, sample, scopeBind } from 'effector';
 import { createApiFx, http, HttpError, segment } from '../../shared/api';
 import { $multiSelected, $panelSerial, fetchPanelDeviceFx, panelClosed, panelDeviceReplaced, type PanelDevice } from './model';
+import { yieldToBrowser } from '../../shared/lib';
+
+// This module's units are built in a task of their own (yield-to-browser.ts says why).
+await yieldToBrowser();
 
 /**
  * The device control panel's writes (spec section 2: toggles Maintenance, Activated, Anti vandalism,

@@ -6,6 +6,10 @@ import { createApiFx, http, HttpError, segment } from '../../shared/api';
 import { smsLogAppendedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import { $location, $pathname, $query, locationSynced, navigated, ROUTES } from '../../shared/routing';
 import type { PanelSection } from './lib/panel-lib';
+import { yieldToBrowser } from '../../shared/lib';
+
+// This module's units are built in a task of their own (yield-to-browser.ts says why).
+await yieldToBrowser();
 
 export type { PanelSection };
 

@@ -5,6 +5,10 @@ import { $devicePins, $selectedSerial, devicePinClicked, deviceSelected } from '
 import { $visibleDevices } from '../../features/active-pin-filter';
 import { minPopulationAt } from './lib/place-names';
 import { toPinCollection } from './lib/pins';
+import { yieldToBrowser } from '../../shared/lib';
+
+// This module's units are built in a task of their own (yield-to-browser.ts says why).
+await yieldToBrowser();
 
 /**
  * The map screen's view state, provider-neutral. Zoom levels are the spec's (Google's 256 px tile

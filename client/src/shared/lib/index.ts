@@ -5,3 +5,4 @@ export { normalizeEmail } from './email';
 export { createResultPopup, createSeqTimerFx, type PopupResult, type ShownResult } from './result-popup';
 export { pageZone, siteTime } from './site-time';
 export { yieldToBrowser } from './yield-to-browser';
+export { formatNumber } from './format-number';

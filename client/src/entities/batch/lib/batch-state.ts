@@ -1,4 +1,5 @@
 import { BATCH_STATUS_LABEL, type BatchAnswer, type BatchStatus } from '@fleet/shared';
+import { formatNumber } from '../../../shared/lib';
 
 /**
  * How a batch reads on its card (spec section 4): its status's colour and label, except that a recalled
@@ -40,4 +41,4 @@ export function formatDay(day: string): string {
 }
 
 /** A volume in fl.oz. with at most 2 decimals and thousands separators. */
-export const formatFlOz = (value: number) => `${value.toLocaleString('en-US', { maximumFractionDigits: 2 })} fl.oz.`;
+export const formatFlOz = (value: number) => `${formatNumber(value, 2)} fl.oz.`;

@@ -1,12 +1,11 @@
 import { useUnit } from 'effector-react';
 import { memo, useEffect, useState } from 'react';
-import { pageZone } from '../../../shared/lib';
+import { formatNumber, pageZone } from '../../../shared/lib';
 import { Button, PageFrame, pageText } from '../../../shared/ui';
 import { siteTime, zoneNote, type CountyReport, type StatusCounts, type StatusRow } from '../lib/status-report';
 import { $extrasFailed, $isLive, $report, $status, retryClicked, statusPageMounted } from '../model';
 import styles from './status-page.module.css';
 
-const number = new Intl.NumberFormat('en-US');
 
 const COUNT_LABELS: readonly [keyof StatusCounts, string][] = [
   ['total', 'Devices'],
@@ -107,7 +106,7 @@ function Counts({ counts, testId }: { counts: StatusCounts; testId: string }) {
       {COUNT_LABELS.map(([key, label]) => (
         <div key={key} data-count={key} data-value={counts[key]}>
           <dt>{label}</dt>
-          <dd>{number.format(counts[key])}</dd>
+          <dd>{formatNumber(counts[key])}</dd>
         </div>
       ))}
     </dl>

@@ -1,6 +1,7 @@
 import { useUnit } from 'effector-react';
 import { useEffect, useRef } from 'react';
 import { $devicesStatus, $selectedSerial } from '../../../entities/device';
+import { formatNumber } from '../../../shared/lib';
 import { ArrowLeftIcon, SearchIcon, Spinner, VirtualList } from '../../../shared/ui';
 import { filterTitle } from '../lib/dashboard-lib';
 import {
@@ -24,7 +25,6 @@ import { DEVICE_CARD_HEIGHT, DeviceCard } from './device-card';
 import { PartnerSelect } from './partner-select';
 import styles from './dashboard-panel.module.css';
 
-const number = new Intl.NumberFormat('en-US');
 
 /** The filter list view: '<filter> Devices' with search, Brand, County and Market Partner filters. */
 export function FilterList() {
@@ -58,7 +58,7 @@ export function FilterList() {
         </h3>
         {listStatus === 'ready' ? (
           <span className={styles.listCount} role="status" aria-live="polite" data-testid="filter-count" data-count={devices.length}>
-            {number.format(devices.length)} {devices.length === 1 ? 'device' : 'devices'}
+            {formatNumber(devices.length)} {devices.length === 1 ? 'device' : 'devices'}
           </span>
         ) : (
           <span className={styles.listCount} role="status" aria-live="polite">

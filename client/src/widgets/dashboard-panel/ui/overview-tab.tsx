@@ -1,14 +1,13 @@
 import { useUnit } from 'effector-react';
 import type { ReactNode } from 'react';
 import { $countyOverview, $countyOverviewFailed, $overview, $overviewFailed, countyOverviewRequested, overviewRequested, type Overview } from '../../../entities/overview';
+import { formatNumber } from '../../../shared/lib';
 import { AlertIcon, BatteryIcon, ExternalIcon, LinkButton, PauseIcon, PinIcon } from '../../../shared/ui';
 import { $selectedCounty, filterViewOpened, tabSelected } from '../model';
 import type { FilterView } from '../lib/dashboard-lib';
 import styles from './dashboard-panel.module.css';
 
-const number = new Intl.NumberFormat('en-US');
-const volume = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-const count = (o: Overview, field: string) => number.format(Number(o[field] ?? 0));
+const count = (o: Overview, field: string) => formatNumber(Number(o[field] ?? 0));
 
 type TileProps = { label: string; value: string; tone?: string; icon?: ReactNode; onClick: () => void; hint?: string; caption?: string; testId?: string };
 
@@ -105,11 +104,11 @@ export function OverviewTab() {
         <dl className={styles.usageGrid}>
           <div>
             <dt>Total Sunscreen Used</dt>
-            <dd>{volume.format(Number(o.totalSunscreenUsed ?? 0))} fl.oz.</dd>
+            <dd>{formatNumber(Number(o.totalSunscreenUsed ?? 0), 2)} fl.oz.</dd>
           </div>
           <div>
             <dt>Total Sanitiser Used</dt>
-            <dd>{volume.format(Number(o.totalSanitizerUsed ?? 0))} fl.oz.</dd>
+            <dd>{formatNumber(Number(o.totalSanitizerUsed ?? 0), 2)} fl.oz.</dd>
           </div>
           <div>
             <dt>Sunscreen Dispensed</dt>

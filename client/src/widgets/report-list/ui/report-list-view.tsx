@@ -17,11 +17,11 @@ import {
   TagNameDialog,
   TagsList,
 } from '../../../features/report-tags';
+import { formatNumber } from '../../../shared/lib';
 import { ArrowLeftIcon, Button } from '../../../shared/ui';
 import { $dayCount, $endDate, $hasDevices, $rangeProblem, $startDate, downloadClicked, endDateChanged, reportListMounted, sendEmailClicked, startDateChanged } from '../model';
 import styles from './report-list.module.css';
 
-const number = new Intl.NumberFormat('en-US');
 
 /**
  * The Report List view of the main dashboard (spec section 2 'Report List view'), opened from the Custom
@@ -107,15 +107,15 @@ export function ReportListView({ onBack }: { onBack: () => void }) {
           <dl className={styles.counts}>
             <div>
               <dt>Devices</dt>
-              <dd data-testid="count-devices">{number.format(counts.devices)}</dd>
+              <dd data-testid="count-devices">{formatNumber(counts.devices)}</dd>
             </div>
             <div>
               <dt>Brands</dt>
-              <dd data-testid="count-brands">{number.format(counts.brands)}</dd>
+              <dd data-testid="count-brands">{formatNumber(counts.brands)}</dd>
             </div>
             <div>
               <dt>Counties</dt>
-              <dd data-testid="count-counties">{number.format(counts.counties)}</dd>
+              <dd data-testid="count-counties">{formatNumber(counts.counties)}</dd>
             </div>
           </dl>
         ) : (

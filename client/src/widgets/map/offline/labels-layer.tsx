@@ -27,7 +27,7 @@ export function LabelsLayer() {
   const markers = useRef(new Map<string, Marker>());
   const state = useRef({ visible, selected, siteNames });
   state.current = { visible, selected, siteNames };
-  const refreshNow = useRef<(() => void) | null>(null);
+  const refreshNext = useRef<(() => void) | null>(null);
 
   useEffect(() => {
     const placed = markers.current;
@@ -104,22 +104,23 @@ export function LabelsLayer() {
     };
     const refreshes = refreshWhenDrawnChanges(map, refresh);
     refreshes.soon();
-    refreshNow.current = refreshes.now;
+    refreshNext.current = refreshes.next;
     return () => {
-      refreshNow.current = null;
+      refreshNext.current = null;
       refreshes.stop();
       for (const marker of placed.values()) marker.remove();
       placed.clear();
     };
   }, [map]);
 
-  // Site names that arrive after the map settled: placed at once from what is drawn (a repaint just to
-  // get an idle event would cost a whole frame; a map still moving refreshes at its next idle anyway).
+  // Site names that arrive after the map settled: placed right away, in the next task, from what is drawn
+  // (a repaint just to get an idle event would cost a whole frame; a map still moving refreshes at its next
+  // idle anyway).
   const namesPlaced = useRef(siteNames);
   useEffect(() => {
     if (namesPlaced.current === siteNames) return;
     namesPlaced.current = siteNames;
-    refreshNow.current?.();
+    refreshNext.current?.();
   }, [siteNames]);
 
   // Hide at once when zooming out past the threshold or when the pins change; idle re-adds.

@@ -90,4 +90,18 @@ describe('refreshWhenDrawnChanges', () => {
     vi.runOnlyPendingTimers();
     expect(runs).toBe(1);
   });
+
+  it('refreshes for inputs of its own in a task of its own, even when the map drew nothing new', () => {
+    const { map } = eventedMap();
+    let runs = 0;
+    const refreshes = refreshWhenDrawnChanges(map, () => void (runs += 1));
+    refreshes.now();
+    // New site names heard in a React effect: not inside it, and not waiting for an idle.
+    refreshes.next();
+    refreshes.next();
+    expect(runs).toBe(1);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.runOnlyPendingTimers();
+    expect(runs).toBe(2);
+  });
 });

@@ -22,7 +22,7 @@ export function PlaceNamesLayer() {
   const markers = useRef(new Map<string, Marker>());
   const latest = useRef({ places, settled });
   latest.current = { places, settled };
-  const refreshNow = useRef<(() => void) | null>(null);
+  const refreshNext = useRef<(() => void) | null>(null);
 
   useEffect(() => {
     const placed = markers.current;
@@ -72,22 +72,22 @@ export function PlaceNamesLayer() {
     };
     const refreshes = refreshWhenDrawnChanges(map, refresh);
     refreshes.soon();
-    refreshNow.current = refreshes.now;
+    refreshNext.current = refreshes.next;
     return () => {
-      refreshNow.current = null;
+      refreshNext.current = null;
       refreshes.stop();
       for (const marker of placed.values()) marker.remove();
       placed.clear();
     };
   }, [map]);
 
-  // New names for the view: placed at once (a repaint just to get an idle event would cost a whole frame;
-  // the view they were asked for is unchanged, so refresh asks for nothing new).
+  // New names for the view: placed right away, in the next task (a repaint just to get an idle event would
+  // cost a whole frame; the view they were asked for is unchanged, so refresh asks for nothing new).
   const namesPlaced = useRef(places);
   useEffect(() => {
     if (namesPlaced.current === places) return;
     namesPlaced.current = places;
-    refreshNow.current?.();
+    refreshNext.current?.();
   }, [places]);
 
   return null;

@@ -6,10 +6,10 @@ type Scheduler = { yield?: () => Promise<void> };
  * continuation runs before other queued tasks), else a MessageChannel message (no 4 ms timer clamp).
  *
  * The client's heavier model modules start with `await yieldToBrowser()` (top-level await): a chunk's
- * modules are otherwise evaluated in one task, and building their effector units (about 750 at start
- * and 350 more in the map page's chunk) was one task of 190-230 ms under Lighthouse's 4x CPU slowdown,
- * every millisecond over 50 of it counted as blocking time. Each such module's body, and what imports
- * it, now runs in a task of its own.
+ * modules are otherwise evaluated in one task, and building their effector units (748 at start, 351 more
+ * in the map page's chunk) was one task of 190-345 ms at start and 93-131 ms for the map page's chunk under
+ * a 4x CPU slowdown (tests/perf/map-trace.ts), Lighthouse counting every millisecond over 50 as blocking
+ * time. Each such module's body, and what imports it, now runs in a task of its own (PERFORMANCE.md).
  */
 export function yieldToBrowser(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: Scheduler }).scheduler;

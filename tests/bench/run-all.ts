@@ -32,7 +32,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import autocannon from './lean-autocannon.ts';
 import { postgresAvailable } from '../helpers/backends.ts';
 import { checkinLoad } from './checkin-load.ts';
 import { startRestServer } from './rest-server-process.ts';

@@ -14,7 +14,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import autocannon from './lean-autocannon.ts';
 import { sql } from 'drizzle-orm';
 import { openBenchFleet } from './bench-fleet.ts';
 import { startRestServer } from './rest-server-process.ts';

@@ -1,6 +1,7 @@
 import { decodeDevicePin, type DeviceAnswer, type DeviceListItemShape, type DevicePin, type DevicePinTuple } from '@fleet/shared';
 import { combine, createEvent, createStore, sample, type Store } from 'effector';
 import { createApiFx, http } from '../../shared/api';
+import { yieldToBrowser } from '../../shared/lib';
 
 /** A device of GET /api/v1/device (spec section 3; the answer carries more fields than typed here). */
 export type Device = DeviceListItemShape & { location_event_type?: string; [field: string]: unknown };
@@ -43,7 +44,7 @@ export const fetchDevicesFx = createApiFx<void, Device[]>(() => http<Device[]>('
  */
 export const fetchDevicePinsFx = createApiFx<void, DevicePin[]>(async () => {
   const pins = (await http<DevicePinTuple[]>('/api/v1/devicePins')).map(decodeDevicePin);
-  await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  await yieldToBrowser();
   return pins;
 });
 /** One device's full answer, for the selected pin's card while the full list is not loaded. */

@@ -3,7 +3,8 @@
  * it in one process (HTTP, Socket.IO, pollers, jobs, schedules, and in development the demo fleet seeded
  * on first start and played live by the simulator: SIMULATOR=off disables it, SIMULATOR_SPEED sets its
  * speed); `npm run start:server` only answers browsers and devices; `npm run start:worker` polls, runs
- * the queued jobs and the scheduled ticks. Migrations run under an advisory lock, so any number of
+ * the queued jobs and the scheduled ticks; `npm run start:gateway` answers devices only (the proxy sends
+ * them there, so a busy portal does not keep them waiting). Migrations run under an advisory lock, so any number of
  * processes may start together against one PostgreSQL. SIGTERM drains the process (ops/shutdown.ts).
  */
 import http from 'node:http';
@@ -31,6 +32,7 @@ import { opsMiddleware } from './ops/http.ts';
 import { gracefulShutdown } from './ops/shutdown.ts';
 import { jobQueueFor } from './ops/job-queue.ts';
 import { startWorkerRole } from './ops/worker-role.ts';
+import { createGatewayApp } from './ops/gateway-role.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = process.env;
@@ -91,7 +93,13 @@ if (config.seedDemo && role === 'all') {
 const mailer = metrics.countedMailer(createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: console.log }));
 let server: http.Server;
 
-if (role === 'worker') {
+if (role === 'gateway') {
+  const app = createGatewayApp({ config, database, log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics: () => metrics.text() });
+  server = http.createServer(app);
+  shutdown.attach(server);
+  shutdown.add(['database', () => database.close()]);
+  server.listen(config.port, config.host, () => log(`gateway: device check-ins on ${describe(server)}`));
+} else if (role === 'worker') {
   const worker = await startWorkerRole({
     config: config as Config & { redisUrl: string },
     database,

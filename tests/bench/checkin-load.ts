@@ -9,9 +9,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /**
  * Check-ins at a fixed rate from `devices` devices of the bench fleet (their secrets rotated for it),
  * open-loop from a child process (tests/bench/ingest.bench.ts --child, the ingest section's load):
- * sends are scheduled at the rate whatever the answers, latency counted from the scheduled time.
+ * sends are scheduled at the rate whatever the answers, latency counted from the scheduled time. The
+ * secrets are rotated through the portal at `base`; the check-ins go to `opts.gateway` when given (a
+ * gateway process, `npm run start:gateway`), else to the portal itself.
  */
-export async function checkinLoad(base: string, auth: Record<string, string>, listBody: Buffer, opts: { rate: number; seconds: number; devices: number }) {
+export async function checkinLoad(base: string, auth: Record<string, string>, listBody: Buffer, opts: { rate: number; seconds: number; devices: number; gateway?: string }) {
   type ListItem = { serial: string; left_pump_type: string; right_pump_type: string };
   const placed = (JSON.parse(listBody.toString()) as ListItem[]).slice(0, opts.devices);
   const fleet: { serial: string; secret: string; leftPumpType: string; rightPumpType: string }[] = [];
@@ -26,7 +28,7 @@ export async function checkinLoad(base: string, auth: Record<string, string>, li
   }
   const today = new Date();
   // Each device checks in every devices/rate seconds carrying 30 simulated minutes, in the New Orleans morning (as ingest.bench.ts).
-  const job = { kind: 'rate', baseUrl: base, fleet, rate: opts.rate, seconds: opts.seconds, speed: 1800 / (fleet.length / opts.rate), simStart: Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 17, 0), maxOutstanding: 1000 };
+  const job = { kind: 'rate', baseUrl: opts.gateway ?? base, fleet, rate: opts.rate, seconds: opts.seconds, speed: 1800 / (fleet.length / opts.rate), simStart: Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 17, 0), maxOutstanding: 1000 };
   const file = path.join(os.tmpdir(), `bench-checkin-job-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(job));
   const child = fork(path.join(here, 'ingest.bench.ts'), ['--child', file], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -5,7 +5,9 @@
  *   portal mode (default): the portal on the bench fleet (bench-fleet.ts), the built client served from
  *     CLIENT_DIST (or client/dist) like `npm start`;
  *   --bare <file>: a bare Express 5 server answering GET / with that file's bytes as JSON, the floor for
- *     a big JSON answer on this machine.
+ *     a big JSON answer on this machine;
+ *   --gateway: the device gateway alone on the bench fleet's database, as `npm run start:gateway` serves it
+ *     (server/src/ops/gateway-role.ts); the portal process must have opened (seeded) that database first.
  * Sends the parent { port } once listening, { rss } when asked ('rss'; 'rss-reset' first resets the
  * peak to the current RSS), and exits on 'stop' or when its parent goes.
  */
@@ -40,6 +42,21 @@ if (bare) {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
   close = async () => void server.close();
+} else if (process.argv.includes('--gateway')) {
+  const { openBenchFleet, BENCH_SECRET_KEY } = await import('./bench-fleet.ts');
+  const { createGatewayApp } = await import('../../server/src/ops/gateway-role.ts');
+  const { loadConfig } = await import('../../server/src/config/config.ts');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-gateway-bench-'));
+  const database = await openBenchFleet({ pglite: false, devices: Number(arg('devices') ?? 10_000), sites: Number(arg('sites') ?? 1_000), days: Number(arg('days') ?? 365), dataDir });
+  const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: BENCH_SECRET_KEY, MAINTENANCE_TOKEN: BENCH_SECRET_KEY });
+  const server = http.createServer(createGatewayApp({ config, database, log: () => undefined }));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+  close = async () => {
+    server.close();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
 } else {
   const { openBenchFleet, startBenchPortal } = await import('./bench-fleet.ts');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-rest-bench-'));

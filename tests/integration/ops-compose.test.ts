@@ -21,18 +21,19 @@ const documented = new Set([...read('.env.example').matchAll(/^([A-Z][A-Z0-9_]*)
 const ours = Object.entries(services).filter(([, s]) => s.build !== undefined || s.image?.startsWith('fleet-portal'));
 
 describe('docker-compose.yml', () => {
-  it('runs PostgreSQL, a persistent Redis, a mail catcher, a proxy, two servers, two workers and the simulator', () => {
-    expect(Object.keys(services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'mail', 'proxy', 'server', 'worker', 'simulator']));
+  it('runs PostgreSQL, a persistent Redis, a mail catcher, a proxy, two servers, two device gateways, two workers and the simulator', () => {
+    expect(Object.keys(services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'mail', 'proxy', 'server', 'gateway', 'worker', 'simulator']));
     expect(services.postgres!.image).toMatch(/^postgres:/);
     expect(services.redis!.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
     expect(services.redis!.volumes?.some((v) => v.endsWith(':/data'))).toBe(true);
     expect(services.server!.deploy?.replicas).toBeGreaterThanOrEqual(2);
     expect(services.worker!.deploy?.replicas).toBeGreaterThanOrEqual(2);
+    expect(services.gateway!.deploy?.replicas).toBeGreaterThanOrEqual(2);
     expect(services.proxy!.image).toMatch(/^nginx:/);
   });
 
   it("runs each of the portal's services with an npm script that exists", () => {
-    expect(ours.map(([name]) => name)).toEqual(expect.arrayContaining(['server', 'worker', 'simulator']));
+    expect(ours.map(([name]) => name)).toEqual(expect.arrayContaining(['server', 'gateway', 'worker', 'simulator']));
     for (const [name, s] of ours) {
       const command = Array.isArray(s.command) ? s.command : String(s.command ?? '').split(/\s+/);
       expect(command.slice(0, 2), name).toEqual(['npm', 'run']);
@@ -42,6 +43,8 @@ describe('docker-compose.yml', () => {
     expect(services.worker!.command).toEqual(['npm', 'run', 'start:worker']);
     expect(scripts['start:server']).toMatch(/--role=server/);
     expect(scripts['start:worker']).toMatch(/--role=worker/);
+    expect(services.gateway!.command).toEqual(['npm', 'run', 'start:gateway']);
+    expect(scripts['start:gateway']).toMatch(/--role=gateway/);
   });
 
   it('uses only variables that .env.example documents, and sets no secret literally', () => {
@@ -105,6 +108,10 @@ describe('Dockerfile, .dockerignore and the proxy', () => {
     const servers = upstream.block!.filter((d) => d.name === 'server');
     expect(servers).toHaveLength(1);
     expect(servers[0]!.args.slice(0, 2)).toEqual(['server:8080', 'resolve']);
+    // The gateway replicas likewise (`--scale gateway=4`).
+    const gateways = conf.find((d) => d.name === 'upstream' && d.args[0] === 'gateway')!.block!;
+    expect(gateways.find((d) => d.name === 'zone')?.args[0]).toBe('gateway');
+    expect(gateways.filter((d) => d.name === 'server').map((d) => d.args.slice(0, 2))).toEqual([['gateway:8080', 'resolve']]);
     // `resolve` in an open-source upstream: nginx 1.27.3 and later, so the image tag is pinned at or above it.
     const tag = services.proxy!.image!.split(':')[1]!;
     expect(tag).toMatch(/^\d+\.\d+(\.\d+)?$/);
@@ -130,6 +137,10 @@ describe('Dockerfile, .dockerignore and the proxy', () => {
         expect(pick(uri).block, `${file} ${uri}`).toContainEqual({ name: 'deny', args: ['all'] });
       }
       for (const uri of ['/', '/api/v1/device/SP240001', '/socket.io/', '/readyz', '/metricsboard']) expect(proxied(uri), `${file} ${uri}`).toBe(true);
+      // Devices reach the gateway replicas, browsers and the workers' polls the portal servers.
+      const upstreamOf = (uri: string) => pick(uri).block!.find((d) => d.name === 'proxy_pass')?.args[0];
+      for (const uri of ['/device/v1/checkin', '/device/v1/config']) expect(upstreamOf(uri), `${file} ${uri}`).toBe('http://gateway');
+      for (const uri of ['/', '/api/v1/device/SP240001', '/api/v1/deviceSecret/SP240001', '/socket.io/']) expect(upstreamOf(uri), `${file} ${uri}`).toBe('http://portal');
     }
   });
 });
@@ -152,6 +163,11 @@ describe('deploy/nginx.local.conf, the proxy of the README without compose', () 
     const readmeServers = [...steps.matchAll(/^PORT=(\d+) HOST=127\.0\.0\.1 npm run start:server$/gm)].map((m) => `127.0.0.1:${m[1]}`);
     expect(readmeServers).toHaveLength(2);
     expect(upstream.filter((d) => d.name === 'server').map((d) => d.args[0])).toEqual(readmeServers);
+    // The README's gateway process is the gateway upstream.
+    const readmeGateways = [...steps.matchAll(/^PORT=(\d+) HOST=127\.0\.0\.1 npm run start:gateway$/gm)].map((m) => `127.0.0.1:${m[1]}`);
+    expect(readmeGateways).toHaveLength(1);
+    const gateways = http.find((d) => d.name === 'upstream' && d.args[0] === 'gateway')!.block!;
+    expect(gateways.filter((d) => d.name === 'server').map((d) => d.args[0])).toEqual(readmeGateways);
     // It listens where the README's workers and users reach it.
     const listen = serverBlockOf(local).find((d) => d.name === 'listen')!.args[0];
     expect(listen).toBe('8080');
@@ -171,7 +187,7 @@ describe('services without HTTP', () => {
   it("turn off the image's /healthz check (the simulator and the seed); servers and workers keep it", () => {
     expect(services.simulator!.healthcheck).toEqual({ disable: true });
     expect(services.seed!.healthcheck).toEqual({ disable: true });
-    for (const name of ['server', 'worker']) expect(services[name]!.healthcheck, name).toBeUndefined();
+    for (const name of ['server', 'gateway', 'worker']) expect(services[name]!.healthcheck, name).toBeUndefined();
   });
 });
 

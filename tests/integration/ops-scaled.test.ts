@@ -38,7 +38,7 @@ type LogLine = { msg?: string; requestId?: string; tick?: string; slot?: string;
 type Proc = { name: string; child: ChildProcess; port: number; base: string; lines: LogLine[]; exited: Promise<number | null> };
 
 /** Starts `npm run <script>` as package.json spells it (`node --import tsx ...`, no npm in between, so SIGTERM reaches it). */
-function start(name: string, script: 'start:server' | 'start:worker', port: number, env: NodeJS.ProcessEnv): Proc {
+function start(name: string, script: 'start:server' | 'start:worker' | 'start:gateway', port: number, env: NodeJS.ProcessEnv): Proc {
   const [bin, ...args] = scripts[script]!.split(/\s+/);
   expect(bin).toBe('node');
   const child = spawn(process.execPath, args, { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -68,7 +68,7 @@ async function ready(p: Proc, timeoutMs = 45_000) {
   while (Date.now() < until) {
     if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode}: ${JSON.stringify(p.lines.slice(-5))}`);
     // Its own log says it listens before its /readyz counts: another server answering on the port would not be it.
-    const listening = p.lines.some((l) => typeof l.msg === 'string' && (l.msg.startsWith('server: listening on') || l.msg.startsWith('worker: health and metrics on')));
+    const listening = p.lines.some((l) => typeof l.msg === 'string' && (l.msg.startsWith('server: listening on') || l.msg.startsWith('worker: health and metrics on') || l.msg.startsWith('gateway: device check-ins on')));
     try {
       if (listening && (await fetch(`${p.base}/readyz`)).status === 200) return;
     } catch {
@@ -95,10 +95,12 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   const procs: Proc[] = [];
-  let serverA: Proc, serverB: Proc;
+  let serverA: Proc, serverB: Proc, gateway: Proc;
   let token = '';
   let env: NodeJS.ProcessEnv = {};
   const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ops-'));
+  /** The workers among the processes, in start order (the gateway is a process too). */
+  const workerProcs = () => procs.filter((p) => p.name.includes('worker'));
   /** A further worker (a restart, a replacement), polling through server B; kept for afterAll. */
   const startWorker = async (name: string, extra: NodeJS.ProcessEnv = {}) => {
     const w = start(name, 'start:worker', await freePort(), { ...env, DATA_DIR: dataDir(), DEVICE_API_URL: serverB.base, ...extra });
@@ -112,7 +114,7 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`);
     smtp = await startSmtpServer();
-    const [pa, pb, pw1, pw2] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const [pa, pb, pw1, pw2, pg1] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -143,8 +145,11 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     // The workers poll through server A and server B (a proxy's job in compose).
     const w1 = start('worker 1', 'start:worker', pw1, { ...env, DATA_DIR: dataDir(), DEVICE_API_URL: `http://127.0.0.1:${pa}` });
     const w2 = start('worker 2', 'start:worker', pw2, { ...env, DATA_DIR: dataDir(), DEVICE_API_URL: `http://127.0.0.1:${pb}` });
-    procs.push(serverA, serverB, w1, w2);
-    // All four migrate the empty database at once (the advisory lock serialises them).
+    // The devices' own process (the proxy sends /device/ to it in compose): the database only, no Redis.
+    const { REDIS_URL: _redis, ...gatewayEnv } = env;
+    gateway = start('gateway', 'start:gateway', pg1, { ...gatewayEnv, DATA_DIR: dataDir() });
+    procs.push(serverA, serverB, w1, w2, gateway);
+    // All five migrate the empty database at once (the advisory lock serialises them).
     await Promise.all(procs.map((p) => ready(p)));
     const seeded = await openDatabase({ url: dbUrl, migrate: false });
     await seedDemo(seeded, { uploadsDir: path.join(dataDir(), 'uploads'), historyDays: 1 });
@@ -161,7 +166,7 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     await admin.end();
   }, 60_000);
 
-  it('ran the migrations once although four processes started together', async () => {
+  it('ran the migrations once although five processes started together', async () => {
     const journal = JSON.parse(fs.readFileSync(path.join(root, 'server/drizzle/meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
@@ -195,9 +200,9 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     expect(w1! + w2!).toBeGreaterThanOrEqual(4);
     expect(w1! + w2!).toBeLessThanOrEqual(6);
 
-    // The change: a device's new secret and a check-in, both through server B.
+    // The change: a device's new secret through server B, its check-in at the gateway process.
     const secret = (await (await fetch(`${serverB.base}/api/v1/deviceSecret/SP240007`, { method: 'POST', headers: { Authorization: `Token ${token}` } })).json()).secret as string;
-    const checkin = await fetch(`${serverB.base}/device/v1/checkin`, {
+    const checkin = await fetch(`${gateway.base}/device/v1/checkin`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', Authorization: `Basic ${Buffer.from(`SP240007:${secret}`).toString('base64')}` },
       body: JSON.stringify({ sentAt: new Date().toISOString(), signalQuality: 13 }),
@@ -205,8 +210,25 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     expect(checkin.status).toBeLessThan(300);
     for (let i = 0; i < 40 && !heard.some((h) => h.patch.signal_quality === 13); i++) await sleep(100);
     expect(heard).toContainEqual(expect.objectContaining({ serial: 'SP240007', patch: expect.objectContaining({ signal_quality: 13 }) }));
-    expect(await metric(serverB, 'device_checkins_total', 'outcome="accepted"')).toBe(1);
+    expect(await metric(gateway, 'device_checkins_total', 'outcome="accepted"')).toBe(1);
+    expect(await metric(serverB, 'device_checkins_total', 'outcome="accepted"')).toBe(0);
     socket.close();
+  });
+
+  it('the gateway process answers devices and its health only: no portal call, no client, no Redis', async () => {
+    expect(await (await fetch(`${gateway.base}/readyz`)).json()).toEqual({ status: 'ready', database: 'up' });
+    expect((await fetch(`${gateway.base}/api/v1/device`, { headers: { Authorization: `Token ${token}` } })).status).toBe(404);
+    expect((await fetch(`${gateway.base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) })).status).toBe(404);
+    expect((await fetch(`${gateway.base}/`)).status).toBe(404);
+    const refused = await fetch(`${gateway.base}/device/v1/checkin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Authorization: `Basic ${Buffer.from('SP240007:not-its-secret').toString('base64')}` },
+      body: JSON.stringify({ sentAt: new Date().toISOString() }),
+    });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ detail: 'Invalid device credentials.' });
+    expect(await metric(gateway, 'device_checkins_total', 'outcome="refused"')).toBe(1);
+    expect(gateway.lines.map((l) => l.msg)).toContain(`gateway: device check-ins on 127.0.0.1:${gateway.port}`);
   });
 
   it('GET /metrics: a server times requests by route pattern and counts its sockets; a worker counts its polls, the queue and mails', async () => {
@@ -238,7 +260,7 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(value(server, 'job_queue_depth', [`state="${state}"`])).toBeGreaterThanOrEqual(0);
     expect(value(server, 'upstream_polls_total', ['topic="device"'])).toBe(0);
 
-    const workers = async () => Promise.all([procs[2]!, procs[3]!].map(async (w) => (await fetch(`${w.base}/metrics`)).text()));
+    const workers = async () => Promise.all(workerProcs().slice(0, 2).map(async (w) => (await fetch(`${w.base}/metrics`)).text()));
     const polls = (text: string) => value(text, 'upstream_polls_total', ['topic="device"', 'role="worker"']) ?? 0;
     await expect.poll(async () => (await workers()).reduce((sum, text) => sum + polls(text), 0), { timeout: 15_000 }).toBeGreaterThan(0);
     socket.close();
@@ -254,7 +276,7 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
 
   it('fires each scheduled tick on one worker only, and the summary mail goes out once', async () => {
     await sleep(5_000);
-    const workers = procs.slice(2);
+    const workers = workerProcs();
     const claims = workers.flatMap((w) => w.lines.filter((l) => l.tick === 'summary-daily').map((l) => `${l.slot}`));
     // A tick every 2 s since the workers started: several ticks, none claimed twice.
     expect(claims.length).toBeGreaterThanOrEqual(2);
@@ -280,15 +302,15 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     expect(smtp.received.filter((m) => m.to.includes('ops-trace@example.test'))).toHaveLength(1);
     expect(serverA.lines.some((l) => l.requestId === requestId)).toBe(true);
     // The worker logs the job's end just after the SMTP server has the mail.
-    const workerLines = () => procs.slice(2).flatMap((w) => w.lines.filter((l) => l.requestId === requestId));
+    const workerLines = () => workerProcs().flatMap((w) => w.lines.filter((l) => l.requestId === requestId));
     for (let i = 0; i < 50 && !workerLines().length; i++) await sleep(100);
     expect(workerLines().length).toBeGreaterThan(0);
-    expect(await Promise.all(procs.slice(2).map((w) => metric(w, 'mails_total', 'outcome="sent"')))).toSatisfy((n: number[]) => n.reduce((a, b) => a + b, 0) >= 2);
+    expect(await Promise.all(workerProcs().map((w) => metric(w, 'mails_total', 'outcome="sent"')))).toSatisfy((n: number[]) => n.reduce((a, b) => a + b, 0) >= 2);
   });
 
   it('a worker killed (SIGKILL) mid-job loses no job and sends no mail twice', async () => {
     const auth = { Authorization: `Token ${token}`, 'content-type': 'application/json' };
-    const [w1, w2] = procs.slice(2) as [Proc, Proc];
+    const [w1, w2] = workerProcs() as [Proc, Proc];
     // Only a slow worker runs jobs: it holds each mail 60 s after the ledger claimed its job.
     w1.child.kill('SIGTERM');
     w2.child.kill('SIGTERM');

@@ -10,8 +10,12 @@ import { gatewayService } from './gateway.service.ts';
 /** The gateway service on a database (the routes, the seed's and tests' check-ins). */
 export const gatewayServiceOf = (db: Db, secretKey: string, now?: () => Date) => gatewayService({ repo: gatewayRepository(db), secretKey, ...(now ? { now } : {}) });
 
-/** The device-facing API under /device/v1, with its own body limit (a check-in may carry 5,000 events). */
-export function deviceGatewayRouter(ctx: AppContext) {
+/**
+ * The device-facing API under /device/v1, with its own body limit (a check-in may carry 5,000 events).
+ * It needs the database and the secret key only: the portal mounts it (app.ts), and so does the
+ * gateway role's own process (ops/gateway-role.ts).
+ */
+export function deviceGatewayRouter(ctx: { db: Db; config: Pick<AppContext['config'], 'secretKey'>; now?: () => Date }) {
   const service = gatewayServiceOf(ctx.db, ctx.config.secretKey, ctx.now);
   const router = Router();
   router.use(express.json({ limit: '2mb' }));

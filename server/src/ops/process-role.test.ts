@@ -14,6 +14,7 @@ describe('processRole', () => {
     expect(processRole(['--role', 'worker'], {})).toBe('worker');
     expect(processRole([], { FLEET_ROLE: 'worker' })).toBe('worker');
     expect(processRole(['--role=server'], { FLEET_ROLE: 'worker' })).toBe('server');
+    expect(processRole(['--role=gateway'], {})).toBe('gateway');
     expect(() => processRole(['--role=both'], {})).toThrow(/Unknown role 'both'/);
   });
 
@@ -22,6 +23,9 @@ describe('processRole', () => {
     expect(roleRequirements('server', { databaseUrl: 'postgres://x', redisUrl: 'redis://x' })).toEqual([]);
     expect(roleRequirements('server', {})).toHaveLength(2);
     expect(roleRequirements('worker', { databaseUrl: 'postgres://x', redisUrl: 'redis://x' })).toEqual([expect.stringMatching(/DEVICE_API_URL/)]);
+    // The device gateway shares the database and nothing else.
+    expect(roleRequirements('gateway', { databaseUrl: 'postgres://x' })).toEqual([]);
+    expect(roleRequirements('gateway', { redisUrl: 'redis://x' })).toEqual([expect.stringMatching(/^gateway needs DATABASE_URL/)]);
   });
 });
 
@@ -32,6 +36,7 @@ describe('shared secrets of the scaled roles', () => {
     expect(sharedSecretProblems('all', {})).toEqual([]);
     expect(sharedSecretProblems('server', all)).toEqual([]);
     expect(sharedSecretProblems('worker', all)).toEqual([]);
+    expect(sharedSecretProblems('gateway', all)).toEqual([]);
     const [problem] = sharedSecretProblems('server', {});
     expect(problem).toMatch(/^server needs SECRET_KEY, MAINTENANCE_TOKEN, SERVICE_TOKEN set in the environment/);
     // Only the missing ones are named; blank counts as missing.

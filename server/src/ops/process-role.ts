@@ -6,8 +6,11 @@
  *   sockets' watches are shared in Redis for the workers' pollers. Needs DATABASE_URL and REDIS_URL.
  * - `worker` (`npm run start:worker`): pollers, queued jobs, the outbox relay and the scheduled ticks;
  *   HTTP only for /healthz, /readyz and /metrics. Needs DATABASE_URL, REDIS_URL and DEVICE_API_URL.
+ * - `gateway` (`npm run start:gateway`): the devices' check-ins (/device/v1) and nothing of the portal
+ *   (ops/gateway-role.ts), so a busy portal does not keep devices waiting. Needs DATABASE_URL only.
  */
-export type ProcessRole = 'all' | 'server' | 'worker';
+export type ProcessRole = 'all' | 'server' | 'worker' | 'gateway';
+const ROLES: readonly ProcessRole[] = ['all', 'server', 'worker', 'gateway'];
 
 export function processRole(argv: string[], env: NodeJS.ProcessEnv = process.env): ProcessRole {
   let given: string | undefined = env.FLEET_ROLE || undefined;
@@ -17,8 +20,8 @@ export function processRole(argv: string[], env: NodeJS.ProcessEnv = process.env
     else if (a === '--role') given = argv[++i];
   }
   if (given === undefined) return 'all';
-  if (given === 'all' || given === 'server' || given === 'worker') return given;
-  throw new Error(`Unknown role '${given}': use --role=all, --role=server or --role=worker`);
+  if ((ROLES as readonly string[]).includes(given)) return given as ProcessRole;
+  throw new Error(`Unknown role '${given}': use --role=all, --role=server, --role=worker or --role=gateway`);
 }
 
 /** What a scaled role needs besides the one-command defaults; answers the problems, empty when none. */
@@ -28,7 +31,8 @@ export function roleRequirements(role: ProcessRole, config: { databaseUrl?: stri
   // Several processes share one database and one Redis: an embedded database or an in-process queue
   // would give each process its own, and none would see the others' work.
   if (!config.databaseUrl) problems.push(`${role} needs DATABASE_URL (PostgreSQL shared by every process)`);
-  if (!config.redisUrl) problems.push(`${role} needs REDIS_URL (queue, socket adapter and poll registry shared by every process)`);
+  // The gateway writes check-ins to the database and uses nothing in Redis.
+  if (!config.redisUrl && role !== 'gateway') problems.push(`${role} needs REDIS_URL (queue, socket adapter and poll registry shared by every process)`);
   if (role === 'worker' && !config.deviceApiUrl) problems.push('worker needs DEVICE_API_URL (the servers it polls, e.g. the proxy in front of them)');
   return problems;
 }

@@ -1,0 +1,50 @@
+import express, { type RequestHandler } from 'express';
+import type { Config } from '../config/config.ts';
+import type { Database } from '../db/client.ts';
+import { deviceGatewayRouter } from '../gateway/index.ts';
+import { healthRoutes } from '../health/index.ts';
+import { compressAnswers } from '../lib/compression.ts';
+import { errorHandler, notFoundHandler } from '../lib/errors.ts';
+import { securityHeaders } from '../lib/security-headers.ts';
+
+/**
+ * `npm run start:gateway`: the device gateway alone, the devices' side of a scaled deployment. It
+ * answers POST /device/v1/checkin and GET /device/v1/config (the same router the portal mounts, so the
+ * one-command run keeps serving devices itself), /healthz, /readyz and /metrics; every other path is a
+ * 404. The proxy sends /device/ here (deploy/nginx.conf).
+ *
+ * Why a process of its own: a check-in is a device waiting with its radio on, and on a portal server it
+ * queued behind the browsers' answers on the one event loop. With 50 browsers reading the fleet's big
+ * answers (the REST round of `npm run bench`), check-ins at 200/s took p99 110-180 ms on the portal's
+ * process against 15-27 ms alone (PERFORMANCE.md); in their own process the kernel shares the CPU
+ * between the two instead of a queue of JavaScript work.
+ *
+ * It needs the shared PostgreSQL and SECRET_KEY (device secrets are stored as keyed hashes); not Redis:
+ * a check-in only writes the device's rows, and the pollers see the change at their next poll as before.
+ */
+export function createGatewayApp(deps: {
+  config: Pick<Config, 'secretKey' | 'publicUrl' | 'mapStyleUrl' | 'googleMapsApiKey' | 'trustProxy'>;
+  database: Pick<Database, 'db' | 'ping'>;
+  now?: () => Date;
+  log: (msg: string, err?: unknown) => void;
+  /** Operations middleware (ops/http.ts: request id, access log, latency, drain), first. */
+  ops?: RequestHandler[];
+  /** Prometheus text for GET /metrics. */
+  metrics?: () => string | Promise<string>;
+}) {
+  const app = express();
+  app.disable('x-powered-by');
+  if (deps.ops?.length) app.use(...deps.ops);
+  app.set('trust proxy', deps.config.trustProxy);
+  app.set('etag', false);
+  app.use(securityHeaders(deps.config));
+  app.use(compressAnswers());
+  app.use(healthRoutes({ database: deps.database.ping }));
+  app.use('/device/v1', deviceGatewayRouter({ db: deps.database.db, config: deps.config, ...(deps.now ? { now: deps.now } : {}) }).router);
+  app.get('/metrics', async (_req, res) => {
+    res.type('text/plain; version=0.0.4').send((await deps.metrics?.()) ?? '');
+  });
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.log));
+  return app;
+}

@@ -7,6 +7,7 @@ import { loadConfig } from '../../server/src/config/config.ts';
 import { count, openDatabase, type Database } from '../../server/src/db/client.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
 import { seedScale } from '../../server/src/seed/scale.ts';
+import { foldBatchConsumption } from '../../server/src/batches/index.ts';
 
 /**
  * The scaled fleet a benchmark runs on: PostgreSQL at 127.0.0.1:5432 in a database named after the sizes
@@ -28,6 +29,8 @@ export async function openBenchFleet(opts: { pglite: boolean; devices: number; s
     console.log(`seeding ${opts.devices} devices on ${opts.sites} sites with ${opts.days} days of telemetry into ${opts.pglite ? 'PGlite' : url}...`);
     await seedScale(database, { devices: opts.devices, sites: opts.sites, historyDays: opts.days, uploadsDir: path.join(opts.dataDir, 'uploads'), log: console.log, tty: process.stdout.isTTY ? process.stdout : undefined });
   }
+  // The batch consumption earlier runs' check-ins appended, folded as the fleet-health tick would have.
+  await foldBatchConsumption(database.db);
   return database;
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { batches, brandClients, brands, devices, users } from '../db/schema.ts';
 import { recomputeWarnings, requestChange } from '../devices/index.ts';
@@ -36,6 +36,23 @@ export type BatchListFilter = {
 
 const feeds = (batchId: number) => or(eq(devices.batchId, batchId), eq(devices.batch2Id, batchId));
 
+/**
+ * A batch's remaining litres as users must see it: the stored value less what check-ins appended to
+ * batch_consumption since the last fold (schema.ts batchConsumption, migration 0015), never below 0.
+ */
+const remainNow = sql<number>`greatest(0, ${batches.remainLitres} - coalesce((select sum(c.litres) from batch_consumption c where c.batch_id = ${batches.id}), 0))`.mapWith(Number);
+/** Every column of a batch row, its remaining volume as of now. */
+const batchNow = { ...getTableColumns(batches), remainLitres: remainNow };
+
+/**
+ * Moves the consumption check-ins appended into `batches.remain_litres`: of one batch, or of all (the
+ * fleet-health tick). Answers how many appended rows it moved. Locks the batch rows it changes, in id order.
+ */
+export async function foldBatchConsumption(db: Db, batchId?: number): Promise<number> {
+  const res = (await db.execute(sql`select batch_consumption_fold(${batchId ?? null}::int) as n`)) as unknown as { rows: { n: number }[] };
+  return Number(res.rows[0]?.n ?? 0);
+}
+
 /** What the batch service needs from storage; a fake of it tests the service without a database. */
 export interface BatchesRepository {
   transaction<T>(fn: (repo: BatchesRepository) => Promise<T>): Promise<T>;
@@ -66,7 +83,7 @@ export function batchesRepository(db: Db): BatchesRepository {
     async list(filter: BatchListFilter): Promise<BatchUsageRow[]> {
       const rows = await db
         .select({
-          batch: batches,
+          batch: batchNow,
           deviceCount: sql<number>`count(distinct ${devices.id})::int`,
           brands: sql<{ id: number; name: string }[]>`coalesce(
             jsonb_agg(distinct jsonb_build_object('id', ${brands.id}, 'name', ${brands.name})) filter (where ${brands.id} is not null),
@@ -90,10 +107,18 @@ export function batchesRepository(db: Db): BatchesRepository {
       return rows.map((r) => ({ ...r, brands: r.brands ?? [] }));
     },
 
-    /** `lock` takes the row for the rest of the transaction: a device cannot be pointed at it meanwhile. */
+    /**
+     * `lock` takes the row for the rest of the transaction: a device cannot be pointed at it meanwhile.
+     * Locked (a write follows), the batch's appended consumption is folded into its row first, so what the
+     * write reads and returns (`update`, `markRecalled`...) is the remaining volume as of now.
+     */
     async byId(id: number, opts: { lock?: boolean } = {}): Promise<BatchRow | undefined> {
-      const q = db.select().from(batches).where(eq(batches.id, id));
-      const [row] = await (opts.lock ? q.for('update') : q);
+      if (opts.lock) {
+        await foldBatchConsumption(db, id);
+        const [row] = await db.select().from(batches).where(eq(batches.id, id)).for('update');
+        return row;
+      }
+      const [row] = await db.select(batchNow).from(batches).where(eq(batches.id, id));
       return row;
     },
 

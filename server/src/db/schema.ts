@@ -173,6 +173,25 @@ export const batches = pgTable(
   (t) => [uniqueIndex('batches_batch_no_key').on(t.batchNo)],
 );
 
+/**
+ * What check-ins took from a batch and `batches.remain_litres` does not include yet (migration 0015). A
+ * check-in appends here instead of updating the shared batch row: every device on a batch checked in
+ * through that one row's lock, so one slow commit held all of them. A batch's remaining volume is
+ * `greatest(0, remain_litres - sum(litres))` over its rows here (batches.repository.ts reads it so);
+ * `batch_consumption_fold` moves the rows into `remain_litres` (the fleet-health tick, and a batch's edit).
+ */
+export const batchConsumption = pgTable(
+  'batch_consumption',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    batchId: integer('batch_id')
+      .notNull()
+      .references(() => batches.id, { onDelete: 'cascade' }),
+    litres: doublePrecision('litres').notNull(),
+  },
+  (t) => [index('batch_consumption_batch_idx').on(t.batchId)],
+);
+
 // ---------------------------------------------------------------- devices
 
 export const devices = pgTable(

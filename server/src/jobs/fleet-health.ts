@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { batchDayOf } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { recomputeWarnings } from '../devices/index.ts';
+import { foldBatchConsumption } from '../batches/index.ts';
 
 /** Grace on top of the missed check-ins, for clock drift and a slow network at wake-up. */
 export const OFFLINE_GRACE_MINUTES = 10;
@@ -10,7 +11,9 @@ export const MISSED_CHECKINS_FOR_OFFLINE = 2;
 
 /**
  * Runs on a schedule (every minute): marks devices offline that missed the check-ins their own
- * power-off/wake-up schedule promised, and expires pending changes nobody picked up in time.
+ * power-off/wake-up schedule promised, expires pending changes nobody picked up in time, and folds the
+ * batch consumption check-ins appended into the batches' remaining volume (one lock per batch a minute,
+ * instead of one per check-in: batches.repository.ts).
  *
  * Why no flapping: a device goes offline only after MISSED_CHECKINS_FOR_OFFLINE whole cycles of its own
  * schedule plus a grace, and comes back online at its next check-in. A device that is merely late (even
@@ -31,7 +34,8 @@ export async function checkFleetHealth(db: Db, now: Date = new Date()) {
     returning device_id`)) as unknown as { rows: { device_id: number }[] };
   const touched = [...new Set(expired.rows.map((r) => r.device_id))];
   if (touched.length) await recomputeWarnings(db, touched, batchDayOf(now));
-  return { wentOffline: offline.rows.map((r) => r.serial), expiredChanges: expired.rows.length };
+  const foldedConsumption = await foldBatchConsumption(db);
+  return { wentOffline: offline.rows.map((r) => r.serial), expiredChanges: expired.rows.length, foldedConsumption };
 }
 
 /** The in-process schedule of the one-command run; the queue-backed schedule replaces it when scaled. */

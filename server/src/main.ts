@@ -94,7 +94,7 @@ const mailer = metrics.countedMailer(createMailer({ smtpUrl: config.smtpUrl, fro
 let server: http.Server;
 
 if (role === 'gateway') {
-  const app = createGatewayApp({ config, database, log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics: () => metrics.text() });
+  const app = createGatewayApp({ config, database, log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics });
   server = http.createServer(app);
   shutdown.attach(server);
   shutdown.add(['database', () => database.close()]);

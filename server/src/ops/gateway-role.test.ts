@@ -11,7 +11,7 @@ const app = (up = true) =>
     config: { secretKey: 'k'.repeat(32), publicUrl: 'http://localhost:8080', mapStyleUrl: undefined, googleMapsApiKey: undefined, trustProxy: false },
     database: { db: unusedDb, ping: async () => up },
     log: () => undefined,
-    metrics: () => 'device_checkins_total{outcome="accepted"} 0\n',
+    metrics: { contentType: 'text/plain; version=0.0.4; charset=utf-8', text: async () => 'device_checkins_total{outcome="accepted"} 0\n' },
   });
 
 describe('the gateway role app', () => {

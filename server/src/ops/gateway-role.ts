@@ -6,6 +6,7 @@ import { healthRoutes } from '../health/index.ts';
 import { compressAnswers } from '../lib/compression.ts';
 import { errorHandler, notFoundHandler } from '../lib/errors.ts';
 import { securityHeaders } from '../lib/security-headers.ts';
+import type { ProcessMetrics } from './metrics.ts';
 
 /**
  * `npm run start:gateway`: the device gateway alone, the devices' side of a scaled deployment. It
@@ -29,8 +30,8 @@ export function createGatewayApp(deps: {
   log: (msg: string, err?: unknown) => void;
   /** Operations middleware (ops/http.ts: request id, access log, latency, drain), first. */
   ops?: RequestHandler[];
-  /** Prometheus text for GET /metrics. */
-  metrics?: () => string | Promise<string>;
+  /** GET /metrics (the process's ProcessMetrics in main.ts, as the worker role serves them). */
+  metrics?: Pick<ProcessMetrics, 'text' | 'contentType'>;
 }) {
   const app = express();
   app.disable('x-powered-by');
@@ -41,9 +42,8 @@ export function createGatewayApp(deps: {
   app.use(compressAnswers());
   app.use(healthRoutes({ database: deps.database.ping }));
   app.use('/device/v1', deviceGatewayRouter({ db: deps.database.db, config: deps.config, ...(deps.now ? { now: deps.now } : {}) }).router);
-  app.get('/metrics', async (_req, res) => {
-    res.type('text/plain; version=0.0.4').send((await deps.metrics?.()) ?? '');
-  });
+  const metrics = deps.metrics;
+  if (metrics) app.get('/metrics', async (_req, res) => void res.type(metrics.contentType).send(await metrics.text()));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;

@@ -9,8 +9,8 @@
  * - `gateway` (`npm run start:gateway`): the devices' check-ins (/device/v1) and nothing of the portal
  *   (ops/gateway-role.ts), so a busy portal does not keep devices waiting. Needs DATABASE_URL only.
  */
-export type ProcessRole = 'all' | 'server' | 'worker' | 'gateway';
-const ROLES: readonly ProcessRole[] = ['all', 'server', 'worker', 'gateway'];
+const ROLES = ['all', 'server', 'worker', 'gateway'] as const;
+export type ProcessRole = (typeof ROLES)[number];
 
 export function processRole(argv: string[], env: NodeJS.ProcessEnv = process.env): ProcessRole {
   let given: string | undefined = env.FLEET_ROLE || undefined;
@@ -21,7 +21,7 @@ export function processRole(argv: string[], env: NodeJS.ProcessEnv = process.env
   }
   if (given === undefined) return 'all';
   if ((ROLES as readonly string[]).includes(given)) return given as ProcessRole;
-  throw new Error(`Unknown role '${given}': use --role=all, --role=server, --role=worker or --role=gateway`);
+  throw new Error(`Unknown role '${given}': use ${ROLES.map((r) => `--role=${r}`).join(', ')}`);
 }
 
 /** What a scaled role needs besides the one-command defaults; answers the problems, empty when none. */

@@ -39,7 +39,7 @@ export const BENCH_SECRET_KEY = 'b'.repeat(32);
 
 /** The portal on that fleet behind a real HTTP server on a free port, and a demo user's token. */
 export async function startBenchPortal(database: Database, dataDir: string, opts: { clientDir?: string } = {}) {
-  const config = { ...loadConfig({ DATA_DIR: dataDir, SECRET_KEY: BENCH_SECRET_KEY, MAINTENANCE_TOKEN: BENCH_SECRET_KEY }), loginLimit: { perEmail: 1000, perAddress: 1000, windowSeconds: 60 } };
+  const config = { ...loadConfig({ DATA_DIR: dataDir, SECRET_KEY: BENCH_SECRET_KEY, MAINTENANCE_TOKEN: BENCH_SECRET_KEY, CHECKIN_SYNCHRONOUS_COMMIT: process.env.CHECKIN_SYNCHRONOUS_COMMIT }), loginLimit: { perEmail: 1000, perAddress: 1000, windowSeconds: 60 } };
   const app = createApp({ config, database, mailer: createMailer({ from: 'bench@x', outboxDir: path.join(dataDir, 'outbox') }), log: () => undefined, clientDir: opts.clientDir });
   const server = http.createServer(app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

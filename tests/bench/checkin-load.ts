@@ -32,15 +32,15 @@ export async function checkinLoad(base: string, auth: Record<string, string>, li
   const file = path.join(os.tmpdir(), `bench-checkin-job-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(job));
   const child = fork(path.join(here, 'ingest.bench.ts'), ['--child', file], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  type Result = { sent: number; errors: number; rate: number; p50: number; p99: number; max: number; seconds: number; timeline: [number, number][] };
+  type Result = { sent: number; errors: number; skipped?: number; errorStatuses?: Record<string, number>; rate: number; p50: number; p99: number; max: number; seconds: number; timeline: [number, number][] };
   let go!: () => void;
   const started = new Promise<void>((r) => (go = r));
   const result = new Promise<Result>((resolve, reject) => {
-    child.on('message', (m: { kind: string; result?: Omit<Result, 'timeline'>; timeline?: Result['timeline'] }) => {
+    child.on('message', (m: { kind: string; result?: Omit<Result, 'timeline' | 'errorStatuses'>; timeline?: Result['timeline']; errorStatuses?: Result['errorStatuses'] }) => {
       if (m.kind === 'ready') {
         child.send({ go: true });
         go();
-      } else if (m.kind === 'done') resolve({ ...m.result!, timeline: m.timeline ?? [] });
+      } else if (m.kind === 'done') resolve({ ...m.result!, timeline: m.timeline ?? [], errorStatuses: m.errorStatuses ?? {} });
     });
     child.on('exit', (code) => reject(new Error(`check-in load exited with ${code}`)));
   }).finally(() => fs.rmSync(file, { force: true }));

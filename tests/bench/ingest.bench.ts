@@ -46,7 +46,7 @@ type ChildJob =
   | { kind: 'sustain'; baseUrl: string; fleet: Fleet; speed: number; seconds: number; concurrency: number; simStart: number }
   | { kind: 'rate'; baseUrl: string; fleet: Fleet; rate: number; seconds: number; speed: number; simStart: number; maxOutstanding: number };
 type Tick = { kind: 'tick'; checkins: number; stored: number; failures: number; rejected: number; p50: number; p99: number };
-type Done = { kind: 'done'; cpuMs: number; rssMax: number; result: Record<string, number>; timeline?: [number, number][] };
+type Done = { kind: 'done'; cpuMs: number; rssMax: number; result: Record<string, number>; timeline?: [number, number][]; errorStatuses?: Record<string, number> };
 
 if (process.argv.includes('--child')) await child();
 else await parent();
@@ -63,12 +63,12 @@ async function child() {
   const cpu0 = process.cpuUsage();
   let rssMax = 0;
   const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 1000);
-  const { timeline, ...result } = job.kind === 'sustain' ? { ...(await sustain(job, send)), timeline: undefined } : await openLoop(job);
+  const { timeline, errorStatuses, ...result } = job.kind === 'sustain' ? { ...(await sustain(job, send)), timeline: undefined, errorStatuses: undefined } : await openLoop(job);
   clearInterval(rssTimer);
   const cpu = process.cpuUsage(cpu0);
   // Exits once the message is handed to the parent: it carries every check-in's latency (hundreds of kB),
   // which an exit right after send() could cut off.
-  process.send!({ kind: 'done', cpuMs: (cpu.user + cpu.system) / 1000, rssMax, result, timeline } satisfies Done, () => process.exit(0));
+  process.send!({ kind: 'done', cpuMs: (cpu.user + cpu.system) / 1000, rssMax, result, timeline, errorStatuses } satisfies Done, () => process.exit(0));
 }
 
 async function sustain(job: Extract<ChildJob, { kind: 'sustain' }>, send: (m: object) => void) {
@@ -169,6 +169,8 @@ async function openLoop(job: Extract<ChildJob, { kind: 'rate' }>) {
     skipped,
     ok: statuses.get(200) ?? 0,
     errors: sent - (statuses.get(200) ?? 0),
+    // What the errors were: an HTTP status, 0 for a connection that failed or timed out (30 s).
+    errorStatuses: Object.fromEntries([...statuses].filter(([status]) => status !== 200)),
     rate: sent / job.seconds,
     pointsPerCheckin: points / Math.max(1, sent - skipped),
     p50: q(latencies, 0.5),
@@ -233,8 +235,8 @@ async function parent() {
     const database = await openDatabase(url ? { url } : { dataDir: path.join(dataDir, 'pgdata') });
     await seedDemo(database, { uploadsDir: path.join(dataDir, 'uploads'), historyDays: 1 });
     await placeFleet(database, devicesN, batchMode);
-    const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SECRET_KEY: 'i'.repeat(32), MAINTENANCE_TOKEN: 'i'.repeat(32) }), loginLimit: { perEmail: 1000, perAddress: 1000, windowSeconds: 60 } };
-    const gateway = gatewayServiceOf(database.db, config.secretKey);
+    const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SECRET_KEY: 'i'.repeat(32), MAINTENANCE_TOKEN: 'i'.repeat(32), CHECKIN_SYNCHRONOUS_COMMIT: process.env.CHECKIN_SYNCHRONOUS_COMMIT }), loginLimit: { perEmail: 1000, perAddress: 1000, windowSeconds: 60 } };
+    const gateway = gatewayServiceOf(database.db, config);
     const placed = (await database.db.execute(sql`select serial, right_pump_type from devices where serial like 'SIM%' order by serial`)) as unknown as { rows: { serial: string; right_pump_type: string }[] };
     const fleet: Fleet = [];
     for (const d of placed.rows) {

@@ -48,7 +48,7 @@ if (bare) {
   const { loadConfig } = await import('../../server/src/config/config.ts');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-gateway-bench-'));
   const database = await openBenchFleet({ pglite: false, devices: Number(arg('devices') ?? 10_000), sites: Number(arg('sites') ?? 1_000), days: Number(arg('days') ?? 365), dataDir });
-  const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: BENCH_SECRET_KEY, MAINTENANCE_TOKEN: BENCH_SECRET_KEY });
+  const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: BENCH_SECRET_KEY, MAINTENANCE_TOKEN: BENCH_SECRET_KEY, CHECKIN_SYNCHRONOUS_COMMIT: process.env.CHECKIN_SYNCHRONOUS_COMMIT });
   const server = http.createServer(createGatewayApp({ config, database, log: () => undefined }));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;

@@ -91,7 +91,7 @@ const fleetArgs = [...(pglite ? ['--pglite'] : []), '--devices', String(fleet.de
 const login = async (base: string) =>
   ((await (await fetch(`${base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) })).json()) as { auth_token: string }).auth_token;
 
-console.log(`npm run bench${smoke ? ' -- --smoke' : ''}: ${fleet.devices} devices on ${pglite ? 'PGlite' : 'PostgreSQL'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${mb(os.totalmem())}, node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+console.log(`npm run bench${smoke ? ' -- --smoke' : ''}: ${fleet.devices} devices on ${pglite ? 'PGlite' : 'PostgreSQL'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${mb(os.totalmem())}, node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}${pglite ? '' : `, check-ins commit with synchronous_commit ${process.env.CHECKIN_SYNCHRONOUS_COMMIT?.trim().toLowerCase() || 'off'} (CHECKIN_SYNCHRONOUS_COMMIT)`}`);
 
 let portal: Awaited<ReturnType<typeof startServer>> | null = null;
 if (only.has('rest') || only.has('client')) {
@@ -183,7 +183,7 @@ if (only.has('rest') && portal) {
   add({
     section: 'rest',
     what: `check-in latency at ${fmt(during.rate)}/s during the REST round${gateway ? ' (gateway process)' : " (portal's process)"}`,
-    figure: `p50 ${fmt(during.p50, 1)} / p99 ${fmt(during.p99, 1)} ms${during.errors ? `, ${during.errors} errors in the whole load` : ''}`,
+    figure: `p50 ${fmt(during.p50, 1)} / p99 ${fmt(during.p99, 1)} ms${during.errors ? `, ${during.errors} errors in the whole load (${Object.entries(during.errorStatuses ?? {}).map(([status, n]) => `${n} ${status === '0' ? 'without an answer' : `answered ${status}`}`).join(', ')}${during.skipped ? `, ${during.skipped} not sent: 1,000 already waiting` : ''})` : ''}`,
     baseline: 'budget p99 < 100 ms',
     note: `${fmt(during.sent)} check-ins from ${fmt(checkins.devices)} devices in the round's ${fmt(during.seconds)} s (after ${warmUp} s of warm-up), max ${fmt(during.max)} ms${admin ? `, ${checkpointsInRound} PostgreSQL checkpoint${checkpointsInRound === 1 ? '' : 's'} in the round` : ''}; p99 while each call ran: ${windows.map((w) => `${w.call} ${fmt(quantile(during.timeline.filter(([at]) => at >= w.from && at < w.to).map(([, ms]) => ms), 0.99))}`).join(', ')}`,
   });

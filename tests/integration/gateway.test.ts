@@ -128,6 +128,41 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
     expect(appended.map((r) => r.litres)).toEqual([expect.closeTo(2.464 / 1000, 9)]);
   });
 
+  // README "Check-ins and durability": on PostgreSQL a check-in's COMMIT does not wait for the WAL flush
+  // (the disk busy with a checkpoint held every check-in 0.5-8 s, PERFORMANCE.md); that transaction only.
+  it.runIf(backend === 'postgres')("commits a check-in without waiting for the WAL flush, and only that transaction", async () => {
+    type Query = (...args: unknown[]) => Promise<{ rows: { synchronous_commit: string }[] }>;
+    type Client = { query: Query; release(): void };
+    const pool = (h.database.db as unknown as { $client: { connect(): Promise<Client>; on(e: 'acquire', f: (c: Client) => void): void; off(e: 'acquire', f: (c: Client) => void): void; totalCount: number } }).$client;
+    expect(h.config.checkinSynchronousCommit).toBe('off');
+    // What the check-in's connection is sent (the text of each query; everything passed on as it was).
+    const sent: string[] = [];
+    const watched = new Map<Client, Query>();
+    const watch = (client: Client) => {
+      if (watched.has(client)) return;
+      const query = client.query;
+      watched.set(client, query);
+      client.query = (...args) => (typeof args[0] === 'string' && sent.push(args[0]), query.apply(client, args));
+    };
+    pool.on('acquire', watch);
+    try {
+      expect((await checkin(body({ dispenses: [{ seq: 170, pump: 1, at: ago(2), ml: 2.464 }] }))).status).toBe(200);
+    } finally {
+      pool.off('acquire', watch);
+      for (const [client, query] of watched) client.query = query;
+    }
+    expect(sent.find((q) => q.includes('gateway_checkin_store'))).toMatch(/^begin; set local synchronous_commit = off; select gateway_checkin_store\(/);
+    const [stored] = await h.database.db.select().from(pumpEvents).where(and(eq(pumpEvents.deviceId, (await device()).id), eq(pumpEvents.seq, 170)));
+    expect(stored?.volumeMl).toBeCloseTo(2.464, 4);
+    // Every pooled connection, the check-in's among them, is back to the server's setting for other work.
+    const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
+    try {
+      for (const c of clients) expect((await c.query('show synchronous_commit')).rows[0]!.synchronous_commit).toBe('on');
+    } finally {
+      for (const c of clients) c.release();
+    }
+  });
+
   it("a batch's edit counts what check-ins appended as dispensed, and answers the volume left now", async () => {
     const batchId = (await device()).batchId!;
     await checkFleetHealth(h.database.db);

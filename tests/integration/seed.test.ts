@@ -178,7 +178,7 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
       expect(carrying(code).some((serial) => DEMO_STILL_SERIALS.includes(serial)), code).toBe(true);
     }
     // PUMP_SENSOR and FAILED_REQUEST survive a simulated unit's check-in (fresh readings, no fault reported).
-    const gateway = gatewayServiceOf(db(), h.config.secretKey);
+    const gateway = gatewayServiceOf(db(), h.config);
     for (const code of ['PUMP_SENSOR', 'FAILED_REQUEST']) {
       const serial = carrying(code).find((s) => !DEMO_STILL_SERIALS.includes(s))!;
       const { secret } = await gateway.rotateSecret(serial);

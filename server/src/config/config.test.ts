@@ -27,6 +27,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dir, MAP_STYLE_URL: 'javascript:alert(1)' })).toThrow(ConfigError);
   });
 
+  it("takes a check-in's synchronous_commit from CHECKIN_SYNCHRONOUS_COMMIT: off unless set, one of PostgreSQL's values", () => {
+    const dir = tmp();
+    expect(loadConfig({ DATA_DIR: dir }).checkinSynchronousCommit).toBe('off');
+    expect(loadConfig({ DATA_DIR: dir, CHECKIN_SYNCHRONOUS_COMMIT: ' On ' }).checkinSynchronousCommit).toBe('on');
+    expect(loadConfig({ DATA_DIR: dir, CHECKIN_SYNCHRONOUS_COMMIT: 'remote_apply' }).checkinSynchronousCommit).toBe('remote_apply');
+    expect(() => loadConfig({ DATA_DIR: dir, CHECKIN_SYNCHRONOUS_COMMIT: "on; drop table devices" })).toThrow(/CHECKIN_SYNCHRONOUS_COMMIT must be one of off, local, remote_write, on, remote_apply/);
+  });
+
   it('honours PORT and DATA_DIR', () => {
     const dir = tmp();
     const c = loadConfig({ PORT: '9191', DATA_DIR: dir });

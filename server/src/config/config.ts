@@ -40,6 +40,15 @@ export type Config = {
    * path on this server.
    */
   mapStyleUrl: string | undefined;
+  /**
+   * PostgreSQL's synchronous_commit for a device check-in's transaction (CHECKIN_SYNCHRONOUS_COMMIT, 'off'
+   * by default; README "Check-ins and durability"). 'off': the device's answer does not wait for the WAL
+   * to reach the disk, so a check-in does not queue behind the disk while a checkpoint or the background
+   * writer keeps it busy; a crash of the database server (not of this process) can lose the check-ins of
+   * its last moments (at most three wal_writer_delay, 0.6 s by default), never half of one. 'on' (or
+   * 'local', 'remote_write', 'remote_apply'): every answer waits for the flush, as every other write does.
+   */
+  checkinSynchronousCommit: SynchronousCommit;
   /** Seed the demo fleet into an empty database (never in production). */
   seedDemo: boolean;
   trustProxy: boolean;
@@ -61,6 +70,9 @@ export type Config = {
     webhookToleranceSeconds: number;
   };
 };
+
+export const SYNCHRONOUS_COMMIT = ['off', 'local', 'remote_write', 'on', 'remote_apply'] as const;
+export type SynchronousCommit = (typeof SYNCHRONOUS_COMMIT)[number];
 
 export const PLACEHOLDER_SECRETS = new Set(['', 'change-me', 'changeme', 'secret', 'password', 'demo', 'test']);
 
@@ -101,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { generat
     deviceApiUrl: env.DEVICE_API_URL || undefined,
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || undefined,
     mapStyleUrl: mapStyleUrl(env.MAP_STYLE_URL),
+    checkinSynchronousCommit: synchronousCommit(env.CHECKIN_SYNCHRONOUS_COMMIT),
     seedDemo: !isProduction && env.SEED_DEMO !== 'false',
     trustProxy: env.TRUST_PROXY === 'true',
     sessionTtl: {
@@ -120,6 +133,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { generat
       webhookToleranceSeconds: positiveInteger(env, 'BILLING_WEBHOOK_TOLERANCE_SECONDS', 300),
     },
   };
+}
+
+function synchronousCommit(value: string | undefined): SynchronousCommit {
+  const given = value?.trim().toLowerCase() || 'off';
+  const known = SYNCHRONOUS_COMMIT.find((v) => v === given);
+  if (!known) throw new ConfigError(`CHECKIN_SYNCHRONOUS_COMMIT must be one of ${SYNCHRONOUS_COMMIT.join(', ')}: ${value}`);
+  return known;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

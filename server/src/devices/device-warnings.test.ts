@@ -51,7 +51,7 @@ const warningsNow = async () => (await database.db.select({ list: devices.warnin
 async function bothPaths(): Promise<{ recomputed: string[]; checkedIn: string[] }> {
   await recomputeWarnings(database.db, [deviceId], TODAY);
   const recomputed = await warningsNow();
-  await gatewayServiceOf(database.db, KEY, () => NOW).checkin(`Basic ${Buffer.from(`${SERIAL}:${SECRET}`).toString('base64')}`, { sentAt: NOW.toISOString() });
+  await gatewayServiceOf(database.db, { secretKey: KEY }, () => NOW).checkin(`Basic ${Buffer.from(`${SERIAL}:${SECRET}`).toString('base64')}`, { sentAt: NOW.toISOString() });
   return { recomputed, checkedIn: await warningsNow() };
 }
 

@@ -7,16 +7,22 @@ import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { gatewayRepository } from './gateway.repository.ts';
 import { gatewayService } from './gateway.service.ts';
 
-/** The gateway service on a database (the routes, the seed's and tests' check-ins). */
-export const gatewayServiceOf = (db: Db, secretKey: string, now?: () => Date) => gatewayService({ repo: gatewayRepository(db), secretKey, ...(now ? { now } : {}) });
+type GatewayConfig = Pick<AppContext['config'], 'secretKey'> & Partial<Pick<AppContext['config'], 'checkinSynchronousCommit'>>;
+
+/**
+ * The gateway service on a database (the routes, the seed's and tests' check-ins). Without
+ * checkinSynchronousCommit (the seed, tests) a check-in commits as every other write does.
+ */
+export const gatewayServiceOf = (db: Db, config: GatewayConfig, now?: () => Date) =>
+  gatewayService({ repo: gatewayRepository(db, { synchronousCommit: config.checkinSynchronousCommit ?? 'on' }), secretKey: config.secretKey, ...(now ? { now } : {}) });
 
 /**
  * The device-facing API under /device/v1, with its own body limit (a check-in may carry 5,000 events).
  * It needs the database and the secret key only: the portal mounts it (app.ts), and so does the
  * gateway role's own process (ops/gateway-role.ts).
  */
-export function deviceGatewayRouter(ctx: { db: Db; config: Pick<AppContext['config'], 'secretKey'>; now?: () => Date }) {
-  const service = gatewayServiceOf(ctx.db, ctx.config.secretKey, ctx.now);
+export function deviceGatewayRouter(ctx: { db: Db; config: GatewayConfig; now?: () => Date }) {
+  const service = gatewayServiceOf(ctx.db, ctx.config, ctx.now);
   const router = Router();
   router.use(express.json({ limit: '2mb' }));
   router.post('/checkin', async (req, res) => {
@@ -31,7 +37,7 @@ export function deviceGatewayRouter(ctx: { db: Db; config: Pick<AppContext['conf
 
 /** Distributor calls that manage device credentials and provisioning (under /api/v1). */
 export function gatewayAdminRoutes(ctx: AppContext): Routes {
-  const service = gatewayServiceOf(ctx.db, ctx.config.secretKey, ctx.now);
+  const service = gatewayServiceOf(ctx.db, ctx.config, ctx.now);
   const router = Router();
   router.post('/deviceSecret/:serial', async (req, res) => {
     res.json(await service.rotateSecretFor(viewerOf(req), req.params.serial));

@@ -40,8 +40,21 @@ describe('map model', () => {
     expect(other.getState($viewRequest)).toBeNull();
   });
 
+  it('builds the pins in a task after the pin feed changes, from the latest pins when changes come together', async () => {
+    const scope = fork();
+    const serials = () => scope.getState($pins).features.map((f) => f.properties.serial);
+    const first = allSettled($devicePins, { scope, params: pinsOf([fakeDevice('A1')]) });
+    const second = allSettled($devicePins, { scope, params: pinsOf([fakeDevice('A1'), fakeDevice('C3')]) });
+    // The stores took both at once; the map's collection comes a task later.
+    expect(Object.keys(scope.getState($devicePins))).toEqual(['A1', 'C3']);
+    expect(serials()).toEqual([]);
+    await Promise.all([first, second]);
+    expect(serials()).toEqual(['A1', 'C3']);
+  });
+
   it('shows labels from zoom 10 and draws only the pins the filter lets through', async () => {
-    const scope = fork({ values: [[$devicePins, pinsOf([fakeDevice('A1'), fakeDevice('B2', { is_warning: true })])]] });
+    const scope = fork();
+    await allSettled($devicePins, { scope, params: pinsOf([fakeDevice('A1'), fakeDevice('B2', { is_warning: true })]) });
     expect(scope.getState($labelsVisible)).toBe(true);
     await allSettled(mapMoved, { scope, params: { zoom: 9.5, center: { lat: 30, lng: -90 } } });
     expect(scope.getState($labelsVisible)).toBe(false);

@@ -1,10 +1,10 @@
 import { MAP_DEFAULTS } from '@fleet/shared';
-import { createEvent, createStore, sample } from 'effector';
+import { createEffect, createEvent, createStore, sample } from 'effector';
 import { createApiFx, http } from '../../shared/api';
 import { $devicePins, $selectedSerial, devicePinClicked, deviceSelected } from '../../entities/device';
 import { $visibleDevices } from '../../features/active-pin-filter';
 import { minPopulationAt } from './lib/place-names';
-import { toPinCollection } from './lib/pins';
+import { toPinCollection, type PinCollection, type PinSource } from './lib/pins';
 import { yieldToBrowser } from '../../shared/lib';
 
 // This module's units are built in a task of their own (yield-to-browser.ts says why).
@@ -38,8 +38,26 @@ export const $viewRequest = createStore<ViewRequest | null>(null);
 /** Device labels only at zoom 10 and above (spec section 2). */
 export const $labelsVisible = $zoom.map((zoom) => zoom >= MAP_DEFAULTS.labelMinZoom - 1e-6);
 
-/** The visible pins as GeoJSON, the form both providers draw from. */
-export const $pins = $visibleDevices.map(toPinCollection);
+/**
+ * The visible pins as GeoJSON, the form both providers draw from, built in a task of its own after the
+ * pins change: at 10,000 devices the collection (each site's pins fanned out, a feature for each) was
+ * 60 ms of a task of 180-260 ms under Lighthouse's 4x CPU slowdown, the one that hands the pin feed to the
+ * stores (tests/perf/map-trace.ts). Changes that come together are built once, from the latest pins.
+ */
+export const $pins = createStore<PinCollection>(toPinCollection([]), { serialize: 'ignore' });
+const $pinsBuiltFrom = createStore<readonly PinSource[] | null>(null, { serialize: 'ignore' });
+const pinsBuildDue = createEffect(() => yieldToBrowser());
+const pinsBuilt = createEvent<readonly PinSource[]>();
+sample({ clock: $visibleDevices, target: pinsBuildDue });
+sample({
+  clock: pinsBuildDue.finally,
+  source: { devices: $visibleDevices, built: $pinsBuiltFrom },
+  filter: ({ devices, built }) => devices !== built,
+  fn: ({ devices }) => devices,
+  target: pinsBuilt,
+});
+$pinsBuiltFrom.on(pinsBuilt, (_, devices) => devices);
+$pins.on(pinsBuilt, (_, devices) => toPinCollection(devices));
 
 const clampZoom = (zoom: number) => Math.min(MAX_ZOOM, Math.max(MAP_DEFAULTS.minZoom, zoom));
 
@@ -100,7 +118,15 @@ export const $siteNames = createStore<Record<number, string>>({});
 $siteNames.on(fetchSiteNamesFx.doneData, (_, sites) =>
   Object.fromEntries(sites.map((s) => [s.id, (s.name || s.address || '').trim()]).filter(([, name]) => name !== '')),
 );
-const $siteKey = $devicePins.map((pins) => [...new Set(Object.values(pins).map((d) => d.location_group))].sort().join(','));
+/** The fleet's sites, as a key that changes when one is added or gone (numbers, sorted as numbers). */
+const $siteKey = $devicePins.map((pins) => {
+  const sites = new Set<number>();
+  for (const serial in pins) {
+    const site = pins[serial]!.location_group;
+    if (site != null) sites.add(site);
+  }
+  return [...sites].sort((a, b) => a - b).join(',');
+});
 sample({ clock: $siteKey, source: { pending: fetchSiteNamesFx.pending, wanted: $labelsVisible }, filter: ({ pending, wanted }) => !pending && wanted, fn: () => undefined, target: fetchSiteNamesFx });
 sample({
   clock: $labelsVisible,

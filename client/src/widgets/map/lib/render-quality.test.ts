@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { frameGate, layerReveal, REVEAL_POLL_MS, revealWhenDrawn } from './render-quality';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { frameGate, layerReveal, REVEAL_POLL_MS, revealWhenDrawn, warmUpWebGl } from './render-quality';
 
 /** A clock the test moves by hand: timers run when their time is reached. */
 function manualClock() {
@@ -250,5 +250,29 @@ describe('layerReveal', () => {
     expect(reveal.revealing).toBe(false);
     expect(shown(reveal)).toEqual(layers);
     expect(reveal.advance()).toBe(false);
+  });
+});
+
+describe('warmUpWebGl', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const canvasWith = (getContext: (type: string) => unknown) => ({ width: 300, height: 150, getContext: vi.fn(getContext) });
+
+  it('makes a 1x1 WebGL context and gives it back at once', () => {
+    const loseContext = vi.fn();
+    const canvas = canvasWith((type) => (type === 'webgl2' ? { getExtension: (name: string) => (name === 'WEBGL_lose_context' ? { loseContext } : null) } : null));
+    vi.stubGlobal('document', { createElement: () => canvas });
+    warmUpWebGl();
+    expect(canvas.getContext).toHaveBeenCalledWith('webgl2');
+    expect([canvas.width, canvas.height]).toEqual([1, 1]);
+    expect(loseContext).toHaveBeenCalledTimes(1);
+  });
+
+  it('does nothing, and throws nothing, where the browser has no WebGL or refuses it', () => {
+    const none = canvasWith(() => null);
+    vi.stubGlobal('document', { createElement: () => none });
+    expect(() => warmUpWebGl()).not.toThrow();
+    expect(none.getContext.mock.calls.map(([type]) => type)).toEqual(['webgl2', 'webgl']);
+    vi.stubGlobal('document', { createElement: () => canvasWith(() => { throw new Error('WebGL blocked'); }) });
+    expect(() => warmUpWebGl()).not.toThrow();
   });
 });

@@ -7,9 +7,10 @@ import { useEffect, useRef, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
 import { MAX_ZOOM } from '../model';
 import { afterFirstPaint } from '../lib/after-paint';
+import { yieldToBrowser } from '../../../shared/lib';
 import { enableJsonText } from './json-text';
 import { premultiplyNatively } from './native-premultiply';
-import { fenceCheck, frameGate, isSoftwareRenderer, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO, revealWhenDrawn } from '../lib/render-quality';
+import { fenceCheck, frameGate, isSoftwareRenderer, warmUpWebGl, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO, revealWhenDrawn } from '../lib/render-quality';
 import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
 import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
@@ -67,6 +68,11 @@ export default function OfflineMap() {
       addProtocol('pmtiles', pmtilesOnDemand);
       // The workers learn to read data sent as JSON text (the pins' hand-over: json-text.ts).
       void enableJsonText(importScriptInWorkers);
+      // The page's first WebGL context costs more than the next (the browser connects to its GPU process):
+      // taken here, in a task of its own, `new Map` is 50-60 ms shorter under Lighthouse's 4x slowdown, and
+      // the longest task of the signed-in load (225 ms, tests/perf/map-trace.ts) under 200 ms.
+      warmUpWebGl();
+      await yieldToBrowser();
       if (cancelled || !container.current) return;
       instance = create(container.current, styleUrl);
       const software = isSoftwareRenderer(instance.painter.context.gl);

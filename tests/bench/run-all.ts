@@ -220,7 +220,7 @@ if (only.has('client') && portal) {
         what: `Lighthouse ${page.what}`,
         figure: `score ${r.score.toFixed(2)}, LCP ${fmt(r.lcp / 1000, 1)} s, TBT ${fmt(r.tbt)} ms`,
         baseline: `FCP ${fmt(r.fcp / 1000, 1)} s, ${fmt(r.scriptKb)} kB script`,
-        note: `${r.longTasks} long tasks, longest ${fmt(r.longestTask)} ms${spread}`,
+        note: `${r.longTasks} long tasks, longest ${fmt(r.longestTask)} ms, longest of the page's own ${fmt(r.longestOwnTask)} ms (its scripts and document; the others are the browser's start and Lighthouse's)${spread}${runs.length > 1 ? `, longest own ${runs.map((x) => fmt(x.longestOwnTask)).join(', ')} ms` : ''}`,
       });
     }
   }

@@ -370,6 +370,48 @@ describe('main dashboard panel', () => {
     await expect(page.getByTestId('overview').isVisible()).resolves.toBe(true);
   });
 
+  // Below the tablets the design starts from (map-page.module.css): at 375-412 px the three columns of
+  // panels overlapped, the dashboard's figures and the Active Pin counts running into each other.
+  it('on a phone the dashboard spans the top and the other panels sit below it, with no text running into another', async () => {
+    const PHONE = { width: 375, height: 667 };
+    const page = await openDashboard('distributor@demo.test', PHONE);
+    const boxOf = async (id: string) => (await page.getByTestId(id).boundingBox())!;
+    const [panel, clock, pins, profile] = await Promise.all(['dashboard-panel', 'clock-panel', 'active-pin-panel', 'profile-panel'].map(boxOf));
+    for (const box of [panel!, clock!, pins!, profile!]) {
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+      expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
+    }
+    expect(panel!.width).toBeGreaterThan(PHONE.width * 0.9);
+    for (const box of [clock!, pins!, profile!]) expect(panel!.y + panel!.height).toBeLessThanOrEqual(box.y);
+    expect(clock!.y + clock!.height).toBeLessThanOrEqual(pins!.y);
+    expect(pins!.x + pins!.width).toBeLessThanOrEqual(profile!.x);
+    // Within each panel (the panels themselves do not overlap: above), no two texts of the dashboard's tabs,
+    // tiles and usage figures overlap, nor an Active Pin row's swatch, count and switch.
+    const overlapping = await page.evaluate(() => {
+      const leaves = (selector: string) => [...document.querySelectorAll(selector)].filter((el) => !el.querySelector('span'));
+      const groups = [
+        leaves('[data-testid="dashboard-panel"] [role="tab"], [data-testid="overview"] dt, [data-testid="overview"] dd, [data-testid="overview"] [data-testid^="tile-"] span').filter((el) => el.textContent?.trim()),
+        leaves('[data-testid="active-pin-panel"] button span'),
+      ];
+      const hits: string[] = [];
+      for (const group of groups) {
+        const boxes = group.map((el) => ({ text: el.textContent?.trim() || el.className, r: el.getBoundingClientRect() })).filter(({ r }) => r.width > 0 && r.height > 0);
+        for (let i = 0; i < boxes.length; i++)
+          for (let j = i + 1; j < boxes.length; j++) {
+            const a = boxes[i]!.r;
+            const b = boxes[j]!.r;
+            if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) hits.push(`${boxes[i]!.text} / ${boxes[j]!.text}`);
+          }
+      }
+      return hits;
+    });
+    expect(overlapping).toEqual([]);
+    await screenshot(page, 'dashboard-phone');
+    expect(await dashboardAxe(page)).toEqual([]);
+    expect(await seriousAxe(page, '[data-testid="active-pin-panel"]')).toEqual([]);
+  });
+
   it('keeps the overview counts live by push, with no REST polling', async () => {
     const page = await openDashboard('distributor@demo.test');
     const reads: string[] = [];

@@ -37,6 +37,7 @@ import autocannon from './lean-autocannon.ts';
 import { postgresAvailable } from '../helpers/backends.ts';
 import { checkinLoad } from './checkin-load.ts';
 import { startRestServer } from './rest-server-process.ts';
+import { synchronousCommit } from '../../server/src/config/config.ts';
 import type { LighthouseFigures } from '../perf/lighthouse.ts';
 import { medianRun } from '../perf/median-run.ts';
 
@@ -91,7 +92,7 @@ const fleetArgs = [...(pglite ? ['--pglite'] : []), '--devices', String(fleet.de
 const login = async (base: string) =>
   ((await (await fetch(`${base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) })).json()) as { auth_token: string }).auth_token;
 
-console.log(`npm run bench${smoke ? ' -- --smoke' : ''}: ${fleet.devices} devices on ${pglite ? 'PGlite' : 'PostgreSQL'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${mb(os.totalmem())}, node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}${pglite ? '' : `, check-ins commit with synchronous_commit ${process.env.CHECKIN_SYNCHRONOUS_COMMIT?.trim().toLowerCase() || 'off'} (CHECKIN_SYNCHRONOUS_COMMIT)`}`);
+console.log(`npm run bench${smoke ? ' -- --smoke' : ''}: ${fleet.devices} devices on ${pglite ? 'PGlite' : 'PostgreSQL'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${mb(os.totalmem())}, node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}${pglite ? '' : `, check-ins commit with synchronous_commit ${synchronousCommit(process.env.CHECKIN_SYNCHRONOUS_COMMIT)} (CHECKIN_SYNCHRONOUS_COMMIT)`}`);
 
 let portal: Awaited<ReturnType<typeof startServer>> | null = null;
 if (only.has('rest') || only.has('client')) {

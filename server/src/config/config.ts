@@ -135,7 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { generat
   };
 }
 
-function synchronousCommit(value: string | undefined): SynchronousCommit {
+/** CHECKIN_SYNCHRONOUS_COMMIT's value: one of PostgreSQL's, 'off' when unset (the bench prints it too). */
+export function synchronousCommit(value: string | undefined): SynchronousCommit {
   const given = value?.trim().toLowerCase() || 'off';
   const known = SYNCHRONOUS_COMMIT.find((v) => v === given);
   if (!known) throw new ConfigError(`CHECKIN_SYNCHRONOUS_COMMIT must be one of ${SYNCHRONOUS_COMMIT.join(', ')}: ${value}`);

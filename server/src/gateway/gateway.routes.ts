@@ -14,7 +14,7 @@ type GatewayConfig = Pick<AppContext['config'], 'secretKey'> & Partial<Pick<AppC
  * checkinSynchronousCommit (the seed, tests) a check-in commits as every other write does.
  */
 export const gatewayServiceOf = (db: Db, config: GatewayConfig, now?: () => Date) =>
-  gatewayService({ repo: gatewayRepository(db, { synchronousCommit: config.checkinSynchronousCommit ?? 'on' }), secretKey: config.secretKey, ...(now ? { now } : {}) });
+  gatewayService({ repo: gatewayRepository(db, config.checkinSynchronousCommit ? { synchronousCommit: config.checkinSynchronousCommit } : {}), secretKey: config.secretKey, ...(now ? { now } : {}) });
 
 /**
  * The device-facing API under /device/v1, with its own body limit (a check-in may carry 5,000 events).

@@ -8,7 +8,7 @@ import { createGatewayApp } from './gateway-role.ts';
 const unusedDb = new Proxy({}, { get: () => () => Promise.reject(new Error('no database in this test')) }) as unknown as Db;
 const app = (up = true) =>
   createGatewayApp({
-    config: { secretKey: 'k'.repeat(32), publicUrl: 'http://localhost:8080', mapStyleUrl: undefined, googleMapsApiKey: undefined, trustProxy: false },
+    config: { secretKey: 'k'.repeat(32), checkinSynchronousCommit: 'off', publicUrl: 'http://localhost:8080', mapStyleUrl: undefined, googleMapsApiKey: undefined, trustProxy: false },
     database: { db: unusedDb, ping: async () => up },
     log: () => undefined,
     metrics: { contentType: 'text/plain; version=0.0.4; charset=utf-8', text: async () => 'device_checkins_total{outcome="accepted"} 0\n' },

@@ -24,7 +24,7 @@ import type { ProcessMetrics } from './metrics.ts';
  * a check-in only writes the device's rows, and the pollers see the change at their next poll as before.
  */
 export function createGatewayApp(deps: {
-  config: Pick<Config, 'secretKey' | 'publicUrl' | 'mapStyleUrl' | 'googleMapsApiKey' | 'trustProxy'>;
+  config: Pick<Config, 'secretKey' | 'checkinSynchronousCommit' | 'publicUrl' | 'mapStyleUrl' | 'googleMapsApiKey' | 'trustProxy'>;
   database: Pick<Database, 'db' | 'ping'>;
   now?: () => Date;
   log: (msg: string, err?: unknown) => void;

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { $labelsVisible, $pins, $selectedSerial, $siteNames } from '../model';
 import { refreshWhenDrawnChanges, useOfflineMap } from './map-context';
 import styles from './offline-map.module.css';
-import { CLUSTERS_LAYER, PINS_LAYER } from './pins-layer';
+import { byLabelPriority, drawnPins } from './drawn-pins';
 
 /** At most this many labels at once: beyond it they would cover each other and cost frames. */
 export const LABEL_CAP = 60;
@@ -34,46 +34,45 @@ export function LabelsLayer() {
     const refresh = () => {
       const wanted = new Map<string, { label: string; at: [number, number]; offset?: number }>();
       if (state.current.visible) {
-        const features = map.queryRenderedFeatures({ layers: [PINS_LAYER] });
-        features.sort((a, b) => Number(b.properties?.serial === state.current.selected) - Number(a.properties?.serial === state.current.selected));
+        const selected = state.current.selected;
+        // Pins whose icon may reach into the view (it stands up to 34 px above its anchor).
+        const drawn = drawnPins(map, 34);
+        const pins = drawn.filter((d) => !d.cluster && typeof d.properties.serial === 'string');
+        // Labels go to the selected device first, then to the worse statuses (drawn above the better ones).
+        pins.sort(byLabelPriority(selected));
         // Labels never cover a pin (the fan of a site's devices stays readable) nor another label.
         const pinBoxes = new Map<string, Box>();
-        for (const feature of features.slice(0, PIN_BOX_CAP)) {
-          if (feature.geometry.type !== 'Point') continue;
-          const at = map.project(feature.geometry.coordinates as [number, number]);
-          pinBoxes.set(String(feature.properties?.serial), { left: at.x - 12, right: at.x + 12, top: at.y - 32, bottom: at.y - 2 });
-        }
+        for (const pin of pins.slice(0, PIN_BOX_CAP)) pinBoxes.set(String(pin.properties.serial), { left: pin.x - 12, right: pin.x + 12, top: pin.y - 32, bottom: pin.y - 2 });
         const taken: Box[] = [];
         // Site names on one-site clusters first: they say where a group of pins is.
-        for (const cluster of map.queryRenderedFeatures({ layers: [CLUSTERS_LAYER] })) {
-          const g = Number(cluster.properties?.gmin);
+        for (const cluster of drawn) {
+          if (!cluster.cluster) continue;
+          const g = Number(cluster.properties.gmin);
           const name = state.current.siteNames[g];
-          if (!name || g !== Number(cluster.properties?.gmax) || cluster.geometry.type !== 'Point') continue;
+          if (!name || g !== Number(cluster.properties.gmax)) continue;
           const key = `site:${g}`;
           if (wanted.has(key)) continue;
-          const at = cluster.geometry.coordinates as [number, number];
-          const point = map.project(at);
           const width = Math.min(LABEL_MAX_WIDTH, name.length * 6.2 + 12);
           // Under the ring (clusters are drawn centred, up to about 40 px across).
-          const box: Box = { left: point.x - width / 2, right: point.x + width / 2, top: point.y + 22, bottom: point.y + 40 };
+          const box: Box = { left: cluster.x - width / 2, right: cluster.x + width / 2, top: cluster.y + 22, bottom: cluster.y + 40 };
           if (taken.some((other) => overlaps(box, other))) continue;
           taken.push(box);
-          wanted.set(key, { label: name, at, offset: 22 });
+          wanted.set(key, { label: name, at: cluster.at, offset: 22 });
         }
-        for (const feature of features) {
+        const canvas = map.getCanvas();
+        for (const pin of pins) {
           if (wanted.size >= LABEL_CAP) break;
-          const serial = feature.properties?.serial as string | undefined;
-          if (!serial || wanted.has(serial) || feature.geometry.type !== 'Point') continue;
-          const label = String(feature.properties?.label ?? serial);
-          const at = feature.geometry.coordinates as [number, number];
+          const serial = String(pin.properties.serial);
+          // Only pins standing on the view get a label (the others keep their boxes clear above).
+          if (wanted.has(serial) || pin.x < 0 || pin.x > canvas.clientWidth || pin.y < 0 || pin.y > canvas.clientHeight) continue;
+          const label = String(pin.properties.label ?? serial);
           // A label that would cover one already placed is left out (the pin stays clickable).
-          const point = map.project(at);
           const width = Math.min(LABEL_MAX_WIDTH, label.length * 6.2 + 12);
-          const box: Box = { left: point.x - width / 2, right: point.x + width / 2, top: point.y + 4, bottom: point.y + 22 };
+          const box: Box = { left: pin.x - width / 2, right: pin.x + width / 2, top: pin.y + 4, bottom: pin.y + 22 };
           if (taken.some((other) => overlaps(box, other))) continue;
-          if ([...pinBoxes].some(([other, pin]) => other !== serial && overlaps(box, pin))) continue;
+          if ([...pinBoxes].some(([other, pinBox]) => other !== serial && overlaps(box, pinBox))) continue;
           taken.push(box);
-          wanted.set(serial, { label, at });
+          wanted.set(serial, { label, at: pin.at });
         }
       }
       for (const [serial, marker] of placed) {

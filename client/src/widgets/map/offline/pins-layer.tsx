@@ -8,9 +8,10 @@ import { readPalette } from '../lib/palette';
 import { countByStatus, PIN_ID_PROPERTY, pinsDiff, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
 import { addLayerUnchecked, addSourceUnchecked, toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
+import { PINS_SOURCE } from './drawn-pins';
 import { useSourceData } from './use-source-data';
 
-const SOURCE = 'pins';
+const SOURCE = PINS_SOURCE;
 /** The single pins' and the clusters' layer ids (the labels read them). */
 export const PINS_LAYER = 'pins';
 export const CLUSTERS_LAYER = 'clusters';
@@ -53,6 +54,7 @@ const sortKey = (serial: string | null): ExpressionSpecification => [
   10,
   ['match', ['get', 'status'], 'offline', 5, 'warning', 4, 'registering', 3, 'paused', 2, 1],
 ];
+
 
 /** MapLibre's message to its workers with the list of the map's images (Style#_afterImageUpdated; MessageType.setImages). */
 const SET_IMAGES = 'SI';

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { $placeNames, placeViewSettled, type PlaceName } from '../model';
 import { refreshWhenDrawnChanges, toSpecZoom, useOfflineMap } from './map-context';
 import styles from './offline-map.module.css';
-import { CLUSTERS_LAYER, PINS_LAYER } from './pins-layer';
+import { drawnPins } from './drawn-pins';
 
 /** At most this many town names at once. */
 const PLACE_CAP = 40;
@@ -31,11 +31,8 @@ export function PlaceNamesLayer() {
       latest.current.settled({ west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth(), zoom: toSpecZoom(map.getZoom()) });
       // Room taken by the fleet: pins, clusters and the device labels already placed.
       const taken: Box[] = [];
-      for (const f of map.queryRenderedFeatures({ layers: [PINS_LAYER, CLUSTERS_LAYER] })) {
-        if (f.geometry.type !== 'Point') continue;
-        const at = map.project(f.geometry.coordinates as [number, number]);
-        taken.push({ left: at.x - 22, right: at.x + 22, top: at.y - 34, bottom: at.y + 22 });
-      }
+      // A pin or cluster partly on screen keeps names clear too.
+      for (const at of drawnPins(map, 40)) taken.push({ left: at.x - 22, right: at.x + 22, top: at.y - 34, bottom: at.y + 22 });
       const container = map.getContainer().getBoundingClientRect();
       for (const label of map.getContainer().querySelectorAll<HTMLElement>('[data-serial], [data-site]')) {
         const r = label.getBoundingClientRect();

@@ -2,7 +2,7 @@ import { createEvent, sample } from 'effector';
 import { countiesCleared, countiesRequested } from '../entities/county';
 import { devicesCleared, pinsRequested } from '../entities/device';
 import { overviewCleared, overviewRequested } from '../entities/overview';
-import { $signedIn, readTokenFx, sessionCheckRequested, sessionEnded, tokenReceived, type SessionEndReason } from '../entities/session';
+import { $signedIn, readTokenFx, saveTokenFx, sessionCheckRequested, sessionEnded, tokenReceived, type SessionEndReason } from '../entities/session';
 import { preloadMapFx } from '../pages/map';
 import { pinFilterReset } from '../features/active-pin-filter';
 import { liveUpdatesStarted, liveUpdatesStopped } from '../features/live-devices';
@@ -25,13 +25,24 @@ sample({ clock: appStarted, target: [routingStarted, sessionCheckRequested] });
 sample({ clock: signedIn, target: tokenReceived });
 sample({ clock: deactivatedLoginRefused, target: deactivatedDialogOpened });
 
+/**
+ * The session's data is asked for as soon as there is a token to check (one stored, or one a login just
+ * answered), beside the session check (GET /api/v1/user) rather than after it: the dashboard's figures, the
+ * counties and the pins arrive a round trip sooner. The server checks the token on each of these calls as
+ * on every call; a token it refuses ends the session at the first 401 or 403 that answers, and the others,
+ * answering a session already ended, change nothing (entities/session). The realtime connection still
+ * opens once the session is confirmed.
+ */
+const sessionDataRequested = createEvent();
+sample({ clock: readTokenFx.doneData, filter: (token) => token !== null, fn: () => undefined, target: sessionDataRequested });
+sample({ clock: saveTokenFx.done, fn: () => undefined, target: sessionDataRequested });
 sample({
-  clock: $signedIn.updates,
-  filter: Boolean,
+  clock: sessionDataRequested,
   // The map draws from the compact pin feed (about 60 bytes a device); the full device list (megabytes
   // at 10,000 devices) is read only when a view that lists devices opens (entities/device deviceListNeeded).
-  target: [countiesRequested, overviewRequested, clientConfigRequested, liveUpdatesStarted, pinsRequested],
+  target: [countiesRequested, overviewRequested, clientConfigRequested, pinsRequested],
 });
+sample({ clock: $signedIn.updates, filter: Boolean, fn: () => undefined, target: liveUpdatesStarted });
 // The map page's code (and MapLibre behind it) downloads while the session is checked or the login
 // answers, not after: with a stored token the map is the likely next screen.
 sample({ clock: readTokenFx.doneData, filter: (token) => token !== null, fn: () => undefined, target: preloadMapFx });

@@ -146,6 +146,31 @@ describe('device management panel', () => {
     await expect.poll(() => battery.getByRole('figure', { name: 'Battery state of charge over the past year' }).count(), { timeout: 30_000 }).toBe(1);
   });
 
+  it('on a phone the section takes the width under a menu row that keeps the open section in view', async () => {
+    const PHONE = { width: 375, height: 667 };
+    const target = (await devices()).find((d) => d.location_group)!;
+    const page = await e2e.openSignedIn('distributor@demo.test', `/?device=${target.serial}&section=management`, { viewport: PHONE });
+    await expect.poll(() => panel(page).getAttribute('data-serial'), { timeout: 30_000 }).toBe(target.serial);
+    await expect.poll(() => panel(page).getByRole('slider').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const layout = await panel(page).evaluate((el) => {
+      const box = (node: Element | null) => node!.getBoundingClientRect();
+      const menu = el.querySelector('nav[aria-label="Device sections"] ul')!;
+      const current = menu.querySelector('[aria-current="page"]')!;
+      const content = el.querySelector('aside + div')!;
+      return { panel: box(el), menu: box(menu), current: box(current), content: box(content), overflow: content.scrollWidth - content.clientWidth };
+    });
+    // One column: the section as wide as the panel (two columns left it 150 px wide, its controls cut off).
+    expect(layout.content.width).toBeGreaterThan(layout.panel.width - 2);
+    expect(layout.content.top).toBeGreaterThanOrEqual(layout.menu.bottom - 1);
+    expect(layout.overflow).toBeLessThanOrEqual(0);
+    // The menu scrolls sideways; the open section's item is inside its visible part.
+    expect(layout.current.left).toBeGreaterThanOrEqual(layout.menu.left - 1);
+    expect(layout.current.right).toBeLessThanOrEqual(layout.menu.right + 1);
+    await screenshot(page, 'device-panel-phone');
+    const axe = await axeOn(page).include('[data-testid="device-panel"]').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  });
+
   it("says when the sections' code could not be downloaded, and Try again shows the section", async () => {
     const target = (await devices()).find((d) => d.location_group)!;
     let fail = true;

@@ -5,11 +5,15 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 type Rss = { rss: number; peak: number; lifetimePeak?: number };
+/** CPU time and event-loop time (active, idle) since the process started, in ms. */
+export type Usage = { cpuMs: number; activeMs: number; idleMs: number };
 export type RestServerProcess = {
   child: ChildProcess;
   base: string;
   /** RSS now and its peak (the kernel's VmHWM); `reset`: the peak starts again from now (answers the peak until then as lifetimePeak). */
   rss(reset?: 'reset'): Promise<Rss>;
+  /** Its CPU and event-loop time so far (the difference of two readings is what it did between them). */
+  usage(): Promise<Usage>;
   stop(): Promise<void>;
 };
 
@@ -34,6 +38,16 @@ export async function startRestServer(args: string[], env: Record<string, string
         };
         child.on('message', on);
         child.send(reset ? 'rss-reset' : 'rss');
+      }),
+    usage: () =>
+      new Promise((resolve) => {
+        const on = (m: { usage?: Usage }) => {
+          if (!m.usage) return;
+          child.off('message', on);
+          resolve(m.usage);
+        };
+        child.on('message', on);
+        child.send('usage');
       }),
     stop: () =>
       new Promise<void>((resolve) => {

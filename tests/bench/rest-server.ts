@@ -16,6 +16,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import express from 'express';
 
 const arg = (name: string) => {
@@ -79,6 +80,13 @@ if (bare) {
 process.send!({ port });
 process.on('message', async (message) => {
   if (message === 'rss') process.send!({ rss: rss() });
+  // This process's CPU time so far and its event loop's utilisation (performance.eventLoopUtilization's
+  // running totals): two readings tell how busy it was between them.
+  if (message === 'usage') {
+    const cpu = process.cpuUsage();
+    const elu = performance.eventLoopUtilization();
+    process.send!({ usage: { cpuMs: (cpu.user + cpu.system) / 1000, activeMs: elu.active, idleMs: elu.idle } });
+  }
   // Resets the kernel's high-water mark (VmHWM) to the current RSS, so a peak is that of what follows.
   if (message === 'rss-reset') {
     const before = rss().peak;

@@ -82,6 +82,14 @@ async function cannon(url: string, headers: Record<string, string> = {}) {
   };
 }
 /** The q-quantile of some figures (NaN for none). */
+/** The host's CPU time so far from /proc/stat's first line, in clock ticks: in all, and idle (idle and iowait). */
+function hostCpu(): { total: number; idle: number } {
+  const [, ...ticks] = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).map(Number);
+  const total = ticks.slice(0, 8).reduce((sum, n) => sum + (n || 0), 0);
+  return { total, idle: (ticks[3] ?? 0) + (ticks[4] ?? 0) };
+}
+const hostIdlePercent = (a: { total: number; idle: number }, b: { total: number; idle: number }) => (100 * (b.idle - a.idle)) / Math.max(1, b.total - a.total);
+
 const quantile = (xs: number[], q: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! : NaN;
@@ -145,6 +153,11 @@ if (only.has('rest') && portal) {
   // The round's own peak: the baselines before it (/healthz at thousands of requests a second) leave
   // garbage the heap has not collected yet; the process's lifetime peak is printed beside it.
   const checkpointsBefore = await checkpoints();
+  // What the gateway and the host did through the round: a check-in slower than its budget is either the
+  // gateway's own cost (CPU a check-in) or a host without the CPU for it (the gateway's event loop busy
+  // though its CPU time is not, the host's CPU never idle: a slow 2-core host, PERFORMANCE.md).
+  const gatewayBefore = await gateway?.usage();
+  const hostBefore = hostCpu();
   const atStart = await portal.rss('reset');
   let peak = atStart.rss;
   const windows: { call: string; from: number; to: number }[] = [];
@@ -162,6 +175,8 @@ if (only.has('rest') && portal) {
     add({ section: 'rest', what: shown, figure: load(r), baseline: `/healthz ${fmt(healthz.rps)} req/s, p99 ${fmt(healthz.p99)} ms`, note: `${fmt(r.bytes / 1024, 1)} kB an answer, server peak ${mb(callPeak)}` });
     if (r.errors) failures.push(`${call}: ${r.errors} errors`);
   }
+  const gatewayAfter = await gateway?.usage();
+  const hostAfter = hostCpu();
   const load200 = await checkins.result;
   const checkpointsInRound = (await checkpoints()) - checkpointsBefore;
   await admin?.end();
@@ -186,7 +201,11 @@ if (only.has('rest') && portal) {
     what: `check-in latency at ${fmt(during.rate)}/s during the REST round${gateway ? ' (gateway process)' : " (portal's process)"}`,
     figure: `p50 ${fmt(during.p50, 1)} / p99 ${fmt(during.p99, 1)} ms${during.errors ? `, ${during.errors} errors in the whole load (${Object.entries(during.errorStatuses ?? {}).map(([status, n]) => `${n} ${status === '0' ? 'without an answer' : `answered ${status}`}`).join(', ')}${during.skipped ? `, ${during.skipped} not sent: 1,000 already waiting` : ''})` : ''}`,
     baseline: 'budget p99 < 100 ms',
-    note: `${fmt(during.sent)} check-ins from ${fmt(checkins.devices)} devices in the round's ${fmt(during.seconds)} s (after ${warmUp} s of warm-up), max ${fmt(during.max)} ms${admin ? `, ${checkpointsInRound} PostgreSQL checkpoint${checkpointsInRound === 1 ? '' : 's'} in the round` : ''}; p99 while each call ran: ${windows.map((w) => `${w.call} ${fmt(quantile(during.timeline.filter(([at]) => at >= w.from && at < w.to).map(([, ms]) => ms), 0.99))}`).join(', ')}`,
+    note: `${fmt(during.sent)} check-ins from ${fmt(checkins.devices)} devices in the round's ${fmt(during.seconds)} s (after ${warmUp} s of warm-up), max ${fmt(during.max)} ms${admin ? `, ${checkpointsInRound} PostgreSQL checkpoint${checkpointsInRound === 1 ? '' : 's'} in the round` : ''}; p99 while each call ran: ${windows.map((w) => `${w.call} ${fmt(quantile(during.timeline.filter(([at]) => at >= w.from && at < w.to).map(([, ms]) => ms), 0.99))}`).join(', ')}${
+      gatewayBefore && gatewayAfter
+        ? `; the gateway process ${fmt((gatewayAfter.cpuMs - gatewayBefore.cpuMs) / Math.max(1, during.sent), 1)} ms of CPU a check-in, its event loop busy ${fmt((100 * (gatewayAfter.activeMs - gatewayBefore.activeMs)) / Math.max(1, gatewayAfter.activeMs - gatewayBefore.activeMs + gatewayAfter.idleMs - gatewayBefore.idleMs))} % of the round`
+        : ''
+    }; the host's CPU idle ${fmt(hostIdlePercent(hostBefore, hostAfter))} % of the round`,
   });
   // Errors under saturation are part of the figure (printed); no answered check-in at all is a failure.
   if (!inRound.length || during.errors >= load200.sent) failures.push('check-ins during the REST round: none answered');

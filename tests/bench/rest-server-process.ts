@@ -26,29 +26,22 @@ export async function startRestServer(args: string[], env: Record<string, string
     child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
     child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
+  // Sends a message and resolves with the `key` of the first answer that carries one.
+  const ask = <T>(key: 'rss' | 'usage', message: string) =>
+    new Promise<T>((resolve) => {
+      const on = (m: Record<string, unknown>) => {
+        if (!m[key]) return;
+        child.off('message', on);
+        resolve(m[key] as T);
+      };
+      child.on('message', on);
+      child.send(message);
+    });
   return {
     child,
     base: `http://127.0.0.1:${port}`,
-    rss: (reset) =>
-      new Promise((resolve) => {
-        const on = (m: { rss?: Rss }) => {
-          if (!m.rss) return;
-          child.off('message', on);
-          resolve(m.rss);
-        };
-        child.on('message', on);
-        child.send(reset ? 'rss-reset' : 'rss');
-      }),
-    usage: () =>
-      new Promise((resolve) => {
-        const on = (m: { usage?: Usage }) => {
-          if (!m.usage) return;
-          child.off('message', on);
-          resolve(m.usage);
-        };
-        child.on('message', on);
-        child.send('usage');
-      }),
+    rss: (reset) => ask<Rss>('rss', reset ? 'rss-reset' : 'rss'),
+    usage: () => ask<Usage>('usage', 'usage'),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());

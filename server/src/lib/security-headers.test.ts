@@ -1,7 +1,8 @@
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { securityHeaders } from './security-headers.ts';
+import helmet from 'helmet';
+import { helmetOptions, securityHeaders } from './security-headers.ts';
 
 /** The Content-Security-Policy an app with these settings sends, as directive -> sources. */
 async function policy(config: Parameters<typeof securityHeaders>[0]): Promise<Record<string, string[]>> {
@@ -41,4 +42,32 @@ describe('securityHeaders: an operator map style (MAP_STYLE_URL) under the CSP',
       expect(csp['img-src'], String(mapStyleUrl)).toEqual(["'self'", 'data:', 'blob:']);
     }
   });
+});
+
+describe('securityHeaders: set once, the same as helmet on every answer', () => {
+  /** The headers an app answers a request with, but those Express and Node add themselves. */
+  const headersOf = async (middleware: express.RequestHandler, send: (agent: request.Agent) => request.Test) => {
+    const app = express();
+    app.use(middleware);
+    app.use(express.json());
+    app.all('/{*rest}', (_req, res) => void res.status(201).json({ ok: true }));
+    const answer = await send(request.agent(app));
+    const { date: _date, connection: _connection, etag: _etag, 'content-length': _length, 'x-powered-by': poweredBy, ...rest } = answer.headers as Record<string, string>;
+    return { ...rest, poweredBy } as Record<string, string | undefined>;
+  };
+  for (const config of [{ publicUrl: 'http://portal.test' }, { publicUrl: 'https://portal.example.com', mapStyleUrl: 'https://tiles.example.org/style.json', googleMapsApiKey: 'test-key-not-a-secret' }]) {
+    it(`answers what helmet itself answers, whatever the request (${config.publicUrl})`, async () => {
+      const requests: ((agent: request.Agent) => request.Test)[] = [
+        (agent) => agent.get('/'),
+        (agent) => agent.post('/device/v1/checkin').send({ dispenses: [] }),
+        (agent) => agent.get('/api/v1/device?x=1').set('Accept-Encoding', 'gzip'),
+      ];
+      for (const send of requests) {
+        const fixed = await headersOf(securityHeaders(config), send);
+        expect(fixed).toEqual(await headersOf(helmet(helmetOptions(config)), send));
+        expect(fixed['x-frame-options']).toBe('DENY');
+        expect(fixed['content-security-policy']).toContain("frame-ancestors 'none'");
+      }
+    });
+  }
 });

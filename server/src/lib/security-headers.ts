@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
-import type { RequestHandler } from 'express';
-import helmet from 'helmet';
+import type { Request, RequestHandler, Response } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
 
 /** Where the Google Maps provider loads from (only allowed when GOOGLE_MAPS_API_KEY is set). */
 const GOOGLE = ['https://maps.googleapis.com', 'https://maps.gstatic.com', 'https://*.googleapis.com', 'https://*.gstatic.com', 'https://*.google.com'];
+
+type HeaderConfig = { publicUrl: string; mapStyleUrl?: string | undefined; googleMapsApiKey?: string | undefined };
 
 /**
  * Security headers on every answer (helmet): pages and API alike.
@@ -21,13 +23,23 @@ const GOOGLE = ['https://maps.googleapis.com', 'https://maps.gstatic.com', 'http
  * Referrer-Policy no-referrer: a reset link (`/?token=...`) never leaks in a Referer header.
  * HSTS and upgrade-insecure-requests only when the portal is served over https (PUBLIC_URL): on plain
  * http (the development default) they would break same-origin requests.
+ *
+ * The headers are helmet's, worked out once: none of them depends on the request (no nonce, no function
+ * in a directive), and helmet's chain of a dozen middlewares rebuilt the policy's text on every answer
+ * (with `compression`'s wrapper, 10-20 % fewer answers a second for a small JSON call than bare Express:
+ * tests/bench/middleware.bench.ts; the same headers set once cost next to nothing).
  */
-export function securityHeaders(config: { publicUrl: string; mapStyleUrl?: string | undefined; googleMapsApiKey?: string | undefined }): RequestHandler {
+export function securityHeaders(config: HeaderConfig): RequestHandler {
+  return fixedHeaders(helmet(helmetOptions(config)));
+}
+
+/** helmet's options for this portal (tests/bench/middleware.bench.ts measures helmet itself with them). */
+export function helmetOptions(config: HeaderConfig): HelmetOptions {
   const https = config.publicUrl.startsWith('https://');
   const styleOrigin = config.mapStyleUrl && /^https?:\/\//i.test(config.mapStyleUrl) ? [new URL(config.mapStyleUrl).origin] : [];
   const googleMaps = !!config.googleMapsApiKey;
   const google = googleMaps ? GOOGLE : [];
-  return helmet({
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -51,7 +63,37 @@ export function securityHeaders(config: { publicUrl: string; mapStyleUrl?: strin
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     // The map's workers and the report downloads are same-origin; nothing here is meant to be embedded.
     crossOriginResourcePolicy: { policy: 'same-origin' },
-  });
+  };
+}
+
+/**
+ * A middleware that sets, on every answer, the headers `middleware` sets and removes those it removes,
+ * read once from a stand-in answer (helmet's middlewares only set and remove headers, whatever the request).
+ */
+function fixedHeaders(middleware: RequestHandler): RequestHandler {
+  const set = new Map<string, string | number | readonly string[]>();
+  const removed = new Set<string>();
+  const stand = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      set.set(name, value);
+      removed.delete(name.toLowerCase());
+      return stand;
+    },
+    removeHeader(name: string) {
+      set.delete(name);
+      removed.add(name.toLowerCase());
+    },
+  };
+  let failed: unknown = null;
+  void middleware({ method: 'GET', url: '/', headers: {} } as Request, stand as unknown as Response, (err?: unknown) => void (failed = err ?? null));
+  if (failed) throw failed instanceof Error ? failed : new Error(String(failed));
+  const headers = [...set];
+  const drop = [...removed];
+  return (_req, res, next) => {
+    for (const name of drop) res.removeHeader(name);
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
 }
 
 /**

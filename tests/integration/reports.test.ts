@@ -417,6 +417,11 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
 
     it('builds a report for three addresses once; after a mail that failed every attempt, the request again sends only it', async () => {
       await as('distributor').post('/addEmail', { email: 'third@report.test', name: 'Third' }).expect(201);
+      // The harness's own app is another process on this database: its outbox relay (every 2 s) could take the
+      // rows this test's app records and run them with its own renderer and mailer (a clean-clone CI run saw no
+      // build here: the harness had relayed them). Its queue is closed from here on; the tests after this one
+      // make their own apps.
+      await (h.app as unknown as { queue: { close(): Promise<void> } }).queue.close();
       let builds = 0;
       const counted: typeof reportFiles = (report) => {
         builds += 1;
@@ -476,7 +481,8 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
         return { queue, app: createApp({ config: h.config, database: h.database, mailer, queue, log: () => undefined }) };
       };
       // The harness's own app is a third process on this database: its outbox relay (every 2 s) would take rows
-      // these two workers are given and send them with a renderer of its own. This is the file's last test.
+      // these two workers are given and send them with a renderer of its own (closed by the test before too;
+      // again here when this one runs alone).
       await (h.app as unknown as { queue: { close(): Promise<void> } }).queue.close();
       const a = worker();
       const b = worker();

@@ -19,7 +19,7 @@ import type { RequestHandler } from 'express';
 export function compressAnswers(): RequestHandler {
   const compress = compression({ threshold: 1024 });
   // A caller that accepts no encoding gets its answer as it is: `compression` would wrap the answer's
-  // writes all the same to find that out (about 5 % of a device check-in's CPU on the gateway: devices send
-  // no Accept-Encoding).
+  // writes all the same to find that out (devices send no Accept-Encoding; tests/bench/middleware.bench.ts
+  // measures this with the security headers).
   return (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
 }

@@ -11,7 +11,6 @@ import { addLayerUnchecked, addSourceUnchecked, toGlZoom, toSpecZoom, useOffline
 import { PINS_SOURCE } from './drawn-pins';
 import { useSourceData } from './use-source-data';
 
-const SOURCE = PINS_SOURCE;
 /** The single pins' and the clusters' layer ids (the labels read them). */
 export const PINS_LAYER = 'pins';
 export const CLUSTERS_LAYER = 'clusters';
@@ -54,7 +53,6 @@ const sortKey = (serial: string | null): ExpressionSpecification => [
   10,
   ['match', ['get', 'status'], 'offline', 5, 'warning', 4, 'registering', 3, 'paused', 2, 1],
 ];
-
 
 /** MapLibre's message to its workers with the list of the map's images (Style#_afterImageUpdated; MessageType.setImages). */
 const SET_IMAGES = 'SI';
@@ -106,7 +104,7 @@ export function PinsLayer() {
   const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked });
   const latest = useRef(handlers);
   latest.current = handlers;
-  const initialData = useSourceData(map, SOURCE, pins, 'next-task', pinsDiff);
+  const initialData = useSourceData(map, PINS_SOURCE, pins, 'next-task', pinsDiff);
 
   useEffect(() => {
     const palette = readPalette();
@@ -167,7 +165,7 @@ export function PinsLayer() {
     };
     map.on('styleimagemissing', onImageMissing);
 
-    addSourceUnchecked(map, SOURCE, {
+    addSourceUnchecked(map, PINS_SOURCE, {
       type: 'geojson',
       data: initialData(),
       // Pins are known by serial, so a live change is sent as a diff of the pins it changed (pinsDiff).
@@ -187,7 +185,7 @@ export function PinsLayer() {
     addLayerUnchecked(map, {
       id: PINS_LAYER,
       type: 'symbol',
-      source: SOURCE,
+      source: PINS_SOURCE,
       filter: ['!', ['has', 'point_count']],
       layout: {
         'icon-image': ['concat', 'pin-', ['get', 'status']],
@@ -201,14 +199,14 @@ export function PinsLayer() {
     addLayerUnchecked(map, {
       id: CLUSTERS_LAYER,
       type: 'symbol',
-      source: SOURCE,
+      source: PINS_SOURCE,
       filter: ['has', 'point_count'],
       layout: { 'icon-image': bubbleImage, 'icon-allow-overlap': true, 'icon-ignore-placement': true },
     });
     addLayerUnchecked(map, {
       id: CLUSTER_COUNTS_LAYER,
       type: 'symbol',
-      source: SOURCE,
+      source: PINS_SOURCE,
       filter: ['has', 'point_count'],
       layout: { 'icon-image': countImage, 'icon-allow-overlap': true, 'icon-ignore-placement': true },
     });
@@ -222,7 +220,7 @@ export function PinsLayer() {
       const clusterId = feature?.properties?.cluster_id;
       if (!feature || typeof clusterId !== 'number' || feature.geometry.type !== 'Point') return;
       const [lng, lat] = feature.geometry.coordinates as [number, number];
-      const source = map.getSource(SOURCE) as GeoJSONSource;
+      const source = map.getSource(PINS_SOURCE) as GeoJSONSource;
       const zoom = await source.getClusterExpansionZoom(clusterId).catch(() => map.getZoom() + 2);
       latest.current.clusterClicked({ center: { lat, lng }, zoom: Math.max(toSpecZoom(zoom), MAP_DEFAULTS.minZoom) });
     };
@@ -263,7 +261,7 @@ export function PinsLayer() {
       }
       if (!map.style) return;
       for (const layer of [CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, PINS_LAYER]) map.removeLayer(layer);
-      map.removeSource(SOURCE);
+      map.removeSource(PINS_SOURCE);
     };
   }, [map, initialData]);
 

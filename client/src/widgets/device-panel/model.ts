@@ -1,5 +1,5 @@
 import type { DeviceAnswer, SimLogRow, Subscription } from '@fleet/shared';
-import { combine, createEffect, createEvent, createStore, sample } from 'effector';
+import { combine, createEffect, createEvent, createStore, sample, type Event, type Store } from 'effector';
 import { $devices, deviceAnswered, deviceListNeeded, deviceOf, deviceSelected, type Device } from '../../entities/device';
 import { deviceDeleted, deviceSaved } from '../../features/device-form';
 import { createApiFx, http, HttpError, segment } from '../../shared/api';
@@ -39,6 +39,16 @@ export const collapseToggled = createEvent();
  * only now, read what is already open (their reads are clocked by stores, whose updates they may have missed).
  */
 export const panelPartsLoaded = createEvent();
+/**
+ * `store`'s value when the sections' chunk says it loaded, but only if the store has not changed since the
+ * model calling this was made: a change since then has already clocked the model's reads, and reading again
+ * would read twice (the form shown, then 'Loading ...' again, then the form). That happens when the device or
+ * the session check answers between the chunk's evaluation and its first showing.
+ */
+export function valueAtLoad<T>(store: Store<T>): Event<T> {
+  const $unchanged = createStore(true).on(store.updates, () => false);
+  return sample({ clock: panelPartsLoaded, source: store, filter: $unchanged });
+}
 /** A write answered with the device (pause, config, reset, cancel): apply it at once, the push follows. */
 export const panelDeviceReplaced = createEvent<PanelDevice>();
 

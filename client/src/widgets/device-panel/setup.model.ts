@@ -4,7 +4,7 @@ import { $accessLevel } from '../../entities/session';
 import { createDebounce } from '../../shared/lib';
 import { fetchPumpSettingFx, fetchRentalFx, savePumpSettingFx, saveRentalFx, saveTimerFx, type PumpSetting, type Rental } from './controls.model';
 import { siteToday } from './lib/panel-lib';
-import { $multiSelected, $panelDevice, $section, panelPartsLoaded, type PanelSection } from './model';
+import { $multiSelected, $panelDevice, $section, valueAtLoad, type PanelSection } from './model';
 
 /**
  * The forms of the Device Management section (Pump Setup, Registration Setup) and of the Device
@@ -29,7 +29,7 @@ const isSerial = (serial: string | null): serial is string => serial !== null;
 
 export const $managementSerial = shownSerial('management');
 // This model is made when the sections' chunk loads, perhaps with a section already open: read it then too.
-const managementSerialAtLoad = sample({ clock: panelPartsLoaded, source: $managementSerial });
+const managementSerialAtLoad = valueAtLoad($managementSerial);
 export type SetupStatus = 'loading' | 'ready' | 'failed';
 export const pumpSettingChanged = createEvent<Partial<PumpSetting>>();
 export const $pumpSetting = createStore<PumpSetting | null>(null);
@@ -130,7 +130,7 @@ export const rentalFormOf = (r: Rental | null, today: string): RentalForm => ({
 });
 
 export const $subscriptionSerial = shownSerial('subscription');
-const subscriptionSerialAtLoad = sample({ clock: panelPartsLoaded, source: $subscriptionSerial });
+const subscriptionSerialAtLoad = valueAtLoad($subscriptionSerial);
 export const rentalFormChanged = createEvent<Partial<RentalForm>>();
 export const rentalEditStarted = createEvent();
 export const rentalSaveClicked = createEvent();

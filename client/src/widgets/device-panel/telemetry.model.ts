@@ -3,7 +3,7 @@ import { combine, createEvent, createStore, sample } from 'effector';
 import { createApiFx, http, segment } from '../../shared/api';
 import { deviceChangedReceived } from '../../shared/realtime';
 import { siteMonth, siteToday } from './lib/panel-lib';
-import { $panelDevice, $panelSerial, $section, panelClosed, panelDeviceSelected, panelOpened, panelPartsLoaded } from './model';
+import { $panelDevice, $panelSerial, $section, panelClosed, panelDeviceSelected, panelOpened, valueAtLoad } from './model';
 
 /**
  * What the panel's sections read once when shown (not pushed: history does not change under the eye):
@@ -88,7 +88,7 @@ export const dayUsage = loaded(fetchDayUsageFx);
 const $shown = combine($panelSerial, $section, $siteKey, (serial, section, key) => ({ serial: key !== null && key.startsWith(`${serial}|`) ? serial : null, section }));
 const shown = (section: string) => (s: { serial: string | null; section: string }) => s.serial !== null && s.section === section;
 // This model is made when the sections' chunk loads, perhaps with a section already open: read it then too.
-const shownAtLoad = sample({ clock: panelPartsLoaded, source: $shown });
+const shownAtLoad = valueAtLoad($shown);
 
 // Reads happen when a section is shown, for its device, and when its own inputs change.
 sample({

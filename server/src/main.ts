@@ -33,6 +33,7 @@ import { gracefulShutdown } from './ops/shutdown.ts';
 import { jobQueueFor } from './ops/job-queue.ts';
 import { startWorkerRole } from './ops/worker-role.ts';
 import { createGatewayApp } from './ops/gateway-role.ts';
+import { heapGrowingPercent, limitHeapGrowth } from './ops/heap-growth.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = process.env;
@@ -48,6 +49,8 @@ try {
   config = loadConfig(env, { generateSecrets: role === 'all' });
   const problems = roleRequirements(role, config);
   if (problems.length) throw new ConfigError(`Refusing to start: ${problems.join('; ')}`);
+  // Every role: the heap grows by half its live size between full collections, not up to four times (ops/heap-growth.ts).
+  limitHeapGrowth(heapGrowingPercent(env));
 } catch (err) {
   if (err instanceof ConfigError || (err instanceof Error && err.message.startsWith('Unknown role'))) {
     console.error(err.message);

@@ -34,6 +34,12 @@ function rss() {
 
 let close: () => Promise<void> = async () => undefined;
 const bare = arg('bare');
+// The portal's and the gateway's processes set their heap's growth as main.ts does (HEAP_GROWING_PERCENT,
+// server/src/ops/heap-growth.ts); the bare Express baseline keeps V8's own.
+if (!bare) {
+  const { heapGrowingPercent, limitHeapGrowth } = await import('../../server/src/ops/heap-growth.ts');
+  limitHeapGrowth(heapGrowingPercent(process.env));
+}
 let port: number;
 if (bare) {
   const body = fs.readFileSync(bare);

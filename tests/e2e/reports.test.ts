@@ -328,6 +328,44 @@ describe('Email Setup', () => {
     await expect.poll(() => rows.count()).toBe(3);
     expect((await api().get<{ email: string }[]>('/api/v1/email')).map((e) => e.email).filter((e) => e.endsWith('@e2e.test'))).toEqual(['ops@e2e.test']);
   });
+
+  it('on a phone each entry is its name with its switch and Delete, its address whole under them; the columns keep their names', async () => {
+    const page = await openReportList(DISTRIBUTOR, { width: 375, height: 667 });
+    await view(page).getByRole('button', { name: 'Email Setup' }).click();
+    const setup = dialog(page, 'Email Setup');
+    const list = setup.getByTestId('email-list');
+    await list.locator('tbody tr').first().waitFor();
+    const layout = await list.evaluate((table) => {
+      const lines = (el: Element) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      };
+      const bounds = table.closest('dialog')!.getBoundingClientRect();
+      return [...table.querySelectorAll('tbody tr')].map((row) => {
+        const [name, email, enabled, remove] = [...row.querySelectorAll('td')].map((td) => td.getBoundingClientRect());
+        return {
+          addressLines: lines(row.querySelectorAll('td')[1]!),
+          nameLines: lines(row.querySelectorAll('td')[0]!),
+          controlsBesideName: Math.abs(enabled!.top - name!.top) < name!.height && Math.abs(remove!.top - name!.top) < name!.height,
+          addressUnder: email!.top >= name!.bottom - 1,
+          inside: [name, email, enabled, remove].every((r) => r!.left >= bounds.left && r!.right <= bounds.right),
+        };
+      });
+    });
+    expect(layout.length).toBeGreaterThan(0);
+    // Four columns at this width broke 'ops@demo.test' into three lines and 'Operations' into three.
+    for (const row of layout) expect(row).toEqual({ addressLines: 1, nameLines: 1, controlsBesideName: true, addressUnder: true, inside: true });
+    // The column names are hidden from sight, not from screen readers: Chromium's accessibility tree keeps the table.
+    const cdp = await page.context().newCDPSession(page);
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value: string }; name?: { value: string }; ignored: boolean }[] };
+    const headers = nodes.filter((n) => !n.ignored && n.role?.value === 'columnheader').map((n) => n.name?.value?.toLowerCase());
+    expect(headers).toEqual(['name', 'email', 'enabled', 'delete']);
+    expect(nodes.filter((n) => !n.ignored && n.role?.value === 'row').length).toBe(layout.length + 1);
+    await cdp.detach();
+    await screenshot(page, 'reports-email-setup-phone');
+    expect(await axeDialog(page)).toEqual([]);
+  });
 });
 
 describe('Download and Send Email', () => {

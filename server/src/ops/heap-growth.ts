@@ -10,7 +10,7 @@ import { ConfigError } from '../config/config.ts';
  * The portal keeps about 60 MB alive with the 10,000-device fleet, so its heap reached 240 MB and its RSS
  * 370-400 MB in a few seconds of a busy REST round, against issue 16's 400 MB budget, and it would go on
  * growing with the host's speed, not with the fleet. With the heap growing by half its live size the same
- * round peaked at 213-238 MB RSS, at the same request rates (PERFORMANCE.md). A collection then comes more
+ * round peaked at 208-245 MB RSS, at the same request rates or higher (PERFORMANCE.md). A collection then comes more
  * often, but the live heap is small and V8 marks it beside the requests (concurrent marking).
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 50;

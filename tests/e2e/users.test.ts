@@ -204,6 +204,36 @@ describe('sign-up requests (distributor)', () => {
   });
 });
 
+describe('on a phone', () => {
+  it('the menu flows in rows above the section, every item in sight; nothing wider than the screen', async () => {
+    const PHONE = { width: 375, height: 667 };
+    const page = await e2e.openPage(PHONE);
+    const dialog = await openUserManagement(page, 'distributor@demo.test', PHONE);
+    await dialog.getByTestId('client-list').waitFor();
+    const menu = dialog.getByRole('navigation', { name: 'User Management' });
+    const frame = (await dialog.boundingBox())!;
+    const items = await menu.getByRole('button').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: Math.round(r.top), left: r.left, right: r.right })));
+    expect(items.length).toBe(5);
+    for (const item of items) expect(item.left >= frame.x && item.right <= frame.x + frame.width).toBe(true);
+    // Stacked, the five items took 240 px before the section began (its heading at 325 px).
+    expect(new Set(items.map((i) => i.top)).size).toBeLessThanOrEqual(3);
+    const heading = await dialog.getByRole('heading', { name: 'Sign Up Request' }).boundingBox();
+    expect(heading!.y).toBeLessThan(260);
+    const overflow = () => dialog.evaluate((el) => ({ page: document.documentElement.scrollWidth - document.documentElement.clientWidth, dialog: el.scrollWidth - el.clientWidth }));
+    expect(await overflow()).toEqual({ page: 0, dialog: 0 });
+    await menu.getByRole('button', { name: 'Account Settings', exact: true }).click();
+    await dialog.getByTestId('account-settings').waitFor();
+    expect(await menu.getByRole('button', { name: 'Account Settings', exact: true }).getAttribute('aria-current')).toBe('page');
+    expect(await overflow()).toEqual({ page: 0, dialog: 0 });
+    const field = await dialog.getByLabel('Email', { exact: true }).boundingBox();
+    expect(field!.x).toBeGreaterThan(frame.x);
+    expect(field!.x + field!.width).toBeLessThan(frame.x + frame.width);
+    await animationsSettled(page);
+    await screenshot(page, 'user-management-account-settings-375x667');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
 describe('account settings', () => {
   it('edits the own phone and the Weekly Report switch, kept after a reload; Escape closes', async () => {
     const page = await e2e.openPage();

@@ -81,7 +81,6 @@ async function cannon(url: string, headers: Record<string, string> = {}) {
     errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? 1 : 0),
   };
 }
-/** The q-quantile of some figures (NaN for none). */
 /** The host's CPU time so far from /proc/stat's first line, in clock ticks: in all, and idle (idle and iowait). */
 function hostCpu(): { total: number; idle: number } {
   const [, ...ticks] = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).map(Number);
@@ -90,6 +89,7 @@ function hostCpu(): { total: number; idle: number } {
 }
 const hostIdlePercent = (a: { total: number; idle: number }, b: { total: number; idle: number }) => (100 * (b.idle - a.idle)) / Math.max(1, b.total - a.total);
 
+/** The q-quantile of some figures (NaN for none). */
 const quantile = (xs: number[], q: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! : NaN;

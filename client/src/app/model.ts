@@ -33,11 +33,11 @@ sample({ clock: deactivatedLoginRefused, target: deactivatedDialogOpened });
  * answering a session already ended, change nothing (entities/session). The realtime connection still
  * opens once the session is confirmed.
  */
-const sessionDataRequested = createEvent();
-sample({ clock: readTokenFx.doneData, filter: (token) => token !== null, fn: () => undefined, target: sessionDataRequested });
-sample({ clock: saveTokenFx.done, fn: () => undefined, target: sessionDataRequested });
+/** A token was found stored at start (not a login): the session check goes out for it. */
+const tokenFoundStored = sample({ clock: readTokenFx.doneData, filter: (token) => token !== null, fn: () => undefined });
 sample({
-  clock: sessionDataRequested,
+  clock: [tokenFoundStored, saveTokenFx.done],
+  fn: () => undefined,
   // The map draws from the compact pin feed (about 60 bytes a device); the full device list (megabytes
   // at 10,000 devices) is read only when a view that lists devices opens (entities/device deviceListNeeded).
   target: [countiesRequested, overviewRequested, clientConfigRequested, pinsRequested],
@@ -45,7 +45,7 @@ sample({
 sample({ clock: $signedIn.updates, filter: Boolean, fn: () => undefined, target: liveUpdatesStarted });
 // The map page's code (and MapLibre behind it) downloads while the session is checked or the login
 // answers, not after: with a stored token the map is the likely next screen.
-sample({ clock: readTokenFx.doneData, filter: (token) => token !== null, fn: () => undefined, target: preloadMapFx });
+sample({ clock: tokenFoundStored, target: preloadMapFx });
 sample({ clock: tokenReceived, fn: () => undefined, target: preloadMapFx });
 sample({ clock: sessionEnded, target: [liveUpdatesStopped, devicesCleared, countiesCleared, overviewCleared, pinFilterReset, mapReset] });
 // The push server ended the session (an account deactivated for an overdue invoice closes its sockets at

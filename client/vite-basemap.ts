@@ -59,10 +59,10 @@ type File = { fileName: string; source: Buffer };
 
 function make(): { basemap: File } {
   const require = createRequire(import.meta.url);
-  const read = (name: string) => JSON.parse(fs.readFileSync(require.resolve(name), 'utf8'));
+  const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
   // Features tell themselves apart by their `kind` (water, state, county): the layers filter on it.
-  const water = waterOf(read('world-atlas/land-50m.json'));
-  const borders = usBorders(read('us-atlas/counties-10m.json'));
+  const water = waterOf(read(require.resolve('world-atlas/land-50m.json')));
+  const borders = usBorders(read(require.resolve('us-atlas/counties-10m.json')));
   const tiles = vectorTiles({ type: 'FeatureCollection', features: [water, ...borders.features] }, BASEMAP_SOURCE_LAYER, MAX_ZOOM);
   const source = pmtilesArchive(tiles, { vectorLayers: [{ id: BASEMAP_SOURCE_LAYER, fields: { kind: 'String' } }], center: [-90.07, 29.95, 4] });
   const hash = crypto.createHash('sha256').update(source).digest('base64url').slice(0, 8);

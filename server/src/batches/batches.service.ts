@@ -242,8 +242,6 @@ export function batchesService(deps: BatchesServiceDeps) {
   };
 }
 
-export type BatchesService = ReturnType<typeof batchesService>;
-
 // ---------------------------------------------------------------- pure parts (unit tested)
 
 function requireDistributor(viewer: ScopeViewer): void {

@@ -219,7 +219,6 @@ export function billingService(deps: BillingServiceDeps) {
     },
   };
 }
-export type BillingService = ReturnType<typeof billingService>;
 
 function sameSet(a: number[], b: number[]): boolean {
   if (a.length !== b.length) return false;

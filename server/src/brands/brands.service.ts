@@ -170,4 +170,3 @@ export function brandsService({ repo, images, log, devicesChanged = () => undefi
     },
   };
 }
-export type BrandsService = ReturnType<typeof brandsService>;

@@ -179,5 +179,3 @@ export async function count(db: Db, table: string): Promise<number> {
   };
   return res.rows[0]?.n ?? 0;
 }
-
-export const migrationsFolder = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../drizzle');

@@ -272,4 +272,4 @@ export function devicesRepository(db: Db): DevicesRepository {
   };
 }
 
-export type { DeviceAnswer, DeviceListItem } from '@fleet/shared';
+export type { DeviceAnswer } from '@fleet/shared';

@@ -229,7 +229,6 @@ export function gatewayService({ repo, secretKey, now = () => new Date() }: Gate
     },
   };
 }
-export type GatewayService = ReturnType<typeof gatewayService>;
 
 /** Refuses timestamps from a clock far ahead of the server, or impossibly old: nothing of such an upload is stored. */
 function checkTimes(input: CheckinInput, t: Date) {

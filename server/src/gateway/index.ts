@@ -5,4 +5,3 @@
  * whose list JSON the realtime pollers diff and push to browsers (server/src/realtime).
  */
 export { deviceGatewayRouter, gatewayAdminRoutes, gatewayServiceOf } from './gateway.routes.ts';
-export type { GatewayService } from './gateway.service.ts';

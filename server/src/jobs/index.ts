@@ -5,4 +5,4 @@
  */
 export { checkFleetHealth, startFleetHealth } from './fleet-health.ts';
 export { dbJobLedger } from './job-ledger.ts';
-export { enqueueSummaries, startReportSchedules, summaryWindow } from './report-schedules.ts';
+export { startReportSchedules } from './report-schedules.ts';

@@ -29,4 +29,3 @@ export function appRedis(url: string | undefined, log: (m: string, e?: unknown) 
     close: () => client.disconnect(),
   };
 }
-export type AppRedis = NonNullable<ReturnType<typeof appRedis>>;

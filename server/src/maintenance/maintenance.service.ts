@@ -136,7 +136,6 @@ export function maintenanceService(deps: MaintenanceServiceDeps) {
     },
   };
 }
-export type MaintenanceService = ReturnType<typeof maintenanceService>;
 
 function toRecord(r: Awaited<ReturnType<MaintenanceRepository['records']>>[number]): MaintenanceRecord {
   return {

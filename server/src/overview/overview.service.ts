@@ -42,4 +42,3 @@ export function overviewService({ repo, cache = noAggregateCache }: OverviewServ
     },
   };
 }
-export type OverviewService = ReturnType<typeof overviewService>;

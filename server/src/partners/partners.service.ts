@@ -96,4 +96,3 @@ export function partnersService(deps: PartnersServiceDeps) {
     },
   };
 }
-export type PartnersService = ReturnType<typeof partnersService>;

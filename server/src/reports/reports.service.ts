@@ -217,8 +217,6 @@ export function reportsService(deps: ReportsServiceDeps) {
   return service;
 }
 
-export type ReportsService = ReturnType<typeof reportsService>;
-
 /** Builds reports: the part of the service the report mail jobs use too (server/src/reports/report-mail.ts). */
 export function reportBuilder(deps: Pick<ReportsServiceDeps, 'repo' | 'telemetry' | 'now'>) {
   const { repo } = deps;

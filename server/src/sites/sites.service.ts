@@ -51,4 +51,3 @@ export function sitesService({ repo, cache = noAggregateCache }: SitesServiceDep
     },
   };
 }
-export type SitesService = ReturnType<typeof sitesService>;

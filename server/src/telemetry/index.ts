@@ -4,4 +4,4 @@
  * by the shared helpers. The rows are written by the device gateway (server/src/gateway).
  */
 export { telemetryRoutes } from './telemetry.routes.ts';
-export { telemetryRepository, type DeviceRange, type TelemetryRepository } from './telemetry.repository.ts';
+export { telemetryRepository, type DeviceRange } from './telemetry.repository.ts';

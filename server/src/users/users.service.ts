@@ -163,7 +163,6 @@ export function usersService(deps: UsersServiceDeps) {
     },
   };
 }
-export type UsersService = ReturnType<typeof usersService>;
 
 // ---------------------------------------------------------------- pure parts (unit tested)
 

@@ -1,2 +1,2 @@
-export { $counties, $countyNames, countiesCleared, countiesRequested, countyOutlines, fetchCountiesFx, type CountyCollection, type CountyFeature, type LocationRow } from './model';
+export { $counties, $countyNames, countiesCleared, countiesRequested, fetchCountiesFx } from './model';
 export { countyRows, emptyTally, tally, type CountyRow, type StatusTally } from './lib';

@@ -1,2 +1,2 @@
 export { MAINTENANCE_CREDENTIAL_KEY, maintenanceApi, readStoredCredential, type CredentialStatus } from './api';
-export { actionsText, needsOf, REASON_TEXT, remainingText, siteLine } from './lib';
+export { actionsText, needsOf, remainingText, siteLine } from './lib';

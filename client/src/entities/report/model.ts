@@ -25,11 +25,6 @@ export const $reportEmails = createStore<ReportEmail[]>([])
   })
   .on(reportEmailRemoved, (list, id) => list.filter((e) => e.id !== id))
   .reset(sessionEnded);
-export const $reportEmailsStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle')
-  .on(fetchReportEmailsFx, () => 'loading')
-  .on(fetchReportEmailsFx.done, () => 'ready')
-  .on(fetchReportEmailsFx.fail, () => 'failed')
-  .reset(sessionEnded);
 export const $enabledEmails = $reportEmails.map((list) => list.filter((e) => e.is_enable).map((e) => e.email));
 
 sample({ clock: reportEmailsRequested, fn: () => undefined, target: fetchReportEmailsFx });

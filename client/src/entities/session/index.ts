@@ -6,7 +6,6 @@ export {
   $user,
   clearTokenFx,
   DEACTIVATED_FLAG,
-  DEACTIVATED_URL,
   fetchCurrentUserFx,
   logoutFx,
   logoutRequested,
@@ -16,5 +15,4 @@ export {
   sessionEnded,
   tokenReceived,
   type SessionEndReason,
-  type SessionStatus,
 } from './model';

@@ -1,2 +1,2 @@
 export { BrandFormDialog } from './ui/brand-form-dialog';
-export { $canManageBrands, brandAddOpened, brandDetailOpened, brandSaved } from './model';
+export { brandAddOpened, brandDetailOpened, brandSaved } from './model';

@@ -16,7 +16,7 @@ import { createApiFx, GENERIC_FAILURE, http, HttpError, segment, serverReason } 
 import { createResultPopup } from '../../shared/lib';
 import { $canManageDevices, addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened } from './entry';
 
-export { $canManageDevices, addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened } from './entry';
+export { addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened } from './entry';
 
 /**
  * The ADD NEW DEVICE and EDIT DEVICE popups (spec sections 2, 5 and 8). Add places an available

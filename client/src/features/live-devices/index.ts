@@ -1,1 +1,1 @@
-export { $live, FLUSH_MS, flushTimerFx, liveUpdatesStarted, liveUpdatesStopped, mergePatch, subscribeOverviewFx, subscribeSerialsFx, SUBSCRIBE_CHUNK } from './model';
+export { $live, flushTimerFx, liveUpdatesStarted, liveUpdatesStopped } from './model';

@@ -9,7 +9,6 @@ export {
   $selectedTag,
   $unsaved,
   advanceFilterOpened,
-  noticeDismissed,
   tagDialogOpened,
   tagsRequested,
   TAG_TEXT,

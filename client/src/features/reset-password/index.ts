@@ -1,16 +1,6 @@
 export {
-  $newPassword,
-  $repeatPassword,
-  $resetPending,
-  $resetProblem,
-  $resetResult,
   $resetToken,
-  newPasswordChanged,
-  repeatPasswordChanged,
   resetCleared,
-  resetPasswordFx,
-  resetSubmitted,
   resetTokenReceived,
-  type ResetResult,
 } from './model';
-export { ResetPasswordForm, type ResetPasswordFormProps } from './ui/reset-password-form';
+export { ResetPasswordForm } from './ui/reset-password-form';

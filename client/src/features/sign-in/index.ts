@@ -1,22 +1,7 @@
 export {
-  $accountKind,
   $email,
-  $error,
-  $password,
-  $pending,
-  checkUserFx,
   deactivatedLoginRefused,
-  emailChanged,
   emailPrefilled,
-  kindOfRole,
-  loginFx,
-  lookupIdleFx,
-  passwordChanged,
-  ROLE_LOOKUP_IDLE_MS,
   signedIn,
-  signInReset,
-  signInSubmitted,
-  type AccountKind,
-  type UserKind,
 } from './model';
-export { SignInForm, type SignInFormProps } from './ui/sign-in-form';
+export { SignInForm } from './ui/sign-in-form';

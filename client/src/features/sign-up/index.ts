@@ -1,20 +1,4 @@
 export {
-  $signUpButtonText,
-  $signUpForm,
-  $signUpPending,
-  $signUpResult,
-  EMPTY_SIGN_UP_FORM,
-  notificationToggled,
-  signUpButtonText,
-  signUpFieldChanged,
-  signUpFx,
   signUpReset,
-  signUpSubmitted,
-  toSignUpPayload,
-  type NotificationChannel,
-  type SignUpField,
-  type SignUpForm,
-  type SignUpPayload,
-  type SignUpResult,
 } from './model';
-export { SignUpForm as SignUpFormView, type SignUpFormProps } from './ui/sign-up-form';
+export { SignUpForm as SignUpFormView } from './ui/sign-up-form';

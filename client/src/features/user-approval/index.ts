@@ -1,2 +1,2 @@
-export { $detailMode, detailClosed, editAccountClicked, viewDetailClicked, type DetailMode } from './model';
+export { $detailMode, detailClosed, editAccountClicked, viewDetailClicked } from './model';
 export { RequestDetail, DecisionPopup } from './ui/request-detail';

@@ -1,1 +1,1 @@
-export { $clientConfig, clientConfigRequested, fetchClientConfigFx, type ClientConfig } from './model';
+export { $clientConfig, clientConfigRequested, fetchClientConfigFx } from './model';

@@ -1,8 +1,8 @@
-export { $now, clockStarted, clockStopped, clockTicked, startTimerFx } from './clock';
+export { $now, clockStarted, clockStopped } from './clock';
 export { deleteCookie, readCookie, writeSessionCookie } from './cookie';
 export { createDebounce } from './debounce';
 export { normalizeEmail } from './email';
-export { createResultPopup, createSeqTimerFx, type PopupResult, type ShownResult } from './result-popup';
+export { createResultPopup, createSeqTimerFx, type PopupResult } from './result-popup';
 export { pageZone, siteTime } from './site-time';
 export { yieldToBrowser } from './yield-to-browser';
 export { formatNumber } from './format-number';

@@ -9,6 +9,4 @@ export {
   readLocationFx,
   routingStarted,
   ROUTES,
-  withoutQueryParam,
-  type AppLocation,
 } from './model';

@@ -1,2 +1,2 @@
-export { clockFace, type ClockFace } from './lib';
+;
 export { ClockPanel } from './ui/clock-panel';

@@ -1,2 +1,2 @@
 export { DashboardPanel, type DashboardSlots } from './ui/dashboard-panel';
-export { areaFocused, dashboardReset, deviceChosen, $selectedCounty } from './model';
+export { areaFocused, deviceChosen } from './model';

@@ -1,2 +1,2 @@
-export { $deactivatedDialogOpen, deactivatedDialogClosed, deactivatedDialogOpened } from './model';
-export { DEACTIVATED_DIALOG_WIDTH, DeactivatedDialog } from './ui/deactivated-dialog';
+export { $deactivatedDialogOpen, deactivatedDialogOpened } from './model';
+export { DeactivatedDialog } from './ui/deactivated-dialog';

@@ -1,2 +1,2 @@
-export { initials, ProfilePanel } from './ui/profile-panel';
+export { ProfilePanel } from './ui/profile-panel';
 export { userManagementRequested, zoomInRequested, zoomOutRequested } from './model';

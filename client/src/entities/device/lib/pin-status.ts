@@ -2,7 +2,6 @@ import type { DeviceListItemShape } from '@fleet/shared';
 
 /** The Active Pin filter's three kinds (spec section 2): Synced (regular), pause and warning. */
 export type PinType = 'regular' | 'pause' | 'warning';
-export const PIN_TYPES: readonly PinType[] = ['regular', 'pause', 'warning'];
 
 /**
  * What a pin shows. Paused and warning pins come from the spec's pin states; a regular pin shows its

@@ -109,14 +109,6 @@ export const CloseIcon = (props: IconProps) => (
   </Svg>
 );
 
-export const UsersIcon = (props: IconProps) => (
-  <Svg {...props}>
-    <circle cx="9" cy="8" r="3.5" />
-    <path d="M2.5 20a6.5 6.5 0 0 1 13 0" />
-    <path d="M16 4.6a3.5 3.5 0 0 1 0 6.8M18 14.2a6.5 6.5 0 0 1 3.5 5.8" />
-  </Svg>
-);
-
 export const ArrowLeftIcon = (props: IconProps) => (
   <Svg {...props}>
     <path d="M19 12H5M11 6l-6 6 6 6" />

@@ -27,7 +27,7 @@ const clientType = (layer) => `client-${layer}`;
  * Every other folder of server/src is a feature and is entered through its index.ts (a new folder is a
  * feature by default).
  */
-const SERVER_INFRASTRUCTURE = ['access', 'config', 'db', 'lib', 'openapi', 'ops', 'seed'];
+const SERVER_INFRASTRUCTURE = ['access', 'config', 'db', 'lib', 'openapi', 'ops', 'processes', 'seed'];
 
 /**
  * Layers whose slices do not import each other at all (a slice's own files still import each other): two

@@ -7,7 +7,7 @@
  *   --bare <file>: a bare Express 5 server answering GET / with that file's bytes as JSON, the floor for
  *     a big JSON answer on this machine;
  *   --gateway: the device gateway alone on the bench fleet's database, as `npm run start:gateway` serves it
- *     (server/src/ops/gateway-role.ts); the portal process must have opened (seeded) that database first.
+ *     (server/src/processes/gateway.ts); the portal process must have opened (seeded) that database first.
  * Sends the parent { port } once listening, { rss } when asked ('rss'; 'rss-reset' first resets the
  * peak to the current RSS), and exits on 'stop' or when its parent goes.
  */
@@ -51,7 +51,7 @@ if (bare) {
   close = async () => void server.close();
 } else if (process.argv.includes('--gateway')) {
   const { openBenchFleet, BENCH_SECRET_KEY } = await import('./bench-fleet.ts');
-  const { createGatewayApp } = await import('../../server/src/ops/gateway-role.ts');
+  const { createGatewayApp } = await import('../../server/src/processes/gateway.ts');
   const { loadConfig } = await import('../../server/src/config/config.ts');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-gateway-bench-'));
   const database = await openBenchFleet({ pglite: false, devices: Number(arg('devices') ?? 10_000), sites: Number(arg('sites') ?? 1_000), days: Number(arg('days') ?? 365), dataDir });

@@ -1,5 +1,6 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRedis } from './redis.ts';
 import type { z } from 'zod';
 import { jobIdOf, type JobDefinition, type JobLedger, type JobQueue } from './queue.ts';
 
@@ -47,7 +48,7 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
   const prefix = opts.prefix ?? 'fleet-bull';
   const log = opts.log ?? (() => undefined);
   // Workers block on Redis: BullMQ requires maxRetriesPerRequest null on their connections.
-  const queueConnection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  const queueConnection = createRedis(opts.redisUrl, 'blocking');
   const queue = new Queue(name, { connection: queueConnection, prefix });
   // An emitter's 'error' without a listener ends the process: Redis going away must only be logged
   // (ioredis reconnects; the outbox keeps what was not queued, server/src/mail/outbox.ts).
@@ -67,7 +68,7 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
     running.delete(id);
   };
   if (opts.runWorker !== false) {
-    workerConnection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+    workerConnection = createRedis(opts.redisUrl, 'blocking');
     worker = new Worker(
       name,
       async (job) => {

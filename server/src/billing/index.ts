@@ -1,3 +1,3 @@
-/** Subscriptions and bills (billing.routes.ts -> billing.service.ts -> billing.repository.ts) and the overdue check's schedule. */
+/** Subscriptions and bills (billing.routes.ts -> billing.service.ts -> billing.repository.ts) and the overdue check's tick (scheduled by server/src/processes/schedules.ts). */
 export { billingRoutes } from './billing.routes.ts';
-export { startOverdueSchedule } from './overdue-schedule.ts';
+export { overdueTick, OVERDUE_TICK_MINUTES } from './overdue-schedule.ts';

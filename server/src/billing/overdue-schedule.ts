@@ -1,4 +1,3 @@
-import cron from 'node-cron';
 import type { AppContext } from '../context.ts';
 import { dbJobLedger } from '../jobs/index.ts';
 import { billingServiceOf } from './billing.routes.ts';
@@ -31,12 +30,4 @@ export async function overdueTick(ctx: Pick<AppContext, 'db' | 'config' | 'now' 
     await ledger.failed(key, String((err as Error)?.stack ?? err));
     throw err;
   }
-}
-
-/** Every OVERDUE_TICK_MINUTES (server time) and once at start-up. Answers a stop function. */
-export function startOverdueSchedule(ctx: Pick<AppContext, 'db' | 'config' | 'now' | 'sessions' | 'log'>) {
-  const run = () => void overdueTick(ctx).catch((err) => ctx.log('billing: overdue check failed', err));
-  const task = cron.schedule(`*/${OVERDUE_TICK_MINUTES} * * * *`, run);
-  run();
-  return () => task.stop();
 }

@@ -19,7 +19,7 @@ export const gatewayServiceOf = (db: Db, config: GatewayConfig, now?: () => Date
 /**
  * The device-facing API under /device/v1, with its own body limit (a check-in may carry 5,000 events).
  * It needs the database and the secret key only: the portal mounts it (app.ts), and so does the
- * gateway role's own process (ops/gateway-role.ts).
+ * gateway role's own process (processes/gateway.ts).
  */
 export function deviceGatewayRouter(ctx: { db: Db; config: GatewayConfig; now?: () => Date }) {
   const service = gatewayServiceOf(ctx.db, ctx.config, ctx.now);

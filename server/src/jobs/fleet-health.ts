@@ -37,17 +37,3 @@ export async function checkFleetHealth(db: Db, now: Date = new Date()) {
   const foldedConsumption = await foldBatchConsumption(db);
   return { wentOffline: offline.rows.map((r) => r.serial), expiredChanges: expired.rows.length, foldedConsumption };
 }
-
-/** The in-process schedule of the one-command run; the queue-backed schedule replaces it when scaled. */
-export function startFleetHealth(db: Db, log: (m: string, e?: unknown) => void, everyMs = 60_000) {
-  const timer = setInterval(() => {
-    checkFleetHealth(db).then(
-      (r) => {
-        if (r.wentOffline.length || r.expiredChanges) log(`fleet health: ${r.wentOffline.length} offline, ${r.expiredChanges} pending changes expired`);
-      },
-      (err) => log('fleet health check failed', err),
-    );
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}

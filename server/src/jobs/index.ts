@@ -1,8 +1,8 @@
 /**
- * Scheduled and queued work run by the server: fleet health (devices offline, pending changes expired),
- * the report schedules, and the job ledger BullMQ and the in-process queue share. The job processors
+ * Work the schedules (server/src/processes/schedules.ts) and the queue run: fleet health (devices offline, pending changes expired),
+ * the dispensation summaries the report schedules queue, and the job ledger BullMQ and the in-process queue share. The job processors
  * themselves live in @fleet/workers.
  */
-export { checkFleetHealth, startFleetHealth } from './fleet-health.ts';
+export { checkFleetHealth } from './fleet-health.ts';
 export { dbJobLedger } from './job-ledger.ts';
-export { startReportSchedules } from './report-schedules.ts';
+export { enqueueSummaries } from './report-schedules.ts';

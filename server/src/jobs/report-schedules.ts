@@ -1,4 +1,3 @@
-import cron from 'node-cron';
 import { and, eq } from 'drizzle-orm';
 import { addDays, localDateOf, roundVolume, siteTimeZone, weekStartOf } from '@fleet/shared';
 import type { JobName, JobQueue } from '@fleet/workers';
@@ -77,30 +76,4 @@ export async function enqueueSummaries(db: Db, queue: JobQueue<JobName>, period:
     queued++;
   }
   return queued;
-}
-
-/**
- * Daily at 07:00 and weekly on Monday at 07:00 (server time). Every process may run them: keys dedupe.
- * `claim` (start:worker, ops/tick-once.ts) lets one process of several run each tick at all; the cron
- * expressions can be changed (REPORT_DAILY_CRON, REPORT_WEEKLY_CRON; tests tick every few seconds).
- */
-export function startReportSchedules(
-  db: Db,
-  queue: JobQueue<JobName>,
-  log: (m: string, e?: unknown) => void,
-  opts: { claim?: (tick: string, slot: Date) => Promise<boolean>; daily?: string; weekly?: string } = {},
-) {
-  // node-cron hands each run the time it was scheduled for (its `date`, a whole second), the same on every
-  // worker; the moment the callback happens to run would differ between workers by their delays.
-  const run = (period: SummaryPeriod) => async (ctx?: { date?: Date }) => {
-    try {
-      if (opts.claim && !(await opts.claim(`summary-${period}`, ctx?.date ?? new Date(Math.floor(Date.now() / 1000) * 1000)))) return;
-      const n = await enqueueSummaries(db, queue, period);
-      log(`${period} summaries queued for ${n} recipients`);
-    } catch (err) {
-      log(`${period} summaries failed`, err);
-    }
-  };
-  const tasks = [cron.schedule(opts.daily ?? '0 7 * * *', run('daily')), cron.schedule(opts.weekly ?? '0 7 * * 1', run('weekly'))];
-  return () => tasks.forEach((t) => t.stop());
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRedis } from '@fleet/workers';
 import type { ScopeViewer } from '../access/scope.ts';
 
 /**
@@ -107,7 +108,7 @@ export function aggregateCache(
   if (opts.database) sameDatabase.set(opts.database, peers);
   peers.add(clear);
   if (opts.redisUrl) {
-    sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+    sub = createRedis(opts.redisUrl, 'blocking', { lazyConnect: true });
     sub.on('error', (err) => log('aggregate cache redis error', err));
     sub.on('message', () => entries.clear());
     sub.subscribe(channel).catch((err) => log('aggregate cache subscribe failed', err));
@@ -143,7 +144,7 @@ export function aggregateCache(
       for (const peer of peers) peer();
       if (!opts.redisUrl) return;
       if (!pub) {
-        pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1 });
+        pub = createRedis(opts.redisUrl, 'publish');
         pub.on('error', (err) => log('aggregate cache redis error', err));
       }
       // Lost, the others' entries still expire within ttlMs.

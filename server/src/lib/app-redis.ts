@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { createRedis } from '@fleet/workers';
 
 /**
  * The app's own Redis client (auth counters, /readyz), undefined without REDIS_URL. No offline queue:
@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
  */
 export function appRedis(url: string | undefined, log: (m: string, e?: unknown) => void) {
   if (!url) return undefined;
-  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  const client = createRedis(url, 'fastFail');
   let lastLogged = 0;
   client.on('error', (err) => {
     // One line per 10 s while it is down, not one per reconnect attempt.

@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
@@ -37,3 +39,9 @@ export function opsMiddleware(opts: { logger: Logger; metrics?: ProcessMetrics; 
   return [access as unknown as RequestHandler, withContext, ...(opts.metrics ? [opts.metrics.httpMiddleware] : []), ...(opts.draining ? [opts.draining] : [])];
 }
 
+
+/** Where a server listens, for the start-up line: `0.0.0.0:8080`, `[::]:8080`. */
+export function describeAddress(s: Server): string {
+  const a = s.address() as AddressInfo | null;
+  return a ? `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}` : '?';
+}

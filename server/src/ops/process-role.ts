@@ -7,7 +7,7 @@
  * - `worker` (`npm run start:worker`): pollers, queued jobs, the outbox relay and the scheduled ticks;
  *   HTTP only for /healthz, /readyz and /metrics. Needs DATABASE_URL, REDIS_URL and DEVICE_API_URL.
  * - `gateway` (`npm run start:gateway`): the devices' check-ins (/device/v1) and nothing of the portal
- *   (ops/gateway-role.ts), so a busy portal does not keep devices waiting. Needs DATABASE_URL only.
+ *   (processes/gateway.ts), so a busy portal does not keep devices waiting. Needs DATABASE_URL only.
  */
 const ROLES = ['all', 'server', 'worker', 'gateway'] as const;
 export type ProcessRole = (typeof ROLES)[number];

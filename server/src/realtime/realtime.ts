@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRedis } from '@fleet/workers';
 import type { SubscriptionTopic } from '@fleet/shared';
 import { memoryPollState, memoryWatchRegistry, pollCounters, pollNudger, redisPollState, redisWatchRegistry, startPollers, type NudgeSource } from '@fleet/workers';
 import type { AuthService } from '../auth/index.ts';
@@ -50,11 +51,11 @@ export async function startRealtime(
   let sub: Redis | undefined;
   if (opts.redisUrl) {
     const prefix = opts.redisPrefix ?? 'fleet:';
-    redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true, keyPrefix: prefix });
+    redis = createRedis(opts.redisUrl, 'command', { lazyConnect: true, keyPrefix: prefix });
     await redis.connect();
     // The adapter names its channels itself (key option); its clients carry no key prefix.
-    pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 });
-    sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 });
+    pub = createRedis(opts.redisUrl, 'command');
+    sub = createRedis(opts.redisUrl, 'command');
     // Without a listener an unreachable Redis throws an unhandled 'error' and ends the process; ioredis
     // reconnects by itself, so a log line is all that is needed.
     for (const [name, r] of [['state', redis], ['adapter pub', pub], ['adapter sub', sub]] as const) r.on('error', (err) => log(`realtime redis (${name}) error`, err));

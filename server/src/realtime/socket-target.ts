@@ -1,5 +1,6 @@
 import { Emitter } from '@socket.io/redis-emitter';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRedis } from '@fleet/workers';
 import type { Server } from 'socket.io';
 
 /**
@@ -20,7 +21,7 @@ export function socketTarget<T>(opts: { redisUrl?: string | undefined; redisPref
       if (io) return io as unknown as T;
       if (!opts.redisUrl) return undefined;
       if (!emitter) {
-        const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 });
+        const redis = createRedis(opts.redisUrl, 'command');
         redis.on('error', (err) => opts.log?.(`${opts.name} emitter: redis error`, err));
         // The same channel key as the adapter in realtime.ts.
         emitter = { redis, emitter: new Emitter(redis, { key: `${opts.redisPrefix ?? 'fleet:'}socket.io` }) };

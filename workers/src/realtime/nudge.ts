@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRedis } from '../redis.ts';
 import type { NudgeSource } from './poller.ts';
 
 /**
@@ -30,7 +31,7 @@ export function pollNudger(opts: { redisUrl?: string | undefined; redisPrefix?: 
         return;
       }
       if (!pub) {
-        pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1 });
+        pub = createRedis(opts.redisUrl, 'publish');
         pub.on('error', (err) => log('poll nudge redis error', err));
       }
       // A lost nudge costs only speed: the subject is still polled at its period.
@@ -40,7 +41,7 @@ export function pollNudger(opts: { redisUrl?: string | undefined; redisPrefix?: 
       subscribe(listener) {
         listeners.add(listener);
         if (opts.redisUrl && !sub) {
-          sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+          sub = createRedis(opts.redisUrl, 'blocking');
           sub.on('error', (err) => log('poll nudge redis error', err));
           sub.on('message', (_channel: string, message: string) => {
             let serials: unknown;

@@ -1,36 +1,35 @@
 import crypto from 'node:crypto';
-import express, { type RequestHandler } from 'express';
+import http from 'node:http';
+import express from 'express';
 import { Emitter } from '@socket.io/redis-emitter';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { jobs, pollNudger, redisPollState, redisWatchRegistry, startPollers, type JobName } from '@fleet/workers';
+import { createRedis, jobs, pollNudger, redisPollState, redisWatchRegistry, startPollers, type JobName } from '@fleet/workers';
 import type { SubscriptionTopic } from '@fleet/shared';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
-import { checkFleetHealth, startReportSchedules } from '../jobs/index.ts';
 import { healthRoutes } from '../health/index.ts';
-import { startOverdueSchedule } from '../billing/index.ts';
 import { outboxQueue, type Mailer } from '../mail/index.ts';
 import { deviceApiGetter, sessionHub } from '../realtime/index.ts';
-import { opsMiddleware } from './http.ts';
-import { jobQueueFor } from './job-queue.ts';
-import { outboxTrace } from './logger.ts';
-import type { ProcessMetrics } from './metrics.ts';
-import type { ShutdownStep } from './shutdown.ts';
-import { everyPeriod, tickClaimer } from './tick-once.ts';
+import { describeAddress, opsMiddleware } from '../ops/http.ts';
+import { jobQueueFor } from '../ops/job-queue.ts';
+import { outboxTrace } from '../ops/logger.ts';
+import type { ProcessMetrics } from '../ops/metrics.ts';
+import type { gracefulShutdown } from '../ops/shutdown.ts';
+import { tickClaimer } from '../ops/tick-once.ts';
+import { startSchedules } from './schedules.ts';
 
 /**
- * `npm run start:worker`: everything that is not an answer to a browser. The pollers (subjects come from
+ * The worker process, `npm run start:worker`: everything that is not an answer to a browser. The pollers (subjects come from
  * the watch registry the servers' sockets fill in Redis; subjects are split into shards leased to the
  * workers (poll-state.ts), so N workers poll each subject once per period; a card is read only while
  * watched, in filtered list calls; changes go out through the Socket.IO Redis emitter to whichever
  * server holds the sockets), the BullMQ processors (mails, reports), the outbox relay, and the
- * scheduled ticks: fleet health every minute, the daily and weekly summaries, the billing overdue check.
- * Each tick runs on one worker (tick-once.ts; the overdue check through its job-ledger key).
+ * scheduled ticks (schedules.ts): fleet health every minute, the daily and weekly summaries, the billing
+ * overdue check. Each tick runs on one worker (ops/tick-once.ts; the overdue check through its job-ledger key).
  *
  * Its HTTP port answers /healthz, /readyz and /metrics only.
  */
-export async function startWorkerRole(opts: {
+export async function startWorker(opts: {
   config: Config & { redisUrl: string };
   database: Database;
   mailer: Mailer;
@@ -39,10 +38,10 @@ export async function startWorkerRole(opts: {
   metrics: ProcessMetrics;
   redisPrefix: string;
   deviceApiUrl: string;
-  /** The drain switch of the shutdown (shutdown.ts): /readyz 503 while the worker finishes its jobs. */
-  draining?: RequestHandler;
+  /** Drains (/readyz 503 while the worker finishes its jobs) and stops the worker (ops/shutdown.ts). */
+  shutdown: ReturnType<typeof gracefulShutdown>;
   env?: NodeJS.ProcessEnv;
-}) {
+}): Promise<http.Server> {
   const { config, database, log, metrics } = opts;
   const env = opts.env ?? process.env;
   const db = database.db;
@@ -60,9 +59,9 @@ export async function startWorkerRole(opts: {
   });
   const sessions = sessionHub({ redisUrl: config.redisUrl, redisPrefix: opts.redisPrefix, log });
 
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, keyPrefix: opts.redisPrefix });
+  const redis = createRedis(config.redisUrl, 'command', { keyPrefix: opts.redisPrefix });
   redis.on('error', (err) => log('worker redis error', err));
-  const emitterRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
+  const emitterRedis = createRedis(config.redisUrl, 'command');
   emitterRedis.on('error', (err) => log('worker emitter redis error', err));
   // The adapter's channel (realtime.ts): every server's sockets in the room get the event.
   const emitter = new Emitter(emitterRedis, { key: `${opts.redisPrefix}socket.io` });
@@ -85,27 +84,19 @@ export async function startWorkerRole(opts: {
   });
 
   const claim = tickClaimer(redis, { onClaimed: (tick, slot) => opts.logger.info({ tick, slot }, `tick ${tick} runs here`) });
-  const fleetHealthEveryMs = Number(env.FLEET_HEALTH_INTERVAL_MS ?? 60_000);
-  // On the period's boundaries, claimed per period: once per period across the workers, whenever each started.
-  const stopFleetHealth = everyPeriod(fleetHealthEveryMs, async (slot) => {
-    try {
-      if (!(await claim('fleet-health', slot, fleetHealthEveryMs))) return;
-      const r = await checkFleetHealth(db);
-      if (r.wentOffline.length || r.expiredChanges) log(`fleet health: ${r.wentOffline.length} offline, ${r.expiredChanges} pending changes expired`);
-    } catch (err) {
-      log('fleet health check failed', err);
-    }
-  });
-  const stopReportSchedules = startReportSchedules(db, queue, log, {
-    claim,
-    ...(env.REPORT_DAILY_CRON ? { daily: env.REPORT_DAILY_CRON } : {}),
-    ...(env.REPORT_WEEKLY_CRON ? { weekly: env.REPORT_WEEKLY_CRON } : {}),
-  });
-  const stopOverdueSchedule = startOverdueSchedule({ db, config, now: () => new Date(), sessions, log });
+  const stopSchedules = startSchedules(
+    { db, config, now: () => new Date(), sessions, log, queue },
+    {
+      claim,
+      fleetHealthEveryMs: Number(env.FLEET_HEALTH_INTERVAL_MS ?? 60_000),
+      ...(env.REPORT_DAILY_CRON ? { daily: env.REPORT_DAILY_CRON } : {}),
+      ...(env.REPORT_WEEKLY_CRON ? { weekly: env.REPORT_WEEKLY_CRON } : {}),
+    },
+  );
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(opsMiddleware({ logger: opts.logger, metrics, ...(opts.draining ? { draining: opts.draining } : {}) }));
+  app.use(opsMiddleware({ logger: opts.logger, metrics, draining: opts.shutdown.middleware }));
   app.use(healthRoutes({ database: database.ping, redis: async () => (await redis.ping()) === 'PONG' }));
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.contentType).send(await metrics.text());
@@ -114,12 +105,10 @@ export async function startWorkerRole(opts: {
     res.status(404).json({ detail: 'A worker answers /healthz, /readyz and /metrics only.' });
   });
 
-  const steps: ShutdownStep[] = [
-    ['schedules', () => {
-      stopFleetHealth();
-      stopReportSchedules();
-      stopOverdueSchedule();
-    }],
+  const server = http.createServer(app);
+  opts.shutdown.attach(server);
+  opts.shutdown.add(
+    ['schedules', stopSchedules],
     ['pollers', async () => {
       await pollers.stop();
       await nudges.close();
@@ -132,8 +121,10 @@ export async function startWorkerRole(opts: {
       redis.disconnect();
       emitterRedis.disconnect();
     }],
-  ];
-  return { app, steps };
+    ['database', () => database.close()],
+  );
+  server.listen(config.port, config.host, () => log(`worker: health and metrics on ${describeAddress(server)}`));
+  return server;
 }
 
 /** POLL_PERIODS=device=10000,simLog=15000: the spec's periods, changed (tests shorten them). */

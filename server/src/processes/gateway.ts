@@ -1,4 +1,6 @@
+import http from 'node:http';
 import express, { type RequestHandler } from 'express';
+import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
 import { deviceGatewayRouter } from '../gateway/index.ts';
@@ -6,10 +8,12 @@ import { healthRoutes } from '../health/index.ts';
 import { compressAnswers } from '../lib/compression.ts';
 import { errorHandler, notFoundHandler } from '../lib/errors.ts';
 import { securityHeaders } from '../lib/security-headers.ts';
-import type { ProcessMetrics } from './metrics.ts';
+import { describeAddress, opsMiddleware } from '../ops/http.ts';
+import type { ProcessMetrics } from '../ops/metrics.ts';
+import type { gracefulShutdown } from '../ops/shutdown.ts';
 
 /**
- * `npm run start:gateway`: the device gateway alone, the devices' side of a scaled deployment. It
+ * The gateway process, `npm run start:gateway`: the device gateway alone, the devices' side of a scaled deployment. It
  * answers POST /device/v1/checkin and GET /device/v1/config (the same router the portal mounts, so the
  * one-command run keeps serving devices itself), /healthz, /readyz and /metrics; every other path is a
  * 404. The proxy sends /device/ here (deploy/nginx.conf).
@@ -30,7 +34,7 @@ export function createGatewayApp(deps: {
   log: (msg: string, err?: unknown) => void;
   /** Operations middleware (ops/http.ts: request id, access log, latency, drain), first. */
   ops?: RequestHandler[];
-  /** GET /metrics (the process's ProcessMetrics in main.ts, as the worker role serves them). */
+  /** GET /metrics (the process's ProcessMetrics, as the worker serves them). */
   metrics?: Pick<ProcessMetrics, 'text' | 'contentType'>;
 }) {
   const app = express();
@@ -47,4 +51,22 @@ export function createGatewayApp(deps: {
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;
+}
+
+/** Starts the gateway process: its app on the configured port, drained and closed by the shutdown. */
+export function startGateway(opts: {
+  config: Parameters<typeof createGatewayApp>[0]['config'] & { port: number; host: string | undefined };
+  database: Parameters<typeof createGatewayApp>[0]['database'] & { close(): unknown };
+  logger: Logger;
+  log: (m: string, e?: unknown) => void;
+  metrics: ProcessMetrics;
+  shutdown: ReturnType<typeof gracefulShutdown>;
+}): http.Server {
+  const { config, database, logger, log, metrics, shutdown } = opts;
+  const app = createGatewayApp({ config, database, log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics });
+  const server = http.createServer(app);
+  shutdown.attach(server);
+  shutdown.add(['database', () => database.close()]);
+  server.listen(config.port, config.host, () => log(`gateway: device check-ins on ${describeAddress(server)}`));
+  return server;
 }

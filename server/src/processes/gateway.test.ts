@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/client.ts';
-import { createGatewayApp } from './gateway-role.ts';
+import { createGatewayApp } from './gateway.ts';
 
 // The routes' shape only: a check-in stored through this app on PostgreSQL, in its own process, is in
 // tests/integration/ops-scaled.test.ts. Nothing here reaches the database (refused before a query).

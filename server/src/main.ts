@@ -10,6 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { realClock, type Clock } from '@fleet/shared';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { createApp } from './app.ts';
@@ -69,6 +70,10 @@ const shutdown = gracefulShutdown({ log, timeoutMs: Number(env.SHUTDOWN_TIMEOUT_
 shutdown.install();
 const redisPrefix = config.redisPrefix ?? 'fleet:';
 
+// The one clock of the rules (shared/src/rules/clock.ts): the portal runs on real time; the season
+// runner and its cross-check drive a simulated one (workers/src/simulator/season.ts, docs/simulator.md).
+const clock: Clock = realClock;
+
 const databaseOptions = { url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') };
 let database = await openDatabase(databaseOptions);
 log(`database: ${database.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pgdata')}` : 'PostgreSQL (DATABASE_URL), migrations applied'}`);
@@ -97,7 +102,7 @@ const mailer = metrics.countedMailer(createMailer({ smtpUrl: config.smtpUrl, fro
 let server: http.Server;
 
 if (role === 'gateway') {
-  const app = createGatewayApp({ config, database, log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics });
+  const app = createGatewayApp({ config, database, now: () => clock.now(), log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics });
   server = http.createServer(app);
   shutdown.attach(server);
   shutdown.add(['database', () => database.close()]);
@@ -125,6 +130,7 @@ if (role === 'gateway') {
   const deviceAccess = deviceAccessHub({ redisUrl: config.redisUrl, redisPrefix, log });
   const app = createApp({
     config,
+    clock,
     database,
     mailer,
     queue,
@@ -159,11 +165,11 @@ if (role === 'gateway') {
   const stops: (() => void)[] = [];
   if (role === 'all') {
     // Devices that miss their own schedule go offline; pending changes nobody picked up expire.
-    stops.push(startFleetHealth(database.db, log));
+    stops.push(startFleetHealth(database.db, log, { clock }));
     // Daily and weekly dispensation mails, as queued jobs keyed per user and period.
     stops.push(startReportSchedules(database.db, app.queue, log));
     // The overdue rule: an invoice unpaid 15 days past its due date deactivates its payer (once per tick across processes).
-    stops.push(startOverdueSchedule({ db: database.db, config, now: () => new Date(), sessions, log }));
+    stops.push(startOverdueSchedule({ db: database.db, config, now: () => clock.now(), sessions, log }));
   }
   let simulator: Simulator | null = null;
   shutdown.attach(server, () => {

@@ -4,7 +4,7 @@ import { Emitter } from '@socket.io/redis-emitter';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { jobs, pollNudger, redisPollState, redisWatchRegistry, startPollers, type JobName } from '@fleet/workers';
-import type { SubscriptionTopic } from '@fleet/shared';
+import { realClock, type SubscriptionTopic } from '@fleet/shared';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
 import { checkFleetHealth, startReportSchedules } from '../jobs/index.ts';
@@ -90,7 +90,7 @@ export async function startWorkerRole(opts: {
   const stopFleetHealth = everyPeriod(fleetHealthEveryMs, async (slot) => {
     try {
       if (!(await claim('fleet-health', slot, fleetHealthEveryMs))) return;
-      const r = await checkFleetHealth(db);
+      const r = await checkFleetHealth(db, realClock.now());
       if (r.wentOffline.length || r.expiredChanges) log(`fleet health: ${r.wentOffline.length} offline, ${r.expiredChanges} pending changes expired`);
     } catch (err) {
       log('fleet health check failed', err);
@@ -101,7 +101,7 @@ export async function startWorkerRole(opts: {
     ...(env.REPORT_DAILY_CRON ? { daily: env.REPORT_DAILY_CRON } : {}),
     ...(env.REPORT_WEEKLY_CRON ? { weekly: env.REPORT_WEEKLY_CRON } : {}),
   });
-  const stopOverdueSchedule = startOverdueSchedule({ db, config, now: () => new Date(), sessions, log });
+  const stopOverdueSchedule = startOverdueSchedule({ db, config, now: () => realClock.now(), sessions, log });
 
   const app = express();
   app.disable('x-powered-by');

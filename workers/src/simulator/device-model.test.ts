@@ -215,6 +215,37 @@ describe('simulated device: check-ins', () => {
     expect(buildUpload(d, realFor(d, d.simCursor)).body.applied).toEqual([]);
   });
 
+  it('a refill recorded in the portal (reset_ml) reaches the unit once, and the next level reading shows it', () => {
+    // No site staff: only the portal's refill may bring the level back.
+    const d = device({ simStart: chicago(9), params: { peakShotsPerHour: 150, siteStaffRefills: false } });
+    run(d, 8);
+    const before = d.pumps[0]!.volume;
+    expect(before).toBeLessThan(250);
+    const upload = buildUpload(d, realFor(d, d.simCursor));
+    settleUpload(d, upload, { config: config(), pending: [{ id: 41, setting: 'reset_ml_1', desired: { pump_number: 1, volume_remain: 1500 } }] });
+    expect(d.pumps[0]!.volume).toBe(1500);
+    expect(d.pumps[0]!.refills).toBe(1);
+    // The answer of the next check-in still lists it (not yet acknowledged): applied once, not twice.
+    advance(d, realFor(d, d.simCursor + 15 * MINUTE), seededRandom(5));
+    const level = d.buffer.levels.filter((l) => l.pump === 1).at(-1)!;
+    expect(level.volumeRemain).toBeGreaterThan(1400);
+    expect(level.sensor).toBe(true);
+    const dispensed = 1500 - d.pumps[0]!.volume;
+    settleUpload(d, buildUpload(d, realFor(d, d.simCursor)), { config: config(), pending: [{ id: 41, setting: 'reset_ml_1', desired: { pump_number: 1, volume_remain: 1500 } }] });
+    expect(d.pumps[0]!.volume).toBe(1500 - dispensed);
+    expect(d.pumps[0]!.refills).toBe(1);
+    // The right pump is untouched.
+    expect(d.pumps[1]!.refills).toBe(0);
+  });
+
+  it('without site staff, an empty pump stays empty', () => {
+    const d = device({ params: { peakShotsPerHour: 120, siteStaffRefills: false } });
+    run(d, 96);
+    const left = d.buffer.levels.filter((l) => l.pump === 1).map((l) => l.volumeRemain);
+    expect(left.at(-1)).toBe(0);
+    expect(d.pumps[0]!.refills).toBe(0);
+  });
+
   it('re-sends the same buffered events after a failed upload, and drops them once delivered', () => {
     const d = device({ simStart: chicago(11) });
     run(d, 1);

@@ -25,6 +25,9 @@ export type SimDeviceSpec = {
   mlPerShot?: number;
   /** IANA zone of the site until the first answer brings it (default America/Chicago). */
   timezone?: string;
+  /** Batch numbers in the left and right reservoirs, when the caller tracks them (the season runner). */
+  batch?: string | null;
+  batch2?: string | null;
 };
 
 export type ModelParams = {
@@ -32,6 +35,13 @@ export type ModelParams = {
   reservoirMl: number;
   /** At or below this the site staff notice (the portal's low-level warning) and refill some hours later. */
   lowLevelMl: number;
+  /**
+   * The model's own refills ("site staff"): on in the demo until simulated crews take over (Service day),
+   * off in the season runner, where only a service policy's technicians refill. A refill recorded in the
+   * portal (reset_ml) reaches the device either way.
+   */
+  siteStaffRefills: boolean;
+  /** Simulated hours after running low that the site staff refill, within their working hours. */
   refillDelayHours: [number, number];
   /** Mean shots per hour per pump at 13:00 on a weekday with average weather. */
   peakShotsPerHour: number;
@@ -53,6 +63,7 @@ export type ModelParams = {
 export const DEFAULT_PARAMS: ModelParams = {
   reservoirMl: 1500,
   lowLevelMl: 250,
+  siteStaffRefills: true,
   refillDelayHours: [2, 30],
   peakShotsPerHour: 8,
   weekendFactor: 1.6,
@@ -91,6 +102,10 @@ type PumpState = {
   seq: number;
   /** Simulated time at which someone comes to refill, once the level is low. */
   refillAt: number | null;
+  /** The batch in the reservoir (its number), when known: a technician's batch change sets it. */
+  batch: string | null;
+  /** Refills applied, by whoever (site staff, a reset_ml from the portal, a technician in process). */
+  refills: number;
 };
 
 export type DeviceState = {
@@ -181,8 +196,9 @@ export function createDevice(
   const random = opts.random;
   const simStart = opts.simStart ?? opts.realStart;
   const shot = spec.mlPerShot ?? 2.464;
-  const pumps: PumpState[] = [{ pump: 1, fluid: spec.leftPumpType, mlPerShot: shot, volume: 0, seq: opts.seqStart ?? 0, refillAt: null }];
-  if (spec.rightPumpType !== 'Unspecified') pumps.push({ pump: 2, fluid: spec.rightPumpType, mlPerShot: shot, volume: 0, seq: opts.seqStart ?? 0, refillAt: null });
+  const pump = (n: 1 | 2, fluid: PumpType): PumpState => ({ pump: n, fluid, mlPerShot: shot, volume: 0, seq: opts.seqStart ?? 0, refillAt: null, batch: (n === 1 ? spec.batch : spec.batch2) ?? null, refills: 0 });
+  const pumps: PumpState[] = [pump(1, spec.leftPumpType)];
+  if (spec.rightPumpType !== 'Unspecified') pumps.push(pump(2, spec.rightPumpType));
   for (const p of pumps) p.volume = round(params.reservoirMl * (0.35 + 0.65 * random()), 1);
   const signalBase = 35 + Math.round(random() * 50);
   const readingMs = params.readingEveryMinutes * MINUTE;
@@ -345,11 +361,10 @@ export function advance(d: DeviceState, realNow: number, random: Random): number
           made++;
         }
       }
-      // Someone notices a low reservoir and comes back to refill it some hours later, in the daytime.
-      if (pump.volume <= p.lowLevelMl && pump.refillAt === null) pump.refillAt = t1 + between(random, p.refillDelayHours) * HOUR;
-      if (pump.refillAt !== null && t1 >= pump.refillAt && lt.hour >= 8 && lt.hour < 18) {
-        pump.volume = p.reservoirMl;
-        pump.refillAt = null;
+      // Site staff notice a low reservoir and come back to refill it some hours later, in the daytime.
+      if (p.siteStaffRefills) {
+        if (pump.volume <= p.lowLevelMl && pump.refillAt === null) pump.refillAt = t1 + between(random, p.refillDelayHours) * HOUR;
+        if (pump.refillAt !== null && t1 >= pump.refillAt && lt.hour >= 8 && lt.hour < 18) refillPump(d, pump.pump);
       }
     }
 
@@ -451,8 +466,38 @@ export function applyAnswer(d: DeviceState, answer: Pick<CheckinAnswer, 'config'
     if (p2 && (c.pump?.ml_per_shot2 ?? 0) > 0) p2.mlPerShot = c.pump.ml_per_shot2;
   }
   for (const p of answer.pending ?? []) {
-    if (!d.acked.includes(p.id) && !d.toAck.includes(p.id)) d.toAck.push(p.id);
+    if (d.acked.includes(p.id) || d.toAck.includes(p.id)) continue;
+    d.toAck.push(p.id);
+    applyPending(d, p);
   }
+}
+
+/**
+ * What a pending change does to the unit itself, once (the first answer that carries its id). Most
+ * settings arrive in the answered configuration (pause, activation, pump setting, timers, rental); a
+ * refill does not: `resetMl` in the portal queues `reset_ml_<pump>` with the reservoir's volume, and the
+ * device sets that pump's remaining volume to it, as a real unit resets its counter after the refill
+ * the technician made. A batch change travels the same way: the technician swaps the reservoir (a
+ * refill, reset_ml) and the portal's batch field changes; the device itself never learns batch numbers,
+ * so the model's `batch` label only changes when an in-process technician passes one (`refillPump`).
+ */
+function applyPending(d: DeviceState, change: { setting: string; desired: unknown }) {
+  const m = /^reset_ml_([12])$/.exec(change.setting);
+  if (!m) return;
+  const desired = (change.desired ?? {}) as { volume_remain?: unknown };
+  const volume = typeof desired.volume_remain === 'number' && desired.volume_remain > 0 ? desired.volume_remain : d.params.reservoirMl;
+  refillPump(d, Number(m[1]) as 1 | 2, { volumeMl: volume });
+}
+
+/** A pump refilled (to the reservoir, or `volumeMl`), optionally with fluid of another batch. */
+export function refillPump(d: DeviceState, pumpNumber: 1 | 2, opts: { volumeMl?: number; batch?: string | null } = {}): boolean {
+  const pump = d.pumps.find((p) => p.pump === pumpNumber);
+  if (!pump) return false;
+  pump.volume = round(opts.volumeMl ?? d.params.reservoirMl, 1);
+  pump.refillAt = null;
+  pump.refills++;
+  if (opts.batch !== undefined) pump.batch = opts.batch;
+  return true;
 }
 
 /**

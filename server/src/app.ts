@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
+import { realClock, type Clock } from '@fleet/shared';
 import { authDocs, authLimits, authRepository, authRoutes, authService, requireAuth } from './auth/index.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
@@ -40,6 +41,11 @@ export type AppDeps = {
   clientDir?: string;
   /** The job queue; by default the in-process runner over the same processors BullMQ runs. */
   queue?: JobQueue<JobName>;
+  /**
+   * The one clock of the rules (shared/src/rules/clock.ts): real by default; the season cross-check and
+   * benchmarks give a simulated one. `now` is the older form of the same thing and wins when both are given.
+   */
+  clock?: Clock;
   now?: () => Date;
   log?: (msg: string, err?: unknown) => void;
   /** Prometheus text for GET /metrics (server/src/ops/metrics.ts in main.ts; the pollers' upstream_polls_total in tests). */
@@ -67,8 +73,10 @@ const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, o
 export function createApp(deps: AppDeps) {
   const { config, database } = deps;
   const log = deps.log ?? ((msg: string, err?: unknown) => console.error(msg, err ?? ''));
+  const clock = deps.clock ?? realClock;
+  const now = deps.now ?? (() => clock.now());
   const uploadsDir = path.join(config.dataDir, 'uploads');
-  const jobDeps: JobDeps = { mailer: deps.mailer, reports: reportRenderer(database.db, { now: deps.now }) };
+  const jobDeps: JobDeps = { mailer: deps.mailer, reports: reportRenderer(database.db, { now }) };
   // BullMQ on Redis when configured (any number of workers share it), else the in-process runner.
   const jobQueue =
     deps.queue ??
@@ -91,7 +99,7 @@ export function createApp(deps: AppDeps) {
   const deviceAccess = deps.deviceAccess ?? deviceAccessHub({ redisUrl: config.redisUrl, log });
   const nudges = deps.nudges ?? pollNudger({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
   const aggregates = deps.aggregates ?? aggregateCache({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), database: database.db, log });
-  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), sessions, deviceAccess, log, pollNudge: nudges, aggregates };
+  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now, sessions, deviceAccess, log, pollNudge: nudges, aggregates };
   // One Redis client for the auth counters and /readyz (fails fast while Redis is down; limits.ts).
   const redis = appRedis(config.redisUrl, log);
   const app = express();

@@ -20,6 +20,7 @@ export * from './realtime/device-shape.ts';
 export * from './rules/billing.ts';
 export * from './schemas/billing.schema.ts';
 export * from './rules/forecast.ts';
+export * from './rules/clock.ts';
 export * from './schemas/partner.schema.ts';
 export * from './schemas/maintenance.schema.ts';
 export * from './schemas/device-pin.schema.ts';

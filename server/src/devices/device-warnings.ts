@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import { batchDayOf, batchWarningState, deviceWarnings, warningFlags } from '@fleet/shared';
+import { batchWarningState, deviceWarnings, warningFlags } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { devices } from '../db/schema.ts';
 
@@ -21,7 +21,7 @@ export const failedRequestSql = sql`exists (select 1 from pending_changes p wher
  * resumed or edited, pump types, volumes, a check-in). PUMP_SENSOR comes from the device's last report,
  * FAILED_REQUEST from a pending change that failed or expired and was not asked again since.
  */
-export async function recomputeWarnings(db: Tx, deviceIds: number[], today = batchDayOf(new Date())): Promise<void> {
+export async function recomputeWarnings(db: Tx, deviceIds: number[], today: string): Promise<void> {
   if (!deviceIds.length) return;
   const res = (await db.execute(sql`
     select d.id, d.warning_lists, d.is_warning, d.is_batch_warning, d.battery_warning, d.battery_percent, d.left_pump_type, d.right_pump_type, d.level_sensor1, d.level_sensor2,

@@ -1,16 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { batchDayOf } from '@fleet/shared';
+import { batchDayOf, MISSED_CHECKINS_FOR_OFFLINE, OFFLINE_GRACE_MINUTES, realClock } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { recomputeWarnings } from '../devices/index.ts';
 import { foldBatchConsumption } from '../batches/index.ts';
 
-/** Grace on top of the missed check-ins, for clock drift and a slow network at wake-up. */
-export const OFFLINE_GRACE_MINUTES = 10;
-/** A device is offline after missing this many of the check-ins its own schedule promised. */
-export const MISSED_CHECKINS_FOR_OFFLINE = 2;
+// The rule's constants live with its pure form (shared/src/rules/device.ts, isOfflineAt); re-exported here for the SQL's readers.
+export { MISSED_CHECKINS_FOR_OFFLINE, OFFLINE_GRACE_MINUTES };
 
 /**
- * Runs on a schedule (every minute): marks devices offline that missed the check-ins their own
+ * Runs on a schedule (every minute, on the injected clock's time): marks devices offline that missed the check-ins their own
  * power-off/wake-up schedule promised, expires pending changes nobody picked up in time, and folds the
  * batch consumption check-ins appended into the batches' remaining volume (one lock per batch a minute,
  * instead of one per check-in: batches.repository.ts).
@@ -20,7 +18,7 @@ export const MISSED_CHECKINS_FOR_OFFLINE = 2;
  * by most of a cycle) never crosses the line, unlike a single global timeout that a 30-minute sleeper
  * and a 5-minute sleeper would share.
  */
-export async function checkFleetHealth(db: Db, now: Date = new Date()) {
+export async function checkFleetHealth(db: Db, now: Date = realClock.now()) {
   const minutes = (col: string, fallback: number) => sql.raw(`(case when ${col} ~ '^[0-9]+$' then ${col}::int else ${fallback} end)`);
   const offline = (await db.execute(sql`
     update devices set is_online = false

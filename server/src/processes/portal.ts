@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { realClock } from '@fleet/shared';
 import { startDemoSimulator, type Simulator } from '@fleet/workers';
 import { createApp } from '../app.ts';
 import type { Config } from '../config/config.ts';
@@ -44,8 +45,12 @@ export async function startPortal(opts: {
   if (depth) metrics.watchQueue(depth);
   const sessions = sessionHub({ redisUrl: config.redisUrl, redisPrefix, log });
   const deviceAccess = deviceAccessHub({ redisUrl: config.redisUrl, redisPrefix, log });
+  // The one clock of the rules (shared/src/rules/clock.ts): the portal runs on real time; the season
+  // runner and its cross-check drive a simulated one (workers/src/simulator, docs/simulator.md).
+  const clock = realClock;
   const app = createApp({
     config,
+    clock,
     database,
     mailer,
     queue,
@@ -78,7 +83,7 @@ export async function startPortal(opts: {
   });
   metrics.watchSockets(() => realtime.io.engine.clientsCount);
   // The one-command run keeps the fleet's schedules itself; a scaled run leaves them to the workers.
-  const stopSchedules = role === 'all' ? startSchedules({ db: database.db, config, now: () => new Date(), sessions, log, queue: app.queue }) : () => undefined;
+  const stopSchedules = role === 'all' ? startSchedules({ db: database.db, config, now: () => clock.now(), sessions, log, queue: app.queue }) : () => undefined;
   let simulator: Simulator | null = null;
   shutdown.attach(server, () => {
     // At the transport, so browsers reconnect (elsewhere, through the proxy) and resubscribe.

@@ -34,10 +34,10 @@ export function startSchedules(
   return () => stops.forEach((stop) => stop());
 }
 
-function fleetHealth(ctx: { db: AppContext['db']; log: Log }, opts: { claim?: (tick: string, slot: Date, periodMs?: number) => Promise<boolean>; fleetHealthEveryMs?: number }) {
+function fleetHealth(ctx: { db: AppContext['db']; now: AppContext['now']; log: Log }, opts: { claim?: (tick: string, slot: Date, periodMs?: number) => Promise<boolean>; fleetHealthEveryMs?: number }) {
   const everyMs = opts.fleetHealthEveryMs ?? 60_000;
   const check = async () => {
-    const r = await checkFleetHealth(ctx.db);
+    const r = await checkFleetHealth(ctx.db, ctx.now());
     if (r.wentOffline.length || r.expiredChanges) ctx.log(`fleet health: ${r.wentOffline.length} offline, ${r.expiredChanges} pending changes expired`);
   };
   const claim = opts.claim;

@@ -4,7 +4,7 @@ import express from 'express';
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Logger } from 'pino';
 import { createRedis, jobs, pollNudger, redisPollState, redisWatchRegistry, startPollers, type JobName } from '@fleet/workers';
-import type { SubscriptionTopic } from '@fleet/shared';
+import { realClock, type SubscriptionTopic } from '@fleet/shared';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
 import { healthRoutes } from '../health/index.ts';
@@ -85,7 +85,7 @@ export async function startWorker(opts: {
 
   const claim = tickClaimer(redis, { onClaimed: (tick, slot) => opts.logger.info({ tick, slot }, `tick ${tick} runs here`) });
   const stopSchedules = startSchedules(
-    { db, config, now: () => new Date(), sessions, log, queue },
+    { db, config, now: () => realClock.now(), sessions, log, queue },
     {
       claim,
       fleetHealthEveryMs: Number(env.FLEET_HEALTH_INTERVAL_MS ?? 60_000),

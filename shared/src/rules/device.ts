@@ -45,3 +45,22 @@ export const remainingTsp = (volume: number) => Number((volume * 0.2).toFixed(1)
  */
 export const cutText = (text: string, keep: number, over = keep) => (text.length > over ? `${text.slice(0, keep)}...` : text);
 export const LABEL_CUT = { deviceCard: [20, 20], panelSite: [12, 15], county: [47, 50] } as const;
+
+/** Grace on top of the missed check-ins, for clock drift and a slow network at wake-up. */
+export const OFFLINE_GRACE_MINUTES = 10;
+/** A device is offline after missing this many of the check-ins its own schedule promised. */
+export const MISSED_CHECKINS_FOR_OFFLINE = 2;
+
+/**
+ * Minutes after its last check-in that a device counts as offline: MISSED_CHECKINS_FOR_OFFLINE whole
+ * cycles of its own power-off/wake-up schedule plus the grace. The fleet-health job applies the same rule
+ * in SQL (server/src/jobs/fleet-health.ts); the season runner applies it here, on the simulated clock.
+ */
+export const offlineAfterMinutes = (poweroffMinutes: number, wakeupMinutes: number) =>
+  (poweroffMinutes + wakeupMinutes) * MISSED_CHECKINS_FOR_OFFLINE + OFFLINE_GRACE_MINUTES;
+
+/** The offline rule at `now` (the injected clock's time): strictly later than the line goes offline. */
+export function isOfflineAt(device: { lastSeenAt: Date | number | null; poweroffMinutes: number; wakeupMinutes: number }, now: Date | number): boolean {
+  if (device.lastSeenAt == null) return false;
+  return +now - +device.lastSeenAt > offlineAfterMinutes(device.poweroffMinutes, device.wakeupMinutes) * 60_000;
+}

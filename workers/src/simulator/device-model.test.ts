@@ -4,7 +4,9 @@ import {
   advance,
   buildUpload,
   createDevice,
+  hourlyArrivals,
   localTime,
+  refillPump,
   nextWake,
   seededRandom,
   settleUpload,
@@ -21,7 +23,7 @@ const REAL_START = Date.UTC(2026, 0, 14, 12, 0, 0); // any real instant: the mod
 const chicago = (hour: number, minute = 0) => Date.UTC(2026, 0, 14, hour + 6, minute);
 
 const spec = (serial = 'SIM00001', over: Partial<SimDeviceSpec> = {}): SimDeviceSpec => ({ serial, leftPumpType: 'Sunscreen', rightPumpType: 'Sanitizer', timezone: 'America/Chicago', ...over });
-const device = (over: { simStart?: number; speed?: number; seed?: number; params?: Partial<ModelParams>; spec?: Partial<SimDeviceSpec> } = {}) =>
+const device = (over: { simStart?: number; speed?: number; seed?: number; demandSeed?: number; params?: Partial<ModelParams>; spec?: Partial<SimDeviceSpec> } = {}) =>
   createDevice(spec('SIM00001', over.spec), {
     speed: over.speed ?? 60,
     realStart: REAL_START,
@@ -29,6 +31,7 @@ const device = (over: { simStart?: number; speed?: number; seed?: number; params
     random: seededRandom(over.seed ?? 1),
     params: { dropoutPerDay: 0, ...over.params },
     seqStart: 0,
+    ...(over.demandSeed !== undefined ? { demandSeed: over.demandSeed } : {}),
   });
 /** The real instant at which the device's simulated clock reads `sim`. */
 const realFor = (d: DeviceState, sim: number) => d.realStart + (sim - d.simStart) / d.speed;
@@ -163,7 +166,9 @@ describe('simulated device: fluid, battery, signal', () => {
     const left = d.buffer.levels.filter((l) => l.pump === 1).map((l) => l.volumeRemain);
     const low = left.findIndex((v) => v <= 250);
     expect(low).toBeGreaterThanOrEqual(0);
-    expect(left.slice(low).some((v) => v === 1500)).toBe(true);
+    // Back near the full reservoir at the next reading (customers may have used a little since the refill).
+    expect(left.slice(low).some((v) => v > 1350)).toBe(true);
+    expect(d.pumps[0]!.refills).toBeGreaterThan(0);
   });
 
   it('keeps the battery within 0..100 %, charging by day and draining at night', () => {
@@ -213,6 +218,37 @@ describe('simulated device: check-ins', () => {
     expect(third.body.applied).toEqual([13]);
     settleUpload(d, third, answer([]));
     expect(buildUpload(d, realFor(d, d.simCursor)).body.applied).toEqual([]);
+  });
+
+  it('a refill recorded in the portal (reset_ml) reaches the unit once, and the next level reading shows it', () => {
+    // No site staff: only the portal's refill may bring the level back.
+    const d = device({ simStart: chicago(9), params: { peakShotsPerHour: 150, siteStaffRefills: false } });
+    run(d, 8);
+    const before = d.pumps[0]!.volume;
+    expect(before).toBeLessThan(250);
+    const upload = buildUpload(d, realFor(d, d.simCursor));
+    settleUpload(d, upload, { config: config(), pending: [{ id: 41, setting: 'reset_ml_1', desired: { pump_number: 1, volume_remain: 1500 } }] });
+    expect(d.pumps[0]!.volume).toBe(1500);
+    expect(d.pumps[0]!.refills).toBe(1);
+    // The answer of the next check-in still lists it (not yet acknowledged): applied once, not twice.
+    advance(d, realFor(d, d.simCursor + 15 * MINUTE), seededRandom(5));
+    const level = d.buffer.levels.filter((l) => l.pump === 1).at(-1)!;
+    expect(level.volumeRemain).toBeGreaterThan(1400);
+    expect(level.sensor).toBe(true);
+    const dispensed = 1500 - d.pumps[0]!.volume;
+    settleUpload(d, buildUpload(d, realFor(d, d.simCursor)), { config: config(), pending: [{ id: 41, setting: 'reset_ml_1', desired: { pump_number: 1, volume_remain: 1500 } }] });
+    expect(d.pumps[0]!.volume).toBe(1500 - dispensed);
+    expect(d.pumps[0]!.refills).toBe(1);
+    // The right pump is untouched.
+    expect(d.pumps[1]!.refills).toBe(0);
+  });
+
+  it('without site staff, an empty pump stays empty', () => {
+    const d = device({ params: { peakShotsPerHour: 120, siteStaffRefills: false } });
+    run(d, 96);
+    const left = d.buffer.levels.filter((l) => l.pump === 1).map((l) => l.volumeRemain);
+    expect(left.at(-1)).toBe(0);
+    expect(d.pumps[0]!.refills).toBe(0);
   });
 
   it('re-sends the same buffered events after a failed upload, and drops them once delivered', () => {
@@ -266,5 +302,46 @@ describe('simulated device: check-ins', () => {
     const away = nextWake(flaky, REAL_START, () => 0.01);
     expect(away.offline).toBe(true);
     expect(away.delayMs).toBeCloseTo((4 * HOUR) / 60, -1);
+  });
+});
+
+describe('simulated device: the same demand for every policy', () => {
+  it('the same seed brings the same customers whatever happens to the pumps', () => {
+    // Two runs of one unit on one demand seed, each with its own shared stream (battery, SMS, signal...):
+    // A is refilled at once whenever low, B is left empty for a day and paused for hours.
+    const a = device({ seed: 1, demandSeed: 99, simStart: chicago(0), params: { peakShotsPerHour: 40, siteStaffRefills: false } });
+    const b = device({ seed: 2, demandSeed: 99, simStart: chicago(0), params: { peakShotsPerHour: 40, siteStaffRefills: false } });
+    const randomA = seededRandom(3);
+    const randomB = seededRandom(4);
+    for (let h = 1; h <= 24 * 4; h++) {
+      advance(a, realFor(a, a.simStart + h * HOUR), randomA);
+      for (const p of a.pumps) if (p.volume < 300) refillPump(a, p.pump);
+      b.config.paused = h >= 30 && h < 40;
+      if (h === 60) for (const p of b.pumps) refillPump(b, p.pump);
+      advance(b, realFor(b, b.simStart + h * HOUR), randomB);
+    }
+    // Every customer came to both: served at A, and at B served or turned away.
+    expect(a.totals.customers).toBeGreaterThan(500);
+    expect(b.totals.customers).toBe(a.totals.customers);
+    expect(a.totals.missed).toBe(0);
+    expect(b.totals.missed).toBeGreaterThan(50);
+    expect(b.totals.dispenses + b.totals.missed).toBe(a.totals.dispenses);
+    // Where both served, the same customer at the same instant.
+    const times = (d: DeviceState) => new Set(d.buffer.dispenses.map((e) => `${e.pump}@${e.at}`));
+    const atA = times(a);
+    const atB = [...times(b)];
+    expect(atB.length).toBeGreaterThan(100);
+    expect(atB.filter((x) => !atA.has(x))).toEqual([]);
+  });
+
+  it('demand is keyed per pump and hour: another seed or serial brings other customers', () => {
+    const d = device({ demandSeed: 7, simStart: chicago(0) });
+    const hour = Math.floor(chicago(13) / HOUR);
+    const same = device({ demandSeed: 7, simStart: chicago(0) });
+    expect(hourlyArrivals(d, d.pumps[0]!, hour)).toEqual(hourlyArrivals(same, same.pumps[0]!, hour));
+    const other = device({ demandSeed: 8, simStart: chicago(0) });
+    const all = (x: DeviceState) => Array.from({ length: 24 * 7 }, (_, k) => hourlyArrivals(x, x.pumps[0]!, hour + k)).flat();
+    expect(all(other)).not.toEqual(all(d));
+    expect(all(d)).not.toEqual(Array.from({ length: 24 * 7 }, (_, k) => hourlyArrivals(d, d.pumps[1]!, hour + k)).flat());
   });
 });

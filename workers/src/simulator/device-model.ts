@@ -25,6 +25,9 @@ export type SimDeviceSpec = {
   mlPerShot?: number;
   /** IANA zone of the site until the first answer brings it (default America/Chicago). */
   timezone?: string;
+  /** Batch numbers in the left and right reservoirs, when the caller tracks them (the season runner). */
+  batch?: string | null;
+  batch2?: string | null;
 };
 
 export type ModelParams = {
@@ -32,6 +35,13 @@ export type ModelParams = {
   reservoirMl: number;
   /** At or below this the site staff notice (the portal's low-level warning) and refill some hours later. */
   lowLevelMl: number;
+  /**
+   * The model's own refills ("site staff"): on in the demo until simulated crews take over (Service day),
+   * off in the season runner, where only a service policy's technicians refill. A refill recorded in the
+   * portal (reset_ml) reaches the device either way.
+   */
+  siteStaffRefills: boolean;
+  /** Simulated hours after running low that the site staff refill, within their working hours. */
   refillDelayHours: [number, number];
   /** Mean shots per hour per pump at 13:00 on a weekday with average weather. */
   peakShotsPerHour: number;
@@ -53,6 +63,7 @@ export type ModelParams = {
 export const DEFAULT_PARAMS: ModelParams = {
   reservoirMl: 1500,
   lowLevelMl: 250,
+  siteStaffRefills: true,
   refillDelayHours: [2, 30],
   peakShotsPerHour: 8,
   weekendFactor: 1.6,
@@ -91,6 +102,10 @@ type PumpState = {
   seq: number;
   /** Simulated time at which someone comes to refill, once the level is low. */
   refillAt: number | null;
+  /** The batch in the reservoir (its number), when known: a technician's batch change sets it. */
+  batch: string | null;
+  /** Refills applied, by whoever (site staff, a reset_ml from the portal, a technician in process). */
+  refills: number;
 };
 
 export type DeviceState = {
@@ -112,6 +127,14 @@ export type DeviceState = {
   signal: number;
   signalBase: number;
   weather: { day: number; factor: number };
+  /**
+   * The seed of this unit's customers: arrivals per pump and hour come from a generator keyed by
+   * (demandSeed, serial, pump, hour), never from the shared stream, so the same seed brings the same
+   * customers whatever happened to the pumps (see hourlyArrivals).
+   */
+  demandSeed: number;
+  /** The arrivals of the hour being played, per pump (index pump - 1). */
+  arrivals: { hour: number; times: number[] }[];
   smsSeq: number;
   shotsSinceReading: number;
   config: { paused: boolean; activated: boolean; poweroffMinutes: number; wakeupMinutes: number; rental: DeviceConfig['rental'] };
@@ -125,7 +148,8 @@ export type DeviceState = {
   /** Last real timestamp used per reading stream: readings are keyed by time, so each one is unique. */
   stamps: { battery: number; data: number; level1: number; level2: number };
   tz: { from: number; to: number; offset: number } | null;
-  totals: { dispenses: number; readings: number; sms: number };
+  /** `customers`: arrivals at a working or idle pump; `missed`: those that found it empty, paused, dead or outside the rental. */
+  totals: { dispenses: number; readings: number; sms: number; customers: number; missed: number };
 };
 
 export type Upload = {
@@ -174,15 +198,16 @@ function gaussian(random: Random): number {
 
 export function createDevice(
   spec: SimDeviceSpec,
-  opts: { speed: number; realStart: number; simStart?: number; random: Random; params?: Partial<ModelParams>; seqStart?: number },
+  opts: { speed: number; realStart: number; simStart?: number; random: Random; params?: Partial<ModelParams>; seqStart?: number; demandSeed?: number },
 ): DeviceState {
   if (!(opts.speed > 0)) throw new Error('speed must be positive');
   const params = { ...DEFAULT_PARAMS, ...opts.params };
   const random = opts.random;
   const simStart = opts.simStart ?? opts.realStart;
   const shot = spec.mlPerShot ?? 2.464;
-  const pumps: PumpState[] = [{ pump: 1, fluid: spec.leftPumpType, mlPerShot: shot, volume: 0, seq: opts.seqStart ?? 0, refillAt: null }];
-  if (spec.rightPumpType !== 'Unspecified') pumps.push({ pump: 2, fluid: spec.rightPumpType, mlPerShot: shot, volume: 0, seq: opts.seqStart ?? 0, refillAt: null });
+  const pump = (n: 1 | 2, fluid: PumpType): PumpState => ({ pump: n, fluid, mlPerShot: shot, volume: 0, seq: opts.seqStart ?? 0, refillAt: null, batch: (n === 1 ? spec.batch : spec.batch2) ?? null, refills: 0 });
+  const pumps: PumpState[] = [pump(1, spec.leftPumpType)];
+  if (spec.rightPumpType !== 'Unspecified') pumps.push(pump(2, spec.rightPumpType));
   for (const p of pumps) p.volume = round(params.reservoirMl * (0.35 + 0.65 * random()), 1);
   const signalBase = 35 + Math.round(random() * 50);
   const readingMs = params.readingEveryMinutes * MINUTE;
@@ -202,7 +227,9 @@ export function createDevice(
     dead: false,
     signal: signalBase,
     signalBase,
-    weather: { day: Number.NaN, factor: 0.7 + random() * 0.6 },
+    weather: { day: Number.NaN, factor: 1 },
+    demandSeed: (opts.demandSeed ?? Math.floor(random() * 2 ** 32)) >>> 0,
+    arrivals: pumps.map(() => ({ hour: Number.NaN, times: [] })),
     smsSeq: opts.seqStart ?? 0,
     shotsSinceReading: 0,
     config: { paused: false, activated: true, poweroffMinutes: 30, wakeupMinutes: 5, rental: null },
@@ -212,8 +239,74 @@ export function createDevice(
     offlineUntil: null,
     stamps: { battery: 0, data: 0, level1: 0, level2: 0 },
     tz: null,
-    totals: { dispenses: 0, readings: 0, sms: 0 },
+    totals: { dispenses: 0, readings: 0, sms: 0, customers: 0, missed: 0 },
   };
+}
+
+// ------------------------------------------------------------------ demand from a seed
+
+/** FNV-1a of a string (the serial's part of a demand key). */
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+/** Mixes integers into one 32-bit key (murmur3's finalizer after each): neighbouring keys share nothing. */
+function mixKey(...parts: number[]): number {
+  let h = 0x9e3779b9;
+  for (const x of parts) {
+    h = Math.imul(h ^ (x >>> 0) ^ Math.floor(x / 2 ** 32), 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+  }
+  return h >>> 0;
+}
+/**
+ * A generator for one (seed, serial, stream, index): counter-based, so what one pump-hour draws never
+ * shifts another's numbers. Stream 1 and 2 are the pumps (index: the UTC hour since the epoch), stream 0
+ * the weather (index: the local day).
+ */
+export const keyedRandom = (seed: number, serial: string, stream: number, index: number): Random => seededRandom(mixKey(seed, hashString(serial), stream, index));
+
+/**
+ * The day's weather factor at the unit (0.25..1.75): each day leans on the day before (AR(1) around 1),
+ * every day's draw keyed by the day, so it depends on the date alone. Ten days of memory are plenty at 0.7.
+ */
+export function weatherOn(seed: number, serial: string, day: number): number {
+  let f = 1;
+  for (let k = day - 10; k <= day; k++) f = clamp(1 + 0.7 * (f - 1) + (keyedRandom(seed, serial, 0, k)() - 0.5) * 0.6, 0.25, 1.75);
+  return f;
+}
+
+/**
+ * The customers who come to one pump in one UTC hour (`hour`: hours since the epoch): their arrival
+ * instants, sorted. A function of the demand seed, the serial, the pump, the hour, the site's zone and
+ * the fluid only: whether the pump is full, empty, paused or refilled changes who is served, never who
+ * comes.
+ */
+export function hourlyArrivals(d: DeviceState, pump: { pump: 1 | 2; fluid: PumpType }, hour: number): number[] {
+  const start = hour * HOUR;
+  const lt = localTime(d, start + HOUR / 2);
+  const rate = dispenseRate(d.params, lt, d.weather.day === lt.day ? d.weather.factor : weatherOn(d.demandSeed, d.serial, lt.day), pump.fluid);
+  const random = keyedRandom(d.demandSeed, d.serial, pump.pump, hour);
+  const n = poisson(rate, random);
+  return Array.from({ length: n }, () => start + random() * HOUR).sort((a, b) => a - b);
+}
+
+/** The arrivals at a pump within [t0, t1) (both inside one or more hours played in order). */
+function arrivalsBetween(d: DeviceState, index: number, t0: number, t1: number): number[] {
+  const pump = d.pumps[index]!;
+  const cache = d.arrivals[index]!;
+  const out: number[] = [];
+  for (let h = Math.floor(t0 / HOUR); h * HOUR < t1; h++) {
+    if (cache.hour !== h) {
+      cache.hour = h;
+      cache.times = hourlyArrivals(d, pump, h);
+    }
+    for (const t of cache.times) if (t >= t0 && t < t1) out.push(t);
+  }
+  return out;
 }
 
 /** The simulated time at a real instant, and back (floored, so a mapped event is never after `real`). */
@@ -282,15 +375,6 @@ export function dispenseRate(params: ModelParams, lt: LocalTime, weather: number
   return params.peakShotsPerHour * dayShape(lt.hour) * weekend * weather * fluidFactor;
 }
 
-function updateWeather(d: DeviceState, day: number, random: Random) {
-  if (d.weather.day === day) return;
-  // A slowly varying factor: each day leans on the day before (AR(1) around 1).
-  const days = Number.isNaN(d.weather.day) ? 1 : Math.min(30, Math.max(1, day - d.weather.day));
-  let f = d.weather.factor;
-  for (let i = 0; i < days; i++) f = clamp(1 + 0.7 * (f - 1) + (random() - 0.5) * 0.6, 0.25, 1.75);
-  d.weather = { day, factor: f };
-}
-
 function rentalAllows(d: DeviceState, pump: 1 | 2, lt: LocalTime): boolean {
   const r = d.config.rental;
   if (!r) return true;
@@ -322,7 +406,7 @@ export function advance(d: DeviceState, realNow: number, random: Random): number
     const t1 = Math.min(t0 + STEP, target, d.nextReadingAt > t0 ? d.nextReadingAt : t0 + STEP);
     const dtH = (t1 - t0) / HOUR;
     const lt = localTime(d, t0);
-    updateWeather(d, lt.day, random);
+    if (d.weather.day !== lt.day) d.weather = { day: lt.day, factor: weatherOn(d.demandSeed, d.serial, lt.day) };
 
     // Battery: a solar panel by day (less under clouds), a small idle drain, a little per shot.
     d.battery = clamp(d.battery + sunShape(lt.hour) * 2.6 * d.panel * clamp(0.3 + 0.7 * d.weather.factor, 0.2, 1.3) * dtH - 0.55 * dtH, 0, 100);
@@ -330,26 +414,27 @@ export function advance(d: DeviceState, realNow: number, random: Random): number
     if (!d.dead && d.battery <= 0.5) d.dead = true;
 
     const working = !d.dead && !d.config.paused && d.config.activated;
-    for (const pump of d.pumps) {
-      if (working && pump.volume > 0 && rentalAllows(d, pump.pump, lt)) {
-        const n = poisson(dispenseRate(p, lt, d.weather.factor, pump.fluid) * dtH, random);
-        const times = Array.from({ length: n }, () => t0 + random() * (t1 - t0)).sort((a, b) => a - b);
-        for (const t of times) {
-          if (pump.volume <= 0) break;
-          pump.volume = round(Math.max(0, pump.volume - pump.mlPerShot), 3);
-          pump.seq++;
-          d.buffer.dispenses.push({ seq: pump.seq, pump: pump.pump, at: new Date(realAt(d, t)).toISOString(), ml: pump.mlPerShot });
-          d.battery = Math.max(0, d.battery - 0.03);
-          d.shotsSinceReading++;
-          d.totals.dispenses++;
-          made++;
+    for (const [index, pump] of d.pumps.entries()) {
+      const times = arrivalsBetween(d, index, t0, t1);
+      d.totals.customers += times.length;
+      const open = working && rentalAllows(d, pump.pump, lt);
+      for (const t of times) {
+        if (!open || pump.volume <= 0) {
+          d.totals.missed++;
+          continue;
         }
+        pump.volume = round(Math.max(0, pump.volume - pump.mlPerShot), 3);
+        pump.seq++;
+        d.buffer.dispenses.push({ seq: pump.seq, pump: pump.pump, at: new Date(realAt(d, t)).toISOString(), ml: pump.mlPerShot });
+        d.battery = Math.max(0, d.battery - 0.03);
+        d.shotsSinceReading++;
+        d.totals.dispenses++;
+        made++;
       }
-      // Someone notices a low reservoir and comes back to refill it some hours later, in the daytime.
-      if (pump.volume <= p.lowLevelMl && pump.refillAt === null) pump.refillAt = t1 + between(random, p.refillDelayHours) * HOUR;
-      if (pump.refillAt !== null && t1 >= pump.refillAt && lt.hour >= 8 && lt.hour < 18) {
-        pump.volume = p.reservoirMl;
-        pump.refillAt = null;
+      // Site staff notice a low reservoir and come back to refill it some hours later, in the daytime.
+      if (p.siteStaffRefills) {
+        if (pump.volume <= p.lowLevelMl && pump.refillAt === null) pump.refillAt = t1 + between(random, p.refillDelayHours) * HOUR;
+        if (pump.refillAt !== null && t1 >= pump.refillAt && lt.hour >= 8 && lt.hour < 18) refillPump(d, pump.pump);
       }
     }
 
@@ -451,8 +536,38 @@ export function applyAnswer(d: DeviceState, answer: Pick<CheckinAnswer, 'config'
     if (p2 && (c.pump?.ml_per_shot2 ?? 0) > 0) p2.mlPerShot = c.pump.ml_per_shot2;
   }
   for (const p of answer.pending ?? []) {
-    if (!d.acked.includes(p.id) && !d.toAck.includes(p.id)) d.toAck.push(p.id);
+    if (d.acked.includes(p.id) || d.toAck.includes(p.id)) continue;
+    d.toAck.push(p.id);
+    applyPending(d, p);
   }
+}
+
+/**
+ * What a pending change does to the unit itself, once (the first answer that carries its id). Most
+ * settings arrive in the answered configuration (pause, activation, pump setting, timers, rental); a
+ * refill does not: `resetMl` in the portal queues `reset_ml_<pump>` with the reservoir's volume, and the
+ * device sets that pump's remaining volume to it, as a real unit resets its counter after the refill
+ * the technician made. A batch change travels the same way: the technician swaps the reservoir (a
+ * refill, reset_ml) and the portal's batch field changes; the device itself never learns batch numbers,
+ * so the model's `batch` label only changes when an in-process technician passes one (`refillPump`).
+ */
+function applyPending(d: DeviceState, change: { setting: string; desired: unknown }) {
+  const m = /^reset_ml_([12])$/.exec(change.setting);
+  if (!m) return;
+  const desired = (change.desired ?? {}) as { volume_remain?: unknown };
+  const volume = typeof desired.volume_remain === 'number' && desired.volume_remain > 0 ? desired.volume_remain : d.params.reservoirMl;
+  refillPump(d, Number(m[1]) as 1 | 2, { volumeMl: volume });
+}
+
+/** A pump refilled (to the reservoir, or `volumeMl`), optionally with fluid of another batch. */
+export function refillPump(d: DeviceState, pumpNumber: 1 | 2, opts: { volumeMl?: number; batch?: string | null } = {}): boolean {
+  const pump = d.pumps.find((p) => p.pump === pumpNumber);
+  if (!pump) return false;
+  pump.volume = round(opts.volumeMl ?? d.params.reservoirMl, 1);
+  pump.refillAt = null;
+  pump.refills++;
+  if (opts.batch !== undefined) pump.batch = opts.batch;
+  return true;
 }
 
 /**

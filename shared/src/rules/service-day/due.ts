@@ -71,8 +71,12 @@ const batchOf = (p: { pump: 1 | 2 }) => `${p.pump === 1 ? 'Left' : 'Right'} pump
 
 /** "Tue 14:00" in the site's zone: a reason is read the day before, within the week. */
 export function whenText(at: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(new Date(at));
+  let f = whenFormats.get(timeZone);
+  if (!f) whenFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })));
+  return f.format(new Date(at));
 }
+/** Building a formatter costs far more than using one (a plan of 1,000 sites writes thousands of times). */
+const whenFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The instant work counts as due before: the start of (date + 1 + marginDays) in the site's zone. */
 export function dueCutoff(planDate: string, timeZone: string, marginDays = DUE_MARGIN_DAYS): number {

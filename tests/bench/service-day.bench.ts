@@ -23,6 +23,7 @@ import {
   type PlanSite,
   type StockBatch,
 } from '@fleet/shared';
+import { seededRandom as mulberry32 } from '../../workers/src/simulator/device-model.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {
@@ -33,17 +34,6 @@ const instances = opt('instances', 50);
 const siteCount = opt('sites', 1000);
 const crewCount = opt('crews', 10);
 const runs = opt('runs', 3);
-
-/** A small seeded generator (mulberry32): the same instances every run. */
-function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 console.log(`service-day bench: ${os.cpus().length} cores (${os.cpus()[0]?.model}), node ${process.version}, ${new Date().toISOString()}`);
 

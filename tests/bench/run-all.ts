@@ -6,7 +6,7 @@
  *   npm run bench                 # full: the 10,000-device scale seed (PostgreSQL at 127.0.0.1:5432 when it
  *                                 # answers, else PGlite), 10 s per REST call, every section (about 20-30 min)
  *   npm run bench -- --smoke      # CI: 300 devices on PGlite, 2 s per call, short sections (under 2 min)
- *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client
+ *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service
  *   npm run bench -- --pglite     # force the embedded database
  *   npm run bench -- --lighthouse-runs 5   # Lighthouse runs a page (3 in the full run, 1 in the smoke)
  *
@@ -25,6 +25,9 @@
  *   push    tests/load/push.bench.ts capacity round: server RSS per idle socket, beside a bare Socket.IO
  *           server holding the same number of sockets (tests/bench/bare-socketio.ts).
  *   report  tests/bench/report.bench.ts: .xlsx rows/s beside a bare exceljs streaming writer.
+ *   service tests/bench/service-day.bench.ts: the service day's solver beside the exact optimum (brute force)
+ *           on 50 small instances, and the time to plan 1,000 due sites with 10 crews (the same in the smoke:
+ *           it takes seconds).
  * Build the client first (npm run build, or CLIENT_DIST=<dir>): the client section needs it.
  */
 import { spawn } from 'node:child_process';
@@ -50,7 +53,7 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const smoke = has('smoke');
-const only = new Set((opt('only') ?? 'rest,ingest,push,report,client').split(','));
+const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service').split(','));
 const pglite = smoke || has('pglite') || !(await postgresAvailable());
 const fleet = smoke ? { devices: 300, sites: 30, days: 7 } : { devices: 10_000, sites: 1_000, days: 365 };
 const seconds = smoke ? 2 : 10;
@@ -307,6 +310,16 @@ if (only.has('report')) {
   const n = Number(rowsLine?.[1] ?? 0);
   if (xlsx && bare && n) add({ section: 'report', what: `.xlsx download (${n} rows)`, figure: `${fmt((n / Number(xlsx[0])) * 1000)} rows/s (${xlsx[0]} ms)`, baseline: `bare exceljs streaming ${fmt((n / Math.max(1, Number(bare[0]))) * 1000)} rows/s (${bare[0]} ms)` });
   else failures.push('report: no figures (see the log)');
+}
+
+if (only.has('service')) {
+  console.log('\nservice day (tests/bench/service-day.bench.ts)');
+  const out = await runScript('tests/bench/service-day.bench.ts', ['--runs', smoke ? '1' : '3'], 10 * 60_000);
+  const quality = find(out, /RESULT service_quality_mean_pct=([\d.]+) worst_pct=([\d.]+) optimal=(\d+)\/(\d+)/);
+  const plan = find(out, /RESULT service_plan_ms=(\d+) cpu_ms=(\d+) planned=(\d+) unplanned=(\d+)/);
+  if (quality) add({ section: 'service', what: `solver on ${quality[3]} one-crew instances of 3-9 stops`, figure: `mean +${quality[0]} %, worst +${quality[1]} % (${quality[2]} at the optimum)`, baseline: 'brute-force optimum; target mean < 3 %, worst < 8 %' });
+  if (plan) add({ section: 'service', what: 'plan 1,000 due sites with 10 crews', figure: `${fmt(Number(plan[0]))} ms (CPU ${fmt(Number(plan[1]))} ms)`, baseline: 'target < 5 s', note: `${plan[2]} sites planned, ${plan[3]} unplanned with a reason` });
+  if (!quality || !plan) failures.push('service: no figures (see the log)');
 }
 
 

@@ -71,7 +71,11 @@ export function forecastWindow(now: Date | number, observedFrom?: Date | number 
   return { start: new Date(start), end: new Date(end) };
 }
 
-export function forecastDaysUntilEmpty(input: ForecastInput): Forecast {
+/**
+ * Millilitres an hour for each hour-of-week slot, from the window's history (null: not enough data).
+ * The forecast below and the service day's "what is left at the ETA" (remainingAtMl) drain with these.
+ */
+export function forecastRates(input: Omit<ForecastInput, 'remainingMl'>): { rate: number[]; mlPerDay: number; basisDays: number; basis: string } | { rate: null; basisDays: number; basis: string } {
   const weeks = input.weeks ?? FORECAST_WEEKS;
   const { start, end } = forecastWindow(input.now, input.observedFrom, weeks);
   const startMs = start.getTime();
@@ -80,7 +84,7 @@ export function forecastDaysUntilEmpty(input: ForecastInput): Forecast {
   const basisDays = spanHours / 24;
   const basis = basisText(basisDays, weeks);
   const totalMl = input.mlBySlot.reduce((a, b) => a + (b > 0 ? b : 0), 0);
-  if (spanHours < FORECAST_MIN_HOURS || totalMl <= 0) return { kind: 'not-enough-data', basisDays, basis };
+  if (spanHours < FORECAST_MIN_HOURS || totalMl <= 0) return { rate: null, basisDays, basis };
 
   // How many hours of each slot the window held (partial hours at its ends count by their fraction).
   const occurrences = new Array<number>(HOURS_PER_WEEK).fill(0);
@@ -92,24 +96,45 @@ export function forecastDaysUntilEmpty(input: ForecastInput): Forecast {
   // An hour of the week the window never held (a device younger than a week) takes the average rate:
   // nothing is known about it, and 0 would promise a pump that never empties.
   const rate = occurrences.map((n, slot) => (n > 0 ? Math.max(0, input.mlBySlot[slot] ?? 0) / n : mlPerDay / 24));
-  const remaining = Math.max(0, input.remainingMl);
-  if (remaining === 0) return { kind: 'forecast', days: 0, beyondHorizon: false, mlPerDay, basisDays, basis };
+  return { rate, mlPerDay, basisDays, basis };
+}
 
-  // Drain hour by hour from now, the first hour only for what is left of it.
-  let left = remaining;
-  let t = endMs;
-  const horizon = endMs + FORECAST_HORIZON_DAYS * 24 * HOUR;
-  while (t < horizon) {
-    const hourEnd = Math.floor(t / HOUR) * HOUR + HOUR;
-    const fraction = (hourEnd - t) / HOUR;
-    const use = rate[hourOfWeek(t)]! * fraction;
-    if (use >= left) {
-      const at = t + (left / use) * (hourEnd - t);
-      return { kind: 'forecast', days: (at - endMs) / (24 * HOUR), beyondHorizon: false, mlPerDay, basisDays, basis };
-    }
+/**
+ * Drains `remainingMl` hour by hour from `from` with the slot rates: the instant it is empty (null when it
+ * lasts past `until`) and what is left at `until`.
+ */
+export function drain(remainingMl: number, rate: readonly number[], from: number, until: number): { emptyAt: number | null; leftMl: number } {
+  let left = Math.max(0, remainingMl);
+  if (left === 0) return { emptyAt: from, leftMl: 0 };
+  let t = from;
+  while (t < until) {
+    const hourEnd = Math.min(until, Math.floor(t / HOUR) * HOUR + HOUR);
+    const use = (rate[hourOfWeek(t)]! * (hourEnd - t)) / HOUR;
+    if (use >= left) return { emptyAt: t + (left / use) * (hourEnd - t), leftMl: 0 };
     left -= use;
     t = hourEnd;
   }
+  return { emptyAt: null, leftMl: left };
+}
+
+/** What the forecast says will remain in a pump at `at` (the service day's refill amount is the reservoir less this). */
+export function remainingAtMl(remainingMl: number, rate: readonly number[] | null, now: Date | number, at: Date | number): number {
+  const from = new Date(now).getTime();
+  const until = new Date(at).getTime();
+  if (!rate || until <= from) return Math.max(0, remainingMl);
+  return drain(remainingMl, rate, from, until).leftMl;
+}
+
+export function forecastDaysUntilEmpty(input: ForecastInput): Forecast {
+  const r = forecastRates(input);
+  const { basisDays, basis } = r;
+  if (r.rate === null) return { kind: 'not-enough-data', basisDays, basis };
+  const { mlPerDay } = r;
+  const endMs = new Date(input.now).getTime();
+  const remaining = Math.max(0, input.remainingMl);
+  if (remaining === 0) return { kind: 'forecast', days: 0, beyondHorizon: false, mlPerDay, basisDays, basis };
+  const { emptyAt } = drain(remaining, r.rate, endMs, endMs + FORECAST_HORIZON_DAYS * 24 * HOUR);
+  if (emptyAt !== null) return { kind: 'forecast', days: (emptyAt - endMs) / (24 * HOUR), beyondHorizon: false, mlPerDay, basisDays, basis };
   return { kind: 'forecast', days: FORECAST_HORIZON_DAYS, beyondHorizon: true, mlPerDay, basisDays, basis };
 }
 

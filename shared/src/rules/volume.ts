@@ -27,3 +27,10 @@ export function displayFlOz(litres: number): number {
 export function mlToFlOz(ml: number): number {
   return litresToFlOz(ml / VOLUME_DIVISOR);
 }
+
+/**
+ * Reservoirs and dispensed fluid are in millilitres, batches in litres (the volume divisor 1000): the one
+ * pair of conversions the service day's refills and pick lists use.
+ */
+export const mlToLitres = (ml: number): number => ml / VOLUME_DIVISOR;
+export const litresToMl = (litres: number): number => litres * VOLUME_DIVISOR;

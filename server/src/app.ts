@@ -21,6 +21,7 @@ import { appRedis } from './lib/app-redis.ts';
 import { type Mailer, type OutboxOptions, outboxQueue } from './mail/index.ts';
 import { inlinePageCsp, securityHeaders } from './lib/security-headers.ts';
 import { compressAnswers } from './lib/compression.ts';
+import { undecodablePath } from './lib/request-guards.ts';
 import { staticClient } from './lib/static-client.ts';
 import { aggregateCache, invalidateAfterWrites, type AggregateCache } from './lib/aggregate-cache.ts';
 import { bullmqQueue, inProcessQueue, jobs, pollNudger, type JobDeps, type JobName, type JobQueue, type PollNudger } from '@fleet/workers';
@@ -105,6 +106,8 @@ export function createApp(deps: AppDeps) {
   app.use(securityHeaders(config));
   // Every text answer brotli/gzip-compressed (lib/compression.ts: why Socket.IO and downloads are safe).
   app.use(compressAnswers());
+  // An undecodable path is a 400 before any route, token check or body parser sees it (lib/request-guards.ts).
+  app.use(undecodablePath);
 
   const auth = authService({
     repo: authRepository(database.db),

@@ -80,6 +80,30 @@ describe('hostile input over every write route and the gateway', () => {
     expect(failures).toEqual([]);
   }, 600_000);
 
+  it('a path parameter that cannot be percent-decoded answers 400 on every route that has one, with a token or without, before any other check', async () => {
+    const doc = (await request(h.app).get('/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) => (/\{\w+\}/.test(path) ? Object.keys(ops).map((method) => ({ method, path })) : []));
+    expect(routes.length).toBeGreaterThanOrEqual(34);
+    const client = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token as string;
+    // A lone 0xff byte, a UTF-8-encoded lone surrogate, a cut sequence, a stray '%'.
+    const BAD = ['%ff', '%ED%A0%80', '%E2%82', 'SP24%'];
+    const wrong: string[] = [];
+    for (const { method, path } of routes) {
+      for (const bad of BAD) {
+        const url = path.replace(/\{(\w+)\}/g, bad);
+        for (const caller of [null, token, client]) {
+          const r = (request(h.app) as unknown as Record<string, (p: string) => request.Test>)[method]!(url);
+          if (caller) r.set('Authorization', `Token ${caller}`);
+          const res = await r;
+          if (res.status !== 400 || !/percent-encoding/.test(res.body.detail)) wrong.push(`${method.toUpperCase()} ${url} (${caller === null ? 'no token' : caller === token ? 'distributor' : 'client'}): ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Control: a well-formed encoded parameter still reaches its route.
+    expect((await request(h.app).get('/api/v1/device/SP24%30001').set('Authorization', `Token ${token}`)).status).toBe(200);
+  });
+
   it('multipart writes: an oversize file, a non-image posing as one, too many parts, a text field too long, two files, a cut body: each a 4xx, nothing saved', async () => {
     const auth = { Authorization: `Token ${token}` };
     const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');

@@ -22,6 +22,7 @@ import { appRedis } from './lib/app-redis.ts';
 import { type Mailer, type OutboxOptions, outboxQueue } from './mail/index.ts';
 import { inlinePageCsp, securityHeaders } from './lib/security-headers.ts';
 import { compressAnswers } from './lib/compression.ts';
+import { declaredBodyTypes, undecodablePath } from './lib/request-guards.ts';
 import { staticClient } from './lib/static-client.ts';
 import { aggregateCache, invalidateAfterWrites, type AggregateCache } from './lib/aggregate-cache.ts';
 import { bullmqQueue, inProcessQueue, jobs, pollNudger, type JobDeps, type JobName, type JobQueue, type PollNudger } from '@fleet/workers';
@@ -113,6 +114,8 @@ export function createApp(deps: AppDeps) {
   app.use(securityHeaders(config));
   // Every text answer brotli/gzip-compressed (lib/compression.ts: why Socket.IO and downloads are safe).
   app.use(compressAnswers());
+  // An undecodable path is a 400 before any route, token check or body parser sees it (lib/request-guards.ts).
+  app.use(undecodablePath);
 
   const auth = authService({
     repo: authRepository(database.db),
@@ -129,14 +132,18 @@ export function createApp(deps: AppDeps) {
   });
 
   app.use(healthRoutes({ database: database.ping, ...(redis ? { redis: redis.ping } : {}) }));
+  const built = features.map((feature) => feature(ctx));
+  const publicMounts = built.flatMap((f) => f.publicMounts ?? []);
+  // Every JSON call refuses a body of another type with 415 before it is read; the device gateway and the
+  // signed webhook keep their own formats (lib/request-guards.ts).
+  app.use(declaredBodyTypes([...authDocs, ...built.flatMap((f) => f.docs)], (doc) => doc.auth === 'device' || publicMounts.some((m) => doc.path.startsWith(m.path))));
   // The device gateway parses its own, larger bodies: mounted before the portal's 100 kB JSON limit.
   const gateway = deviceGatewayRouter(ctx);
   app.use('/device/v1', gateway.router);
-  const built = features.map((feature) => feature(ctx));
   // Authenticated calls outside /api/v1 (POST /api/pdf) parse their own bodies: mounted before the 100 kB limit.
   for (const mount of built.flatMap((f) => f.mounts ?? [])) app.use(mount.path, requireAuth(auth), mount.router);
   // Calls authenticated otherwise than by token (the payment webhook's signature) read their own raw bodies.
-  for (const mount of built.flatMap((f) => f.publicMounts ?? [])) app.use(mount.path, mount.router);
+  for (const mount of publicMounts) app.use(mount.path, mount.router);
   app.use(express.json({ limit: '100kb' }));
   app.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');

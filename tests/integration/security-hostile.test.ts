@@ -80,6 +80,64 @@ describe('hostile input over every write route and the gateway', () => {
     expect(failures).toEqual([]);
   }, 600_000);
 
+  it('a path parameter that cannot be percent-decoded answers 400 on every route that has one, with a token or without, before any other check', async () => {
+    const doc = (await request(h.app).get('/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) => (/\{\w+\}/.test(path) ? Object.keys(ops).map((method) => ({ method, path })) : []));
+    expect(routes.length).toBeGreaterThanOrEqual(34);
+    const client = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token as string;
+    // A lone 0xff byte, a UTF-8-encoded lone surrogate, a cut sequence, a stray '%'.
+    const BAD = ['%ff', '%ED%A0%80', '%E2%82', 'SP24%'];
+    const wrong: string[] = [];
+    for (const { method, path } of routes) {
+      for (const bad of BAD) {
+        const url = path.replace(/\{(\w+)\}/g, bad);
+        for (const caller of [null, token, client]) {
+          const r = (request(h.app) as unknown as Record<string, (p: string) => request.Test>)[method]!(url);
+          if (caller) r.set('Authorization', `Token ${caller}`);
+          const res = await r;
+          if (res.status !== 400 || !/percent-encoding/.test(res.body.detail)) wrong.push(`${method.toUpperCase()} ${url} (${caller === null ? 'no token' : caller === token ? 'distributor' : 'client'}): ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Control: a well-formed encoded parameter still reaches its route.
+    expect((await request(h.app).get('/api/v1/device/SP24%30001').set('Authorization', `Token ${token}`)).status).toBe(200);
+  });
+
+  it('a JSON call refuses a body of another type (text, form, XML) with 415; multipart calls, body-less POSTs, the gateway and the signed webhook keep their own formats', async () => {
+    type Op = { requestBody?: { content: Record<string, unknown> }; security: Record<string, unknown>[] };
+    const doc = (await request(h.app).get('/api/openapi.json')).body as { paths: Record<string, Record<string, Op>> };
+    const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).filter(([m]) => m !== 'get').map(([method, op]) => ({ method, path: path.replace(/\{(\w+)\}/g, 'SP240001'), op })));
+    const own = (path: string, op: Op) => op.security.some((s) => 'deviceAuth' in s) || path === '/api/billing/webhook';
+    const json = ops.filter(({ path, op }) => op.requestBody && !own(path, op));
+    expect(json.length).toBeGreaterThan(35);
+    const OTHER: [string, string][] = [
+      ['text/plain', '{"serialNumber":"SP249999"}'],
+      ['application/x-www-form-urlencoded', 'serialNumber=SP249999&rightPumpType=x'],
+      ['application/xml', '<device><serialNumber>SP249999</serialNumber></device>'],
+    ];
+    const wrong: string[] = [];
+    const send = (method: string, path: string) => (request(h.app) as unknown as Record<string, (p: string) => request.Test>)[method]!(path).set('Authorization', `Token ${token}`);
+    for (const { method, path } of json) {
+      for (const [type, body] of OTHER) {
+        const res = await send(method, path).set('Content-Type', type).send(body);
+        if (res.status !== 415 || !/application\/json/.test(res.body.detail)) wrong.push(`${method.toUpperCase()} ${path} (${type}): ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The sweep's case, named: addDevice and editDevice with a text body were a 500 in device.schema.ts.
+    expect((await send('post', '/api/v1/addDevice').set('Content-Type', 'text/plain').send('x')).status).toBe(415);
+    expect((await send('put', '/api/v1/editDevice/SP240001').set('Content-Type', 'text/plain').send('x')).status).toBe(415);
+    // Their own formats: a body-less POST ignores a stray body, the gateway and the webhook answer as before (never 415).
+    expect((await send('post', '/api/v1/resumeBatch/999999').set('Content-Type', 'text/plain').send('x')).status).not.toBe(415);
+    expect((await request(h.app).post('/device/v1/checkin').set('Authorization', device).set('Content-Type', 'text/plain').send('x')).status).not.toBe(415);
+    expect((await request(h.app).post('/api/billing/webhook').set('Content-Type', 'text/plain').send('x')).status).not.toBe(415);
+    // A multipart call still takes multipart, and a JSON call JSON; an empty body reaches the schema (400 naming fields).
+    expect((await send('post', '/api/v1/editUser/client@demo.test').field('username', 'Client Demo')).status).toBe(200);
+    expect((await send('post', '/api/v1/addDevice').send({})).status).toBe(400);
+    expect((await send('post', '/api/v1/addDevice').set('Content-Type', 'application/json').set('Content-Length', '0')).status).toBe(400);
+  });
+
   it('multipart writes: an oversize file, a non-image posing as one, too many parts, a text field too long, two files, a cut body: each a 4xx, nothing saved', async () => {
     const auth = { Authorization: `Token ${token}` };
     const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');

@@ -4,6 +4,7 @@ export {
   $resetPending,
   $resetProblem,
   $resetResult,
+  $resetSettled,
   $resetToken,
   newPasswordChanged,
   repeatPasswordChanged,

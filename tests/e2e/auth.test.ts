@@ -341,6 +341,26 @@ describe('reset password', () => {
     await success.waitFor();
     expect(await success.textContent()).toBe('Password Reset Success !');
     await expect.poll(() => success.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(21, 128, 61)');
+    // Settled: the spent token is out of the address bar, the button takes no more clicks, and a second
+    // click adds nothing under the success (it used to add 'Something went wrong.').
+    await expect.poll(() => new URL(page.url()).searchParams.has('token')).toBe(false);
+    expect(await success.getAttribute('aria-disabled')).toBe('true');
+    expect(await fresh.isDisabled()).toBe(true);
+    expect(await repeat.isDisabled()).toBe(true);
+    const posts: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && posts.push(new URL(r.url()).pathname));
+    await success.click({ force: true });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => success.textContent()).toBe('Password Reset Success !');
+    expect(await page.getByText('Something went wrong.', { exact: true }).count()).toBe(0);
+    expect(await formMessage(page).count()).toBe(0);
+    expect(posts).toEqual([]);
+    for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      await screenshot(page, `reset-success-${viewport.width}`);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    await page.setViewportSize(DESKTOP);
 
     await page.getByRole('button', { name: 'Cancel' }).click();
     await signInTab(page).waitFor();

@@ -5,11 +5,11 @@
  * open, a check-in made by the device reaches the panel by push, and over a dozen push periods the page
  * makes no repeated REST call for that device: browsers never poll.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_COOKIE } from '../../client/src/shared/api/token.ts';
-import { axeOn, DESKTOP, mapData, PASSWORD, screenshot, startE2E, TABLET, type E2E } from './browser.ts';
+import { axeOn, DESKTOP, mapData, PASSWORD, screenshot, seriousAxe, startE2E, TABLET, type E2E } from './browser.ts';
 import { startPortalPushes } from './server.ts';
 
 let e2e: E2E;
@@ -39,7 +39,10 @@ afterEach(async () => {
 const panel = (page: Page) => page.getByTestId('device-panel');
 const menu = (page: Page, name: string) => panel(page).getByRole('navigation', { name: 'Device sections' }).getByRole('button', { name });
 
-type ApiDevice = { serial: string; label: string; address: string; number: number | null; location_group: number; is_online: boolean; is_pause: boolean; warning_lists: string[] };
+type ApiDevice = {
+  serial: string; label: string; address: string; number: number | null; location_group: number; is_online: boolean; is_pause: boolean; warning_lists: string[];
+  is_activated: boolean; is_enabled_maintenance: boolean; is_enabled_vandalism: boolean; rental: object | null;
+};
 async function devices(token = admin): Promise<ApiDevice[]> {
   return (await request(e2e.portal.harness.app).get('/api/v1/device').set('Authorization', `Token ${token}`)).body as ApiDevice[];
 }
@@ -122,6 +125,8 @@ describe('device management panel', () => {
     const maintenance = panel(page).getByRole('button', { name: 'Maintenance', exact: true });
     const wasOn = (await maintenance.getAttribute('aria-pressed')) === 'true';
     await maintenance.click();
+    // Turning maintenance on asks first (the confirmations below).
+    if (!wasOn) await page.getByRole('dialog', { name: 'Turn On Maintenance?' }).getByRole('button', { name: 'Yes' }).click();
     await expect.poll(() => panel(page).getByRole('status').filter({ hasText: /^Maintenance (activated|deactivated)/ }).textContent()).toContain(wasOn ? 'Maintenance deactivated' : 'Maintenance activated');
     await expect.poll(() => maintenance.getAttribute('aria-pressed')).toBe(wasOn ? 'false' : 'true');
     await expect.poll(() => panel(page).getByLabel('Pending changes').textContent()).toContain('REBOOT');
@@ -246,4 +251,103 @@ describe('device management panel', () => {
     expect(reads.filter((c) => c.startsWith('GET /api/v1/device/'))).toEqual([]);
     expect(reads.filter((c) => c.startsWith('GET /api/v1/simLog/')).length).toBeLessThanOrEqual(2);
   });
+});
+
+describe('controls that stop a machine or lock out its users ask first', () => {
+  type Box = { x: number; y: number; width: number; height: number };
+  /** The part of an element its scrolling section shows (null when scrolled out of sight). */
+  const visibleBox = (target: Locator) =>
+    target.evaluate((el): Box | null => {
+      const r = el.getBoundingClientRect();
+      let [top, left, bottom, right] = [r.top, r.left, r.bottom, r.right];
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        if (!/(auto|scroll|hidden)/.test(getComputedStyle(p).overflowY)) continue;
+        const c = p.getBoundingClientRect();
+        [top, left, bottom, right] = [Math.max(top, c.top), Math.max(left, c.left), Math.min(bottom, c.bottom), Math.min(right, c.right)];
+      }
+      return bottom > top && right > left ? { x: left, y: top, width: right - left, height: bottom - top } : null;
+    });
+  const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const WIDTHS = [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 768 },
+    { width: 390, height: 844 },
+  ];
+
+  for (const viewport of WIDTHS) {
+    it(`Deactivate, Maintenance on and Anti vandalism on ask as Pause does; No sends nothing; the result covers neither the chart nor the pending list (${viewport.width} px)`, async () => {
+      const list = await devices();
+      // A device whose three toggles are all in their running position (activated, maintenance and anti vandalism off).
+      const candidates = list.filter((d) => d.location_group && d.is_online && !d.is_pause && !d.rental && d.is_activated && !d.is_enabled_maintenance && !d.is_enabled_vandalism);
+      // One device per width, so that each test starts from the running position whatever ran before.
+      const target = candidates[WIDTHS.indexOf(viewport)]!;
+      expect(target, 'a demo device with every toggle in its running position').toBeTruthy();
+      const page = await openPanel('distributor@demo.test', target.serial, viewport);
+      const writes: unknown[] = [];
+      page.on('request', (r) => new URL(r.url()).pathname.startsWith('/api/v1/set_device_config/') && writes.push(r.postDataJSON()));
+      const toggles = {
+        maintenance: { button: panel(page).getByRole('button', { name: 'Maintenance', exact: true }), title: 'Turn On Maintenance?', body: { is_enabled_maintenance: true } },
+        vandalism: { button: panel(page).getByRole('button', { name: 'Anti vandalism', exact: true }), title: 'Turn On Anti vandalism?', body: { is_enabled_vandalism: true } },
+        active: { button: panel(page).getByRole('button', { name: 'Activated', exact: true }), title: 'Deactivate Device?', body: { active: false } },
+      };
+      await expect.poll(() => toggles.maintenance.button.isEnabled(), { timeout: 15_000 }).toBe(true);
+
+      // A slow answer keeps the loading dialog up while it is measured against the chart and the pending list.
+      await page.route('**/api/v1/set_device_config/**', async (route) => {
+        await new Promise((r) => setTimeout(r, 1_500));
+        await route.continue().catch(() => undefined);
+      });
+      let shot = false;
+      for (const [kind, t] of Object.entries(toggles)) {
+        const ask = page.getByRole('dialog', { name: t.title });
+        // No: the question closes, the toggle stays, nothing is sent.
+        await t.button.click();
+        await ask.waitFor();
+        expect(await ask.textContent()).toMatch(/next wake-up/);
+        if (!shot) {
+          await screenshot(page, `panel-confirm-${kind}-${viewport.width}`);
+          expect(await seriousAxe(page, 'dialog[open]')).toEqual([]);
+        }
+        await ask.getByRole('button', { name: 'No' }).click();
+        await ask.waitFor({ state: 'hidden' });
+        expect(writes).toEqual([]);
+        expect(await t.button.getAttribute('aria-pressed')).toBe(kind === 'active' ? 'true' : 'false');
+
+        // Yes: sent once; a slow answer (routed above) keeps the loading dialog up while it is measured.
+        await t.button.click();
+        await ask.getByRole('button', { name: 'Yes' }).click();
+        const notice = panel(page).getByTestId('control-dialog');
+        await notice.waitFor();
+        const noticeBox = (await notice.boundingBox())!;
+        const chartBox = await visibleBox(panel(page).getByRole('figure', { name: /^Dispensing and fluid level/ }));
+        if (chartBox) expect(overlaps(noticeBox, chartBox), `the ${kind} result over the chart`).toBe(false);
+        if (await panel(page).getByTestId('pending-list').count()) {
+          const pendingBox = await visibleBox(panel(page).getByTestId('pending-list'));
+          if (pendingBox) expect(overlaps(noticeBox, pendingBox), `the ${kind} result over the pending list`).toBe(false);
+        }
+        expect(noticeBox.x >= 0 && noticeBox.x + noticeBox.width <= viewport.width, 'the result inside the screen').toBe(true);
+        if (!shot) {
+          await screenshot(page, `panel-confirm-result-${viewport.width}`);
+          shot = true;
+        }
+        await expect.poll(() => writes.length).toBe(1);
+        expect(writes.pop()).toEqual(t.body);
+        await expect.poll(() => t.button.or(panel(page).getByRole('button', { name: 'Deactivated', exact: true })).first().getAttribute('aria-pressed')).toBe(kind === 'active' ? 'false' : 'true');
+        await expect.poll(() => notice.count(), { timeout: 10_000 }).toBe(0);
+      }
+      // The way back (Activate, turning either off) gives the machine back to its users: one click, no question.
+      await panel(page).getByRole('button', { name: 'Deactivated', exact: true }).click();
+      await expect.poll(() => writes.length).toBe(1);
+      expect(await page.locator('dialog[open]').count()).toBe(0);
+      await expect.poll(() => panel(page).getByTestId('control-dialog').count(), { timeout: 10_000 }).toBe(0);
+      for (const t of [toggles.maintenance, toggles.vandalism]) {
+        await t.button.click();
+        await expect.poll(() => t.button.getAttribute('aria-pressed')).toBe('false');
+        expect(await page.locator('dialog[open]').count()).toBe(0);
+        await expect.poll(() => panel(page).getByTestId('control-dialog').count(), { timeout: 10_000 }).toBe(0);
+      }
+      expect(await seriousAxe(page, '[data-testid="device-panel"]')).toEqual([]);
+      await page.unrouteAll({ behavior: 'wait' });
+    });
+  }
 });

@@ -9,7 +9,7 @@ import { localDateOf } from '@fleet/shared';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { formatDeviceClock, latestPage, pageHours, siteDateTime } from '../../client/src/widgets/device-panel/lib/panel-lib.ts';
+import { formatDeviceClock, latestPage, pageHours, siteDateTime, toggleConfirmation } from '../../client/src/widgets/device-panel/lib/panel-lib.ts';
 import { DEMO_STILL_SERIALS } from '../../server/src/seed/demo-data.ts';
 import { animationsSettled, DESKTOP, mapData, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
 import { startPortalPushes } from './server.ts';
@@ -82,6 +82,17 @@ async function openPanel(email: string, serial: string, viewport = DESKTOP) {
   await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
   await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(serial);
   return page;
+}
+/**
+ * Clicks a control toggle (Maintenance, Anti vandalism, Activated/Deactivated) and, when its change stops the
+ * machine or locks out its users, answers Yes to the question it asks first.
+ */
+async function flip(page: Page, toggle: Locator) {
+  const [name, pressed] = [(await toggle.textContent())!.trim(), (await toggle.getAttribute('aria-pressed')) === 'true'];
+  const kind = name === 'Maintenance' ? 'maintenance' : name === 'Anti vandalism' ? 'vandalism' : 'active';
+  await toggle.click();
+  const question = toggleConfirmation(kind, !pressed);
+  if (question) await page.getByRole('dialog', { name: question.title }).getByRole('button', { name: 'Yes' }).click();
 }
 const panel = (page: Page) => page.getByTestId('device-panel');
 const menu = (page: Page, name: string) => panel(page).getByRole('navigation', { name: 'Device sections' }).getByRole('button', { name });
@@ -179,7 +190,7 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     const vandalism = panel(page).getByRole('button', { name: 'Anti vandalism', exact: true });
     await expect.poll(() => vandalism.isEnabled(), { timeout: 15_000 }).toBe(true);
     const asked = Date.now();
-    await vandalism.click();
+    await flip(page, vandalism);
     const item = panel(page).locator('li').filter({ hasText: 'Anti vandalism' }).filter({ hasText: 'asked' });
     await expect.poll(() => item.count(), { timeout: 10_000 }).toBe(1);
     const text = (await item.textContent())!;
@@ -218,7 +229,7 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     // The page records each phase of the dialog with its time and text: polling from here could miss a
     // phase that lasts about a second while a loaded machine takes a screenshot.
     await recordDialogPhases(page);
-    await maintenance.click();
+    await flip(page, maintenance);
     await expect.poll(() => dialog(page).getAttribute('data-phase')).toBe('loading');
     await expect(dialog(page).textContent()).resolves.toContain('Saving ...');
     await screenshot(page, 'panel-corrections-control-loading');
@@ -268,14 +279,14 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     for (const toggle of [vandalism, activated]) {
       const before = await toggle.getAttribute('aria-pressed');
       await cycle(async () => {
-        await toggle.click();
+        await flip(page, toggle);
         await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe(before === 'true' ? 'false' : 'true');
       }, 'danger', wrong);
       expect(await toggle.getAttribute('aria-pressed')).toBe(before);
     }
     await page.unroute('**/api/v1/set_device_config/**');
     const activeBefore = await activated.getAttribute('aria-pressed');
-    await cycle(() => activated.click(), 'success', 'Your config setup has been successfully saved.');
+    await cycle(() => flip(page, activated), 'success', 'Your config setup has been successfully saved.');
     await expect.poll(() => activated.getAttribute('aria-pressed')).toBe(activeBefore === 'true' ? 'false' : 'true');
     await pending('Activation').click();
     await expect.poll(() => pending('Activation').count()).toBe(0);

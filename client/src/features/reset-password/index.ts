@@ -1,6 +1,2 @@
-export {
-  $resetToken,
-  resetCleared,
-  resetTokenReceived,
-} from './model';
+export { $resetToken, resetCleared, resetPasswordFx, resetTokenReceived } from './model';
 export { ResetPasswordForm } from './ui/reset-password-form';

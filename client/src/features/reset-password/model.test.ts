@@ -2,7 +2,7 @@ import { MESSAGES } from '@fleet/shared';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../shared/api';
-import { $resetProblem, $resetResult, newPasswordChanged, repeatPasswordChanged, resetPasswordFx, resetSubmitted, resetTokenReceived } from './model';
+import { $resetProblem, $resetResult, $resetSettled, $resetToken, newPasswordChanged, resetCleared, repeatPasswordChanged, resetPasswordFx, resetSubmitted, resetTokenReceived } from './model';
 
 function setup(handler: (body: { token: string; password: string }) => Promise<unknown> = async () => ({})) {
   const calls: { token: string; password: string }[] = [];
@@ -49,14 +49,22 @@ describe('reset-password model', () => {
     expect(calls).toEqual([]);
   });
 
-  it('sends token and password, then shows success; editing clears it', async () => {
+  it('sends token and password, then shows success and settles: the token is spent, a second submit sends nothing and adds no error', async () => {
     const { scope, calls } = setup();
     await allSettled(resetTokenReceived, { scope, params: 'tok-123' });
     await submit(scope, 'NewPass99', 'NewPass99');
     expect(calls).toEqual([{ token: 'tok-123', password: 'NewPass99' }]);
     expect(scope.getState($resetResult)).toBe('success');
+    expect(scope.getState($resetSettled)).toBe(true);
     expect(scope.getState($resetProblem)).toBeNull();
-    await allSettled(newPasswordChanged, { scope, params: 'NewPass9' });
+    expect(scope.getState($resetToken)).toBeNull();
+    await allSettled(resetSubmitted, { scope });
+    await submit(scope, 'NewPass99', 'NewPass99');
+    expect(calls).toHaveLength(1);
+    expect(scope.getState($resetProblem)).toBeNull();
+    expect(scope.getState($resetResult)).toBe('success');
+    // Leaving the view starts afresh.
+    await allSettled(resetCleared, { scope });
     expect(scope.getState($resetResult)).toBe('idle');
   });
 

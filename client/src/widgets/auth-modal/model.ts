@@ -1,6 +1,6 @@
 import { createEvent, createStore, sample } from 'effector';
 import { $forgotEmail, forgotEmailPrefilled } from '../../features/forgot-password';
-import { resetCleared, resetTokenReceived } from '../../features/reset-password';
+import { resetCleared, resetPasswordFx, resetTokenReceived } from '../../features/reset-password';
 import { $email, emailPrefilled } from '../../features/sign-in';
 import { signUpReset } from '../../features/sign-up';
 import { queryParamRemoved, readLocationFx } from '../../shared/routing';
@@ -44,3 +44,6 @@ sample({
 // Leaving the reset view forgets the token, in the store and in the address bar.
 sample({ clock: resetPasswordClosed, target: resetCleared });
 sample({ clock: resetPasswordClosed, fn: () => RESET_TOKEN_PARAM, target: queryParamRemoved });
+// A reset that succeeded spent its token: out of the address bar at once (history.replaceState), so that a
+// reload, a bookmark or a shared screen does not carry a dead link.
+sample({ clock: resetPasswordFx.done, fn: () => RESET_TOKEN_PARAM, target: queryParamRemoved });

@@ -8,6 +8,7 @@ import {
   $resetPending,
   $resetProblem,
   $resetResult,
+  $resetSettled,
   newPasswordChanged,
   repeatPasswordChanged,
   resetSubmitted,
@@ -21,7 +22,7 @@ export type ResetPasswordFormProps = {
 
 /** RESET PASSWORD: New Password, Repeat New Password, Reset Password (green on success), Cancel. */
 export function ResetPasswordForm({ onCancel }: ResetPasswordFormProps) {
-  const [password, repeat, problem, result, pending] = useUnit([$newPassword, $repeatPassword, $resetProblem, $resetResult, $resetPending]);
+  const [password, repeat, problem, result, pending, settled] = useUnit([$newPassword, $repeatPassword, $resetProblem, $resetResult, $resetPending, $resetSettled]);
   const [onPassword, onRepeat, submit] = useUnit([newPasswordChanged, repeatPasswordChanged, resetSubmitted]);
   const titleId = useId();
   const hintId = useId();
@@ -45,6 +46,7 @@ export function ResetPasswordForm({ onCancel }: ResetPasswordFormProps) {
         autoComplete="new-password"
         autoFocus
         aria-describedby={hintId}
+        disabled={settled}
         value={password}
         onChange={(e) => onPassword(e.target.value)}
       />
@@ -52,14 +54,26 @@ export function ResetPasswordForm({ onCancel }: ResetPasswordFormProps) {
         label="Repeat New Password"
         name="repeat-new-password"
         autoComplete="new-password"
+        disabled={settled}
         value={repeat}
         onChange={(e) => onRepeat(e.target.value)}
       />
       <FormMessage tone="error">{problem}</FormMessage>
       <div role="status" aria-live="polite">
-        <Button type="submit" block loading={pending} variant={result === 'success' ? 'success' : 'primary'} data-result={result}>
+        <Button
+          type="submit"
+          block
+          loading={pending}
+          // aria-disabled, not disabled: the focus stays on the button that now reads the success, and the
+          // model ignores a second submit.
+          aria-disabled={settled || undefined}
+          className={settled ? styles.settled : undefined}
+          variant={result === 'success' ? 'success' : 'primary'}
+          data-result={result}
+        >
           {result === 'success' ? MESSAGES.resetSuccess : 'Reset Password'}
         </Button>
+        {settled ? <p className={styles.settledHint}>Sign in with your new password.</p> : null}
       </div>
       <Button variant="secondary" block onClick={onCancel}>
         Cancel

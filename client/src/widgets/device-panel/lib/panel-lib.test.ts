@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batteryPlaceholder, cardName, batteryTitle, formatDeviceClock, menuBadge, menuBadgeWarnings, pageCount, pageOf, panelSiteName, pendingIndicators, twoDigits, updateAfterText } from './panel-lib';
+import { batteryPlaceholder, cardName, batteryTitle, formatDeviceClock, menuBadge, menuBadgeWarnings, pageCount, pageOf, panelSiteName, pendingIndicators, toggleConfirmation, twoDigits, updateAfterText } from './panel-lib';
 
 describe('device panel rules', () => {
   it('shows the device clock in the site zone like 5 Jan 2024 3:04 PM', () => {
@@ -56,5 +56,16 @@ describe('device panel rules', () => {
     expect(batteryPlaceholder('loading', 0)).toBe('Loading...');
     expect(batteryPlaceholder('ready', 0)).toBe('No Data present in the graph!');
     expect(batteryPlaceholder('ready', 3)).toBeNull();
+  });
+});
+
+describe('toggle confirmations', () => {
+  it('asks before Deactivate, Maintenance on and Anti vandalism on; the way back runs on one click', () => {
+    expect(toggleConfirmation('active', false)?.title).toBe('Deactivate Device?');
+    expect(toggleConfirmation('maintenance', true)?.title).toBe('Turn On Maintenance?');
+    expect(toggleConfirmation('vandalism', true)?.title).toBe('Turn On Anti vandalism?');
+    expect(toggleConfirmation('active', true)).toBeNull();
+    expect(toggleConfirmation('maintenance', false)).toBeNull();
+    expect(toggleConfirmation('vandalism', false)).toBeNull();
   });
 });

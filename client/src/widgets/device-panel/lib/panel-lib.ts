@@ -173,3 +173,21 @@ export function batteryPlaceholder(status: 'idle' | 'loading' | 'ready' | 'faile
   if (status === 'failed' || points === 0) return 'No Data present in the graph!';
   return null;
 }
+
+export type ToggleKind = 'maintenance' | 'active' | 'vandalism';
+export type Confirmation = { title: string; body: string };
+/**
+ * The question a toggle asks before a change that stops the machine or locks out its users, as Pause
+ * does (spec section 2 asks only for Pause; docs/decisions/device-control-confirmations.md records the
+ * departure): Deactivate, Maintenance on and Anti vandalism on. The way back (Activate, turning either
+ * off) gives the machine back to its users, so it runs on one click. Null: no question.
+ */
+export function toggleConfirmation(kind: ToggleKind, value: boolean): Confirmation | null {
+  if (kind === 'active' && !value)
+    return { title: 'Deactivate Device?', body: 'The device stops dispensing after its next wake-up, until it is activated again.' };
+  if (kind === 'maintenance' && value)
+    return { title: 'Turn On Maintenance?', body: 'The device goes into maintenance after its next wake-up: it does not dispense to its users until maintenance is turned off.' };
+  if (kind === 'vandalism' && value)
+    return { title: 'Turn On Anti vandalism?', body: 'After its next wake-up the device refuses users who ask for more than the Max shots within the Interval set under Device Management.' };
+  return null;
+}

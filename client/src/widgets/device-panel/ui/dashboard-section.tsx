@@ -6,7 +6,7 @@ import { $now } from '../../../shared/lib';
 import { Button, Card, CardHead, CardTitle, Chart, ConfirmDialog, LinkButton, SectionTitle, Segmented, SwitchButton } from '../../../shared/ui';
 import { $optimistic, $runningAction, deviceActionFx, toggleShown } from '../controls.model';
 import { dispensingChartOptions } from '../lib/chart-options';
-import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, settingName, siteDateTime, siteToday, updateAfterText } from '../lib/panel-lib';
+import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, settingName, siteDateTime, siteToday, toggleConfirmation, updateAfterText, type Confirmation, type ToggleKind } from '../lib/panel-lib';
 import { sectionSelected, type PanelDevice } from '../model';
 import { $analyticsQuery, analyticsQueryChanged, analyticsReset, pumpLog, resolvedDate } from '../telemetry.model';
 import { PendingChips } from './pending-chips';
@@ -161,6 +161,13 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
     pause: toggleShown(optimistic, device.serial, 'pause', device.is_pause),
   };
   const [confirm, setConfirm] = useState<'pause' | 'rental' | null>(null);
+  // A toggle whose change stops the machine or locks out its users waits here for Yes (panel-lib says which).
+  const [asked, setAsked] = useState<{ kind: ToggleKind; value: boolean; question: Confirmation } | null>(null);
+  const toggle = (kind: ToggleKind, value: boolean) => {
+    const question = toggleConfirmation(kind, value);
+    if (question) setAsked({ kind, value, question });
+    else act({ serial: device.serial, kind, value });
+  };
   const indicators = pendingIndicators(device.pending_flags);
   const updateAfter = indicators.length ? updateAfterText(device.next_wakeup_time, device.timezone_id) : null;
   const rentalOn = device.rental !== null;
@@ -180,7 +187,7 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
         <SwitchButton dimWhenOff={false} pressed={rentalOn} disabled={disabled} title={why} onClick={() => (rentalOn ? setConfirm('rental') : select('subscription'))}>
           Rental Plan
         </SwitchButton>
-        <SwitchButton dimWhenOff={false} pressed={shown.maintenance} disabled={disabled} title={why} onClick={() => act({ serial: device.serial, kind: 'maintenance', value: !shown.maintenance })}>
+        <SwitchButton dimWhenOff={false} pressed={shown.maintenance} disabled={disabled} title={why} onClick={() => toggle('maintenance', !shown.maintenance)}>
           Maintenance
         </SwitchButton>
         <SwitchButton
@@ -188,11 +195,11 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
           pressed={shown.active}
           disabled={disabled || rentalOn}
           title={rentalOn ? 'A rental plan keeps this device activated' : why}
-          onClick={() => act({ serial: device.serial, kind: 'active', value: !shown.active })}
+          onClick={() => toggle('active', !shown.active)}
         >
           {rentalOn ? 'Force Activated' : shown.active ? 'Activated' : 'Deactivated'}
         </SwitchButton>
-        <SwitchButton dimWhenOff={false} pressed={shown.vandalism} disabled={disabled} title={why} onClick={() => act({ serial: device.serial, kind: 'vandalism', value: !shown.vandalism })}>
+        <SwitchButton dimWhenOff={false} pressed={shown.vandalism} disabled={disabled} title={why} onClick={() => toggle('vandalism', !shown.vandalism)}>
           Anti vandalism
         </SwitchButton>
         <Button variant={shown.pause ? 'success' : 'secondary'} disabled={disabled} title={why} onClick={() => setConfirm('pause')}>
@@ -200,7 +207,7 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
         </Button>
       </div>
       {device.pending_changes?.length ? (
-        <div className={styles.pendingList}>
+        <div className={styles.pendingList} data-testid="pending-list">
           <SectionTitle>Waiting for the device</SectionTitle>
           <ul>
             {device.pending_changes.map((c) => (
@@ -229,6 +236,17 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
         }}
       >
         <p>{device.is_pause ? 'The device dispenses again after its next wake-up.' : 'The device stops dispensing after its next wake-up.'}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={asked !== null}
+        title={asked?.question.title ?? ''}
+        onCancel={() => setAsked(null)}
+        onConfirm={() => {
+          setAsked(null);
+          if (asked) act({ serial: device.serial, kind: asked.kind, value: asked.value });
+        }}
+      >
+        <p>{asked?.question.body}</p>
       </ConfirmDialog>
       {/* The spec's Yes does nothing: a plan ends on its end date (Device Subscription changes it). */}
       <ConfirmDialog open={confirm === 'rental'} title="Switch Off Rental Plan?" onCancel={() => setConfirm(null)} onConfirm={() => setConfirm(null)}>

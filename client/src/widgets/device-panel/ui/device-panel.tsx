@@ -151,6 +151,8 @@ export function DevicePanel() {
                 })}
               </ul>
             </nav>
+            {/* The controls' result shows over this column, never over the chart or the pending list it reports on. */}
+            <ControlDialog />
           </aside>
 
           <div className={styles.content}>
@@ -171,7 +173,6 @@ export function DevicePanel() {
         </div>
       )}
 
-      <ControlDialog />
 
       {device ? <DeviceInfoDialog open={infoOpen} device={device} onClose={() => setInfoOpen(false)} /> : null}
     </section>

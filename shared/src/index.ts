@@ -23,3 +23,4 @@ export * from './rules/forecast.ts';
 export * from './schemas/partner.schema.ts';
 export * from './schemas/maintenance.schema.ts';
 export * from './schemas/device-pin.schema.ts';
+export * from './schemas/place.schema.ts';

@@ -151,7 +151,7 @@ describe('device management panel', () => {
     await expect.poll(() => battery.getByRole('figure', { name: 'Battery state of charge over the past year' }).count(), { timeout: 30_000 }).toBe(1);
   });
 
-  it('on a phone the section takes the width under a menu row that keeps the open section in view', async () => {
+  it('on a phone the section takes the width under a menu that shows all eight sections at once', async () => {
     const PHONE = { width: 375, height: 667 };
     const target = (await devices()).find((d) => d.location_group)!;
     const page = await e2e.openSignedIn('distributor@demo.test', `/?device=${target.serial}&section=management`, { viewport: PHONE });
@@ -162,15 +162,23 @@ describe('device management panel', () => {
       const menu = el.querySelector('nav[aria-label="Device sections"] ul')!;
       const current = menu.querySelector('[aria-current="page"]')!;
       const content = el.querySelector('aside + div')!;
-      return { panel: box(el), menu: box(menu), current: box(current), content: box(content), overflow: content.scrollWidth - content.clientWidth };
+      const items = [...menu.querySelectorAll('button')].map((b) => ({ ...box(b).toJSON(), text: b.textContent, cut: b.scrollWidth > b.clientWidth }));
+      return { panel: box(el), menu: box(menu), current: box(current), content: box(content), overflow: content.scrollWidth - content.clientWidth, menuOverflow: menu.scrollWidth - menu.clientWidth, items, vw: innerWidth, vh: innerHeight };
     });
     // One column: the section as wide as the panel (two columns left it 150 px wide, its controls cut off).
     expect(layout.content.width).toBeGreaterThan(layout.panel.width - 2);
     expect(layout.content.top).toBeGreaterThanOrEqual(layout.menu.bottom - 1);
     expect(layout.overflow).toBeLessThanOrEqual(0);
-    // The menu scrolls sideways; the open section's item is inside its visible part.
+    // Issue 42: all eight sections in sight at once (a sideways row showed 2 of 8), none cut, none scrolled to.
+    expect(layout.items).toHaveLength(8);
+    expect(layout.menuOverflow).toBeLessThanOrEqual(0);
+    for (const item of layout.items) {
+      expect(item.left, item.text!).toBeGreaterThanOrEqual(Math.max(0, layout.menu.left - 1));
+      expect(item.right, item.text!).toBeLessThanOrEqual(Math.min(layout.vw, layout.menu.right + 1));
+      expect(item.bottom, item.text!).toBeLessThanOrEqual(layout.vh);
+      expect(item.cut, item.text!).toBe(false);
+    }
     expect(layout.current.left).toBeGreaterThanOrEqual(layout.menu.left - 1);
-    expect(layout.current.right).toBeLessThanOrEqual(layout.menu.right + 1);
     await screenshot(page, 'device-panel-phone');
     const axe = await axeOn(page).include('[data-testid="device-panel"]').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);

@@ -123,9 +123,8 @@ describe('map screen', () => {
     // Starts at the spec's view: zoom 10 around (30.0, -90.26).
     expect((await mapData(page)).zoom).toBe('10.00');
 
-    // Profile image: User Management for every role but client.
-    // force: a client's profile image is aria-disabled, the click must still be tried.
-    await page.getByTestId('profile-image').click({ force: true });
+    // Profile image: User Management for every role but client; a client's opens its own Account Settings (issue 42).
+    await page.getByTestId('profile-image').click();
     const dialog = page.getByRole('dialog', { name: 'User Management' });
     if (canManage) {
       await dialog.waitFor();
@@ -136,14 +135,19 @@ describe('map screen', () => {
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
     } else {
-      expect(await page.getByTestId('profile-image').getAttribute('aria-disabled')).toBe('true');
-      await page.waitForTimeout(300);
+      const settings = page.getByRole('dialog', { name: 'Account Settings' });
+      await settings.getByRole('button', { name: 'Edit Account' }).waitFor();
+      // Its own switches, and no way into User Management's lists.
+      await settings.getByText('Weekly Report', { exact: false }).first().waitFor();
+      expect(await settings.getByRole('button', { name: 'Sign Up Request' }).count()).toBe(0);
       expect(await dialog.count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await settings.waitFor({ state: 'hidden' });
     }
 
-    // /exclusive-management is hidden for market-partner users; /status is there for all.
+    // /exclusive-management only for a distributor (it refuses everyone else); /status is there for all.
     expect(await page.getByRole('link', { name: /Status report/ }).getAttribute('target')).toBe('_blank');
-    expect(await page.getByTestId('exclusive-management-link').count()).toBe(partner ? 0 : 1);
+    expect(await page.getByTestId('exclusive-management-link').count()).toBe(canManage && !partner ? 1 : 0);
 
     // The session survives a reload.
     await page.reload();

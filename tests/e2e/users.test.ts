@@ -2,7 +2,7 @@
  * User Management in a real browser (spec sections 2, 4, 6, 8): a distributor works a sign-up request
  * through the dialog (View Detail, Edit Request + Save, Activate Account or Reject) and the person gets
  * the mail and signs in (or is refused); Account Settings saves the own phone and a report switch; a
- * market-partner user has no sign-up list; a client's profile image opens nothing. The left menu's disabled
+ * market-partner user has no sign-up list; a client's profile image opens its own Account Settings only. The left menu's disabled
  * items, Exit and a click outside; Edit Request then Cancel restores what was shown. Axe on the dialog,
  * screenshots at 1280 and 820 px in tests/.artifacts.
  */
@@ -332,11 +332,41 @@ describe('User Management loaded on demand', () => {
 });
 
 describe('a client', () => {
-  it('does not open User Management from the profile image', async () => {
-    const page = await e2e.openPage();
-    await signInToMap(page, 'client@demo.test');
-    await page.getByTestId('profile-image').click({ force: true });
-    await page.waitForTimeout(300);
-    expect(await dialogOf(page).count()).toBe(0);
+  it('opens its own Account Settings (no User Management) from the profile image and saves a report switch; the server still refuses the lists', async () => {
+    for (const viewport of [DESKTOP, { width: 390, height: 844 }]) {
+      const page = await e2e.openPage();
+      await page.setViewportSize(viewport);
+      await signInToMap(page, 'client@demo.test');
+      expect(await page.getByTestId('profile-image').getAttribute('aria-label')).toMatch(/Open Account Settings$/);
+      // No 'Market partners' link: that page refuses a client.
+      expect(await page.getByRole('link', { name: /Market partners/ }).count()).toBe(0);
+      await page.getByTestId('profile-image').click();
+      const settings = page.getByRole('dialog', { name: 'Account Settings' });
+      await settings.getByRole('button', { name: 'Edit Account' }).waitFor();
+      expect(await dialogOf(page).count()).toBe(0);
+      expect(await settings.getByRole('navigation', { name: 'User Management' }).count()).toBe(0);
+      expect(await seriousAxe(page, '[role="dialog"]')).toEqual([]);
+      await screenshot(page, `client-account-settings-${viewport.width}`);
+      const overflow = await settings.evaluate((el) => ({ page: document.documentElement.scrollWidth - document.documentElement.clientWidth, dialog: el.scrollWidth - el.clientWidth }));
+      expect(overflow).toEqual({ page: 0, dialog: 0 });
+      if (viewport === DESKTOP) {
+        await settings.getByRole('button', { name: 'Edit Account' }).click();
+        const weekly = settings.getByRole('button', { name: 'Weekly Report' });
+        const before = await weekly.getAttribute('aria-pressed');
+        await weekly.click();
+        await settings.getByRole('button', { name: 'Save', exact: true }).click();
+        await settings.getByText('Account saved.').waitFor();
+        const [row] = await e2e.portal.harness.database.db.select().from(users).where(eq(users.email, 'client@demo.test'));
+        expect(String(row!.notifyWeeklyReport)).toBe(before === 'true' ? 'false' : 'true');
+      }
+      await page.close();
+    }
+    // The server refuses what a client cannot do, whatever the screen shows.
+    const token = (await request(e2e.portal.baseURL).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token as string;
+    for (const path of ['/api/v1/get_pending_user', '/api/v1/myUser']) {
+      expect((await request(e2e.portal.baseURL).get(path).set('Authorization', `Token ${token}`)).status, path).toBe(403);
+    }
+    const other = await request(e2e.portal.baseURL).post('/api/v1/editUser/client2@demo.test').set('Authorization', `Token ${token}`).field('phone', '+1 504 555 0100');
+    expect(other.status).toBe(403);
   });
 });

@@ -90,3 +90,58 @@ describe('GET /api/v1/placeSuggestions', () => {
     expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['country', 'input', 'limit']);
   });
 });
+
+/** The label of a pin dropped by hand in the Add/Edit Device form (issue 42): the nearest gazetteer town. */
+describe('GET /api/v1/nearestPlace', () => {
+  let h: Harness;
+  const tokens: Record<string, string> = {};
+  beforeAll(async () => {
+    h = await startHarness('pglite');
+    for (const email of ['distributor@demo.test', 'client@demo.test']) {
+      tokens[email] = (await request(h.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })).body.auth_token;
+      expect(tokens[email]).toBeTruthy();
+    }
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const get = (query: Record<string, string> | string, email = 'distributor@demo.test') =>
+    request(h.app).get('/api/v1/nearestPlace').query(query).set('Authorization', `Token ${tokens[email]}`);
+
+  it('answers 401 without a token', async () => {
+    expect((await request(h.app).get('/api/v1/nearestPlace').query({ lat: '29.92', lng: '-90.1' })).status).toBe(401);
+  });
+
+  it('names the town, county and state nearest a point on Magazine Street, New Orleans', async () => {
+    const res = await get({ lat: '29.9213', lng: '-90.1036' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ name: 'New Orleans', county: 'Orleans Parish', state: 'LA', lat: expect.any(Number), lng: expect.any(Number), distanceKm: expect.any(Number) });
+    expect(res.body.distanceKm).toBeLessThan(10);
+    // Metairie, in Jefferson Parish; Sydney in Australia has no US county.
+    expect((await get({ lat: '29.9841', lng: '-90.1529' })).body).toMatchObject({ name: 'Metairie', county: 'Jefferson Parish', state: 'LA' });
+    expect((await get({ lat: '-33.8688', lng: '151.2093' }, 'client@demo.test')).body).toMatchObject({ name: 'Sydney', county: null, state: 'NSW' });
+  });
+
+  it('answers 404 far from any town (mid-Pacific)', async () => {
+    const res = await get({ lat: '0', lng: '-150' });
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toMatch(/No town/);
+  });
+
+  it('answers 400 naming the field for a missing, blank, repeated or out-of-range coordinate, never 500', async () => {
+    const cases: [Record<string, string> | string, string[]][] = [
+      [{}, ['lat', 'lng']],
+      [{ lat: '', lng: '-90' }, ['lat']],
+      [{ lat: '29', lng: 'west' }, ['lng']],
+      [{ lat: '91', lng: '0' }, ['lat']],
+      [{ lat: '0', lng: '-180.5' }, ['lng']],
+      ['lat=1&lat=2&lng=3', ['lat']],
+      [{ lat: 'NaN', lng: 'Infinity' }, ['lat', 'lng']],
+    ];
+    for (const [query, fields] of cases) {
+      const res = await get(query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(Object.keys(res.body).sort()).toEqual(fields);
+    }
+  });
+});

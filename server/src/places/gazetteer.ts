@@ -306,6 +306,36 @@ export async function placesInBox(box: { west: number; south: number; east: numb
   return out.slice(0, limit).map((p) => ({ name: p.name, state: p.state, population: p.population, lat: p.lat, lng: p.lng }));
 }
 
+/**
+ * The town to name a point by, with its distance in km; undefined when none is within `maxKm`. The nearest
+ * town's centre is not always the town a point is in (a pin on Magazine Street, New Orleans, is 2.5 km from
+ * Marrero across the river and 5 km from New Orleans' centre): a town that `sameArea` accepts (the caller
+ * passes "in the point's county") wins when it is not much farther, within twice the nearest distance plus 5 km.
+ */
+export async function nearestTown(lat: number, lng: number, maxKm: number, sameArea?: (town: { lat: number; lng: number }) => boolean): Promise<(PlaceName & { distanceKm: number }) | undefined> {
+  const { places } = await gazetteer();
+  // A linear pass over the ~25,000 US and Australian towns takes about a millisecond: no spatial index needed.
+  const near: { place: Place; km: number }[] = [];
+  for (const place of places) {
+    const km = greatCircleKm(lat, lng, place.lat, place.lng);
+    if (km <= maxKm) near.push({ place, km });
+  }
+  if (!near.length) return undefined;
+  near.sort((a, b) => a.km - b.km);
+  const reach = near[0]!.km * 2 + 5;
+  const best = (sameArea && near.find((n) => n.km <= reach && sameArea(n.place))) || near[0]!;
+  const { place } = best;
+  return { name: place.name, state: place.state, population: place.population, lat: place.lat, lng: place.lng, distanceKm: best.km };
+}
+
+const EARTH_KM = 6371;
+const rad = (deg: number) => (deg * Math.PI) / 180;
+/** Haversine distance in km. */
+export function greatCircleKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const a = Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lng2 - lng1) / 2) ** 2;
+  return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
 export async function placeById(id: string): Promise<PlaceSuggestion | undefined> {
   const m = /^gz:(\d{1,10})$/.exec(id);
   if (!m) return undefined;

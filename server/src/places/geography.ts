@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import { geoCentroid } from 'd3-geo';
+import { geoBounds, geoCentroid, geoContains } from 'd3-geo';
 import { feature } from 'topojson-client';
 import type { Feature, FeatureCollection, Geometry } from 'geojson';
 import type { GeometryCollection, Topology } from 'topojson-specification';
@@ -53,4 +53,24 @@ export function usStateName(fips: string): string {
     states = new Map(fc.features.map((f: Feature<Geometry, { name: string }>) => [String(f.id), f.properties.name]));
   }
   return states.get(fips) ?? '';
+}
+
+let countyBounds: { feature: Feature<Geometry, { name: string }>; west: number; south: number; east: number; north: number }[] | undefined;
+
+/** The packaged US county whose outline holds the point (a bounding-box pass first); undefined outside it (e.g. Australia). */
+export function usCountyAt(lat: number, lng: number): Feature<Geometry, { name: string }> | undefined {
+  countyBounds ??= usCounties().features.map((feature) => {
+    const [[west, south], [east, north]] = geoBounds(feature) as [[number, number], [number, number]];
+    return { feature, west, south, east, north };
+  });
+  const inBox = (b: { west: number; south: number; east: number; north: number }) =>
+    lat >= b.south && lat <= b.north && (b.west <= b.east ? lng >= b.west && lng <= b.east : lng >= b.west || lng <= b.east);
+  return countyBounds.find((b) => inBox(b) && geoContains(b.feature, [lng, lat]))?.feature;
+}
+
+/** A county's display name as the portal writes it: 'Orleans Parish' in Louisiana, '... Borough' in Alaska, else '... County'. */
+export function countyDisplayName(county: Feature<Geometry, { name: string }>): { name: string; state: string } {
+  const state = usStateName(String(county.id).slice(0, 2));
+  const suffix = state === 'Louisiana' ? 'Parish' : state === 'Alaska' ? 'Borough' : 'County';
+  return { name: `${county.properties.name} ${suffix}`, state };
 }

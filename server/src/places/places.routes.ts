@@ -1,10 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { requiredText } from '@fleet/shared';
+import { NEAREST_PLACE_MAX_KM, nearestPlaceAnswer, nearestPlaceQuery, requiredText, type NearestPlace } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
-import { parse } from '../lib/errors.ts';
+import { ApiError, parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
-import { placesInBox } from './gazetteer.ts';
+import { nearestTown, placesInBox } from './gazetteer.ts';
+import { countyDisplayName, usCountyAt } from './geography.ts';
 import { PLACE_COUNTRIES, placesProviderFor, type PlaceCountry, type PlacesProvider } from './places.provider.ts';
 
 export const placeSuggestionsQuery = z.object({
@@ -83,7 +84,35 @@ export function placesRoutes(ctx: AppContext, provider: PlacesProvider = placesP
     const places = await placesInBox(q, q.minPopulation, q.limit);
     res.json({ places } satisfies z.input<typeof placeNamesAnswer>);
   });
+  // The label of a pin dropped by hand in the device form (issue 42): every signed-in user, like the address search.
+  router.get('/nearestPlace', async (req, res) => {
+    const q = parse(nearestPlaceQuery, req.query);
+    const county = usCountyAt(q.lat, q.lng);
+    const town = await nearestTown(q.lat, q.lng, NEAREST_PLACE_MAX_KM, county && ((t) => usCountyAt(t.lat, t.lng) === county));
+    if (!town) throw ApiError.notFound(`No town of the US or Australia within ${NEAREST_PLACE_MAX_KM} km.`);
+    res.json({
+      name: town.name,
+      county: county ? countyDisplayName(county).name : null,
+      state: town.state,
+      lat: town.lat,
+      lng: town.lng,
+      distanceKm: Math.round(town.distanceKm * 10) / 10,
+    } satisfies NearestPlace);
+  });
   const docs: RouteDoc[] = [
+    {
+      method: 'get',
+      path: '/api/v1/nearestPlace',
+      tag: 'Places',
+      summary: 'The town nearest a point (US and AU), to name a pin dropped by hand in the Add/Edit Device form',
+      description: `GeoNames towns of the offline gazetteer (at least 1000 inhabitants) and the US county holding the point (packaged US Census outlines; null in Australia). Nothing beyond ${NEAREST_PLACE_MAX_KM} km.`,
+      query: nearestPlaceQuery,
+      responses: {
+        200: { description: 'The nearest town', schema: nearestPlaceAnswer },
+        400: { description: 'Invalid input: `{ lat: [...] }` or `{ lng: [...] }`' },
+        404: { description: `No town within ${NEAREST_PLACE_MAX_KM} km` },
+      },
+    },
     {
       method: 'get',
       path: '/api/v1/placeSuggestions',

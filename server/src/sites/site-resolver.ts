@@ -4,7 +4,7 @@ import { find as findTimezone } from 'geo-tz';
 import type { FeatureCollection } from 'geojson';
 import type { Db } from '../db/client.ts';
 import { deviceGroups, locations } from '../db/schema.ts';
-import { locationFromCounty, usCounties, usStateName } from '../places/index.ts';
+import { countyDisplayName, locationFromCounty, usCountyAt } from '../places/index.ts';
 
 type Tx = Pick<Db, 'select' | 'insert'>;
 
@@ -53,10 +53,9 @@ export async function countyFor(tx: Tx, lat: number, lng: number): Promise<numbe
     const first = (JSON.parse(row.geoJson) as FeatureCollection).features[0];
     if (first && geoContains(first, [lng, lat])) return row.id;
   }
-  const county = usCounties().features.find((f) => geoContains(f, [lng, lat]));
+  const county = usCountyAt(lat, lng);
   if (!county || typeof county.id !== 'string') return null;
-  const state = usStateName(county.id.slice(0, 2));
-  const suffix = state === 'Louisiana' ? 'Parish' : state === 'Alaska' ? 'Borough' : 'County';
-  const [created] = await tx.insert(locations).values(locationFromCounty(county.id, `${county.properties.name} ${suffix}`, state)).returning({ id: locations.id });
+  const { name, state } = countyDisplayName(county);
+  const [created] = await tx.insert(locations).values(locationFromCounty(county.id, name, state)).returning({ id: locations.id });
   return created!.id;
 }

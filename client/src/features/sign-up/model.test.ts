@@ -2,6 +2,7 @@ import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../shared/api';
 import {
+  $signUpBlank,
   $signUpButtonText,
   $signUpResult,
   notificationToggled,
@@ -75,6 +76,7 @@ describe('sign-up model', () => {
         ],
       ],
     });
+    await fill(scope, VALID);
     await allSettled(signUpSubmitted, { scope });
     expect(scope.getState($signUpResult).status).toBe('failure');
     await allSettled(signUpFieldChanged, { scope, params: { field: 'phone', value: '1' } });
@@ -96,7 +98,31 @@ describe('sign-up model', () => {
         ],
       ],
     });
+    await fill(scope, VALID);
     await allSettled(signUpSubmitted, { scope });
     expect(scope.getState($signUpButtonText)).toBe('Sign Up Fail : Something went wrong.');
+  });
+});
+
+describe('sign-up with required fields left blank (issue 42)', () => {
+  it('names every blank required field, sends nothing, and marks them until each is edited', async () => {
+    const sent: SignUpPayload[] = [];
+    const scope = fork({ handlers: [[signUpFx, async (payload: SignUpPayload) => void sent.push(payload)]] });
+    await allSettled(signUpSubmitted, { scope });
+    expect(sent).toEqual([]);
+    expect(scope.getState($signUpButtonText)).toBe('Sign Up Fail : Name, Company, Email and Password are required.');
+    expect(scope.getState($signUpBlank)).toEqual(['username', 'company', 'email', 'password']);
+
+    await fill(scope, { company: 'Dee Co', email: 'dee@example.test' });
+    expect(scope.getState($signUpBlank)).toEqual(['username', 'password']);
+    await allSettled(signUpSubmitted, { scope });
+    expect(scope.getState($signUpButtonText)).toBe('Sign Up Fail : Name and Password are required.');
+    await fill(scope, { username: 'Dee', password: '   ' });
+    await allSettled(signUpSubmitted, { scope });
+    expect(scope.getState($signUpButtonText)).toBe('Sign Up Fail : Password is required.');
+    expect(sent).toEqual([]);
+    await fill(scope, { password: 'Secret123' });
+    await allSettled(signUpSubmitted, { scope });
+    expect(sent).toHaveLength(1);
   });
 });

@@ -40,6 +40,25 @@ export const EMPTY_SIGN_UP_FORM: SignUpForm = {
   isEnableNotificationPhone: false,
 };
 
+/** The required fields (spec section 5) with the labels the form shows them under. */
+export const REQUIRED_SIGN_UP_FIELDS: readonly (readonly [SignUpField, string])[] = [
+  ['username', 'Name'],
+  ['company', 'Company'],
+  ['email', 'Email'],
+  ['password', 'Password'],
+];
+/** The required fields left blank, in the form's order. */
+export const blankRequiredFields = (form: SignUpForm): SignUpField[] => REQUIRED_SIGN_UP_FIELDS.filter(([field]) => !form[field].trim()).map(([field]) => field);
+/**
+ * 'Name, Company, Email and Password are required.': every blank required field named at once (issue 42:
+ * the server's rule shows the password's message first, so an empty form named only the password).
+ */
+export function blankFieldsMessage(fields: readonly SignUpField[]): string {
+  const labels = REQUIRED_SIGN_UP_FIELDS.filter(([field]) => fields.includes(field)).map(([, label]) => label);
+  const list = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : (labels[0] ?? '');
+  return `${list} ${labels.length > 1 ? 'are' : 'is'} required.`;
+}
+
 export const signUpFieldChanged = createEvent<{ field: SignUpField; value: string }>();
 export const notificationToggled = createEvent<NotificationChannel>();
 export const signUpSubmitted = createEvent();
@@ -50,6 +69,8 @@ export const signUpFx = createEffect<SignUpPayload, unknown, Error>((payload) =>
 export const $signUpForm = createStore<SignUpForm>(EMPTY_SIGN_UP_FORM);
 export const $signUpResult = createStore<SignUpResult>({ status: 'idle' });
 export const $signUpPending = signUpFx.pending;
+/** The required fields found blank at the last Sign Up (marked invalid until each is edited). */
+export const $signUpBlank = createStore<SignUpField[]>([]);
 
 /** The button's text in each state. */
 export const signUpButtonText = (result: SignUpResult): string =>
@@ -82,10 +103,12 @@ $signUpResult
   .on(signUpFx.failData, (_, error) => ({ status: 'failure', message: firstErrorMessage(error instanceof HttpError ? error.body : null) }))
   .reset(signUpFieldChanged, notificationToggled, signUpReset);
 
-sample({
-  clock: signUpSubmitted,
-  source: { form: $signUpForm, pending: $signUpPending },
-  filter: ({ pending }) => !pending,
-  fn: ({ form }) => toSignUpPayload(form),
-  target: signUpFx,
-});
+const submitted = sample({ clock: signUpSubmitted, source: { form: $signUpForm, pending: $signUpPending }, filter: ({ pending }) => !pending, fn: ({ form }) => form });
+// A blank required field is named before anything is sent (the server would refuse it too).
+const blankFound = sample({ clock: submitted, filter: (form) => blankRequiredFields(form).length > 0, fn: blankRequiredFields });
+$signUpBlank
+  .on(blankFound, (_, blank) => blank)
+  .on(signUpFieldChanged, (blank, { field }) => blank.filter((f) => f !== field))
+  .reset(signUpReset);
+$signUpResult.on(blankFound, (_, blank) => ({ status: 'failure', message: blankFieldsMessage(blank) }));
+sample({ clock: submitted, filter: (form) => blankRequiredFields(form).length === 0, fn: toSignUpPayload, target: signUpFx });

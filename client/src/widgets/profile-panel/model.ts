@@ -6,5 +6,5 @@ import { createEvent } from 'effector';
  */
 export const zoomInRequested = createEvent();
 export const zoomOutRequested = createEvent();
-/** The profile image clicked by a role that may open User Management. */
+/** The profile image clicked: User Management, or for a client its own Account Settings. */
 export const userManagementRequested = createEvent();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { $user } from '../../entities/session';
 import { fetchClientUsersFx, fetchPendingUsersFx } from '../../entities/user';
 import { settingsForm } from '../../features/account-settings/model';
-import { $userManagementOpen, userManagementOpened, userManagementSectionSelected } from './model';
+import { $accountSettingsOnly, $userManagementOpen, $userManagementSection, userManagementOpened, userManagementSectionSelected } from './model';
 
 const user = (access: CurrentUser['access']): CurrentUser => ({
   id: 1, email: `${access}@x.test`, username: 'U', company: 'C', phone: '', role: access === 'client' ? 'client' : 'distributor', user_type: access, access, profile_url: null, activated: true,
@@ -36,13 +36,18 @@ describe('user management dialog', () => {
     expect(scope.getState(settingsForm.$account)).toBeNull();
   });
 
-  it('asks nothing of the lists for a market-partner user, and never opens for a client', async () => {
+  it('asks nothing of the lists for a market-partner user; a client gets its own Account Settings only', async () => {
     const partner = setup('market-partner');
     await allSettled(userManagementOpened, { scope: partner.scope });
     expect(partner.scope.getState($userManagementOpen)).toBe(true);
     expect(partner.reads).toEqual([]);
+    // Issue 42: a client reaches its own settings (its notification switches), never the lists.
     const client = setup('client');
     await allSettled(userManagementOpened, { scope: client.scope });
-    expect(client.scope.getState($userManagementOpen)).toBe(false);
+    expect(client.scope.getState($userManagementOpen)).toBe(true);
+    expect(client.scope.getState($userManagementSection)).toBe('account-settings');
+    expect(client.scope.getState($accountSettingsOnly)).toBe(true);
+    expect(client.scope.getState(settingsForm.$account)?.type).toBe('Client');
+    expect(client.reads).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { useUnit } from 'effector-react';
 import type { FormEvent } from 'react';
 import { BuildingIcon, Button, PasswordField, TextField, TickToggle, TruckIcon } from '../../../shared/ui';
 import {
+  $signUpBlank,
   $signUpButtonText,
   $signUpForm,
   $signUpPending,
@@ -21,12 +22,14 @@ export type SignUpFormProps = {
 
 /** The SIGN UP view; required fields show 'Required' as their placeholder. */
 export function SignUpForm({ onBack }: SignUpFormProps) {
-  const [form, result, buttonText, pending] = useUnit([$signUpForm, $signUpResult, $signUpButtonText, $signUpPending]);
+  const [form, result, buttonText, pending, blank] = useUnit([$signUpForm, $signUpResult, $signUpButtonText, $signUpPending, $signUpBlank]);
   const [changed, toggled, submit] = useUnit([signUpFieldChanged, notificationToggled, signUpSubmitted]);
   const field = (name: SignUpField) => ({
     name,
     value: form[name],
     onChange: (e: { target: { value: string } }) => changed({ field: name, value: e.target.value }),
+    // A required field left blank at the last Sign Up (the button names them all).
+    'aria-invalid': blank.includes(name) || undefined,
   });
   const required = { placeholder: MESSAGES.required, 'aria-required': true } as const;
 

@@ -1,6 +1,7 @@
 import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { $pinsStatus, pinsRequested } from '../../../entities/device';
+import { $canOpenUserManagement } from '../../../entities/session';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
 import { $deviceFormAsk, DEVICE_FORM_TITLE, loadDeviceFormPart } from '../../../features/device-form';
 import { Spinner } from '../../../shared/ui';
@@ -32,15 +33,18 @@ export function TopRightPart() {
 const loadUserManagement = () => import('./user-management-part');
 
 export function PanelsPart() {
-  const [status, retry, readRoute, userManagementAsks, deviceFormAsk] = useUnit([$pinsStatus, pinsRequested, panelRouteRead, $userManagementAsks, $deviceFormAsk]);
+  const [status, retry, readRoute, userManagementAsks, deviceFormAsk, manages] = useUnit([$pinsStatus, pinsRequested, panelRouteRead, $userManagementAsks, $deviceFormAsk, $canOpenUserManagement]);
+  // A client's profile image opens its own Account Settings (the same part, without the management menu).
+  const usersTitle = manages ? 'User Management' : 'Account Settings';
   // /?device=<serial> opens that device's panel.
   useEffect(() => readRoute(), [readRoute]);
   return (
     <>
-      <div className={styles.bottomRight}>
+      {/* data-map-cover: panels over the map, which a county the map fits to keeps clear of (widgets/map). */}
+      <div className={styles.bottomRight} data-map-cover="">
         <ProfilePanel />
       </div>
-      <div className={styles.topLeft}>
+      <div className={styles.topLeft} data-map-cover="">
         <div role="status" aria-live="polite" className={styles.statusLine}>
           {status === 'loading' ? (
             <p className={styles.note}>
@@ -55,7 +59,7 @@ export function PanelsPart() {
       </div>
       <DevicePanel />
       {/* Each with its models, loaded when first asked for (issue 16). */}
-      {userManagementAsks > 0 ? <LazyDialogPart load={loadUserManagement} title="User Management" failure="User Management could not be loaded." asks={userManagementAsks} /> : null}
+      {userManagementAsks > 0 ? <LazyDialogPart load={loadUserManagement} title={usersTitle} failure={`${usersTitle} could not be loaded.`} asks={userManagementAsks} /> : null}
       {deviceFormAsk.count > 0 ? (
         <LazyDialogPart
           load={loadDeviceFormPart}

@@ -79,7 +79,7 @@ function MapShell({ map, topRight, children }: { map?: ReactNode; topRight?: Rea
     <main className={styles.screen}>
       <h1 className="visually-hidden">Device map</h1>
       {map}
-      <div className={styles.topRight}>
+      <div className={styles.topRight} data-map-cover="">
         <ClockPanel />
         {topRight}
       </div>

@@ -49,16 +49,6 @@ export function DevicePanel() {
   const [close, toggleCollapse, select, selectDevice, pick] = useUnit([panelClosed, collapseToggled, sectionSelected, panelDeviceSelected, multiSelectCardClicked]);
   const [infoOpen, setInfoOpen] = useState(false);
   const backRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLUListElement>(null);
-  // On a phone the section menu is one row that scrolls sideways: the open section's item is kept in view
-  // (opened by address, /?device=…&section=management, it was off to the right).
-  useEffect(() => {
-    const menu = menuRef.current;
-    const current = menu?.querySelector<HTMLElement>('[aria-current="page"]');
-    if (!menu || !current || menu.scrollWidth <= menu.clientWidth) return;
-    const left = current.offsetLeft - menu.offsetLeft;
-    if (left < menu.scrollLeft || left + current.offsetWidth > menu.scrollLeft + menu.clientWidth) menu.scrollLeft = Math.max(0, left - 16);
-  }, [section, device]);
   const operator = level === 'distributor' || level === 'market-partner';
 
   // Focus moves into the panel when it opens, so keyboard users start at its first control.
@@ -126,7 +116,7 @@ export function DevicePanel() {
               <InfoIcon size={18} /> More Info
             </Button>
             <nav aria-label="Device sections">
-              <ul ref={menuRef} className={styles.menu}>
+              <ul className={styles.menu}>
                 {PANEL_MENU.map((item) => {
                   const unavailable = !device || item.disabled || (item.operatorsOnly && !operator);
                   const current = item.key === section;

@@ -3,6 +3,7 @@ import { GoogleMap, useJsApiLoader } from '@react-google-maps/api';
 import { useUnit } from 'effector-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { $counties } from '../../../entities/county';
+import { clearPadding, coveredBoxes } from '../lib/clear-view';
 import { readPalette } from '../lib/palette';
 import { $viewRequest, MAX_ZOOM, mapMoved } from '../model';
 import { GooglePinsLayer } from './google-pins-layer';
@@ -101,7 +102,11 @@ function GoogleViewSync({ map }: { map: google.maps.Map }) {
     if (!request) return;
     if (request.bounds) {
       const [[west, south], [east, north]] = request.bounds;
-      map.fitBounds({ west, south, east, north }, 40);
+      // Fitted into the part of the map no panel covers (lib/clear-view); its shape in Web Mercator.
+      const container = map.getDiv();
+      const mercatorY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360));
+      const content = { width: ((east - west) * Math.PI) / 180, height: mercatorY(north) - mercatorY(south) };
+      map.fitBounds({ west, south, east, north }, clearPadding(container.clientWidth, container.clientHeight, coveredBoxes(container), content));
       return;
     }
     if (request.center) map.panTo(request.center);

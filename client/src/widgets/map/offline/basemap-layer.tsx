@@ -3,7 +3,8 @@ import { useEffect } from 'react';
 import { basemapUrl } from 'virtual:fleet-basemap';
 import { readPalette } from '../lib/palette';
 import { BASEMAP_MAX_ZOOM, BASEMAP_SOURCE_LAYER } from '../lib/basemap-tiles';
-import { addLayerUnchecked, addSourceUnchecked, useOfflineMap } from './map-context';
+import { useOfflineMap } from './map-context';
+import { addLayerUnchecked, addSourceUnchecked } from './maplibre-internals';
 
 const SOURCE = 'basemap';
 /** The basemap's layer ids (offline-map.tsx reveals them in this order: water, then the borders). */

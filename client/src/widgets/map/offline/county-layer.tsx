@@ -2,7 +2,8 @@ import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { $counties } from '../../../entities/county';
 import { readPalette } from '../lib/palette';
-import { addLayerUnchecked, addSourceUnchecked, useOfflineMap } from './map-context';
+import { useOfflineMap } from './map-context';
+import { addLayerUnchecked, addSourceUnchecked } from './maplibre-internals';
 import { useSourceData } from './use-source-data';
 
 const SOURCE = 'counties';

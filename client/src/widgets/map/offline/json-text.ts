@@ -1,4 +1,5 @@
 import type { GeoJSONSource } from 'maplibre-gl';
+import { keepSourceData } from './maplibre-internals';
 import jsonTextWorkerUrl from './json-text-worker.js?url&no-inline';
 
 let ready: Promise<boolean> | null = null;
@@ -23,8 +24,6 @@ export function afterJsonText(send: () => void) {
   else void ready.then(send);
 }
 
-type SourceData = { _data: { geojson: GeoJSON.GeoJSON } };
-
 /**
  * `source.setData(data)`, sent to the worker as its JSON text once the workers read it (enableJsonText).
  * MapLibre copies an object's every feature in JavaScript on this thread before posting it (10,000 pins:
@@ -39,5 +38,5 @@ export function setDataAsText(source: GeoJSONSource, data: GeoJSON.GeoJSON) {
   }
   // A String object: MapLibre reads a plain string as a URL to fetch, and posts a String object as it is.
   source.setData(new String(JSON.stringify(data)) as unknown as GeoJSON.GeoJSON);
-  (source as unknown as SourceData)._data = { geojson: data };
+  keepSourceData(source, data);
 }

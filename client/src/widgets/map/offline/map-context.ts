@@ -1,4 +1,4 @@
-import type { AddLayerObject, Map as MaplibreMap, SourceSpecification } from 'maplibre-gl';
+import type { Map as MaplibreMap } from 'maplibre-gl';
 import { createContext, useContext } from 'react';
 
 /** The MapLibre map of the offline provider, given to its layers through context (never a module singleton). */
@@ -16,24 +16,6 @@ export function useOfflineMap(): MaplibreMap {
  */
 export const toGlZoom = (specZoom: number) => specZoom - 1;
 export const toSpecZoom = (glZoom: number) => glZoom + 1;
-
-/**
- * map.addSource and map.addLayer without MapLibre's style validation, which those two run on every call
- * whatever the map's `validateStyle` option says (it serialises the style and checks the new part: 137 ms of
- * one start-up task under Lighthouse's 4x CPU slowdown, `DETAIL=1 RATE=4 npx tsx tests/perf/map-trace.ts`).
- * These sources and layers are this code's own, fixed in it and drawn by the browser tests; an operator's
- * style (MAP_STYLE_URL) is still validated when it loads. The same two steps as Map.addSource/addLayer:
- * the style's setter, then an update that restyles and redraws.
- */
-export function addSourceUnchecked(map: MaplibreMap, id: string, source: SourceSpecification) {
-  map.style.addSource(id, source, { validate: false });
-  map._update(true);
-}
-
-export function addLayerUnchecked(map: MaplibreMap, layer: AddLayerObject, before?: string) {
-  map.style.addLayer(layer, before, { validate: false });
-  map._update(true);
-}
 
 /** What the map has drawn may have changed: the view moved or resized, a source's data or tiles, the style (a filter). */
 const DRAWN_CHANGES = ['move', 'resize', 'sourcedata', 'styledata'] as const;

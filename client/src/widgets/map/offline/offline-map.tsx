@@ -9,7 +9,7 @@ import { MAX_ZOOM } from '../model';
 import { afterFirstPaint } from '../lib/after-paint';
 import { yieldToBrowser } from '../../../shared/lib';
 import { enableJsonText } from './json-text';
-import { premultiplyNatively } from './native-premultiply';
+import { painterGl, premultiplyNatively, renderOnlyLayers, skipSkyWhileFlat } from './maplibre-internals';
 import { fenceCheck, frameGate, isSoftwareRenderer, warmUpWebGl, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO, revealWhenDrawn } from '../lib/render-quality';
 import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
 import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
@@ -75,7 +75,7 @@ export default function OfflineMap() {
       await yieldToBrowser();
       if (cancelled || !container.current) return;
       instance = create(container.current, styleUrl);
-      const software = isSoftwareRenderer(instance.painter.context.gl);
+      const software = isSoftwareRenderer(painterGl(instance));
       exposeForTests(instance);
       resolution.current = software ? dynamicResolution(instance) : null;
       instance.on('load', () => setMap(instance));
@@ -153,21 +153,6 @@ function create(element: HTMLDivElement, styleUrl: string | null): MaplibreMap {
   premultiplyNatively(instance);
   instance.getCanvas().setAttribute('aria-label', 'Map of devices. Arrow keys pan, plus and minus zoom.');
   return instance;
-}
-
-/**
- * MapLibre draws its sky before the layers of every frame: a quad over the whole canvas whose fragment
- * shader colours what lies above the horizon. This map never tilts (pitch stays 0: rotation and pitch are
- * off above), so there is no horizon on screen, the sky writes no colour and only the far depth the clear
- * already wrote; yet every pixel runs its shader. On a software rasteriser that was most of a still frame
- * (Chromium's SwiftShader at 721x1440, the mobile page Lighthouse loads: 38 ms a frame with the sky, 11 ms
- * without, the GPU process's time read back on the main thread). The painter's draw functions are its
- * own copy here (MapLibre's table is shared by every map on the page), and a tilted map still gets its sky.
- */
-function skipSkyWhileFlat(instance: MaplibreMap) {
-  const painter = instance.painter;
-  const drawSky = painter.drawFunctions.sky;
-  painter.drawFunctions = { ...painter.drawFunctions, sky: (p, sky) => (p.transform.pitch > 0 ? drawSky(p, sky) : undefined) };
 }
 
 let pmtiles: Promise<import('pmtiles').Protocol> | null = null;
@@ -273,13 +258,9 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   // The painter's per-layer draw (MapLibre's Painter.renderLayer, not public API) skips the layers whose
   // group has not joined yet.
   const stages = layerReveal(REVEAL_STAGES);
-  const painter = instance.painter;
-  const renderLayer = painter.renderLayer;
-  painter.renderLayer = function (this: typeof painter, ...args: Parameters<typeof renderLayer>) {
-    if (stages.shows(args[2].id)) renderLayer.apply(this, args);
-  };
+  const restoreRenderLayer = renderOnlyLayers(instance, (id) => stages.shows(id));
   const reveal = revealWhenDrawn({
-    fence: () => fenceCheck(painter.context.gl),
+    fence: () => fenceCheck(painterGl(instance)),
     waitMs: REVEAL_WAIT_MS,
     // The GPU has drawn the groups so far: the next one joins in a frame of its own, asked for now.
     more: () => {
@@ -290,7 +271,7 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
     show: (how) => {
       instance.off('render', onRender);
       stages.finish();
-      painter.renderLayer = renderLayer;
+      restoreRenderLayer();
       canvas.style.visibility = '';
       instance.getContainer().dataset.reveal = how;
       for (const run of onShown.splice(0)) run();

@@ -1,13 +1,14 @@
 import { MAP_DEFAULTS } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import type { ExpressionSpecification, GeoJSONSource, Map as MaplibreMap, MapLayerMouseEvent, MapStyleImageMissingEvent } from 'maplibre-gl';
+import type { ExpressionSpecification, GeoJSONSource, MapLayerMouseEvent, MapStyleImageMissingEvent } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { PinStatus, StatusCounts } from '../../../entities/device';
 import { CLUSTER_DIAMETERS, clusterCountBox, clusterDiameter, createCanvas, drawClusterBubble, drawClusterCount, drawPin, PIN_SIZE } from '../lib/draw';
 import { readPalette } from '../lib/palette';
 import { countByStatus, PIN_ID_PROPERTY, pinsDiff, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
-import { addLayerUnchecked, addSourceUnchecked, toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
+import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
+import { addLayerUnchecked, addSourceUnchecked, imagesAddedQuietly } from './maplibre-internals';
 import { PINS_SOURCE } from './drawn-pins';
 import { useSourceData } from './use-source-data';
 
@@ -53,45 +54,6 @@ const sortKey = (serial: string | null): ExpressionSpecification => [
   10,
   ['match', ['get', 'status'], 'offline', 5, 'warning', 4, 'registering', 3, 'paused', 2, 1],
 ];
-
-/** MapLibre's message to its workers with the list of the map's images (Style#_afterImageUpdated; MessageType.setImages). */
-const SET_IMAGES = 'SI';
-
-/**
- * Adds images without MapLibre telling its workers about each one. After every addImage MapLibre sends
- * its workers the whole list of the map's image ids (one message per image: 11 ms of the 10,000-device
- * map's cluster-image task). Here that message is held while the images of one request are added and
- * sent once, with the final list, right after (a microtask). The workers read that list only to answer
- * `image` expressions, which this map's layers have not (their icon-image is a string); the images
- * themselves reach the tile that asked for them in MapLibre's answer to its request, as before. Relies
- * on MapLibre internals (its dispatcher and that message's type), pinned with maplibre-gl's version.
- */
-type Broadcasting = { broadcast: (type: string, data: unknown) => Promise<unknown> };
-function imagesAddedQuietly(map: MaplibreMap) {
-  let queued = false;
-  return (add: () => void) => {
-    const dispatcher = map.style.dispatcher as unknown as Broadcasting;
-    const broadcast = dispatcher.broadcast;
-    let held = false;
-    dispatcher.broadcast = (type, data) => {
-      if (type !== SET_IMAGES) return broadcast.call(dispatcher, type, data);
-      held = true;
-      return Promise.resolve([]);
-    };
-    try {
-      add();
-    } finally {
-      dispatcher.broadcast = broadcast;
-    }
-    if (!held || queued) return;
-    queued = true;
-    queueMicrotask(() => {
-      queued = false;
-      // One message, with the list as it is once the request's images are all added.
-      if (map.style) void (map.style.dispatcher as unknown as Broadcasting).broadcast(SET_IMAGES, map.style._availableImages);
-    });
-  };
-}
 
 /**
  * Device pins and clusters: one clustered GeoJSON source whose clusters count each status,
@@ -276,7 +238,7 @@ export function PinsLayer() {
   }, [map, pins]);
 
   useEffect(() => {
-    // This code's own values: no style validation on each selection (see addLayerUnchecked in map-context).
+    // This code's own values: no style validation on each selection (see addLayerUnchecked in maplibre-internals).
     map.setLayoutProperty(PINS_LAYER, 'icon-size', selectedSize(selected), { validate: false });
     map.setLayoutProperty(PINS_LAYER, 'symbol-sort-key', sortKey(selected), { validate: false });
     map.getContainer().dataset.selectedSerial = selected ?? '';

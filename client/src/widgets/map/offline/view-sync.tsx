@@ -3,6 +3,7 @@ import { MAP_DEFAULTS } from '@fleet/shared';
 import { useEffect, useRef } from 'react';
 import { $viewRequest, MAX_ZOOM, mapMoved } from '../model';
 import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
+import { clearPadding, coveredBoxes } from '../lib/clear-view';
 
 /** Applies view requests (zoom buttons, a selected device, a clicked cluster) and reports moves. */
 export function ViewSync() {
@@ -32,7 +33,12 @@ export function ViewSync() {
     const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
     if (request.bounds) {
       heading.current = null;
-      map.fitBounds(request.bounds, { padding: 40, duration: reduced ? 0 : 350 });
+      // Fitted into the part of the map no panel covers (a county under the dashboard was not seen).
+      const container = map.getContainer();
+      const [sw, ne] = [map.project(request.bounds[0]), map.project(request.bounds[1])];
+      const content = { width: Math.abs(ne.x - sw.x), height: Math.abs(sw.y - ne.y) };
+      const padding = clearPadding(container.clientWidth, container.clientHeight, coveredBoxes(container), content);
+      map.fitBounds(request.bounds, { padding, duration: reduced ? 0 : 350 });
       return;
     }
     const from = heading.current ?? toSpecZoom(map.getZoom());

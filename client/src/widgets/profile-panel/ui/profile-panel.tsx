@@ -20,8 +20,9 @@ export const initials = (name: string) =>
 
 /**
  * Bottom right of the map: zoom in / out (step 1), the profile image (initials without a
- * profile_url) that opens User Management for every role but client, the pages that open in a new
- * tab (/exclusive-management hidden for market-partner users) and Logout.
+ * profile_url) that opens User Management for every role but client (a client's opens its own Account
+ * Settings), the pages that open in a new tab (/exclusive-management for distributors only: it refuses
+ * everyone else) and Logout.
  */
 export function ProfilePanel({ className }: { className?: string }) {
   const [user, level, canManage] = useUnit([$user, $accessLevel, $canOpenUserManagement]);
@@ -54,13 +55,12 @@ export function ProfilePanel({ className }: { className?: string }) {
             type="button"
             className={styles.avatar}
             // The initials shown start the name (WCAG 2.5.3 label in name; axe label-content-name-mismatch).
-            aria-label={`${user.profile_url ? '' : `${initials(name)}, `}${canManage ? 'Open User Management' : 'Profile (User Management is not available for company accounts)'}`}
-            aria-disabled={!canManage || undefined}
-            title={canManage ? 'User Management' : undefined}
+            aria-label={`${user.profile_url ? '' : `${initials(name)}, `}${canManage ? 'Open User Management' : 'Open Account Settings'}`}
+            title={canManage ? 'User Management' : 'Account Settings'}
             data-testid="profile-image"
-            onClick={() => {
-              if (canManage) openUsers();
-            }}
+            // A client has no User Management, but its own Account Settings (issue 42: the notification
+            // switches that decide its mails); the dialog shows only those for a client.
+            onClick={() => openUsers()}
           >
             {avatar}
           </button>
@@ -79,7 +79,8 @@ export function ProfilePanel({ className }: { className?: string }) {
             Status report <ExternalIcon size={14} />
             <span className="visually-hidden"> (opens in a new tab)</span>
           </a>
-          {level !== 'market-partner' ? (
+          {/* Only a distributor manages market partners: the page refuses clients and market-partner users. */}
+          {level === 'distributor' ? (
             <a className={styles.link} href={ROUTES.exclusiveManagement} target="_blank" rel="noopener" data-testid="exclusive-management-link">
               Market partners <ExternalIcon size={14} />
               <span className="visually-hidden"> (opens in a new tab)</span>

@@ -3,7 +3,7 @@ import { AccountSettings } from '../../../features/account-settings';
 import { SignOutButton } from '../../../features/sign-out';
 import { $detailMode, DecisionPopup, RequestDetail } from '../../../features/user-approval';
 import { Dialog } from '../../../shared/ui';
-import { $userManagementOpen, $userManagementSection, userManagementClosed, userManagementSectionSelected, type UserManagementSection } from '../model';
+import { $accountSettingsOnly, $userManagementOpen, $userManagementSection, userManagementClosed, userManagementSectionSelected, type UserManagementSection } from '../model';
 import { SignUpLists } from './sign-up-lists';
 import styles from './user-management-dialog.module.css';
 
@@ -23,8 +23,17 @@ const MENU: MenuItem[] = [
  * Sign Up Request shows the request list and the client list, or a request's detail once opened.
  */
 export function UserManagementDialog() {
-  const [open, section, detailMode] = useUnit([$userManagementOpen, $userManagementSection, $detailMode]);
+  const [open, section, detailMode, accountOnly] = useUnit([$userManagementOpen, $userManagementSection, $detailMode, $accountSettingsOnly]);
   const [close, select] = useUnit([userManagementClosed, userManagementSectionSelected]);
+
+  if (accountOnly) {
+    // A client: its own Account Settings, without User Management's menu (issue 42).
+    return (
+      <Dialog open={open} onClose={close} title="Account Settings" width={720} closeOnBackdrop>
+        <AccountSettings onBack={() => close()} signOut={<SignOutButton label="Logout Account" />} />
+      </Dialog>
+    );
+  }
 
   return (
     <>

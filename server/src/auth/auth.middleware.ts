@@ -10,13 +10,15 @@ declare module 'express-serve-static-core' {
 }
 
 /** The one write the read-only maintenance credential may make: recording what a technician did. */
-const MAINTENANCE_WRITES = new Set(['/maintenanceRecord']);
+const MAINTENANCE_WRITES = new Set(['/api/v1/maintenanceRecord']);
 
 /** Every /api/v1 call but the public ones goes through this. */
 export function requireAuth(auth: AuthService): RequestHandler {
   return async (req, _res, next) => {
     req.viewer = await auth.authenticate(req.get('authorization'), req.get('x-act-as'));
-    if (req.viewer.readOnly && req.method !== 'GET' && !(req.method === 'POST' && MAINTENANCE_WRITES.has(req.path))) {
+    // The whole path: this runs under /api/v1 and under a call's own mount (its large-body parser: app.ts).
+    const fullPath = (req.baseUrl + req.path).replace(/(.)\/$/, '$1');
+    if (req.viewer.readOnly && req.method !== 'GET' && !(req.method === 'POST' && MAINTENANCE_WRITES.has(fullPath))) {
       throw ApiError.forbidden('The maintenance credential is read-only.');
     }
     next();

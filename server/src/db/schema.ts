@@ -622,7 +622,24 @@ export const maintenanceRecords = pgTable(
     /** 'maintenance' (the /maintenance credential) or the signed-in user's email. */
     recordedBy: text('recorded_by').notNull(),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The time of the act: the phone's (field app, migration 0020), else when the server stored it. */
     performedAt: ts('performed_at').notNull().defaultNow(),
+    // Migration 0020 (the field app, issue 44).
+    receivedAt: ts('received_at').notNull().defaultNow(),
+    /** The phone's key for this record: sent twice, stored once. */
+    idempotencyKey: text('idempotency_key'),
+    refills: jsonb('refills').$type<{ pump: 1 | 2; batchId: number; batchNo: string; recalled: boolean }[]>().notNull().default([]),
+    /** The crew the technician declared in the app (the maintenance credential is shared: declared, not proven). */
+    crewId: text('crew_id'),
+    crewName: text('crew_name'),
+    /** A JPEG of at most 1 MB. */
+    photo: bytea('photo'),
+    /** What the record raised on the device, in words. */
+    warnings: jsonb('warnings').$type<string[]>().notNull().default([]),
   },
-  (t) => [index('maintenance_records_performed_idx').on(t.performedAt), index('maintenance_records_device_idx').on(t.deviceId, t.performedAt)],
+  (t) => [
+    index('maintenance_records_performed_idx').on(t.performedAt),
+    index('maintenance_records_device_idx').on(t.deviceId, t.performedAt),
+    uniqueIndex('maintenance_records_idempotency_key').on(t.idempotencyKey),
+  ],
 );

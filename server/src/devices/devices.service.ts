@@ -68,12 +68,29 @@ export function devicesService(deps: DevicesServiceDeps) {
     return (await repo.answer(serial, undefined))!;
   }
 
-  async function resolveBatch(tx: DevicesRepository, ref: number | string, pumpType: PumpType, field: string): Promise<number> {
+  /**
+   * The batch a pump takes, by id or batch number, with the portal's rules: it must exist and hold the
+   * pump's fluid; an expired or recalled one is refused. `acceptRecalled` (a technician's record of a
+   * refill already made): a batch recalled after the phone last heard of it is taken, since the pump was
+   * filled with it; the device then warns (BATCH_RECALLED).
+   */
+  async function batchFor(tx: DevicesRepository, ref: number | string, pumpType: PumpType, field: string, opts: { day?: string; acceptRecalled?: boolean } = {}) {
     const batch = await tx.batchByRef(ref);
     if (!batch) throw ApiError.field(field, 'Unknown batch.');
     if (batch.batchType !== PUMP_TYPE_CODE[pumpType]) throw ApiError.field(field, `This batch does not hold ${pumpType.toLowerCase()}.`);
-    if (batch.isRecalled || batch.expireDate < today()) throw ApiError.field(field, 'This batch is expired or recalled.');
-    return batch.id;
+    if (batch.expireDate < (opts.day ?? today())) throw ApiError.field(field, opts.acceptRecalled ? `Batch ${batch.batchNo} had expired (${batch.expireDate}).` : 'This batch is expired or recalled.');
+    if (batch.isRecalled && !opts.acceptRecalled) throw ApiError.field(field, 'This batch is expired or recalled.');
+    return batch;
+  }
+  const resolveBatch = async (tx: DevicesRepository, ref: number | string, pumpType: PumpType, field: string) => (await batchFor(tx, ref, pumpType, field)).id;
+
+  /** A pump's remaining volume back to its full reservoir (resetMl and a technician's refill), for the device to take at its wake-up. */
+  async function refillVolume(tx: DevicesRepository, viewer: ScopeViewer, device: DeviceRow, pumpNumber: 1 | 2, field: string) {
+    if (pumpNumber === 2 && device.rightPumpType === 'Unspecified') throw ApiError.field(field, 'This device has no right pump.');
+    await tx.update(device.id, pumpNumber === 1 ? { volumeRemain: device.reservoirMl, levelSensor1: true } : { volumeRemain2: device.reservoirMl, levelSensor2: true });
+    await pendingChange(tx, viewer, device, 'other', `reset_ml_${pumpNumber}`, { pump_number: pumpNumber, volume_remain: device.reservoirMl }, {
+      devices: pumpNumber === 1 ? { volumeRemain: device.volumeRemain, levelSensor1: device.levelSensor1 } : { volumeRemain2: device.volumeRemain2, levelSensor2: device.levelSensor2 },
+    });
   }
 
   /** Everything the Add and Edit Device forms have in common, inside the caller's transaction. */
@@ -113,7 +130,8 @@ export function devicesService(deps: DevicesServiceDeps) {
 
   /** Records what the device picks up at its next wake-up (and what a cancel restores). */
   async function pendingChange(tx: DevicesRepository, viewer: ScopeViewer, device: DeviceRow, kind: PendingKind, setting: string, desired: unknown, previous: RestorePoint) {
-    await tx.requestChange({ deviceId: device.id, kind, setting, desired, previous, requestedBy: viewer.id, nextWakeup: device.nextWakeupTime, now: now() });
+    // The maintenance credential (id -1) is no user: its changes are requested by nobody in particular.
+    await tx.requestChange({ deviceId: device.id, kind, setting, desired, previous, requestedBy: viewer.id > 0 ? viewer.id : null, nextWakeup: device.nextWakeupTime, now: now() });
   }
 
   async function pumpSetting(viewer: ScopeViewer, serial: string) {
@@ -280,14 +298,32 @@ export function devicesService(deps: DevicesServiceDeps) {
       requireOperator(viewer);
       await repo.transaction(async (tx) => {
         const device = await placedInScope(tx, viewer, serial);
-        if (pumpNumber === 2 && device.rightPumpType === 'Unspecified') throw ApiError.field('pumpNumber', 'This device has no right pump.');
-        await tx.update(device.id, pumpNumber === 1 ? { volumeRemain: device.reservoirMl, levelSensor1: true } : { volumeRemain2: device.reservoirMl, levelSensor2: true });
-        await pendingChange(tx, viewer, device, 'other', `reset_ml_${pumpNumber}`, { pump_number: pumpNumber, volume_remain: device.reservoirMl }, {
-          devices: pumpNumber === 1 ? { volumeRemain: device.volumeRemain, levelSensor1: device.levelSensor1 } : { volumeRemain2: device.volumeRemain2, levelSensor2: device.levelSensor2 },
-        });
+        await refillVolume(tx, viewer, device, pumpNumber, 'pumpNumber');
         await tx.recomputeWarnings([device.id], today());
       });
       return answer(serial);
+    },
+
+    /**
+     * A technician's refills (POST /api/v1/maintenanceRecord), inside the caller's transaction: each pump's
+     * remaining volume as resetMl sets it, and its batch as the device forms set it (same fluid rule). The
+     * batch must not have expired on the day of the act; one recalled meanwhile is taken and warned about.
+     * The caller checked the device's scope. Answers what each pump took.
+     */
+    async refill(tx: DevicesRepository, viewer: ScopeViewer, serial: string, refills: { pump: 1 | 2; batch: number | string }[], day: string) {
+      const device = await placedInScope(tx, viewer, serial);
+      const out: { pump: 1 | 2; batchId: number; batchNo: string; recalled: boolean; batchChanged: boolean }[] = [];
+      for (const [i, r] of refills.entries()) {
+        const pumpType = (r.pump === 1 ? device.leftPumpType : device.rightPumpType) as PumpType;
+        if (pumpType === 'Unspecified') throw ApiError.field('refills', `Refill ${i + 1}: this device has no ${r.pump === 1 ? 'left' : 'right'} pump.`);
+        const batch = await batchFor(tx, r.batch, pumpType, 'refills', { day, acceptRecalled: true });
+        await refillVolume(tx, viewer, device, r.pump, 'refills');
+        const current = r.pump === 1 ? device.batchId : device.batch2Id;
+        if (current !== batch.id) await tx.update(device.id, r.pump === 1 ? { batchId: batch.id } : { batch2Id: batch.id });
+        out.push({ pump: r.pump, batchId: batch.id, batchNo: batch.batchNo, recalled: batch.isRecalled, batchChanged: current !== batch.id });
+      }
+      await tx.recomputeWarnings([device.id], today());
+      return out;
     },
 
     /** POST /api/v1/cancelPendingChange/{id}: withdraw a change before the device takes it. */

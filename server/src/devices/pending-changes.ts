@@ -25,7 +25,7 @@ export const PENDING_TTL_MS = 7 * 86_400_000;
  */
 export async function requestChange(
   tx: Tx,
-  args: { deviceId: number; kind: PendingKind; setting: string; desired: unknown; previous?: RestorePoint; requestedBy: number; nextWakeup: Date | null; now: Date },
+  args: { deviceId: number; kind: PendingKind; setting: string; desired: unknown; previous?: RestorePoint; requestedBy: number | null; nextWakeup: Date | null; now: Date },
 ): Promise<void> {
   const replaced = await tx
     .update(pendingChanges)

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { slotSql } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
+import { devicesRepository, type DevicesRepository } from '../devices/index.ts';
 import { deviceGroups, devices, maintenanceCredentials, maintenanceRecords } from '../db/schema.ts';
 
 type Batch = { id: number; batchNo: string; expireDate: string; isRecalled: boolean };
@@ -44,6 +45,12 @@ export type RecordRow = {
   note: string;
   recordedBy: string;
   performedAt: Date;
+  receivedAt: Date;
+  refills: { pump: 1 | 2; batchId: number; batchNo: string; recalled: boolean }[];
+  crewId: string | null;
+  crewName: string | null;
+  hasPhoto: boolean;
+  warnings: string[];
 };
 
 export interface MaintenanceRepository {
@@ -57,7 +64,13 @@ export interface MaintenanceRepository {
   candidates(scope: SQL | undefined): Promise<MaintenanceCandidateRow[]>;
   slotTotals(deviceIds: number[], since: Date, until: Date): Promise<SlotRow[]>;
   deviceInScope(serial: string, scope: SQL | undefined): Promise<{ id: number } | undefined>;
-  insertRecord(values: typeof maintenanceRecords.$inferInsert): Promise<{ id: number }>;
+  /** The device calls' repository on the same connection (a refill changes the device through the devices service). */
+  devices(): DevicesRepository;
+  /** Inserts a record; undefined when its idempotency key is already stored (sent twice, stored once). */
+  insertRecord(values: typeof maintenanceRecords.$inferInsert): Promise<{ id: number } | undefined>;
+  updateRecord(id: number, values: Partial<typeof maintenanceRecords.$inferInsert>): Promise<void>;
+  recordByKey(idempotencyKey: string): Promise<{ id: number; deviceId: number } | undefined>;
+  photo(id: number, scope: SQL | undefined): Promise<Buffer | null | undefined>;
   records(scope: SQL | undefined, opts: { limit: number; serial?: string | undefined; id?: number }): Promise<RecordRow[]>;
 }
 
@@ -153,9 +166,30 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
       return row;
     },
 
+    devices: () => devicesRepository(db),
+
     async insertRecord(values) {
-      const [row] = await db.insert(maintenanceRecords).values(values).returning({ id: maintenanceRecords.id });
-      return row!;
+      // A twin with the same key waits on the unique index until the first commits, then inserts nothing.
+      const [row] = await db.insert(maintenanceRecords).values(values).onConflictDoNothing({ target: maintenanceRecords.idempotencyKey }).returning({ id: maintenanceRecords.id });
+      return row;
+    },
+
+    async updateRecord(id, values) {
+      await db.update(maintenanceRecords).set(values).where(eq(maintenanceRecords.id, id));
+    },
+
+    async recordByKey(idempotencyKey) {
+      const [row] = await db.select({ id: maintenanceRecords.id, deviceId: maintenanceRecords.deviceId }).from(maintenanceRecords).where(eq(maintenanceRecords.idempotencyKey, idempotencyKey));
+      return row;
+    },
+
+    async photo(id, scope) {
+      const [row] = await db
+        .select({ photo: maintenanceRecords.photo })
+        .from(maintenanceRecords)
+        .innerJoin(devices, eq(devices.id, maintenanceRecords.deviceId))
+        .where(and(eq(maintenanceRecords.id, id), scope));
+      return row ? row.photo : undefined;
     },
 
     async records(scope, opts) {
@@ -171,6 +205,12 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
           note: maintenanceRecords.note,
           recordedBy: maintenanceRecords.recordedBy,
           performedAt: maintenanceRecords.performedAt,
+          receivedAt: maintenanceRecords.receivedAt,
+          refills: maintenanceRecords.refills,
+          crewId: maintenanceRecords.crewId,
+          crewName: maintenanceRecords.crewName,
+          hasPhoto: sql<boolean>`${maintenanceRecords.photo} is not null`,
+          warnings: maintenanceRecords.warnings,
         })
         .from(maintenanceRecords)
         .innerJoin(devices, eq(devices.id, maintenanceRecords.deviceId))

@@ -13,15 +13,19 @@ import { viewerOf } from '../auth/index.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { maintenanceRepository } from './maintenance.repository.ts';
 import { maintenanceService } from './maintenance.service.ts';
+import { devicesRepository, devicesService } from '../devices/index.ts';
+import express from 'express';
+import { parse } from '../lib/errors.ts';
 
 /** The maintenance service of an app: the routes and the auth service (credential check) share one. */
-export const maintenanceServiceOf = (ctx: Pick<AppContext, 'db' | 'config' | 'now'>) =>
+export const maintenanceServiceOf = (ctx: Pick<AppContext, 'db' | 'config' | 'now' | 'aggregates'>) =>
   maintenanceService({
     repo: maintenanceRepository(ctx.db),
     secretKey: ctx.config.secretKey,
     configuredToken: ctx.config.maintenanceToken,
     publicUrl: ctx.config.publicUrl,
     now: ctx.now,
+    devices: devicesService({ repo: devicesRepository(ctx.db), now: ctx.now, ...(ctx.aggregates ? { cache: ctx.aggregates } : {}) }),
   });
 
 /** The calls of the /maintenance and /maintenance-result pages (paths of our choosing: the spec names none). */
@@ -32,7 +36,14 @@ export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceO
     res.json(await service.devices(viewerOf(req)));
   });
   router.post('/maintenanceRecord', async (req, res) => {
-    res.status(201).json(await service.record(viewerOf(req), req.body));
+    const { record, duplicate } = await service.record(viewerOf(req), req.body);
+    // The device's pollers push its new volumes, batch and warnings now (forecasts, dashboards, Service day).
+    if (!duplicate && record.refills.length) ctx.pollNudge?.devicesChanged([record.serial]);
+    res.status(duplicate ? 200 : 201).json(record);
+  });
+  router.get('/maintenanceRecord/:id/photo', async (req, res) => {
+    const photo = await service.photo(viewerOf(req), parse(z.coerce.number().int().positive(), req.params.id));
+    res.type('image/jpeg').set('Cache-Control', 'private, max-age=3600').send(photo);
   });
   router.get('/maintenanceRecords', async (req, res) => {
     res.json(await service.records(viewerOf(req), req.query));
@@ -63,10 +74,10 @@ export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceO
       method: 'post',
       path: '/api/v1/maintenanceRecord',
       tag,
-      summary: 'Record what was done on a device (refilled, batch_replaced, repaired, with a note)',
-      description: `${credential} The maintenance credential, distributors, and market partners on their own devices; clients get 403. A device outside the caller's scope answers {"serial": ["No device with this serial."]}. A record is a log entry: the device's volumes and batches change through their own calls.`,
+      summary: 'Record what was done on a device: refills per pump with their batch, battery replaced, repaired with a note, a photo',
+      description: `${credential} The maintenance credential, distributors, and market partners on their own devices; clients get 403. A device outside the caller's scope answers {"serial": ["No device with this serial."]}. The first body ({serial, actions, note}) is a log entry only. A refill ({pump, batch}) sets that pump's remaining volume to its full reservoir and its batch, as resetMl and the device forms do (the batch must hold the pump's fluid and not have expired on the day of the act; one recalled meanwhile is taken, and the device warns Batch recalled: the answer's warnings say so). performed_at: the phone's time of the act, within the last 7 days, never in the future. idempotency_key: sent again, the stored record is answered with 200 and nothing changes. crew: declared by the technician, not proven (the credential is shared). photo: base64 JPEG, at most 1 MB.`,
       body: maintenanceRecordInputSchema,
-      responses: { 201: { description: 'The record', schema: maintenanceRecordSchema } },
+      responses: { 201: { description: 'The record', schema: maintenanceRecordSchema }, 200: { description: 'The same record, already stored under this idempotency key', schema: maintenanceRecordSchema } },
     },
     {
       method: 'get',
@@ -102,5 +113,8 @@ export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceO
       responses: { 200: { description: 'How many were revoked', schema: z.object({ revoked: z.number() }) } },
     },
   ];
-  return { router, docs };
+  // A record may carry a photo (a JPEG of at most 1 MB, base64 in the JSON): this one call parses bodies up
+  // to 1.5 MB, after the token is checked (a mount: app.ts), before the portal's 100 kB limit.
+  const largeBody = Router().use(express.json({ limit: '1500kb' }));
+  return { router, docs, mounts: [{ path: '/api/v1/maintenanceRecord', router: largeBody }] };
 }

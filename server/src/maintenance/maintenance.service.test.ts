@@ -62,9 +62,16 @@ function setup(rows: MaintenanceCandidateRow[], slots: SlotRow[]) {
     slotTotals: async () => slots,
     deviceInScope: async () => undefined,
     insertRecord: async () => ({ id: 1 }),
+    updateRecord: async () => undefined,
+    recordByKey: async () => undefined,
+    photo: async () => undefined,
+    devices: () => {
+      throw new Error('not used');
+    },
     records: async () => [],
   };
-  return maintenanceService({ repo, secretKey: 'k'.repeat(32), configuredToken: 'configured0123456789', publicUrl: 'http://portal.test', now: () => NOW });
+  const devices = { refill: async () => [] };
+  return maintenanceService({ repo, secretKey: 'k'.repeat(32), configuredToken: 'configured0123456789', publicUrl: 'http://portal.test', now: () => NOW, devices });
 }
 
 describe('maintenance service', () => {

@@ -6,6 +6,10 @@ import {
   HOURS_PER_WEEK,
   LOW_BATTERY_PERCENT,
   LOW_FLUID_THRESHOLD,
+  MAINTENANCE_ACTIONS,
+  MAINTENANCE_BACKDATE_DAYS,
+  MAINTENANCE_CLOCK_SKEW_MS,
+  MAINTENANCE_PHOTO_MAX_BYTES,
   maintenanceRecordInputSchema,
   maintenanceRecordsQuerySchema,
   type MaintenanceAction,
@@ -16,6 +20,7 @@ import {
 import { deviceScope, isDistributor, type ScopeViewer } from '../access/scope.ts';
 import { ApiError, parse } from '../lib/errors.ts';
 import { keyHash, randomKey } from '../lib/crypto.ts';
+import type { DevicesService } from '../devices/index.ts';
 import type { MaintenanceCandidateRow, MaintenanceRepository, SlotRow } from './maintenance.repository.ts';
 
 export type MaintenanceServiceDeps = {
@@ -25,6 +30,8 @@ export type MaintenanceServiceDeps = {
   configuredToken: string | undefined;
   publicUrl: string;
   now: () => Date;
+  /** The portal's device service: a refill changes the device through it (resetMl's volume, the forms' batch rule). */
+  devices: Pick<DevicesService, 'refill'>;
 };
 
 /** The caller: a user, or the maintenance credential (readOnly, username 'maintenance'). */
@@ -108,25 +115,66 @@ export function maintenanceService(deps: MaintenanceServiceDeps) {
       );
     },
 
-    /** POST /maintenanceRecord: the maintenance credential, distributors and partners on their own devices. */
-    async record(viewer: Viewer, body: unknown): Promise<MaintenanceRecord> {
+    /**
+     * POST /maintenanceRecord: the maintenance credential, distributors and partners on their own devices.
+     * A record with an idempotency key already stored answers that record (`duplicate`), changing nothing.
+     * Refills change the device in the same transaction (all or nothing).
+     */
+    async record(viewer: Viewer, body: unknown): Promise<{ record: MaintenanceRecord; duplicate: boolean }> {
       if (viewer.access === 'client') throw ApiError.forbidden();
       if (viewer.readOnly && !isMaintenanceCredential(viewer)) throw ApiError.forbidden();
       const input = parse(maintenanceRecordInputSchema, body ?? {});
-      return repo.transaction(async (tx) => {
-        const device = await tx.deviceInScope(input.serial, deviceScope(viewer));
+      const now = deps.now();
+      const performedAt = timeOfAct(input.performed_at, now);
+      const photo = input.photo === undefined ? null : Buffer.from(input.photo, 'base64');
+      if (photo && photo.length > MAINTENANCE_PHOTO_MAX_BYTES) throw ApiError.field('photo', 'The photo is larger than 1 MB.');
+      const scope = deviceScope(viewer);
+      const saved = await repo.transaction(async (tx) => {
+        const device = await tx.deviceInScope(input.serial, scope);
         if (!device) throw ApiError.field('serial', NO_DEVICE);
-        const row = await tx.insertRecord({
+        const inserted = await tx.insertRecord({
           deviceId: device.id,
           actions: input.actions,
           note: input.note,
           recordedBy: isMaintenanceCredential(viewer) ? 'maintenance' : viewer.email,
           userId: viewer.id > 0 ? viewer.id : null,
-          performedAt: deps.now(),
+          performedAt,
+          receivedAt: now,
+          idempotencyKey: input.idempotency_key ?? null,
+          crewId: input.crew?.id ?? null,
+          crewName: input.crew?.name ?? null,
+          photo,
         });
-        const [answer] = await tx.records(undefined, { limit: 1, id: row.id });
-        return toRecord(answer!);
+        if (!inserted) {
+          const twin = (await tx.recordByKey(input.idempotency_key!))!;
+          if (twin.deviceId !== device.id) throw new ApiError(409, { idempotency_key: ['This key was already used for a record of another device.'] });
+          return { id: twin.id, duplicate: true };
+        }
+        if (input.refills.length) {
+          // The batch must not have expired on the day of the act (UTC, the day batches use).
+          const refills = await deps.devices.refill(tx.devices(), viewer, input.serial, input.refills, performedAt.toISOString().slice(0, 10));
+          const warnings = refills
+            .filter((r) => r.recalled)
+            .map((r) => `Batch ${r.batchNo} in the ${r.pump === 1 ? 'left' : 'right'} pump was recalled: the device now warns of it (Batch recalled).`);
+          const actions = new Set<MaintenanceAction>(input.actions);
+          if (refills.some((r) => r.batchChanged)) actions.add('batch_replaced');
+          await tx.updateRecord(inserted.id, {
+            refills: refills.map(({ pump, batchId, batchNo, recalled }) => ({ pump, batchId, batchNo, recalled })),
+            warnings,
+            actions: MAINTENANCE_ACTIONS.filter((a) => actions.has(a)),
+          });
+        }
+        return { id: inserted.id, duplicate: false };
       });
+      const [answer] = await repo.records(undefined, { limit: 1, id: saved.id });
+      return { record: toRecord(answer!), duplicate: saved.duplicate };
+    },
+
+    /** GET /maintenanceRecord/{id}/photo: the record's JPEG, within the caller's scope. */
+    async photo(viewer: Viewer, id: number): Promise<Buffer> {
+      const photo = await repo.photo(id, deviceScope(viewer));
+      if (!photo) throw ApiError.notFound('No photo for this record.');
+      return photo;
     },
 
     /** GET /maintenanceRecords: what was done, newest first, within the caller's scope. */
@@ -147,7 +195,24 @@ function toRecord(r: Awaited<ReturnType<MaintenanceRepository['records']>>[numbe
     note: r.note,
     recorded_by: r.recordedBy,
     performed_at: r.performedAt.toISOString(),
+    received_at: r.receivedAt.toISOString(),
+    refills: r.refills.map((f) => ({ pump: f.pump, batch_id: f.batchId, batch_no: f.batchNo, recalled: f.recalled })),
+    crew: r.crewId !== null || r.crewName !== null ? { id: r.crewId ?? '', name: r.crewName ?? '' } : null,
+    photo_url: r.hasPhoto ? `/api/v1/maintenanceRecord/${r.id}/photo` : null,
+    warnings: r.warnings,
   };
+}
+
+/**
+ * The time of the act: the phone's, accepted within the last 7 days and never in the future (a phone
+ * clock up to 2 minutes ahead is taken as now). Without one, now.
+ */
+export function timeOfAct(performedAt: string | undefined, now: Date): Date {
+  if (performedAt === undefined) return now;
+  const at = new Date(performedAt);
+  if (at.getTime() > now.getTime() + MAINTENANCE_CLOCK_SKEW_MS) throw ApiError.field('performed_at', 'The time of the act is in the future: check the phone\'s clock.');
+  if (at.getTime() < now.getTime() - MAINTENANCE_BACKDATE_DAYS * 86_400_000) throw ApiError.field('performed_at', `The act is more than ${MAINTENANCE_BACKDATE_DAYS} days old: records are accepted for ${MAINTENANCE_BACKDATE_DAYS} days.`);
+  return at.getTime() > now.getTime() ? now : at;
 }
 
 /** One device's row: its pumps with forecasts and why it is listed (no reason: not listed). */

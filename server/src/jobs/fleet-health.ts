@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { batchDayOf } from '@fleet/shared';
+import { batchDayOf, MISSED_CHECKINS_FOR_OFFLINE, OFFLINE_GRACE_MINUTES } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { recomputeWarnings } from '../devices/index.ts';
 import { foldBatchConsumption } from '../batches/index.ts';
 
-/** Grace on top of the missed check-ins, for clock drift and a slow network at wake-up. */
-export const OFFLINE_GRACE_MINUTES = 10;
-/** A device is offline after missing this many of the check-ins its own schedule promised. */
-export const MISSED_CHECKINS_FOR_OFFLINE = 2;
+// The rule's constants and its pure form (offlineSince, which the alerts' reasons use) live in
+// shared/src/rules/alerts/conditions.ts; this is its SQL form over the whole fleet.
+export { MISSED_CHECKINS_FOR_OFFLINE, OFFLINE_GRACE_MINUTES };
 
 /**
  * Runs on a schedule (every minute): marks devices offline that missed the check-ins their own

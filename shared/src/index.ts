@@ -26,3 +26,5 @@ export * from './schemas/maintenance.schema.ts';
 export * from './schemas/device-pin.schema.ts';
 export * from './rules/service-day/index.ts';
 export * from './schemas/place.schema.ts';
+export * from './rules/alerts/index.ts';
+export * from './schemas/alerts.schema.ts';

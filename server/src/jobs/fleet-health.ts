@@ -4,7 +4,8 @@ import type { Db } from '../db/client.ts';
 import { recomputeWarnings } from '../devices/index.ts';
 import { foldBatchConsumption } from '../batches/index.ts';
 
-// The rule's constants live with its pure form (shared/src/rules/device.ts, isOfflineAt); re-exported here for the SQL's readers.
+// The rule's constants and its pure forms live in shared/ (rules/device.ts isOfflineAt; rules/alerts/conditions.ts
+// offlineSince, which the alerts' reasons use); this is its SQL form over the whole fleet.
 export { MISSED_CHECKINS_FOR_OFFLINE, OFFLINE_GRACE_MINUTES };
 
 /**

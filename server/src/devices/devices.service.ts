@@ -386,6 +386,7 @@ export function devicesService(deps: DevicesServiceDeps) {
     },
   };
 }
+export type DevicesService = ReturnType<typeof devicesService>;
 
 /** The settings of a device that has none stored yet: both pumps on mode 2, the hardware's limits. */
 function defaultPumpSetting(deviceId: number): PumpSettingRow {

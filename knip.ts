@@ -30,6 +30,7 @@ const TEST_ONLY_EXPORTS: Record<string, string[]> = {
   'client/src/widgets/device-panel/lib/panel-lib.ts': ['menuBadge'],
   'client/src/widgets/map/index.ts': ['$viewRequest'],
   'client/src/widgets/map/lib/pins.ts': ['countsOf'],
+  'client/src/widgets/map/offline/maplibre-internals.ts': ['MAPLIBRE_VERSION'],
   'client/src/widgets/selected-device/index.ts': ['$panelShown'],
   'client/src/widgets/user-management/index.ts': ['$userManagementOpen'],
   'server/src/gateway/index.ts': ['gatewayServiceOf'],

@@ -3,4 +3,4 @@
  * US geography from packaged data (geography.ts: county outlines, state names) for sites and the seed.
  */
 export { placesRoutes } from './places.routes.ts';
-export { countyByFips, countyDisplayName, locationFromCounty, usCounties, usCountyAt, usStateName } from './geography.ts';
+export { countyDisplayName, locationFromCounty, usCountyAt } from './geography.ts';

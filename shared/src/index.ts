@@ -16,6 +16,7 @@ export * from './schemas/gateway.schema.ts';
 export * from './schemas/telemetry.schema.ts';
 export * from './schemas/report.schema.ts';
 export * from './realtime/events.ts';
+export * from './realtime/subscription.ts';
 export * from './realtime/device-shape.ts';
 export * from './rules/billing.ts';
 export * from './schemas/billing.schema.ts';

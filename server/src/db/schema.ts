@@ -2,7 +2,7 @@
  * One schema for every entity of spec section 3, on PostgreSQL (PGlite embedded, or a server).
  * Migrations are generated from this file by drizzle-kit into server/drizzle/ and applied by migrate.ts.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -154,6 +154,13 @@ export const brandClients = pgTable(
   (t) => [primaryKey({ columns: [t.brandId, t.userId] }), index('brand_clients_user_idx').on(t.userId)],
 );
 
+/**
+ * The batch-number key in SQL, for a column or a bound value: shared's batchNumberKey (letter case and the
+ * spaces around it ignored) as PostgreSQL computes it. The unique index below is on it (migration 0019), so
+ * every comparison of batch numbers that uses it is answered by that index.
+ */
+export const batchNumberKeyOf = (value: SQLWrapper | string) => sql`lower(btrim(${value}))`;
+
 export const batches = pgTable(
   'batches',
   {
@@ -170,7 +177,7 @@ export const batches = pgTable(
     recalledAt: ts('recalled_at'),
     createdOn: createdAt(),
   },
-  (t) => [uniqueIndex('batches_batch_no_key').on(t.batchNo)],
+  (t) => [uniqueIndex('batches_batch_no_key').on(batchNumberKeyOf(t.batchNo))],
 );
 
 /**

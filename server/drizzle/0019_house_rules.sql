@@ -20,3 +20,8 @@ $check$;
 DROP INDEX IF EXISTS "batches_batch_no_key";
 --> statement-breakpoint
 CREATE UNIQUE INDEX "batches_batch_no_key" ON "batches" USING btree (lower(btrim("batch_no")));
+--> statement-breakpoint
+-- The states of a pending change, one list: shared/src/constants.ts PENDING_CHANGE_STATES (schema.ts builds the
+-- same CHECK from it; tests/integration/house-rules.test.ts compares this one with it).
+ALTER TABLE "pending_changes" ADD CONSTRAINT "pending_changes_status_check"
+  CHECK (status IN ('pending', 'applied', 'failed', 'expired', 'cancelled', 'replaced'));

@@ -8,6 +8,7 @@ export * from './rules/warnings.ts';
 export * from './rules/rental.ts';
 export * from './rules/device.ts';
 export * from './schemas/device.schema.ts';
+export * from './schemas/device-answer.schema.ts';
 export * from './schemas/batch.schema.ts';
 export * from './rules/volume.ts';
 export * from './schemas/brand.schema.ts';

@@ -3,10 +3,12 @@
  * Migrations are generated from this file by drizzle-kit into server/drizzle/ and applied by migrate.ts.
  */
 import { sql, type SQLWrapper } from 'drizzle-orm';
+import { PENDING_CHANGE_STATES } from '@fleet/shared';
 import {
   bigint,
   bigserial,
   boolean,
+  check,
   customType,
   date,
   doublePrecision,
@@ -297,7 +299,7 @@ export const userExclusiveDevices = pgTable(
 
 /**
  * Settings a person asked for that the device has not yet acknowledged (pending_flags of spec section 4).
- * kind: 'activation' | 'rental' | 'other'; status: 'pending' | 'applied' | 'cancelled' | 'expired'.
+ * kind: 'activation' | 'rental' | 'other'; status: one of shared's PENDING_CHANGE_STATES (a CHECK holds it).
  */
 export const pendingChanges = pgTable(
   'pending_changes',
@@ -318,7 +320,10 @@ export const pendingChanges = pgTable(
     expiresAt: ts('expires_at'),
     resolvedAt: ts('resolved_at'),
   },
-  (t) => [index('pending_changes_device_idx').on(t.deviceId, t.status)],
+  (t) => [
+    index('pending_changes_device_idx').on(t.deviceId, t.status),
+    check('pending_changes_status_check', sql.raw(`status IN (${PENDING_CHANGE_STATES.map((state) => `'${state}'`).join(', ')})`)),
+  ],
 );
 
 export const pumpSettings = pgTable('pump_settings', {

@@ -31,6 +31,20 @@ export const WARNING_CODES = [
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
+/**
+ * Every state of a pending change (pending_changes.status; the CHECK constraint pending_changes_status_check
+ * of migration 0019 holds the database to this list, and tests/integration/house-rules.test.ts the two to
+ * each other):
+ * - pending: asked for, waiting for the device's next check-in;
+ * - applied: the device acknowledged it; failed: the device reported it could not apply it;
+ * - expired: the device did not pick it up in time (the check-in or the fleet-health tick settles it);
+ * - cancelled: a person cancelled it (or removed what it was for); replaced: a newer request of the same
+ *   setting took its place while it was pending.
+ * failed and expired raise FAILED_REQUEST until a newer request of the same setting (rules/warnings.ts).
+ */
+export const PENDING_CHANGE_STATES = ['pending', 'applied', 'failed', 'expired', 'cancelled', 'replaced'] as const;
+export type PendingChangeState = (typeof PENDING_CHANGE_STATES)[number];
+
 export const LOW_FLUID_THRESHOLD = 250;
 export const LOW_BATTERY_PERCENT = 50;
 export const FL_OZ_TO_LITRES = 0.0295735;

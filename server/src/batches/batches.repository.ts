@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, gte, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { batches, brandClients, brands, devices, users } from '../db/schema.ts';
+import { batches, batchNumberKeyOf, brandClients, brands, devices, users } from '../db/schema.ts';
 import { recomputeWarnings, requestChange } from '../devices/index.ts';
 
 export type BatchRow = typeof batches.$inferSelect;
@@ -122,19 +122,20 @@ export function batchesRepository(db: Db): BatchesRepository {
       return row;
     },
 
-    /** The unique index is on the exact text; people treat ' spf-1 ' and 'SPF-1' as the same lot. */
+    /** People treat ' spf-1 ' and 'SPF-1' as the same lot (shared's batchNumberKey; the unique index agrees). */
     async numberTaken(batchNo: string, exceptId?: number): Promise<boolean> {
       const [row] = await db
         .select({ id: batches.id })
         .from(batches)
-        .where(and(sql`lower(btrim(${batches.batchNo})) = lower(btrim(${batchNo}))`, exceptId != null ? ne(batches.id, exceptId) : undefined))
+        .where(and(sql`${batchNumberKeyOf(batches.batchNo)} = ${batchNumberKeyOf(batchNo)}`, exceptId != null ? ne(batches.id, exceptId) : undefined))
         .limit(1);
       return !!row;
     },
 
     /**
-     * Serialises batch-number writes until the transaction ends, so two concurrent adds of 'spf-1' and
-     * 'SPF-1' cannot both pass the case-insensitive check (the unique index only catches exact twins).
+     * Serialises batch-number writes until the transaction ends, so of two concurrent adds of 'spf-1' and
+     * 'SPF-1' the second sees the first and answers the field's message (the unique index would refuse it
+     * too, but as a database error).
      */
     async lockBatchNumbers(): Promise<void> {
       await db.execute(sql`select pg_advisory_xact_lock(hashtext('fleet:batches:batch_no'))`);

@@ -6,7 +6,7 @@ type Journal = { entries: { idx: number; tag: string }[] };
 
 /**
  * Applies the versioned migrations drizzle-kit wrote to server/drizzle, in journal order, each in its own
- * transaction, recording them in schema_migrations. A transaction-scoped advisory lock lets any number of
+ * transaction, recording them in schema_migrations, then the current database functions (applyFunctions). A transaction-scoped advisory lock lets any number of
  * servers start at once against one PostgreSQL. Table names are left unqualified (drizzle-kit writes
  * "public".x in foreign keys; that prefix is dropped) so the connection's search_path picks the schema.
  */
@@ -42,7 +42,34 @@ export async function migrate(database: Pick<Database, 'exec' | 'db'>): Promise<
       COMMIT;`);
     applied.push(entry.tag);
   }
+  await applyFunctions(database);
   return applied;
+}
+
+/**
+ * The current body of every database function, one file each in server/src/db/functions/ (the migrations
+ * keep the bodies they had when written; these replace them). Applied after the migrations on every start,
+ * in one transaction under the migrations' lock: each file is CREATE OR REPLACE, so applying it again
+ * changes nothing. Function bodies are not checked against each other while they are created (as pg_dump
+ * does), so the files' order does not matter.
+ *
+ * To change a function, edit its file. A migration is still needed for what CREATE OR REPLACE cannot do
+ * (a new signature or return type: DROP the old one there) and for the stored data a new body would compute
+ * differently (set devices.list_json to NULL there: the next write computes it with the new body).
+ */
+async function applyFunctions(database: Pick<Database, 'exec'>): Promise<void> {
+  const folder = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'functions');
+  const bodies = fs
+    .readdirSync(folder)
+    .filter((file) => file.endsWith('.sql'))
+    .sort()
+    .map((file) => fs.readFileSync(path.join(folder, file), 'utf8'));
+  await database.exec(`
+    BEGIN;
+    SELECT pg_advisory_xact_lock(727274);
+    SET LOCAL check_function_bodies = off;
+    ${bodies.join('\n')}
+    COMMIT;`);
 }
 
 function dollarQuote(body: string): string {

@@ -2,11 +2,13 @@
  * One schema for every entity of spec section 3, on PostgreSQL (PGlite embedded, or a server).
  * Migrations are generated from this file by drizzle-kit into server/drizzle/ and applied by migrate.ts.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
+import { PENDING_CHANGE_STATES } from '@fleet/shared';
 import {
   bigint,
   bigserial,
   boolean,
+  check,
   customType,
   date,
   doublePrecision,
@@ -154,6 +156,13 @@ export const brandClients = pgTable(
   (t) => [primaryKey({ columns: [t.brandId, t.userId] }), index('brand_clients_user_idx').on(t.userId)],
 );
 
+/**
+ * The batch-number key in SQL, for a column or a bound value: shared's batchNumberKey (letter case and the
+ * spaces around it ignored) as PostgreSQL computes it. The unique index below is on it (migration 0019), so
+ * every comparison of batch numbers that uses it is answered by that index.
+ */
+export const batchNumberKeyOf = (value: SQLWrapper | string) => sql`lower(btrim(${value}))`;
+
 export const batches = pgTable(
   'batches',
   {
@@ -170,7 +179,7 @@ export const batches = pgTable(
     recalledAt: ts('recalled_at'),
     createdOn: createdAt(),
   },
-  (t) => [uniqueIndex('batches_batch_no_key').on(t.batchNo)],
+  (t) => [uniqueIndex('batches_batch_no_key').on(batchNumberKeyOf(t.batchNo))],
 );
 
 /**
@@ -290,7 +299,7 @@ export const userExclusiveDevices = pgTable(
 
 /**
  * Settings a person asked for that the device has not yet acknowledged (pending_flags of spec section 4).
- * kind: 'activation' | 'rental' | 'other'; status: 'pending' | 'applied' | 'cancelled' | 'expired'.
+ * kind: 'activation' | 'rental' | 'other'; status: one of shared's PENDING_CHANGE_STATES (a CHECK holds it).
  */
 export const pendingChanges = pgTable(
   'pending_changes',
@@ -311,7 +320,10 @@ export const pendingChanges = pgTable(
     expiresAt: ts('expires_at'),
     resolvedAt: ts('resolved_at'),
   },
-  (t) => [index('pending_changes_device_idx').on(t.deviceId, t.status)],
+  (t) => [
+    index('pending_changes_device_idx').on(t.deviceId, t.status),
+    check('pending_changes_status_check', sql.raw(`status IN (${PENDING_CHANGE_STATES.map((state) => `'${state}'`).join(', ')})`)),
+  ],
 );
 
 export const pumpSettings = pgTable('pump_settings', {

@@ -1,11 +1,22 @@
 import { and, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
-import type { DeviceAnswer } from '@fleet/shared';
+import { PIN_BITS, type DeviceAnswer } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
-import { batches, brands, deviceGroups, devices, pendingChanges, pumpSettings, rentals, userExclusiveDevices } from '../db/schema.ts';
+import { batches, batchNumberKeyOf, brands, deviceGroups, devices, pendingChanges, pumpSettings, rentals, userExclusiveDevices } from '../db/schema.ts';
 import { jsonArrayBytes } from '../lib/cached-json.ts';
 import { resolveSite } from '../sites/index.ts';
 import { recomputeWarnings } from './device-warnings.ts';
 import { cancelChange, requestChange } from './pending-changes.ts';
+
+/**
+ * A device's pin bits packed in SQL, written from shared's PIN_BITS (each flag is the devices column of the
+ * same name), so the database and the browser's decodeDevicePin read one definition. Only the constant's own
+ * names and numbers go into the text, never input.
+ */
+const PIN_BITS_SQL = sql.raw(
+  Object.entries(PIN_BITS)
+    .map(([flag, bit]) => `(devices.${flag}::int * ${bit})`)
+    .join(' | '),
+);
 
 export type { PendingKind, RestorePoint } from './pending-changes.ts';
 
@@ -96,15 +107,13 @@ export function devicesRepository(db: Db): DevicesRepository {
     /**
      * The pin tuples built and joined inside the database: one text value crosses to Node, no row objects
      * per device. Reads only narrow columns of devices (never list_json), so it costs a scan of the
-     * placed devices in scope and nothing per pin in JavaScript. Bits as PIN_BITS in the shared schema.
+     * placed devices in scope and nothing per pin in JavaScript. Bits as PIN_BITS (PIN_BITS_SQL).
      */
     async pinsJson(scope) {
       const res = (await db.execute(sql`
         select coalesce(json_agg(json_build_array(
                  devices.serial, devices.lat, devices.lng,
-                 (devices.is_pause::int) | (devices.is_warning::int << 1) | (devices.is_online::int << 2)
-                   | (devices.is_registration::int << 3) | (devices.is_activated::int << 4)
-                   | (devices.is_batch_warning::int << 5) | (devices.is_maintenance::int << 6),
+                 ${PIN_BITS_SQL},
                  devices.label, devices.number, devices.group_id, devices.brand_id) order by devices.id), '[]')::text as json
         from devices
         where devices.group_id is not null and ${scope ?? sql`true`}`)) as unknown as { rows: { json: string }[] };
@@ -170,12 +179,12 @@ export function devicesRepository(db: Db): DevicesRepository {
       return !!brand;
     },
 
-    /** A form names a batch by id or by its number (case ignored). */
+    /** A form names a batch by id or by its number (shared's batchNumberKey: case and surrounding spaces ignored). */
     async batchByRef(ref) {
       const [batch] = await db
         .select()
         .from(batches)
-        .where(typeof ref === 'number' ? eq(batches.id, ref) : sql`lower(${batches.batchNo}) = lower(${ref})`)
+        .where(typeof ref === 'number' ? eq(batches.id, ref) : sql`${batchNumberKeyOf(batches.batchNo)} = ${batchNumberKeyOf(ref)}`)
         .limit(1);
       return batch;
     },

@@ -4,6 +4,7 @@ import {
   deviceConfigSchema,
   deviceFormSchema,
   devicePinsSchema,
+  PIN_BITS,
   pauseSchema,
   pumpSettingSchema,
   registrationSetupSchema,
@@ -108,8 +109,9 @@ export function devicesRoutes(ctx: AppContext): Routes {
       tag,
       summary: 'Compact pin feed for the map: the placed devices of /device (same scope), one tuple each',
       description:
-        'Each pin is [serial, lat, lng, bits, label, number, group, brand]; bits: 1 is_pause, 2 is_warning, 4 is_online, ' +
-        '8 is_registration, 16 is_activated, 32 is_batch_warning, 64 is_maintenance. Ordered by device id. About 60 bytes a ' +
+        `Each pin is [serial, lat, lng, bits, label, number, group, brand]; bits: ${Object.entries(PIN_BITS)
+          .map(([flag, bit]) => `${bit} ${flag}`)
+          .join(', ')}. Ordered by device id. About 60 bytes a ` +
         'device before compression; live changes come over the push topics (device:changed). Not in the spec: an addition for the map.',
       responses: { 200: { description: 'Array of pin tuples', schema: devicePinsSchema } },
     },

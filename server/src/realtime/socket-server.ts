@@ -3,8 +3,7 @@ import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
-import { overviewSubject, rooms, serialSchema, type ClientToServerEvents, type SessionEndReason, type ServerToClientEvents, type Subscription, type SubscriptionTopic } from '@fleet/shared';
+import { COUNTY_ERROR, overviewSubject, rooms, subscriptionSchema, type ClientToServerEvents, type SessionEndReason, type ServerToClientEvents, type SubscriptionTopic } from '@fleet/shared';
 import type { WatchRegistry } from '@fleet/workers';
 import { deviceScope } from '../access/scope.ts';
 import type { AuthService, Viewer } from '../auth/index.ts';
@@ -18,16 +17,6 @@ const EXPIRY_CHECK_MAX_MS = 6 * 3_600_000;
 type FleetSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type FleetIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-const serial = serialSchema;
-const COUNTY_ERROR = 'location is a county id.';
-/** A county id: locations.id, capped at PostgreSQL's integer so a huge id is refused here rather than failing in SQL. */
-const location = z.number({ error: COUNTY_ERROR }).int({ error: COUNTY_ERROR }).positive({ error: COUNTY_ERROR }).max(2_147_483_647, { error: COUNTY_ERROR });
-const subscriptionSchema = z.discriminatedUnion('topic', [
-  z.object({ topic: z.literal('device'), serial }),
-  z.object({ topic: z.literal('deviceCards'), serials: z.array(serial).min(1).max(20_000) }),
-  z.object({ topic: z.literal('simLog'), serial }),
-  z.object({ topic: z.literal('overview'), location: location.optional() }),
-]);
 
 /**
  * The push gateway: a browser authenticates its socket with the same token as REST and subscribes to
@@ -148,7 +137,7 @@ export function attachRealtime(
           const badCounty = parsed.error.issues.some((i) => i.path[0] === 'location');
           return reply({ ok: false, error: badCounty ? COUNTY_ERROR : 'Invalid subscription.' });
         }
-        const sub = parsed.data as Subscription;
+        const sub = parsed.data;
         const viewer = socket.data.viewer;
         if (sub.topic === 'overview') {
           // The counts themselves are scoped by the REST call the poller makes as this viewer.
@@ -171,7 +160,7 @@ export function attachRealtime(
     socket.on('unsubscribe', async (raw, ack) => {
       const parsed = subscriptionSchema.safeParse(raw);
       if (parsed.success) {
-        const sub = parsed.data as Subscription;
+        const sub = parsed.data;
         const subjects = sub.topic === 'overview' ? [overviewSubject.format(socket.data.viewer.id, sub.location)] : sub.topic === 'deviceCards' ? sub.serials : [sub.serial];
         for (const s of subjects) await leave(socket, sub.topic, s, roomOf(sub.topic, s));
       }

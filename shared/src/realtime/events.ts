@@ -10,15 +10,7 @@
  * `location` (null overall, the county id otherwise), so a client subscribed to both tells them apart.
  */
 import type { DeviceListItemShape, PendingFlags } from './device-shape.ts';
-
-export type SubscriptionTopic = 'device' | 'deviceCards' | 'simLog' | 'overview';
-
-export type Subscription =
-  | { topic: 'device'; serial: string }
-  | { topic: 'deviceCards'; serials: string[] }
-  | { topic: 'simLog'; serial: string }
-  /** Without `location`: the caller's overall counts; with it (a county id): that county's counts. */
-  | { topic: 'overview'; location?: number };
+import type { Subscription, SubscriptionTopic } from './subscription.ts';
 
 /** The changed counts plus `location`, always present: null for the overall counts, else the county id. */
 export type OverviewChangedPayload = Record<string, number | null> & { location: number | null };

@@ -27,6 +27,26 @@ export const BATCH_STATUS_LABEL: Record<BatchStatus, string> = {
 };
 
 /**
+ * A batch's state in words where the state is named on its own (the /status report, the maintenance list):
+ * a recall first ('Recalled'), else its status's label. The batch card keeps its status colours and reads
+ * 'Expired / Recalled' for a recalled batch (spec section 4: client/src/entities/batch).
+ */
+export const BATCH_RECALLED_LABEL = 'Recalled';
+export function batchStateLabel(batch: { status: BatchStatus; is_recalled: boolean }): string {
+  return batch.is_recalled ? BATCH_RECALLED_LABEL : BATCH_STATUS_LABEL[batch.status];
+}
+
+/**
+ * The one batch-number equality: one lot whatever its letter case and the spaces around it (' spf-1 ' is
+ * 'SPF-1'; 'SPF 1' is another number). In SQL the same key is `lower(btrim(batch_no))` (batchNumberKeyOf in
+ * server/src/db/schema.ts), and the unique index batches_batch_no_key is on it (migration 0019).
+ * btrim strips spaces only, so this does too (not tabs or line breaks, which no form lets through).
+ */
+export function batchNumberKey(batchNo: string): string {
+  return batchNo.replace(/^ +| +$/g, '').toLowerCase();
+}
+
+/**
  * The one expiry test (batch status, the BATCH_EXPIRED warning, the batches a form may choose): a batch
  * is expired on the days after its expiry date. `expireDate` may come from the database as a date or a
  * timestamp text ('2026-11-22' or '2026-11-22 00:00:00'); only its calendar day counts.

@@ -25,9 +25,14 @@ export type WarningInput = {
  * a pump; REGISTRATION for a placed device that never reported; PUMP_SENSOR and FAILED_REQUEST as
  * reported by the gateway.
  */
+/** Below 50 %: the BATTERY warning and a low battery wherever one is shown. */
+export const isLowBattery = (percent: number | null | undefined): boolean => percent != null && percent < LOW_BATTERY_PERCENT;
+/** 250 or less remaining: the <SIDE>_PUMP_VOLUME warning and a low pump wherever one is shown. */
+export const isLowFluid = (volume: number): boolean => volume <= LOW_FLUID_THRESHOLD;
+
 export function deviceWarnings(d: WarningInput): WarningCode[] {
   const out: WarningCode[] = [];
-  if (d.batteryPercent != null && d.batteryPercent < LOW_BATTERY_PERCENT) out.push('BATTERY');
+  if (isLowBattery(d.batteryPercent)) out.push('BATTERY');
   const pumps = [
     { side: 'LEFT', type: d.leftPumpType, sensor: d.levelSensor1, volume: d.volumeRemain, batch: d.leftBatch },
     { side: 'RIGHT', type: d.rightPumpType, sensor: d.levelSensor2, volume: d.volumeRemain2, batch: d.rightBatch },
@@ -35,7 +40,7 @@ export function deviceWarnings(d: WarningInput): WarningCode[] {
   for (const p of pumps) {
     if (p.type !== 'Sunscreen' && p.type !== 'Sanitizer') continue;
     if (!p.sensor) out.push(`${p.side}_${p.type.toUpperCase() as 'SUNSCREEN' | 'SANITIZER'}_PUMP`);
-    if (p.volume <= LOW_FLUID_THRESHOLD) out.push(`${p.side}_PUMP_VOLUME`);
+    if (isLowFluid(p.volume)) out.push(`${p.side}_PUMP_VOLUME`);
   }
   const used = pumps.filter((p) => p.type === 'Sunscreen' || p.type === 'Sanitizer').map((p) => p.batch);
   if (used.some((b) => b?.expired)) out.push('BATCH_EXPIRED');

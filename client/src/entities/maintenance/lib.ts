@@ -1,4 +1,4 @@
-import { BATCH_STATUS_LABEL, remainingTsp, MAINTENANCE_ACTION_TEXT, warningText, type BatchStatus, type MaintenanceAction, type MaintenanceDevice, type MaintenanceReason } from '@fleet/shared';
+import { batchStateLabel, remainingTsp, MAINTENANCE_ACTION_TEXT, warningText, type BatchStatus, type MaintenanceAction, type MaintenanceDevice, type MaintenanceReason } from '@fleet/shared';
 
 /** Why a device is on the list, in words (warnings come in words through WARNING_TEXT). */
 export const REASON_TEXT: Record<MaintenanceReason, string> = {
@@ -22,8 +22,7 @@ export function needsOf(device: MaintenanceDevice): string[] {
   for (const p of device.pumps) {
     if (p.low_fluid && !has(`${p.pump === 1 ? 'left' : 'right'} pump fluid low`)) out.push(`${p.pump === 1 ? 'Left' : 'Right'} pump fluid low`);
     if (p.batch && (p.batch.is_recalled || p.batch.status === 'EXPIRED' || p.batch.status === 'ALMOST_EXPIRED')) {
-      const state = p.batch.is_recalled ? 'Recalled' : BATCH_STATUS_LABEL[p.batch.status as BatchStatus];
-      out.push(`Batch ${p.batch.batch_no}: ${state}`);
+      out.push(`Batch ${p.batch.batch_no}: ${batchStateLabel({ status: p.batch.status as BatchStatus, is_recalled: p.batch.is_recalled })}`);
     }
   }
   if (device.reasons.includes('runs_out_soon') && !out.length) out.push(REASON_TEXT.runs_out_soon);

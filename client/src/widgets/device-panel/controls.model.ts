@@ -1,5 +1,12 @@
 import { createEffect, createEvent, createStore, sample, scopeBind } from 'effector';
-import { createApiFx, http, HttpError, segment } from '../../shared/api';
+import { deviceOfWriteAnswer, type DeviceWriteAnswer } from '../../entities/device';
+import { deviceConfigText, setDeviceConfig } from '../../features/device-config';
+import { pauseDevice, pauseText } from '../../features/pause-device';
+import { PUMP_FAILED, PUMP_SAVED, savePumpSettingFx } from '../../features/pump-setup';
+import { saveTimerFx, TIME_FAILED, TIME_SAVED } from '../../features/registration-setup';
+import { RENTAL_SAVED, saveRentalFx } from '../../features/rental-plan';
+import { resetRemaining, RESET_DONE } from '../../features/reset-remaining';
+import { createApiFx, http, HttpError } from '../../shared/api';
 import { $multiSelected, $panelSerial, fetchPanelDeviceFx, panelClosed, panelDeviceReplaced, type PanelDevice } from './model';
 import { yieldToBrowser } from '../../shared/lib';
 
@@ -9,8 +16,9 @@ await yieldToBrowser();
 /**
  * The device control panel's writes (spec section 2: toggles Maintenance, Activated, Anti vandalism,
  * Pause/Resume; RESET tsp; withdrawing a pending change) and the notice each one shows (spec section 8
- * texts). Every write answers the device, which goes into the device store at once; the push keeps it
- * current afterwards.
+ * texts), composed from the features that make each call (features/pause-device, device-config,
+ * reset-remaining; the setup forms' pump-setup, registration-setup, rental-plan). Every write answers the
+ * device, which goes into the device store at once; the push keeps it current afterwards.
  */
 export type DeviceAction =
   | { serial: string; kind: 'pause'; value: boolean }
@@ -21,44 +29,35 @@ export type DeviceAction =
 export type Notice = { tone: 'success' | 'danger'; text: string; seq: number };
 
 export const SOMETHING_WRONG = 'Something went wrong.';
-export const CONFIG_SAVED = 'Your config setup has been successfully saved.';
 
 /** The notice a successful action shows (spec section 8 where the spec names one). */
 export function successText(action: DeviceAction): string {
   switch (action.kind) {
     case 'maintenance':
-      return action.value ? 'Maintenance activated' : 'Maintenance deactivated';
     case 'vandalism':
-      return action.value ? 'Anti vandalism activated' : 'Anti vandalism deactivated';
     case 'active':
-      return CONFIG_SAVED;
+      return deviceConfigText(action.kind, action.value);
     case 'pause':
-      return action.value ? 'Device paused' : 'Device resumed';
+      return pauseText(action.value);
     case 'resetMl':
-      return 'Remaining amount reset';
+      return RESET_DONE;
     case 'cancel':
       return 'The change was cancelled.';
   }
 }
 
-type Answer = PanelDevice | { device: PanelDevice };
-const deviceOf = (answer: Answer): PanelDevice => ('device' in answer ? answer.device : answer);
-
 export const deviceActionFx = createApiFx(async (action: DeviceAction): Promise<PanelDevice> => {
-  const s = segment(action.serial);
   switch (action.kind) {
     case 'pause':
-      return deviceOf(await http<Answer>(`/api/v1/setPauseDevice/${s}`, { method: 'POST', json: { isPause: action.value } }));
+      return pauseDevice(action.serial, action.value);
     case 'maintenance':
-      return deviceOf(await http<Answer>(`/api/v1/set_device_config/${s}`, { method: 'POST', json: { is_enabled_maintenance: action.value } }));
     case 'vandalism':
-      return deviceOf(await http<Answer>(`/api/v1/set_device_config/${s}`, { method: 'POST', json: { is_enabled_vandalism: action.value } }));
     case 'active':
-      return deviceOf(await http<Answer>(`/api/v1/set_device_config/${s}`, { method: 'POST', json: { active: action.value } }));
+      return setDeviceConfig(action.serial, action.kind, action.value);
     case 'resetMl':
-      return deviceOf(await http<Answer>(`/api/v1/resetMl/${s}`, { method: 'POST', json: { pumpNumber: action.pump } }));
+      return resetRemaining(action.serial, action.pump);
     case 'cancel':
-      return deviceOf(await http<Answer>(`/api/v1/cancelPendingChange/${action.changeId}`, { method: 'POST' }));
+      return deviceOfWriteAnswer(await http<DeviceWriteAnswer>(`/api/v1/cancelPendingChange/${action.changeId}`, { method: 'POST' }));
   }
 });
 
@@ -132,47 +131,7 @@ sample({ clock: deviceActionFx.fail, fn: ({ error }) => ({ tone: 'danger' as con
 // A refused change may leave the shown state behind the server's: read it again.
 sample({ clock: deviceActionFx.fail, fn: ({ params }) => params.serial, target: fetchPanelDeviceFx });
 
-// ---------------------------------------------------------------- pump, timer and rental setup
-
-export type PumpSetting = {
-  steps_per_second: number;
-  steps_per_ml: number;
-  ml_per_shot: number;
-  pump_mode: number | null;
-  steps_per_second2: number;
-  steps_per_ml2: number;
-  ml_per_shot2: number;
-  pump_mode2: number | null;
-  vandalism_max_shots: number;
-  vandalism_interval: number;
-};
-export type Rental = {
-  start_date: string | null;
-  end_date: string | null;
-  start_time: string | null;
-  end_time: string | null;
-  pump_2_start_time: string | null;
-  pump_2_end_time: string | null;
-  day_count: number;
-};
-export type RentalWrite = { serials: string[]; startDate: string; endDate: string; startTime: string | null; endTime: string | null; pump2StartTime: string | null; pump2EndTime: string | null };
-
-export const PUMP_SAVED = 'Your pump settings have been successfully updated.';
-export const PUMP_FAILED = 'Oops! There was an error updating your pump settings. Please try again later.';
-export const TIME_SAVED = 'Your time setup has been successfully saved.';
-export const TIME_FAILED = 'Oops! There was an error saving your time setup. Please try again later.';
-export const RENTAL_SAVED = 'New plan has been successfully set';
-
-export const fetchPumpSettingFx = createApiFx((serial: string) => http<PumpSetting>(`/api/v1/pumpSetting/${segment(serial)}`));
-export const savePumpSettingFx = createApiFx(({ serial, setting }: { serial: string; setting: Partial<PumpSetting> }) =>
-  http<PumpSetting>(`/api/v1/editPumpSetting/${segment(serial)}`, { method: 'PUT', json: setting }),
-);
-export const saveTimerFx = createApiFx(({ serial, powerOffTime, wakeUpTime }: { serial: string; powerOffTime: number; wakeUpTime: number }) =>
-  http<{ detail: string; device: PanelDevice }>(`/api/v1/deviceRegistrationSetup/${segment(serial)}`, { method: 'POST', json: { powerOffTime, wakeUpTime } }),
-);
-export const fetchRentalFx = createApiFx((serial: string) => http<Rental>(`/api/v1/rentalV2/${segment(serial)}`));
-export type RentalSaved = { detail: string; rentals: (Rental & { serial: string })[] };
-export const saveRentalFx = createApiFx((input: RentalWrite) => http<RentalSaved>('/api/v1/rentalV2', { method: 'POST', json: input }));
+// ---------------------------------------------------------------- pump, timer and rental setup (features/pump-setup, registration-setup, rental-plan)
 
 sample({ clock: [savePumpSettingFx, saveTimerFx, saveRentalFx], fn: () => SAVING, target: controlStarted });
 sample({ clock: savePumpSettingFx.done, fn: () => ({ tone: 'success' as const, text: PUMP_SAVED }), target: noticeShown });

@@ -5,7 +5,10 @@ import { $devices, fetchDevicesFx } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { $user } from '../../entities/session';
 import { subscribeFx, unsubscribeFx } from '../../shared/realtime';
-import { $notice, fetchPumpSettingFx, fetchRentalFx, PUMP_FAILED, savePumpSettingFx, saveRentalFx, saveTimerFx, TIME_FAILED, type PumpSetting, type Rental } from './controls.model';
+import { fetchPumpSettingFx, PUMP_FAILED, savePumpSettingFx, type PumpSetting } from '../../features/pump-setup';
+import { saveTimerFx, TIME_FAILED } from '../../features/registration-setup';
+import { fetchRentalFx, saveRentalFx, type Rental } from '../../features/rental-plan';
+import { $notice } from './controls.model';
 import { siteToday } from './lib/panel-lib';
 import { $panelSerial, $panelStatus, $section, fetchPanelDeviceFx, multiSelectCardClicked, multiSelectToggled, panelDeviceSelected, panelOpened, panelPartsLoaded, sectionSelected, type PanelDevice, type PanelSection } from './model';
 import {

@@ -1,8 +1,9 @@
-import { addDays, STEPS_PER_ML, STEPS_PER_SECOND } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $accessLevel } from '../../entities/session';
 import { createDebounce } from '../../shared/lib';
-import { fetchPumpSettingFx, fetchRentalFx, savePumpSettingFx, saveRentalFx, saveTimerFx, type PumpSetting, type Rental } from './controls.model';
+import { fetchPumpSettingFx, pumpSettingWrite, savePumpSettingFx, type PumpSetting } from '../../features/pump-setup';
+import { saveTimerFx } from '../../features/registration-setup';
+import { fetchRentalFx, rentalFormOf, saveRentalFx, type Rental, type RentalForm } from '../../features/rental-plan';
 import { siteToday } from './lib/panel-lib';
 import { $multiSelected, $panelDevice, $section, valueAtLoad, type PanelSection } from './model';
 
@@ -34,18 +35,6 @@ export type SetupStatus = 'loading' | 'ready' | 'failed';
 export const pumpSettingChanged = createEvent<Partial<PumpSetting>>();
 export const $pumpSetting = createStore<PumpSetting | null>(null);
 export const $pumpSettingStatus = createStore<SetupStatus>('loading');
-
-/** The body of editPumpSetting: the fixed pump calibration with what the form sets. */
-export const pumpSettingWrite = (setting: PumpSetting): Partial<PumpSetting> => ({
-  steps_per_second: STEPS_PER_SECOND,
-  steps_per_ml: STEPS_PER_ML,
-  steps_per_second2: STEPS_PER_SECOND,
-  steps_per_ml2: STEPS_PER_ML,
-  ml_per_shot: setting.ml_per_shot,
-  ml_per_shot2: setting.ml_per_shot2,
-  vandalism_max_shots: setting.vandalism_max_shots,
-  vandalism_interval: setting.vandalism_interval,
-});
 
 sample({ clock: [$managementSerial, managementSerialAtLoad], filter: isSerial, target: fetchPumpSettingFx });
 const pumpLoaded = sample({ clock: fetchPumpSettingFx.done, source: $managementSerial, filter: (serial, { params }) => serial === params, fn: (_, { result }) => result });
@@ -117,17 +106,6 @@ export const timerSaveDebounce = createDebounce(timerEdited, TIME_DEBOUNCE_MS, {
 sample({ clock: timerSaveDebounce.fired, fn: ({ serial, powerOff, wakeUp }) => ({ serial, powerOffTime: powerOff, wakeUpTime: wakeUp }), target: saveTimerFx });
 
 // ---------------------------------------------------------------- Device Subscription
-
-export type RentalForm = { startDate: string; endDate: string; startTime: string | null; endTime: string | null; pump2StartTime: string | null; pump2EndTime: string | null };
-/** A new plan starts on the site's today and runs 30 days (the site's calendar, not the browser's). */
-export const rentalFormOf = (r: Rental | null, today: string): RentalForm => ({
-  startDate: r?.start_date ?? today,
-  endDate: r?.end_date ?? addDays(today, 30),
-  startTime: r?.start_time?.slice(0, 5) ?? null,
-  endTime: r?.end_time?.slice(0, 5) ?? null,
-  pump2StartTime: r?.pump_2_start_time?.slice(0, 5) ?? null,
-  pump2EndTime: r?.pump_2_end_time?.slice(0, 5) ?? null,
-});
 
 export const $subscriptionSerial = shownSerial('subscription');
 const subscriptionSerialAtLoad = valueAtLoad($subscriptionSerial);

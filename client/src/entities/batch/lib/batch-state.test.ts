@@ -23,7 +23,7 @@ describe('batch state on a card (spec section 4)', () => {
   it('finds the devices a batch feeds: its id in the left pump or its number (any case, spaces) in the right', () => {
     const devices = [
       { serial: 'L', batch: 7, batch2Number: null },
-      { serial: 'R', batch: 1, batch2Number: 'spf 9' },
+      { serial: 'R', batch: 1, batch2Number: ' spf9 ' },
       { serial: 'N', batch: 1, batch2Number: 'SPF-10' },
     ];
     expect(fedDevices(devices, { id: 7, batch_no: 'SPF9' }).map((d) => d.serial)).toEqual(['L', 'R']);

@@ -1,4 +1,4 @@
-import { BATCH_STATUS_LABEL, remainingTsp, warningText, type BatchStatus } from '@fleet/shared';
+import { batchStateLabel, isLowBattery, isLowFluid, remainingTsp, warningText, type BatchStatus } from '@fleet/shared';
 import { connectionOf, CONNECTION_TEXT, type Connection, type Device } from '../../../entities/device';
 
 /**
@@ -33,9 +33,6 @@ export type StatusCounts = { total: number; online: number; registering: number;
 export type CountyReport = { id: number | null; name: string; counts: StatusCounts; rows: StatusRow[] };
 export type StatusReport = { counts: StatusCounts; counties: CountyReport[] };
 
-const LOW_BATTERY = 50;
-const LOW_FLUID = 250;
-
 const emptyCounts = (): StatusCounts => ({ total: 0, online: 0, registering: 0, offline: 0, warning: 0, paused: 0, maintenance: 0, lowBattery: 0 });
 
 function addTo(counts: StatusCounts, row: StatusRow) {
@@ -52,9 +49,8 @@ function batchState(side: BatchState['side'], number: string | null, batches: Re
   const batch = batches.get(number);
   if (!batch) return { side, number, label: 'Unknown', tone: 'muted' };
   // Spec section 4: a recalled batch is red whatever its status.
-  if (batch.is_recalled) return { side, number, label: 'Recalled', tone: 'bad' };
-  const tone = batch.status === 'EXPIRED' ? 'bad' : batch.status === 'ALMOST_EXPIRED' ? 'warn' : batch.status === 'IN_USE' ? 'ok' : 'muted';
-  return { side, number, label: BATCH_STATUS_LABEL[batch.status], tone };
+  const tone = batch.is_recalled || batch.status === 'EXPIRED' ? 'bad' : batch.status === 'ALMOST_EXPIRED' ? 'warn' : batch.status === 'IN_USE' ? 'ok' : 'muted';
+  return { side, number, label: batchStateLabel(batch), tone };
 }
 
 function fluids(device: Device): FluidLine[] {
@@ -64,7 +60,7 @@ function fluids(device: Device): FluidLine[] {
   ];
   return pumps
     .filter((p) => p.type && p.type !== 'Unspecified')
-    .map((p) => ({ side: p.side, type: p.type, tsp: remainingTsp(p.volume ?? 0), low: (p.volume ?? 0) <= LOW_FLUID, empty: p.sensor === false }));
+    .map((p) => ({ side: p.side, type: p.type, tsp: remainingTsp(p.volume ?? 0), low: isLowFluid(p.volume ?? 0), empty: p.sensor === false }));
 }
 
 /** The last check-in when the device answer carries it, else when the device is next due (both pushed). */
@@ -87,7 +83,7 @@ export function statusRow(device: Device, sites: ReadonlyMap<number, Site>, batc
     maintenance: device.is_maintenance,
     warnings: (device.warning_lists ?? []).map(warningText),
     battery: device.battery_percent,
-    lowBattery: device.battery_percent != null && device.battery_percent < LOW_BATTERY,
+    lowBattery: isLowBattery(device.battery_percent),
     fluids: fluids(device),
     batches: [batchState('Left', device.batchNumber, batches), batchState('Right', device.batch2 ? device.batch2Number : null, batches)].filter((b): b is BatchState => b !== null),
     checkIn: checkIn(device),

@@ -1,7 +1,7 @@
 import { mlPerShotForMode, PUMP_MODE_TSP, supportsRightPump, TIMER_MAX_MINUTES, TIMER_MIN_MINUTES } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { Card, CardTitle, SectionTitle, Spinner } from '../../../shared/ui';
-import { saveTimerFx } from '../controls.model';
+import { saveTimerFx } from '../../../features/registration-setup';
 import type { PanelDevice } from '../model';
 import { $pumpSetting, $pumpSettingStatus, $timerForm, pumpSettingChanged, timerChanged } from '../setup.model';
 import sectionStyles from './panel-section.module.css';

@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useState } from 'react';
 import { Button, Card, CardHead, CardTitle, SectionTitle, Segmented, Spinner } from '../../../shared/ui';
-import { saveRentalFx } from '../controls.model';
+import { saveRentalFx } from '../../../features/rental-plan';
 import { updateAfterText } from '../lib/panel-lib';
 import { $multiSelected, multiSelectToggled, type PanelDevice } from '../model';
 import { $rental, $rentalEditing, $rentalForm, $rentalStatus, rentalEditStarted, rentalFormChanged, rentalSaveClicked } from '../setup.model';

@@ -1,0 +1,1 @@
+export { deviceConfigText, setDeviceConfig } from './model';

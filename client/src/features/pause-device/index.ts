@@ -1,0 +1,1 @@
+export { pauseDevice, pauseText } from './model';

@@ -1,0 +1,1 @@
+export { saveTimerFx, TIME_FAILED, TIME_SAVED } from './model';

@@ -1,0 +1,1 @@
+export { fetchRentalFx, RENTAL_SAVED, rentalFormOf, saveRentalFx, type Rental, type RentalForm } from './model';

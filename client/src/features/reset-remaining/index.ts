@@ -1,0 +1,1 @@
+export { RESET_DONE, resetRemaining } from './model';

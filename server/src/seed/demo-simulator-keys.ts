@@ -28,13 +28,23 @@ export function demoDeviceSecret(secretKey: string, serial: string): string {
  */
 export async function demoSimulatorDevices(db: Db, secretKey: string) {
   const placed = await db
-    .select({ serial: devices.serial, secretHash: devices.secretHash, leftPumpType: devices.leftPumpType, rightPumpType: devices.rightPumpType, timezone: deviceGroups.timezoneId })
+    .select({
+      serial: devices.serial,
+      secretHash: devices.secretHash,
+      leftPumpType: devices.leftPumpType,
+      rightPumpType: devices.rightPumpType,
+      timezone: deviceGroups.timezoneId,
+      // The state the unit was last seen in: the simulator plays on from it rather than from a fresh unit.
+      volumeRemain: devices.volumeRemain,
+      volumeRemain2: devices.volumeRemain2,
+      batteryPercent: devices.batteryPercent,
+    })
     .from(devices)
     .innerJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
     // The demo's still units keep the warnings that come from their own readings (seed/demo-data.ts).
     .where(and(like(devices.serial, DEMO_PLACED_SERIALS), notInArray(devices.serial, [...DEMO_STILL_SERIALS])))
     .orderBy(devices.serial);
-  const played: { serial: string; secret: string; leftPumpType: string; rightPumpType: string; timezone: string | null }[] = [];
+  const played: { serial: string; secret: string; leftPumpType: string; rightPumpType: string; timezone: string | null; volumeRemain: number | null; volumeRemain2: number | null; batteryPercent: number | null }[] = [];
   let keyed = 0;
   for (const d of placed) {
     const secret = demoDeviceSecret(secretKey, d.serial);

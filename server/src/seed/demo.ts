@@ -7,6 +7,7 @@ import {
   PUMP_MODE_TSP,
   STEPS_PER_ML,
   STEPS_PER_SECOND,
+  LOW_FLUID_THRESHOLD,
   deviceWarnings,
   warningFlags,
   type PumpType,
@@ -172,9 +173,12 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
           failedRequest: spec.failedRequest,
         });
         const flags = warningFlags(warnings);
+        const poweroff = 15 + (i % 4) * 15;
+        // An online unit was last seen within its own sleep (so the schedule it promised still holds and the
+        // first minute after a seed reads like any other); an offline one days ago.
         const lastSeen = spec.neverReported
           ? null
-          : new Date(now.getTime() - (spec.online ? (5 + (i % 9)) * 60_000 : (1 + (i % 4)) * 86_400_000));
+          : new Date(now.getTime() - (spec.online ? Math.round(poweroff * 60_000 * frac(i * 0.754877666)) : (1 + (i % 4)) * 86_400_000));
         const [device] = await tx
           .insert(t.devices)
           .values({
@@ -210,9 +214,9 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
             batteryVolt: Number((3.3 + (spec.batteryPercent / 100) * 0.9).toFixed(2)),
             signalQuality: spec.neverReported ? null : spec.signal,
             coreVer: spec.rightPumpType === 'Unspecified' ? (i % 3 === 0 ? '1.0.8' : '1.1.2') : '1.1.2',
-            poweroffTime: String(15 + (i % 4) * 15),
+            poweroffTime: String(poweroff),
             wakeup1Time: '5',
-            nextWakeupTime: new Date(now.getTime() + (spec.online ? 15 : -60 * 24) * 60_000),
+            nextWakeupTime: lastSeen ? new Date(lastSeen.getTime() + poweroff * 60_000) : new Date(now.getTime() - 60 * 24 * 60_000),
             lastSeenAt: lastSeen,
             simcardPhoneNumber: `+1504555${String(2000 + i)}`,
             imei: `35${String(9_100_000_000_000 + i * 7919).padStart(13, '0')}`,
@@ -337,8 +341,27 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
 }
 
 /** A deterministic spread of states over the fleet, by device index. */
+/** The fractional part: with an irrational step, frac(i * step) spreads i = 0, 1, 2... evenly over [0, 1). */
+const frac = (x: number) => x - Math.floor(x);
+
+/**
+ * Levels of the units the live simulator plays, staggered evenly between the low-fluid line and a full
+ * reservoir (a low-discrepancy sequence per pump), so they do not run low together: the demo starts as a
+ * fleet in its steady state, where a pump runs low now and then and is refilled soon after.
+ */
+const staggered = (i: number, step: number) => Math.round(LOW_FLUID_THRESHOLD + 30 + (1500 - LOW_FLUID_THRESHOLD - 30) * frac(0.31 + i * step));
+
+/**
+ * The demo's units by index. Warnings that come from a unit's own readings (low battery, low or empty
+ * reservoir, never reported) and being offline are showcased on the units the simulator leaves still
+ * (DEMO_STILL_SERIALS: indexes 2, 15, 20, 62), where they hold; a played unit starts healthy, online
+ * and staggered, or its warning would vanish at its first check-in (the first-minute spike of issue 47).
+ * The played units seeded with a low battery have a failing battery in the simulator (it holds little
+ * charge), so theirs holds too.
+ */
 function deviceState(i: number, siteIndex: number) {
   const has = (...xs: number[]) => xs.includes(i);
+  const still = has(2, 15, 20, 62);
   const dual = i % 5 === 0 || i % 5 === 2;
   const sanitizerOnly = !dual && i % 11 === 7;
   const leftPumpType: PumpType = sanitizerOnly ? 'Sanitizer' : 'Sunscreen';
@@ -355,7 +378,7 @@ function deviceState(i: number, siteIndex: number) {
     rightPumpType,
     leftBatch,
     rightBatch: i % 3 === 0 ? 'SAN-2509' : 'SAN-2601',
-    online: !has(5, 14, 27, 38, 46, 55, 61) && !neverReported,
+    online: !still,
     neverReported,
     registering: has(18, 60, 62),
     paused: has(8, 24, 44, 58),
@@ -363,14 +386,14 @@ function deviceState(i: number, siteIndex: number) {
     activated: !has(35, 56),
     rental: has(4, 9, 20, 31, 42, 53),
     pending: has(4) ? ('rental' as const) : has(11) ? ('activation' as const) : has(23) ? ('other' as const) : null,
-    batteryPercent: has(2, 19, 30, 41, 49, 63) ? 12 + ((i * 7) % 34) : 55 + ((i * 17) % 46),
+    batteryPercent: has(2, 19, 30, 41, 49, 63) ? 12 + ((i * 7) % 34) : 70 + ((i * 17) % 31),
     signal: 20 + ((i * 13) % 76),
-    levelSensor1: !has(7, 29),
+    levelSensor1: true,
     // Reported by the gateway; kept by every check-in that does not report the fault cleared.
     pumpSensorFault: has(13),
     failedRequest: has(16),
-    volumeRemain: has(15, 26, 47) ? 120 + ((i * 11) % 120) : has(7, 29) ? 0 : 400 + ((i * 53) % 1100),
-    volumeRemain2: dual ? (has(20) ? 180 : 500 + ((i * 37) % 900)) : 0,
+    volumeRemain: has(15) ? 120 + ((i * 11) % 120) : staggered(i, 0.618034),
+    volumeRemain2: dual ? (has(20) ? 180 : staggered(i, 0.414214)) : 0,
   };
 }
 

@@ -28,6 +28,10 @@ export type SimDeviceSpec = {
   /** Batch numbers in the left and right reservoirs, when the caller tracks them (the season runner). */
   batch?: string | null;
   batch2?: string | null;
+  /** Where the unit was last seen (the portal's row): the model plays on from it instead of a fresh unit. */
+  initial?: { volumeMl?: number | null; volume2Ml?: number | null; batteryPercent?: number | null };
+  /** The most charge the battery holds, % (default 100; a failing battery holds less). */
+  batteryCapacity?: number;
 };
 
 export type ModelParams = {
@@ -64,7 +68,9 @@ export const DEFAULT_PARAMS: ModelParams = {
   reservoirMl: 1500,
   lowLevelMl: 250,
   siteStaffRefills: true,
-  refillDelayHours: [2, 30],
+  // Soon after the portal shows the pump low, as a site's own staff would (within their working hours:
+  // a pump that runs low in the evening is refilled the next morning).
+  refillDelayHours: [0.5, 4],
   peakShotsPerHour: 8,
   weekendFactor: 1.6,
   readingEveryMinutes: 15,
@@ -120,6 +126,8 @@ export type DeviceState = {
   timezone: string;
   pumps: PumpState[];
   battery: number;
+  /** The most charge the battery holds, % (a failing battery: scenarios.ts). */
+  batteryCapacity: number;
   /** How well this unit's panel charges (0.6..1.3). */
   panel: number;
   /** Browned out: no dispensing, readings or check-ins until the sun brings it back above 5 %. */
@@ -209,6 +217,13 @@ export function createDevice(
   const pumps: PumpState[] = [pump(1, spec.leftPumpType)];
   if (spec.rightPumpType !== 'Unspecified') pumps.push(pump(2, spec.rightPumpType));
   for (const p of pumps) p.volume = round(params.reservoirMl * (0.35 + 0.65 * random()), 1);
+  const given = [spec.initial?.volumeMl, spec.initial?.volume2Ml];
+  for (const p of pumps) {
+    const v = given[p.pump - 1];
+    if (v != null && Number.isFinite(v)) p.volume = round(clamp(v, 0, params.reservoirMl), 1);
+  }
+  const capacity = clamp(spec.batteryCapacity ?? 100, 1, 100);
+  const battery = spec.initial?.batteryPercent;
   const signalBase = 35 + Math.round(random() * 50);
   const readingMs = params.readingEveryMinutes * MINUTE;
   return {
@@ -222,8 +237,11 @@ export function createDevice(
     nextReadingAt: Math.ceil(simStart / readingMs) * readingMs,
     timezone: validZone(spec.timezone) ?? 'America/Chicago',
     pumps,
-    battery: round(55 + random() * 45, 1),
-    panel: 0.6 + random() * 0.7,
+    battery: battery != null && Number.isFinite(battery) ? clamp(battery, 0, capacity) : round(Math.min(capacity, 55 + random() * 45), 1),
+    batteryCapacity: capacity,
+    // Panels sized for the site: a sunny day more than makes up a day and night's drain, a run of
+    // cloudy days does not (the battery then dips, and recovers in the sun).
+    panel: 0.85 + random() * 0.45,
     dead: false,
     signal: signalBase,
     signalBase,
@@ -409,7 +427,7 @@ export function advance(d: DeviceState, realNow: number, random: Random): number
     if (d.weather.day !== lt.day) d.weather = { day: lt.day, factor: weatherOn(d.demandSeed, d.serial, lt.day) };
 
     // Battery: a solar panel by day (less under clouds), a small idle drain, a little per shot.
-    d.battery = clamp(d.battery + sunShape(lt.hour) * 2.6 * d.panel * clamp(0.3 + 0.7 * d.weather.factor, 0.2, 1.3) * dtH - 0.55 * dtH, 0, 100);
+    d.battery = clamp(d.battery + sunShape(lt.hour) * 2.6 * d.panel * clamp(0.3 + 0.7 * d.weather.factor, 0.2, 1.3) * dtH - 0.55 * dtH, 0, d.batteryCapacity);
     if (d.dead && d.battery >= 5) d.dead = false;
     if (!d.dead && d.battery <= 0.5) d.dead = true;
 

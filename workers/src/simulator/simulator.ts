@@ -13,7 +13,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { CheckinAnswer, PumpType } from '@fleet/shared';
+import { LOW_BATTERY_PERCENT, type CheckinAnswer, type PumpType } from '@fleet/shared';
 import {
   advance,
   buildUpload,
@@ -27,6 +27,7 @@ import {
   type DeviceState,
   type ModelParams,
   type Random,
+  type SimDeviceSpec,
 } from './device-model.ts';
 
 export type FetchLike = (
@@ -41,6 +42,9 @@ export type SimulatedDevice = {
   rightPumpType: PumpType;
   mlPerShot?: number;
   timezone?: string;
+  /** The state the portal last saw (device-model.ts SimDeviceSpec). */
+  initial?: SimDeviceSpec['initial'];
+  batteryCapacity?: number;
 };
 
 export type SimulatorOptions = {
@@ -327,7 +331,19 @@ export type DemoSimulatorContext = {
    * and keeps their secrets across restarts (server/src/seed/demo-simulator-keys.ts): the simulator never
    * re-keys a device.
    */
-  listDevices(): Promise<{ serial: string; secret: string; leftPumpType: string; rightPumpType: string; timezone?: string | null }[]>;
+  listDevices(): Promise<
+    {
+      serial: string;
+      secret: string;
+      leftPumpType: string;
+      rightPumpType: string;
+      timezone?: string | null;
+      /** Where the portal last saw the unit: the simulator plays on from there (no first-minute jump). */
+      volumeRemain?: number | null;
+      volumeRemain2?: number | null;
+      batteryPercent?: number | null;
+    }[]
+  >;
 };
 
 /**
@@ -343,6 +359,10 @@ export async function startDemoSimulator(ctx: DemoSimulatorContext, log: (msg: s
     leftPumpType: pumpType(d.leftPumpType, 'Sunscreen'),
     rightPumpType: pumpType(d.rightPumpType, 'Unspecified'),
     ...(d.timezone ? { timezone: d.timezone } : {}),
+    initial: { volumeMl: d.volumeRemain ?? null, volume2Ml: d.volumeRemain2 ?? null, batteryPercent: d.batteryPercent ?? null },
+    // A unit last seen with a low battery has a failing one (scenarios.ts): it holds little charge, so the
+    // demo's BATTERY warnings hold instead of clearing at the first sunny check-in.
+    ...(d.batteryPercent != null && d.batteryPercent < LOW_BATTERY_PERCENT ? { batteryCapacity: Math.max(5, Math.min(LOW_BATTERY_PERCENT - 5, d.batteryPercent + 5)) } : {}),
   }));
   const sim = startSimulator({ baseUrl: ctx.baseUrl, devices, speed, log, maxInFlight: 16 });
   log(`simulator: ${devices.length} demo devices check in live at ${speed}x speed (SIMULATOR_SPEED to change, SIMULATOR=off to disable)`);

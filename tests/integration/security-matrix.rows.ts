@@ -77,6 +77,7 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'get /api/v1/overview': { allow: ALL },
   'get /api/v1/placeSuggestions': { allow: ALL },
   'get /api/v1/placeNames': { allow: ALL },
+  'get /api/v1/nearestPlace': { allow: ALL },
   // Brands
   'get /api/v1/brand': { allow: ALL },
   'get /api/v1/brand/{id}': { allow: ALL },

@@ -4,7 +4,7 @@ import { requiredText } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
 import { parse } from '../lib/errors.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
-import { placesInBox } from './gazetteer.ts';
+import { nearestPlace, placesInBox } from './gazetteer.ts';
 import { PLACE_COUNTRIES, placesProviderFor, type PlaceCountry, type PlacesProvider } from './places.provider.ts';
 
 export const placeSuggestionsQuery = z.object({
@@ -25,18 +25,18 @@ export const placeSuggestionsQuery = z.object({
 });
 
 const placeSuggestion = z.object({
-  place_id: z.string().describe("'gz:<GeoNames id>' from the offline gazetteer, else a Google place id"),
+  place_id: z.string().describe("'gz:<GeoNames id>' from the offline gazetteer, 'nm:...' or 'pl:...' from the geocoder, else a Google place id"),
   description: z.string().describe("e.g. 'Metairie, LA, USA'"),
   main_text: z.string(),
   secondary_text: z.string(),
   location: z.object({ lat: z.number(), lng: z.number() }),
   country: z.enum(['US', 'AU']),
-  source: z.enum(['gazetteer', 'google']),
+  source: z.enum(['gazetteer', 'google', 'geocoder']),
 });
 
 export const placeSuggestionsAnswer = z.object({
   suggestions: z.array(placeSuggestion),
-  source: z.enum(['gazetteer', 'google']).describe('Where these suggestions came from (the gazetteer when Google failed)'),
+  source: z.enum(['gazetteer', 'google', 'geocoder']).describe('Where these suggestions came from (the gazetteer when Google or the geocoder failed)'),
 });
 
 const coordinate = (name: string, min: number, max: number) =>
@@ -66,6 +66,28 @@ export const placeNamesQuery = z
       .describe('How many towns at most (default 200), most populous first.'),
   })
   .refine((q) => q.south <= q.north, { path: ['south'], error: 'The south edge must not be north of the north edge.' });
+/** How far a dropped pin may be from a town for the town to name it. */
+export const NEAREST_PLACE_MAX_KM = 100;
+export const nearestPlaceQuery = z.object({
+  lat: coordinate('Latitude of the pin', -90, 90),
+  lng: coordinate('Longitude of the pin', -180, 180),
+});
+export const nearestPlaceAnswer = z.object({
+  place: z
+    .object({
+      name: z.string().describe("'Metairie'"),
+      state: z.string().describe("'LA', 'NSW', ..."),
+      country: z.enum(['US', 'AU']),
+      label: z.string().describe("'Metairie, LA': the pin's label"),
+      population: z.number().int(),
+      lat: z.number(),
+      lng: z.number(),
+      distance_km: z.number().describe('From the pin to the town, km (one decimal)'),
+    })
+    .nullable()
+    .describe(`The nearest gazetteer town within ${NEAREST_PLACE_MAX_KM} km; null when none is that close`),
+});
+
 export const placeNamesAnswer = z.object({
   places: z.array(z.object({ name: z.string(), state: z.string().describe("'LA', 'NSW', ..."), population: z.number().int(), lat: z.number(), lng: z.number() })),
 });
@@ -83,6 +105,10 @@ export function placesRoutes(ctx: AppContext, provider: PlacesProvider = placesP
     const places = await placesInBox(q, q.minPopulation, q.limit);
     res.json({ places } satisfies z.input<typeof placeNamesAnswer>);
   });
+  router.get('/nearestPlace', async (req, res) => {
+    const q = parse(nearestPlaceQuery, req.query);
+    res.json({ place: (await nearestPlace(q.lat, q.lng, NEAREST_PLACE_MAX_KM)) ?? null } satisfies z.input<typeof nearestPlaceAnswer>);
+  });
   const docs: RouteDoc[] = [
     {
       method: 'get',
@@ -90,11 +116,23 @@ export function placesRoutes(ctx: AppContext, provider: PlacesProvider = placesP
       tag: 'Places',
       summary: 'Address suggestions (US and AU) with coordinates for the Add/Edit Device form',
       description:
-        'Google Places when the server has GOOGLE_MAPS_API_KEY, else (and whenever Google fails) an offline gazetteer of US and Australian towns with at least 1000 inhabitants. The gazetteer is town level: street addresses and postcodes find nothing. Accepts "Metairie, LA" or "New Orleans LA".',
+        'The geocoder at GEOCODER_URL when the server has one (Nominatim, or Pelias with GEOCODER_KIND=pelias: street addresses), else Google Places when it has GOOGLE_MAPS_API_KEY, else (and whenever the geocoder or Google fails) an offline gazetteer of US and Australian towns with at least 1000 inhabitants. The gazetteer is town level: street addresses and postcodes find nothing. Accepts "Metairie, LA" or "New Orleans LA".',
       query: placeSuggestionsQuery,
       responses: {
         200: { description: 'Suggestions, best first (possibly none)', schema: placeSuggestionsAnswer },
         400: { description: 'Invalid input: `{ input: [...] }`, `{ country: [...] }` or `{ limit: [...] }`' },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/nearestPlace',
+      tag: 'Places',
+      summary: 'The gazetteer town nearest a point (US and AU), to label a pin dropped by hand in Add/Edit Device',
+      description: `The offline gazetteer's nearest town within ${NEAREST_PLACE_MAX_KM} km of lat/lng, whatever geocoder the address search uses; \`{ place: null }\` when none is that close (open sea, another country).`,
+      query: nearestPlaceQuery,
+      responses: {
+        200: { description: 'The nearest town, or null', schema: nearestPlaceAnswer },
+        400: { description: 'Invalid input: `{ lat: [...] }` or `{ lng: [...] }`' },
       },
     },
     {

@@ -529,11 +529,12 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
         { brandId: b.id, deviceSerials: [null] },
         { brandId: b.id, deviceSerials: [''] },
         { brandId: b.id, deviceSerials: ['x'.repeat(10_240)] },
-        'just a string',
       ]) {
         const res = await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', body);
         expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       }
+      // A bare string goes as a form body: not JSON, so 415 (docs/decisions/json-body-type.md).
+      expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', 'just a string')).status).toBe(415);
       expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', { brandId: 999999, deviceSerials: [known] })).status).toBe(404);
       expect(await brandOfSerial(known!)).toBe(before);
     });

@@ -338,15 +338,35 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
       expect(partner.map((l) => l.name)).toEqual(['Orleans Parish']);
     });
 
-    it('stores a site time zone, checks it, and scopes it', async () => {
-      const [site] = (await as('client').get('/deviceGroup')).body;
-      const res = await as('client').post('/update_timezone_device_location_group', { id: site.id, timezone_id: 'America/New_York' });
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: site.id, timezone_id: 'America/New_York' });
-      expect((await as('client').post('/update_timezone_device_location_group', { id: site.id, timezone_id: 'Mars/Olympus' })).body).toEqual({ timezone_id: ['Unknown time zone.'] });
-      const partnerSites = (await as('partner').get('/deviceGroup')).body.map((g: { id: number }) => g.id);
-      const outside = (await as('distributor').get('/deviceGroup')).body.find((g: { id: number }) => !partnerSites.includes(g.id));
-      expect((await as('partner').post('/update_timezone_device_location_group', { id: outside.id, timezone_id: 'UTC' })).status).toBe(404);
+    it('a site time zone: derived from its coordinates, a disagreeing one refused (400), clients refused (403), partners only on their own sites', async () => {
+      const sites = (await as('distributor').get('/deviceGroup')).body as { id: number; lat: number; lng: number; timezone_id: string | null }[];
+      const site = sites.find((g) => g.lng < -89 && g.lng > -91)!;
+      const stored = async (id: number) => ((await as('distributor').get('/deviceGroup')).body as { id: number; timezone_id: string }[]).find((g) => g.id === id)!.timezone_id;
+      const before = await stored(site.id);
+      // The sweep's case: a client setting the zone of a site it shares with another client. Refused, valid zone or not.
+      const [clientSite] = (await as('client').get('/deviceGroup')).body;
+      for (const timezone_id of ['Australia/Sydney', 'America/Chicago', 'Mars/Olympus']) {
+        const res = await as('client').post('/update_timezone_device_location_group', { id: clientSite.id, timezone_id });
+        expect(res.status).toBe(403);
+      }
+      // A zone that is not the coordinates': 400 naming the right one; nothing stored.
+      const wrong = await as('distributor').post('/update_timezone_device_location_group', { id: site.id, timezone_id: 'Australia/Sydney' });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body).toEqual({ timezone_id: ['This site is in America/Chicago (from its coordinates), not Australia/Sydney.'] });
+      expect(await stored(site.id)).toBe(before);
+      expect((await as('distributor').post('/update_timezone_device_location_group', { id: site.id, timezone_id: 'Mars/Olympus' })).body).toEqual({ timezone_id: ['Unknown time zone.'] });
+      // The coordinates' zone (or an alias of it) is confirmed and stored under its boundary-data name.
+      const right = await as('distributor').post('/update_timezone_device_location_group', { id: site.id, timezone_id: 'US/Central' });
+      expect(right.status).toBe(200);
+      expect(right.body).toEqual({ id: site.id, timezone_id: 'America/Chicago' });
+      expect(await stored(site.id)).toBe('America/Chicago');
+      // A market partner: its own sites as a distributor would, 404 for another's.
+      const partnerSites = (await as('partner').get('/deviceGroup')).body as { id: number }[];
+      const own = sites.find((g) => g.id === partnerSites[0]!.id)!;
+      expect((await as('partner').post('/update_timezone_device_location_group', { id: own.id, timezone_id: 'America/Chicago' })).status).toBe(200);
+      expect((await as('partner').post('/update_timezone_device_location_group', { id: own.id, timezone_id: 'America/New_York' })).status).toBe(400);
+      const outside = sites.find((g) => !partnerSites.some((p) => p.id === g.id))!;
+      expect((await as('partner').post('/update_timezone_device_location_group', { id: outside.id, timezone_id: 'America/Chicago' })).status).toBe(404);
     });
 
     it('overview counts every section 3 figure in scope', async () => {

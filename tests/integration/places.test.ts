@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.ts';
@@ -143,5 +145,47 @@ describe('GET /api/v1/nearestPlace', () => {
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(Object.keys(res.body).sort()).toEqual(fields);
     }
+  });
+});
+
+/**
+ * With GEOCODER_URL the address search asks that geocoder (here a local server answering as Nominatim's
+ * /search does, format=jsonv2): a street address finds the street, not the city centre.
+ */
+describe('the address search with a Nominatim geocoder, ', () => {
+  let h: Harness;
+  let token: string;
+  const asked: URLSearchParams[] = [];
+  const nominatim = http.createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    asked.push(url.searchParams);
+    const body =
+      url.pathname === '/search'
+        ? [{ place_id: 7, osm_type: 'node', osm_id: 99, lat: '29.9230', lon: '-90.1270', name: '', display_name: '6500, Magazine Street, New Orleans, Louisiana, 70118, United States', address: { house_number: '6500', road: 'Magazine Street', city: 'New Orleans', state: 'Louisiana', country_code: 'us' } }]
+        : [];
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  });
+  beforeAll(async () => {
+    await new Promise<void>((r) => nominatim.listen(0, '127.0.0.1', r));
+    h = await startHarness('pglite', { geocoder: { url: `http://127.0.0.1:${(nominatim.address() as AddressInfo).port}`, kind: 'nominatim' } });
+    token = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token;
+  });
+  afterAll(async () => {
+    await h?.close();
+    await new Promise((r) => nominatim.close(r));
+  });
+
+  it("finds '6500 Magazine St New Orleans' at the street, limited to US and AU", async () => {
+    const res = await request(h.app).get('/api/v1/placeSuggestions').query({ input: '6500 Magazine St New Orleans' }).set('Authorization', `Token ${token}`);
+    expect(res.status).toBe(200);
+    expect(res.body.source).toBe('geocoder');
+    expect(res.body.suggestions).toEqual([
+      expect.objectContaining({ main_text: '6500 Magazine Street', location: { lat: 29.923, lng: -90.127 }, country: 'US', source: 'geocoder' }),
+    ]);
+    expect(asked.at(-1)!.get('q')).toBe('6500 Magazine St New Orleans');
+    expect(asked.at(-1)!.get('format')).toBe('jsonv2');
+    expect(asked.at(-1)!.get('countrycodes')).toBe('us,au');
+    await request(h.app).get('/api/v1/placeSuggestions').query({ input: 'Magazine', country: 'au' }).set('Authorization', `Token ${token}`).expect(200);
+    expect(asked.at(-1)!.get('countrycodes')).toBe('au');
   });
 });

@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { like } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/src/app.ts';
+import { users } from '../../server/src/db/schema.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.ts';
@@ -85,6 +87,30 @@ describe('sign-in limit (embedded: counters in memory)', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(h.smtp.received.length).toBe(before);
     expect((await request(h.app).post('/api/v1/requestResetPassword/client2@demo.test').set('X-Forwarded-For', '192.0.2.48')).status).toBe(200);
+  });
+
+  it('sign-up is throttled: 10 an hour per address, 3 an hour per email; 429 with Retry-After and a clear message, nothing added', async () => {
+    const signUp = (email: string, from: string) =>
+      request(h.app).post('/auth/users/').set('X-Forwarded-For', from).send({ email, username: 'Spray Co', password: 'Secret123', company: 'Spray Co', phone: '+1 225 555 0150' });
+    const pendingCount = async () => (await h.database.db.select().from(users).where(like(users.email, 'spray%'))).length;
+    // The sweep's case: a burst of sign-ups from one address. The first 10 are requests, the rest refused.
+    const answers = [];
+    for (let i = 0; i < 14; i++) answers.push(await signUp(`spray${i}@example.com`, '192.0.2.60'));
+    expect(answers.map((r) => r.status)).toEqual([...Array(10).fill(201), 429, 429, 429, 429]);
+    const refused = answers[10]!;
+    expect(refused.body.detail).toMatch(/^Too many sign-up requests from this address or for this email\. Try again in \d+ seconds\.$/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600);
+    expect(await pendingCount()).toBe(10);
+    // Another address still signs up.
+    expect((await signUp('spray-other@example.com', '192.0.2.61')).status).toBe(201);
+    // One email from many addresses: 3 answers (a request, then 'already exists' twice), then 429.
+    const perEmail = [];
+    for (let i = 0; i < 5; i++) perEmail.push((await signUp('spray-one@example.com', `192.0.2.${70 + i}`)).status);
+    expect(perEmail).toEqual([201, 400, 400, 429, 429]);
+    // A request its schema refuses is not counted: a fumbled form does not spend the address's sign-ups.
+    for (let i = 0; i < 12; i++) expect((await request(h.app).post('/auth/users/').set('X-Forwarded-For', '192.0.2.80').send({ email: 'not-an-email' })).status).toBe(400);
+    expect((await signUp('spray-fumbled@example.com', '192.0.2.80')).status).toBe(201);
   });
 
   it('the role lookup is throttled per address (it tells which emails have accounts)', async () => {

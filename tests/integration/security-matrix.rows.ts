@@ -73,10 +73,11 @@ export const ROUTE_ROWS: Record<string, Row> = {
   // Sites and counties, overview, places
   'get /api/v1/deviceGroup': { allow: ALL },
   'get /api/v1/location': { allow: ALL },
-  'post /api/v1/update_timezone_device_location_group': { allow: ALL, note: 'a site in the caller scope (404 otherwise)' },
+  'post /api/v1/update_timezone_device_location_group': { allow: OPERATORS, note: 'clients cannot configure machines (spec section 6); a site in the caller scope (404 otherwise); the zone its coordinates give' },
   'get /api/v1/overview': { allow: ALL },
   'get /api/v1/placeSuggestions': { allow: ALL },
   'get /api/v1/placeNames': { allow: ALL },
+  'get /api/v1/nearestPlace': { allow: ALL },
   // Brands
   'get /api/v1/brand': { allow: ALL },
   'get /api/v1/brand/{id}': { allow: ALL },

@@ -14,7 +14,7 @@ export const authDocs: RouteDoc[] = [
     },
   },
   { method: 'post', path: '/auth/token/logout/', tag, summary: 'Revoke the token used', responses: { 204: { description: 'Signed out' } } },
-  { method: 'post', path: '/auth/users/', tag, auth: 'none', summary: 'Sign up (a request a distributor approves)', body: signUpSchema, responses: { 201: { description: 'Sign-up request created' } } },
+  { method: 'post', path: '/auth/users/', tag, auth: 'none', summary: 'Sign up (a request a distributor approves)', body: signUpSchema, responses: { 201: { description: 'Sign-up request created' }, 429: { description: 'Too many sign-ups from this address (10 an hour) or for this email (3 an hour); see Retry-After' } } },
   { method: 'post', path: '/api/v1/requestResetPassword/:email', tag, auth: 'none', summary: 'Mail a password reset link that opens /?token=...', responses: { 200: { description: 'Mail sent' }, 404: { description: 'No account with this email' }, 429: { description: 'Too many reset requests for this email or from this address; see Retry-After' } } },
   { method: 'post', path: '/api/v1/resetPassword', tag, auth: 'none', summary: 'Set a new password with a reset token (8+ characters, upper, lower, digit)', body: resetPasswordSchema, responses: { 200: { description: 'Password changed; other sessions end' } } },
   { method: 'get', path: '/api/v1/checkUser/:email', tag, auth: 'none', summary: 'Role lookup of the login screen', responses: { 200: { description: 'The role', schema: z.object({ role: z.string(), user_type: z.string() }) }, 404: { description: 'Unknown email' }, 429: { description: 'Too many lookups from this address; see Retry-After' } } },

@@ -17,7 +17,7 @@ export function authRoutes(auth: AuthService) {
     res.status(204).end();
   });
   publicRoutes.post('/auth/users/', async (req, res) => {
-    res.status(201).json(await auth.signUp(parse(signUpSchema, req.body)));
+    res.status(201).json(await auth.signUp(parse(signUpSchema, req.body), req.ip ?? 'unknown'));
   });
   publicRoutes.post('/api/v1/requestResetPassword/:email', async (req, res) => {
     await auth.requestPasswordReset(parse(emailParamSchema, req.params.email), req.ip ?? 'unknown');

@@ -113,8 +113,13 @@ export function authService(deps: AuthServiceDeps) {
       if (tokenId) await endSockets(() => deps.sessions?.endTokenSession(tokenId, 'logout'));
     },
 
-    /** POST /auth/users/ : a sign-up request, not active until a distributor approves it. */
-    async signUp(input: SignUpInput) {
+    /**
+     * POST /auth/users/ : a sign-up request, not active until a distributor approves it. Throttled per
+     * address and per email (limits.ts) before the password is hashed; a request refused by its schema
+     * is not counted (it costs no hashing and adds nothing to the list).
+     */
+    async signUp(input: SignUpInput, address: string) {
+      await deps.limits.signUp(input.email, address);
       const created = await deps.repo.createUser({
         email: input.email,
         username: input.username,

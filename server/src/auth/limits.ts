@@ -4,7 +4,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { ApiError } from '../lib/errors.ts';
 
 /**
- * Attempt counters for the public auth calls (sign-in, password-reset mail, role lookup).
+ * Attempt counters for the public auth calls (sign-in, sign-up, password-reset mail, role lookup).
  *
  * Every attempt is counted BEFORE the slow password check, with one atomic increment in the store
  * (rate-limiter-flexible: a Lua INCR+PEXPIRE in Redis, a synchronous map update in memory), so 100
@@ -39,6 +39,9 @@ export function authLimits(opts: {
   resetPerAddress?: ThrottleConfig;
   /** Role lookups per address. */
   checkUserPerAddress?: ThrottleConfig;
+  /** Sign-up requests per address, and per email from any address. */
+  signUpPerAddress?: ThrottleConfig;
+  signUpPerEmail?: ThrottleConfig;
   /** A client made with `enableOfflineQueue: false` (see above) and an error listener. */
   redis?: Redis | undefined;
   prefix?: string;
@@ -68,6 +71,10 @@ export function authLimits(opts: {
   const known = make('login-known', 1, KNOWN_SECONDS);
   const resetEmail = make('reset-email', opts.resetPerEmail?.points ?? 3, opts.resetPerEmail?.durationSeconds ?? 3600);
   const resetAddress = make('reset-address', opts.resetPerAddress?.points ?? 20, opts.resetPerAddress?.durationSeconds ?? 3600);
+  // Sign-up: 10 an hour per address and 3 an hour per email (issue 42: 200 sign-ups from one address in 39 s
+  // filled the distributor's request list, and their password hashing slowed every other request).
+  const signUpAddress = make('signup-address', opts.signUpPerAddress?.points ?? 10, opts.signUpPerAddress?.durationSeconds ?? 3600);
+  const signUpEmail = make('signup-email', opts.signUpPerEmail?.points ?? 3, opts.signUpPerEmail?.durationSeconds ?? 3600);
   const checkUser = make('check-user', opts.checkUserPerAddress?.points ?? 30, opts.checkUserPerAddress?.durationSeconds ?? 60);
 
   /** Keys hold an email and an address: stored hashed, so Redis holds neither. */
@@ -141,6 +148,12 @@ export function authLimits(opts: {
     async resetRequest(e: string, a: string): Promise<void> {
       const wait = await consume([resetAddress, key(a)], [resetEmail, key(e)]);
       if (wait > 0) throw tooMany(wait, 'Too many password reset requests.');
+    },
+
+    /** A sign-up request, counted before its password is hashed: per address, and per email from any address. */
+    async signUp(e: string, a: string): Promise<void> {
+      const wait = await consume([signUpAddress, key(a)], [signUpEmail, key(e)]);
+      if (wait > 0) throw tooMany(wait, 'Too many sign-up requests from this address or for this email.');
     },
 
     /** The login screen's role lookup, per address (it tells whether an email has an account). */

@@ -35,6 +35,12 @@ export type Config = {
   deviceApiUrl: string | undefined;
   googleMapsApiKey: string | undefined;
   /**
+   * A geocoder for the address search (GEOCODER_URL, docs/configuration-geocoder.md): a Nominatim-compatible
+   * service (its /search API, format=jsonv2) or, with GEOCODER_KIND=pelias, a Pelias one (/v1/search).
+   * Unset: Google Places with a key, else the offline gazetteer (towns only).
+   */
+  geocoder: { url: string; kind: GeocoderKind } | undefined;
+  /**
    * A MapLibre style the offline map draws instead of its built-in basemap (an operator's own, e.g. a
    * Protomaps basemap whose sources read a PMTiles file through the pmtiles:// protocol). http(s) or a
    * path on this server.
@@ -112,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { generat
     redisPrefix: env.REDIS_PREFIX || undefined,
     deviceApiUrl: env.DEVICE_API_URL || undefined,
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || undefined,
+    geocoder: geocoder(env.GEOCODER_URL, env.GEOCODER_KIND),
     mapStyleUrl: mapStyleUrl(env.MAP_STYLE_URL),
     checkinSynchronousCommit: synchronousCommit(env.CHECKIN_SYNCHRONOUS_COMMIT),
     seedDemo: !isProduction && env.SEED_DEMO !== 'false',
@@ -229,6 +236,18 @@ function developmentSecrets(env: NodeJS.ProcessEnv, dataDir: string) {
     }
   }
   return { secretKey, maintenanceToken, serviceToken };
+}
+
+export const GEOCODER_KINDS = ['nominatim', 'pelias'] as const;
+export type GeocoderKind = (typeof GEOCODER_KINDS)[number];
+
+function geocoder(value: string | undefined, kind: string | undefined): Config['geocoder'] {
+  const url = value?.trim().replace(/\/+$/, '');
+  const k = (kind?.trim().toLowerCase() || 'nominatim') as GeocoderKind;
+  if (!GEOCODER_KINDS.includes(k)) throw new ConfigError(`GEOCODER_KIND must be one of ${GEOCODER_KINDS.join(', ')}: ${kind}`);
+  if (!url) return undefined;
+  if (!/^https?:\/\/[^\s]+$/i.test(url)) throw new ConfigError(`GEOCODER_URL must be an http(s) URL: ${url}`);
+  return { url, kind: k };
 }
 
 function mapStyleUrl(value: string | undefined): string | undefined {

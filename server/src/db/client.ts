@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import * as schema from './schema.ts';
 import { migrate } from './migrate.ts';
+import { markConnectError } from '../lib/errors.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -47,7 +48,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const searchPath = opts.schema ? `-c search_path=${quoteIdent(opts.schema)}` : undefined;
     // A connection that cannot be made within 5 s fails the request (503, lib/errors.ts) instead of
     // leaving it waiting on an unreachable server.
-    const pool = new pg.Pool({ connectionString: opts.url, max: 10, connectionTimeoutMillis: 5000, ...(searchPath ? { options: searchPath } : {}) });
+    const pool = new pg.Pool({ connectionString: opts.url, max: 10, connectionTimeoutMillis: 5000, Client: connectMarkingClient(pg.Client), ...(searchPath ? { options: searchPath } : {}) });
     pool.on('error', () => {
       /* a dropped idle connection is replaced on next use; readyz reports the outage */
     });
@@ -166,6 +167,24 @@ function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * A pg Client whose connection errors say they happened while connecting (`markConnectError`): whatever
+ * PostgreSQL answers before a session exists (55000 'database is not currently accepting connections',
+ * 57P03 starting up, 53300 too many connections, an authentication or TLS failure) means no statement ran
+ * and the database cannot serve now, so the error handler answers 503 with Retry-After (lib/errors.ts).
+ * Only the public `connect` is wrapped, in its callback form (the pool's) and its promise form.
+ */
+function connectMarkingClient(Base: typeof import('pg').Client): typeof import('pg').Client {
+  return class extends Base {
+    override connect(): Promise<import('pg').Client>;
+    override connect(callback: (err: Error) => void): void;
+    override connect(callback?: (err: Error) => void): Promise<import('pg').Client> | void {
+      if (callback) return super.connect((err: Error) => callback(err && markConnectError(err)));
+      return super.connect().catch((err: unknown) => Promise.reject(markConnectError(err)));
+    }
+  };
 }
 
 export function quoteIdent(name: string): string {

@@ -87,15 +87,28 @@ export function isUniqueViolation(err: unknown): boolean {
   return pgCode(err) === '23505';
 }
 
+/** The mark `isDatabaseUnavailable` looks for: a database error raised before the session began (db/client.ts). */
+const CONNECTING = 'duringConnect';
+
+export function markConnectError<E>(err: E): E {
+  if (err && typeof err === 'object') Object.defineProperty(err, CONNECTING, { value: true, enumerable: false, configurable: true });
+  return err;
+}
+
 /**
- * The database cannot be reached: PostgreSQL refusing or dropping connections (node errors, SQLSTATE
- * class 08 connection exceptions, 57P01-57P03 shutting down or starting up, 53300 too many connections),
- * a pool timing out a connection, or the embedded PGlite closed. Such a request may succeed when retried.
+ * The database cannot be reached or cannot take a session now: any error raised while a connection was
+ * being made (db/client.ts marks them: 55000 'database is not currently accepting connections', 57P03
+ * starting up, 53300 too many connections, an authentication failure...), node's socket errors, SQLSTATE
+ * class 08 connection exceptions and 57P01-57P05 (shut down, crashed, cannot connect now, database dropped,
+ * idle session ended) whenever they come, a pool timing out a connection, or the embedded PGlite closed.
+ * Such a request may succeed when retried; other errors at query time (55000 among them) stay a 500.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+  for (let e = err as { code?: string; message?: string; cause?: unknown; [CONNECTING]?: boolean } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e[CONNECTING]) return true;
     const code = e.code ?? '';
-    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300'].includes(code) || code.startsWith('08')) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '53300'].includes(code) || code.startsWith('08') || /^57P0[1-5]$/.test(code)) return true;
+    if (code === '55000' && /not currently accepting connections/i.test(e.message ?? '')) return true;
     if (/Connection terminated|timeout exceeded when trying to connect|PGlite is closed|Client has encountered a connection error/i.test(e.message ?? '')) return true;
   }
   return false;

@@ -343,6 +343,7 @@ export async function placeById(id: string): Promise<PlaceSuggestion | undefined
   return place && toSuggestion(place);
 }
 
+
 /** The offline provider. The data is loaded on the first call, once per process. */
 export function gazetteerPlaces(): PlacesProvider {
   return {

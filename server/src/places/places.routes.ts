@@ -26,18 +26,18 @@ export const placeSuggestionsQuery = z.object({
 });
 
 const placeSuggestion = z.object({
-  place_id: z.string().describe("'gz:<GeoNames id>' from the offline gazetteer, else a Google place id"),
+  place_id: z.string().describe("'gz:<GeoNames id>' from the offline gazetteer, 'nm:...' or 'pl:...' from the geocoder, else a Google place id"),
   description: z.string().describe("e.g. 'Metairie, LA, USA'"),
   main_text: z.string(),
   secondary_text: z.string(),
   location: z.object({ lat: z.number(), lng: z.number() }),
   country: z.enum(['US', 'AU']),
-  source: z.enum(['gazetteer', 'google']),
+  source: z.enum(['gazetteer', 'google', 'geocoder']),
 });
 
 export const placeSuggestionsAnswer = z.object({
   suggestions: z.array(placeSuggestion),
-  source: z.enum(['gazetteer', 'google']).describe('Where these suggestions came from (the gazetteer when Google failed)'),
+  source: z.enum(['gazetteer', 'google', 'geocoder']).describe('Where these suggestions came from (the gazetteer when Google or the geocoder failed)'),
 });
 
 const coordinate = (name: string, min: number, max: number) =>
@@ -119,7 +119,7 @@ export function placesRoutes(ctx: AppContext, provider: PlacesProvider = placesP
       tag: 'Places',
       summary: 'Address suggestions (US and AU) with coordinates for the Add/Edit Device form',
       description:
-        'Google Places when the server has GOOGLE_MAPS_API_KEY, else (and whenever Google fails) an offline gazetteer of US and Australian towns with at least 1000 inhabitants. The gazetteer is town level: street addresses and postcodes find nothing. Accepts "Metairie, LA" or "New Orleans LA".',
+        'The geocoder at GEOCODER_URL when the server has one (Nominatim, or Pelias with GEOCODER_KIND=pelias: street addresses), else Google Places when it has GOOGLE_MAPS_API_KEY, else (and whenever the geocoder or Google fails) an offline gazetteer of US and Australian towns with at least 1000 inhabitants. The gazetteer is town level: street addresses and postcodes find nothing. Accepts "Metairie, LA" or "New Orleans LA".',
       query: placeSuggestionsQuery,
       responses: {
         200: { description: 'Suggestions, best first (possibly none)', schema: placeSuggestionsAnswer },

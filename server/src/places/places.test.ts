@@ -224,7 +224,11 @@ describe('Google Places provider (fake fetch; no network here)', () => {
   });
 
   it('is chosen only when GOOGLE_MAPS_API_KEY is configured', () => {
-    expect(placesProviderFor({ googleMapsApiKey: undefined }).source).toBe('gazetteer');
-    expect(placesProviderFor({ googleMapsApiKey: 'K' }).source).toBe('google');
+    const none = { geocoder: undefined, publicUrl: 'http://portal.test' };
+    expect(placesProviderFor({ googleMapsApiKey: undefined, ...none }).source).toBe('gazetteer');
+    expect(placesProviderFor({ googleMapsApiKey: 'K', ...none }).source).toBe('google');
+    // A configured geocoder is the address search's own choice: it comes before Google's key (which also serves the map).
+    const geocoder = { url: 'http://127.0.0.1:1', kind: 'nominatim' as const };
+    expect(placesProviderFor({ googleMapsApiKey: 'K', geocoder, publicUrl: 'http://portal.test' }).source).toBe('geocoder');
   });
 });

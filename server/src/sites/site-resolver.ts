@@ -13,10 +13,15 @@ const SAME_SITE_DEGREES = 0.0005;
 
 /** The IANA time zone of a point, from the packaged boundary data (no web service). */
 export function timezoneAt(lat: number, lng: number): string | null {
+  return timezonesAt(lat, lng)[0] ?? null;
+}
+
+/** Every IANA zone the boundary data gives a point (more than one on a disputed or shared border), first the usual one. */
+export function timezonesAt(lat: number, lng: number): string[] {
   try {
-    return findTimezone(lat, lng)[0] ?? null;
+    return findTimezone(lat, lng);
   } catch {
-    return null;
+    return [];
   }
 }
 

@@ -32,6 +32,8 @@ export interface SitesRepository {
   brandNames(): Promise<Map<number, string>>;
   /** Counties with the counts of the devices of `scope`; `withoutDevices` keeps counties with none. */
   counties(scope: SQL | undefined, withoutDevices: boolean): Promise<CountyRow[]>;
+  /** A site's coordinates when it holds a device of `scope`; undefined otherwise. */
+  siteInScope(scope: SQL | undefined, id: number): Promise<{ lat: number; lng: number } | undefined>;
   /** Stores a site's zone when the site holds a device of `scope`; undefined otherwise. */
   setTimezone(scope: SQL | undefined, id: number, timezoneId: string): Promise<{ id: number; timezone_id: string } | undefined>;
 }
@@ -78,6 +80,13 @@ export function sitesRepository(db: Db): SitesRepository {
         having ${withoutDevices ? sql`true` : sql`count(devices.id) > 0`}
         order by l.name`)) as unknown as Rows<CountyRow>;
       return res.rows;
+    },
+
+    async siteInScope(scope, id) {
+      const res = (await db.execute(sql`
+        select g.lat, g.lng from device_groups g
+        where g.id = ${id} and exists (select 1 from devices where devices.group_id = g.id and ${inScope(scope)})`)) as unknown as Rows<{ lat: number; lng: number }>;
+      return res.rows[0];
     },
 
     async setTimezone(scope, id, timezoneId) {

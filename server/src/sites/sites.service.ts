@@ -3,6 +3,16 @@ import { ApiError } from '../lib/errors.ts';
 import { noAggregateCache, scopeKey, type AggregateCache } from '../lib/aggregate-cache.ts';
 import { cachedJson } from '../lib/cached-json.ts';
 import type { SitesRepository } from './sites.repository.ts';
+import { timezonesAt } from './site-resolver.ts';
+
+/** The zone ICU files a name under, so that an alias and its zone compare equal. */
+function canonicalZone(zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return zone;
+  }
+}
 
 export type SitesServiceDeps = {
   repo: SitesRepository;
@@ -43,9 +53,23 @@ export function sitesService({ repo, cache = noAggregateCache }: SitesServiceDep
     locationsAnswer: (viewer: ScopeViewer, fresh = false) =>
       cache.get(`location:${scopeKey(viewer)}`, async () => cachedJson(JSON.stringify(await locations(viewer))), fresh),
 
-    /** POST /api/v1/update_timezone_device_location_group: the panel stores back the zone it derived. */
+    /**
+     * POST /api/v1/update_timezone_device_location_group. A site's zone is its coordinates' (geo-tz, as
+     * when the site was made): the call can only confirm it. A submitted zone that disagrees is refused
+     * with 400 naming the right one, so no caller sets the zone of a site it shares with others (the
+     * devices' config carries it). Clients cannot configure machines (spec section 6): the route refuses
+     * them with 403 before this runs. Aliases count as the same zone (US/Central is America/Chicago).
+     */
     async updateTimezone(viewer: ScopeViewer, input: { id: number; timezone_id: string }) {
-      const row = await repo.setTimezone(deviceScope(viewer), input.id, input.timezone_id);
+      const scope = deviceScope(viewer);
+      const site = await repo.siteInScope(scope, input.id);
+      if (!site) throw ApiError.notFound('No site with this id.');
+      const zones = timezonesAt(site.lat, site.lng);
+      const zone = zones.find((z) => canonicalZone(z) === canonicalZone(input.timezone_id));
+      if (!zone) {
+        throw ApiError.field('timezone_id', zones.length ? `This site is in ${zones[0]} (from its coordinates), not ${input.timezone_id}.` : 'No time zone can be derived from this site\'s coordinates.');
+      }
+      const row = await repo.setTimezone(scope, input.id, zone);
       if (!row) throw ApiError.notFound('No site with this id.');
       return row;
     },

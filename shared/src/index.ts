@@ -23,3 +23,5 @@ export * from './rules/forecast.ts';
 export * from './schemas/partner.schema.ts';
 export * from './schemas/maintenance.schema.ts';
 export * from './schemas/device-pin.schema.ts';
+export * from './lib/format-number.ts';
+export * from './lib/plural.ts';

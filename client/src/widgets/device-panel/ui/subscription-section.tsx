@@ -1,4 +1,4 @@
-import { dayCountLabel, rentalDayCount, supportsRightPump } from '@fleet/shared';
+import { dayCountLabel, plural, rentalDayCount, supportsRightPump } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useState } from 'react';
@@ -95,7 +95,7 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
             <Button variant="secondary" aria-pressed={chosen !== null} onClick={() => toggleMulti()}>
               {chosen ? 'Only this device' : 'Select devices'}
             </Button>
-            {chosen ? <span className={sectionStyles.hint} data-testid="multi-count">{`Plan for ${chosen.length} device${chosen.length === 1 ? '' : 's'}: choose them on the right`}</span> : null}
+            {chosen ? <span className={sectionStyles.hint} data-testid="multi-count">{`Plan for ${plural(chosen.length, 'device')}: choose them on the right`}</span> : null}
             <Button loading={saving} onClick={() => submit()}>
               Save
             </Button>

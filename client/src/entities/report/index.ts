@@ -10,4 +10,4 @@ export {
   RESULT_MS,
   type ReportEmail,
 } from './model';
-export { dayCount, dayCountText, defaultRange, localDay, rangeProblem, reportBody, reportFile, type ReportBody, type ReportFormat, type ReportRange } from './lib/range';
+export { browserZoneLabel, dayCount, dayCountText, defaultRange, localDay, rangeProblem, reportBody, reportFile, type ReportBody, type ReportFormat, type ReportRange } from './lib/range';

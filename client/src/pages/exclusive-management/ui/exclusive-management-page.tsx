@@ -221,7 +221,7 @@ function DevicePicker() {
       <TextField label="Search devices" type="search" value={query} onChange={(e) => search(e.target.value)} placeholder="Name, serial or address" autoFocus />
       <p className={pageText.meta} role="status">
         {matches.length > shown.length ? `Showing ${formatNumber(shown.length)} of ${plural(matches.length, 'device')}: narrow the search.` : plural(matches.length, 'device')}
-        {chosen.length ? ` · ${chosen.length} chosen` : ''}
+        {chosen.length ? ` · ${formatNumber(chosen.length)} chosen` : ''}
       </p>
       <ul className={styles.pickerList} aria-label="Devices">
         {shown.map((d) => (

@@ -1,4 +1,4 @@
-import { plural } from '@fleet/shared';
+import { formatNumber, plural } from '@fleet/shared';
 import type { BrandAnswer } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
@@ -139,7 +139,7 @@ function SelectedBrand() {
               <span className={panelKit.countyName}>{c.name}</span>
               <span className={panelKit.counts}>
                 <span>
-                  <b>{c.total}</b> total
+                  <b>{formatNumber(c.total)}</b> total
                 </span>
                 <span className={panelKit.onlineText}>
                   <b>{c.online}</b> online

@@ -42,7 +42,7 @@ function Counts({ row }: { row: StatusTally }) {
   return (
     <span className={styles.counts}>
       <span>
-        <b>{row.total}</b> total
+        <b>{formatNumber(row.total)}</b> total
       </span>
       <span className={styles.onlineText}>
         <b>{row.online}</b> online

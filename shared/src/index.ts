@@ -30,3 +30,5 @@ export * from './rules/service-day/index.ts';
 export * from './schemas/place.schema.ts';
 export * from './rules/alerts/index.ts';
 export * from './schemas/alerts.schema.ts';
+export * from './lib/format-number.ts';
+export * from './lib/plural.ts';

@@ -116,6 +116,13 @@ describe('device management panel', () => {
     await expect.poll(() => panel(page).getByRole('heading', { name: /Battery Power$/ }).count()).toBe(1);
     await expect.poll(() => panel(page).getByRole('figure', { name: 'Battery state of charge over the past year' }).count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => panel(page).locator('.apexcharts-canvas').count(), { timeout: 15_000 }).toBe(1);
+    // The x axis names every month of the span once, in order: none skipped.
+    const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const labels = (await panel(page).locator('.apexcharts-xaxis-label').allTextContents()).map((t) => t.trim()).filter(Boolean);
+    expect(labels.length, labels.join(' ')).toBeGreaterThanOrEqual(2);
+    const months = labels.map((t) => MONTHS.indexOf(t.slice(0, 3)));
+    expect(months.every((m) => m >= 0), labels.join(' ')).toBe(true);
+    for (let i = 1; i < months.length; i++) expect((months[i - 1]! + 1) % 12, labels.join(' ')).toBe(months[i]);
     await screenshot(page, 'device-panel-battery');
 
     await menu(page, 'Device Management').click();
@@ -356,6 +363,50 @@ describe('controls that stop a machine or lock out its users ask first', () => {
       }
       expect(await seriousAxe(page, '[data-testid="device-panel"]')).toEqual([]);
       await page.unrouteAll({ behavior: 'wait' });
+    });
+  }
+});
+
+describe('setup fields refuse what cannot be saved', () => {
+  for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+    it(`a cleared Max shots is refused with a message and not saved; a rental ending before it starts keeps Save disabled (${viewport.width} px)`, async () => {
+      const target = (await devices()).find((d) => d.location_group && !d.rental)!;
+      const page = await openPanel('distributor@demo.test', target.serial, viewport);
+      const saves: string[] = [];
+      page.on('request', (r) => r.method() !== 'GET' && /editPumpSetting|rentalV2/.test(r.url()) && saves.push(new URL(r.url()).pathname));
+
+      await menu(page, 'Device Management').click();
+      const maxShots = panel(page).getByLabel('Max shots');
+      await expect.poll(() => maxShots.count(), { timeout: 15_000 }).toBe(1);
+      const before = await maxShots.inputValue();
+      await maxShots.fill('');
+      const refused = panel(page).getByRole('alert').filter({ hasText: 'Max shots: enter a whole number from 1 to 100.' });
+      await refused.waitFor();
+      expect(await maxShots.getAttribute('aria-invalid')).toBe('true');
+      await screenshot(page, `panel-max-shots-refused-${viewport.width}`);
+      expect(await seriousAxe(page, '[data-testid="device-panel"]')).toEqual([]);
+      // Leaving the field brings the saved value back; nothing was sent (the model never took the cleared value).
+      await maxShots.blur();
+      await expect.poll(() => maxShots.inputValue()).toBe(before);
+      expect(saves).toEqual([]);
+      expect(await refused.count()).toBe(0);
+
+      await menu(page, 'Device Subscription').click();
+      const start = panel(page).getByLabel('Start Date');
+      await expect.poll(() => start.count(), { timeout: 15_000 }).toBe(1);
+      if (await panel(page).getByRole('button', { name: 'Edit', exact: true }).count()) await panel(page).getByRole('button', { name: 'Edit', exact: true }).click();
+      await start.fill('2026-12-10');
+      await panel(page).getByLabel('End Date').fill('2026-12-01');
+      const save = panel(page).getByRole('button', { name: 'Save', exact: true });
+      await expect(panel(page).getByTestId('rental-problem').innerText()).resolves.toBe('The end date is before the start date.');
+      expect(await save.isDisabled()).toBe(true);
+      await save.click({ force: true });
+      await screenshot(page, `panel-rental-refused-${viewport.width}`);
+      expect(await seriousAxe(page, '[data-testid="device-panel"]')).toEqual([]);
+      await panel(page).getByLabel('End Date').fill('2026-12-12');
+      await expect.poll(() => panel(page).getByTestId('rental-problem').count()).toBe(0);
+      expect(await save.isDisabled()).toBe(false);
+      expect(saves).toEqual([]);
     });
   }
 });

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import type { Page, Request } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { warningText, type ReportAnswer } from '@fleet/shared';
@@ -70,8 +70,9 @@ const day = (offset: number) => {
 
 const axeDialog = (page: Page) => seriousAxe(page, 'dialog[open]');
 
-async function openReportList(email = DISTRIBUTOR, viewport?: { width: number; height: number }) {
-  const page = await e2e.openPage(viewport);
+/** `ownContext`: a browser context of the test's own (one whose page clock the test takes over). */
+async function openReportList(email = DISTRIBUTOR, viewport?: { width: number; height: number }, ownContext?: (context: BrowserContext) => Promise<void>) {
+  const page = await e2e.openPage(viewport, '/', ownContext);
   await signInToMap(page, email);
   await page.getByTestId('overview').waitFor({ timeout: 20_000 });
   await page.getByRole('button', { name: 'Custom Report' }).click();
@@ -96,18 +97,22 @@ async function pickDevices(page: Page, serials: readonly string[]) {
 const count = async (page: Page, what: 'devices' | 'brands' | 'counties') => Number(await page.getByTestId(`count-${what}`).textContent());
 
 describe('Report List view', () => {
-  it('starts on the spec defaults: start today, end yesterday (0 days), No Report Added, Download and Send Email dimmed and inert', async () => {
+  it('opens on the last whole day (yesterday to yesterday, the browser zone named), No Report Added, Download and Send Email disabled with the reason in words', async () => {
     const page = await openReportList();
-    await expect(view(page).getByLabel('Start Date').inputValue()).resolves.toBe(day(0));
+    await expect(view(page).getByLabel('Start Date').inputValue()).resolves.toBe(day(-1));
     await expect(view(page).getByLabel('End Date').inputValue()).resolves.toBe(day(-1));
-    await expect(page.getByTestId('day-count').innerText()).resolves.toContain('0 days');
-    await expect(page.getByTestId('range-problem').innerText()).resolves.toBe('The start date must be on or before the end date.');
+    await expect(page.getByTestId('day-count').innerText()).resolves.toContain('1 day');
+    expect(await page.getByTestId('range-problem').count()).toBe(0);
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    await expect(page.getByTestId('report-zone').innerText()).resolves.toContain(zone);
     await expect(view(page).getByText('No Report Added').count()).resolves.toBe(1);
-    await expect(view(page).getByText('Temporary Device List').count()).resolves.toBe(1);
+    await expect(view(page).getByText('Temporary Device List', { exact: true }).count()).resolves.toBe(1);
+    await expect(page.getByTestId('report-actions-blocked').innerText()).resolves.toBe('Download and Send Email: Add devices to the Temporary Device List first.');
     for (const name of ['Download', 'Send Email']) {
       const button = view(page).getByRole('button', { name, exact: true });
       expect(await button.isDisabled()).toBe(true);
       expect(await button.evaluate((el) => getComputedStyle(el).opacity)).toBe('0.2');
+      expect(await button.getAttribute('aria-describedby')).toBe('report-actions-blocked');
       await button.click({ force: true });
     }
     expect(await page.locator('dialog[open]').count()).toBe(0);
@@ -190,7 +195,7 @@ describe('Report List view', () => {
     // Second click: back to the (now empty) Temporary Device List; another click loads the tag again.
     await parks.click();
     await expect.poll(() => view(page).getByText('No Report Added').count()).toBe(1);
-    await expect(view(page).getByText('Temporary Device List').count()).resolves.toBe(1);
+    await expect(view(page).getByText('Temporary Device List', { exact: true }).count()).resolves.toBe(1);
     await parks.click();
     expect(await count(page, 'devices')).toBe(2);
     await screenshot(page, 'reports-tag-selected');
@@ -203,25 +208,35 @@ describe('Report List view', () => {
     await page.getByRole('button', { name: 'Delete tag Parks' }).click();
     await expect.poll(() => page.getByTestId('tag-notice').textContent()).toBe('Tag deleted.');
     expect(await parks.count()).toBe(0);
-    await expect(view(page).getByText('Temporary Device List').count()).resolves.toBe(1);
+    await expect(view(page).getByText('Temporary Device List', { exact: true }).count()).resolves.toBe(1);
   });
 
   it('on touch a 1 s press shows the delete cross; a short one does not', async () => {
-    const page = await openReportList();
+    const LONG_PRESS_MS = 1_000; // spec section 2: a 1 s press
+    // The press is timed on the page's own clock (Playwright's page.clock), not by sleeping: under load a
+    // 400 ms sleep once lasted past the page's 1 s timer. The fake clock also stops animation frames (the map
+    // and its socket freeze), so it runs in a browser context of its own, installed once the list is open.
+    const page = await openReportList(DISTRIBUTOR, DESKTOP, async () => {});
+    // Installed, the fake clock still follows real time: paused, it moves only when the test runs it.
+    const start = Date.now();
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(start + 1_000);
     const taken = page.getByTestId('tags-list').getByRole('button', { name: 'Taken name', exact: true });
+    const cross = page.getByRole('button', { name: 'Delete tag Taken name' });
     const press = (type: string) => taken.dispatchEvent(type, { pointerType: 'touch', isPrimary: true, bubbles: true });
     await press('pointerdown');
-    await page.waitForTimeout(400);
+    await page.clock.runFor(400);
     await press('pointerup');
-    expect(await page.getByRole('button', { name: 'Delete tag Taken name' }).count()).toBe(0);
+    await page.clock.runFor(2_000);
+    expect(await cross.count()).toBe(0);
+    // Held: nothing until the second is up, then the cross while the finger is still down.
     await press('pointerdown');
-    const held = Date.now();
-    // The cross shows while the finger is still down, once the press has lasted a second: the page's timer
-    // fires late on a busy page (a map still drawing), never early.
-    await page.getByRole('button', { name: 'Delete tag Taken name' }).waitFor({ timeout: 10_000 });
-    expect(Date.now() - held).toBeGreaterThanOrEqual(900);
+    await page.clock.runFor(LONG_PRESS_MS - 50);
+    expect(await cross.count()).toBe(0);
+    await page.clock.runFor(50);
+    await cross.waitFor({ timeout: 10_000 });
     await press('pointerup');
-    expect(await page.getByRole('button', { name: 'Delete tag Taken name' }).count()).toBe(1);
+    expect(await cross.count()).toBe(1);
     expect(await taken.getAttribute('aria-pressed')).toBe('false');
   });
 
@@ -472,16 +487,29 @@ describe('Download and Send Email', () => {
     await dialog(page, 'Report has been downloaded !').waitFor();
   });
 
-  it('an empty range is refused before any call', async () => {
+  it('an empty range disables Download and Send Email with the reason in words; no question that does nothing, no call', async () => {
     const page = await openReportList();
     await pickDevices(page, ['SP240001']);
+    for (const name of ['Download', 'Send Email']) expect(await view(page).getByRole('button', { name, exact: true }).isDisabled()).toBe(false);
+    expect(await page.getByTestId('report-actions-blocked').count()).toBe(0);
     const calls: string[] = [];
-    page.on('request', (r) => r.url().includes('Report') && calls.push(r.url()));
-    await view(page).getByRole('button', { name: 'Download', exact: true }).click();
-    await dialog(page, 'Download Report').getByRole('button', { name: 'EXCEL' }).click();
-    const failed = dialog(page, 'Report Failed to download !');
-    await failed.waitFor();
-    await expect(failed.getByRole('alert').textContent()).resolves.toBe('The start date must be on or before the end date.');
+    page.on('request', (r) => /report|pdf/i.test(new URL(r.url()).pathname) && calls.push(r.url()));
+    await view(page).getByLabel('Start Date').fill(day(0));
+    await view(page).getByLabel('End Date').fill(day(-1));
+    await expect(page.getByTestId('day-count').innerText()).resolves.toContain('0 days');
+    await expect(page.getByTestId('report-actions-blocked').innerText()).resolves.toBe('Download and Send Email: The start date must be on or before the end date.');
+    for (const name of ['Download', 'Send Email']) {
+      const button = view(page).getByRole('button', { name, exact: true });
+      expect(await button.isDisabled()).toBe(true);
+      await button.click({ force: true });
+    }
+    expect(await page.locator('dialog[open]').count()).toBe(0);
+    for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      await page.getByTestId('report-actions-blocked').scrollIntoViewIfNeeded();
+      await screenshot(page, `reports-list-empty-range-${viewport.width}`);
+      expect(await seriousAxe(page, '[data-testid="dashboard-panel"]')).toEqual([]);
+    }
     expect(calls).toEqual([]);
   });
 

@@ -1,21 +1,4 @@
-import {
-  addBatchSchema,
-  BATCH_MESSAGES,
-  BATCH_STATUS_LABEL,
-  batchDayOf,
-  batchStatus,
-  batchTypeName,
-  displayFlOz,
-  editBatchSchema,
-  flOzToLitres,
-  pumpTypeCodeSchema,
-  recallBatchSchema,
-  roundVolume,
-  type BatchAnswer,
-  type BatchDevice,
-  type RecallBatchAnswer,
-  type ResumeBatchAnswer,
-} from '@fleet/shared';
+import { addBatchSchema, BATCH_MESSAGES, BATCH_STATUS_LABEL, type BatchAnswer, batchDayOf, type BatchDevice, batchStatus, batchTypeName, displayFlOz, editBatchSchema, flOzToLitres, formatNumber, plural, pluralWord, pumpTypeCodeSchema, type RecallBatchAnswer, recallBatchSchema, type ResumeBatchAnswer, roundVolume } from '@fleet/shared';
 import type { batchRecallNoticeSchema, JobName, JobQueue } from '@fleet/workers';
 import type { z } from 'zod';
 import { deviceScope, isDistributor, type ScopeViewer } from '../access/scope.ts';
@@ -232,7 +215,7 @@ export function batchesService(deps: BatchesServiceDeps) {
           devices,
           still_paused: stillPaused,
           note: stillPaused
-            ? `${stillPaused} of the ${devices.length} device${devices.length === 1 ? '' : 's'} fed by this batch ${stillPaused === 1 ? 'is' : 'are'} still paused: resume each with POST /api/v1/setPauseDevice/{serial} {"isPause": false} once its pump is checked.`
+            ? `${formatNumber(stillPaused)} of the ${plural(devices.length, 'device')} fed by this batch ${pluralWord(stillPaused, 'is', 'are')} still paused: resume each with POST /api/v1/setPauseDevice/{serial} {"isPause": false} once its pump is checked.`
             : 'No device fed by this batch is paused.',
         };
       });
@@ -258,7 +241,7 @@ export function parseBatchId(raw: unknown): number {
 }
 
 export function inUseMessage(n: number): string {
-  return `Batch is in use by ${n} device${n === 1 ? '' : 's'}.`;
+  return `Batch is in use by ${plural(n, 'device')}.`;
 }
 
 /** One batch in the spec's section 3 shape (both spellings), status from the shared rule. */

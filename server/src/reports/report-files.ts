@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
-import type { ReportAnswer, ReportDevice } from '@fleet/shared';
+import { plural, warningText, type ReportAnswer, type ReportDevice } from '@fleet/shared';
 
 type Totals = ReportAnswer['totals'];
 
@@ -9,9 +9,8 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 
 /** One column of the report table, the same in the spreadsheet and the PDF. */
 type Column = {
+  /** The header, whole in both files (the PDF wraps it within its column). */
   header: string;
-  /** Shorter header for the PDF's narrow columns. */
-  short?: string;
   value: (r: ReportDevice) => string | number | null;
   total?: (t: Totals) => string | number;
   numFmt?: string;
@@ -29,28 +28,35 @@ export function formatNumber(value: string | number | null, numFmt: string | und
   return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: numFmt.includes(',') });
 }
 
+/** A device's warnings in words (WARNING_TEXT), never its codes: 'Batch expired, Low battery'. */
+export const warningsInWords = (codes: readonly string[]) => codes.map(warningText).join(', ');
+
+/**
+ * The PDF widths add up to A4 landscape inside its margins (782 pt). Every header and value wraps within
+ * its column (no cut text): the numeric columns are as wide as their longest header word, and the room
+ * goes to the words (names, addresses, warnings).
+ */
 export const REPORT_COLUMNS: Column[] = [
-  { header: 'Site/Event Name', value: (r) => r.name, total: () => 'Total', xlsxWidth: 30, pdfWidth: 95 },
-  { header: 'Serial', value: (r) => r.serial, xlsxWidth: 12, pdfWidth: 50 },
-  { header: 'Brand', value: (r) => r.brand ?? 'None', xlsxWidth: 16, pdfWidth: 55 },
-  { header: 'County', value: (r) => r.county ?? '', xlsxWidth: 22, pdfWidth: 65 },
-  { header: 'Address', value: (r) => r.address, xlsxWidth: 40, pdfWidth: 115 },
+  { header: 'Site/Event Name', value: (r) => r.name, total: () => 'Total', xlsxWidth: 30, pdfWidth: 80 },
+  { header: 'Serial', value: (r) => r.serial, xlsxWidth: 12, pdfWidth: 48 },
+  { header: 'Brand', value: (r) => r.brand ?? 'None', xlsxWidth: 16, pdfWidth: 50 },
+  { header: 'County', value: (r) => r.county ?? '', xlsxWidth: 22, pdfWidth: 55 },
+  { header: 'Address', value: (r) => r.address, xlsxWidth: 40, pdfWidth: 83 },
   { header: 'Left Pump', value: (r) => r.left_pump_type, xlsxWidth: 12, pdfWidth: 45 },
-  { header: 'Left Pump Dispenses', short: 'Left #', value: (r) => r.left_dispensed, total: (t) => t.left_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 35 },
+  { header: 'Left Pump Dispenses', value: (r) => r.left_dispensed, total: (t) => t.left_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 44 },
   { header: 'Right Pump', value: (r) => r.right_pump_type, xlsxWidth: 12, pdfWidth: 45 },
-  { header: 'Right Pump Dispenses', short: 'Right #', value: (r) => r.right_dispensed, total: (t) => t.right_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 35 },
-  { header: 'Sunscreen Dispensed', short: 'Sunscreen #', value: (r) => r.sunscreen_dispensed, total: (t) => t.sunscreen_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 40 },
-  { header: 'Sanitizer Dispensed', short: 'Sanitizer #', value: (r) => r.sanitizer_dispensed, total: (t) => t.sanitizer_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 40 },
-  { header: 'Sunscreen Used (fl.oz.)', short: 'Sunscreen fl.oz.', value: (r) => r.sunscreen_fl_oz, total: (t) => t.sunscreen_fl_oz, numFmt: FL_OZ, xlsxWidth: 14, pdfWidth: 45 },
-  { header: 'Sanitizer Used (fl.oz.)', short: 'Sanitizer fl.oz.', value: (r) => r.sanitizer_fl_oz, total: (t) => t.sanitizer_fl_oz, numFmt: FL_OZ, xlsxWidth: 14, pdfWidth: 45 },
-  { header: 'Battery %', value: (r) => r.battery_percent, numFmt: '0.0', xlsxWidth: 10, pdfWidth: 32 },
-  { header: 'Warnings', value: (r) => r.warnings.join(', '), xlsxWidth: 30, pdfWidth: 40 },
+  { header: 'Right Pump Dispenses', value: (r) => r.right_dispensed, total: (t) => t.right_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 44 },
+  { header: 'Sunscreen Dispensed', value: (r) => r.sunscreen_dispensed, total: (t) => t.sunscreen_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 44 },
+  { header: 'Sanitizer Dispensed', value: (r) => r.sanitizer_dispensed, total: (t) => t.sanitizer_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 44 },
+  { header: 'Sunscreen Used (fl.oz.)', value: (r) => r.sunscreen_fl_oz, total: (t) => t.sunscreen_fl_oz, numFmt: FL_OZ, xlsxWidth: 14, pdfWidth: 46 },
+  { header: 'Sanitizer Used (fl.oz.)', value: (r) => r.sanitizer_fl_oz, total: (t) => t.sanitizer_fl_oz, numFmt: FL_OZ, xlsxWidth: 14, pdfWidth: 46 },
+  { header: 'Battery %', value: (r) => r.battery_percent, numFmt: '0.0', xlsxWidth: 10, pdfWidth: 34 },
+  { header: 'Warnings', value: (r) => warningsInWords(r.warnings), xlsxWidth: 30, pdfWidth: 74 },
 ];
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const headerLines = (r: ReportAnswer) => [
-  `Range: ${r.range_label} (${plural(r.days, 'day', 'days')}; each site in its own time zone)`,
-  `Devices: ${r.counts.devices}    Brands: ${r.counts.brands}    Counties: ${r.counts.counties}`,
+  `Range: ${r.range_label} (${plural(r.days, 'day')}; each site in its own time zone)`,
+  `Devices: ${formatNumber(r.counts.devices, INT)}    Brands: ${formatNumber(r.counts.brands, INT)}    Counties: ${formatNumber(r.counts.counties, INT)}`,
   `Generated: ${r.generated_at}`,
 ];
 
@@ -93,10 +99,15 @@ const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf');
 
 const MARGIN = 30;
-const ROW_HEIGHT = 12;
 const FONT_SIZE = 7;
+/** Room around a cell's text, each side. */
+const PAD = 2;
 
-/** The report as a PDF: A4 landscape, the header, then the table (its header repeated on every page), page numbers. */
+/**
+ * The report as a PDF: A4 landscape, the header, then the table (its header repeated on every page), page
+ * numbers. Each cell wraps within its column and a row is as tall as its tallest cell: a header or a value
+ * is never cut ('Sunscre...', 'BATCH_E...' before).
+ */
 export function reportPdf(report: ReportAnswer, opts: { compress?: boolean } = {}): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
@@ -115,48 +126,47 @@ export function reportPdf(report: ReportAnswer, opts: { compress?: boolean } = {
     doc.on('error', reject);
   });
 
-  /** Shortens a cell to its column, with '...' when cut (never wraps: one row is one line). */
-  const fit = (text: string, width: number) => {
-    const room = width - 4;
-    if (doc.widthOfString(text) <= room) return text;
-    let s = text;
-    while (s.length && doc.widthOfString(`${s}...`) > room) s = s.slice(0, -1);
-    return `${s}...`;
+  type Cells = (string | number | null)[];
+  const text = (value: string | number | null) => (value == null ? '' : String(value));
+  const useFont = (bold: boolean) => doc.font(bold ? 'Body-Bold' : 'Body').fontSize(FONT_SIZE);
+  /** The height a row of cells needs, each wrapped to its column. */
+  const rowHeight = (values: Cells, bold = false) => {
+    useFont(bold);
+    const heights = REPORT_COLUMNS.map((c, i) => doc.heightOfString(text(values[i] ?? null), { width: c.pdfWidth - 2 * PAD }));
+    return Math.ceil(Math.max(...heights)) + 2 * PAD;
   };
-  const cell = (value: string | number | null, x: number, y: number, width: number, numeric: boolean) =>
-    doc.text(fit(value == null ? '' : String(value), width), x + 2, y + 2, { width: width - 4, lineBreak: false, align: numeric ? 'right' : 'left' });
-  const row = (values: (string | number | null)[], y: number, opts: { bold?: boolean; fill?: string } = {}) => {
-    if (opts.fill) doc.rect(MARGIN, y, doc.page.width - 2 * MARGIN, ROW_HEIGHT).fill(opts.fill).fillColor('black');
-    doc.font(opts.bold ? 'Body-Bold' : 'Body').fontSize(FONT_SIZE);
+  const row = (values: Cells, y: number, opts: { bold?: boolean; fill?: string } = {}) => {
+    const height = rowHeight(values, opts.bold);
+    if (opts.fill) doc.rect(MARGIN, y, doc.page.width - 2 * MARGIN, height).fill(opts.fill).fillColor('black');
+    useFont(!!opts.bold);
     let x = MARGIN;
     REPORT_COLUMNS.forEach((c, i) => {
-      cell(values[i] ?? null, x, y, c.pdfWidth, typeof values[i] === 'number');
+      const value = values[i] ?? null;
+      doc.text(text(value), x + PAD, y + PAD, { width: c.pdfWidth - 2 * PAD, align: c.numFmt ? 'right' : 'left' });
       x += c.pdfWidth;
     });
+    return y + height;
   };
-  const tableHeader = (y: number) => {
-    row(REPORT_COLUMNS.map((c) => c.short ?? c.header), y, { bold: true, fill: '#dce6f0' });
-    return y + ROW_HEIGHT;
+  const headerCells = REPORT_COLUMNS.map((c) => c.header);
+  const tableHeader = (y: number) => row(headerCells, y, { bold: true, fill: '#dce6f0' });
+  const bottom = () => doc.page.height - MARGIN - 10;
+  /** A row that would cross the foot of the page starts the next page, under the header again. */
+  const placed = (values: Cells, y: number, bold = false) => {
+    if (y + rowHeight(values, bold) <= bottom()) return y;
+    doc.addPage();
+    return tableHeader(MARGIN);
   };
 
   doc.font('Body-Bold').fontSize(16).text(report.title, MARGIN, MARGIN);
   doc.font('Body').fontSize(10);
   for (const line of headerLines(report)) doc.text(line);
   let y = tableHeader(doc.y + 8);
-  const bottom = () => doc.page.height - MARGIN - ROW_HEIGHT - 10;
   report.devices.forEach((r, i) => {
-    if (y > bottom()) {
-      doc.addPage();
-      y = tableHeader(MARGIN);
-    }
-    row(REPORT_COLUMNS.map((c) => formatNumber(c.value(r), c.numFmt)), y, i % 2 ? { fill: '#f5f7fa' } : {});
-    y += ROW_HEIGHT;
+    const values = REPORT_COLUMNS.map((c) => formatNumber(c.value(r), c.numFmt));
+    y = row(values, placed(values, y), i % 2 ? { fill: '#f5f7fa' } : {});
   });
-  if (y > bottom()) {
-    doc.addPage();
-    y = tableHeader(MARGIN);
-  }
-  row(REPORT_COLUMNS.map((c) => formatNumber(c.total?.(report.totals) ?? null, c.numFmt)), y, { bold: true, fill: '#e8edf3' });
+  const totals = REPORT_COLUMNS.map((c) => formatNumber(c.total?.(report.totals) ?? null, c.numFmt));
+  row(totals, placed(totals, y, true), { bold: true, fill: '#e8edf3' });
 
   const pages = doc.bufferedPageRange();
   for (let i = pages.start; i < pages.start + pages.count; i++) {

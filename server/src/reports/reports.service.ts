@@ -1,27 +1,5 @@
 import crypto from 'node:crypto';
-import {
-  addDays,
-  addReportEmailSchema,
-  addReportTagSchema,
-  daysBetween,
-  deleteReportEmailSchema,
-  editReportEmailSchema,
-  editReportTagSchema,
-  emailReportSchema,
-  mlToFlOz,
-  REPORT_LIMITS,
-  REPORT_MESSAGES,
-  reportDateLabel,
-  reportDateOfInput,
-  roundVolume,
-  siteTimeZone,
-  zonedTimeToInstant,
-  type EmailReportAnswer,
-  type ReportAnswer,
-  type ReportDevice,
-  type ReportEmailAnswer,
-  type ReportTagAnswer,
-} from '@fleet/shared';
+import { addDays, addReportEmailSchema, addReportTagSchema, daysBetween, deleteReportEmailSchema, editReportEmailSchema, editReportTagSchema, type EmailReportAnswer, emailReportSchema, mlToFlOz, pluralWord, REPORT_LIMITS, REPORT_MESSAGES, type ReportAnswer, reportDateLabel, reportDateOfInput, type ReportDevice, type ReportEmailAnswer, type ReportTagAnswer, roundVolume, siteTimeZone, zonedTimeToInstant } from '@fleet/shared';
 import { jobIdOf, type JobName, type JobQueue, type ReportEmailPayload } from '@fleet/workers';
 import { deviceScope, type ScopeViewer } from '../access/scope.ts';
 import { ApiError, isUniqueViolation, parse } from '../lib/errors.ts';
@@ -290,7 +268,7 @@ export function parseId(raw: unknown, what: string, notFound: string): number {
 export function unknownDevicesMessage(serials: string[]): string {
   const shown = serials.slice(0, 10).join(', ');
   const more = serials.length > 10 ? ` and ${serials.length - 10} more` : '';
-  return `Unknown device${serials.length === 1 ? '' : 's'}: ${shown}${more}.`;
+  return `Unknown ${pluralWord(serials.length, 'device')}: ${shown}${more}.`;
 }
 
 export function toEmailAnswer(row: ReportEmailRow): ReportEmailAnswer {

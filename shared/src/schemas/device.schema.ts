@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEVICE_NUMBER_MAX, DEVICE_NUMBER_MIN, LOCATION_EVENT_TYPES, PUMP_TYPES } from '../constants.ts';
-import { isQuarterHour } from '../rules/rental.ts';
+import { isQuarterHour, RENTAL_MESSAGES } from '../rules/rental.ts';
 import { text } from './common.ts';
 
 /** The spec's form message for a missing field is 'Required'. */
@@ -121,9 +121,9 @@ export const rentalSchema = z
     pump2EndTime: timeField.nullable().optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'The end date is before the start date.' });
-    if (v.startTime && v.endTime && v.endTime <= v.startTime) ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'The end time must be after the start time.' });
-    if (v.pump2StartTime && v.pump2EndTime && v.pump2EndTime <= v.pump2StartTime) ctx.addIssue({ code: 'custom', path: ['pump2EndTime'], message: 'The end time must be after the start time.' });
+    if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: RENTAL_MESSAGES.endBeforeStart });
+    if (v.startTime && v.endTime && v.endTime <= v.startTime) ctx.addIssue({ code: 'custom', path: ['endTime'], message: RENTAL_MESSAGES.endTimeBeforeStart });
+    if (v.pump2StartTime && v.pump2EndTime && v.pump2EndTime <= v.pump2StartTime) ctx.addIssue({ code: 'custom', path: ['pump2EndTime'], message: RENTAL_MESSAGES.endTimeBeforeStart });
   });
 export type RentalInput = z.infer<typeof rentalSchema>;
 

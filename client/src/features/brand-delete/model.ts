@@ -1,3 +1,4 @@
+import { plural } from '@fleet/shared';
 import type { BrandAnswer, DeleteBrandAnswer } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
 import { $brands, brandsRequested } from '../../entities/brand';
@@ -77,7 +78,7 @@ sample({
   fn: (brands, { params, result }) => {
     const name = brands.find((b) => b.id === params.id)?.name ?? 'The brand';
     const to = brands.find((b) => b.id === params.transferBrandId)?.name;
-    const moved = result.transferred ? ` ${result.transferred} device${result.transferred === 1 ? '' : 's'} moved to ${to ?? 'the chosen brand'}.` : '';
+    const moved = result.transferred ? ` ${plural(result.transferred, 'device')} moved to ${to ?? 'the chosen brand'}.` : '';
     return { tone: 'success' as const, title: BRAND_DELETE_TEXT.deleted, message: `${name} is deleted.${moved}` };
   },
   target: brandDeleteResult.shown,

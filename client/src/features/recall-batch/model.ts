@@ -1,3 +1,4 @@
+import { formatNumber, plural, pluralWord } from '@fleet/shared';
 import type { BatchAnswer, RecallBatchAnswer, ResumeBatchAnswer } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { batchesRequested, fedDevices } from '../../entities/batch';
@@ -65,10 +66,10 @@ sample({
 
 export function recallMessage(answer: RecallBatchAnswer): string {
   const n = answer.devices.length;
-  const devices = `${n} device${n === 1 ? '' : 's'}`;
-  const paused = answer.paused ? ` ${answer.paused} paused now.` : '';
-  const mailed = answer.already_recalled ? ' It was already recalled: nobody was mailed again.' : answer.notified.length ? ` Notice queued for ${answer.notified.length} client compan${answer.notified.length === 1 ? 'y' : 'ies'}.` : ' No client company to notify.';
-  return `BATCH ${answer.batch.batch_no} is recalled; ${devices} ${n === 1 ? 'warns' : 'warn'} on the map.${paused}${mailed}`;
+  const devices = plural(n, 'device');
+  const paused = answer.paused ? ` ${formatNumber(answer.paused)} paused now.` : '';
+  const mailed = answer.already_recalled ? ' It was already recalled: nobody was mailed again.' : answer.notified.length ? ` Notice queued for ${plural(answer.notified.length, 'client company', 'client companies')}.` : ' No client company to notify.';
+  return `BATCH ${answer.batch.batch_no} is recalled; ${devices} ${pluralWord(n, 'warns', 'warn')} on the map.${paused}${mailed}`;
 }
 
 sample({ clock: recallBatchFx.doneData, fn: (answer): RecallOutcome => ({ tone: 'success', title: RECALL_TEXT.recalled, message: recallMessage(answer), kind: 'recall', answer }), target: recallResult.shown });

@@ -74,7 +74,7 @@ describe("'Add Device To {brand}'", () => {
     await allSettled(deviceToggled, { scope, params: 'B2' });
     await allSettled(transferClicked, { scope });
     expect(sent).toEqual([{ brandId: 1, deviceSerials: ['D4'] }]);
-    expect(scope.getState(transferResult.$result)).toMatchObject({ title: 'DEVICES TRANSFERRED', message: '1 device now belong to SunStop.' });
+    expect(scope.getState(transferResult.$result)).toMatchObject({ title: 'DEVICES TRANSFERRED', message: '1 device now belongs to SunStop.' });
     expect(reads.sort()).toEqual(['brands', 'devices']);
   });
 });

@@ -1,3 +1,4 @@
+import { plural, pluralWord } from '@fleet/shared';
 import type { BrandAnswer } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $brands, brandsRequested } from '../../entities/brand';
@@ -102,7 +103,7 @@ sample({
   fn: ({ params, result }) => ({
     tone: 'success' as const,
     title: TRANSFER_TEXT.done,
-    message: `${params.deviceSerials.length} ${params.deviceSerials.length === 1 ? 'device' : 'devices'} now belong to ${result.name}.`,
+    message: `${plural(params.deviceSerials.length, 'device')} now ${pluralWord(params.deviceSerials.length, 'belongs', 'belong')} to ${result.name}.`,
   }),
   target: transferResult.shown,
 });

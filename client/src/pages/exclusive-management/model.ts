@@ -1,3 +1,4 @@
+import { plural, pluralWord } from '@fleet/shared';
 import type { PartnerUser } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $devices, $devicesStatus, deviceListNeeded } from '../../entities/device';
@@ -101,7 +102,7 @@ sample({
 });
 sample({
   clock: addDevicesFx.done,
-  fn: ({ params }) => ({ tone: 'success' as const, title: 'DEVICES ADDED', message: `${params.serials.length} ${params.serials.length === 1 ? 'device is' : 'devices are'} now exclusive to ${params.email}.` }),
+  fn: ({ params }) => ({ tone: 'success' as const, title: 'DEVICES ADDED', message: `${plural(params.serials.length, 'device')} ${pluralWord(params.serials.length, 'is', 'are')} now exclusive to ${params.email}.` }),
   target: resultPopup.shown,
 });
 

@@ -1,3 +1,4 @@
+import { plural } from '@fleet/shared';
 import type { MaintenanceRecord } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
 import { maintenanceApi, readStoredCredential, type CredentialStatus } from '../../entities/maintenance';
@@ -54,7 +55,7 @@ $credentialPending.on([rotateFx, revokeFx], () => true).on([rotateFx.finally, re
 $newCredential.on(rotateFx.doneData, (_, r) => ({ token: r.token, link: r.link })).reset(newCredentialDismissed, revokeFx.done);
 $credentialMessage
   .on(rotateFx.done, () => ({ tone: 'success', text: 'A new maintenance credential is active; the previous one no longer opens /maintenance.' }))
-  .on(revokeFx.doneData, (_, r) => ({ tone: 'success', text: `Maintenance access revoked (${r.revoked} ${r.revoked === 1 ? 'credential' : 'credentials'}).` }))
+  .on(revokeFx.doneData, (_, r) => ({ tone: 'success', text: `Maintenance access revoked (${plural(r.revoked, 'credential')}).` }))
   .on([rotateFx.failData, revokeFx.failData], (_, e) => ({ tone: 'danger', text: `Something went wrong: ${failureMessage(e)}` }))
   .reset(rotateFx, revokeFx);
 sample({ clock: [rotateFx.done, revokeFx.done], target: loadCredentialFx });

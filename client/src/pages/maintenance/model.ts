@@ -1,3 +1,4 @@
+import { plural } from '@fleet/shared';
 import type { MaintenanceAction, MaintenanceDevice, MaintenanceRecord } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
 import { MAINTENANCE_CREDENTIAL_KEY, maintenanceApi, readStoredCredential } from '../../entities/maintenance';
@@ -100,7 +101,7 @@ sample({
   fn: (devices, record) => ({
     tone: 'success' as const,
     title: 'WORK RECORDED',
-    message: `${devices.find((d) => d.serial === record.serial)?.label || record.serial}: ${record.actions.length} ${record.actions.length === 1 ? 'action' : 'actions'} saved.`,
+    message: `${devices.find((d) => d.serial === record.serial)?.label || record.serial}: ${plural(record.actions.length, 'action')} saved.`,
   }),
   target: recordPopup.shown,
 });

@@ -5,4 +5,5 @@ export { normalizeEmail } from './email';
 export { createResultPopup, createSeqTimerFx, type PopupResult } from './result-popup';
 export { pageZone, siteTime } from './site-time';
 export { yieldToBrowser } from './yield-to-browser';
-export { formatNumber } from './format-number';
+// Counts and volumes are written one way on every screen and in every file: the shared package's helper.
+export { formatNumber } from '@fleet/shared';

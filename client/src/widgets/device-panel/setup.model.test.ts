@@ -17,6 +17,7 @@ import {
   $rental,
   $rentalEditing,
   $rentalForm,
+  $rentalProblem,
   $rentalStatus,
   $timerForm,
   pumpSaveDebounce,
@@ -302,5 +303,24 @@ describe('Device Subscription form', () => {
     expect(saved).toEqual([{ serials: ['A1', 'A2'], startDate: '2026-11-01', endDate: '2026-12-31', startTime: '08:00', endTime: null, pump2StartTime: null, pump2EndTime: null }]);
     expect(scope.getState($rentalEditing)).toBe(false);
     expect(scope.getState($rental)).toMatchObject({ serial: 'A1', start_date: '2026-11-01' });
+  });
+
+  it('refuses a plan that ends before it starts (or a cleared date) with a message, and saves nothing', async () => {
+    const { scope, saved } = setup({ rental: PLAN });
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    await allSettled(sectionSelected, { scope, params: 'subscription' });
+    await allSettled(rentalEditStarted, { scope });
+    expect(scope.getState($rentalProblem)).toBeNull();
+    await allSettled(rentalFormChanged, { scope, params: { endDate: '2026-10-31' } });
+    expect(scope.getState($rentalProblem)).toBe('The end date is before the start date.');
+    await allSettled(rentalSaveClicked, { scope });
+    await allSettled(rentalFormChanged, { scope, params: { endDate: '' } });
+    expect(scope.getState($rentalProblem)).toBe('Pick a start date and an end date.');
+    await allSettled(rentalSaveClicked, { scope });
+    expect(saved).toEqual([]);
+    await allSettled(rentalFormChanged, { scope, params: { endDate: '2026-11-01' } });
+    expect(scope.getState($rentalProblem)).toBeNull();
+    await allSettled(rentalSaveClicked, { scope });
+    expect(saved).toHaveLength(1);
   });
 });

@@ -1,3 +1,4 @@
+import { rentalDatesProblem } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $accessLevel } from '../../entities/session';
 import { createDebounce } from '../../shared/lib';
@@ -157,11 +158,13 @@ $rentalEditing
   .on(rentalLoaded, (_, { rental }) => !rental)
   .on(rentalEditStarted, () => true)
   .on(rentalSaved, () => false);
+/** Why the plan cannot be saved (an end before the start, a cleared date); Save is disabled while there is one. */
+export const $rentalProblem = $rentalForm.map((form) => rentalDatesProblem(form.startDate, form.endDate));
 // Multi-select: the plan is saved on every chosen device, else on the one shown.
 sample({
   clock: rentalSaveClicked,
-  source: { serial: $subscriptionSerial, chosen: $multiSelected, form: $rentalForm },
-  filter: ({ serial }) => serial !== null,
+  source: { serial: $subscriptionSerial, chosen: $multiSelected, form: $rentalForm, problem: $rentalProblem },
+  filter: ({ serial, problem }) => serial !== null && problem === null,
   fn: ({ serial, chosen, form }) => ({ serials: chosen ?? [serial as string], ...form }),
   target: saveRentalFx,
 });

@@ -1,9 +1,9 @@
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
-import { dayCount, defaultRange, rangeProblem, reportBody, reportEmailsRequested } from '../../entities/report';
+import { browserZoneLabel, dayCount, defaultRange, rangeProblem, reportBody, reportEmailsRequested } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
 import { reportDownloadOpened } from '../../features/report-download';
 import { emailReportOpened } from '../../features/report-email';
-import { $currentSerials, tagsRequested } from '../../features/report-tags';
+import { $currentSerials, TAG_TEXT, tagsRequested } from '../../features/report-tags';
 
 /**
  * The Report List view (spec section 2): the range, the device list (a tag or the Temporary Device List)
@@ -25,24 +25,34 @@ export const $range = combine($startDate, $endDate, (startDate, endDate) => ({ s
 export const $dayCount = $range.map(dayCount);
 export const $rangeProblem = $range.map(rangeProblem);
 export const $hasDevices = $currentSerials.map((serials) => serials.length > 0);
+/** The zone the range's days are in, named on screen (the browser's; set when the view first opens). */
+export const $zoneLabel = createStore('').reset(sessionEnded);
+/**
+ * Why Download and Send Email cannot run, in words shown beside them; null when they can. They are
+ * disabled then: a dialog that opens only to refuse (or to ask 'Send email?' and fail) answers nothing.
+ */
+export const $actionBlocked = combine($hasDevices, $rangeProblem, (hasDevices, problem) =>
+  !hasDevices ? `Add devices to the ${TAG_TEXT.temporary} first.` : problem,
+);
 
 sample({ clock: reportListMounted, target: [tagsRequested, reportEmailsRequested] });
 sample({ clock: reportListMounted, source: $startDate, filter: (start) => start === null, fn: () => undefined, target: nowFx });
 sample({ clock: nowFx.doneData, fn: (now) => defaultRange(now).startDate, target: $startDate });
 sample({ clock: nowFx.doneData, fn: (now) => defaultRange(now).endDate, target: $endDate });
+sample({ clock: nowFx.doneData, fn: (now) => browserZoneLabel(now), target: $zoneLabel });
 
 const body = (serials: string[], range: { startDate: string; endDate: string }) => reportBody(serials, range);
 sample({
   clock: downloadClicked,
-  source: { serials: $currentSerials, range: $range },
-  filter: ({ serials }) => serials.length > 0,
+  source: { serials: $currentSerials, range: $range, blocked: $actionBlocked },
+  filter: ({ blocked }) => blocked === null,
   fn: ({ serials, range }) => body(serials, range),
   target: reportDownloadOpened,
 });
 sample({
   clock: sendEmailClicked,
-  source: { serials: $currentSerials, range: $range },
-  filter: ({ serials }) => serials.length > 0,
+  source: { serials: $currentSerials, range: $range, blocked: $actionBlocked },
+  filter: ({ blocked }) => blocked === null,
   fn: ({ serials, range }) => body(serials, range),
   target: emailReportOpened,
 });

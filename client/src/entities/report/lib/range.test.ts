@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { dayCount, dayCountText, defaultRange, localDay, rangeProblem, reportBody, reportFile } from './range';
+import { browserZoneLabel, dayCount, dayCountText, defaultRange, localDay, rangeProblem, reportBody, reportFile } from './range';
 
 describe('report range', () => {
-  it('defaults to start today and end yesterday (spec), an empty range of 0 days', () => {
+  it('defaults to the last whole day, yesterday to yesterday in the browser\'s zone: 1 day, no problem', () => {
     const range = defaultRange(new Date(2026, 2, 1, 9, 30));
-    expect(range).toEqual({ startDate: '2026-03-01', endDate: '2026-02-28' });
-    expect(dayCount(range)).toBe(0);
-    expect(rangeProblem(range)).toBe('The start date must be on or before the end date.');
+    expect(range).toEqual({ startDate: '2026-02-28', endDate: '2026-02-28' });
+    expect(dayCount(range)).toBe(1);
+    expect(rangeProblem(range)).toBeNull();
+    // Just after midnight the last whole day is the day before.
+    expect(defaultRange(new Date(2026, 0, 1, 0, 5))).toEqual({ startDate: '2025-12-31', endDate: '2025-12-31' });
+  });
+
+  it('names the browser zone with its offset', () => {
+    const now = new Date(2026, 2, 1, 9, 30);
+    const minutes = -now.getTimezoneOffset();
+    const hh = String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0');
+    const mm = String(Math.abs(minutes) % 60).padStart(2, '0');
+    expect(browserZoneLabel(now, 'America/Chicago')).toBe(`America/Chicago (UTC${minutes < 0 ? '-' : '+'}${hh}:${mm})`);
   });
 
   it('counts both days and words the count', () => {

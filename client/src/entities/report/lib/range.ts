@@ -1,4 +1,4 @@
-import { daysBetween, isCalendarDate, REPORT_MESSAGES, reportFileName, safeFileName } from '@fleet/shared';
+import { daysBetween, isCalendarDate, plural, REPORT_MESSAGES, reportFileName, safeFileName } from '@fleet/shared';
 
 /**
  * The report range of the Report List view as pure functions: calendar days picked in the browser,
@@ -14,12 +14,24 @@ const pad = (n: number) => String(n).padStart(2, '0');
 export const localDay = (at: Date) => `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
 
 /**
- * Spec section 2: start today, end at the end of yesterday. That range is empty (the end is before the
- * start) until a date is picked; the view says so rather than inventing another default.
+ * The last whole day: start of yesterday to end of yesterday, in the browser's zone (1 day). The spec's
+ * 'start today, end end of yesterday' is an empty range (0 days, an error before anything is picked);
+ * docs/decisions/report-list-default-range.md records the departure.
  */
 export function defaultRange(now: Date): ReportRange {
-  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
-  return { startDate: localDay(now), endDate: localDay(yesterday) };
+  const yesterday = localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1));
+  return { startDate: yesterday, endDate: yesterday };
+}
+
+/**
+ * The browser's zone as the Report List names it: its IANA name and its offset today, e.g.
+ * 'America/Chicago (UTC-05:00)'. The range's days are that zone's days (reportBody sends its offsets).
+ */
+export function browserZoneLabel(now: Date, zone: string = Intl.DateTimeFormat().resolvedOptions().timeZone): string {
+  const minutes = -now.getTimezoneOffset();
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `${zone || 'Local time'} (UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)})`;
 }
 
 /** Days in the range, both ends included (end minus start plus 1); 0 when the range is empty or unset. */
@@ -29,7 +41,7 @@ export function dayCount({ startDate, endDate }: ReportRange): number {
 }
 
 /** 'N day(s)' as the dashboard words it (spec section 5): 'day' for one, else 'days'. */
-export const dayCountText = (days: number) => `${days} ${days === 1 ? 'day' : 'days'}`;
+export const dayCountText = (days: number) => plural(days, 'day');
 
 /** Why the range cannot be reported, in the server's words; null when it can. */
 export function rangeProblem({ startDate, endDate }: ReportRange): string | null {

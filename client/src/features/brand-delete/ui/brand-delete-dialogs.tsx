@@ -1,3 +1,4 @@
+import { plural, pluralWord } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { Button, ConfirmDialog, Dialog, ResultPopup, SelectField } from '../../../shared/ui';
 import {
@@ -21,7 +22,7 @@ export function BrandDeleteDialogs() {
   const [step, brand, choices, target, targetError, pending, result] = useUnit([$deleteStep, $deletingBrand, $transferChoices, $transferTarget, $transferTargetError, deleteBrandFx.pending, brandDeleteResult.$result]);
   const [answer, choose, pick, cancel, confirm, closeResult] = useUnit([transferAnswered, transferTargetChosen, transferTargetConfirmed, brandDeleteCancelled, brandDeleteConfirmed, brandDeleteResult.closed]);
   const name = brand?.name ?? '';
-  const devices = brand ? `${brand.device_count} ${brand.device_count === 1 ? 'device' : 'devices'}` : '';
+  const devices = brand ? plural(brand.device_count, 'device') : '';
   return (
     <>
       <ConfirmDialog open={step === 'transfer-ask'} title={BRAND_DELETE_TEXT.transferQuestion} onConfirm={() => answer(true)} onCancel={() => answer(false)}>
@@ -70,8 +71,8 @@ export function BrandDeleteDialogs() {
         <p>
           {brand && brand.device_count > 0
             ? target !== null
-              ? `Its ${devices} move to ${choices.find((b) => b.id === target)?.name ?? 'the chosen brand'}.`
-              : `Its ${devices} keep no brand.`
+              ? `Its ${devices} ${pluralWord(brand.device_count, 'moves', 'move')} to ${choices.find((b) => b.id === target)?.name ?? 'the chosen brand'}.`
+              : `Its ${devices} ${pluralWord(brand.device_count, 'keeps', 'keep')} no brand.`
             : 'It has no devices.'}
         </p>
       </Dialog>

@@ -1,3 +1,4 @@
+import { plural } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { Button, Dialog, ResultPopup } from '../../../shared/ui';
 import { $affectedDevices, $pauseDevices, $recallPending, $recallQuestion, pauseDevicesToggled, recallCancelled, recallConfirmed, recallResult, resumeConfirmed } from '../model';
@@ -39,7 +40,7 @@ export function RecallBatchDialogs() {
         {recalling && devices.length > 0 ? (
           <label className={styles.check}>
             <input type="checkbox" checked={pause} onChange={(e) => togglePause(e.target.checked)} />
-            Also pause {devices.length === 1 ? 'this device' : `these ${devices.length} devices`}
+            Also pause {devices.length === 1 ? 'this device' : `these ${plural(devices.length, 'device')}`}
           </label>
         ) : null}
       </Dialog>
@@ -59,7 +60,7 @@ function DeviceList({ devices }: { devices: readonly { serial: string; label: st
   return (
     <div className={styles.devices}>
       <p className={styles.count}>
-        {devices.length} {devices.length === 1 ? 'device' : 'devices'}
+        {plural(devices.length, 'device')}
       </p>
       <ul className={styles.list} aria-label="Devices fed by this batch" data-testid="recall-devices" tabIndex={0}>
         {devices.map((d) => (

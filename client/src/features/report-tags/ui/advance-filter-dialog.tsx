@@ -1,3 +1,4 @@
+import { formatNumber } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { Button, CheckIcon, Dialog, VirtualList } from '../../../shared/ui';
 import {
@@ -46,7 +47,7 @@ export function AdvanceFilterDialog() {
         </Button>
       </div>
       <p className={styles.picked} role="status" aria-live="polite" data-testid="filter-picked" data-count={picked.length}>
-        {picked.length} selected · {rows.length} shown
+        {formatNumber(picked.length)} selected · {formatNumber(rows.length)} shown
       </p>
       {rows.length === 0 ? (
         <p className={styles.empty}>No devices match.</p>

@@ -1,3 +1,4 @@
+import { plural } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useRef, type PointerEvent } from 'react';
 import { CloseIcon } from '../../../shared/ui';
@@ -48,7 +49,7 @@ export function TagsList() {
               type="button"
               className={styles.tagButton}
               aria-pressed={tag.id === selected}
-              title={`${tag.name}: ${tag.deviceSerials.length} devices`}
+              title={`${tag.name}: ${plural(tag.deviceSerials.length, 'device')}`}
               onClick={() => onClick(tag.id)}
               onPointerDown={start(tag.id)}
               onPointerUp={cancel}

@@ -1,3 +1,4 @@
+import { formatNumber, plural } from '@fleet/shared';
 import type { PartnerUser } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect, useId } from 'react';
@@ -105,7 +106,7 @@ function CompanyList() {
             >
               <span className={styles.companyName}>{c.name}</span>
               <span className={styles.companyMeta}>
-                {c.users.length} {c.users.length === 1 ? 'user' : 'users'} · {c.deviceCount} {c.deviceCount === 1 ? 'device' : 'devices'}
+                {plural(c.users.length, 'user')} · {plural(c.deviceCount, 'device')}
               </span>
             </button>
           </li>
@@ -212,15 +213,15 @@ function DevicePicker() {
             Cancel
           </Button>
           <Button onClick={() => submit()} loading={pending} disabled={chosen.length === 0}>
-            {chosen.length ? `Add ${chosen.length} ${chosen.length === 1 ? 'device' : 'devices'}` : 'Add devices'}
+            {chosen.length ? `Add ${plural(chosen.length, 'device')}` : 'Add devices'}
           </Button>
         </>
       }
     >
       <TextField label="Search devices" type="search" value={query} onChange={(e) => search(e.target.value)} placeholder="Name, serial or address" autoFocus />
       <p className={pageText.meta} role="status">
-        {matches.length > shown.length ? `Showing ${shown.length} of ${matches.length} devices: narrow the search.` : `${matches.length} ${matches.length === 1 ? 'device' : 'devices'}`}
-        {chosen.length ? ` · ${chosen.length} chosen` : ''}
+        {matches.length > shown.length ? `Showing ${formatNumber(shown.length)} of ${plural(matches.length, 'device')}: narrow the search.` : plural(matches.length, 'device')}
+        {chosen.length ? ` · ${formatNumber(chosen.length)} chosen` : ''}
       </p>
       <ul className={styles.pickerList} aria-label="Devices">
         {shown.map((d) => (

@@ -1,4 +1,4 @@
-import { MAINTENANCE_ACTION_TEXT, MAINTENANCE_ACTIONS, type MaintenanceAction, type MaintenanceDevice } from '@fleet/shared';
+import { MAINTENANCE_ACTION_TEXT, MAINTENANCE_ACTIONS, type MaintenanceAction, type MaintenanceDevice, plural, pluralWord } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { actionsText, needsOf, remainingText, siteLine } from '../../../entities/maintenance';
@@ -87,7 +87,7 @@ function DeviceList() {
   return (
     <section aria-labelledby="maintenance-list">
       <h2 id="maintenance-list" className={pageText.sectionTitle}>
-        {devices.length} {devices.length === 1 ? 'device needs' : 'devices need'} a visit
+        {plural(devices.length, 'device')} {pluralWord(devices.length, 'needs', 'need')} a visit
       </h2>
       <p className={pageText.meta}>
         Runs out: each pump's days until empty from that device's own dispensing by hour of the week over the last 4 weeks (fewer for a newer device, as

@@ -1,3 +1,4 @@
+import { plural } from '@fleet/shared';
 import type { BatchAnswer } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
@@ -79,7 +80,7 @@ function BatchCard({ batch, canManage }: { batch: BatchAnswer; canManage: boolea
       <p className={styles.meta}>
         {batch.batch_type_name}
         {batch.brand_lists.length ? ` · ${batch.brand_lists.map((b) => b.name).join(', ')}` : ''}
-        {batch.device_count ? ` · ${batch.device_count} ${batch.device_count === 1 ? 'device' : 'devices'}` : ''}
+        {batch.device_count ? ` · ${plural(batch.device_count, 'device')}` : ''}
       </p>
       <dl className={styles.facts}>
         <div>

@@ -1,3 +1,4 @@
+import { formatNumber, plural } from '@fleet/shared';
 import type { BrandAnswer } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
@@ -119,7 +120,7 @@ function SelectedBrand() {
         <div className={styles.selectedText}>
           <h3 className={styles.selectedName}>{brand.name}</h3>
           <p className={panelKit.hint}>
-            {brand.device_count} {brand.device_count === 1 ? 'device' : 'devices'}
+            {plural(brand.device_count, 'device')}
             {brand.clients.length ? ` · ${brand.clients.map((c) => c.company || c.email).join(', ')}` : ''}
           </p>
         </div>
@@ -138,7 +139,7 @@ function SelectedBrand() {
               <span className={panelKit.countyName}>{c.name}</span>
               <span className={panelKit.counts}>
                 <span>
-                  <b>{c.total}</b> total
+                  <b>{formatNumber(c.total)}</b> total
                 </span>
                 <span className={panelKit.onlineText}>
                   <b>{c.online}</b> online

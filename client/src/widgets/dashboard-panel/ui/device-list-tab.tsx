@@ -1,3 +1,4 @@
+import { formatNumber, plural, pluralWord } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import type { ReactNode } from 'react';
 import { addDeviceOpened } from '../../../features/device-form';
@@ -41,7 +42,7 @@ function Counts({ row }: { row: StatusTally }) {
   return (
     <span className={styles.counts}>
       <span>
-        <b>{row.total}</b> total
+        <b>{formatNumber(row.total)}</b> total
       </span>
       <span className={styles.onlineText}>
         <b>{row.online}</b> online
@@ -98,7 +99,7 @@ function CountyView() {
           </button>
           <h3 className={styles.listTitle}>{names.get(drill) ?? 'County'}</h3>
           <span className={styles.listCount}>
-            {sites.length} {sites.length === 1 ? 'site' : 'sites'}
+            {plural(sites.length, 'site')}
           </span>
         </div>
         <ul className={styles.cards} aria-label="Device groups">
@@ -161,7 +162,7 @@ function PartnerView() {
               <span className={styles.countyName}>{c.company}</span>
               <span className={styles.counts}>
                 <span>
-                  <b>{c.deviceCount}</b> {c.deviceCount === 1 ? 'device' : 'devices'}
+                  <b>{formatNumber(c.deviceCount)}</b> {pluralWord(c.deviceCount, 'device')}
                 </span>
               </span>
             </button>

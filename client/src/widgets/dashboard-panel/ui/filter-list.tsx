@@ -1,7 +1,7 @@
+import { plural } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect, useRef } from 'react';
 import { $devicesStatus, $selectedSerial } from '../../../entities/device';
-import { formatNumber } from '../../../shared/lib';
 import { ArrowLeftIcon, SearchIcon, Spinner, VirtualList } from '../../../shared/ui';
 import { filterTitle } from '../lib/dashboard-lib';
 import {
@@ -58,7 +58,7 @@ export function FilterList() {
         </h3>
         {listStatus === 'ready' ? (
           <span className={styles.listCount} role="status" aria-live="polite" data-testid="filter-count" data-count={devices.length}>
-            {formatNumber(devices.length)} {devices.length === 1 ? 'device' : 'devices'}
+            {plural(devices.length, 'device')}
           </span>
         ) : (
           <span className={styles.listCount} role="status" aria-live="polite">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batteryPlaceholder, cardName, batteryTitle, formatDeviceClock, menuBadge, menuBadgeWarnings, pageCount, pageOf, panelSiteName, pendingIndicators, toggleConfirmation, twoDigits, updateAfterText } from './panel-lib';
+import { batteryPlaceholder, cardName, batteryTitle, formatDeviceClock, menuBadge, menuBadgeWarnings, pageCount, pageOf, panelSiteName, pendingIndicators, toggleConfirmation, twoDigits, updateAfterText, wholeNumberProblem } from './panel-lib';
 
 describe('device panel rules', () => {
   it('shows the device clock in the site zone like 5 Jan 2024 3:04 PM', () => {
@@ -67,5 +67,18 @@ describe('toggle confirmations', () => {
     expect(toggleConfirmation('active', true)).toBeNull();
     expect(toggleConfirmation('maintenance', false)).toBeNull();
     expect(toggleConfirmation('vandalism', false)).toBeNull();
+  });
+});
+
+describe('setup numbers', () => {
+  it('refuses a cleared, partial or out-of-range number with a message instead of saving a clamped one', () => {
+    const problem = 'Max shots: enter a whole number from 1 to 100. Nothing is saved until then.';
+    expect(wholeNumberProblem('Max shots', '', 1, 100)).toBe(problem);
+    expect(wholeNumberProblem('Max shots', '  ', 1, 100)).toBe(problem);
+    expect(wholeNumberProblem('Max shots', '0', 1, 100)).toBe(problem);
+    expect(wholeNumberProblem('Max shots', '101', 1, 100)).toBe(problem);
+    expect(wholeNumberProblem('Max shots', '2.5', 1, 100)).toBe(problem);
+    expect(wholeNumberProblem('Max shots', '1', 1, 100)).toBeNull();
+    expect(wholeNumberProblem('Max shots', '100', 1, 100)).toBeNull();
   });
 });

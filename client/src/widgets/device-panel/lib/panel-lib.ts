@@ -191,3 +191,13 @@ export function toggleConfirmation(kind: ToggleKind, value: boolean): Confirmati
     return { title: 'Turn On Anti vandalism?', body: 'After its next wake-up the device refuses users who ask for more than the Max shots within the Interval set under Device Management.' };
   return null;
 }
+
+/**
+ * Why a number typed in a setup field cannot be saved, or null when it can: a cleared or partial field is
+ * refused with a message, never read as 0 and clamped (a cleared Max shots silently saved 1 before).
+ */
+export function wholeNumberProblem(label: string, raw: string, min: number, max: number): string | null {
+  const value = raw.trim() === '' ? NaN : Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) return `${label}: enter a whole number from ${min} to ${max}. Nothing is saved until then.`;
+  return null;
+}

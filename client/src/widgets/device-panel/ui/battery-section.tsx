@@ -1,6 +1,6 @@
 import { useUnit } from 'effector-react';
 import { BatteryIcon, Card, CardHead, CardTitle, Chart } from '../../../shared/ui';
-import { batteryChartOptions, batterySeries } from '../lib/chart-options';
+import { batteryChartOptions, batterySeries, batterySpan } from '../lib/chart-options';
 import { batteryPlaceholder, batteryTitle } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
 import { battery } from '../telemetry.model';
@@ -12,6 +12,7 @@ export function BatterySection({ device }: { device: PanelDevice }) {
   const [points, status] = useUnit([battery.$data, battery.$status]);
   const low = device.warning_lists.includes('BATTERY');
   const title = batteryTitle(device.warning_lists);
+  const series = batterySeries(points ?? [], device.timezone_id);
   return (
     <Card aria-labelledby="battery-title">
       <CardHead>
@@ -41,8 +42,8 @@ export function BatterySection({ device }: { device: PanelDevice }) {
         height={260}
         type="area"
         placeholder={batteryPlaceholder(status, points?.length ?? 0)}
-        series={batterySeries(points ?? [], device.timezone_id)}
-        options={batteryChartOptions(low)}
+        series={series}
+        options={batteryChartOptions(low, batterySpan(series))}
       />
     </Card>
   );

@@ -1,4 +1,4 @@
-import { remainingTsp, type FilterDateType, type FilterDeviceType } from '@fleet/shared';
+import { type FilterDateType, type FilterDeviceType, formatNumber, remainingTsp } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useMemo, useState } from 'react';
@@ -92,16 +92,16 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
         <div>
           <span className={sectionStyles.statLabel}>Total dispense</span>
           <strong className={sectionStyles.statValue} data-testid="dispense-total">
-            {total}
+            {formatNumber(total)}
           </strong>
           <span className={sectionStyles.statNote}>
-            Left {log?.total_left_pump_dispensation ?? 0} · Right {log?.total_right_pump_dispensation ?? 0}
+            Left {formatNumber(log?.total_left_pump_dispensation ?? 0)} · Right {formatNumber(log?.total_right_pump_dispensation ?? 0)}
           </span>
         </div>
         <div>
           <span className={sectionStyles.statLabel}>Remaining</span>
           <strong className={sectionStyles.statValue} data-testid="remaining-tsp">
-            {remainingTsp(volume)} tsp
+            {formatNumber(remainingTsp(volume), 1)} tsp
           </strong>
           {operator ? (
             <Button variant="secondary" className={sectionStyles.smallButton} onClick={() => setConfirmReset(true)} loading={acting}>

@@ -1,7 +1,9 @@
 import { mlPerShotForMode, PUMP_MODE_TSP, supportsRightPump, TIMER_MAX_MINUTES, TIMER_MIN_MINUTES } from '@fleet/shared';
 import { useUnit } from 'effector-react';
+import { useId, useState } from 'react';
 import { Card, CardTitle, SectionTitle, Spinner } from '../../../shared/ui';
 import { saveTimerFx } from '../../../features/registration-setup';
+import { wholeNumberProblem } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
 import { $pumpSetting, $pumpSettingStatus, $timerForm, pumpSettingChanged, timerChanged } from '../setup.model';
 import sectionStyles from './panel-section.module.css';
@@ -49,20 +51,48 @@ function PumpSetup({ device }: { device: PanelDevice }) {
       ))}
       <SectionTitle>Anti vandalism</SectionTitle>
       <div className={sectionStyles.formRow}>
-        <label className={sectionStyles.field}>
-          <span>Max shots</span>
-          <input type="number" min={1} max={100} value={setting.vandalism_max_shots} onChange={(e) => update({ vandalism_max_shots: clamp(Number(e.target.value), 1, 100) })} />
-        </label>
-        <label className={sectionStyles.field}>
-          <span>Interval (s)</span>
-          <input type="number" min={1} max={3600} value={setting.vandalism_interval} onChange={(e) => update({ vandalism_interval: clamp(Number(e.target.value), 1, 3600) })} />
-        </label>
+        <NumberSetting label="Max shots" min={1} max={100} value={setting.vandalism_max_shots} onSave={(n) => update({ vandalism_max_shots: n })} />
+        <NumberSetting label="Interval (s)" min={1} max={3600} value={setting.vandalism_interval} onSave={(n) => update({ vandalism_interval: n })} />
       </div>
     </Card>
   );
 }
 
-const clamp = (n: number, min: number, max: number) => (Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : min);
+/**
+ * A whole-number setting saved as it is typed. What cannot be saved (cleared, partial, out of range) stays
+ * in the field with the reason under it and is not sent; the saved value comes back when the field leaves
+ * focus. Before, a cleared field was read as 0, clamped to the minimum and saved without a word.
+ */
+function NumberSetting({ label, min, max, value, onSave }: { label: string; min: number; max: number; value: number; onSave: (n: number) => void }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const problemId = useId();
+  const problem = draft === null ? null : wholeNumberProblem(label, draft, min, max);
+  return (
+    <label className={sectionStyles.field}>
+      <span>{label}</span>
+      <input
+        type="number"
+        min={min}
+        max={max}
+        value={draft ?? value}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? problemId : undefined}
+        onChange={(e) => {
+          const raw = e.target.value;
+          if (wholeNumberProblem(label, raw, min, max)) return setDraft(raw);
+          setDraft(null);
+          onSave(Number(raw));
+        }}
+        onBlur={() => setDraft(null)}
+      />
+      {problem ? (
+        <span id={problemId} role="alert" className={sectionStyles.fieldProblem}>
+          {problem}
+        </span>
+      ) : null}
+    </label>
+  );
+}
 
 function RegistrationSetup() {
   const [form, saving, set] = useUnit([$timerForm, saveTimerFx.pending, timerChanged]);
@@ -76,14 +106,8 @@ function RegistrationSetup() {
         The device sleeps and wakes on this schedule; changes reach it at its next wake-up. Timers go from {TIMER_MIN_MINUTES} to {TIMER_MAX_MINUTES} min.
       </p>
       <div className={sectionStyles.formRow}>
-        <label className={sectionStyles.field}>
-          <span>Power off after (min)</span>
-          <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={powerOff} onChange={(e) => set({ powerOff: clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES), wakeUp })} />
-        </label>
-        <label className={sectionStyles.field}>
-          <span>Wake up after (min)</span>
-          <input type="number" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={wakeUp} onChange={(e) => set({ powerOff, wakeUp: clamp(Number(e.target.value), TIMER_MIN_MINUTES, TIMER_MAX_MINUTES) })} />
-        </label>
+        <NumberSetting label="Power off after (min)" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={powerOff} onSave={(n) => set({ powerOff: n, wakeUp })} />
+        <NumberSetting label="Wake up after (min)" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={wakeUp} onSave={(n) => set({ powerOff, wakeUp: n })} />
       </div>
     </Card>
   );

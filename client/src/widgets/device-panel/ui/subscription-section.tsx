@@ -1,4 +1,4 @@
-import { dayCountLabel, rentalDayCount, supportsRightPump } from '@fleet/shared';
+import { dayCountLabel, plural, rentalDayCount, supportsRightPump } from '@fleet/shared';
 import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useState } from 'react';
@@ -6,7 +6,7 @@ import { Button, Card, CardHead, CardTitle, SectionTitle, Segmented, Spinner } f
 import { saveRentalFx } from '../../../features/rental-plan';
 import { updateAfterText } from '../lib/panel-lib';
 import { $multiSelected, multiSelectToggled, type PanelDevice } from '../model';
-import { $rental, $rentalEditing, $rentalForm, $rentalStatus, rentalEditStarted, rentalFormChanged, rentalSaveClicked } from '../setup.model';
+import { $rental, $rentalEditing, $rentalForm, $rentalProblem, $rentalStatus, rentalEditStarted, rentalFormChanged, rentalSaveClicked } from '../setup.model';
 import { PendingChips } from './pending-chips';
 import sectionStyles from './panel-section.module.css';
 import styles from './subscription-section.module.css';
@@ -17,7 +17,7 @@ const twelveHour = (t: string) => dayjs(`2000-01-01T${t}`).format('h:mm A');
 
 /** Device Subscription (spec section 2): rental dates with day count and the daily timer per pump. */
 export function SubscriptionSection({ device }: { device: PanelDevice }) {
-  const [rental, loadStatus, form, editing, saving, chosen] = useUnit([$rental, $rentalStatus, $rentalForm, $rentalEditing, saveRentalFx.pending, $multiSelected]);
+  const [rental, loadStatus, form, editing, saving, chosen, problem] = useUnit([$rental, $rentalStatus, $rentalForm, $rentalEditing, saveRentalFx.pending, $multiSelected, $rentalProblem]);
   const [change, edit, submit, toggleMulti] = useUnit([rentalFormChanged, rentalEditStarted, rentalSaveClicked, multiSelectToggled]);
   const [pump, setPump] = useState<1 | 2>(1);
   const twoPumps = supportsRightPump(device);
@@ -28,7 +28,7 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
         <Spinner size={16} /> Loading ...
       </p>
     );
-  const days = form.endDate >= form.startDate ? rentalDayCount(form.startDate, form.endDate) : 0;
+  const days = problem === null ? rentalDayCount(form.startDate, form.endDate) : 0;
   const timeKeys = pump === 1 ? (['startTime', 'endTime'] as const) : (['pump2StartTime', 'pump2EndTime'] as const);
   // The status line, the save's message and the RENTAL marker tell one story: a saved plan is stored at once
   // and reaches the device at its next wake-up; until then it is marked waiting.
@@ -57,12 +57,25 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
         </label>
         <label className={sectionStyles.field}>
           <span>End Date</span>
-          <input type="date" value={form.endDate} min={form.startDate} disabled={!editing} onChange={(e) => change({ endDate: e.target.value })} />
+          <input
+            type="date"
+            value={form.endDate}
+            min={form.startDate}
+            disabled={!editing}
+            aria-invalid={editing && problem ? true : undefined}
+            aria-describedby={editing && problem ? 'rental-problem' : undefined}
+            onChange={(e) => change({ endDate: e.target.value })}
+          />
         </label>
         <span className={styles.dayCount} aria-live="polite">
           {dayCountLabel(days)}
         </span>
       </div>
+      {editing && problem ? (
+        <p id="rental-problem" role="alert" className={sectionStyles.fieldProblem} data-testid="rental-problem">
+          {problem}
+        </p>
+      ) : null}
       <SectionTitle>Daily Timer Setup</SectionTitle>
       <Segmented
         label="Timer pump"
@@ -95,8 +108,8 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
             <Button variant="secondary" aria-pressed={chosen !== null} onClick={() => toggleMulti()}>
               {chosen ? 'Only this device' : 'Select devices'}
             </Button>
-            {chosen ? <span className={sectionStyles.hint} data-testid="multi-count">{`Plan for ${chosen.length} device${chosen.length === 1 ? '' : 's'}: choose them on the right`}</span> : null}
-            <Button loading={saving} onClick={() => submit()}>
+            {chosen ? <span className={sectionStyles.hint} data-testid="multi-count">{`Plan for ${plural(chosen.length, 'device')}: choose them on the right`}</span> : null}
+            <Button loading={saving} disabled={problem !== null} aria-describedby={problem ? 'rental-problem' : undefined} onClick={() => submit()}>
               Save
             </Button>
           </>

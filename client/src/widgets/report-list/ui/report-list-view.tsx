@@ -12,14 +12,13 @@ import {
   $unsaved,
   AdvanceFilterDialog,
   advanceFilterOpened,
-  TAG_TEXT,
   tagDialogOpened,
   TagNameDialog,
   TagsList,
 } from '../../../features/report-tags';
 import { formatNumber } from '../../../shared/lib';
 import { ArrowLeftIcon, Button } from '../../../shared/ui';
-import { $dayCount, $endDate, $hasDevices, $rangeProblem, $startDate, downloadClicked, endDateChanged, reportListMounted, sendEmailClicked, startDateChanged } from '../model';
+import { $actionBlocked, $dayCount, $endDate, $hasDevices, $rangeProblem, $startDate, $zoneLabel, downloadClicked, endDateChanged, reportListMounted, sendEmailClicked, startDateChanged } from '../model';
 import styles from './report-list.module.css';
 
 
@@ -29,11 +28,13 @@ import styles from './report-list.module.css';
  * Edit, counts), the saved tags, Download, Send Email and Email Setup. `onBack` returns to the dashboard.
  */
 export function ReportListView({ onBack }: { onBack: () => void }) {
-  const [start, end, days, problem, hasDevices, counts, name, tag, unsaved, notice] = useUnit([
+  const [start, end, days, problem, blocked, zone, hasDevices, counts, name, tag, unsaved, notice] = useUnit([
     $startDate,
     $endDate,
     $dayCount,
     $rangeProblem,
+    $actionBlocked,
+    $zoneLabel,
     $hasDevices,
     $counts,
     $currentName,
@@ -58,7 +59,7 @@ export function ReportListView({ onBack }: { onBack: () => void }) {
     heading.current?.focus();
   }, [mounted]);
 
-  const dimmed = !hasDevices;
+  const dimmed = blocked !== null;
   return (
     <section className={styles.view} aria-labelledby="report-list-title" data-testid="report-list">
       <div className={styles.header}>
@@ -84,6 +85,9 @@ export function ReportListView({ onBack }: { onBack: () => void }) {
           <strong>{dayCountText(days)}</strong>
         </div>
       </div>
+      <p className={styles.zone} data-testid="report-zone">
+        Days in your browser&apos;s time zone: {zone}
+      </p>
       {problem ? (
         <p className={styles.hint} data-testid="range-problem">
           {problem}
@@ -132,16 +136,22 @@ export function ReportListView({ onBack }: { onBack: () => void }) {
       </p>
 
       <div className={styles.actions}>
-        <Button className={dimmed ? styles.dimmed : ''} disabled={dimmed} onClick={() => download()} title={dimmed ? `Add devices to the ${TAG_TEXT.temporary} first` : undefined}>
+        <Button className={dimmed ? styles.dimmed : ''} disabled={dimmed} aria-describedby={dimmed ? 'report-actions-blocked' : undefined} onClick={() => download()}>
           Download
         </Button>
-        <Button className={dimmed ? styles.dimmed : ''} disabled={dimmed} onClick={() => sendEmail()} title={dimmed ? `Add devices to the ${TAG_TEXT.temporary} first` : undefined}>
+        <Button className={dimmed ? styles.dimmed : ''} disabled={dimmed} aria-describedby={dimmed ? 'report-actions-blocked' : undefined} onClick={() => sendEmail()}>
           Send Email
         </Button>
         <Button variant="secondary" onClick={() => openSetup()}>
           Email Setup
         </Button>
       </div>
+
+      {blocked ? (
+        <p id="report-actions-blocked" className={styles.blocked} data-testid="report-actions-blocked">
+          Download and Send Email: {blocked}
+        </p>
+      ) : null}
 
       <AdvanceFilterDialog />
       <TagNameDialog />

@@ -1,4 +1,4 @@
-import { formatUsd, INVOICE_OVERDUE_DEACTIVATION_DAYS, planPriceText, PRICE_TBA, type Bill, type Plan } from '@fleet/shared';
+import { type Bill, formatNumber, formatUsd, INVOICE_OVERDUE_DEACTIVATION_DAYS, type Plan, planPriceText, plural, PRICE_TBA } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { formatDay } from '../../../entities/batch';
@@ -47,7 +47,7 @@ const ACTIVE_COLUMNS: DataColumn<ActiveSubscription>[] = [
 ];
 
 const day = (d: string | null) => (d ? formatDay(d) : '—');
-const devicesText = (n: number) => `${n} ${n === 1 ? 'device' : 'devices'}`;
+const devicesText = (n: number) => plural(n, 'device');
 
 /**
  * SUBSCRIPTIONS tab (spec sections 2 and 4): 'Manage your Subscriptions', read-only until Edit; in editing
@@ -219,7 +219,7 @@ function PlanChooser({ plan }: { plan: Plan }) {
           {plan.name}
           <span className={styles.planPrice}>{planPriceText(plan)}</span>
         </span>
-        <span className={styles.planCount}>{devices.length === 0 ? 'All devices on this plan' : `${chosen.size} of ${devicesText(devices.length)}`}</span>
+        <span className={styles.planCount}>{devices.length === 0 ? 'All devices on this plan' : `${formatNumber(chosen.size)} of ${devicesText(devices.length)}`}</span>
         {devices.length ? <ChevronIcon size={16} className={expanded ? styles.chevronUp : undefined} /> : null}
       </button>
       {expanded ? (
@@ -289,7 +289,7 @@ function Summary() {
       {checkout.status === 'done' ? (
         <div className={styles.done} role="status">
           <p>
-            {checkout.issued.length === 1 ? 'Bill issued' : `${checkout.issued.length} bills issued`}, due {day(checkout.issued[0]?.due_date ?? null)}. Pay the invoice by its due
+            {checkout.issued.length === 1 ? 'Bill issued' : `${plural(checkout.issued.length, 'bill')} issued`}, due {day(checkout.issued[0]?.due_date ?? null)}. Pay the invoice by its due
             date; an invoice unpaid {INVOICE_OVERDUE_DEACTIVATION_DAYS} days after it deactivates the account.
           </p>
           <LinkButton onClick={() => dismiss()}>OK</LinkButton>

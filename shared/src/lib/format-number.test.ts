@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber } from './format-number';
+import { formatNumber } from './format-number.ts';
 
 describe('formatNumber', () => {
   it('writes counts and volumes as en-US Intl.NumberFormat does', () => {

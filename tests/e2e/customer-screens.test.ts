@@ -124,7 +124,11 @@ describe('the map screen', () => {
       };
       await expect.poll(unlabelled, { timeout: 15_000 }).toEqual([]);
       // Each label readable: whole, on the window, and no two overlapping.
-      const boxes = await page.locator('[data-testid="fleet-map"] [data-serial]').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+      const serials = site.map((d) => d.serial);
+      const boxes = await page
+        .locator('[data-testid="fleet-map"] [data-serial]')
+        .evaluateAll((els, wanted) => els.filter((el) => wanted.includes((el as HTMLElement).dataset.serial!)).map((el) => el.getBoundingClientRect().toJSON() as DOMRect), serials);
+      expect(boxes).toHaveLength(site.length);
       for (const [i, a] of boxes.entries()) {
         expect(a.left >= 0 && a.right <= viewport.width && a.top >= 0 && a.bottom <= viewport.height).toBe(true);
         for (const b of boxes.slice(i + 1)) expect(a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top).toBe(true);

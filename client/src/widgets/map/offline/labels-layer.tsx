@@ -1,6 +1,8 @@
 import { useUnit } from 'effector-react';
 import { Marker } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
+import { devicePinClicked } from '../../../entities/device';
+import { labelWidth, STACK_LINE_PX, stackLabels, type LabelStack } from '../lib/label-stack';
 import { $labelsVisible, $pins, $selectedSerial, $siteNames } from '../model';
 import { refreshWhenDrawnChanges, useOfflineMap } from './map-context';
 import styles from './offline-map.module.css';
@@ -23,8 +25,10 @@ const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.t
  */
 export function LabelsLayer() {
   const map = useOfflineMap();
-  const [visible, pins, selected, siteNames] = useUnit([$labelsVisible, $pins, $selectedSerial, $siteNames]);
+  const [visible, pins, selected, siteNames, pinClicked] = useUnit([$labelsVisible, $pins, $selectedSerial, $siteNames, devicePinClicked]);
   const markers = useRef(new Map<string, Marker>());
+  const choose = useRef(pinClicked);
+  choose.current = pinClicked;
   const state = useRef({ visible, selected, siteNames });
   state.current = { visible, selected, siteNames };
   const refreshNext = useRef<(() => void) | null>(null);
@@ -32,7 +36,7 @@ export function LabelsLayer() {
   useEffect(() => {
     const placed = markers.current;
     const refresh = () => {
-      const wanted = new Map<string, { label: string; at: [number, number]; offset?: number }>();
+      const wanted = new Map<string, { label: string; at: [number, number]; offset?: number; stack?: LabelStack }>();
       if (state.current.visible) {
         const selected = state.current.selected;
         // Pins whose icon may reach into the view (it stands up to 34 px above its anchor).
@@ -44,6 +48,26 @@ export function LabelsLayer() {
         const pinBoxes = new Map<string, Box>();
         for (const pin of pins.slice(0, PIN_BOX_CAP)) pinBoxes.set(String(pin.properties.serial), { left: pin.x - 12, right: pin.x + 12, top: pin.y - 32, bottom: pin.y - 2 });
         const taken: Box[] = [];
+        const canvas = map.getCanvas();
+        // A site whose devices are single pins fanned round it: their labels stacked beside the fan, each
+        // joined to its pin (under each pin they covered the neighbours and each other: 1 of 7 showed).
+        const bySite = new Map<number, typeof pins>();
+        for (const pin of pins) {
+          const g = Number(pin.properties.g);
+          if (g >= 0) bySite.set(g, [...(bySite.get(g) ?? []), pin]);
+        }
+        const stacked = new Set<string>();
+        for (const [g, sitePins] of bySite) {
+          if (sitePins.length < 2 || !sitePins.some((p) => p.x >= 0 && p.x <= canvas.clientWidth && p.y >= 0 && p.y <= canvas.clientHeight)) continue;
+          const stack = stackLabels(
+            sitePins.map((p) => ({ serial: String(p.properties.serial), label: String(p.properties.label ?? p.properties.serial), x: p.x, y: p.y })),
+            { width: canvas.clientWidth, height: canvas.clientHeight },
+            LABEL_MAX_WIDTH,
+          );
+          taken.push({ left: stack.left, right: stack.left + stack.width, top: stack.top, bottom: stack.top + stack.height });
+          for (const line of stack.lines) stacked.add(line.serial);
+          wanted.set(`stack:${g}`, { label: '', at: map.unproject([stack.cx, stack.cy]).toArray() as [number, number], stack });
+        }
         // Site names on one-site clusters first: they say where a group of pins is.
         for (const cluster of drawn) {
           if (!cluster.cluster) continue;
@@ -59,10 +83,10 @@ export function LabelsLayer() {
           taken.push(box);
           wanted.set(key, { label: name, at: cluster.at, offset: 22 });
         }
-        const canvas = map.getCanvas();
         for (const pin of pins) {
           if (wanted.size >= LABEL_CAP) break;
           const serial = String(pin.properties.serial);
+          if (stacked.has(serial)) continue;
           // Only pins standing on the view get a label (the others keep their boxes clear above).
           if (wanted.has(serial) || pin.x < 0 || pin.x > canvas.clientWidth || pin.y < 0 || pin.y > canvas.clientHeight) continue;
           const label = String(pin.properties.label ?? serial);
@@ -81,7 +105,13 @@ export function LabelsLayer() {
           placed.delete(serial);
         }
       }
-      for (const [serial, { label, at, offset = 4 }] of wanted) {
+      for (const [serial, { label, at, offset = 4, stack }] of wanted) {
+        if (stack) {
+          // Drawn anew each time: its lines and leaders depend on where the pins are now.
+          placed.get(serial)?.remove();
+          placed.set(serial, new Marker({ element: stackElement(stack, state.current.selected, (s) => choose.current(s)), anchor: 'center' }).setLngLat(at).addTo(map));
+          continue;
+        }
         const existing = placed.get(serial);
         if (existing) {
           existing.setLngLat(at);
@@ -98,7 +128,8 @@ export function LabelsLayer() {
         element.setAttribute('aria-hidden', 'true');
         placed.set(serial, new Marker({ element, anchor: 'top', offset: [0, offset] }).setLngLat(at).addTo(map));
       }
-      map.getContainer().dataset.labelCount = String(placed.size);
+      const lineCount = [...placed.keys()].reduce((n, key) => n + (key.startsWith('stack:') ? (wanted.get(key)?.stack?.lines.length ?? 0) : key.startsWith('site:') ? 0 : 1), 0);
+      map.getContainer().dataset.labelCount = String(lineCount + [...placed.keys()].filter((k) => k.startsWith('site:')).length);
       map.getContainer().dataset.siteLabelCount = String([...placed.keys()].filter((k) => k.startsWith('site:')).length);
     };
     const refreshes = refreshWhenDrawnChanges(map, refresh);
@@ -131,4 +162,49 @@ export function LabelsLayer() {
   }, [map, visible, pins]);
 
   return null;
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/**
+ * A fanned site's labels: a zero-size element at the fan's centre (the marker's anchor), its lines and
+ * leaders placed around it. A line is a device's label; a click on it chooses that device, as its pin does
+ * (the lines are larger targets than the pins). Hidden from assistive technology like every map label: the
+ * dashboard's lists name the same devices.
+ */
+function stackElement(stack: LabelStack, selected: string | null, choose: (serial: string) => void): HTMLElement {
+  const root = document.createElement('div');
+  root.className = styles.stack ?? '';
+  root.setAttribute('aria-hidden', 'true');
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('class', styles.leaders ?? '');
+  root.append(svg);
+  const edge = stack.side === 'right' ? stack.left : stack.left + stack.width;
+  for (const line of stack.lines) {
+    const leader = document.createElementNS(SVG, 'polyline');
+    const pinX = line.x - stack.cx;
+    const pinY = line.y - 14 - stack.cy;
+    const lineY = line.top + STACK_LINE_PX / 2 - stack.cy;
+    const knee = edge - stack.cx + (stack.side === 'right' ? -8 : 8);
+    leader.setAttribute('points', `${pinX},${pinY} ${knee},${lineY} ${edge - stack.cx},${lineY}`);
+    svg.append(leader);
+    const element = document.createElement('div');
+    element.className = [styles.label, styles.stackLine].join(' ');
+    element.textContent = line.label;
+    element.title = line.label;
+    element.dataset.serial = line.serial;
+    element.dataset.stacked = 'true';
+    element.dataset.selected = String(line.serial === selected);
+    element.style.left = `${stack.left - stack.cx}px`;
+    element.style.top = `${line.top - stack.cy}px`;
+    element.style.width = `${Math.max(labelWidth(line.label, stack.width), stack.width)}px`;
+    element.addEventListener('click', (event) => {
+      // While a pin is placed by hand, a click is for the pin (placing-layer).
+      if (root.closest('[data-placing="true"]')) return;
+      event.stopPropagation();
+      choose(line.serial);
+    });
+    root.append(element);
+  }
+  return root;
 }

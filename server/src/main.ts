@@ -145,6 +145,7 @@ if (role === 'gateway') {
     auth: app.auth,
     sessions,
     deviceAccess,
+    servicePlans: app.servicePlanEvents,
     serviceToken: config.serviceToken,
     deviceApiUrl: config.deviceApiUrl ?? `http://127.0.0.1:${config.port}`,
     redisUrl: config.redisUrl,

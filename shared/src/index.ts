@@ -24,3 +24,4 @@ export * from './schemas/partner.schema.ts';
 export * from './schemas/maintenance.schema.ts';
 export * from './schemas/device-pin.schema.ts';
 export * from './rules/service-day/index.ts';
+export * from './schemas/service-day.schema.ts';

@@ -34,6 +34,8 @@ export type Config = {
   /** The device API the pollers read; by default this server's own. */
   deviceApiUrl: string | undefined;
   googleMapsApiKey: string | undefined;
+  /** An OSRM-compatible routing service (its /table API) for the service day's travel times; unset: the built-in estimate. */
+  routingUrl: string | undefined;
   /**
    * A MapLibre style the offline map draws instead of its built-in basemap (an operator's own, e.g. a
    * Protomaps basemap whose sources read a PMTiles file through the pmtiles:// protocol). http(s) or a
@@ -112,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { generat
     redisPrefix: env.REDIS_PREFIX || undefined,
     deviceApiUrl: env.DEVICE_API_URL || undefined,
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || undefined,
+    routingUrl: env.ROUTING_URL?.trim() || undefined,
     mapStyleUrl: mapStyleUrl(env.MAP_STYLE_URL),
     checkinSynchronousCommit: synchronousCommit(env.CHECKIN_SYNCHRONOUS_COMMIT),
     seedDemo: !isProduction && env.SEED_DEMO !== 'false',

@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/index.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { serviceDayServiceOf } from '../service-day/index.ts';
 import { maintenanceRepository } from './maintenance.repository.ts';
 import { maintenanceService } from './maintenance.service.ts';
 
@@ -25,14 +26,17 @@ export const maintenanceServiceOf = (ctx: Pick<AppContext, 'db' | 'config' | 'no
   });
 
 /** The calls of the /maintenance and /maintenance-result pages (paths of our choosing: the spec names none). */
-export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceOf(ctx)): Routes {
+export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceOf(ctx), serviceDay = serviceDayServiceOf(ctx)): Routes {
   const router = Router();
 
   router.get('/maintenanceDevices', async (req, res) => {
     res.json(await service.devices(viewerOf(req)));
   });
   router.post('/maintenanceRecord', async (req, res) => {
-    res.status(201).json(await service.record(viewerOf(req), req.body));
+    const record = await service.record(viewerOf(req), req.body);
+    res.status(201).json(record);
+    // A service plan visiting this device may move on (issue 48); its owner's Service day view hears it live.
+    serviceDay.deviceServiced(record.serial).catch((err: unknown) => ctx.log('service plan progress failed', err));
   });
   router.get('/maintenanceRecords', async (req, res) => {
     res.json(await service.records(viewerOf(req), req.query));

@@ -15,6 +15,7 @@ import { placesRoutes } from './places/index.ts';
 import { deviceGatewayRouter, gatewayAdminRoutes } from './gateway/index.ts';
 import { telemetryRoutes } from './telemetry/index.ts';
 import { reportRenderer, reportsRoutes } from './reports/index.ts';
+import { servicePlanEvents, servicePlanRenderer, serviceDayRoutes, type ServicePlanEvents } from './service-day/index.ts';
 import { billingRoutes } from './billing/index.ts';
 import { healthRoutes } from './health/index.ts';
 import { errorHandler, notFoundHandler } from './lib/errors.ts';
@@ -65,10 +66,12 @@ export type AppDeps = {
   nudges?: PollNudger;
   /** Fleet aggregates cached per scope (lib/aggregate-cache.ts); by default one for this process, emptied across processes through Redis. */
   aggregates?: AggregateCache;
+  /** Pushes service plan progress to owners' sockets; by default one for this process (attached like sessions). */
+  servicePlanEvents?: ServicePlanEvents;
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
-const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, usersRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes, reportsRoutes, billingRoutes, partnersRoutes, maintenanceRoutes];
+const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, usersRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes, reportsRoutes, billingRoutes, partnersRoutes, maintenanceRoutes, serviceDayRoutes];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
 export function createApp(deps: AppDeps) {
@@ -77,7 +80,7 @@ export function createApp(deps: AppDeps) {
   const clock = deps.clock ?? realClock;
   const now = deps.now ?? (() => clock.now());
   const uploadsDir = path.join(config.dataDir, 'uploads');
-  const jobDeps: JobDeps = { mailer: deps.mailer, reports: reportRenderer(database.db, { now }) };
+  const jobDeps: JobDeps = { mailer: deps.mailer, reports: reportRenderer(database.db, { now }), servicePlans: servicePlanRenderer(database.db) };
   // BullMQ on Redis when configured (any number of workers share it), else the in-process runner.
   const jobQueue =
     deps.queue ??
@@ -100,7 +103,8 @@ export function createApp(deps: AppDeps) {
   const deviceAccess = deps.deviceAccess ?? deviceAccessHub({ redisUrl: config.redisUrl, log });
   const nudges = deps.nudges ?? pollNudger({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
   const aggregates = deps.aggregates ?? aggregateCache({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), database: database.db, log });
-  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now, sessions, deviceAccess, log, pollNudge: nudges, aggregates };
+  const planEvents = deps.servicePlanEvents ?? servicePlanEvents({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
+  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now, sessions, deviceAccess, log, pollNudge: nudges, aggregates, servicePlanEvents: planEvents };
   // One Redis client for the auth counters and /readyz (fails fast while Redis is down; limits.ts).
   const redis = appRedis(config.redisUrl, log);
   const app = express();
@@ -208,5 +212,5 @@ export function createApp(deps: AppDeps) {
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
-  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess, nudges, aggregates });
+  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess, nudges, aggregates, servicePlanEvents: planEvents });
 }

@@ -1,3 +1,4 @@
+import type { ServicePlanProgress } from '@fleet/shared';
 import type { JobName, JobQueue } from '@fleet/workers';
 import type { Config } from './config/config.ts';
 import type { Db } from './db/client.ts';
@@ -24,4 +25,6 @@ export type AppContext = {
   pollNudge?: { devicesChanged(serials: string[]): void };
   /** Fleet aggregates per scope (overview, deviceGroup, counties), emptied by portal writes (lib/aggregate-cache.ts). */
   aggregates?: AggregateCache;
+  /** Pushes a service plan's progress to its owner's sockets (service-day/plan-events.ts). */
+  servicePlanEvents?: { progressed(ownerId: number, payload: ServicePlanProgress): void };
 };

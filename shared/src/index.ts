@@ -32,3 +32,4 @@ export * from './rules/alerts/index.ts';
 export * from './schemas/alerts.schema.ts';
 export * from './lib/format-number.ts';
 export * from './lib/plural.ts';
+export * from './schemas/service-day.schema.ts';

@@ -11,6 +11,7 @@ import { batteryReadings, deviceGroups, devices, jobRuns, pumpEvents } from '../
 import { createMailer, type Mailer } from '../../server/src/mail/mailer.ts';
 import { dbJobLedger } from '../../server/src/jobs/job-ledger.ts';
 import { reportFiles, reportRenderer } from '../../server/src/reports/report-mail.ts';
+import { servicePlanRenderer } from '../../server/src/service-day/index.ts';
 import { XLSX_HEADER_ROW } from '../../server/src/reports/report-files.ts';
 import { backends } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
@@ -444,7 +445,7 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       };
       // The real report-email job, with a short backoff so its five attempts fit in the test.
       const fast = { ...jobs, 'report-email': { ...jobs['report-email'], backoffMs: 5 } };
-      const queue = inProcessQueue(fast, { mailer, reports: reportRenderer(h.database.db, { files: counted }) }, dbJobLedger(h.database.db));
+      const queue = inProcessQueue(fast, { mailer, reports: reportRenderer(h.database.db, { files: counted }), servicePlans: servicePlanRenderer(h.database.db) }, dbJobLedger(h.database.db));
       const app = createApp({ config: h.config, database: h.database, mailer, queue, log: () => undefined });
       try {
         const before = h.smtp.received.length;
@@ -484,7 +485,7 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       };
       // Each worker has its own renderer and store, as two processes would: the stored claim decides who builds.
       const worker = () => {
-        const queue = bullmqQueue(jobs, { mailer, reports: reportRenderer(h.database.db, { files: counted }) }, dbJobLedger(h.database.db), { redisUrl: TEST_REDIS_URL, prefix });
+        const queue = bullmqQueue(jobs, { mailer, reports: reportRenderer(h.database.db, { files: counted }), servicePlans: servicePlanRenderer(h.database.db) }, dbJobLedger(h.database.db), { redisUrl: TEST_REDIS_URL, prefix });
         return { queue, app: createApp({ config: h.config, database: h.database, mailer, queue, log: () => undefined }) };
       };
       // The harness's own app is a third process on this database: its outbox relay (every 2 s) would take rows

@@ -9,6 +9,7 @@ export * from './queue-bullmq.ts';
 export { dispensationSummarySchema } from './jobs/dispensation-summary.job.ts';
 export { reportEmailSchema, type RenderedReport, type ReportDeps, type ReportEmailPayload } from './jobs/report-email.job.ts';
 export { signUpDecisionSchema } from './jobs/sign-up-decision.job.ts';
+export { servicePlanMailSchema, type ServicePlanDeps, type ServicePlanMailPayload } from './jobs/service-plan-mail.job.ts';
 export { startDemoSimulator, startSimulator, type Simulator, type SimulatedDevice } from './simulator/simulator.ts';
 export * from './realtime/nudge.ts';
 export { createRedis, REDIS_PROFILES, type RedisProfile } from './redis.ts';

@@ -34,6 +34,8 @@ export type Config = {
   /** The device API the pollers read; by default this server's own. */
   deviceApiUrl: string | undefined;
   googleMapsApiKey: string | undefined;
+  /** An OSRM-compatible routing service (its /table API) for the service day's travel times; unset: the built-in estimate. */
+  routingUrl: string | undefined;
   /**
    * A geocoder for the address search (GEOCODER_URL, docs/configuration-geocoder.md): a Nominatim-compatible
    * service (its /search API, format=jsonv2) or, with GEOCODER_KIND=pelias, a Pelias one (/v1/search).
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { generat
     deviceApiUrl: env.DEVICE_API_URL || undefined,
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY || undefined,
     geocoder: geocoder(env.GEOCODER_URL, env.GEOCODER_KIND),
+    routingUrl: env.ROUTING_URL?.trim() || undefined,
     mapStyleUrl: mapStyleUrl(env.MAP_STYLE_URL),
     checkinSynchronousCommit: synchronousCommit(env.CHECKIN_SYNCHRONOUS_COMMIT),
     seedDemo: !isProduction && env.SEED_DEMO !== 'false',

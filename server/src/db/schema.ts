@@ -655,3 +655,72 @@ export const maintenanceRecords = pgTable(
     uniqueIndex('maintenance_records_idempotency_key').on(t.idempotencyKey),
   ],
 );
+
+// ---------------------------------------------------------------- service day (migration 0017)
+
+/**
+ * A distributor's or market partner's crews (owner_id: the user who keeps them): contact, depot with its
+ * zone (from the coordinates, as sites), working hours 'HH:mm' in that zone, and what a van carries.
+ */
+export const crews = pgTable(
+  'crews',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull().default(''),
+    depotAddress: text('depot_address').notNull(),
+    depotLat: doublePrecision('depot_lat').notNull(),
+    depotLng: doublePrecision('depot_lng').notNull(),
+    timezoneId: text('timezone_id').notNull(),
+    startTime: text('start_time').notNull(),
+    endTime: text('end_time').notNull(),
+    capacityLitres: doublePrecision('capacity_litres').notNull(),
+    capacityBatteries: integer('capacity_batteries').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('crews_owner_idx').on(t.ownerId)],
+);
+
+/**
+ * One version of one owner's plan for a date: body is the plan as planned (shared PlanBody). status:
+ * draft, published, in_progress, done, or superseded (a published version a newer one replaced, kept
+ * readable). At most one of published / in_progress / done per owner and date (a partial unique index).
+ */
+export const servicePlans = pgTable(
+  'service_plans',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    planDate: date('plan_date').notNull(),
+    version: integer('version').notNull(),
+    status: text('status').notNull().default('draft'),
+    body: jsonb('body').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    publishedAt: ts('published_at'),
+  },
+  (t) => [
+    uniqueIndex('service_plans_owner_date_version_key').on(t.ownerId, t.planDate, t.version),
+    uniqueIndex('service_plans_one_published_key').on(t.ownerId, t.planDate).where(sql`${t.status} in ('published', 'in_progress', 'done')`),
+  ],
+);
+
+/** The devices a published plan visits, by crew and stop: a maintenance record finds its plans here. */
+export const servicePlanDevices = pgTable(
+  'service_plan_devices',
+  {
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => servicePlans.id, { onDelete: 'cascade' }),
+    serial: text('serial').notNull(),
+    crewId: integer('crew_id').notNull(),
+    stopOrder: integer('stop_order').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.serial] }), index('service_plan_devices_serial_idx').on(t.serial)],
+);

@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/index.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { serviceDayServiceOf } from '../service-day/index.ts';
 import { maintenanceRepository } from './maintenance.repository.ts';
 import { maintenanceService } from './maintenance.service.ts';
 import { devicesRepository, devicesService } from '../devices/index.ts';
@@ -29,7 +30,7 @@ export const maintenanceServiceOf = (ctx: Pick<AppContext, 'db' | 'config' | 'no
   });
 
 /** The calls of the /maintenance and /maintenance-result pages (paths of our choosing: the spec names none). */
-export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceOf(ctx)): Routes {
+export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceOf(ctx), serviceDay = serviceDayServiceOf(ctx)): Routes {
   const router = Router();
 
   router.get('/maintenanceDevices', async (req, res) => {
@@ -40,6 +41,8 @@ export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceO
     // The device's pollers push its new volumes, batch and warnings now (forecasts, dashboards, Service day).
     if (!duplicate && record.refills.length) ctx.pollNudge?.devicesChanged([record.serial]);
     res.status(duplicate ? 200 : 201).json(record);
+    // A service plan visiting this device may move on (issue 48); its owner's Service day view hears it live.
+    if (!duplicate) serviceDay.deviceServiced(record.serial).catch((err: unknown) => ctx.log('service plan progress failed', err));
   });
   router.get('/maintenanceRecord/:id/photo', async (req, res) => {
     const photo = await service.photo(viewerOf(req), parse(z.coerce.number().int().positive(), req.params.id));

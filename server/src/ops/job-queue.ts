@@ -4,6 +4,7 @@ import type { Database } from '../db/client.ts';
 import { dbJobLedger } from '../jobs/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import { reportRenderer } from '../reports/index.ts';
+import { servicePlanRenderer } from '../service-day/index.ts';
 import { currentRequestId, requestContext } from './logger.ts';
 
 /**
@@ -42,7 +43,7 @@ export const bullPrefixOf = (redisPrefix: string | undefined) => (redisPrefix ? 
  */
 export function jobQueueFor(opts: { config: Config; database: Database; mailer: Mailer; runWorker: boolean; redisPrefix?: string; concurrency?: number; log: (m: string, e?: unknown) => void; env?: NodeJS.ProcessEnv }) {
   const env = opts.env ?? process.env;
-  const deps: JobDeps = { mailer: heldMailer(opts.mailer, env, opts.config.isProduction, opts.log), reports: reportRenderer(opts.database.db) };
+  const deps: JobDeps = { mailer: heldMailer(opts.mailer, env, opts.config.isProduction, opts.log), reports: reportRenderer(opts.database.db), servicePlans: servicePlanRenderer(opts.database.db) };
   const ledger = dbJobLedger(opts.database.db);
   if (!opts.config.redisUrl) return { queue: inProcessQueue(jobs, deps, ledger, opts.log), depth: undefined };
   const queue = bullmqQueue(jobs, deps, ledger, {

@@ -71,6 +71,7 @@ export async function startPortal(opts: {
     auth: app.auth,
     sessions,
     deviceAccess,
+    servicePlans: app.servicePlanEvents,
     serviceToken: config.serviceToken,
     deviceApiUrl: config.deviceApiUrl ?? `http://127.0.0.1:${config.port}`,
     redisUrl: config.redisUrl,

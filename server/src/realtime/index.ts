@@ -6,3 +6,4 @@
 export { deviceApiGetter, startRealtime } from './realtime.ts';
 export { sessionHub, type SessionEnder, type SessionHub } from './sessions.ts';
 export { socketTarget } from './socket-target.ts';
+export type { FleetIo } from './socket-server.ts';

@@ -6,7 +6,7 @@ import type { SubscriptionTopic } from '@fleet/shared';
 import { memoryPollState, memoryWatchRegistry, pollCounters, pollNudger, redisPollState, redisWatchRegistry, startPollers, type NudgeSource } from '@fleet/workers';
 import type { AuthService } from '../auth/index.ts';
 import type { Db } from '../db/client.ts';
-import { attachRealtime } from './socket-server.ts';
+import { attachRealtime, type FleetIo } from './socket-server.ts';
 import type { SessionHub } from './sessions.ts';
 import type { DeviceAccessHub } from '../partners/index.ts';
 
@@ -25,6 +25,8 @@ export async function startRealtime(
     sessions?: SessionHub;
     /** The app's device access hub (app.deviceAccess): a partner's sockets leave the rooms of devices taken from it. */
     deviceAccess?: DeviceAccessHub;
+    /** The app's service plan events (app.servicePlanEvents): progress reaches the owners' sockets through this push server. */
+    servicePlans?: { attach(io: FleetIo): void; detach(io: FleetIo): void };
     serviceToken: string;
     /** The device API the pollers read (this server by default; another deployment of the same API works). */
     deviceApiUrl: string;
@@ -71,6 +73,7 @@ export async function startRealtime(
   });
   opts.sessions?.attach(socket.io);
   opts.deviceAccess?.attach(socket.io);
+  opts.servicePlans?.attach(socket.io);
   const counters = pollCounters();
   const ownNudger = !opts.nudges && opts.redisUrl && opts.pollers !== false ? pollNudger({ redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix ?? 'fleet:', log }) : undefined;
   const nudges = opts.nudges ?? ownNudger?.source;
@@ -97,6 +100,7 @@ export async function startRealtime(
     async close() {
       opts.sessions?.detach(socket.io);
       opts.deviceAccess?.detach(socket.io);
+      opts.servicePlans?.detach(socket.io);
       await pollers?.stop();
       await ownNudger?.close();
       await registry.close();

@@ -31,6 +31,22 @@ export type ServerToClientEvents = {
    * disconnects the socket right after. The client forgets its token and shows the sign-in screen.
    */
   'session:ended': (payload: { reason: SessionEndReason }) => void;
+  /**
+   * A published service plan moved on (a maintenance record of one of its devices): sent to the plan
+   * owner's sockets (room `user:{ownerId}`), with each stop's state, so the Service day view shows progress live.
+   */
+  'servicePlan:progressed': (payload: ServicePlanProgress) => void;
+};
+
+/** Where a published service plan stands: the plan's status, and which devices and stops are done. */
+export type ServicePlanProgress = {
+  planId: number;
+  date: string;
+  status: 'draft' | 'published' | 'in_progress' | 'done' | 'superseded';
+  progress: { stops: number; done: number };
+  stops: { crewId: number; order: number; done: boolean }[];
+  serviced: string[];
+  at: string;
 };
 
 /** Why the server ended a session: the client tells them apart (deactivated opens the Account Deactivated dialog). */

@@ -1,6 +1,7 @@
 import { batchRecallNoticeJob, type MailDeps } from './batch-recall-notice.job.ts';
 import { dispensationSummaryJob } from './dispensation-summary.job.ts';
 import { reportEmailJob, type ReportDeps } from './report-email.job.ts';
+import { servicePlanMailJob, type ServicePlanDeps } from './service-plan-mail.job.ts';
 import { signUpDecisionJob } from './sign-up-decision.job.ts';
 
 /** Every job name and its processor; start-up fails for a name without one (see queue.ts). */
@@ -8,7 +9,8 @@ export const jobs = {
   'batch-recall-notice': batchRecallNoticeJob,
   'dispensation-summary': dispensationSummaryJob,
   'report-email': reportEmailJob,
+  'service-plan-mail': servicePlanMailJob,
   'sign-up-decision': signUpDecisionJob,
 };
 export type JobName = keyof typeof jobs;
-export type JobDeps = MailDeps & ReportDeps;
+export type JobDeps = MailDeps & ReportDeps & ServicePlanDeps;

@@ -1,3 +1,4 @@
+import { LabelsActions } from '../../../features/device-labels';
 import { useUnit } from 'effector-react';
 import type { ReactNode } from 'react';
 import { addDeviceOpened } from '../../../features/device-form';
@@ -109,6 +110,7 @@ function CountyView() {
                 <span className={styles.siteAddress}>{site.address}</span>
                 <Counts row={site} />
               </button>
+              <LabelsActions query={{ site: site.id }} name={site.name} what={`site ${site.name}`} />
             </li>
           ))}
         </ul>

@@ -34,6 +34,7 @@ import { buildOpenApi, docsPage, type RouteDoc, type Routes } from './openapi/ro
 import { sessionHub, type SessionHub } from './realtime/index.ts';
 import { deviceAccessHub, type DeviceAccessHub, partnersRoutes } from './partners/index.ts';
 import { maintenanceRoutes, maintenanceServiceOf } from './maintenance/index.ts';
+import { labelsRoutes } from './labels/index.ts';
 
 export type AppDeps = {
   config: Config;
@@ -71,7 +72,7 @@ export type AppDeps = {
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
-const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, usersRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes, reportsRoutes, billingRoutes, partnersRoutes, maintenanceRoutes, serviceDayRoutes];
+const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, usersRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes, reportsRoutes, billingRoutes, partnersRoutes, maintenanceRoutes, serviceDayRoutes, labelsRoutes];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
 export function createApp(deps: AppDeps) {

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
+import { pdfWithFonts } from '../lib/pdf.ts';
 import { plural, warningText, type ReportAnswer, type ReportDevice } from '@fleet/shared';
 
 type Totals = ReportAnswer['totals'];
@@ -89,15 +89,6 @@ export async function reportXlsx(report: ReportAnswer): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-/**
- * pdfkit's built-in Helvetica only encodes WinAnsi (about Latin-1): a site named 'Παραλία Βόρεια' or
- * 'Bãi biển Mỹ Khê' would come out as garbage. DejaVu Sans (Condensed, close to Helvetica's width, so the
- * columns keep their room) covers Greek, Cyrillic and Vietnamese; pdfkit embeds only the glyphs used.
- */
-const require = createRequire(import.meta.url);
-const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf');
-const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf');
-
 const MARGIN = 30;
 const FONT_SIZE = 7;
 /** Room around a cell's text, each side. */
@@ -117,14 +108,8 @@ export function reportPdf(report: ReportAnswer, opts: { compress?: boolean } = {
     bufferPages: true,
     info: { Title: `${report.title} ${report.range_label}`, Creator: 'Fleet Portal' },
   });
-  doc.registerFont('Body', FONT);
-  doc.registerFont('Body-Bold', FONT_BOLD);
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  // DejaVu as 'Body' and 'Body-Bold': text beyond Latin-1 prints as written (lib/pdf.ts).
+  const done = pdfWithFonts(doc);
 
   type Cells = (string | number | null)[];
   const text = (value: string | number | null) => (value == null ? '' : String(value));

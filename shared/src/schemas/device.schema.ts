@@ -145,3 +145,16 @@ export const timezoneUpdateSchema = z.object({
 export const overviewQuerySchema = z.object({
   location: z.preprocess((v) => (blank(v) ? undefined : toNumber(v)), z.number({ error: 'location is a county id.' }).int().positive().optional()),
 });
+
+/** GET /api/v1/deviceLabels: exactly one of serials (comma-separated, at most 500), site or brand (ids). */
+export const deviceLabelsQuerySchema = z
+  .object({
+    serials: z
+      .string({ error: 'serials is a comma-separated list of serials.' })
+      .transform((text) => [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))])
+      .pipe(z.array(serialSchema).min(1, { error: 'serials is a comma-separated list of serials.' }).max(500, { error: 'At most 500 labels a call.' }))
+      .optional(),
+    site: z.coerce.number({ error: 'site is a site id.' }).int({ error: 'site is a site id.' }).positive({ error: 'site is a site id.' }).optional(),
+    brand: z.coerce.number({ error: 'brand is a brand id.' }).int({ error: 'brand is a brand id.' }).positive({ error: 'brand is a brand id.' }).optional(),
+  })
+  .refine((q) => [q.serials, q.site, q.brand].filter((v) => v !== undefined).length === 1, { error: 'Give one of serials, site or brand.', path: ['serials'] });

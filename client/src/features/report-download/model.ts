@@ -1,7 +1,7 @@
 import { createEffect, createEvent, createStore, sample } from 'effector';
 import { rangeProblem, reportFile, type ReportBody, type ReportFormat } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, failureMessage, http, HttpError, readToken } from '../../shared/api';
+import { createApiFx, failureMessage, http, httpBlob } from '../../shared/api';
 
 /**
  * The report download dialog (spec section 2 popups, section 7): choose PDF or EXCEL, a loading state,
@@ -25,28 +25,7 @@ export const formatChosen = createEvent<ReportFormat>();
 export const downloadClosed = createEvent();
 
 /** A binary answer of an authenticated POST, or HttpError with the server's JSON reason. */
-async function postForBlob(path: string, json: unknown): Promise<Blob> {
-  const headers = new Headers({ 'Content-Type': 'application/json' });
-  const token = readToken();
-  if (token) headers.set('Authorization', `Token ${token}`);
-  let response: Response;
-  try {
-    response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(json), credentials: 'same-origin' });
-  } catch {
-    throw new HttpError(0, null);
-  }
-  if (!response.ok) {
-    const text = await response.text().catch(() => '');
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    throw new HttpError(response.status, body);
-  }
-  return response.blob();
-}
+const postForBlob = (path: string, json: unknown) => httpBlob(path, { method: 'POST', json });
 
 /** Hands a file to the browser's download manager. */
 export const saveFileFx = createEffect(({ blob, fileName }: { blob: Blob; fileName: string }) => {

@@ -39,6 +39,16 @@ export type HttpOptions = {
  * JSON in and out. Resolves with the parsed body of a 2xx answer, throws HttpError otherwise.
  */
 export async function http<T>(path: string, options: HttpOptions = {}): Promise<T> {
+  return readBody(await send(path, options)) as Promise<T>;
+}
+
+/** A binary answer (a PDF, a spreadsheet) of the same call: HttpError with the server's reason otherwise. */
+export async function httpBlob(path: string, options: HttpOptions = {}): Promise<Blob> {
+  return (await send(path, options)).blob();
+}
+
+/** Sends the call; answers a 2xx response unread, throws HttpError (with the parsed body) otherwise. */
+async function send(path: string, options: HttpOptions): Promise<Response> {
   const headers = new Headers({ Accept: 'application/json' });
   const token = options.token ?? readToken();
   if (token) headers.set('Authorization', `Token ${token}`);
@@ -58,9 +68,8 @@ export async function http<T>(path: string, options: HttpOptions = {}): Promise<
     throw new HttpError(0, null);
   }
 
-  const body = await readBody(response);
-  if (!response.ok) throw new HttpError(response.status, body);
-  return body as T;
+  if (!response.ok) throw new HttpError(response.status, await readBody(response));
+  return response;
 }
 
 async function readBody(response: Response): Promise<unknown> {

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { BrandDeleteDialogs } from '../../../features/brand-delete';
 import { brandAddOpened, brandDetailOpened, BrandFormDialog } from '../../../features/brand-form';
 import { TransferDevicesDialog, transferOpened } from '../../../features/transfer-devices';
+import { LabelsActions } from '../../../features/device-labels';
 import { panelKit, PauseIcon, PlusIcon, SearchIcon, Spinner } from '../../../shared/ui';
 import { brandInitials } from '../lib/brand-list-lib';
 import {
@@ -130,6 +131,7 @@ function SelectedBrand() {
           <PlusIcon size={18} aria-hidden="true" /> Add devices to {brand.name}
         </button>
       ) : null}
+      {brand.device_count > 0 ? <LabelsActions query={{ brand: brand.id }} name={brand.name} what={`brand ${brand.name}`} /> : null}
       {counties.length === 0 ? (
         <p className={panelKit.empty}>No devices of this brand yet.</p>
       ) : (

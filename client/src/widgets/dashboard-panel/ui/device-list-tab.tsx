@@ -1,4 +1,5 @@
 import { formatNumber, plural, pluralWord } from '@fleet/shared';
+import { LabelsActions } from '../../../features/device-labels';
 import { useUnit } from 'effector-react';
 import type { ReactNode } from 'react';
 import { addDeviceOpened } from '../../../features/device-form';
@@ -110,6 +111,7 @@ function CountyView() {
                 <span className={styles.siteAddress}>{site.address}</span>
                 <Counts row={site} />
               </button>
+              <LabelsActions query={{ site: site.id }} name={site.name} what={`site ${site.name}`} />
             </li>
           ))}
         </ul>

@@ -1,3 +1,4 @@
+import { LabelsActions } from '../../../features/device-labels';
 import { useUnit } from 'effector-react';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { $accessLevel } from '../../../entities/session';
@@ -236,6 +237,7 @@ function DeviceInfoDialog({ open, device, onClose }: { open: boolean; device: Pa
           </div>
         ))}
       </dl>
+      <LabelsActions query={{ serials: [device.serial] }} name={device.serial} what={device.serial} />
     </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-# One image for every role of the scaled deployment (README 'Running it scaled'):
+# One image for every role of the scaled deployment (docs/operations.md, 'Running it scaled'):
 #   npm run start:server   HTTP + Socket.IO          npm run start:worker   pollers, jobs, schedules
 #   npm run simulate       the fleet simulator       npm run seed           the demo data, once
 # Multi-stage: the client is built here, at image build time; the runtime holds production dependencies

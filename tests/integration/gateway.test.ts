@@ -128,7 +128,7 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
     expect(appended.map((r) => r.litres)).toEqual([expect.closeTo(2.464 / 1000, 9)]);
   });
 
-  // README "Check-ins and durability": on PostgreSQL a check-in's COMMIT does not wait for the WAL flush
+  // docs/operations.md, "Check-ins and durability": on PostgreSQL a check-in's COMMIT does not wait for the WAL flush
   // (the disk busy with a checkpoint held every check-in 0.5-8 s, PERFORMANCE.md); that transaction only.
   it.runIf(backend === 'postgres')("commits a check-in without waiting for the WAL flush, and only that transaction", async () => {
     type Query = (...args: unknown[]) => Promise<{ rows: { synchronous_commit: string }[] }>;

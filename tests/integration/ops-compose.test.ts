@@ -146,7 +146,8 @@ describe('Dockerfile, .dockerignore and the proxy', () => {
 });
 
 describe('deploy/nginx.local.conf, the proxy of the README without compose', () => {
-  const readme = read('README.md');
+  // The commands of the scaled run without compose live in docs/operations.md (they were in the README).
+  const readme = read('docs/operations.md');
   const local = parseNginx(read('deploy/nginx.local.conf'));
   const steps = readme.slice(readme.indexOf('### Without it'), readme.indexOf('\n## ', readme.indexOf('### Without it')));
 

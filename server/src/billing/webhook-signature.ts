@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 
 /**
- * The payment webhook's signature (README 'Subscriptions and billing'):
+ * The payment webhook's signature (docs/api.md, 'Subscriptions and billing'):
  *
  *   X-Billing-Timestamp: <unix seconds>
  *   X-Billing-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>

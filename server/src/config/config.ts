@@ -50,7 +50,7 @@ export type Config = {
   mapStyleUrl: string | undefined;
   /**
    * PostgreSQL's synchronous_commit for a device check-in's transaction (CHECKIN_SYNCHRONOUS_COMMIT, 'off'
-   * by default; README "Check-ins and durability"). 'off': the device's answer does not wait for the WAL
+   * by default; docs/operations.md, "Check-ins and durability"). 'off': the device's answer does not wait for the WAL
    * to reach the disk, so a check-in does not queue behind the disk while a checkpoint or the background
    * writer keeps it busy; a crash of the database server (not of this process) can lose the check-ins of
    * its last moments (at most three wal_writer_delay, 0.6 s by default), never half of one. 'on' (or
@@ -64,7 +64,7 @@ export type Config = {
   sessionTtl: { idleHours: number; maxDays: number };
   /** Sign-in attempt limits (auth/limits.ts): per email+address, per address, per email from unknown addresses. */
   loginLimit: { perEmail: number; perAddress: number; windowSeconds: number; perEmailAnyAddress?: number; backoffSeconds?: number };
-  /** Subscriptions and billing (server/src/billing, README 'Subscriptions and billing'). */
+  /** Subscriptions and billing (server/src/billing, docs/api.md, 'Subscriptions and billing'). */
   billing: {
     /**
      * Key of the HMAC-SHA256 the payment provider signs its webhook calls with (BILLING_WEBHOOK_SECRET).

@@ -1,5 +1,5 @@
 /**
- * What one process does (README 'Running it scaled'):
+ * What one process does (docs/operations.md, 'Running it scaled'):
  * - `all` (`npm start`): HTTP, Socket.IO, pollers, jobs, schedules and the demo simulator in one process,
  *   on PGlite or PostgreSQL, Redis optional: the one-command default.
  * - `server` (`npm run start:server`): HTTP and Socket.IO only; jobs are queued for the workers and the

@@ -14,7 +14,7 @@ export interface ReportFileStore {
 }
 
 /**
- * Why a table and per-address jobs (rather than one job per request, or Redis): the README promises one
+ * Why a table and per-address jobs (rather than one job per request, or Redis): docs/api.md (Reports) promises one
  * `report-email` job per address with its own idempotency key, so a retry resends only the mails that did not
  * go, and the database is the one store every worker shares in both runs (in process and BullMQ; Redis is
  * absent in the default run). The first job of a request to run claims the key with a 'building' row, builds

@@ -128,7 +128,7 @@ export const billSchema = z.object({
 });
 export type Bill = z.infer<typeof billSchema>;
 
-/** The event the payment provider's webhook carries (signed, see the README's webhook section). */
+/** The event the payment provider's webhook carries (signed, see docs/api.md, 'Subscriptions and billing'). */
 export const paymentWebhookEventSchema = z.object({
   event_id: requiredText(128),
   type: z.literal('bill.paid', { error: 'Unknown event type.' }),

@@ -3,6 +3,7 @@ import type { Config } from './config/config.ts';
 import type { Db } from './db/client.ts';
 import type { Mailer } from './mail/index.ts';
 import type { AggregateCache } from './lib/aggregate-cache.ts';
+import type { Quota } from './auth/index.ts';
 import type { SessionEnder } from './realtime/index.ts';
 import type { DeviceAccessNotifier } from './partners/index.ts';
 
@@ -24,4 +25,6 @@ export type AppContext = {
   pollNudge?: { devicesChanged(serials: string[]): void };
   /** Fleet aggregates per scope (overview, deviceGroup, counties), emptied by portal writes (lib/aggregate-cache.ts). */
   aggregates?: AggregateCache;
+  /** Report mails a user may send: 30 an hour (auth/limits.ts `quota`); unlimited when absent (unit tests). */
+  reportMails?: Quota;
 };

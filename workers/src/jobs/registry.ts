@@ -1,6 +1,7 @@
 import { batchRecallNoticeJob, type MailDeps } from './batch-recall-notice.job.ts';
 import { dispensationSummaryJob } from './dispensation-summary.job.ts';
 import { reportEmailJob, type ReportDeps } from './report-email.job.ts';
+import { reportRecipientConfirmationJob } from './report-recipient-confirmation.job.ts';
 import { signUpDecisionJob } from './sign-up-decision.job.ts';
 
 /** Every job name and its processor; start-up fails for a name without one (see queue.ts). */
@@ -8,6 +9,7 @@ export const jobs = {
   'batch-recall-notice': batchRecallNoticeJob,
   'dispensation-summary': dispensationSummaryJob,
   'report-email': reportEmailJob,
+  'report-recipient-confirmation': reportRecipientConfirmationJob,
   'sign-up-decision': signUpDecisionJob,
 };
 export type JobName = keyof typeof jobs;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
 import { realClock, type Clock } from '@fleet/shared';
-import { authDocs, authLimits, authRepository, authRoutes, authService, requireAuth } from './auth/index.ts';
+import { authDocs, authLimits, authRepository, authRoutes, authService, quota, requireAuth } from './auth/index.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
 import { devicesRoutes } from './devices/index.ts';
@@ -105,9 +105,12 @@ export function createApp(deps: AppDeps) {
   const nudges = deps.nudges ?? pollNudger({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
   const aggregates = deps.aggregates ?? aggregateCache({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), database: database.db, log });
   const planEvents = deps.servicePlanEvents ?? servicePlanEvents({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
-  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now, sessions, deviceAccess, log, pollNudge: nudges, aggregates, servicePlanEvents: planEvents };
-  // One Redis client for the auth counters and /readyz (fails fast while Redis is down; limits.ts).
+  // One Redis client for the auth counters, the report mail quota and /readyz (fails fast while Redis is down; limits.ts).
   const redis = appRedis(config.redisUrl, log);
+  const limitStore = { redis: redis?.client, prefix: `${deps.redisPrefix ?? 'fleet:'}limit:` };
+  // Report mails: 30 an hour per user (issue 42: a client had mailed 20 reports to a stranger's address).
+  const reportMails = quota(limitStore, 'report-mails', { points: 30, durationSeconds: 3600 }, 'Too many report mails: at most 30 an hour.');
+  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now, sessions, deviceAccess, log, pollNudge: nudges, aggregates, servicePlanEvents: planEvents, reportMails };
   const app = express();
   app.disable('x-powered-by');
   // --- operations (ops/http.ts, owned by the operations work): request id, JSON access log, metrics, drain.
@@ -126,7 +129,7 @@ export function createApp(deps: AppDeps) {
     repo: authRepository(database.db),
     mailer: deps.mailer,
     sessionTtl: config.sessionTtl,
-    limits: authLimits({ login: config.loginLimit, redis: redis?.client, prefix: `${deps.redisPrefix ?? 'fleet:'}limit:` }),
+    limits: authLimits({ login: config.loginLimit, ...limitStore }),
     secretKey: config.secretKey,
     serviceToken: config.serviceToken,
     // The /maintenance credential: MAINTENANCE_TOKEN registered hashed, rotatable and revocable (maintenance.service.ts).

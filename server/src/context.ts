@@ -4,6 +4,7 @@ import type { Config } from './config/config.ts';
 import type { Db } from './db/client.ts';
 import type { Mailer } from './mail/index.ts';
 import type { AggregateCache } from './lib/aggregate-cache.ts';
+import type { Quota } from './auth/index.ts';
 import type { SessionEnder } from './realtime/index.ts';
 import type { DeviceAccessNotifier } from './partners/index.ts';
 
@@ -27,4 +28,6 @@ export type AppContext = {
   aggregates?: AggregateCache;
   /** Pushes a service plan's progress to its owner's sockets (service-day/plan-events.ts). */
   servicePlanEvents?: { progressed(ownerId: number, payload: ServicePlanProgress): void };
+  /** Report mails a user may send: 30 an hour (auth/limits.ts `quota`); unlimited when absent (unit tests). */
+  reportMails?: Quota;
 };

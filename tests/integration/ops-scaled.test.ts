@@ -15,6 +15,7 @@ import { postgresAvailable, TEST_DATABASE_URL } from '../helpers/backends.ts';
 import { freePort } from '../helpers/ports.ts';
 import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { startSmtpServer } from '../helpers/smtp.ts';
+import { confirmationPath } from '../helpers/report-recipients.ts';
 import { CHROMIUM, TEST_BROWSER_ARGS, mapData, signInToMap } from '../e2e/browser.ts';
 import { CLIENT_DIST } from '../e2e/server.ts';
 
@@ -291,6 +292,9 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     const requestId = `ops-trace-${crypto.randomBytes(6).toString('hex')}`;
     const auth = { Authorization: `Token ${token}`, 'content-type': 'application/json' };
     await fetch(`${serverA.base}/api/v1/addEmail`, { method: 'POST', headers: auth, body: JSON.stringify({ email: 'ops-trace@example.test', name: 'Ops' }) });
+    // The recipient opens its confirmation link first (no report reaches an unconfirmed one).
+    for (let i = 0; i < 100 && !confirmationPath(smtp.received, 'ops-trace@example.test'); i++) await sleep(100);
+    expect((await fetch(`${serverA.base}${confirmationPath(smtp.received, 'ops-trace@example.test')}`)).status).toBe(200);
     const res = await fetch(`${serverA.base}/api/v1/emailReport`, {
       method: 'POST',
       headers: { ...auth, 'X-Request-Id': requestId },
@@ -298,8 +302,9 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     });
     expect(res.status).toBe(202);
     expect(res.headers.get('x-request-id')).toBe(requestId);
-    for (let i = 0; i < 100 && !smtp.received.some((m) => m.to.includes('ops-trace@example.test')); i++) await sleep(100);
-    expect(smtp.received.filter((m) => m.to.includes('ops-trace@example.test'))).toHaveLength(1);
+    const reports = () => smtp.received.filter((m) => m.to.includes('ops-trace@example.test') && !/Confirm to receive/.test(m.raw));
+    for (let i = 0; i < 100 && !reports().length; i++) await sleep(100);
+    expect(reports()).toHaveLength(1);
     expect(serverA.lines.some((l) => l.requestId === requestId)).toBe(true);
     // The worker logs the job's end just after the SMTP server has the mail.
     const workerLines = () => workerProcs().flatMap((w) => w.lines.filter((l) => l.requestId === requestId));

@@ -17,6 +17,7 @@ import { backends } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { pdfText, pdfTextChecks } from '../helpers/pdf-text.ts';
 import { mailText, type ReceivedMail } from '../helpers/smtp.ts';
+import { confirmRecipients } from '../helpers/report-recipients.ts';
 import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.ts';
 
 const BACKENDS = await backends();
@@ -117,7 +118,8 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       const initial = (await as('client').get('/email')).body as { id: number }[];
       const added = await as('client').post('/addEmail', { email: ' Ops@Example.COM ', name: 'Ops' });
       expect(added.status, JSON.stringify(added.body)).toBe(201);
-      expect(added.body).toEqual({ id: expect.any(Number), name: 'Ops', email: 'ops@example.com', is_enable: true });
+      // A new recipient has not confirmed yet (its confirmation mail: security-report-mails.test.ts).
+      expect(added.body).toEqual({ id: expect.any(Number), name: 'Ops', email: 'ops@example.com', is_enable: true, confirmed: false });
       const id = added.body.id as number;
 
       expect((await as('client').post('/addEmail', { email: 'OPS@example.com', name: 'Again' })).body).toEqual({ email: [REPORT_MESSAGES.duplicateEmail] });
@@ -127,7 +129,7 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
 
       const edited = await as('client').post(`/email/${id}`, { email: 'ops@example.com', is_enable: false });
       expect(edited.status).toBe(200);
-      expect(edited.body).toEqual({ id, name: 'Ops', email: 'ops@example.com', is_enable: false });
+      expect(edited.body).toEqual({ id, name: 'Ops', email: 'ops@example.com', is_enable: false, confirmed: false });
       expect((await as('client').post(`/email/${id}`, {})).status).toBe(400);
       expect((await as('client').post(`/email/${id}`, { is_enable: 'yes' })).body).toEqual({ is_enable: ['Must be true or false.'] });
       expect((await as('client').get('/email')).body).toEqual([...initial, edited.body]);
@@ -343,6 +345,8 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
         expect(res.status).toBe(201);
         if (email === 'off@report.test') await as('distributor').post(`/email/${res.body.id}`, { is_enable: false });
       }
+      // Each opens its confirmation link, as a recipient must before any report reaches it.
+      await confirmRecipients(h.app, h.smtp.received, ['ops@report.test', 'boss@report.test', 'off@report.test']);
     });
 
     it('answers 400 for an empty list, and for addresses not enabled in the caller\'s list', async () => {
@@ -425,6 +429,7 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
 
     it('builds a report for three addresses once; after a mail that failed every attempt, the request again sends only it', async () => {
       await as('distributor').post('/addEmail', { email: 'third@report.test', name: 'Third' }).expect(201);
+      await confirmRecipients(h.app, h.smtp.received, ['third@report.test']);
       // The harness's own app is another process on this database: its outbox relay (every 2 s) could take the
       // rows this test's app records and run them with its own renderer and mailer (a clean-clone CI run saw no
       // build here: the harness had relayed them). Its queue is closed from here on; the tests after this one

@@ -78,6 +78,7 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'get /api/v1/placeSuggestions': { allow: ALL },
   'get /api/v1/placeNames': { allow: ALL },
   'get /api/v1/nearestPlace': { allow: ALL },
+  'get /api/v1/confirmReportEmail/{token}': { allow: 'public' },
   // Brands
   'get /api/v1/brand': { allow: ALL },
   'get /api/v1/brand/{id}': { allow: ALL },

@@ -8,4 +8,4 @@ export { authDocs } from './auth.docs.ts';
 export { requireAccess, requireAuth, viewerOf } from './auth.middleware.ts';
 export { authRepository } from './auth.repository.ts';
 export { authService, type AuthService, type Viewer } from './auth.service.ts';
-export { authLimits } from './limits.ts';
+export { authLimits, quota, type Quota } from './limits.ts';

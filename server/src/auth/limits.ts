@@ -32,6 +32,51 @@ export type LoginLimitConfig = {
 
 export type ThrottleConfig = { points: number; durationSeconds: number };
 
+/** Where counters live: Redis (shared by every process, insured in memory while Redis is down), else memory. */
+export type LimiterStore = { redis?: Redis | undefined; prefix?: string };
+
+/** One counter of `points` per `duration` seconds, in the store described above. */
+export function rateLimiter(store: LimiterStore, name: string, points: number, duration: number): RateLimiterAbstract {
+  const prefix = store.prefix ?? 'fleet:limit:';
+  return store.redis
+    ? new RateLimiterRedis({
+        storeClient: store.redis,
+        keyPrefix: `${prefix}${name}`,
+        points,
+        duration,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration }),
+      })
+    : new RateLimiterMemory({ keyPrefix: name, points, duration });
+}
+
+/** 429 with Retry-After, the detail saying what and when. */
+function tooMany(ms: number, what: string): ApiError {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  return new ApiError(429, { detail: `${what} Try again in ${seconds} seconds.` }, { 'Retry-After': String(seconds) });
+}
+
+/**
+ * A quota of `points` per `durationSeconds` per key, taken n at a time: a take that does not fit answers 429
+ * (detail `what`, Retry-After) and spends nothing, so a refused call does not shorten the quota.
+ */
+export function quota(store: LimiterStore, name: string, cfg: ThrottleConfig, what: string) {
+  const limiter = rateLimiter(store, name, cfg.points, cfg.durationSeconds);
+  return {
+    async take(key: string, n: number): Promise<void> {
+      if (n <= 0) return;
+      try {
+        await limiter.consume(key, n);
+      } catch (res) {
+        if (!(res instanceof RateLimiterRes)) throw res;
+        await limiter.reward(key, n).catch(() => undefined);
+        throw tooMany(Math.max(1, res.msBeforeNext), what);
+      }
+    },
+  };
+}
+export type Quota = ReturnType<typeof quota>;
+
 export function authLimits(opts: {
   login: LoginLimitConfig;
   /** Reset mails per email, and reset requests per address. */
@@ -46,18 +91,7 @@ export function authLimits(opts: {
   redis?: Redis | undefined;
   prefix?: string;
 }) {
-  const prefix = opts.prefix ?? 'fleet:limit:';
-  const make = (name: string, points: number, duration: number): RateLimiterAbstract =>
-    opts.redis
-      ? new RateLimiterRedis({
-          storeClient: opts.redis,
-          keyPrefix: `${prefix}${name}`,
-          points,
-          duration,
-          rejectIfRedisNotReady: true,
-          insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration }),
-        })
-      : new RateLimiterMemory({ keyPrefix: name, points, duration });
+  const make = (name: string, points: number, duration: number) => rateLimiter(opts, name, points, duration);
 
   const l = opts.login;
   const window = l.windowSeconds;
@@ -96,10 +130,6 @@ export function authLimits(opts: {
     return Math.max(0, ...waits);
   }
 
-  const tooMany = (ms: number, what: string) => {
-    const seconds = Math.max(1, Math.ceil(ms / 1000));
-    return new ApiError(429, { detail: `${what} Try again in ${seconds} seconds.` }, { 'Retry-After': String(seconds) });
-  };
 
   async function isKnown(e: string, a: string) {
     const res = await known.get(key(e, a)).catch(() => null);

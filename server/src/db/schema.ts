@@ -366,10 +366,20 @@ export const reportEmails = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     isEnable: boolean('is_enable').notNull().default(true),
+    /** When the recipient confirmed (its confirmation link); null: no report reaches it yet (issue 42). */
+    confirmedAt: ts('confirmed_at'),
+    /** HMAC of the token of the last confirmation link sent; cleared once used. */
+    confirmTokenHash: text('confirm_token_hash'),
     createdAt: createdAt(),
   },
-  (t) => [index('report_emails_owner_idx').on(t.ownerId)],
+  (t) => [index('report_emails_owner_idx').on(t.ownerId), uniqueIndex('report_emails_confirm_token_idx').on(t.confirmTokenHash).where(sql`${t.confirmTokenHash} is not null`)],
 );
+
+/** When an address was last sent a report-recipient confirmation, by whoever: at most one a day per address. */
+export const reportRecipientConfirmations = pgTable('report_recipient_confirmations', {
+  email: text('email').primaryKey(),
+  lastSentAt: ts('last_sent_at').notNull(),
+});
 
 export const reportTags = pgTable(
   'report_tags',

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { brands, deviceGroups, devices, locations, reportEmails, reportTagDevices, reportTags } from '../db/schema.ts';
+import { brands, deviceGroups, devices, locations, reportEmails, reportTagDevices, reportTags, users } from '../db/schema.ts';
 
 export type ReportEmailRow = typeof reportEmails.$inferSelect;
 export type ReportTagRow = typeof reportTags.$inferSelect;
@@ -34,8 +34,17 @@ export interface ReportsRepository {
   emailById(ownerId: number, id: number): Promise<ReportEmailRow | undefined>;
   emailTaken(ownerId: number, email: string, exceptId?: number): Promise<boolean>;
   insertEmail(values: typeof reportEmails.$inferInsert): Promise<ReportEmailRow>;
-  updateEmail(ownerId: number, id: number, values: Partial<Pick<ReportEmailRow, 'email' | 'name' | 'isEnable'>>): Promise<ReportEmailRow | undefined>;
+  updateEmail(ownerId: number, id: number, values: Partial<Pick<ReportEmailRow, 'email' | 'name' | 'isEnable' | 'confirmedAt' | 'confirmTokenHash'>>): Promise<ReportEmailRow | undefined>;
   removeEmail(ownerId: number, id: number): Promise<boolean>;
+  /** The name and email of a list's owner, for the confirmation mail. */
+  ownerLabel(ownerId: number): Promise<string>;
+  /**
+   * Takes the day's one confirmation mail of an address (whoever asks): true when none was sent to it in the
+   * 24 hours before `now`, and records this one. One statement, so two processes cannot both take it.
+   */
+  claimConfirmationMail(email: string, now: Date): Promise<boolean>;
+  /** Confirms the recipient whose last confirmation link carried this token hash, using the token up. */
+  confirmByTokenHash(tokenHash: string, now: Date): Promise<ReportEmailRow | undefined>;
 
   tags(ownerId: number, id?: number): Promise<ReportTagRow[]>;
   /** The devices of these tags that lie in `scope` (a tag keeps devices the owner can no longer see; they are not shown). */
@@ -90,6 +99,30 @@ export function reportsRepository(db: Db): ReportsRepository {
         .update(reportEmails)
         .set(values)
         .where(and(eq(reportEmails.ownerId, ownerId), eq(reportEmails.id, id)))
+        .returning();
+      return row;
+    },
+
+    async ownerLabel(ownerId) {
+      const [row] = await db.select({ username: users.username, email: users.email }).from(users).where(eq(users.id, ownerId));
+      return row ? (row.username?.trim() ? `${row.username.trim()} (${row.email})` : row.email) : 'A fleet portal user';
+    },
+
+    async claimConfirmationMail(email, now) {
+      const dayBefore = new Date(now.getTime() - 86_400_000);
+      const res = (await db.execute(sql`
+        insert into report_recipient_confirmations (email, last_sent_at) values (lower(${email}), ${now.toISOString()}::timestamptz)
+        on conflict (email) do update set last_sent_at = excluded.last_sent_at
+        where report_recipient_confirmations.last_sent_at <= ${dayBefore.toISOString()}::timestamptz
+        returning email`)) as unknown as { rows: unknown[] };
+      return res.rows.length > 0;
+    },
+
+    async confirmByTokenHash(tokenHash, now) {
+      const [row] = await db
+        .update(reportEmails)
+        .set({ confirmedAt: now, confirmTokenHash: null })
+        .where(eq(reportEmails.confirmTokenHash, tokenHash))
         .returning();
       return row;
     },

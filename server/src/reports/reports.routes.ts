@@ -24,14 +24,22 @@ import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { telemetryRepository } from '../telemetry/index.ts';
 import { reportPdf, reportXlsx, XLSX_TYPE } from './report-files.ts';
 import { reportsRepository } from './reports.repository.ts';
-import { reportsService } from './reports.service.ts';
+import { CONFIRM_PATH, reportsService } from './reports.service.ts';
 
 /** Report data for the PDF can be larger than the portal's 100 kB JSON limit (2,000 devices). */
 const PDF_BODY_LIMIT = '2mb';
 
 /** The report calls of spec section 7 (Email List for Report, tags, reports), and the same-origin POST /api/pdf. */
 export function reportsRoutes(ctx: AppContext): Routes {
-  const service = reportsService({ repo: reportsRepository(ctx.db), telemetry: telemetryRepository(ctx.db), queue: ctx.queue, now: ctx.now });
+  const service = reportsService({
+    repo: reportsRepository(ctx.db),
+    telemetry: telemetryRepository(ctx.db),
+    queue: ctx.queue,
+    now: ctx.now,
+    ...(ctx.reportMails ? { reportMails: ctx.reportMails } : {}),
+    secretKey: ctx.config.secretKey,
+    publicUrl: ctx.config.publicUrl,
+  });
   const router = Router();
   const file = (res: Response, name: string, type: string, content: Buffer) => {
     res.set({ 'Cache-Control': 'no-store', 'Content-Type': type, 'Content-Disposition': contentDisposition(name), 'Content-Length': String(content.length) }).send(content);
@@ -157,9 +165,9 @@ export function reportsRoutes(ctx: AppContext): Routes {
       path: '/api/v1/emailReport',
       tag,
       summary: 'Mail the report (xlsx and pdf attached) to addresses of the caller\'s Email List for Report: queued',
-      description: `One queued job per address, retried on failure; each keyed by the request (caller, range, devices, addresses, request id) and the address, so a retry, a second worker or the same request again never mails twice. The request id is requestId in the body, else the Idempotency-Key header, else a new one (each call then sends). Empty emails: 400 {"emails": ["${REPORT_MESSAGES.emailListEmpty}"]}; an address not enabled in the caller's list: 400. ${serials}`,
+      description: `One queued job per confirmed address, retried on failure; addresses that have not confirmed are skipped and listed in \`unconfirmed\` (400 when none has), and asked again at most once a day. At most 30 report mails an hour per user (429, Retry-After). each keyed by the request (caller, range, devices, addresses, request id) and the address, so a retry, a second worker or the same request again never mails twice. The request id is requestId in the body, else the Idempotency-Key header, else a new one (each call then sends). Empty emails: 400 {"emails": ["${REPORT_MESSAGES.emailListEmpty}"]}; an address not enabled in the caller's list: 400. ${serials}`,
       body: emailReportSchema,
-      responses: { 202: { description: 'Queued', schema: emailReportAnswerSchema }, 503: { description: 'The queue is unreachable: send again with the same requestId', schema: detail } },
+      responses: { 202: { description: 'Queued', schema: emailReportAnswerSchema }, 429: { description: 'Over 30 report mails in the hour; see Retry-After' }, 503: { description: 'The queue is unreachable: send again with the same requestId', schema: detail } },
     },
     {
       method: 'post',
@@ -171,5 +179,36 @@ export function reportsRoutes(ctx: AppContext): Routes {
       responses: { 200: { description: 'application/pdf bytes' } },
     },
   ];
-  return { router, docs, mounts: [{ path: '/api/pdf', router: pdf }] };
+  // The link of a confirmation mail: public (the recipient has no account), its token the only credential.
+  const confirm = Router();
+  confirm.get('/:token', async (req, res) => {
+    const done = await service.confirmRecipient(req.params.token);
+    res
+      .status(done ? 200 : 404)
+      .type('html')
+      .send(
+        confirmationPage(
+          done
+            ? `${done.email} is confirmed: reports that ${done.owner} sends from the fleet portal will reach it.`
+            : 'This confirmation link is not valid: it was already used, a newer one was sent, or the address was removed from the list.',
+        ),
+      );
+  });
+  docs.push({
+    method: 'get',
+    path: `${CONFIRM_PATH}/:token`,
+    tag,
+    auth: 'none',
+    summary: 'Confirm a report recipient (the link of its confirmation mail); an HTML page saying what was confirmed',
+    description: 'A new address on an Email List for Report gets one confirmation mail (at most one a day per address); no report reaches it before this link is opened. The token is single-purpose and works once.',
+    responses: { 200: { description: 'Confirmed (text/html)' }, 404: { description: 'Unknown, used or replaced token (text/html)' } },
+  });
+  return { router, docs, mounts: [{ path: '/api/pdf', router: pdf }], publicMounts: [{ path: CONFIRM_PATH, router: confirm }] };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A plain page (no script, no style: the portal's CSP holds) for a person who clicked a mail's link. */
+function confirmationPage(message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Fleet portal reports</title></head><body><main><h1>Fleet portal reports</h1><p>${escapeHtml(message)}</p></main></body></html>`;
 }

@@ -3,6 +3,8 @@ import { addDays, addReportEmailSchema, addReportTagSchema, daysBetween, deleteR
 import { jobIdOf, type JobName, type JobQueue, type ReportEmailPayload } from '@fleet/workers';
 import { deviceScope, type ScopeViewer } from '../access/scope.ts';
 import { ApiError, isUniqueViolation, parse } from '../lib/errors.ts';
+import type { Quota } from '../auth/index.ts';
+import { keyHash, randomKey } from '../lib/crypto.ts';
 import type { DeviceRange } from '../telemetry/index.ts';
 import type { ReportDeviceRow, ReportEmailRow, ReportsRepository } from './reports.repository.ts';
 
@@ -17,7 +19,15 @@ export type ReportsServiceDeps = {
   telemetry: ReportTelemetry;
   queue: Pick<JobQueue<JobName>, 'enqueue'>;
   now: () => Date;
+  /** Report mails per user (30 an hour in the app, auth/limits.ts); unlimited without it. */
+  reportMails?: Pick<Quota, 'take'>;
+  /** Key of the confirmation tokens' HMAC, and the portal's address for their links. */
+  secretKey?: string;
+  publicUrl?: string;
 };
+
+/** Where a confirmation link points (GET, public: the token is the only credential, single-purpose). */
+export const CONFIRM_PATH = '/api/v1/confirmReportEmail';
 
 /** A report's devices and calendar days, already validated. */
 export type ReportQuery = { deviceSerials: string[]; startDate: string; endDate: string };
@@ -54,6 +64,26 @@ export function reportsService(deps: ReportsServiceDeps) {
     }
   }
 
+  const tokenHash = (token: string) => keyHash(deps.secretKey ?? 'report-confirmation', `report-recipient:${token}`);
+
+  /**
+   * Sends a recipient its confirmation mail through the outbox, unless its address already had one in the
+   * last 24 hours (whoever asked): answers whether a mail went. Each mail carries a new single-purpose token;
+   * the one before stops working.
+   */
+  async function sendConfirmation(row: ReportEmailRow): Promise<boolean> {
+    if (!(await repo.claimConfirmationMail(row.email, deps.now()))) return false;
+    const token = randomKey(24);
+    await repo.updateEmail(row.ownerId, row.id, { confirmTokenHash: tokenHash(token) });
+    const confirmUrl = `${deps.publicUrl ?? ''}${CONFIRM_PATH}/${token}`;
+    await deps.queue.enqueue(
+      'report-recipient-confirmation',
+      { to: row.email, name: row.name, requestedBy: await repo.ownerLabel(row.ownerId), confirmUrl },
+      { idempotencyKey: `report-recipient-confirmation:${row.id}:${tokenHash(token).slice(0, 16)}` },
+    );
+    return true;
+  }
+
   const service = {
     // ------------------------------------------------------------ Email List for Report
 
@@ -71,7 +101,11 @@ export function reportsService(deps: ReportsServiceDeps) {
         if ((await tx.emails(viewer.id)).length >= REPORT_LIMITS.maxEmails) {
           throw ApiError.badRequest(`The Email List for Report holds at most ${REPORT_LIMITS.maxEmails} addresses.`);
         }
-        return toEmailAnswer(await tx.insertEmail({ ownerId: viewer.id, name: input.name, email: input.email, isEnable: true }));
+        return tx.insertEmail({ ownerId: viewer.id, name: input.name, email: input.email, isEnable: true });
+      }).then(async (row) => {
+        // A new recipient is asked first: no report reaches it before it confirms.
+        await sendConfirmation(row);
+        return toEmailAnswer(row);
       });
     },
 
@@ -84,9 +118,22 @@ export function reportsService(deps: ReportsServiceDeps) {
         if (!(await tx.emailById(viewer.id, id))) throw ApiError.notFound(EMAIL_NOT_FOUND);
         const input = parse(editReportEmailSchema, body ?? {});
         if (input.email !== undefined && (await tx.emailTaken(viewer.id, input.email, id))) throw ApiError.field('email', REPORT_MESSAGES.duplicateEmail);
-        const row = await tx.updateEmail(viewer.id, id, { email: input.email, name: input.name, isEnable: input.is_enable });
-        return toEmailAnswer(row!);
+        const before = (await tx.emailById(viewer.id, id))!;
+        // Another address is another recipient: it confirms before any report reaches it.
+        const moved = input.email !== undefined && input.email.toLowerCase() !== before.email.toLowerCase();
+        const row = await tx.updateEmail(viewer.id, id, { email: input.email, name: input.name, isEnable: input.is_enable, ...(moved ? { confirmedAt: null, confirmTokenHash: null } : {}) });
+        return { row: row!, moved };
+      }).then(async ({ row, moved }) => {
+        if (moved) await sendConfirmation(row);
+        return toEmailAnswer(row);
       });
+    },
+
+    /** GET /confirmReportEmail/{token}: the link of a confirmation mail. Answers who confirmed what, or undefined for a token not (or no longer) valid. */
+    async confirmRecipient(token: string): Promise<{ email: string; owner: string } | undefined> {
+      if (!/^[0-9a-f]{48}$/.test(token)) return undefined;
+      const row = await repo.confirmByTokenHash(tokenHash(token), deps.now());
+      return row && { email: row.email, owner: await repo.ownerLabel(row.ownerId) };
     },
 
     /** POST /deleteEmail/{id}: deletes the address (the body { isEnable: false } is what the spec's client sends). */
@@ -173,13 +220,21 @@ export function reportsService(deps: ReportsServiceDeps) {
       const list = new Map((await repo.emails(viewer.id)).filter((e) => e.isEnable).map((e) => [e.email.toLowerCase(), e]));
       const strangers = input.emails.filter((e) => !list.has(e));
       if (strangers.length) throw ApiError.field('emails', `Not an enabled address of your Email List for Report: ${strangers.join(', ')}.`);
+      // Recipients that have not confirmed are skipped (and asked again, at most once a day per address).
+      const unconfirmed = input.emails.filter((e) => !list.get(e)!.confirmedAt);
+      const recipients = input.emails.filter((e) => list.get(e)!.confirmedAt);
+      for (const e of unconfirmed) await sendConfirmation(list.get(e)!);
+      if (!recipients.length) {
+        throw ApiError.field('emails', `No report sent: ${unconfirmed.join(', ')} ${unconfirmed.length === 1 ? 'has' : 'have'} not confirmed yet. A confirmation mail goes to each new address (at most one a day); reports follow once it is confirmed.`);
+      }
+      await deps.reportMails?.take(`user:${viewer.id}`, recipients.length);
       const requestId = input.requestId ?? idempotencyKey?.trim().slice(0, 100) ?? crypto.randomUUID();
       const startDate = reportDateOfInput(input.startDate);
       const endDate = reportDateOfInput(input.endDate);
-      const requestKey = reportRequestKey({ userId: viewer.id, startDate, endDate, deviceSerials: input.deviceSerials, emails: input.emails, requestId });
+      const requestKey = reportRequestKey({ userId: viewer.id, startDate, endDate, deviceSerials: input.deviceSerials, emails: recipients, requestId });
       const jobs: EmailReportAnswer['jobs'] = [];
       try {
-        for (const to of input.emails) {
+        for (const to of recipients) {
           const key = `report-email:${requestKey}:${to}`;
           const payload: ReportEmailPayload = { to, name: list.get(to)!.name, requestedBy: viewer.id, deviceSerials: input.deviceSerials, startDate, endDate, requestKey };
           await deps.queue.enqueue('report-email', payload, { idempotencyKey: key });
@@ -189,7 +244,7 @@ export function reportsService(deps: ReportsServiceDeps) {
         // The mails already queued keep their keys: sending the same request id again queues only the rest.
         throw new ApiError(503, { detail: `The report mail could not be queued (${(err as Error).message}); send again with requestId "${requestId}".` });
       }
-      return { detail: REPORT_MESSAGES.queued, jobId: requestKey, requestId, jobs };
+      return { detail: REPORT_MESSAGES.queued, jobId: requestKey, requestId, jobs, unconfirmed };
     },
   };
   return service;
@@ -272,7 +327,7 @@ export function unknownDevicesMessage(serials: string[]): string {
 }
 
 export function toEmailAnswer(row: ReportEmailRow): ReportEmailAnswer {
-  return { id: row.id, name: row.name, email: row.email, is_enable: row.isEnable };
+  return { id: row.id, name: row.name, email: row.email, is_enable: row.isEnable, confirmed: row.confirmedAt !== null };
 }
 
 /** The key of one emailReport request: the same inputs and request id always give the same key. */

@@ -300,7 +300,8 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<S
       { ownerId: dist, name: 'Operations', email: 'ops@demo.test', isEnable: true },
       { ownerId: dist, name: 'Finance', email: 'finance@demo.test', isEnable: false },
       { ownerId: uid('client@demo.test'), name: 'Parks Manager', email: 'parks@demo.test', isEnable: true },
-    ]);
+      // The demo's recipients have confirmed (migration 0018: those on a list before it count as confirmed).
+    ].map((e) => ({ ...e, confirmedAt: new Date() })));
     const [tag] = await tx.insert(t.reportTags).values({ ownerId: dist, name: 'Lafitte', isSavedTag: true }).returning({ id: t.reportTags.id });
     for (const deviceId of tagDevices) await tx.insert(t.reportTagDevices).values({ tagId: tag!.id, deviceId });
 

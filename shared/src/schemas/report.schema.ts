@@ -103,7 +103,13 @@ export const deleteReportEmailSchema = z.preprocess(
   object({ isEnable: z.literal(false, { error: 'isEnable must be false (this call deletes the address).' }).optional() }, '{"isEnable": false}'),
 );
 
-export const reportEmailAnswerSchema = z.object({ id: z.number().int(), name: z.string(), email: z.string(), is_enable: z.boolean() });
+export const reportEmailAnswerSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  is_enable: z.boolean(),
+  confirmed: z.boolean().describe('Whether the recipient opened its confirmation link: no report reaches it before'),
+});
 export type ReportEmailAnswer = z.infer<typeof reportEmailAnswerSchema>;
 
 // ---------------------------------------------------------------- report tags
@@ -268,5 +274,6 @@ export const emailReportAnswerSchema = z.object({
   jobId: z.string().describe('Names this send: the same request id gives the same jobId and sends nothing more'),
   requestId: z.string(),
   jobs: z.array(z.object({ email: z.string(), jobId: z.string() })),
+  unconfirmed: z.array(z.string()).describe('Addresses skipped because they have not confirmed yet (each is asked again, at most once a day)'),
 });
 export type EmailReportAnswer = z.infer<typeof emailReportAnswerSchema>;

@@ -2,6 +2,7 @@ import { batchRecallNoticeJob, type MailDeps } from './batch-recall-notice.job.t
 import { dispensationSummaryJob } from './dispensation-summary.job.ts';
 import { reportEmailJob, type ReportDeps } from './report-email.job.ts';
 import { servicePlanMailJob, type ServicePlanDeps } from './service-plan-mail.job.ts';
+import { reportRecipientConfirmationJob } from './report-recipient-confirmation.job.ts';
 import { signUpDecisionJob } from './sign-up-decision.job.ts';
 
 /** Every job name and its processor; start-up fails for a name without one (see queue.ts). */
@@ -10,6 +11,7 @@ export const jobs = {
   'dispensation-summary': dispensationSummaryJob,
   'report-email': reportEmailJob,
   'service-plan-mail': servicePlanMailJob,
+  'report-recipient-confirmation': reportRecipientConfirmationJob,
   'sign-up-decision': signUpDecisionJob,
 };
 export type JobName = keyof typeof jobs;

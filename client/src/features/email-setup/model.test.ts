@@ -21,8 +21,8 @@ import {
   resultTimerFx,
 } from './model';
 
-const ops: ReportEmail = { id: 1, name: 'Ops', email: 'ops@x.test', is_enable: true };
-const boss: ReportEmail = { id: 2, name: 'Boss', email: 'boss@x.test', is_enable: false };
+const ops: ReportEmail = { id: 1, name: 'Ops', email: 'ops@x.test', is_enable: true, confirmed: true };
+const boss: ReportEmail = { id: 2, name: 'Boss', email: 'boss@x.test', is_enable: false, confirmed: true };
 const base = [
   [fetchReportEmailsFx, async () => [ops, boss]],
   // The timer of an older popup: this one stays.

@@ -11,7 +11,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatDeviceClock, latestPage, pageHours, siteDateTime, toggleConfirmation } from '../../client/src/widgets/device-panel/lib/panel-lib.ts';
 import { DEMO_STILL_SERIALS } from '../../server/src/seed/demo-data.ts';
-import { animationsSettled, DESKTOP, mapData, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
+import { animationsSettled, DESKTOP, mapData, mapIdle, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
 import { startPortalPushes } from './server.ts';
 
 const SITE_ZONE = 'America/Chicago';
@@ -83,6 +83,13 @@ async function openPanel(email: string, serial: string, viewport = DESKTOP) {
   await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(serial);
   return page;
 }
+/** What shows once a section has its data: the screenshot waits for it. */
+const SECTION_READY = {
+  'Device Management': 'input[type="range"]',
+  'SIM Management': '[data-testid="sms-log"] tbody tr',
+  'Battery Management': '.apexcharts-canvas',
+} as const;
+
 /**
  * Clicks a control toggle (Maintenance, Anti vandalism, Activated/Deactivated) and, when its change stops the
  * machine or locks out its users, answers Yes to the question it asks first.
@@ -461,7 +468,8 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     await expect(panel(page).getByRole('button', { name: 'Back to the map' }).count()).resolves.toBe(2);
     await screenshot(page, 'panel-corrections-not-found');
     expect(await axeSerious(page), 'not found').toEqual([]);
-    // Time for a call that would follow (a section's data, the pump log): none may come.
+    // Time for a call that would follow (a section's data, the pump log): none may come. Real time on purpose:
+    // a check that nothing happens can only wait; a loaded host makes it laxer, never a false failure.
     await page.waitForTimeout(3_000);
     for (const [i, p] of pages.entries()) {
       const { serial, email } = cases[i]!;
@@ -527,7 +535,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
       ['Battery Management', 'panel-corrections-battery'],
     ] as const) {
       await menu(page, name).click();
-      await page.waitForTimeout(1_500);
+      // The section's own content, then its animations: not a guessed sleep.
+      await panel(page).locator(SECTION_READY[name]).first().waitFor({ timeout: 15_000 });
+      await animationsSettled(page);
       await screenshot(page, shot);
       expect(await axeSerious(page), name).toEqual([]);
     }
@@ -575,7 +585,7 @@ describe('map at zoom 4, 10 and 15', () => {
     const sites = (await api().get('/api/v1/deviceGroup').set('Authorization', `Token ${tokens['distributor@demo.test']}`)).body as { name: string }[];
     const siteLabels = await page.getByTestId('fleet-map').locator('[data-site]').allTextContents();
     for (const label of siteLabels) expect(sites.map((s) => s.name)).toContain(label);
-    await page.waitForTimeout(500);
+    await mapIdle(page);
     await screenshot(page, 'panel-corrections-map-zoom10');
 
     for (let z = 10; z > 4; z--) await page.getByRole('button', { name: 'Zoom out' }).click();
@@ -584,7 +594,7 @@ describe('map at zoom 4, 10 and 15', () => {
     await expect.poll(placeNames, { timeout: 15_000 }).toEqual(expect.arrayContaining(['Houston']));
     expect(await placeNames()).not.toContain('Metairie');
     await expect.poll(async () => Number((await mapData(page)).labelCount)).toBe(0);
-    await page.waitForTimeout(500);
+    await mapIdle(page);
     await screenshot(page, 'panel-corrections-map-zoom4');
 
     // Zoom 15 is the selected device's zoom (spec section 2): open one by its link, go back to the map beside
@@ -600,7 +610,7 @@ describe('map at zoom 4, 10 and 15', () => {
     await panel(page).getByRole('button', { name: 'Back to the map' }).click();
     await expect.poll(zoom, { timeout: 10_000 }).toBe(15);
     await expect.poll(async () => (await mapData(page)).basemap, { timeout: 20_000 }).toBe('ready');
-    await page.waitForTimeout(1_000);
+    await mapIdle(page);
     await screenshot(page, 'panel-corrections-map-zoom15');
     expect(await axeSerious(page)).toEqual([]);
   });
@@ -621,7 +631,7 @@ describe('map at zoom 4, 10 and 15', () => {
     expect(styleRead).toBe(true);
     expect((await mapData(page)).mapStyle).toBe('operator');
     expect(Number((await mapData(page)).pinCount)).toBeGreaterThan(60);
-    await page.waitForTimeout(1_500);
+    await mapIdle(page);
     // No built-in basemap or town names over the operator's own.
     expect((await mapData(page)).basemap).toBeUndefined();
     await expect(page.getByTestId('fleet-map').locator('[data-place]').count()).resolves.toBe(0);

@@ -247,9 +247,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
 
     // Every other kind of control, each answered once by the server and once refused (a routed 500, a
     // little late so that the loading phase is on screen for a frame or more whatever the load).
-    const refuse = (pattern: string) =>
+    const refuse = (pattern: string, lateMs = 300) =>
       page.route(pattern, async (route) => {
-        await new Promise((r) => setTimeout(r, 300));
+        await new Promise((r) => setTimeout(r, lateMs));
         await route.fulfill({ status: 500, json: { detail: 'boom' } });
       });
     const cycle = async (act: () => Promise<unknown>, result: 'success' | 'danger', text: string) => {
@@ -282,7 +282,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     // Anti vandalism and Activated refused: the error dialog, and the toggle goes back.
     const vandalism = panel(page).getByRole('button', { name: 'Anti vandalism', exact: true });
     const activated = panel(page).getByRole('button', { name: /^(Activated|Deactivated)$/ });
-    await refuse('**/api/v1/set_device_config/**');
+    // Late enough that the toggle is seen showing the value asked for after the question's Yes (a loaded host
+    // missed a 300 ms window).
+    await refuse('**/api/v1/set_device_config/**', 1_500);
     for (const toggle of [vandalism, activated]) {
       const before = await toggle.getAttribute('aria-pressed');
       await cycle(async () => {

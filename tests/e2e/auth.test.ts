@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/src/db/schema.ts';
 import { mailText } from '../helpers/smtp.ts';
 import {
+  animationsSettled,
   axeOn,
   deactivatedDialog,
   DESKTOP,
@@ -111,21 +112,30 @@ describe('sign in', () => {
   });
 
   it('lights the Distributor indicator once typing has paused for 2 s', async () => {
-    const page = await openPage();
+    // The pause is timed on the page's own clock (page.clock, paused: it moves only when run), in a browser
+    // context of its own (the fake clock also stops animation frames), not by sleeping a second under load.
+    const IDLE_MS = 2_000; // ROLE_LOOKUP_IDLE_MS of features/sign-in
+    const page = await openPage(DESKTOP, '/', async () => {});
+    await emailField(page).waitFor();
+    const start = Date.now();
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(start + 1_000);
     const lookups: string[] = [];
     page.on('request', (req) => {
       if (req.url().includes('/api/v1/checkUser/')) lookups.push(decodeURIComponent(req.url().split('/checkUser/')[1] ?? ''));
     });
     const distributor = page.locator('[data-kind="distributor"]');
     const company = page.locator('[data-kind="company"]');
-    await emailField(page).pressSequentially('distributor@demo.test', { delay: 20 });
-    await page.waitForTimeout(1000);
+    await emailField(page).pressSequentially('distributor@demo.test');
+    await page.clock.runFor(IDLE_MS - 100);
     expect(await distributor.getAttribute('data-active')).toBe('false');
     expect(lookups).toEqual([]);
+    await page.clock.runFor(100);
     await expect.poll(() => distributor.getAttribute('data-active'), { timeout: 5000 }).toBe('true');
     expect(lookups).toEqual(['distributor@demo.test']);
     await emailField(page).fill('client@demo.test');
     expect(await distributor.getAttribute('data-active')).toBe('false');
+    await page.clock.runFor(IDLE_MS);
     await expect.poll(() => company.getAttribute('data-active'), { timeout: 5000 }).toBe('true');
   });
 
@@ -417,7 +427,7 @@ describe('auth modal look and accessibility', () => {
     await screenshot(page, `login-${name}`);
     await signUpTab(page).click();
     await page.getByLabel('Name', { exact: true }).waitFor();
-    await page.waitForTimeout(300);
+    await animationsSettled(page);
     await inside();
     await screenshot(page, `sign-up-${name}`);
     await signInTab(page).click();

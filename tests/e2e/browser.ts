@@ -244,6 +244,23 @@ export async function dismissPopup(popup: Locator) {
 }
 
 /** Waits for every running animation (a dialog's entrance, a button's transition) to finish. */
+/**
+ * Two of the page's animation frames: what a click or key started (a React commit, a dialog opening) has
+ * rendered by then. A check that something did NOT happen waits for this, not for a guessed sleep.
+ */
+export async function framesRendered(page: Page) {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
+/**
+ * The map has finished moving and drawn what it shows (MapLibre's 'idle', data-idle on the map), then two
+ * frames: for a screenshot or a check after a zoom, instead of a guessed sleep.
+ */
+export async function mapIdle(page: Page, timeout = 20_000) {
+  await page.locator('[data-testid="fleet-map"][data-idle="true"]').waitFor({ timeout });
+  await framesRendered(page);
+}
+
 export async function animationsSettled(page: Page) {
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
 }

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/src/app.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
 import { TOKEN_COOKIE } from '../../client/src/shared/api/token.ts';
-import { axeOn, fleetMap, mapData, PASSWORD, screenshot, seriousAxe, signIn, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
+import { axeOn, fleetMap, framesRendered, mapData, mapIdle, PASSWORD, screenshot, seriousAxe, signIn, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
 import { FIXTURE_AREA, FIXTURE_LAYER, fixturePmtiles } from './pmtiles-fixture.ts';
 import { CLIENT_DIST } from './server.ts';
 
@@ -100,10 +100,8 @@ const WATER = 'basemap-water';
 const STATE_LINES = 'basemap-borders-state';
 const PARISH_LINES = 'basemap-borders-county';
 
-async function settle(page: Page) {
-  // Two animation frames after MapLibre reports idle.
-  await page.waitForTimeout(400);
-}
+/** MapLibre idle (everything drawn), then two frames. */
+const settle = (page: Page) => mapIdle(page);
 
 describe('map screen', () => {
   it.each([
@@ -207,7 +205,7 @@ describe('map screen', () => {
       const before = (await mapData(page)).zoom;
       await page.mouse.click(x!, y!);
       await expect.poll(async () => (await mapData(page)).zoom).not.toBe(before);
-      await page.waitForTimeout(800);
+      await mapIdle(page);
     }
     await expect.poll(async () => Number((await mapData(page)).labelCount ?? 0)).toBeGreaterThan(0);
     const label = page.locator('[data-testid="fleet-map"] [data-serial]').first();
@@ -318,6 +316,9 @@ describe('map screen', () => {
       if (new URL(request.url()).pathname.startsWith('/socket.io/')) socketRequests.push(Date.now());
     });
     await signInToMap(page, 'distributor@demo.test');
+    // Real time on purpose: this counts the socket's reconnect attempts over four seconds of the network as
+    // it is (a fake page clock would freeze the map and drive the backoff itself). A loaded host makes fewer
+    // attempts, never more, so the upper bound below cannot fail from load.
     await page.waitForTimeout(4000);
     expect(socketRequests.length).toBeGreaterThan(0);
     // Backoff: a handful of attempts in four seconds, not a tight loop.
@@ -464,8 +465,10 @@ describe('map screen', () => {
 
     for (let step = 0; step < 6 && Number((await mapData(page)).renderedPinCount ?? 0) < 3; step++) {
       const [x, y] = ((await mapData(page)).biggestCluster ?? `${viewport.width / 2},${viewport.height / 2}`).split(',').map(Number);
+      const before = (await mapData(page)).zoom;
       await page.mouse.click(x!, y!);
-      await page.waitForTimeout(900);
+      await expect.poll(async () => (await mapData(page)).zoom).not.toBe(before);
+      await mapIdle(page);
     }
     await settle(page);
     await screenshot(page, `map-pins-${name}`);

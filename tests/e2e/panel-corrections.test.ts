@@ -11,7 +11,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatDeviceClock, latestPage, pageHours, siteDateTime, toggleConfirmation } from '../../client/src/widgets/device-panel/lib/panel-lib.ts';
 import { DEMO_STILL_SERIALS } from '../../server/src/seed/demo-data.ts';
-import { animationsSettled, DESKTOP, mapData, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
+import { animationsSettled, DESKTOP, mapData, mapIdle, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
 import { startPortalPushes } from './server.ts';
 
 const SITE_ZONE = 'America/Chicago';
@@ -83,6 +83,13 @@ async function openPanel(email: string, serial: string, viewport = DESKTOP) {
   await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(serial);
   return page;
 }
+/** What shows once a section has its data: the screenshot waits for it. */
+const SECTION_READY = {
+  'Device Management': 'input[type="range"]',
+  'SIM Management': '[data-testid="sms-log"] tbody tr',
+  'Battery Management': '.apexcharts-canvas',
+} as const;
+
 /**
  * Clicks a control toggle (Maintenance, Anti vandalism, Activated/Deactivated) and, when its change stops the
  * machine or locks out its users, answers Yes to the question it asks first.
@@ -240,9 +247,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
 
     // Every other kind of control, each answered once by the server and once refused (a routed 500, a
     // little late so that the loading phase is on screen for a frame or more whatever the load).
-    const refuse = (pattern: string) =>
+    const refuse = (pattern: string, lateMs = 300) =>
       page.route(pattern, async (route) => {
-        await new Promise((r) => setTimeout(r, 300));
+        await new Promise((r) => setTimeout(r, lateMs));
         await route.fulfill({ status: 500, json: { detail: 'boom' } });
       });
     const cycle = async (act: () => Promise<unknown>, result: 'success' | 'danger', text: string) => {
@@ -275,7 +282,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     // Anti vandalism and Activated refused: the error dialog, and the toggle goes back.
     const vandalism = panel(page).getByRole('button', { name: 'Anti vandalism', exact: true });
     const activated = panel(page).getByRole('button', { name: /^(Activated|Deactivated)$/ });
-    await refuse('**/api/v1/set_device_config/**');
+    // Late enough that the toggle is seen showing the value asked for after the question's Yes (a loaded host
+    // missed a 300 ms window).
+    await refuse('**/api/v1/set_device_config/**', 1_500);
     for (const toggle of [vandalism, activated]) {
       const before = await toggle.getAttribute('aria-pressed');
       await cycle(async () => {
@@ -461,7 +470,8 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     await expect(panel(page).getByRole('button', { name: 'Back to the map' }).count()).resolves.toBe(2);
     await screenshot(page, 'panel-corrections-not-found');
     expect(await axeSerious(page), 'not found').toEqual([]);
-    // Time for a call that would follow (a section's data, the pump log): none may come.
+    // Time for a call that would follow (a section's data, the pump log): none may come. Real time on purpose:
+    // a check that nothing happens can only wait; a loaded host makes it laxer, never a false failure.
     await page.waitForTimeout(3_000);
     for (const [i, p] of pages.entries()) {
       const { serial, email } = cases[i]!;
@@ -527,7 +537,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
       ['Battery Management', 'panel-corrections-battery'],
     ] as const) {
       await menu(page, name).click();
-      await page.waitForTimeout(1_500);
+      // The section's own content, then its animations: not a guessed sleep.
+      await panel(page).locator(SECTION_READY[name]).first().waitFor({ timeout: 15_000 });
+      await animationsSettled(page);
       await screenshot(page, shot);
       expect(await axeSerious(page), name).toEqual([]);
     }
@@ -575,7 +587,7 @@ describe('map at zoom 4, 10 and 15', () => {
     const sites = (await api().get('/api/v1/deviceGroup').set('Authorization', `Token ${tokens['distributor@demo.test']}`)).body as { name: string }[];
     const siteLabels = await page.getByTestId('fleet-map').locator('[data-site]').allTextContents();
     for (const label of siteLabels) expect(sites.map((s) => s.name)).toContain(label);
-    await page.waitForTimeout(500);
+    await mapIdle(page);
     await screenshot(page, 'panel-corrections-map-zoom10');
 
     for (let z = 10; z > 4; z--) await page.getByRole('button', { name: 'Zoom out' }).click();
@@ -584,7 +596,7 @@ describe('map at zoom 4, 10 and 15', () => {
     await expect.poll(placeNames, { timeout: 15_000 }).toEqual(expect.arrayContaining(['Houston']));
     expect(await placeNames()).not.toContain('Metairie');
     await expect.poll(async () => Number((await mapData(page)).labelCount)).toBe(0);
-    await page.waitForTimeout(500);
+    await mapIdle(page);
     await screenshot(page, 'panel-corrections-map-zoom4');
 
     // Zoom 15 is the selected device's zoom (spec section 2): open one by its link, go back to the map beside
@@ -600,7 +612,7 @@ describe('map at zoom 4, 10 and 15', () => {
     await panel(page).getByRole('button', { name: 'Back to the map' }).click();
     await expect.poll(zoom, { timeout: 10_000 }).toBe(15);
     await expect.poll(async () => (await mapData(page)).basemap, { timeout: 20_000 }).toBe('ready');
-    await page.waitForTimeout(1_000);
+    await mapIdle(page);
     await screenshot(page, 'panel-corrections-map-zoom15');
     expect(await axeSerious(page)).toEqual([]);
   });
@@ -621,7 +633,7 @@ describe('map at zoom 4, 10 and 15', () => {
     expect(styleRead).toBe(true);
     expect((await mapData(page)).mapStyle).toBe('operator');
     expect(Number((await mapData(page)).pinCount)).toBeGreaterThan(60);
-    await page.waitForTimeout(1_500);
+    await mapIdle(page);
     // No built-in basemap or town names over the operator's own.
     expect((await mapData(page)).basemap).toBeUndefined();
     await expect(page.getByTestId('fleet-map').locator('[data-place]').count()).resolves.toBe(0);

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fleetMap, screenshot, signInToMap, startE2E, type E2E } from './browser.ts';
+import { fleetMap, mapIdle, screenshot, signInToMap, startE2E, type E2E } from './browser.ts';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -53,7 +53,7 @@ describe('security headers in the browser', () => {
     expect(Number(await fleetMap(page).getAttribute('data-pin-count'))).toBeGreaterThan(0);
     // The map has drawn (canvas present, MapLibre's blob: worker allowed) and the realtime socket is up.
     await expect.poll(() => page.locator('canvas').count()).toBeGreaterThan(0);
-    await page.waitForTimeout(1500);
+    await mapIdle(page);
     await screenshot(page, 'security-map-under-csp');
     expect(await violations.all()).toEqual([]);
 
@@ -75,8 +75,8 @@ describe('security headers in the browser', () => {
       (window as unknown as { __pwned?: boolean }).__pwned = false;
       const s = document.createElement('script');
       s.textContent = 'window.__pwned = true';
+      // An inline script runs as it is appended, when the policy lets it: no wait needed.
       document.body.append(s);
-      await new Promise((r) => setTimeout(r, 100));
       return (window as unknown as { __pwned?: boolean }).__pwned;
     });
     expect(ran).toBe(false);

@@ -54,5 +54,8 @@ describe('battery chart month ticks', () => {
     expect(xaxis).toMatchObject({ type: 'numeric', min: Date.UTC(2026, 0, 1), max: Date.UTC(2026, 3, 1), tickAmount: 3 });
     const tooltip = options.tooltip as { x: { formatter: (v: number) => string } };
     expect(tooltip.x.formatter(Date.UTC(2026, 2, 10, 7, 5))).toBe('10 Mar 2026 07:05');
+    // A few days of history keep day ticks: two month names around a sliver of line say nothing.
+    const days = batterySeries([{ update_on: '2026-11-20T12:00:00Z', battery_percent: 80, battery_volt: 12.5 }, { update_on: '2026-11-28T12:00:00Z', battery_percent: 79, battery_volt: 12.5 }], 'UTC');
+    expect((batteryChartOptions(false, batterySpan(days)).xaxis as { type: string }).type).toBe('datetime');
   });
 });

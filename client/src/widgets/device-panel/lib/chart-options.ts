@@ -51,10 +51,14 @@ const wallTime = (ms: number) => {
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
 };
 
+/** Month ticks from this many months of points on; a shorter history keeps ApexCharts' day ticks. */
+export const MONTH_TICKS_FROM = 3;
+
 /** Battery state of charge over the year, red while the device has a low battery warning; a tick per month. */
 export function batteryChartOptions(low: boolean, span?: { from: number; to: number }): ChartOptions {
   // Points carry the site's wall clock drawn as UTC: the axis and tooltip read site time, like the header.
-  const axis = span ? monthAxis(span.from, span.to) : null;
+  const months = span ? monthAxis(span.from, span.to) : null;
+  const axis = months && months.tickAmount >= MONTH_TICKS_FROM ? months : null;
   return {
     xaxis: axis
       ? { type: 'numeric', min: axis.min, max: axis.max, tickAmount: axis.tickAmount, labels: { formatter: (v: string) => axis.label(Number(v)), hideOverlappingLabels: false }, tooltip: { enabled: false } }

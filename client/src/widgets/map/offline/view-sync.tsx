@@ -21,10 +21,23 @@ export function ViewSync() {
       map.getContainer().dataset.center = `${center.lat.toFixed(5)},${center.lng.toFixed(5)}`;
       moved({ zoom, center: { lat: center.lat, lng: center.lng } });
     };
+    // data-idle: 'true' once MapLibre has drawn everything after a move (its 'idle'), for the browser tests
+    // to wait on instead of sleeping a guessed time before a screenshot.
+    const busy = () => {
+      map.getContainer().dataset.idle = 'false';
+    };
+    const idle = () => {
+      map.getContainer().dataset.idle = 'true';
+    };
     map.on('moveend', report);
+    map.on('movestart', busy);
+    map.on('idle', idle);
     report();
+    if (map.loaded() && !map.isMoving()) idle();
     return () => {
       map.off('moveend', report);
+      map.off('movestart', busy);
+      map.off('idle', idle);
     };
   }, [map, moved]);
 

@@ -6,7 +6,7 @@
  * served from, the fleet-health job every 30 simulated minutes. The figures must agree within TOLERANCE.
  *
  *   npx tsx tests/bench/season-crosscheck.ts                  # 50 units, 7 days, naive and none
- *   npx tsx tests/bench/season-crosscheck.ts --devices 20 --days 3
+ *   npx tsx tests/bench/season-crosscheck.ts --devices 20 --days 3 --policies naive
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -177,7 +177,10 @@ const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
 const line = (r: SeasonReport) => `empty ${pct(r.emptyShare)} of ${r.pumpHours} pump-hours, ${r.km.toFixed(1)} km, ${r.visits} visits, ${pct(r.earlyVisitShare)} over half full, ${pct(r.missedShare)} turned away, ${r.checkins} check-ins, ${(r.elapsedMs / 1000).toFixed(1)} s`;
 console.log(`season cross-check: ${devices} units, ${days} days, 1 crew, seed ${seed}; tolerance: empty share ±${TOLERANCE.emptyShare * 100} points, early visits ±${TOLERANCE.earlyVisitShare * 100} points, visits and km ±${TOLERANCE.visits * 100} %`);
 const problems: string[] = [];
-for (const policy of [naivePolicy, nonePolicy]) {
+const policies = opt('policies', 'naive,none')
+  .split(',')
+  .map((name) => ({ naive: naivePolicy, none: nonePolicy })[name as 'naive' | 'none'] ?? (() => { throw new Error(`unknown policy ${name} (naive, none)`); })());
+for (const policy of policies) {
   const inProcess = await runSeason({ fleet, policy, crews, start, days, seed, portal: memoryPortal(fleet) });
   const clock = simulatedClock(start);
   const gw = await gatewayPortal(fleet, clock);

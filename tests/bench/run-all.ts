@@ -6,7 +6,7 @@
  *   npm run bench                 # full: the 10,000-device scale seed (PostgreSQL at 127.0.0.1:5432 when it
  *                                 # answers, else PGlite), 10 s per REST call, every section (about 20-30 min)
  *   npm run bench -- --smoke      # CI: 300 devices on PGlite, 2 s per call, short sections (under 2 min)
- *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service
+ *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service, season
  *   npm run bench -- --pglite     # force the embedded database
  *   npm run bench -- --lighthouse-runs 5   # Lighthouse runs a page (3 in the full run, 1 in the smoke)
  *
@@ -28,6 +28,8 @@
  *   service tests/bench/service-day.bench.ts: the service day's solver beside the exact optimum (brute force)
  *           on 50 small instances, and the time to plan 1,000 due sites with 10 crews (the same in the smoke:
  *           it takes seconds).
+ *   season  tests/bench/season.bench.ts: the season runner's time (500 units, 60 days; the smoke 50 units,
+ *           7 days) and its figures for the naive policy beside none (docs/simulator.md).
  * Build the client first (npm run build, or CLIENT_DIST=<dir>): the client section needs it.
  */
 import { spawn } from 'node:child_process';
@@ -53,7 +55,7 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const smoke = has('smoke');
-const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service').split(','));
+const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service,season').split(','));
 const pglite = smoke || has('pglite') || !(await postgresAvailable());
 const fleet = smoke ? { devices: 300, sites: 30, days: 7 } : { devices: 10_000, sites: 1_000, days: 365 };
 const seconds = smoke ? 2 : 10;
@@ -322,6 +324,18 @@ if (only.has('service')) {
   if (!quality || !plan) failures.push('service: no figures (see the log)');
 }
 
+if (only.has('season')) {
+  console.log('\nseason runner (tests/bench/season.bench.ts)');
+  const out = await runScript('tests/bench/season.bench.ts', ['--devices', smoke ? '50' : '500', '--days', smoke ? '7' : '60', '--policies', 'naive,none'], 60 * 60_000);
+  const figures = (policy: string) => find(out, new RegExp(`RESULT season_${policy}_ms=(\\d+) empty=([\\d.]+) km=(\\d+) visits=(\\d+) early=([\\d.]+) missed=([\\d.]+)`));
+  const naive = figures('naive');
+  const none = figures('none');
+  const share = (x: string) => `${(Number(x) * 100).toFixed(2)} %`;
+  if (naive && none) {
+    add({ section: 'season', what: `${smoke ? 50 : 500} units x ${smoke ? 7 : 60} days, naive policy`, figure: `${fmt(Number(naive[0]) / 1000, 1)} s`, baseline: `none: ${fmt(Number(none[0]) / 1000, 1)} s` });
+    add({ section: 'season', what: 'empty pump-hours (08-19 site time)', figure: `naive ${share(naive[1]!)}, ${naive[2]} km, ${naive[3]} visits`, baseline: `none ${share(none[1]!)}` });
+  } else failures.push('season: no figures (see the log)');
+}
 
 console.log(`\n| section | measure | figure | baseline (same run) |\n|---|---|---|---|`);
 for (const r of rows) console.log(`| ${r.section} | ${r.what} | ${r.figure}${r.note ? ` (${r.note})` : ''} | ${r.baseline} |`);

@@ -68,8 +68,7 @@ export const DEFAULT_PARAMS: ModelParams = {
   reservoirMl: 1500,
   lowLevelMl: 250,
   siteStaffRefills: true,
-  // Soon after the portal shows the pump low, as a site's own staff would (within their working hours:
-  // a pump that runs low in the evening is refilled the next morning).
+  // Soon after the portal shows the pump low, as a site's own staff would (within STAFF_HOURS).
   refillDelayHours: [0.5, 4],
   peakShotsPerHour: 8,
   weekendFactor: 1.6,
@@ -170,6 +169,12 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const STEP = 5 * MINUTE;
+/**
+ * When a site's own staff are about, local hours: from before opening until after closing (customers
+ * come 08:00-19:00), so a pump that runs low in the afternoon is refilled the same evening and the demo
+ * holds a steady count of low pumps (issue 47) rather than piling them up overnight.
+ */
+const STAFF_HOURS = [7, 22] as const;
 
 /** A small seeded generator (mulberry32) for reproducible runs and tests. */
 export function seededRandom(seed: number): Random {
@@ -452,7 +457,7 @@ export function advance(d: DeviceState, realNow: number, random: Random): number
       // Site staff notice a low reservoir and come back to refill it some hours later, in the daytime.
       if (p.siteStaffRefills) {
         if (pump.volume <= p.lowLevelMl && pump.refillAt === null) pump.refillAt = t1 + between(random, p.refillDelayHours) * HOUR;
-        if (pump.refillAt !== null && t1 >= pump.refillAt && lt.hour >= 8 && lt.hour < 18) refillPump(d, pump.pump);
+        if (pump.refillAt !== null && t1 >= pump.refillAt && lt.hour >= STAFF_HOURS[0] && lt.hour < STAFF_HOURS[1]) refillPump(d, pump.pump);
       }
     }
 

@@ -30,6 +30,7 @@ import {
   type CheckinAnswer,
   type DeviceConfig,
   type PumpType,
+  type SimulatedClock,
   type WarningCode,
 } from '@fleet/shared';
 import {
@@ -413,6 +414,8 @@ export type SeasonOptions = {
   scenarios?: Scenario[];
   /** Default: memoryPortal(fleet). */
   portal?: SeasonPortal;
+  /** The simulated clock the runner sets each tick; give the portal's own (a server on it) for the cross-check. */
+  clock?: SimulatedClock;
   /** Local hour (crews' zone) at which the policy plans the day (default 6). */
   planHour?: number;
   params?: Partial<ModelParams>;
@@ -450,7 +453,7 @@ type UnitSlot = { unit: SeasonUnit; d: DeviceState; wakeAt: number; lastHour: nu
 export async function runSeason(opts: SeasonOptions): Promise<SeasonReport> {
   const t0 = performance.now();
   const { fleet, policy, crews } = opts;
-  const clock = simulatedClock(opts.start);
+  const clock = opts.clock ?? simulatedClock(opts.start);
   const portal = opts.portal ?? memoryPortal(fleet);
   const scenarios = opts.scenarios ?? [];
   const random = seededRandom(opts.seed);

@@ -1,5 +1,6 @@
 export {
   $center,
+  $placing,
   $labelsVisible,
   $pins,
   $viewRequest,
@@ -9,11 +10,16 @@ export {
   MAX_ZOOM,
   mapMoved,
   mapReset,
+  pinPlacingStarted,
+  placingFinished,
+  placingPinLabelled,
+  placingPinMoved,
   ZOOM_STEP,
   zoomInClicked,
   zoomOutClicked,
   type Bounds,
   type LatLng,
+  type Placing,
   type ViewRequest,
 } from './model';
 export { toPinCollection, countsOf, countByStatus, type PinCollection, type PinFeature } from './lib/pins';

@@ -11,7 +11,7 @@
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { axeOn, mapData, recordResults, resultText, screenshot, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { axeOn, mapData, recordResults, resultText, screenshot, seriousAxe as seriousAxeOn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 
 let e2e: E2E;
 const tokens: Record<string, string> = {};
@@ -93,6 +93,7 @@ async function openEdit(device: ApiDevice, viewport?: { width: number; height: n
   return { page, dialog };
 }
 
+const NO_FIT = 'No suggestion fits: drop a pin on the map or type the coordinates.';
 const suggestions = (dialog: Locator) => dialog.getByRole('listbox', { name: 'Address suggestions' }).getByRole('option');
 
 /** Types into the address field and chooses the suggestion that starts with `choice`. */
@@ -196,8 +197,9 @@ describe('device forms', () => {
     await dialog.getByLabel('Brand', { exact: true }).selectOption('');
     await dialog.getByLabel('Left Pump Batch', { exact: true }).selectOption('');
     await dialog.getByLabel('Right Pump Batch', { exact: true }).selectOption('');
-    // Typed, not chosen: no coordinate.
+    // Typed, not chosen: no coordinate; nothing fits it, so the message says to place the pin (issue 42).
     await dialog.getByRole('combobox', { name: 'Address' }).fill('Somewhere I typed');
+    await dialog.getByText('No matching place in the US or Australia', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Save' }).click();
 
     await expect.poll(() => fieldError(dialog, 'Site/Event Name')).toBe('Required');
@@ -206,14 +208,17 @@ describe('device forms', () => {
     await expect(fieldError(dialog, 'Left Pump Batch')).resolves.toBe('Required');
     // The right pump holds a fluid, so its batch is required too.
     await expect(fieldError(dialog, 'Right Pump Batch')).resolves.toBe('Required');
-    await expect(dialog.locator('[data-field-error]', { hasText: 'Please Select Address From DropDown' }).count()).resolves.toBe(1);
+    await expect(dialog.locator('[data-field-error]', { hasText: NO_FIT }).count()).resolves.toBe(1);
     await expect(dialog.getByLabel('Site/Event Name', { exact: true }).getAttribute('aria-invalid')).resolves.toBe('true');
     await dialog.getByRole('combobox', { name: 'Address' }).fill('');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.locator('[data-field-error]', { hasText: /^Required$/ }).count()).toBe(6);
+    // Saved before the lookup has answered: the spec's message.
+    await page.route('**/api/v1/placeSuggestions*', () => undefined);
     await dialog.getByRole('combobox', { name: 'Address' }).fill('Somewhere I typed');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.locator('[data-field-error]', { hasText: 'Please Select Address From DropDown' }).count()).toBe(1);
+    await page.unroute('**/api/v1/placeSuggestions*');
 
     // Readable at 820 px: nothing wider than the dialog.
     const overflow = await dialog.evaluate((el) => el.scrollWidth - el.clientWidth);
@@ -321,6 +326,73 @@ describe('device forms', () => {
       const res = await request(e2e.portal.harness.app).get('/api/v1/avaliableDevice').set('Authorization', `Token ${tokens[email]}`);
       expect(res.status).toBe(403);
     }
+  });
+
+  it('a street address no suggestion knows: the pin is dropped on the map, dragged, or typed, named by the nearest town, and saved there (1440, 1024, 390 px)', async () => {
+    const target = await freshDevice((d) => d.location !== null && !!d.label);
+    const { page, dialog } = await openEdit(target, { width: 1440, height: 900 });
+    const address = dialog.getByRole('combobox', { name: 'Address' });
+    await address.fill('6500 Magazine St New Orleans');
+    await dialog.getByText('No matching place in the US or Australia', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.locator('[data-field-error]', { hasText: NO_FIT }).count()).toBe(1);
+
+    // Place on map: the form steps aside, the bar says what to do.
+    await dialog.getByRole('button', { name: 'Place on map' }).click();
+    const bar = page.getByRole('region', { name: 'Place the device' });
+    await bar.waitFor();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    const map = page.getByTestId('fleet-map');
+    // A click on the open map drops the pin there, named by the nearest town.
+    await page.mouse.click(760, 600);
+    await expect.poll(() => map.getAttribute('data-placing-pin')).toMatch(/^-?\d+\.\d+,-?\d+\.\d+$/);
+    await expect.poll(() => bar.getByRole('status').textContent(), { timeout: 10_000 }).toMatch(/^Pin near .+, [A-Z]{2}/);
+    const dropped = await map.getAttribute('data-placing-pin');
+    await expect.poll(() => page.getByTestId('placing-pin').textContent()).toMatch(/, [A-Z]{2}/);
+    await screenshot(page, 'device-form-placing-1440');
+    expect(await seriousAxeOn(page, '[data-testid="placing-bar"]')).toEqual([]);
+    // Dragged: it moves.
+    const pin = (await page.getByTestId('placing-pin').boundingBox())!;
+    await page.mouse.move(pin.x + pin.width / 2, pin.y + pin.height - 8);
+    await page.mouse.down();
+    await page.mouse.move(pin.x + pin.width / 2 + 40, pin.y + pin.height + 30, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(() => map.getAttribute('data-placing-pin')).not.toBe(dropped);
+    const dragged = (await map.getAttribute('data-placing-pin'))!.split(',').map(Number);
+    await bar.getByRole('button', { name: 'Use this place' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(Number(await dialog.getByLabel('Latitude', { exact: true }).inputValue())).toBeCloseTo(dragged[0]!, 5);
+    expect(Number(await dialog.getByLabel('Longitude', { exact: true }).inputValue())).toBeCloseTo(dragged[1]!, 5);
+    expect(await address.inputValue()).toBe('6500 Magazine St New Orleans');
+    expect(await dialog.locator('[data-field-error]', { hasText: NO_FIT }).count()).toBe(0);
+
+    // Typed coordinates: the exact spot, on Magazine Street.
+    await dialog.getByLabel('Latitude', { exact: true }).fill('29.9213');
+    await dialog.getByLabel('Longitude', { exact: true }).fill('-90.1036');
+    await expect.poll(() => dialog.getByTestId('pin-name').textContent(), { timeout: 10_000 }).toMatch(/^Pin near New Orleans, LA · Orleans Parish · \d+\.\d km$/);
+    for (const viewport of [{ width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      await dialog.getByLabel('Latitude', { exact: true }).scrollIntoViewIfNeeded();
+      await settled(page);
+      expect(await dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+      await screenshot(page, `device-form-location-${viewport.width}`);
+      expect(await seriousAxe(page)).toEqual([]);
+    }
+    // On a phone the bar fits too, and Cancel puts the pin back.
+    await dialog.getByRole('button', { name: 'Correct on map' }).click();
+    await bar.waitFor();
+    await screenshot(page, 'device-form-placing-390');
+    expect((await bar.boundingBox())!.width).toBeLessThanOrEqual(390);
+    await bar.getByRole('button', { name: 'Pin at map centre' }).click();
+    await bar.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByLabel('Latitude', { exact: true }).inputValue()).toBe('29.921300');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    expect(await resultText(page, 'DEVICE EDITED')).toContain('6500 Magazine St New Orleans');
+    const saved = (await devices()).find((d) => d.serial === target.serial)!;
+    expect(saved.location).toEqual({ lat: 29.9213, lng: -90.1036 });
   });
 
   it('ADD NEW DEVICE from the county list places an available serial: DEVICE ADDED, and it is on the map and in the API', async () => {

@@ -16,6 +16,17 @@ export const deviceSaved = createEvent<DeviceAnswer>();
 /** A device was taken off its site. */
 export const deviceDeleted = createEvent<string>();
 
+/**
+ * Placing the device on the map (issue 42): the form asks for it (with the pin's current place, if any),
+ * the map answers each place the pin is dropped or dragged to, and says when the person is done or
+ * cancelled; the form names the pin by the nearest town. The page connects these to the map's own events.
+ */
+export type LatLngPoint = { lat: number; lng: number };
+export const placeOnMapRequested = createEvent<LatLngPoint | null>();
+export const pinPlacedOnMap = createEvent<LatLngPoint>();
+export const placingOnMapEnded = createEvent<'done' | 'cancelled'>();
+export const pinNamed = createEvent<string | null>();
+
 /** The popups' titles (spec section 2), shown by the form and by the map page while the form's code loads. */
 export const DEVICE_FORM_TITLE = { add: 'ADD NEW DEVICE', edit: 'EDIT DEVICE' } as const;
 

@@ -40,7 +40,19 @@ import {
   suggestDelayFx,
   suggestionChosen,
   type PlaceSuggestion,
+  $coordinateText,
+  $locatedByHand,
+  $pinName,
+  $placingOnMap,
+  coordinateDelayFx,
+  coordinateTyped,
+  fetchNearestPlaceFx,
+  NO_SUGGESTION_FITS,
+  parseCoordinates,
+  placeOnMapClicked,
+  type CoordinateText,
 } from './model';
+import { pinNamed, pinPlacedOnMap, placeOnMapRequested, placingOnMapEnded } from './entry';
 
 const user = (access: CurrentUser['access']) =>
   ({ id: 1, email: `${access}@demo.test`, role: access === 'client' ? 'client' : 'distributor', user_type: access, access }) as unknown as CurrentUser;
@@ -52,6 +64,7 @@ const BATCHES: Record<number, BatchAnswer[]> = {
   1: [batch(11, 1, 'IN_USE'), batch(12, 1, 'EXPIRED'), batch(13, 1, 'ALMOST_EXPIRED'), batch(14, 1, 'NOT_IN_USE', true)],
   2: [batch(21, 2, 'NOT_IN_USE'), batch(22, 2, 'EXPIRED')],
 };
+const NEW_ORLEANS = { name: 'New Orleans', county: 'Orleans Parish', state: 'LA', lat: 29.95, lng: -90.07, distanceKm: 5.2 };
 const BATON_ROUGE: PlaceSuggestion = { place_id: 'gz:1', description: 'Baton Rouge, LA, USA', location: { lat: 30.45, lng: -91.15 } };
 
 const placed = (serial: string, fields: Partial<DeviceAnswer> = {}) =>
@@ -90,6 +103,8 @@ function setup(options: { access?: CurrentUser['access']; add?: (input: DeviceFo
       [fetchDeviceFx, async (serial: string) => (calls.push(`device:${serial}`), placed(serial))],
       [fetchSuggestionsFx, async (input: string) => (calls.push(`places:${input}`), input.startsWith('Baton') ? [BATON_ROUGE] : [])],
       [suggestDelayFx, async (input: string) => input],
+      [coordinateDelayFx, async (typed: CoordinateText) => typed],
+      [fetchNearestPlaceFx, async (point: { lat: number; lng: number }) => (calls.push(`nearest:${point.lat},${point.lng}`), point.lat > 0 ? NEW_ORLEANS : null)],
       [resultTimerFx, async (seq: number) => (options.closeResults ? seq : -1)],
       [addDeviceFx, options.add ?? (async (input: DeviceFormInput) => (sent.push(input), placed(input.serialNumber, { address: input.address })))],
       [editDeviceFx, async ({ serial, input }: { serial: string; input: DeviceFormInput }) => (sent.push({ serial, ...input }), placed(serial, { label: input.deviceName }))],
@@ -131,11 +146,12 @@ describe('device form model', () => {
     });
     expect(sent).toEqual([]);
 
-    // A typed address without a chosen suggestion has no coordinate.
+    // A typed address without a chosen suggestion has no coordinate; when nothing fits, the message says
+    // to place the pin instead (issue 42's departure from 'Please Select Address From DropDown').
     await allSettled(addressTyped, { scope, params: 'Somewhere without a match' });
     expect(scope.getState($errors).address).toBeUndefined();
     await allSettled(formSubmitted, { scope });
-    expect(scope.getState($errors).address).toBe('Please Select Address From DropDown');
+    expect(scope.getState($errors).address).toBe(NO_SUGGESTION_FITS);
     // Editing a field clears its message only.
     await allSettled(fieldChanged, { scope, params: { field: 'deviceName', value: 'x' } });
     expect(scope.getState($errors).deviceName).toBeUndefined();
@@ -301,5 +317,83 @@ describe('device form model', () => {
     await allSettled(sessionEnded, { scope, params: 'logout' });
     expect(scope.getState($mode)).toBe('closed');
     expect(scope.getState($form).serialNumber).toBe('');
+  });
+});
+
+describe('placing the device by hand (issue 42)', () => {
+  const MAGAZINE_ST = { lat: 29.9213, lng: -90.1036 };
+
+  it("a street address no suggestion knows: the pin dropped on the map saves the device there, named by the nearest town", async () => {
+    const { scope, sent, calls } = setup();
+    const asked: unknown[] = [];
+    const named: (string | null)[] = [];
+    placeOnMapRequested.watch((at) => asked.push(at));
+    pinNamed.watch((name) => named.push(name));
+    await allSettled(addDeviceOpened, { scope });
+    await fillValidAdd(scope);
+    await allSettled(addressTyped, { scope, params: '6500 Magazine St New Orleans' });
+    expect(scope.getState($suggestions)).toEqual([]);
+    await allSettled(formSubmitted, { scope });
+    expect(scope.getState($errors).address).toBe(NO_SUGGESTION_FITS);
+
+    await allSettled(placeOnMapClicked, { scope });
+    expect(scope.getState($placingOnMap)).toBe(true);
+    expect(asked.at(-1)).toBeNull();
+    await allSettled(pinPlacedOnMap, { scope, params: MAGAZINE_ST });
+    expect(scope.getState($form).location).toEqual(MAGAZINE_ST);
+    expect(scope.getState($coordinateText)).toEqual({ lat: '29.921300', lng: '-90.103600' });
+    expect(scope.getState($errors).address).toBeUndefined();
+    expect(calls).toContain('nearest:29.9213,-90.1036');
+    expect(scope.getState($pinName)).toEqual({ status: 'ready', text: 'New Orleans, LA · Orleans Parish · 5.2 km', town: 'New Orleans, LA' });
+    expect(named.at(-1)).toBe('New Orleans, LA · Orleans Parish · 5.2 km');
+    // The typed street stays (only an empty address takes the town's name), and typing more keeps the pin.
+    expect(scope.getState($form).address).toBe('6500 Magazine St New Orleans');
+    await allSettled(addressTyped, { scope, params: '6500 Magazine St, New Orleans' });
+    expect(scope.getState($form).location).toEqual(MAGAZINE_ST);
+    expect(scope.getState($locatedByHand)).toBe(true);
+    await allSettled(placingOnMapEnded, { scope, params: 'done' });
+    expect(scope.getState($placingOnMap)).toBe(false);
+
+    await allSettled(formSubmitted, { scope });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ address: '6500 Magazine St, New Orleans', location: MAGAZINE_ST });
+  });
+
+  it('Cancel puts the pin back where it was; a chosen suggestion replaces a pin set by hand', async () => {
+    const { scope } = setup();
+    await allSettled(addDeviceOpened, { scope });
+    await allSettled(addressTyped, { scope, params: 'Baton Rouge' });
+    await allSettled(suggestionChosen, { scope, params: BATON_ROUGE });
+    const named: (string | null)[] = [];
+    pinNamed.watch((name) => named.push(name));
+    await allSettled(placeOnMapClicked, { scope });
+    // The pin already placed keeps its name on the map.
+    expect(named.at(-1)).toBe('New Orleans, LA · Orleans Parish · 5.2 km');
+    await allSettled(pinPlacedOnMap, { scope, params: MAGAZINE_ST });
+    expect(scope.getState($form).location).toEqual(MAGAZINE_ST);
+    await allSettled(placingOnMapEnded, { scope, params: 'cancelled' });
+    expect(scope.getState($form).location).toEqual(BATON_ROUGE.location);
+    expect(scope.getState($coordinateText)).toEqual({ lat: '30.450000', lng: '-91.150000' });
+    // Without placing, the map's pins are not taken.
+    await allSettled(pinPlacedOnMap, { scope, params: MAGAZINE_ST });
+    expect(scope.getState($form).location).toEqual(BATON_ROUGE.location);
+  });
+
+  it('typed coordinates place the pin once both are numbers in range; an empty address takes the town', async () => {
+    const { scope } = setup();
+    await allSettled(addDeviceOpened, { scope });
+    await allSettled(coordinateTyped, { scope, params: { axis: 'lat', value: '29.9213' } });
+    expect(scope.getState($form).location).toBeNull();
+    await allSettled(coordinateTyped, { scope, params: { axis: 'lng', value: '-190' } });
+    expect(scope.getState($form).location).toBeNull();
+    await allSettled(coordinateTyped, { scope, params: { axis: 'lng', value: '-90,1036' } });
+    expect(scope.getState($form).location).toEqual(MAGAZINE_ST);
+    expect(scope.getState($form).address).toBe('New Orleans, LA');
+    // A pin far from any town: placed, not named.
+    await allSettled(coordinateTyped, { scope, params: { axis: 'lat', value: '-10' } });
+    expect(scope.getState($pinName)).toEqual({ status: 'ready', text: null, town: null });
+    expect(parseCoordinates({ lat: '91', lng: '0' })).toBeNull();
+    expect(parseCoordinates({ lat: ' -33.8688 ', lng: '+151.2093' })).toEqual({ lat: -33.8688, lng: 151.2093 });
+    expect(parseCoordinates({ lat: '1e2', lng: '0' })).toBeNull();
   });
 });

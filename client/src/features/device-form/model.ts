@@ -12,9 +12,9 @@ import { countiesRequested } from '../../entities/county';
 import { devicesRequested } from '../../entities/device';
 import { overviewRequested } from '../../entities/overview';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, GENERIC_FAILURE, http, HttpError, segment, serverReason } from '../../shared/api';
+import { createApiFx, GENERIC_FAILURE, http, HttpError, nearestPlace, nearestPlaceText, segment, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
-import { $canManageDevices, addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened } from './entry';
+import { $canManageDevices, addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened, pinNamed, pinPlacedOnMap, placeOnMapRequested, placingOnMapEnded, type LatLngPoint } from './entry';
 
 export { addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened } from './entry';
 
@@ -57,6 +57,24 @@ export type BrandChoice = { id: number; name: string };
 /** One row of GET /api/v1/placeSuggestions (US and AU only). */
 export type PlaceSuggestion = { place_id: string; description: string; location: { lat: number; lng: number } };
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
+/** The Latitude and Longitude fields as typed. */
+export type CoordinateText = { lat: string; lng: string };
+/** The town a pin is near: its text, or null while unknown or when none is near. */
+export type PinName = { status: LoadStatus; text: string | null; town: string | null };
+
+/** A typed coordinate pair, when both are numbers in range. */
+export function parseCoordinates(typed: CoordinateText): LatLngPoint | null {
+  const read = (text: string, limit: number) => {
+    const trimmed = text.trim().replace(',', '.');
+    if (!/^[-+]?\d+(\.\d+)?$/.test(trimmed)) return null;
+    const value = Number(trimmed);
+    return Math.abs(value) <= limit ? value : null;
+  };
+  const lat = read(typed.lat, 90);
+  const lng = read(typed.lng, 180);
+  return lat === null || lng === null ? null : { lat, lng };
+}
+const coordinateText = (point: LatLngPoint | null): CoordinateText => (point ? { lat: point.lat.toFixed(6), lng: point.lng.toFixed(6) } : { lat: '', lng: '' });
 
 /** Spec section 8, word for word. */
 export const RESULT_TEXT = {
@@ -75,6 +93,11 @@ export const RESULT_MS = 1500;
 export const SUGGEST_DELAY_MS = 300;
 export const SUGGEST_MIN_CHARS = 2;
 export const PLACE_COUNTRIES = 'us,au';
+/** Typed coordinates are read once typing pauses this long. */
+export const COORDINATE_DELAY_MS = 400;
+/** Spec section 5's message for a missing coordinate, and what replaces it once no suggestion fits (issue 42). */
+export const SELECT_FROM_DROPDOWN = 'Please Select Address From DropDown';
+export const NO_SUGGESTION_FITS = 'No suggestion fits: drop a pin on the map or type the coordinates.';
 
 export const EMPTY_FORM: DeviceFormValues = {
   serialNumber: '',
@@ -184,6 +207,11 @@ export const deleteDeviceFx = createApiFx(async (serial: string) => {
   await http<{ detail: string }>(`/api/v1/deleteDevice/${segment(serial)}`, { method: 'POST' });
   return serial;
 });
+export const fetchNearestPlaceFx = createApiFx((point: LatLngPoint) => nearestPlace(point));
+/** Resolves with the coordinates typed once typing has paused. */
+export const coordinateDelayFx = createEffect(
+  (typed: CoordinateText) => new Promise<CoordinateText>((resolve) => window.setTimeout(() => resolve(typed), COORDINATE_DELAY_MS)),
+);
 /** Resolves with what was typed once typing has paused. */
 export const suggestDelayFx = createEffect((input: string) => new Promise<string>((resolve) => window.setTimeout(() => resolve(input), SUGGEST_DELAY_MS)));
 
@@ -197,6 +225,9 @@ export const addressTyped = createEvent<string>();
 export const suggestionChosen = createEvent<PlaceSuggestion>();
 export const suggestionsDismissed = createEvent();
 export const formSubmitted = createEvent();
+/** 'Place on map': the form steps aside while the person drops the pin on the map. */
+export const placeOnMapClicked = createEvent();
+export const coordinateTyped = createEvent<{ axis: keyof CoordinateText; value: string }>();
 export const deleteRequested = createEvent();
 export const deleteCancelled = createEvent();
 export const deleteConfirmed = createEvent();
@@ -228,6 +259,14 @@ export const $deviceStatus = createStore<LoadStatus>('idle');
 export const $suggestions = createStore<PlaceSuggestion[]>([]);
 export const $suggestStatus = createStore<LoadStatus>('idle');
 export const $confirmingDelete = createStore(false);
+/** The pin is being placed on the map: the form is out of the way meanwhile. */
+export const $placingOnMap = createStore(false);
+/** While placing: where the pin was before (Cancel puts it back); null when not placing. */
+const $locationBeforePlacing = createStore<{ location: LatLngPoint | null } | null>(null);
+/** The coordinate was set by hand (a pin or typed numbers), not by a suggestion: editing the address keeps it. */
+export const $locatedByHand = createStore(false);
+export const $coordinateText = createStore<CoordinateText>({ lat: '', lng: '' });
+export const $pinName = createStore<PinName>({ status: 'idle', text: null, town: null });
 export const $saving = combine(addDeviceFx.pending, editDeviceFx.pending, deleteDeviceFx.pending, (a, e, d) => a || e || d);
 
 export const $leftBatches = combine($form, $batchChoices, (form, choices) => choices[PUMP_TYPE_CODE[form.leftPumpType]] ?? []);
@@ -325,25 +364,99 @@ $form.on(batchesLoaded, (form, { code, batches }) => {
   return left && right ? form : { ...form, batchNumber: left ? form.batchNumber : '', batch2Number: right ? form.batch2Number : '' };
 });
 
-// Address: typing leaves no coordinate; only a chosen suggestion sets address and location together.
+// Address: typing leaves no coordinate from a suggestion; a chosen suggestion sets address and location
+// together. A coordinate set by hand (a pin, typed numbers) stays while the address is typed: that is how a
+// street address the town-level suggestions do not know ('6500 Magazine St') gets its real place (issue 42).
 $form
-  .on(addressTyped, (form, address) => ({ ...form, address, location: null }))
+  .on(sample({ clock: addressTyped, source: $locatedByHand, fn: (byHand, address) => ({ byHand, address }) }), (form, { byHand, address }) => ({
+    ...form,
+    address,
+    location: byHand ? form.location : null,
+  }))
   .on(suggestionChosen, (form, s) => ({ ...form, address: s.description, location: s.location }));
+const $lookingUp = combine($form, $locatedByHand, (form, byHand) => form.location === null || byHand);
 sample({ clock: addressTyped, filter: (text) => text.trim().length >= SUGGEST_MIN_CHARS, target: suggestDelayFx });
 sample({
   clock: suggestDelayFx.doneData,
-  source: $form,
-  filter: (form, typed) => form.address === typed && form.location === null,
+  source: { form: $form, lookingUp: $lookingUp },
+  filter: ({ form, lookingUp }, typed) => form.address === typed && lookingUp,
   fn: (_, typed) => typed.trim(),
   target: fetchSuggestionsFx,
 });
 // Only the answer for what the field says now lands.
 const suggestionsLoaded = sample({
   clock: fetchSuggestionsFx.done,
-  source: $form,
-  filter: (form, { params }) => form.address.trim() === params && form.location === null,
+  source: { form: $form, lookingUp: $lookingUp },
+  filter: ({ form, lookingUp }, { params }) => form.address.trim() === params && lookingUp,
   fn: (_, { result }) => result,
 });
+
+// ---------------------------------------------------------------- placing by hand (issue 42)
+
+const locatedByHand = createEvent<LatLngPoint>();
+$form.on(locatedByHand, (form, location) => ({ ...form, location }));
+$locatedByHand
+  .on(locatedByHand, () => true)
+  .reset(suggestionChosen, addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
+
+// The map: the form steps aside, the pin goes where it is dropped or dragged; Cancel puts it back.
+sample({ clock: placeOnMapClicked, source: { mode: $mode, placing: $placingOnMap }, filter: ({ mode, placing }) => mode !== 'closed' && !placing, fn: () => true, target: $placingOnMap });
+const placingStarted = sample({ clock: placeOnMapClicked, source: { form: $form, placing: $placingOnMap }, filter: ({ placing }) => placing, fn: ({ form }) => form.location });
+sample({ clock: placingStarted, fn: (location) => ({ location }), target: $locationBeforePlacing });
+sample({ clock: placingStarted, target: placeOnMapRequested });
+// A pin already placed keeps its name on the map.
+sample({ clock: placingStarted, source: $pinName, filter: (name, location) => location !== null && name.text !== null, fn: (name) => name.text, target: pinNamed });
+sample({ clock: pinPlacedOnMap, filter: $placingOnMap, target: locatedByHand });
+const placingCancelled = sample({
+  clock: placingOnMapEnded,
+  source: $locationBeforePlacing,
+  filter: (before, how) => before !== null && how === 'cancelled',
+  fn: (before) => before!.location,
+});
+const placingDone = sample({ clock: placingOnMapEnded, source: $locationBeforePlacing, filter: (before, how) => before !== null && how === 'done' });
+$form.on(placingCancelled, (form, location) => ({ ...form, location }));
+$placingOnMap.reset(placingCancelled, placingDone, addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
+$locationBeforePlacing.reset(placingCancelled, placingDone, addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
+
+// Typed coordinates: the pair is read once typing pauses, when both are numbers in range.
+$coordinateText.on(coordinateTyped, (typed, { axis, value }) => ({ ...typed, [axis]: value }));
+sample({ clock: coordinateTyped, source: $coordinateText, target: coordinateDelayFx });
+sample({
+  clock: coordinateDelayFx.doneData,
+  source: $coordinateText,
+  filter: (now, typed) => now.lat === typed.lat && now.lng === typed.lng && parseCoordinates(typed) !== null,
+  fn: (_, typed) => parseCoordinates(typed)!,
+  target: locatedByHand,
+});
+// Every other way the coordinate changes shows in the fields.
+$coordinateText
+  .on(deviceLoaded, (_, form) => coordinateText(form.location))
+  .on(suggestionChosen, (_, s) => coordinateText(s.location))
+  .on(pinPlacedOnMap, (typed, point) => coordinateText(point))
+  .on(placingCancelled, (_, location) => coordinateText(location))
+  .reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
+
+// The pin is named by the nearest town (the gazetteer); only the answer for where it is now lands.
+const locationChanged = sample({ clock: $form.map((form) => form.location), filter: (location): location is LatLngPoint => location !== null });
+sample({ clock: locationChanged, target: fetchNearestPlaceFx });
+const pinNameLoaded = sample({
+  clock: fetchNearestPlaceFx.done,
+  source: $form,
+  filter: (form, { params }) => form.location?.lat === params.lat && form.location?.lng === params.lng,
+  fn: (_, { result }): PinName => ({ status: 'ready', text: result ? nearestPlaceText(result) : null, town: result ? `${result.name}, ${result.state}` : null }),
+});
+$pinName
+  .on(fetchNearestPlaceFx, (name) => ({ ...name, status: 'loading' }))
+  .on(pinNameLoaded, (_, name) => name)
+  .on(fetchNearestPlaceFx.fail, (name) => ({ ...name, status: 'failed' }))
+  .on($form.map((form) => form.location), (name, location) => (location ? name : { status: 'idle', text: null, town: null }))
+  .reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
+sample({ clock: pinNameLoaded, fn: (name) => name.text, target: pinNamed });
+// A pin placed with no address yet gets the town's name to start from (the person can still type the street).
+$form.on(
+  sample({ clock: pinNameLoaded, source: $locatedByHand, filter: (byHand, name) => byHand && name.town !== null, fn: (_, name) => name.town! }),
+  (form, town) => (form.address.trim() === '' ? { ...form, address: town } : form),
+);
 $suggestions.on(suggestionsLoaded, (_, list) => list).on(addressTyped, (list, text) => (text.trim().length < SUGGEST_MIN_CHARS ? [] : list));
 $suggestStatus
   .on(fetchSuggestionsFx, () => 'loading')
@@ -360,7 +473,7 @@ const clearError = (field: keyof DeviceFormValues) => (errors: FieldErrors) => {
 $errors
   .on(fieldChanged, (errors, { field }) => clearError(field)(errors))
   .on(serialChosen, clearError('serialNumber'))
-  .on([addressTyped, suggestionChosen], clearError('address'))
+  .on([addressTyped, suggestionChosen, locatedByHand], clearError('address'))
   .on(pumpTypeChanged, (errors, { pump }) => clearError(pump === 'left' ? 'batchNumber' : 'batch2Number')(errors));
 
 // ---------------------------------------------------------------- saving
@@ -383,7 +496,12 @@ sample({
   fn: (mode) => ({ tone: 'danger' as const, title: mode === 'edit' ? RESULT_TEXT.editFailed : RESULT_TEXT.addFailed, message: GENERIC_FAILURE }),
   target: resultShown,
 });
-$errors.on(checked, (_, result) => (result.ok ? {} : result.errors));
+// When the lookup found no place for what was typed, the coordinate's message says what to do instead of
+// pointing at an empty list (issue 42, docs/decisions/pin-instead-of-dropdown.md).
+$errors.on(
+  sample({ clock: checked, source: { status: $suggestStatus, suggestions: $suggestions }, fn: (list, result) => ({ result, noFit: list.status === 'ready' && list.suggestions.length === 0 }) }),
+  (_, { result, noFit }) => (result.ok ? {} : noFit && result.errors.address === SELECT_FROM_DROPDOWN ? { ...result.errors, address: NO_SUGGESTION_FITS } : result.errors),
+);
 sample({
   clock: checked,
   source: $mode,

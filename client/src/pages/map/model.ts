@@ -1,7 +1,8 @@
 import { createStore, sample } from 'effector';
 import { areaFocused, deviceChosen } from '../../widgets/dashboard-panel';
 import { $panelSerial, panelOpened } from '../../widgets/device-panel';
-import { boundsRequested, zoomInClicked, zoomOutClicked } from '../../widgets/map';
+import { pinNamed, pinPlacedOnMap, placeOnMapRequested, placingOnMapEnded } from '../../features/device-form';
+import { boundsRequested, pinPlacingStarted, placingFinished, placingPinLabelled, placingPinMoved, zoomInClicked, zoomOutClicked } from '../../widgets/map';
 import { userManagementRequested, zoomInRequested, zoomOutRequested } from '../../widgets/profile-panel';
 import { deviceManagerRequested, panelShownChanged } from '../../widgets/selected-device';
 
@@ -13,6 +14,11 @@ import { deviceManagerRequested, panelShownChanged } from '../../widgets/selecte
 sample({ clock: deviceChosen, target: panelOpened });
 // The dashboard's county view: the map shows the county's outline.
 sample({ clock: areaFocused, target: boundsRequested });
+// The device form's 'Place on map': the map takes the pin, the form its places and the end (issue 42).
+sample({ clock: placeOnMapRequested, target: pinPlacingStarted });
+sample({ clock: placingPinMoved, target: pinPlacedOnMap });
+sample({ clock: pinNamed, target: placingPinLabelled });
+sample({ clock: placingFinished, target: placingOnMapEnded });
 // The selected pin's card opens the device panel, and hides while the panel is open (both start closed).
 sample({ clock: deviceManagerRequested, target: panelOpened });
 sample({ clock: $panelSerial, fn: (serial) => serial !== null, target: panelShownChanged });

@@ -1,8 +1,21 @@
 export {
+  $center,
+  $placing,
+  $labelsVisible,
+  $pins,
   $viewRequest,
   boundsRequested,
   mapReset,
+  pinPlacingStarted,
+  placingFinished,
+  placingPinLabelled,
+  placingPinMoved,
+  ZOOM_STEP,
   zoomInClicked,
   zoomOutClicked,
+  type Bounds,
+  type LatLng,
+  type Placing,
+  type ViewRequest,
 } from './model';
 export { FleetMap } from './ui/fleet-map';

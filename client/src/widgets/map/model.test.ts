@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { $devicePins, deviceSelected } from '../../entities/device';
 import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
 import { pinTypeToggled } from '../../features/active-pin-filter';
-import { $labelsVisible, $pins, $viewRequest, devicePinClicked, mapMoved, zoomInClicked, zoomOutClicked } from './model';
+import { $labelsVisible, $pins, $placing, $viewRequest, devicePinClicked, mapMoved, pinPlacingStarted, placingCentreChosen, placingFinished, placingPinLabelled, placingPinMoved, zoomInClicked, zoomOutClicked } from './model';
 
 describe('map model', () => {
   it('steps the zoom by one per click, as commands the provider adds up', async () => {
@@ -61,5 +61,28 @@ describe('map model', () => {
     expect(scope.getState($pins).features.map((f) => f.properties.serial)).toEqual(['A1', 'B2']);
     await allSettled(pinTypeToggled, { scope, params: 'warning' });
     expect(scope.getState($pins).features.map((f) => f.properties.serial)).toEqual(['A1']);
+  });
+});
+
+describe('placing a pin by hand (issue 42)', () => {
+  it('shows a pin already placed at street zoom, drops one at the map centre, takes its name, and ends', async () => {
+    const scope = fork();
+    const moved: { lat: number; lng: number }[] = [];
+    placingPinMoved.watch((at) => moved.push(at));
+    await allSettled(pinPlacingStarted, { scope, params: { lat: 29.92, lng: -90.1 } });
+    expect(scope.getState($viewRequest)).toMatchObject({ center: { lat: 29.92, lng: -90.1 }, zoom: 15 });
+    expect(scope.getState($placing)).toEqual({ location: { lat: 29.92, lng: -90.1 }, label: null });
+    await allSettled(placingPinLabelled, { scope, params: 'New Orleans, LA' });
+    expect(scope.getState($placing)?.label).toBe('New Orleans, LA');
+    await allSettled(mapMoved, { scope, params: { zoom: 14, center: { lat: 30, lng: -90 } } });
+    await allSettled(placingCentreChosen, { scope });
+    expect(moved.at(-1)).toEqual({ lat: 30, lng: -90 });
+    expect(scope.getState($placing)).toEqual({ location: { lat: 30, lng: -90 }, label: null });
+    await allSettled(placingFinished, { scope, params: 'done' });
+    expect(scope.getState($placing)).toBeNull();
+    // Not placing: the centre is no pin, and a name for no pin is dropped.
+    await allSettled(placingCentreChosen, { scope });
+    await allSettled(placingPinLabelled, { scope, params: 'Somewhere' });
+    expect(scope.getState($placing)).toBeNull();
   });
 });

@@ -109,6 +109,34 @@ sample({
 });
 
 /**
+ * Placing a device's pin by hand (issue 42): the device form asks for it (pages/map connects them), with
+ * the pin's current place or none. While placing, a click on the map drops the pin there and dragging it
+ * moves it (offline map), 'Pin at map centre' drops it where the view is centred (any provider, and the
+ * keyboard's way); every place goes out as placingPinMoved, and the form names it (placingPinLabelled).
+ */
+export type Placing = { location: LatLng | null; label: string | null };
+export const pinPlacingStarted = createEvent<LatLng | null>();
+export const placingPinMoved = createEvent<LatLng>();
+export const placingPinLabelled = createEvent<string | null>();
+export const placingCentreChosen = createEvent();
+export const placingFinished = createEvent<'done' | 'cancelled'>();
+export const $placing = createStore<Placing | null>(null);
+$placing
+  .on(pinPlacingStarted, (_, location) => ({ location, label: null }))
+  .on(placingPinMoved, (placing, location) => placing && { location, label: null })
+  .on(placingPinLabelled, (placing, label) => placing && placing.location && { ...placing, label })
+  .reset(placingFinished, mapReset);
+sample({ clock: placingCentreChosen, source: { placing: $placing, center: $center }, filter: ({ placing }) => placing !== null, fn: ({ center }) => center, target: placingPinMoved });
+// A pin already placed is shown at street zoom.
+sample({
+  clock: pinPlacingStarted,
+  source: $viewRequest,
+  filter: (_, location) => location !== null,
+  fn: (request, location): ViewRequest => ({ center: location!, zoom: MAP_DEFAULTS.selectedZoom, seq: nextSeq(request) }),
+  target: $viewRequest,
+});
+
+/**
  * Site names for the labels: at zoom 10 and above a cluster of one site's devices carries the site's name
  * (spec section 2: labels from zoom 10). Read once when the labels first show, again when the pins'
  * sites change (a device added on a new site).

@@ -48,7 +48,7 @@ export function AddressField() {
     ) : status === 'failed' ? (
       'Address suggestions are unavailable right now.'
     ) : status === 'ready' && !open && form.location === null ? (
-      'No matching place in the US or Australia.'
+      'No matching place in the US or Australia: place the pin on the map below, or type its coordinates.'
     ) : form.location ? (
       `Located at ${form.location.lat.toFixed(4)}, ${form.location.lng.toFixed(4)}`
     ) : (

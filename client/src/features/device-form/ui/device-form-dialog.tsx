@@ -14,6 +14,7 @@ import {
   $form,
   $leftBatches,
   $mode,
+  $placingOnMap,
   $result,
   $rightBatches,
   $saving,
@@ -31,6 +32,7 @@ import {
   type EnteredField,
 } from '../model';
 import { AddressField } from './address-field';
+import { LocationField } from './location-field';
 import styles from './device-form.module.css';
 
 /** A left pump always holds a fluid (the shared schema refuses Unspecified there). */
@@ -43,7 +45,7 @@ const RIGHT_PUMP_TYPES = ['Unspecified', ...LEFT_PUMP_TYPES] as const;
  * dialogs are empty, closed <dialog> elements (kept so the browser hands focus back when one closes).
  */
 export function DeviceFormDialog() {
-  const [mode, status, saving, confirming, serial, form, result] = useUnit([$mode, $deviceStatus, $saving, $confirmingDelete, $editSerial, $form, $result]);
+  const [mode, status, saving, confirming, serial, form, result, placing] = useUnit([$mode, $deviceStatus, $saving, $confirmingDelete, $editSerial, $form, $result, $placingOnMap]);
   const [close, submit, askDelete, cancelDelete, confirmDelete, closeResult] = useUnit([deviceFormClosed, formSubmitted, deleteRequested, deleteCancelled, deleteConfirmed, resultClosed]);
   const formId = useId();
   const editing = mode === 'edit';
@@ -52,7 +54,8 @@ export function DeviceFormDialog() {
   return (
     <>
       <Dialog
-        open={mode !== 'closed'}
+        // Out of the way while the pin is placed on the map, its fields kept (the model still holds them).
+        open={mode !== 'closed' && !placing}
         onClose={close}
         title={editing ? DEVICE_FORM_TITLE.edit : DEVICE_FORM_TITLE.add}
         width={760}
@@ -170,6 +173,7 @@ function DeviceFormFields({ formId, onSubmit }: { formId: string; onSubmit: (eve
         <div className={styles.spacer} aria-hidden="true" />
 
         <AddressField />
+        <LocationField />
 
         <PumpRow
           side="Left"

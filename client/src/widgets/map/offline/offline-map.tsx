@@ -17,6 +17,7 @@ import { LabelsLayer } from './labels-layer';
 import { OfflineMapContext, toGlZoom } from './map-context';
 import { CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, PINS_LAYER, PinsLayer } from './pins-layer';
 import { PlaceNamesLayer } from './place-names-layer';
+import { PlacingLayer } from './placing-layer';
 import { ViewSync } from './view-sync';
 import styles from './offline-map.module.css';
 
@@ -118,6 +119,7 @@ export default function OfflineMap() {
           {settled ? <LabelsLayer /> : null}
           {settled && !styleUrl ? <PlaceNamesLayer /> : null}
           <ViewSync />
+          <PlacingLayer />
         </OfflineMapContext.Provider>
       ) : null}
     </div>

@@ -173,13 +173,17 @@ export function PinsLayer() {
       layout: { 'icon-image': countImage, 'icon-allow-overlap': true, 'icon-ignore-placement': true },
     });
 
+    // While a pin is placed by hand a click drops it (placing-layer), choosing no device.
+    const placing = () => map.getContainer().dataset.placing === 'true';
     const onPinClick = (event: MapLayerMouseEvent) => {
+      if (placing()) return;
       const serial = event.features?.[0]?.properties?.serial;
       if (typeof serial === 'string') latest.current.pinClicked(serial);
     };
     const onClusterClick = async (event: MapLayerMouseEvent) => {
       const feature = event.features?.[0];
       const clusterId = feature?.properties?.cluster_id;
+      if (placing()) return;
       if (!feature || typeof clusterId !== 'number' || feature.geometry.type !== 'Point') return;
       const [lng, lat] = feature.geometry.coordinates as [number, number];
       const source = map.getSource(PINS_SOURCE) as GeoJSONSource;

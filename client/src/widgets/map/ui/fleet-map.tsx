@@ -2,6 +2,7 @@ import { useUnit } from 'effector-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
 import { Spinner } from '../../../shared/ui';
+import { PlacingBar } from './placing-bar';
 import styles from './fleet-map.module.css';
 
 // Each provider is its own chunk, loaded only when the map screen shows (after sign-in).
@@ -26,8 +27,11 @@ export function FleetMap() {
   );
   if (!config) return loading;
   return (
-    <Suspense fallback={loading}>
-      {key && !googleUnavailable ? <GoogleFleetMap apiKey={key} onUnavailable={onUnavailable} /> : <OfflineMap />}
-    </Suspense>
+    <>
+      <Suspense fallback={loading}>
+        {key && !googleUnavailable ? <GoogleFleetMap apiKey={key} onUnavailable={onUnavailable} /> : <OfflineMap />}
+      </Suspense>
+      <PlacingBar />
+    </>
   );
 }

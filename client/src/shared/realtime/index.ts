@@ -9,6 +9,7 @@ export {
   smsLogAppendedReceived,
   RECONNECT,
   sessionEndedReceived,
+  servicePlanProgressedReceived,
   socketConnected,
   socketDisconnected,
   subscribeFx,

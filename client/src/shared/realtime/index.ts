@@ -6,6 +6,7 @@ export {
   overviewChangedReceived,
   smsLogAppendedReceived,
   sessionEndedReceived,
+  servicePlanProgressedReceived,
   socketConnected,
   socketDisconnected,
   subscribeFx,

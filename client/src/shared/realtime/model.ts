@@ -1,4 +1,4 @@
-import type { ClientToServerEvents, ServerToClientEvents, SessionEndReason, SubscribeAck, Subscription } from '@fleet/shared';
+import type { ClientToServerEvents, ServerToClientEvents, ServicePlanProgress, SessionEndReason, SubscribeAck, Subscription } from '@fleet/shared';
 import { attach, createEffect, createEvent, createStore, sample, scopeBind } from 'effector';
 import type { Socket } from 'socket.io-client';
 import { yieldToBrowser } from '../lib';
@@ -29,6 +29,8 @@ export const socketDisconnected = createEvent();
 export const deviceChangedReceived = createEvent<DeviceChangedPayload>();
 export const overviewChangedReceived = createEvent<OverviewChangedPayload>();
 export const smsLogAppendedReceived = createEvent<SmsLogAppendedPayload>();
+/** A published service plan of this user moved on (a maintenance record): the Service day view patches its plan. */
+export const servicePlanProgressedReceived = createEvent<ServicePlanProgress>();
 /**
  * The server ended this session ('session:ended' before it disconnects the socket, e.g. an account
  * deactivated for an overdue invoice), or refused a reconnect because the token no longer holds (403: the
@@ -50,6 +52,7 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   const overviewChanged = scopeBind(overviewChangedReceived, { safe: true });
   const smsLogAppended = scopeBind(smsLogAppendedReceived, { safe: true });
   const sessionEndedByServer = scopeBind(sessionEndedReceived, { safe: true });
+  const servicePlanProgressed = scopeBind(servicePlanProgressedReceived, { safe: true });
 
   const { io } = await import('socket.io-client');
   const socket: FleetSocket = io({
@@ -96,6 +99,7 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   socket.on('overview:changed', (payload) => overviewChanged(payload));
   socket.on('smsLog:appended', (payload) => smsLogAppended(payload));
   socket.on('session:ended', (payload) => sessionEndedByServer(payload));
+  socket.on('servicePlan:progressed', (payload) => servicePlanProgressed(payload));
   return socket;
 });
 

@@ -15,6 +15,7 @@ const loadBatchList: Load = () => import('../../../widgets/batch-list').then((m)
 const loadSubscriptions: Load = () => import('../../../widgets/subscriptions').then((m) => ({ default: m.SubscriptionsTab }));
 const loadBrandList: Load = () => import('../../../widgets/brand-list').then((m) => ({ default: m.BrandListView }));
 const loadReportList: Load = () => import('../../../widgets/report-list').then((m) => ({ default: m.ReportListView }));
+const loadServiceDay: Load = () => import('../../../widgets/service-day').then((m) => ({ default: m.ServiceDayView }));
 
 /** A dashboard view from its chunk: Loading… while it arrives, the failure and Try again if it does not. */
 function LazyView({ load, props = {} }: { load: Load; props?: Record<string, unknown> }) {
@@ -41,6 +42,7 @@ const SLOTS: DashboardSlots = {
   subscriptions: <LazyView load={loadSubscriptions} />,
   brandList: <LazyView load={loadBrandList} />,
   reportList: (onBack) => <LazyView load={loadReportList} props={{ onBack }} />,
+  serviceDay: (onBack) => <LazyView load={loadServiceDay} props={{ onBack }} />,
 };
 
 /** The map screen's dashboard, with the other widgets it shows. */

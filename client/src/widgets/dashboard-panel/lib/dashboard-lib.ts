@@ -9,7 +9,7 @@ import { emptyTally, tally, type StatusTally } from '../../../entities/county';
  */
 
 /** The filter list views of spec section 2, named as the spec names them (the title is '<filter> Devices'). */
-export const FILTER_VIEWS = ['Total', 'Online', 'Offline', 'Warning', 'Maintenance', 'Synced', 'ReportList', 'Pause', 'LowBattery'] as const;
+export const FILTER_VIEWS = ['Total', 'Online', 'Offline', 'Warning', 'Maintenance', 'Synced', 'ReportList', 'Pause', 'LowBattery', 'ServiceDay'] as const;
 export type FilterView = (typeof FILTER_VIEWS)[number];
 
 type StatusFields = Pick<Device, 'is_online' | 'is_warning' | 'is_maintenance' | 'is_pause' | 'is_registration' | 'battery_percent'>;
@@ -18,6 +18,7 @@ type StatusFields = Pick<Device, 'is_online' | 'is_warning' | 'is_maintenance' |
 export const FILTER_RULES: Record<FilterView, (device: StatusFields) => boolean> = {
   Total: () => true,
   ReportList: () => true,
+  ServiceDay: () => true,
   Online: (d) => d.is_online,
   Offline: (d) => !d.is_online,
   Warning: (d) => d.is_warning,

@@ -25,6 +25,8 @@ export type DashboardSlots = {
   subscriptions: ReactNode;
   brandList: ReactNode;
   reportList: (onBack: () => void) => ReactNode;
+  /** The Service day view (issue 48), opened from the Service Day tile (distributors and partners). */
+  serviceDay: (onBack: () => void) => ReactNode;
 };
 
 /**
@@ -78,6 +80,8 @@ export function DashboardPanel({ slots }: { slots: DashboardSlots }) {
       <div id="dashboard-body" className={styles.body} hidden={collapsed}>
         {filterView === 'ReportList' ? (
           slots.reportList(closeFilter)
+        ) : filterView === 'ServiceDay' ? (
+          slots.serviceDay(closeFilter)
         ) : filterView ? (
           <FilterList />
         ) : (

@@ -1,8 +1,9 @@
 import { useUnit } from 'effector-react';
 import type { ReactNode } from 'react';
 import { $countyOverview, $countyOverviewFailed, $overview, $overviewFailed, countyOverviewRequested, overviewRequested, type Overview } from '../../../entities/overview';
+import { $accessLevel } from '../../../entities/session';
 import { formatNumber } from '../../../shared/lib';
-import { AlertIcon, BatteryIcon, ExternalIcon, LinkButton, PauseIcon, PinIcon } from '../../../shared/ui';
+import { AlertIcon, BatteryIcon, ExternalIcon, LinkButton, PauseIcon, PinIcon, TruckIcon } from '../../../shared/ui';
 import { $selectedCounty, filterViewOpened, tabSelected } from '../model';
 import type { FilterView } from '../lib/dashboard-lib';
 import styles from './dashboard-panel.module.css';
@@ -43,6 +44,8 @@ function Skeleton() {
  */
 export function OverviewTab() {
   const [overall, countyOverview, county, open, selectTab] = useUnit([$overview, $countyOverview, $selectedCounty, filterViewOpened, tabSelected]);
+  // Clients see no crews or plans (the server answers 403): the tile is for distributors and partners.
+  const canPlan = useUnit($accessLevel) !== 'client';
   const [overallFailed, countyFailed, retryOverall, retryCounty] = useUnit([$overviewFailed, $countyOverviewFailed, overviewRequested, countyOverviewRequested]);
   const o = county !== null ? countyOverview : overall;
   const failed = county !== null ? countyFailed : overallFailed;
@@ -142,6 +145,12 @@ export function OverviewTab() {
         <button type="button" className={styles.linkTile} onClick={view('ReportList')}>
           Custom Report
         </button>
+        {canPlan ? (
+          <button type="button" className={styles.linkTile} onClick={view('ServiceDay')} data-testid="service-day-tile">
+            <TruckIcon size={18} />
+            Service Day
+          </button>
+        ) : null}
       </div>
     </div>
   );

@@ -18,6 +18,7 @@ import { OfflineMapContext, toGlZoom } from './map-context';
 import { CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, PINS_LAYER, PinsLayer } from './pins-layer';
 import { PlaceNamesLayer } from './place-names-layer';
 import { PlacingLayer } from './placing-layer';
+import { ServiceRouteLayer } from './service-route-layer';
 import { ViewSync } from './view-sync';
 import styles from './offline-map.module.css';
 
@@ -116,6 +117,7 @@ export default function OfflineMap() {
           {layerGroups >= 1 && !styleUrl ? <BasemapLayer /> : null}
           {layerGroups >= 2 ? <CountyLayer /> : null}
           {layerGroups >= 3 ? <PinsLayer /> : null}
+          {layerGroups >= 3 ? <ServiceRouteLayer /> : null}
           {settled ? <LabelsLayer /> : null}
           {settled && !styleUrl ? <PlaceNamesLayer /> : null}
           <ViewSync />

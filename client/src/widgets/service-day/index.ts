@@ -1,0 +1,1 @@
+export { ServiceDayView } from './ui/service-day-view';

@@ -19,6 +19,10 @@ function buildDir() {
   fs.writeFileSync(path.join(dir, 'assets', 'index-AbC123.js.gz'), zlib.gzipSync(js));
   fs.writeFileSync(path.join(dir, 'assets', 'plain-Zz9.css'), 'a{color:red}'.repeat(200));
   fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg/>');
+  const sw = 'self.addEventListener("fetch", () => {});\n'.repeat(100);
+  fs.writeFileSync(path.join(dir, 'sw.js'), sw);
+  fs.writeFileSync(path.join(dir, 'sw.js.br'), zlib.brotliCompressSync(sw));
+  fs.writeFileSync(path.join(dir, 'manifest.webmanifest'), '{"name":"Field App"}');
   return { dir, js };
 }
 
@@ -72,6 +76,15 @@ describe('static client and compression', () => {
       expect(res.headers['cache-control'], route).toBe('no-cache');
       expect(res.text).toContain('<title>x</title>');
     }
+  });
+
+  it("serves the field app's service worker and manifest with no-cache, compressed or not, and the favicon briefly cached", async () => {
+    for (const [file, encoding] of [['/sw.js', 'br'], ['/sw.js', 'identity'], ['/manifest.webmanifest', 'gzip']] as const) {
+      const res = await request(app).get(file).set('Accept-Encoding', encoding);
+      expect(res.status, file).toBe(200);
+      expect(res.headers['cache-control'], `${file} ${encoding}`).toBe('no-cache');
+    }
+    expect((await request(app).get('/favicon.svg')).headers['cache-control']).toBe('public, max-age=3600');
   });
 
   it('compresses JSON answers over 1 KB, not small ones, and never an already compressed download', async () => {

@@ -7,6 +7,12 @@ const HASHED_DIR = 'assets';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Files outside assets/ (favicon, robots.txt...) keep their names across builds: cached briefly. */
 const SHORT = 'public, max-age=3600';
+/**
+ * The field app's service worker and manifest keep their names and must be checked on every load: a
+ * cached sw.js would keep phones on an old version (the browser caps a worker's cache at 24 h, still a
+ * shift on the old app); the manifest names the icons and scope.
+ */
+const REVALIDATED = new Set(['/index.html', '/sw.js', '/manifest.webmanifest']);
 
 /** Encodings the build writes beside each asset (client/build/precompress.ts), best first. */
 const ENCODINGS = [
@@ -57,7 +63,7 @@ export function preferred<T extends { name: string }>(header: string | undefined
  */
 export function staticClient(clientDir: string): Router {
   const files = new Set(walk(clientDir));
-  const cacheControl = (urlPath: string) => (urlPath.startsWith(`/${HASHED_DIR}/`) ? IMMUTABLE : SHORT);
+  const cacheControl = (urlPath: string) => (REVALIDATED.has(urlPath) ? 'no-cache' : urlPath.startsWith(`/${HASHED_DIR}/`) ? IMMUTABLE : SHORT);
   const router = Router();
 
   router.use((req, res, next) => {
@@ -88,7 +94,7 @@ export function staticClient(clientDir: string): Router {
       cacheControl: false,
       setHeaders: (res, file) => {
         const urlPath = '/' + path.relative(clientDir, file).split(path.sep).join('/');
-        res.set('Cache-Control', urlPath === '/index.html' ? 'no-cache' : cacheControl(urlPath));
+        res.set('Cache-Control', cacheControl(urlPath));
       },
     }),
   );

@@ -4,6 +4,7 @@ import { createEffect, createEvent, createStore, sample } from 'effector';
 import { MAINTENANCE_CREDENTIAL_KEY, maintenanceApi, readStoredCredential } from '../../entities/maintenance';
 import { failureMessage, fieldMessages, HttpError } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
+import { $updateReady, applyUpdateFx, pwaStarted, reloadClicked } from './pwa';
 
 /**
  * /maintenance runs on the maintenance credential, not a user session (spec sections 2 and 7). The page
@@ -107,3 +108,8 @@ sample({
 });
 // The list shows each device's last visit: read it again after a record.
 sample({ clock: recordFx.done, source: $credential, filter: (t): t is string => t !== null, target: loadDevicesFx });
+
+// The field app: its service worker registers when the page opens; a waiting version reloads only on the
+// technician's Reload, and never while a record form is open (the button waits too: maintenance-page.tsx).
+sample({ clock: pageMounted, target: pwaStarted });
+sample({ clock: reloadClicked, source: { ready: $updateReady, serial: $recordSerial }, filter: ({ ready, serial }) => ready && serial === null, target: applyUpdateFx });

@@ -22,6 +22,7 @@ import {
   recordSubmitted,
   refreshClicked,
 } from '../model';
+import { $updateReady, reloadClicked } from '../pwa';
 import styles from './maintenance-page.module.css';
 
 /** /maintenance: the technician's list (spec section 2), on the maintenance credential, not a user session. */
@@ -48,6 +49,7 @@ export function MaintenancePage() {
   return (
     <PageFrame title="Maintenance" lead={lead} actions={actions}>
       {/* The form stays while a credential is checked (its Open button spinning), so a refused one can be corrected. */}
+      <UpdateBanner />
       <main>{credential ? <DeviceList /> : <CredentialForm />}</main>
       <RecordDialog />
       <RecordPopup />
@@ -229,4 +231,20 @@ function RecordDialog() {
 function RecordPopup() {
   const [result, close] = useUnit([recordPopup.$result, recordPopup.closed]);
   return <ResultPopup result={result} onClose={() => close()} testId="maintenance-record-result" />;
+}
+
+/** A new version of the field app waits: it loads on the technician's Reload, never in the middle of a record. */
+function UpdateBanner() {
+  const [ready, formSerial, reload] = useUnit([$updateReady, $recordSerial, reloadClicked]);
+  if (!ready) return null;
+  const busy = formSerial !== null;
+  return (
+    <p role="status" className={styles.update} data-testid="update-ready">
+      A new version of the app is ready.{' '}
+      {busy ? 'Save or cancel the record first, then reload.' : null}
+      <Button variant="secondary" onClick={() => reload()} disabled={busy}>
+        Reload
+      </Button>
+    </p>
+  );
 }

@@ -31,6 +31,7 @@ import { buildOpenApi, docsPage, type RouteDoc, type Routes } from './openapi/ro
 import { sessionHub, type SessionHub } from './realtime/index.ts';
 import { deviceAccessHub, type DeviceAccessHub, partnersRoutes } from './partners/index.ts';
 import { maintenanceRoutes, maintenanceServiceOf } from './maintenance/index.ts';
+import { alertsFeatureOf, type AlertsOptions } from './alerts/index.ts';
 
 export type AppDeps = {
   config: Config;
@@ -58,6 +59,8 @@ export type AppDeps = {
   nudges?: PollNudger;
   /** Fleet aggregates cached per scope (lib/aggregate-cache.ts); by default one for this process, emptied across processes through Redis. */
   aggregates?: AggregateCache;
+  /** Alerts' parts a test replaces (an SMS provider, a channel, the push agent); the loop starts in main.ts (`app.alerts.start`). */
+  alerts?: Pick<AlertsOptions, 'sms' | 'channels' | 'pushAgent'>;
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
@@ -94,6 +97,14 @@ export function createApp(deps: AppDeps) {
   const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now: deps.now ?? (() => new Date()), sessions, deviceAccess, log, pollNudge: nudges, aggregates };
   // One Redis client for the auth counters and /readyz (fails fast while Redis is down; limits.ts).
   const redis = appRedis(config.redisUrl, log);
+  // Alerts (issue 43): check-ins tell it their serial after their answer; its loop is started by main.ts.
+  const alerts = alertsFeatureOf(database.db, config, {
+    now: ctx.now,
+    mailQueue: queue as AlertsOptions['mailQueue'],
+    emitToUser: (userId, payload) => sessions.emitToUser(userId, 'incident:notified', payload),
+    log,
+    ...deps.alerts,
+  });
   const app = express();
   app.disable('x-powered-by');
   // --- operations (ops/http.ts, owned by the operations work): request id, JSON access log, metrics, drain.
@@ -122,9 +133,9 @@ export function createApp(deps: AppDeps) {
 
   app.use(healthRoutes({ database: database.ping, ...(redis ? { redis: redis.ping } : {}) }));
   // The device gateway parses its own, larger bodies: mounted before the portal's 100 kB JSON limit.
-  const gateway = deviceGatewayRouter(ctx);
+  const gateway = deviceGatewayRouter({ ...ctx, checkedIn: (serial) => alerts.engine.deviceCheckedIn(serial) });
   app.use('/device/v1', gateway.router);
-  const built = features.map((feature) => feature(ctx));
+  const built = [...features.map((feature) => feature(ctx)), alerts.routes];
   // Authenticated calls outside /api/v1 (POST /api/pdf) parse their own bodies: mounted before the 100 kB limit.
   for (const mount of built.flatMap((f) => f.mounts ?? [])) app.use(mount.path, requireAuth(auth), mount.router);
   // Calls authenticated otherwise than by token (the payment webhook's signature) read their own raw bodies.
@@ -193,5 +204,5 @@ export function createApp(deps: AppDeps) {
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
-  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess, nudges, aggregates });
+  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess, nudges, aggregates, alerts });
 }

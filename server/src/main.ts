@@ -33,6 +33,7 @@ import { gracefulShutdown } from './ops/shutdown.ts';
 import { jobQueueFor } from './ops/job-queue.ts';
 import { startWorkerRole } from './ops/worker-role.ts';
 import { createGatewayApp } from './ops/gateway-role.ts';
+import { alertsFeatureOf } from './alerts/index.ts';
 import { heapGrowingPercent, limitHeapGrowth } from './ops/heap-growth.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -97,10 +98,17 @@ const mailer = metrics.countedMailer(createMailer({ smtpUrl: config.smtpUrl, fro
 let server: http.Server;
 
 if (role === 'gateway') {
-  const app = createGatewayApp({ config, database, log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics });
+  // The gateway records the alerts its check-ins raise (incidents and notification rows); the servers and
+  // workers dispatch them (their loops claim due rows every second), so it needs no queue or sockets.
+  const alerts = alertsFeatureOf(database.db, { ...config, alerts: { ...config.alerts, vapid: undefined } }, {
+    mailQueue: { enqueue: async () => { throw new Error('the gateway role sends nothing'); } },
+    emitToUser: () => undefined,
+    log,
+  });
+  const app = createGatewayApp({ config, database, log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics, checkedIn: (serial) => alerts.engine.deviceCheckedIn(serial) });
   server = http.createServer(app);
   shutdown.attach(server);
-  shutdown.add(['database', () => database.close()]);
+  shutdown.add(['alerts', () => alerts.engine.flushCheckins()], ['database', () => database.close()]);
   server.listen(config.port, config.host, () => log(`gateway: device check-ins on ${describe(server)}`));
 } else if (role === 'worker') {
   const worker = await startWorkerRole({
@@ -157,6 +165,9 @@ if (role === 'gateway') {
   });
   metrics.watchSockets(() => realtime.io.engine.clientsCount);
   const stops: (() => void)[] = [];
+  // Alerts: every server process dispatches due notifications (claimed with SKIP LOCKED, so never twice);
+  // the one-command run also evaluates the fleet every minute and escalates (start:worker does it scaled).
+  const stopAlerts = app.alerts.start({ fleet: role === 'all' });
   if (role === 'all') {
     // Devices that miss their own schedule go offline; pending changes nobody picked up expire.
     stops.push(startFleetHealth(database.db, log));
@@ -174,6 +185,7 @@ if (role === 'gateway') {
     ['schedules', () => stops.forEach((stop) => stop())],
     ['simulator', () => simulator?.stop()],
     ['realtime', () => realtime.close()],
+    ['alerts', () => stopAlerts()],
     // Jobs this process runs (the one-command run) finish; queued ones stay in Redis for the workers.
     ['queue', () => app.queue.close()],
     ['redis', () => {

@@ -11,3 +11,4 @@ export { reportEmailSchema, type RenderedReport, type ReportDeps, type ReportEma
 export { signUpDecisionSchema } from './jobs/sign-up-decision.job.ts';
 export { startDemoSimulator, startSimulator, type Simulator, type SimulatedDevice } from './simulator/simulator.ts';
 export * from './realtime/nudge.ts';
+export { alertNoticeSchema } from './jobs/alert-notice.job.ts';

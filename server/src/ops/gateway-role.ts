@@ -32,6 +32,8 @@ export function createGatewayApp(deps: {
   ops?: RequestHandler[];
   /** GET /metrics (the process's ProcessMetrics in main.ts, as the worker role serves them). */
   metrics?: Pick<ProcessMetrics, 'text' | 'contentType'>;
+  /** Told each checked-in serial after its answer (the alerts' warning codes; main.ts gives it the alerts engine). */
+  checkedIn?: (serial: string) => void;
 }) {
   const app = express();
   app.disable('x-powered-by');
@@ -41,7 +43,7 @@ export function createGatewayApp(deps: {
   app.use(securityHeaders(deps.config));
   app.use(compressAnswers());
   app.use(healthRoutes({ database: deps.database.ping }));
-  app.use('/device/v1', deviceGatewayRouter({ db: deps.database.db, config: deps.config, ...(deps.now ? { now: deps.now } : {}) }).router);
+  app.use('/device/v1', deviceGatewayRouter({ db: deps.database.db, config: deps.config, ...(deps.now ? { now: deps.now } : {}), ...(deps.checkedIn ? { checkedIn: deps.checkedIn } : {}) }).router);
   const metrics = deps.metrics;
   if (metrics) app.get('/metrics', async (_req, res) => void res.type(metrics.contentType).send(await metrics.text()));
   app.use(notFoundHandler);

@@ -9,6 +9,7 @@ import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
 import { checkFleetHealth, startReportSchedules } from '../jobs/index.ts';
 import { healthRoutes } from '../health/index.ts';
+import { alertsFeatureOf, type AlertsOptions } from '../alerts/index.ts';
 import { startOverdueSchedule } from '../billing/index.ts';
 import { outboxQueue, type Mailer } from '../mail/index.ts';
 import { deviceApiGetter, sessionHub } from '../realtime/index.ts';
@@ -102,6 +103,23 @@ export async function startWorkerRole(opts: {
     ...(env.REPORT_WEEKLY_CRON ? { weekly: env.REPORT_WEEKLY_CRON } : {}),
   });
   const stopOverdueSchedule = startOverdueSchedule({ db, config, now: () => new Date(), sessions, log });
+  // Alerts: every worker dispatches due notifications (claimed rows, never twice); the fleet's evaluation
+  // and escalation run once a minute on the worker that claims the minute.
+  const alerts = alertsFeatureOf(db, config, {
+    mailQueue: queue as AlertsOptions['mailQueue'],
+    emitToUser: (userId, payload) => sessions.emitToUser(userId, 'incident:notified', payload),
+    log,
+  });
+  const stopAlerts = alerts.start();
+  const stopAlertsMinute = everyPeriod(fleetHealthEveryMs, async (slot) => {
+    try {
+      if (!(await claim('alerts', slot, fleetHealthEveryMs))) return;
+      await alerts.engine.evaluateFleet();
+      await alerts.engine.escalate();
+    } catch (err) {
+      log('alerts: the minute job failed', err);
+    }
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -119,7 +137,9 @@ export async function startWorkerRole(opts: {
       stopFleetHealth();
       stopReportSchedules();
       stopOverdueSchedule();
+      stopAlertsMinute();
     }],
+    ['alerts', () => stopAlerts()],
     ['pollers', async () => {
       await pollers.stop();
       await nudges.close();

@@ -10,6 +10,7 @@
  * `location` (null overall, the county id otherwise), so a client subscribed to both tells them apart.
  */
 import type { DeviceListItemShape, PendingFlags } from './device-shape.ts';
+import type { IncidentNotice } from '../schemas/alerts.schema.ts';
 
 export type SubscriptionTopic = 'device' | 'deviceCards' | 'simLog' | 'overview';
 
@@ -39,6 +40,12 @@ export type ServerToClientEvents = {
    * disconnects the socket right after. The client forgets its token and shows the sign-in screen.
    */
   'session:ended': (payload: { reason: SessionEndReason }) => void;
+  /**
+   * An incident reached this user in-app (raised, reopened or escalated to them): room `user:{id}`, every
+   * socket of the user (server/src/alerts). `notificationId` is the row's id: a notice sent twice (a worker
+   * restarted between sending and recording it) is the same notice, which the client counts once.
+   */
+  'incident:notified': (payload: IncidentNotice & { notificationId: number }) => void;
 };
 
 /** Why the server ended a session: the client tells them apart (deactivated opens the Account Deactivated dialog). */

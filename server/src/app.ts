@@ -35,6 +35,7 @@ import { sessionHub, type SessionHub } from './realtime/index.ts';
 import { deviceAccessHub, type DeviceAccessHub, partnersRoutes } from './partners/index.ts';
 import { maintenanceRoutes, maintenanceServiceOf } from './maintenance/index.ts';
 import { labelsRoutes } from './labels/index.ts';
+import { alertsFeatureOf, type AlertsOptions } from './alerts/index.ts';
 
 export type AppDeps = {
   config: Config;
@@ -69,6 +70,8 @@ export type AppDeps = {
   aggregates?: AggregateCache;
   /** Pushes service plan progress to owners' sockets; by default one for this process (attached like sessions). */
   servicePlanEvents?: ServicePlanEvents;
+  /** Alerts' parts a test replaces (an SMS provider, a channel, the push agent); the loop starts in main.ts (`app.alerts.start`). */
+  alerts?: Pick<AlertsOptions, 'sms' | 'channels' | 'pushAgent'>;
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
@@ -111,6 +114,14 @@ export function createApp(deps: AppDeps) {
   // Report mails: 30 an hour per user (issue 42: a client had mailed 20 reports to a stranger's address).
   const reportMails = quota(limitStore, 'report-mails', { points: 30, durationSeconds: 3600 }, 'Too many report mails: at most 30 an hour.');
   const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now, sessions, deviceAccess, log, pollNudge: nudges, aggregates, servicePlanEvents: planEvents, reportMails };
+  // Alerts (issue 43): check-ins tell it their serial after their answer; its loop is started by main.ts.
+  const alerts = alertsFeatureOf(database.db, config, {
+    now: ctx.now,
+    mailQueue: queue as AlertsOptions['mailQueue'],
+    emitToUser: (userId, payload) => sessions.emitToUser(userId, 'incident:notified', payload),
+    log,
+    ...deps.alerts,
+  });
   const app = express();
   app.disable('x-powered-by');
   // --- operations (ops/http.ts, owned by the operations work): request id, JSON access log, metrics, drain.
@@ -140,13 +151,13 @@ export function createApp(deps: AppDeps) {
   });
 
   app.use(healthRoutes({ database: database.ping, ...(redis ? { redis: redis.ping } : {}) }));
-  const built = features.map((feature) => feature(ctx));
+  const built = [...features.map((feature) => feature(ctx)), alerts.routes];
   const publicMounts = built.flatMap((f) => f.publicMounts ?? []);
   // Every JSON call refuses a body of another type with 415 before it is read; the device gateway and the
   // signed webhook keep their own formats (lib/request-guards.ts).
   app.use(declaredBodyTypes([...authDocs, ...built.flatMap((f) => f.docs)], (doc) => doc.auth === 'device' || publicMounts.some((m) => doc.path.startsWith(m.path))));
   // The device gateway parses its own, larger bodies: mounted before the portal's 100 kB JSON limit.
-  const gateway = deviceGatewayRouter(ctx);
+  const gateway = deviceGatewayRouter({ ...ctx, checkedIn: (serial) => alerts.engine.deviceCheckedIn(serial) });
   app.use('/device/v1', gateway.router);
   // Authenticated calls outside /api/v1 (POST /api/pdf) parse their own bodies: mounted before the 100 kB limit.
   for (const mount of built.flatMap((f) => f.mounts ?? [])) app.use(mount.path, requireAuth(auth), mount.router);
@@ -216,5 +227,5 @@ export function createApp(deps: AppDeps) {
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
-  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess, nudges, aggregates, servicePlanEvents: planEvents });
+  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess, nudges, aggregates, servicePlanEvents: planEvents, alerts });
 }

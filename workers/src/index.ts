@@ -13,3 +13,4 @@ export { servicePlanMailSchema, type ServicePlanDeps, type ServicePlanMailPayloa
 export { startDemoSimulator, startSimulator, type Simulator, type SimulatedDevice } from './simulator/simulator.ts';
 export * from './realtime/nudge.ts';
 export { createRedis, REDIS_PROFILES, type RedisProfile } from './redis.ts';
+export { alertNoticeSchema } from './jobs/alert-notice.job.ts';

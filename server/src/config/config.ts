@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ALERT_DEFAULTS, type AlertSettings } from '@fleet/shared';
 
 /**
  * Configuration comes from the environment only (documented in .env.example). No credential lives in
@@ -77,6 +78,14 @@ export type Config = {
     /** How far a webhook timestamp may be from the server clock (BILLING_WEBHOOK_TOLERANCE_SECONDS, 300). */
     webhookToleranceSeconds: number;
   };
+  /** Alerts (server/src/alerts, docs/alerts.md): the rules' defaults, Web Push's VAPID keys, the SMS outbox. */
+  alerts: {
+    settings: AlertSettings;
+    /** VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (a mailto: or https: URL); unset: no Web Push. */
+    vapid: { publicKey: string; privateKey: string; subject: string } | undefined;
+    /** Where the default SMS provider writes each message (SMS_OUTBOX_DIR, DATA_DIR/sms-outbox). */
+    smsOutboxDir: string;
+  };
 };
 
 export const SYNCHRONOUS_COMMIT = ['off', 'local', 'remote_write', 'on', 'remote_apply'] as const;
@@ -142,7 +151,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { generat
       dueDays: positiveInteger(env, 'BILLING_DUE_DAYS', 14),
       webhookToleranceSeconds: positiveInteger(env, 'BILLING_WEBHOOK_TOLERANCE_SECONDS', 300),
     },
+    alerts: {
+      settings: {
+        holdMinutes: positiveInteger(env, 'ALERT_HOLD_MINUTES', ALERT_DEFAULTS.holdMinutes),
+        groupWindowMinutes: positiveInteger(env, 'ALERT_GROUP_WINDOW_MINUTES', ALERT_DEFAULTS.groupWindowMinutes),
+        runDryHours: positiveInteger(env, 'ALERT_RUN_DRY_HOURS', ALERT_DEFAULTS.runDryHours),
+        batteryLowHours: positiveInteger(env, 'ALERT_BATTERY_LOW_HOURS', ALERT_DEFAULTS.batteryLowHours),
+        batchExpiringDays: positiveInteger(env, 'ALERT_BATCH_EXPIRING_DAYS', ALERT_DEFAULTS.batchExpiringDays),
+        escalateAfterMinutes: positiveInteger(env, 'ALERT_ESCALATE_AFTER_MINUTES', ALERT_DEFAULTS.escalateAfterMinutes),
+        repeatEveryMinutes: positiveInteger(env, 'ALERT_REPEAT_EVERY_MINUTES', ALERT_DEFAULTS.repeatEveryMinutes),
+      },
+      vapid: vapidKeys(env),
+      smsOutboxDir: env.SMS_OUTBOX_DIR ? path.resolve(env.SMS_OUTBOX_DIR) : path.join(dataDir, 'sms-outbox'),
+    },
   };
+}
+
+/** Web Push's VAPID keys: all three variables or none (generate a pair with `npx web-push generate-vapid-keys`). */
+function vapidKeys(env: NodeJS.ProcessEnv): Config['alerts']['vapid'] {
+  const publicKey = env.VAPID_PUBLIC_KEY?.trim();
+  const privateKey = env.VAPID_PRIVATE_KEY?.trim();
+  const subject = env.VAPID_SUBJECT?.trim();
+  if (!publicKey && !privateKey) return undefined;
+  if (!publicKey || !privateKey) throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
+  if (!subject || !/^(mailto:|https:)/.test(subject)) throw new ConfigError('VAPID_SUBJECT must be a mailto: or https: URL when VAPID keys are set');
+  return { publicKey, privateKey, subject };
 }
 
 /** CHECKIN_SYNCHRONOUS_COMMIT's value: one of PostgreSQL's, 'off' when unset (the bench prints it too). */

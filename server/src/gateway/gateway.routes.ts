@@ -5,7 +5,7 @@ import { viewerOf } from '../auth/index.ts';
 import type { Db } from '../db/client.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
 import { gatewayRepository } from './gateway.repository.ts';
-import { gatewayService } from './gateway.service.ts';
+import { gatewayService, serialOfCredentials } from './gateway.service.ts';
 
 type GatewayConfig = Pick<AppContext['config'], 'secretKey'> & Partial<Pick<AppContext['config'], 'checkinSynchronousCommit'>>;
 
@@ -21,12 +21,14 @@ export const gatewayServiceOf = (db: Db, config: GatewayConfig, now?: () => Date
  * It needs the database and the secret key only: the portal mounts it (app.ts), and so does the
  * gateway role's own process (processes/gateway.ts).
  */
-export function deviceGatewayRouter(ctx: { db: Db; config: GatewayConfig; now?: () => Date }) {
+export function deviceGatewayRouter(ctx: { db: Db; config: GatewayConfig; now?: () => Date; checkedIn?: (serial: string) => void }) {
   const service = gatewayServiceOf(ctx.db, ctx.config, ctx.now);
   const router = Router();
   router.use(express.json({ limit: '2mb' }));
   router.post('/checkin', async (req, res) => {
     res.json(await service.checkin(req.get('authorization'), req.body));
+    // After the answer: the alerts' evaluation of its warning codes never holds a device's check-in (issue 43).
+    ctx.checkedIn?.(serialOfCredentials(req.get('authorization')));
   });
   router.get('/config', async (req, res) => {
     const device = await service.authenticate(req.get('authorization'));

@@ -251,6 +251,9 @@ function checkTimes(input: CheckinInput, t: Date) {
 }
 
 /** The serial and secret of `Authorization: Basic base64(serial:secret)`; 401 when there are none. */
+/** The serial a device's Authorization header names (after a check-in it authenticated). */
+export const serialOfCredentials = (header: string | undefined) => credentials(header).serial;
+
 function credentials(header: string | undefined): { serial: string; secret: string } {
   const m = /^Basic\s+([A-Za-z0-9+/=]{4,400})$/.exec(header ?? '');
   const decoded = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';

@@ -3,6 +3,7 @@ import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
+import { alertsFeatureOf } from '../alerts/index.ts';
 import { deviceGatewayRouter } from '../gateway/index.ts';
 import { healthRoutes } from '../health/index.ts';
 import { compressAnswers } from '../lib/compression.ts';
@@ -36,6 +37,8 @@ export function createGatewayApp(deps: {
   ops?: RequestHandler[];
   /** GET /metrics (the process's ProcessMetrics, as the worker serves them). */
   metrics?: Pick<ProcessMetrics, 'text' | 'contentType'>;
+  /** Told each checked-in serial after its answer (the alerts' warning codes; main.ts gives it the alerts engine). */
+  checkedIn?: (serial: string) => void;
 }) {
   const app = express();
   app.disable('x-powered-by');
@@ -45,7 +48,7 @@ export function createGatewayApp(deps: {
   app.use(securityHeaders(deps.config));
   app.use(compressAnswers());
   app.use(healthRoutes({ database: deps.database.ping }));
-  app.use('/device/v1', deviceGatewayRouter({ db: deps.database.db, config: deps.config, ...(deps.now ? { now: deps.now } : {}) }).router);
+  app.use('/device/v1', deviceGatewayRouter({ db: deps.database.db, config: deps.config, ...(deps.now ? { now: deps.now } : {}), ...(deps.checkedIn ? { checkedIn: deps.checkedIn } : {}) }).router);
   const metrics = deps.metrics;
   if (metrics) app.get('/metrics', async (_req, res) => void res.type(metrics.contentType).send(await metrics.text()));
   app.use(notFoundHandler);
@@ -55,7 +58,7 @@ export function createGatewayApp(deps: {
 
 /** Starts the gateway process: its app on the configured port, drained and closed by the shutdown. */
 export function startGateway(opts: {
-  config: Parameters<typeof createGatewayApp>[0]['config'] & { port: number; host: string | undefined };
+  config: Config;
   database: Parameters<typeof createGatewayApp>[0]['database'] & { close(): unknown };
   logger: Logger;
   log: (m: string, e?: unknown) => void;
@@ -63,10 +66,17 @@ export function startGateway(opts: {
   shutdown: ReturnType<typeof gracefulShutdown>;
 }): http.Server {
   const { config, database, logger, log, metrics, shutdown } = opts;
-  const app = createGatewayApp({ config, database, log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics });
+  // The gateway records the alerts its check-ins raise (incidents and notification rows); the servers and
+  // workers dispatch them (their loops claim due rows every second), so it needs no queue or sockets.
+  const alerts = alertsFeatureOf(database.db, { ...config, alerts: { ...config.alerts, vapid: undefined } }, {
+    mailQueue: { enqueue: async () => { throw new Error('the gateway role sends nothing'); } },
+    emitToUser: () => undefined,
+    log,
+  });
+  const app = createGatewayApp({ config, database, log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics, checkedIn: (serial) => alerts.engine.deviceCheckedIn(serial) });
   const server = http.createServer(app);
   shutdown.attach(server);
-  shutdown.add(['database', () => database.close()]);
+  shutdown.add(['alerts', () => alerts.engine.flushCheckins()], ['database', () => database.close()]);
   server.listen(config.port, config.host, () => log(`gateway: device check-ins on ${describeAddress(server)}`));
   return server;
 }

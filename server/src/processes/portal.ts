@@ -84,6 +84,9 @@ export async function startPortal(opts: {
   });
   metrics.watchSockets(() => realtime.io.engine.clientsCount);
   // The one-command run keeps the fleet's schedules itself; a scaled run leaves them to the workers.
+  // Alerts: every server process dispatches due notifications (claimed with SKIP LOCKED, so never twice);
+  // the one-command run also evaluates the fleet every minute and escalates (start:worker does it scaled).
+  const stopAlerts = app.alerts.start({ fleet: role === 'all' });
   const stopSchedules = role === 'all' ? startSchedules({ db: database.db, config, now: () => clock.now(), sessions, log, queue: app.queue }) : () => undefined;
   let simulator: Simulator | null = null;
   shutdown.attach(server, () => {
@@ -94,6 +97,7 @@ export async function startPortal(opts: {
     ['schedules', stopSchedules],
     ['simulator', () => simulator?.stop()],
     ['realtime', () => realtime.close()],
+    ['alerts', () => stopAlerts()],
     // Jobs this process runs (the one-command run) finish; queued ones stay in Redis for the workers.
     ['queue', () => app.queue.close()],
     ['redis', () => {

@@ -15,7 +15,8 @@ import { jobQueueFor } from '../ops/job-queue.ts';
 import { outboxTrace } from '../ops/logger.ts';
 import type { ProcessMetrics } from '../ops/metrics.ts';
 import type { gracefulShutdown } from '../ops/shutdown.ts';
-import { tickClaimer } from '../ops/tick-once.ts';
+import { everyPeriod, tickClaimer } from '../ops/tick-once.ts';
+import { alertsFeatureOf, type AlertsOptions } from '../alerts/index.ts';
 import { startSchedules } from './schedules.ts';
 
 /**
@@ -94,6 +95,25 @@ export async function startWorker(opts: {
     },
   );
 
+  // Alerts: every worker dispatches due notifications (claimed rows, never twice); the fleet's evaluation
+  // and escalation run once a minute on the worker that claims the minute.
+  const alerts = alertsFeatureOf(db, config, {
+    mailQueue: queue as AlertsOptions['mailQueue'],
+    emitToUser: (userId, payload) => sessions.emitToUser(userId, 'incident:notified', payload),
+    log,
+  });
+  const stopAlerts = alerts.start();
+  const alertsEveryMs = Number(env.FLEET_HEALTH_INTERVAL_MS ?? 60_000);
+  const stopAlertsMinute = everyPeriod(alertsEveryMs, async (slot) => {
+    try {
+      if (!(await claim('alerts', slot, alertsEveryMs))) return;
+      await alerts.engine.evaluateFleet();
+      await alerts.engine.escalate();
+    } catch (err) {
+      log('alerts: the minute job failed', err);
+    }
+  });
+
   const app = express();
   app.disable('x-powered-by');
   app.use(opsMiddleware({ logger: opts.logger, metrics, draining: opts.shutdown.middleware }));
@@ -108,7 +128,11 @@ export async function startWorker(opts: {
   const server = http.createServer(app);
   opts.shutdown.attach(server);
   opts.shutdown.add(
-    ['schedules', stopSchedules],
+    ['schedules', () => {
+      stopSchedules();
+      stopAlertsMinute();
+    }],
+    ['alerts', () => stopAlerts()],
     ['pollers', async () => {
       await pollers.stop();
       await nudges.close();

@@ -1,5 +1,5 @@
 import type { Server } from 'socket.io';
-import { rooms, type SessionEndReason } from '@fleet/shared';
+import { rooms, type ServerToClientEvents, type SessionEndReason } from '@fleet/shared';
 import type { FleetIo } from './socket-server.ts';
 import { socketTarget } from './socket-target.ts';
 
@@ -22,7 +22,7 @@ export type SessionEnder = {
 };
 
 /** What can end sockets in a room: the push server, or the Redis emitter (same calls). */
-type Target = { in(room: string): { emit(event: 'session:ended', payload: { reason: SessionEndReason }): unknown; disconnectSockets(close?: boolean): unknown } };
+type Target = { in(room: string): { emit(event: string, payload: unknown): unknown; disconnectSockets(close?: boolean): unknown } };
 
 /** The session ender of one process (see socket-target.ts for how it reaches the sockets). */
 export function sessionHub(opts: { redisUrl?: string | undefined; redisPrefix?: string; log?: (m: string, e?: unknown) => void } = {}) {
@@ -42,6 +42,16 @@ export function sessionHub(opts: { redisUrl?: string | undefined; redisPrefix?: 
     },
     async endTokenSession(tokenId: number, reason: SessionEndReason) {
       end(rooms.session(tokenId), reason);
+    },
+    /**
+     * A typed event to every socket of a user (room user:{id}), from any process: the alerts' in-app
+     * channel. Answers false when no push server or Redis can reach sockets (no socket to reach).
+     */
+    emitToUser<E extends keyof ServerToClientEvents>(userId: number, event: E, ...payload: Parameters<ServerToClientEvents[E]>): boolean {
+      const t = sockets.get();
+      if (!t) return false;
+      t.in(rooms.user(userId)).emit(event, payload[0]);
+      return true;
     },
     /** The push server of this process (with the Redis adapter its calls reach every process). */
     attach: (server: FleetIo) => sockets.attach(server as unknown as Server),

@@ -11,6 +11,7 @@
  */
 import type { DeviceListItemShape, PendingFlags } from './device-shape.ts';
 import type { Subscription, SubscriptionTopic } from './subscription.ts';
+import type { IncidentNotice } from '../schemas/alerts.schema.ts';
 
 /** The changed counts plus `location`, always present: null for the overall counts, else the county id. */
 export type OverviewChangedPayload = Record<string, number | null> & { location: number | null };
@@ -36,6 +37,12 @@ export type ServerToClientEvents = {
    * owner's sockets (room `user:{ownerId}`), with each stop's state, so the Service day view shows progress live.
    */
   'servicePlan:progressed': (payload: ServicePlanProgress) => void;
+  /**
+   * An incident reached this user in-app (raised, reopened or escalated to them): room `user:{id}`, every
+   * socket of the user (server/src/alerts). `notificationId` is the row's id: a notice sent twice (a worker
+   * restarted between sending and recording it) is the same notice, which the client counts once.
+   */
+  'incident:notified': (payload: IncidentNotice & { notificationId: number }) => void;
 };
 
 /** Where a published service plan stands: the plan's status, and which devices and stops are done. */

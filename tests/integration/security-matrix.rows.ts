@@ -142,6 +142,15 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'get /api/v1/maintenanceCredential': { allow: D },
   'post /api/v1/maintenanceCredential/rotate': { allow: D },
   'post /api/v1/maintenanceCredential/revoke': { allow: D },
+  // Service day (issue 48): distributors and partners, each on its own crews and plans (another's id answers 404).
+  'get /api/v1/crews': { allow: OPERATORS },
+  'post /api/v1/crews': { allow: OPERATORS },
+  'put /api/v1/crews/{id}': { allow: OPERATORS },
+  'delete /api/v1/crews/{id}': { allow: OPERATORS },
+  'post /api/v1/servicePlans': { allow: OPERATORS },
+  'get /api/v1/servicePlans': { allow: OPERATORS },
+  'get /api/v1/servicePlans/{id}': { allow: OPERATORS },
+  'post /api/v1/servicePlans/{id}/publish': { allow: OPERATORS },
 };
 
 /** The socket topics (shared POLL_MS keys): every role may subscribe, within its scope. */

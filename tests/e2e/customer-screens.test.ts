@@ -127,11 +127,20 @@ describe('the map screen', () => {
       const serials = site.map((d) => d.serial);
       const boxes = await page
         .locator('[data-testid="fleet-map"] [data-serial]')
-        .evaluateAll((els, wanted) => els.filter((el) => wanted.includes((el as HTMLElement).dataset.serial!)).map((el) => el.getBoundingClientRect().toJSON() as DOMRect), serials);
+        .evaluateAll(
+          (els, wanted) =>
+            els
+              .filter((el) => wanted.includes((el as HTMLElement).dataset.serial!))
+              .map((el) => {
+                const r = el.getBoundingClientRect();
+                return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, serial: (el as HTMLElement).dataset.serial };
+              }),
+          serials,
+        );
       expect(boxes).toHaveLength(site.length);
       for (const [i, a] of boxes.entries()) {
-        expect(a.left >= 0 && a.right <= viewport.width && a.top >= 0 && a.bottom <= viewport.height).toBe(true);
-        for (const b of boxes.slice(i + 1)) expect(a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top).toBe(true);
+        expect(a.left >= 0 && a.right <= viewport.width && a.top >= 0 && a.bottom <= viewport.height, JSON.stringify(a)).toBe(true);
+        for (const b of boxes.slice(i + 1)) expect(a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5, JSON.stringify([a, b])).toBe(true);
       }
       await page.waitForTimeout(400);
       await screenshot(page, `site-labels-zoom15-${viewport.width}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STACK_LINE_PX, stackLabels, type StackPin } from './label-stack';
+import { STACK_LINE_PX, stackLabels, withoutSharedWords, type StackPin } from './label-stack';
 
 /** Seven pins fanned on a circle of 56 px, as a site of seven devices is at zoom 15. */
 const fan = (cx: number, cy: number, n = 7): StackPin[] =>
@@ -29,5 +29,23 @@ describe('stackLabels (every device of a fanned site labelled)', () => {
     expect(stack.side).toBe('left');
     expect(stack.left).toBeGreaterThanOrEqual(0);
     expect(stack.top).toBeGreaterThanOrEqual(0);
+  });
+
+  it('narrows the labels to the roomier side when neither side holds them whole (a 390 px phone)', () => {
+    const stack = stackLabels(fan(195, 400, 8), { width: 390, height: 844 }, 160);
+    expect(stack.left).toBeGreaterThanOrEqual(4);
+    expect(stack.left + stack.width).toBeLessThanOrEqual(386);
+    expect(stack.width).toBeLessThan(160);
+    for (const pin of fan(195, 400, 8)) expect(stack.side === 'right' ? stack.left >= pin.x + 12 : stack.left + stack.width <= pin.x - 12).toBe(true);
+  });
+});
+
+describe('withoutSharedWords', () => {
+  it("drops the words every label starts with, never a whole label", () => {
+    expect(withoutSharedWords(['Audubon Park Main Entrance', 'Audubon Park Playground'])).toEqual(['Main Entrance', 'Playground']);
+    expect(withoutSharedWords(['Pier 1', 'Pier 2'])).toEqual(['Pier 1', 'Pier 2']);
+    expect(withoutSharedWords(['Beach', 'Beach Hut'])).toEqual(['Beach', 'Beach Hut']);
+    expect(withoutSharedWords(['North gate', 'South gate'])).toEqual(['North gate', 'South gate']);
+    expect(withoutSharedWords(['Alone'])).toEqual(['Alone']);
   });
 });

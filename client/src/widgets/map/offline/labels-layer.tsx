@@ -2,7 +2,7 @@ import { useUnit } from 'effector-react';
 import { Marker } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import { devicePinClicked } from '../../../entities/device';
-import { labelWidth, STACK_LINE_PX, stackLabels, type LabelStack } from '../lib/label-stack';
+import { STACK_LINE_PX, stackLabels, type LabelStack } from '../lib/label-stack';
 import { $labelsVisible, $pins, $selectedSerial, $siteNames } from '../model';
 import { refreshWhenDrawnChanges, useOfflineMap } from './map-context';
 import styles from './offline-map.module.css';
@@ -190,14 +190,15 @@ function stackElement(stack: LabelStack, selected: string | null, choose: (seria
     svg.append(leader);
     const element = document.createElement('div');
     element.className = [styles.label, styles.stackLine].join(' ');
-    element.textContent = line.label;
+    element.textContent = line.text;
     element.title = line.label;
     element.dataset.serial = line.serial;
     element.dataset.stacked = 'true';
     element.dataset.selected = String(line.serial === selected);
     element.style.left = `${stack.left - stack.cx}px`;
     element.style.top = `${line.top - stack.cy}px`;
-    element.style.width = `${Math.max(labelWidth(line.label, stack.width), stack.width)}px`;
+    element.style.width = `${stack.width}px`;
+    element.style.maxWidth = `${stack.width}px`;
     element.addEventListener('click', (event) => {
       // While a pin is placed by hand, a click is for the pin (placing-layer).
       if (root.closest('[data-placing="true"]')) return;

@@ -2,7 +2,8 @@ import { useUnit } from 'effector-react';
 import { LngLatBounds, Marker } from 'maplibre-gl';
 import { useEffect, useMemo } from 'react';
 import { $routes, type RouteLine } from '../../../features/service-day';
-import { addLayerUnchecked, addSourceUnchecked, useOfflineMap } from './map-context';
+import { useOfflineMap } from './map-context';
+import { addLayerUnchecked, addSourceUnchecked } from './maplibre-internals';
 import { useSourceData } from './use-source-data';
 
 const SOURCE = 'service-routes';

@@ -45,6 +45,8 @@ export default defineConfig({
         // expect the other models loaded in the page to answer the same events (the dashboard's reconnect,
         // the brand form's re-reads).
         test: { name: 'client', include: CLIENT_TESTS, isolate: false },
+        // vite-plugin-pwa's virtual module is made by the client build's plugin: a stand-in here.
+        resolve: { alias: { 'virtual:pwa-register': new URL('./client/src/pages/maintenance/lib/pwa-register.stub.ts', import.meta.url).pathname } },
       },
     ],
   },

@@ -88,4 +88,36 @@ describe('the field app: installable, offline shell', () => {
     await openApp();
     await screenshot(page, 'field-app-list-820');
   });
+
+  it('three records made without signal wait, counted, and are sent once when the network returns, shown once in /maintenance-result', async () => {
+    const page = await openApp();
+    await page.setViewportSize(PHONE);
+    const marker = `offline-${Date.now()}`;
+    const cards = page.getByTestId('maintenance-device');
+    await context.setOffline(true);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const card = cards.nth(i);
+        await card.getByRole('button', { name: /^Record work on/ }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByLabel('Repaired').check();
+        await dialog.getByLabel('Note (optional)').fill(`${marker} ${i}`);
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+      }
+      await expect.poll(() => page.getByTestId('waiting-count').textContent()).toBe('3 records wait to be sent: they go when the signal returns.');
+      await screenshot(page, 'field-app-waiting-390');
+      expect(await seriousAxe(page)).toEqual([]);
+    } finally {
+      await context.setOffline(false);
+    }
+    // No tap: the browser's 'online' event sends them.
+    await expect.poll(() => page.getByTestId('waiting-count').textContent(), { timeout: 20_000 }).toBe('Every record is sent.');
+    const token = portal.harness.config.maintenanceToken;
+    const records = (await (await page.request.get('/api/v1/maintenanceRecords?limit=500', { headers: { Authorization: `Token ${token}` } })).json()) as { note: string }[];
+    expect(records.filter((r) => r.note.startsWith(marker)).map((r) => r.note).sort()).toEqual([0, 1, 2].map((i) => `${marker} ${i}`));
+    await page.goto('/maintenance-result');
+    await page.getByTestId('maintenance-record').first().waitFor();
+    expect(await page.getByTestId('maintenance-record').filter({ hasText: marker }).count()).toBe(3);
+  });
 });

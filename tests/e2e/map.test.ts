@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/src/app.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
 import { TOKEN_COOKIE } from '../../client/src/shared/api/token.ts';
-import { axeOn, fleetMap, framesRendered, mapData, mapIdle, PASSWORD, screenshot, seriousAxe, signIn, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
+import { axeOn, fleetMap, mapData, mapIdle, PASSWORD, screenshot, seriousAxe, signIn, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
 import { FIXTURE_AREA, FIXTURE_LAYER, fixturePmtiles } from './pmtiles-fixture.ts';
 import { CLIENT_DIST } from './server.ts';
 

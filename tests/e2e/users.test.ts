@@ -12,7 +12,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/src/db/schema.ts';
 import { mailText } from '../helpers/smtp.ts';
-import { animationsSettled, DESKTOP, framesRendered, formMessage, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import { animationsSettled, DESKTOP, formMessage, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
 
 let e2e: E2E;
 beforeAll(async () => {

@@ -139,6 +139,8 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'get /api/v1/maintenanceDevices': { allow: ALL },
   'post /api/v1/maintenanceRecord': { allow: OPERATORS, scoped: true, body: (serial) => ({ serial, actions: ['repaired'] }) },
   'get /api/v1/maintenanceRecords': { allow: ALL },
+  'get /api/v1/maintenanceRecord/{id}/photo': { allow: ALL, note: 'a record of a device in the caller scope (404 otherwise, and without a photo)' },
+  'get /api/v1/deviceLabels': { allow: ALL, note: 'labels of the devices the caller sees; a named serial outside its scope answers 400 naming it' },
   'get /api/v1/maintenanceCredential': { allow: D },
   'post /api/v1/maintenanceCredential/rotate': { allow: D },
   'post /api/v1/maintenanceCredential/revoke': { allow: D },

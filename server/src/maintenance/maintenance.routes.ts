@@ -84,6 +84,14 @@ export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceO
     },
     {
       method: 'get',
+      path: '/api/v1/maintenanceRecord/:id/photo',
+      tag,
+      summary: "A record's photo (image/jpeg)",
+      description: `${credential} Every signed-in role, within its device scope; 404 without a photo.`,
+      responses: { 200: { description: 'image/jpeg' } },
+    },
+    {
+      method: 'get',
       path: '/api/v1/maintenanceRecords',
       tag,
       summary: 'What was done, most recent first (the /maintenance-result page)',

@@ -1,8 +1,8 @@
 import { plural } from '@fleet/shared';
-import type { MaintenanceAction, MaintenanceDevice, MaintenanceRecord } from '@fleet/shared';
+import type { MaintenanceAction, MaintenanceDevice } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { MAINTENANCE_CREDENTIAL_KEY, maintenanceApi, readStoredCredential } from '../../entities/maintenance';
-import { failureMessage, fieldMessages, HttpError } from '../../shared/api';
+import { MAINTENANCE_CREDENTIAL_KEY, maintenanceApi, outbox, readStoredCredential, type OutboxEntry } from '../../entities/maintenance';
+import { failureMessage, HttpError } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 import { $updateReady, applyUpdateFx, pwaStarted, reloadClicked } from './pwa';
 
@@ -35,10 +35,19 @@ export const storeCredentialFx = createEffect((token: string | null) => {
 });
 
 export const loadDevicesFx = createEffect((token: string) => maintenanceApi.devices(token));
-export const recordFx = createEffect(
-  ({ token, serial, actions, note }: { token: string; serial: string; actions: MaintenanceAction[]; note: string }): Promise<MaintenanceRecord> =>
-    maintenanceApi.record({ serial, actions, note }, token),
-);
+/** A record made on the phone: kept in the outbox (IndexedDB) first, whatever the signal, then sent. */
+export const enqueueFx = createEffect(({ serial, label, actions, note }: { serial: string; label: string; actions: MaintenanceAction[]; note: string }) => {
+  const key = crypto.randomUUID();
+  return outbox.add({ key, serial, label, body: { serial, actions, note, idempotency_key: key, performed_at: new Date().toISOString() } });
+});
+export const loadOutboxFx = createEffect(() => outbox.list());
+export const sendOutboxFx = createEffect((token: string) => outbox.send(token));
+export const dismissRefusedFx = createEffect((seq: number) => outbox.remove(seq));
+export const saveDevicesFx = createEffect((list: MaintenanceDevice[]) => outbox.saveDevices(list));
+export const savedDevicesFx = createEffect(() => outbox.savedDevices());
+/** The browser says the network is back (the 'online' event), or the periodic retry while records wait. */
+export const networkReturned = createEvent();
+export const refusedDismissed = createEvent<number>();
 
 /** The credential the page runs on: set once the server accepted it. */
 export const $credential = createStore<string | null>(null, { serialize: 'ignore' });
@@ -52,7 +61,7 @@ export const $loadedAt = createStore<Date | null>(null, { serialize: 'ignore' })
 
 export const $recordSerial = createStore<string | null>(null);
 export const $recordError = createStore<string | null>(null);
-export const $recordPending = recordFx.pending;
+export const $recordPending = enqueueFx.pending;
 export const recordPopup = createResultPopup({ ms: 1500 });
 
 const isRefused = (e: unknown) => e instanceof HttpError && (e.status === 401 || e.status === 403);
@@ -81,33 +90,60 @@ $loadError
   )
   .reset(loadDevicesFx.done, credentialForgotten);
 
-// Recording what was done on one device.
-$recordSerial.on(recordOpened, (_, serial) => serial).reset(recordClosed, recordFx.done, credentialForgotten);
+// Recording what was done on one device: into the outbox, then sent (now, or when the signal returns).
+export const $outbox = createStore<OutboxEntry[]>([], { serialize: 'ignore' });
+/** How many records wait to be sent (the screen always shows it). */
+export const $waiting = $outbox.map((list) => list.filter((e) => e.status === 'waiting').length);
+/** Records the server refused, with its reason: shown until the technician has read them. */
+export const $refused = $outbox.map((list) => list.filter((e) => e.status === 'refused'));
+/** The list shown comes from the phone (no signal): when the server last gave it. */
+export const $savedAt = createStore<string | null>(null, { serialize: 'ignore' });
+
+$outbox.on(loadOutboxFx.doneData, (_, list) => list);
+$recordSerial.on(recordOpened, (_, serial) => serial).reset(recordClosed, enqueueFx.done, credentialForgotten);
 $recordError
-  .on(recordFx.failData, (_, error) => {
-    const fields = fieldMessages(error);
-    return Object.values(fields)[0] ?? failureMessage(error);
-  })
-  .reset(recordOpened, recordClosed, recordFx);
+  .on(enqueueFx.failData, (_, error) => `The record could not be kept on this phone: ${failureMessage(error)}`)
+  .reset(recordOpened, recordClosed, enqueueFx);
 sample({
   clock: recordSubmitted,
-  source: { token: $credential, serial: $recordSerial },
-  filter: ({ token, serial }) => token !== null && serial !== null,
-  fn: ({ token, serial }, input) => ({ token: token!, serial: serial!, ...input }),
-  target: recordFx,
+  source: { serial: $recordSerial, devices: $devices },
+  filter: ({ serial }) => serial !== null,
+  fn: ({ serial, devices }, input) => ({ serial: serial!, label: devices.find((d) => d.serial === serial)?.label ?? '', ...input }),
+  target: enqueueFx,
 });
 sample({
-  clock: recordFx.doneData,
+  clock: enqueueFx.doneData,
   source: $devices,
-  fn: (devices, record) => ({
+  fn: (devices, entry) => ({
     tone: 'success' as const,
     title: 'WORK RECORDED',
-    message: `${devices.find((d) => d.serial === record.serial)?.label || record.serial}: ${plural(record.actions.length, 'action')} saved.`,
+    message: `${devices.find((d) => d.serial === entry.serial)?.label || entry.serial}: ${plural(entry.body.actions?.length ?? 0, 'action')} saved.`,
   }),
   target: recordPopup.shown,
 });
-// The list shows each device's last visit: read it again after a record.
-sample({ clock: recordFx.done, source: $credential, filter: (t): t is string => t !== null, target: loadDevicesFx });
+
+// Sending: after each record, when the page has its credential, when the network returns. One at a time.
+sample({ clock: [pageMounted, enqueueFx.done, sendOutboxFx.finally, dismissRefusedFx.done], target: loadOutboxFx });
+sample({
+  clock: [enqueueFx.done, loadDevicesFx.done, networkReturned],
+  source: { token: $credential, pending: sendOutboxFx.pending },
+  filter: ({ token, pending }) => token !== null && !pending,
+  fn: ({ token }) => token!,
+  target: sendOutboxFx,
+});
+sample({ clock: refusedDismissed, target: dismissRefusedFx });
+// What was sent shows in the list (each device's last visit): read it again.
+sample({ clock: sendOutboxFx.doneData, source: $credential, filter: (token, { sent }) => token !== null && sent.length > 0, fn: (token) => token!, target: loadDevicesFx });
+
+// The list for a start without signal: kept on each load, shown (with its time) when the server cannot be reached.
+sample({ clock: loadDevicesFx.doneData, target: saveDevicesFx });
+$savedAt.reset(loadDevicesFx.done);
+sample({ clock: loadDevicesFx.fail, filter: ({ error }) => error instanceof HttpError && error.status === 0, target: savedDevicesFx });
+sample({ clock: savedDevicesFx.doneData, filter: Boolean, fn: (saved) => saved!.list, target: $devices });
+sample({ clock: savedDevicesFx.doneData, filter: Boolean, fn: (saved) => saved!.at, target: $savedAt });
+// With the list from the phone the page runs on the credential it was tried with (checked when the signal returns).
+sample({ clock: savedDevicesFx.doneData, source: $trying, filter: (t, saved) => t !== null && saved !== null, fn: (t) => t!, target: $credential });
+sample({ clock: savedDevicesFx.doneData, filter: Boolean, fn: () => 'ready' as const, target: $status });
 
 // The field app: its service worker registers when the page opens; a waiting version reloads only on the
 // technician's Reload, and never while a record form is open (the button waits too: maintenance-page.tsx).

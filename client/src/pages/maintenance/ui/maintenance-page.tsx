@@ -12,7 +12,12 @@ import {
   $recordError,
   $recordPending,
   $recordSerial,
+  $refused,
+  $savedAt,
   $status,
+  $waiting,
+  networkReturned,
+  refusedDismissed,
   credentialEntered,
   credentialForgotten,
   pageMounted,
@@ -28,10 +33,22 @@ import styles from './maintenance-page.module.css';
 /** /maintenance: the technician's list (spec section 2), on the maintenance credential, not a user session. */
 export function MaintenancePage() {
   const [credential, devices, loadedAt, status, mounted, refresh, forget] = useUnit([$credential, $devices, $loadedAt, $status, pageMounted, refreshClicked, credentialForgotten]);
+  const netBack = useUnit(networkReturned);
   useEffect(() => {
     mounted();
     document.title = 'Maintenance';
   }, [mounted]);
+  // Records waiting go when the signal returns, without a tap: the browser's 'online', and a retry each 30 s
+  // (a phone may be "online" to a mast that carries nothing).
+  useEffect(() => {
+    const retry = () => netBack();
+    window.addEventListener('online', retry);
+    const timer = window.setInterval(retry, 30_000);
+    return () => {
+      window.removeEventListener('online', retry);
+      window.clearInterval(timer);
+    };
+  }, [netBack]);
 
   // Updated in the page's one zone: the sites' when they share one, else UTC, named either way (never the
   // technician's own zone beside the sites' visit times).
@@ -50,6 +67,7 @@ export function MaintenancePage() {
     <PageFrame title="Maintenance" lead={lead} actions={actions}>
       {/* The form stays while a credential is checked (its Open button spinning), so a refused one can be corrected. */}
       <UpdateBanner />
+      <Outbox />
       <main>{credential ? <DeviceList /> : <CredentialForm />}</main>
       <RecordDialog />
       <RecordPopup />
@@ -246,5 +264,35 @@ function UpdateBanner() {
         Reload
       </Button>
     </p>
+  );
+}
+
+/**
+ * The records on the phone: how many wait to be sent (always shown), and each the server refused, with its
+ * reason, until the technician has read it (never dropped silently).
+ */
+function Outbox() {
+  const [waiting, refused, savedAt, dismiss] = useUnit([$waiting, $refused, $savedAt, refusedDismissed]);
+  return (
+    <section aria-label="Records on this phone" className={styles.outbox}>
+      <p role="status" data-testid="waiting-count" className={waiting ? styles.waiting : styles.allSent}>
+        {waiting === 0 ? 'Every record is sent.' : `${waiting} ${waiting === 1 ? 'record waits' : 'records wait'} to be sent: they go when the signal returns.`}
+      </p>
+      {savedAt ? <p className={pageText.meta}>No signal: the list as this phone last had it ({siteTime(savedAt, 'UTC')}).</p> : null}
+      {refused.length ? (
+        <ul className={styles.refused} aria-label="Records the server refused">
+          {refused.map((e) => (
+            <li key={e.seq} data-testid="refused-record">
+              <span>
+                <b>{e.label || e.serial}</b> ({e.serial}): {e.reason}
+              </span>
+              <Button variant="secondary" onClick={() => dismiss(e.seq!)} aria-label={`Dismiss the refused record of ${e.label || e.serial}`}>
+                Dismiss
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
   );
 }

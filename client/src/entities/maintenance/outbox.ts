@@ -1,0 +1,82 @@
+import Dexie, { type EntityTable } from 'dexie';
+import type { MaintenanceDevice, MaintenanceRecord, MaintenanceRecordInput } from '@fleet/shared';
+import { HttpError } from '../../shared/api';
+import { maintenanceApi } from './api';
+
+/**
+ * The field app's records on the phone (IndexedDB through Dexie): each is kept, in the order made, with
+ * its idempotency key, until the server stores it (then it goes) or refuses it (then it stays, with the
+ * reason, until the technician has read it). A record sent twice (the answer lost on a bad signal) is
+ * stored once: the server answers the first with the same key.
+ */
+export type OutboxEntry = {
+  seq?: number;
+  key: string;
+  serial: string;
+  /** What the list shows: the device's name when it was made. */
+  label: string;
+  body: MaintenanceRecordInput & { idempotency_key: string; performed_at: string };
+  status: 'waiting' | 'refused';
+  reason: string | null;
+  createdAt: string;
+};
+
+type FieldDb = Dexie & {
+  outbox: EntityTable<OutboxEntry, 'seq'>;
+  /** The last device list the server gave, for a start without signal. */
+  snapshots: EntityTable<{ name: string; at: string; value: unknown }, 'name'>;
+};
+
+let opened: FieldDb | null = null;
+const db = (): FieldDb => {
+  if (!opened) {
+    opened = new Dexie('fleet-field-app') as FieldDb;
+    opened.version(1).stores({ outbox: '++seq, key, status', snapshots: 'name' });
+  }
+  return opened;
+};
+
+export const outbox = {
+  async add(entry: Omit<OutboxEntry, 'seq' | 'status' | 'reason' | 'createdAt'>): Promise<OutboxEntry> {
+    const row: OutboxEntry = { ...entry, status: 'waiting', reason: null, createdAt: new Date().toISOString() };
+    row.seq = await db().outbox.add(row);
+    return row;
+  },
+  list: (): Promise<OutboxEntry[]> => db().outbox.orderBy('seq').toArray(),
+  remove: async (seq: number) => void (await db().outbox.delete(seq)),
+
+  /**
+   * Sends the waiting records in the order made. Stops at the first that cannot reach the server (no
+   * signal, the server down, the credential refused: they wait for the next try); a record the server
+   * refuses (400, 404, 409) is kept as refused with its reason and the next is sent.
+   */
+  async send(token: string): Promise<{ sent: MaintenanceRecord[]; refused: number }> {
+    const sent: MaintenanceRecord[] = [];
+    let refused = 0;
+    for (const entry of await db().outbox.where('status').equals('waiting').sortBy('seq')) {
+      try {
+        sent.push(await maintenanceApi.record(entry.body, token));
+        await db().outbox.delete(entry.seq!);
+      } catch (error) {
+        if (!(error instanceof HttpError) || ![400, 404, 409, 413].includes(error.status)) break;
+        refused++;
+        await db().outbox.update(entry.seq!, { status: 'refused', reason: refusalText(error) });
+      }
+    }
+    return { sent, refused };
+  },
+
+  saveDevices: async (list: MaintenanceDevice[]) => void (await db().snapshots.put({ name: 'devices', at: new Date().toISOString(), value: list })),
+  async savedDevices(): Promise<{ at: string; list: MaintenanceDevice[] } | null> {
+    const row = await db().snapshots.get('devices');
+    return row ? { at: row.at, list: row.value as MaintenanceDevice[] } : null;
+  },
+};
+
+/** The server's reason in words: its field messages (`{"serial": ["No device with this serial."]}`) or detail. */
+function refusalText(error: HttpError): string {
+  const body = error.body as Record<string, unknown> | null;
+  if (error.detail) return error.detail;
+  const messages = body ? Object.values(body).flatMap((v) => (Array.isArray(v) ? v.map(String) : [])) : [];
+  return messages.join(' ') || `Refused by the server (HTTP ${error.status}).`;
+}

@@ -235,6 +235,21 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     expect(await battery()).toHaveLength(1);
   });
 
+  it('a check-in that reports a low battery raises the incident after its answer (the check-in path, the app\'s own engine)', async () => {
+    const [d] = await rows<{ serial: string; group_id: number }>(sql`select serial, group_id from devices where group_id is not null and group_id <> ${site} and id not in (select device_id from user_exclusive_devices) order by id limit 1 offset 3`);
+    const secret = (await request(h.app).post(`/api/v1/deviceSecret/${d!.serial}`).set('Authorization', `Token ${keys[DIST]}`)).body.secret;
+    const at = new Date().toISOString();
+    const res = await request(h.app)
+      .post('/device/v1/checkin')
+      .set('Authorization', `Basic ${Buffer.from(`${d!.serial}:${secret}`).toString('base64')}`)
+      .send({ sentAt: at, batteries: [{ at, volt: 3.4, percent: 20 }] });
+    expect(res.status).toBe(200);
+    const battery = () => rows<{ reason: string; severity: string }>(sql`select i.reason, i.severity from incidents i join alerts a on a.incident_id = i.id join devices dv on dv.id = a.device_id where dv.serial = ${d!.serial} and a.condition = 'BATTERY'`);
+    const deadline = Date.now() + 5_000;
+    while (!(await battery()).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await battery()).toEqual([{ reason: `Low battery (${d!.serial})`, severity: 'warning' }]);
+  });
+
   it('an incident outside the caller scope is a 404; a partner does not see the client brand incidents', async () => {
     const partner = (await request(h.app).post('/auth/token/login/').send({ email: 'partner@demo.test', password: 'Demo1234' })).body.auth_token;
     const [any] = await rows<{ id: number }>(sql`select id from incidents where site_id = ${site}`);

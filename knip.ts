@@ -33,7 +33,9 @@ const TEST_ONLY_EXPORTS: Record<string, string[]> = {
   'client/src/widgets/map/offline/maplibre-internals.ts': ['MAPLIBRE_VERSION'],
   'client/src/widgets/selected-device/index.ts': ['$panelShown'],
   'client/src/widgets/user-management/index.ts': ['$userManagementOpen'],
+  'server/src/alerts/index.ts': ['AlertsFeature'],
   'server/src/gateway/index.ts': ['gatewayServiceOf'],
+  'server/src/labels/index.ts': ['labelCell'],
   'server/src/places/gazetteer.ts': ['placeById'],
 };
 
@@ -49,8 +51,9 @@ const workspace = (entry: string[], tests: string[], project: string[], testProj
 const config: KnipConfig = {
   // An export a file uses itself is not dead code; knip's question is whether anyone else needs it exported.
   ignoreExportsUsedInFile: true,
-  // Programs of the host, not npm packages (Chromium's installer, poppler's pdftotext, Redis, Compose).
-  ignoreBinaries: ['apt-get', 'pdftotext', 'redis-server', 'docker-compose'],
+  // Programs of the host, not npm packages (Chromium's installer, poppler's pdftotext and pdftoppm, openssl for a test's
+  // certificate, Redis, Compose).
+  ignoreBinaries: ['apt-get', 'pdftotext', 'pdftoppm', 'openssl', 'redis-server', 'docker-compose'],
   workspaces: {
     '.': workspace(['scripts/*.mjs'], ['tests/**/*.test.ts', 'tests/bench/*.ts', 'tests/perf/*.ts', 'tests/load/*.ts'], ['scripts/**/*.mjs', '*.{js,ts}'], ['tests/**/*.ts']),
     // The packages' own entries (package.json exports, the root's scripts, client/index.html) knip finds.

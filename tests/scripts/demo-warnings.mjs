@@ -1,4 +1,3 @@
-/* global process, fetch, setTimeout, console */
 // Reads the demo's overview every EVERY_S seconds for DURATION_S seconds after `npm start` and prints the
 // warning and offline counts (issue 47's steady-state check; docs/simulator.md). Usage:
 //   BASE=http://127.0.0.1:18431 EVERY_S=120 DURATION_S=1800 node tests/scripts/demo-warnings.mjs

@@ -1,7 +1,6 @@
 import {
   ACCOUNT_CONDITIONS,
   ALERT_CONDITIONS,
-  CHANNELS,
   conditionText,
   deliveriesFor,
   deviceFindings,
@@ -393,4 +392,3 @@ export type AlertsEngine = ReturnType<typeof alertsEngine>;
 
 const CHANNEL_NAMES: Record<Channel, string> = { inApp: 'in-app', email: 'email', sms: 'SMS', push: 'push' };
 export const channelName = (c: Channel) => CHANNEL_NAMES[c] ?? c;
-export { CHANNELS };

@@ -15,9 +15,7 @@ import { alertsService } from './alerts.service.ts';
 import { emailChannel, folderSmsProvider, inAppChannel, pushChannel, smsChannel, type ChannelSet, type SmsProvider } from './channels.ts';
 import type { IncidentNotice } from '@fleet/shared';
 
-export { alertsEngine, type AlertsEngine } from './alerts.engine.ts';
-export { alertsRepository } from './alerts.repository.ts';
-export { folderSmsProvider, type AlertChannel, type ChannelSet, type SmsProvider } from './channels.ts';
+export { type ChannelSet, type SmsProvider } from './channels.ts';
 
 export type AlertsOptions = {
   db: Db;

@@ -1,3 +1,3 @@
 /** Printable QR labels of devices (labels.routes.ts; the PDF in labels-pdf.ts). */
 export { labelsRoutes } from './labels.routes.ts';
-export { labelCell, labelsPdf, labelUrl } from './labels-pdf.ts';
+export { labelCell } from './labels-pdf.ts';

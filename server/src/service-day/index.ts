@@ -2,4 +2,3 @@
 export { serviceDayRoutes, serviceDayServiceOf } from './service-day.routes.ts';
 export { servicePlanRenderer } from './plan-mail.ts';
 export { servicePlanEvents, type ServicePlanEvents } from './plan-events.ts';
-export { osrmSource, travelSourceFor } from './osrm-travel.ts';

@@ -291,7 +291,6 @@ export function serviceDayService(deps: ServiceDayDeps) {
     },
   };
 }
-export type ServiceDayService = ReturnType<typeof serviceDayService>;
 
 function toCrew(r: CrewRow): Crew {
   return {

@@ -1,3 +1,3 @@
 /** Sites (device groups) and counties: sites.routes.ts -> sites.service.ts -> sites.repository.ts; site-resolver.ts finds or creates the site of a placed device. */
 export { sitesRoutes } from './sites.routes.ts';
-export { countyFor, resolveSite, timezoneAt, timezonesAt } from './site-resolver.ts';
+export { resolveSite, timezoneAt } from './site-resolver.ts';

@@ -1,3 +1,3 @@
 export { MAINTENANCE_CREDENTIAL_KEY, maintenanceApi, readStoredCredential, type CredentialStatus } from './api';
-export { actionsText, needsOf, REASON_TEXT, remainingText, siteLine } from './lib';
+export { actionsText, needsOf, remainingText, siteLine } from './lib';
 export { outbox, type OutboxEntry } from './outbox';

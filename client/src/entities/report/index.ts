@@ -9,4 +9,4 @@ export {
   RESULT_MS,
   type ReportEmail,
 } from './model';
-export { browserZoneLabel, dayCount, dayCountText, defaultRange, localDay, rangeProblem, reportBody, reportFile, type ReportBody, type ReportFormat, type ReportRange } from './lib/range';
+export { browserZoneLabel, dayCount, dayCountText, defaultRange, rangeProblem, reportBody, reportFile, type ReportBody, type ReportFormat } from './lib/range';

@@ -1,8 +1,4 @@
 export {
-  $center,
-  $placing,
-  $labelsVisible,
-  $pins,
   $viewRequest,
   boundsRequested,
   mapReset,
@@ -10,12 +6,7 @@ export {
   placingFinished,
   placingPinLabelled,
   placingPinMoved,
-  ZOOM_STEP,
   zoomInClicked,
   zoomOutClicked,
-  type Bounds,
-  type LatLng,
-  type Placing,
-  type ViewRequest,
 } from './model';
 export { FleetMap } from './ui/fleet-map';

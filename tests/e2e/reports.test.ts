@@ -18,6 +18,7 @@ import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { XLSX_HEADER_ROW } from '../../server/src/reports/report-files.ts';
 import { ARTIFACTS, DESKTOP, dismissPopup, recordResults, recordSteps, resultText, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
 import { portalAuth } from './server.ts';
+import { confirmRecipients } from '../helpers/report-recipients.ts';
 
 let e2e: E2E;
 let rt: Awaited<ReturnType<typeof startRealtime>>;
@@ -530,6 +531,8 @@ describe('Download and Send Email', () => {
     await api('client@demo.test').post('/api/v1/addEmail', { name: 'Client ops', email: 'client-ops@e2e.test' }).expect(201);
     const off = (await api('client@demo.test').post('/api/v1/addEmail', { name: 'Off', email: 'client-off@e2e.test' })).body as { id: number };
     await api('client@demo.test').post(`/api/v1/email/${off.id}`, { is_enable: false }).expect(200);
+    // A new recipient receives reports once it has opened its confirmation link (issue 42).
+    await confirmRecipients(e2e.portal.harness.app, smtp.received, ['client-ops@e2e.test']);
     // The list is read when the view opens: reopen it.
     await page.getByRole('button', { name: 'Back to the dashboard' }).click();
     // Wait for that read: a click before it answers acts on the list read before (CI once saw the

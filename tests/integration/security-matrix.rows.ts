@@ -144,6 +144,20 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'get /api/v1/maintenanceCredential': { allow: D },
   'post /api/v1/maintenanceCredential/rotate': { allow: D },
   'post /api/v1/maintenanceCredential/revoke': { allow: D },
+  // Alerts (issue 43): every signed-in user has its own incidents (in its scope), rules and bell; an incident
+  // outside the caller's scope answers 404. The escalation policy inside PUT notificationRules is a distributor's
+  // (a 400 for anyone else, checked by tests/integration/alerts.test.ts).
+  'get /api/v1/incidents': { allow: ALL },
+  'get /api/v1/incidents/{id}': { allow: ALL },
+  'post /api/v1/incidents/{id}/acknowledge': { allow: ALL },
+  'post /api/v1/incidents/{id}/resolve': { allow: ALL },
+  'post /api/v1/incidents/{id}/comment': { allow: ALL },
+  'get /api/v1/notificationRules': { allow: ALL },
+  'put /api/v1/notificationRules': { allow: ALL },
+  'get /api/v1/notifications': { allow: ALL },
+  'post /api/v1/notifications/read': { allow: ALL },
+  'get /api/v1/pushSubscription': { allow: ALL },
+  'post /api/v1/pushSubscription': { allow: ALL },
   // Service day (issue 48): distributors and partners, each on its own crews and plans (another's id answers 404).
   'get /api/v1/crews': { allow: OPERATORS },
   'post /api/v1/crews': { allow: OPERATORS },

@@ -98,6 +98,22 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
   const procs: Proc[] = [];
   let serverA: Proc, serverB: Proc, gateway: Proc;
   let token = '';
+  /**
+   * Recipients already on the distributor's list and confirmed (as every recipient of before issue 42 is): these
+   * tests hold or kill the only worker, which would hold their confirmation mails too. The confirmation link
+   * itself is followed in the request-id test above and in security-report-mails.test.ts.
+   */
+  const confirmedRecipients = async (emails: string[]) => {
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    for (const email of emails) {
+      await db.query(
+        `insert into report_emails (owner_id, name, email, is_enable, confirmed_at) select id, 'Ops', $1, true, now() from users where email = 'distributor@demo.test'`,
+        [email],
+      );
+    }
+    await db.end();
+  };
   let env: NodeJS.ProcessEnv = {};
   const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ops-'));
   /** The workers among the processes, in start order (the gateway is a process too). */
@@ -323,7 +339,7 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     const slow = await startWorker('slow worker', { OPS_TEST_MAIL_DELAY_MS: '60000' });
     await ready(slow);
     const emails = ['ops-kill-1@example.test', 'ops-kill-2@example.test', 'ops-kill-3@example.test'];
-    for (const email of emails) await fetch(`${serverA.base}/api/v1/addEmail`, { method: 'POST', headers: auth, body: JSON.stringify({ email, name: 'Ops' }) });
+    await confirmedRecipients(emails);
     const requestId = `ops-kill-${crypto.randomBytes(6).toString('hex')}`;
     const res = await fetch(`${serverA.base}/api/v1/emailReport`, {
       method: 'POST',
@@ -362,7 +378,7 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     const worker = procs.at(-1)!;
     expect(worker.name).toBe('restarted worker');
     const email = 'ops-drain@example.test';
-    await fetch(`${serverA.base}/api/v1/addEmail`, { method: 'POST', headers: auth, body: JSON.stringify({ email, name: 'Ops' }) });
+    await confirmedRecipients([email]);
     const res = await fetch(`${serverA.base}/api/v1/emailReport`, {
       method: 'POST',
       headers: auth,
@@ -396,10 +412,26 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
 
   it('a browser on a server that restarts reconnects, resubscribes and receives a change pushed after the restart', async () => {
     type ApiDevice = { serial: string; location: unknown; is_online: boolean; is_registration: boolean; is_pause: boolean; is_warning: boolean };
-    const devices = (await (await fetch(`${serverB.base}/api/v1/device`, { headers: { Authorization: `Token ${token}` } })).json()) as ApiDevice[];
-    // An offline pin that a check-in turns into a normal one.
-    const target = devices.find((d) => d.location && !d.is_online && !d.is_registration && !d.is_pause && !d.is_warning)!;
-    expect(target).toBeDefined();
+    const listed = async () => (await (await fetch(`${serverB.base}/api/v1/device`, { headers: { Authorization: `Token ${token}` } })).json()) as ApiDevice[];
+    // An offline pin that a check-in turns into a normal one. The demo seeds its played devices online (issue 47:
+    // no first-minute spike of offline pins), so one of them has missed its check-ins here: marked offline as
+    // fleet health would mark it.
+    const quiet = (d: ApiDevice) => d.location && !d.is_registration && !d.is_pause && !d.is_warning;
+    const candidate = (await listed()).find((d) => quiet(d) && d.serial === 'SP240001') ?? (await listed()).find(quiet)!;
+    expect(candidate).toBeDefined();
+    if (candidate.is_online) {
+      const db = new pg.Client({ connectionString: dbUrl });
+      await db.connect();
+      await db.query('update devices set is_online = false where serial = $1', [candidate.serial]);
+      await db.end();
+    }
+    // The whole list is cached up to 2 s (docs/decisions/device-list.md).
+    let target = (await listed()).find((d) => d.serial === candidate.serial)!;
+    for (let i = 0; i < 50 && target.is_online; i++) {
+      await sleep(200);
+      target = (await listed()).find((d) => d.serial === candidate.serial)!;
+    }
+    expect(target.is_online).toBe(false);
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: TEST_BROWSER_ARGS });
     try {
       const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: serverA.base })).newPage();

@@ -77,7 +77,8 @@ export function serviceDayService(deps: ServiceDayDeps) {
 
   const idOf = (raw: string, detail: string) => {
     const id = Number(raw);
-    if (!Number.isInteger(id) || id <= 0) throw ApiError.notFound(detail);
+    // Ids are PostgreSQL integers: one beyond them names nothing (a 404, not the database's out-of-range error).
+    if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) throw ApiError.notFound(detail);
     return id;
   };
 

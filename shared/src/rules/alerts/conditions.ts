@@ -2,7 +2,7 @@ import type { WarningCode } from '../../constants.ts';
 import { warningText } from '../warnings.ts';
 import { forecastText, type Forecast } from '../forecast.ts';
 import { daysPastDue } from '../billing.ts';
-import { MISSED_CHECKINS_FOR_OFFLINE, OFFLINE_GRACE_MINUTES } from '../device.ts';
+import { MISSED_CHECKINS_FOR_OFFLINE, offlineAfterMinutes } from '../device.ts';
 import { CONDITION_TEXT, isWarningCondition, type AlertCondition, type AlertSettings } from './settings.ts';
 
 /** A condition present now, with its reason in words (what the incident, the mail and the SMS say). */
@@ -25,7 +25,7 @@ export const checkinCycleMinutes = (d: { poweroffTime: string | null; wakeup1Tim
  */
 export function offlineSince(d: { lastSeenAt: Date | null; poweroffTime: string | null; wakeup1Time: string | null }, now: Date): Date | null {
   if (!d.lastSeenAt) return null;
-  const line = d.lastSeenAt.getTime() + (checkinCycleMinutes(d) * MISSED_CHECKINS_FOR_OFFLINE + OFFLINE_GRACE_MINUTES) * MINUTE;
+  const line = d.lastSeenAt.getTime() + offlineAfterMinutes(scheduleMinutes(d.poweroffTime, 30), scheduleMinutes(d.wakeup1Time, 5)) * MINUTE;
   return now.getTime() > line ? new Date(line) : null;
 }
 

@@ -149,7 +149,9 @@ export default tseslint.config(
   },
   {
     files: ['scripts/**/*.{js,mjs}', 'tests/scripts/**/*.mjs', '*.config.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly' },
+    },
   },
   {
     files: ['client/src/**/*.{ts,tsx}'],

@@ -55,7 +55,12 @@ const config: KnipConfig = {
   // certificate, Redis, Compose).
   ignoreBinaries: ['apt-get', 'pdftotext', 'pdftoppm', 'openssl', 'redis-server', 'docker-compose'],
   workspaces: {
-    '.': workspace(['scripts/*.mjs'], ['tests/**/*.test.ts', 'tests/bench/*.ts', 'tests/perf/*.ts', 'tests/load/*.ts'], ['scripts/**/*.mjs', '*.{js,ts}'], ['tests/**/*.ts']),
+    '.': workspace(
+      ['scripts/*.mjs'],
+      ['tests/**/*.test.ts', 'tests/bench/*.ts', 'tests/perf/*.ts', 'tests/load/*.ts'],
+      ['scripts/**/*.mjs', '*.{js,ts}'],
+      ['tests/**/*.ts'],
+    ),
     // The packages' own entries (package.json exports, the root's scripts, client/index.html) knip finds.
     // tsx: the Docker image runs the TypeScript sources with `node --import tsx` and installs production
     // dependencies only, so the server (not just the root's dev tools) depends on it.

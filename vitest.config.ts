@@ -46,7 +46,11 @@ export default defineConfig({
         // the brand form's re-reads).
         test: { name: 'client', include: CLIENT_TESTS, isolate: false },
         // vite-plugin-pwa's virtual module is made by the client build's plugin: a stand-in here.
-        resolve: { alias: { 'virtual:pwa-register': new URL('./client/src/pages/maintenance/lib/pwa-register.stub.ts', import.meta.url).pathname } },
+        resolve: {
+          alias: {
+            'virtual:pwa-register': new URL('./client/src/pages/maintenance/lib/pwa-register.stub.ts', import.meta.url).pathname,
+          },
+        },
       },
     ],
   },

@@ -63,8 +63,15 @@ function make(): { basemap: File } {
   // Features tell themselves apart by their `kind` (water, state, county): the layers filter on it.
   const water = waterOf(read(require.resolve('world-atlas/land-50m.json')));
   const borders = usBorders(read(require.resolve('us-atlas/counties-10m.json')));
-  const tiles = vectorTiles({ type: 'FeatureCollection', features: [water, ...borders.features] }, BASEMAP_SOURCE_LAYER, MAX_ZOOM);
-  const source = pmtilesArchive(tiles, { vectorLayers: [{ id: BASEMAP_SOURCE_LAYER, fields: { kind: 'String' } }], center: [-90.07, 29.95, 4] });
+  const tiles = vectorTiles(
+    { type: 'FeatureCollection', features: [water, ...borders.features] },
+    BASEMAP_SOURCE_LAYER,
+    MAX_ZOOM,
+  );
+  const source = pmtilesArchive(tiles, {
+    vectorLayers: [{ id: BASEMAP_SOURCE_LAYER, fields: { kind: 'String' } }],
+    center: [-90.07, 29.95, 4],
+  });
   const hash = crypto.createHash('sha256').update(source).digest('base64url').slice(0, 8);
   return { basemap: { fileName: `assets/basemap-${hash}.pmtiles`, source } };
 }

@@ -32,7 +32,9 @@ export function precompress(): Plugin {
           const body = await fs.readFile(file);
           if (body.length < 1024) return;
           const [br, gz] = await Promise.all([
-            brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+            brotli(body, {
+              params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+            }),
             gzip(body, { level: 9 }),
           ]);
           if (br.length < body.length) await fs.writeFile(`${file}.br`, br);

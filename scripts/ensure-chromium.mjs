@@ -10,8 +10,10 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 
 const missing = [];
-if (!fs.existsSync(CHROMIUM)) missing.push({ pkg: 'chromium', what: `Chromium (${CHROMIUM}) for the browser tests`, required: true });
-if (!onPath('pdftotext')) missing.push({ pkg: 'poppler-utils', what: 'pdftotext (poppler-utils) for the PDF text checks', required: !!process.env.CI });
+if (!fs.existsSync(CHROMIUM))
+  missing.push({ pkg: 'chromium', what: `Chromium (${CHROMIUM}) for the browser tests`, required: true });
+if (!onPath('pdftotext'))
+  missing.push({ pkg: 'poppler-utils', what: 'pdftotext (poppler-utils) for the PDF text checks', required: !!process.env.CI });
 if (missing.length === 0) process.exit(0);
 
 const pkgs = missing.map((m) => m.pkg);
@@ -20,9 +22,12 @@ if (canInstall) {
   console.log(`installing Debian's ${pkgs.join(' and ')} for the tests (apt-get install -y ${pkgs.join(' ')})`);
   const install = () => spawnSync('apt-get', ['install', '-y', ...pkgs], { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
   // A fresh machine has no package lists yet: read them once and try again.
-  const installed = install() || (spawnSync('apt-get', ['update'], { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0 && install());
+  const installed =
+    install() || (spawnSync('apt-get', ['update'], { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0 && install());
   if (installed && fs.existsSync(CHROMIUM)) process.exit(0);
-  console.error(installed ? `installed, but there is still no Chromium at ${CHROMIUM}.` : `apt-get could not install ${pkgs.join(' ')}.`);
+  console.error(
+    installed ? `installed, but there is still no Chromium at ${CHROMIUM}.` : `apt-get could not install ${pkgs.join(' ')}.`,
+  );
 }
 
 for (const m of missing) console.error(`${m.required ? 'missing' : 'note: missing'}: ${m.what}`);

@@ -14,7 +14,11 @@ const typecheck = new Promise((resolve) => {
   // Incremental, its state kept in node_modules/.cache (not in the repository): a run after one that checked
   // the same sources takes about 5 s instead of 27-33 s alone on this machine class, and a change re-checks
   // only what depends on it (one in shared/src/index.ts: everything). A clean checkout (CI) checks it all.
-  const child = spawn(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/fleet-tsc/tsbuildinfo'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    bin('tsc'),
+    ['-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', 'node_modules/.cache/fleet-tsc/tsbuildinfo'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

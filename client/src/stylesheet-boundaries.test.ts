@@ -31,7 +31,9 @@ function sliceOf(root: string, file: string): { layer: string; slice: string } |
 
 /** The relative stylesheet paths a file uses: `composes ... from` in a stylesheet, imports in a script. */
 function stylesheetsUsed(file: string, text: string): string[] {
-  const pattern = file.endsWith('.css') ? /composes:[^;]*?\bfrom\s+['"]([^'"]+)['"]/g : /(?:from|import)\s+['"](\.[^'"]*\.css)['"]/g;
+  const pattern = file.endsWith('.css')
+    ? /composes:[^;]*?\bfrom\s+['"]([^'"]+)['"]/g
+    : /(?:from|import)\s+['"](\.[^'"]*\.css)['"]/g;
   return [...text.matchAll(pattern)].map((match) => match[1]!).filter((target) => target.startsWith('.'));
 }
 
@@ -63,7 +65,10 @@ describe('stylesheets keep the layer rule', () => {
     };
     write('shared/ui/kit/kit.module.css', '.field { gap: 2px; }');
     write('widgets/a/ui/a.module.css', '.own { color: red; }');
-    write('widgets/b/ui/b.module.css', ".x { composes: own from '../../a/ui/a.module.css'; }\n.y { composes: field from '../../../shared/ui/kit/kit.module.css'; }");
+    write(
+      'widgets/b/ui/b.module.css',
+      ".x { composes: own from '../../a/ui/a.module.css'; }\n.y { composes: field from '../../../shared/ui/kit/kit.module.css'; }",
+    );
     write('widgets/c/ui/c.tsx', "import a from '../../a/ui/a.module.css';\nimport own from './c.module.css';");
     write('features/d/ui/d.module.css', ".z { composes: own from '../../../widgets/a/ui/a.module.css'; }");
     expect(stylesheetCrossings(root).sort()).toEqual([

@@ -26,7 +26,16 @@ import { compressAnswers } from './lib/compression.ts';
 import { declaredBodyTypes, undecodablePath } from './lib/request-guards.ts';
 import { staticClient } from './lib/static-client.ts';
 import { aggregateCache, invalidateAfterWrites, type AggregateCache } from './lib/aggregate-cache.ts';
-import { bullmqQueue, inProcessQueue, jobs, pollNudger, type JobDeps, type JobName, type JobQueue, type PollNudger } from '@fleet/workers';
+import {
+  bullmqQueue,
+  inProcessQueue,
+  jobs,
+  pollNudger,
+  type JobDeps,
+  type JobName,
+  type JobQueue,
+  type PollNudger,
+} from '@fleet/workers';
 import type { AppContext } from './context.ts';
 import { dbJobLedger } from './jobs/index.ts';
 import { outboxTrace } from './ops/logger.ts';
@@ -75,7 +84,23 @@ export type AppDeps = {
 };
 
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
-const features: ((ctx: AppContext) => Routes)[] = [devicesRoutes, sitesRoutes, overviewRoutes, placesRoutes, brandsRoutes, usersRoutes, batchesRoutes, gatewayAdminRoutes, telemetryRoutes, reportsRoutes, billingRoutes, partnersRoutes, maintenanceRoutes, serviceDayRoutes, labelsRoutes];
+const features: ((ctx: AppContext) => Routes)[] = [
+  devicesRoutes,
+  sitesRoutes,
+  overviewRoutes,
+  placesRoutes,
+  brandsRoutes,
+  usersRoutes,
+  batchesRoutes,
+  gatewayAdminRoutes,
+  telemetryRoutes,
+  reportsRoutes,
+  billingRoutes,
+  partnersRoutes,
+  maintenanceRoutes,
+  serviceDayRoutes,
+  labelsRoutes,
+];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
 export function createApp(deps: AppDeps) {
@@ -84,7 +109,11 @@ export function createApp(deps: AppDeps) {
   const clock = deps.clock ?? realClock;
   const now = deps.now ?? (() => clock.now());
   const uploadsDir = path.join(config.dataDir, 'uploads');
-  const jobDeps: JobDeps = { mailer: deps.mailer, reports: reportRenderer(database.db, { now }), servicePlans: servicePlanRenderer(database.db) };
+  const jobDeps: JobDeps = {
+    mailer: deps.mailer,
+    reports: reportRenderer(database.db, { now }),
+    servicePlans: servicePlanRenderer(database.db),
+  };
   // BullMQ on Redis when configured (any number of workers share it), else the in-process runner.
   const jobQueue =
     deps.queue ??
@@ -105,15 +134,44 @@ export function createApp(deps: AppDeps) {
   });
   const sessions = deps.sessions ?? sessionHub({ redisUrl: config.redisUrl, log });
   const deviceAccess = deps.deviceAccess ?? deviceAccessHub({ redisUrl: config.redisUrl, log });
-  const nudges = deps.nudges ?? pollNudger({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
-  const aggregates = deps.aggregates ?? aggregateCache({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), database: database.db, log });
-  const planEvents = deps.servicePlanEvents ?? servicePlanEvents({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
+  const nudges =
+    deps.nudges ?? pollNudger({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
+  const aggregates =
+    deps.aggregates ??
+    aggregateCache({
+      redisUrl: config.redisUrl,
+      ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}),
+      database: database.db,
+      log,
+    });
+  const planEvents =
+    deps.servicePlanEvents ??
+    servicePlanEvents({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
   // One Redis client for the auth counters, the report mail quota and /readyz (fails fast while Redis is down; limits.ts).
   const redis = appRedis(config.redisUrl, log);
   const limitStore = { redis: redis?.client, prefix: `${deps.redisPrefix ?? 'fleet:'}limit:` };
   // Report mails: 30 an hour per user (issue 42: a client had mailed 20 reports to a stranger's address).
-  const reportMails = quota(limitStore, 'report-mails', { points: 30, durationSeconds: 3600 }, 'Too many report mails: at most 30 an hour.');
-  const ctx: AppContext = { db: database.db, config, mailer: deps.mailer, queue, uploadsDir, now, sessions, deviceAccess, log, pollNudge: nudges, aggregates, servicePlanEvents: planEvents, reportMails };
+  const reportMails = quota(
+    limitStore,
+    'report-mails',
+    { points: 30, durationSeconds: 3600 },
+    'Too many report mails: at most 30 an hour.',
+  );
+  const ctx: AppContext = {
+    db: database.db,
+    config,
+    mailer: deps.mailer,
+    queue,
+    uploadsDir,
+    now,
+    sessions,
+    deviceAccess,
+    log,
+    pollNudge: nudges,
+    aggregates,
+    servicePlanEvents: planEvents,
+    reportMails,
+  };
   // Alerts (issue 43): check-ins tell it their serial after their answer; its loop is started by main.ts.
   const alerts = alertsFeatureOf(database.db, config, {
     now: ctx.now,
@@ -155,7 +213,12 @@ export function createApp(deps: AppDeps) {
   const publicMounts = built.flatMap((f) => f.publicMounts ?? []);
   // Every JSON call refuses a body of another type with 415 before it is read; the device gateway and the
   // signed webhook keep their own formats (lib/request-guards.ts).
-  app.use(declaredBodyTypes([...authDocs, ...built.flatMap((f) => f.docs)], (doc) => doc.auth === 'device' || publicMounts.some((m) => doc.path.startsWith(m.path))));
+  app.use(
+    declaredBodyTypes(
+      [...authDocs, ...built.flatMap((f) => f.docs)],
+      (doc) => doc.auth === 'device' || publicMounts.some((m) => doc.path.startsWith(m.path)),
+    ),
+  );
   // The device gateway parses its own, larger bodies: mounted before the portal's 100 kB JSON limit.
   const gateway = deviceGatewayRouter({ ...ctx, checkedIn: (serial) => alerts.engine.deviceCheckedIn(serial) });
   app.use('/device/v1', gateway.router);
@@ -183,7 +246,13 @@ export function createApp(deps: AppDeps) {
   });
   const docs: RouteDoc[] = [
     ...authDocs,
-    { method: 'get', path: '/api/v1/clientConfig', tag: 'Auth', summary: 'Run-time client settings: { googleMapsApiKey, mapStyleUrl } (null key: the offline map; null style: its built-in basemap)' },
+    {
+      method: 'get',
+      path: '/api/v1/clientConfig',
+      tag: 'Auth',
+      summary:
+        'Run-time client settings: { googleMapsApiKey, mapStyleUrl } (null key: the offline map; null style: its built-in basemap)',
+    },
   ];
   for (const { router, docs: featureDocs } of built) {
     api.use(router);
@@ -194,7 +263,8 @@ export function createApp(deps: AppDeps) {
   const openApi = buildOpenApi(docs, {
     title: 'Fleet Portal API',
     version: '1',
-    description: 'The device API of the fleet portal. Authenticate with `Authorization: Token <key>` from POST /auth/token/login/.',
+    description:
+      'The device API of the fleet portal. Authenticate with `Authorization: Token <key>` from POST /auth/token/login/.',
   });
   app.get('/metrics', async (_req, res) => {
     res.type('text/plain; version=0.0.4').send((await deps.metrics?.()) ?? '');
@@ -227,5 +297,15 @@ export function createApp(deps: AppDeps) {
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
-  return Object.assign(app, { queue, auth, redis, sessions, deviceAccess, nudges, aggregates, servicePlanEvents: planEvents, alerts });
+  return Object.assign(app, {
+    queue,
+    auth,
+    redis,
+    sessions,
+    deviceAccess,
+    nudges,
+    aggregates,
+    servicePlanEvents: planEvents,
+    alerts,
+  });
 }

@@ -48,18 +48,29 @@ try {
 }
 
 // JSON lines for machines (scaled roles, production); short lines for a person at `npm start`.
-const logFormat: LogFormat = env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'text' ? env.LOG_FORMAT : role === 'all' && !config.isProduction ? 'text' : 'json';
+const logFormat: LogFormat =
+  env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'text'
+    ? env.LOG_FORMAT
+    : role === 'all' && !config.isProduction
+      ? 'text'
+      : 'json';
 const logger = createLogger({ role, format: logFormat, level: env.LOG_LEVEL ?? 'info' });
 routeConsole(logger);
 const log = logFn(logger);
 const metrics = processMetrics({ role });
-const shutdown = gracefulShutdown({ log, timeoutMs: Number(env.SHUTDOWN_TIMEOUT_MS ?? 10_000), acceptForMs: Number(env.SHUTDOWN_ACCEPT_MS ?? 1000) });
+const shutdown = gracefulShutdown({
+  log,
+  timeoutMs: Number(env.SHUTDOWN_TIMEOUT_MS ?? 10_000),
+  acceptForMs: Number(env.SHUTDOWN_ACCEPT_MS ?? 1000),
+});
 shutdown.install();
 const redisPrefix = config.redisPrefix ?? 'fleet:';
 
 const databaseOptions = { url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') };
 let database = await openDatabase(databaseOptions);
-log(`database: ${database.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pgdata')}` : 'PostgreSQL (DATABASE_URL), migrations applied'}`);
+log(
+  `database: ${database.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pgdata')}` : 'PostgreSQL (DATABASE_URL), migrations applied'}`,
+);
 
 // The demo seed runs in the one-command process; in a scaled deployment use `npm run seed` once.
 if (config.seedDemo && role === 'all') {
@@ -81,13 +92,30 @@ if (config.seedDemo && role === 'all') {
   }
 }
 
-const mailer = metrics.countedMailer(createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: console.log }));
+const mailer = metrics.countedMailer(
+  createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    log: console.log,
+  }),
+);
 
 // One process per role, each in its own file under processes/.
 if (role === 'gateway') {
   startGateway({ config, database, logger, log, metrics, shutdown });
 } else if (role === 'worker') {
-  await startWorker({ config: config as Config & { redisUrl: string }, database, mailer, logger, log, metrics, redisPrefix, deviceApiUrl: config.deviceApiUrl!, shutdown });
+  await startWorker({
+    config: config as Config & { redisUrl: string },
+    database,
+    mailer,
+    logger,
+    log,
+    metrics,
+    redisPrefix,
+    deviceApiUrl: config.deviceApiUrl!,
+    shutdown,
+  });
 } else {
   const clientDir = env.CLIENT_DIST ? path.resolve(env.CLIENT_DIST) : path.resolve(here, '../../client/dist');
   await startPortal({ role, config, database, mailer, logger, logFormat, log, metrics, shutdown, redisPrefix, clientDir, env });

@@ -48,7 +48,9 @@ if (process.argv.includes('--serve')) {
   const before = await ask<Memory>('rss', 'rss');
   const clients = [];
   for (let at = 0; at < sockets; at += 200) {
-    const batch = Array.from({ length: Math.min(200, sockets - at) }, () => io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false }));
+    const batch = Array.from({ length: Math.min(200, sockets - at) }, () =>
+      io(`http://127.0.0.1:${port}`, { transports: ['websocket'], reconnection: false }),
+    );
     await Promise.all(batch.map((c) => new Promise<void>((r, j) => (c.once('connect', () => r()), c.once('connect_error', j)))));
     clients.push(...batch);
   }
@@ -56,7 +58,9 @@ if (process.argv.includes('--serve')) {
   const after = await ask<Memory>('rss', 'rss');
   const perSocket = (after.rss - before.rss) / 1024 / sockets;
   const heldPerSocket = (after.held - before.held) / 1024 / sockets;
-  console.log(`bare Socket.IO: ${sockets} sockets, server RSS ${(before.rss / 1048576).toFixed(0)} -> ${(after.rss / 1048576).toFixed(0)} MB`);
+  console.log(
+    `bare Socket.IO: ${sockets} sockets, server RSS ${(before.rss / 1048576).toFixed(0)} -> ${(after.rss / 1048576).toFixed(0)} MB`,
+  );
   console.log(`RESULT bare_socketio_kb_per_socket=${perSocket.toFixed(1)}`);
   console.log(`RESULT bare_socketio_held_kb_per_socket=${heldPerSocket.toFixed(1)}`);
   for (const c of clients) c.close();

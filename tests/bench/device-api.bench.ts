@@ -51,10 +51,14 @@ for (const email of ['distributor@demo.test', 'client@demo.test', 'partner@demo.
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
     const p95 = times[Math.floor(times.length * 0.95)]!;
-    results.push(`${(usePglite ? 'pglite' : 'postgres').padEnd(9)} ${email.split('@')[0]!.padEnd(12)} GET ${call.padEnd(20)} median ${median.toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(7)} ms  ${String(items).padStart(6)} items ${(bytes / 1024).toFixed(0).padStart(6)} kB${median < 150 ? '' : '  OVER 150 ms BUDGET'}`);
+    results.push(
+      `${(usePglite ? 'pglite' : 'postgres').padEnd(9)} ${email.split('@')[0]!.padEnd(12)} GET ${call.padEnd(20)} median ${median.toFixed(1).padStart(7)} ms  p95 ${p95.toFixed(1).padStart(7)} ms  ${String(items).padStart(6)} items ${(bytes / 1024).toFixed(0).padStart(6)} kB${median < 150 ? '' : '  OVER 150 ms BUDGET'}`,
+    );
   }
 }
-console.log(`\n${devices} devices, ${sites} sites, ${telemetry} dispense events, ${runs} runs per call on ${os.cpus().length} cores`);
+console.log(
+  `\n${devices} devices, ${sites} sites, ${telemetry} dispense events, ${runs} runs per call on ${os.cpus().length} cores`,
+);
 for (const line of results) console.log(line);
 await portal.close();
 await database.close();

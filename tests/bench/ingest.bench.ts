@@ -44,9 +44,25 @@ const argStr = (name: string) => {
 type Fleet = { serial: string; secret: string; leftPumpType: 'Sunscreen'; rightPumpType: 'Sanitizer' | 'Unspecified' }[];
 type ChildJob =
   | { kind: 'sustain'; baseUrl: string; fleet: Fleet; speed: number; seconds: number; concurrency: number; simStart: number }
-  | { kind: 'rate'; baseUrl: string; fleet: Fleet; rate: number; seconds: number; speed: number; simStart: number; maxOutstanding: number };
+  | {
+      kind: 'rate';
+      baseUrl: string;
+      fleet: Fleet;
+      rate: number;
+      seconds: number;
+      speed: number;
+      simStart: number;
+      maxOutstanding: number;
+    };
 type Tick = { kind: 'tick'; checkins: number; stored: number; failures: number; rejected: number; p50: number; p99: number };
-type Done = { kind: 'done'; cpuMs: number; rssMax: number; result: Record<string, number>; timeline?: [number, number][]; errorStatuses?: Record<string, number> };
+type Done = {
+  kind: 'done';
+  cpuMs: number;
+  rssMax: number;
+  result: Record<string, number>;
+  timeline?: [number, number][];
+  errorStatuses?: Record<string, number>;
+};
 
 if (process.argv.includes('--child')) await child();
 else await parent();
@@ -63,31 +79,62 @@ async function child() {
   const cpu0 = process.cpuUsage();
   let rssMax = 0;
   const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 1000);
-  const { timeline, errorStatuses, ...result } = job.kind === 'sustain' ? { ...(await sustain(job, send)), timeline: undefined, errorStatuses: undefined } : await openLoop(job);
+  const { timeline, errorStatuses, ...result } =
+    job.kind === 'sustain'
+      ? { ...(await sustain(job, send)), timeline: undefined, errorStatuses: undefined }
+      : await openLoop(job);
   clearInterval(rssTimer);
   const cpu = process.cpuUsage(cpu0);
   // Exits once the message is handed to the parent: it carries every check-in's latency (hundreds of kB),
   // which an exit right after send() could cut off.
-  process.send!({ kind: 'done', cpuMs: (cpu.user + cpu.system) / 1000, rssMax, result, timeline, errorStatuses } satisfies Done, () => process.exit(0));
+  process.send!(
+    { kind: 'done', cpuMs: (cpu.user + cpu.system) / 1000, rssMax, result, timeline, errorStatuses } satisfies Done,
+    () => process.exit(0),
+  );
 }
 
 async function sustain(job: Extract<ChildJob, { kind: 'sustain' }>, send: (m: object) => void) {
   const { startSimulator } = await import('../../workers/src/simulator/simulator.ts');
-  const sim = startSimulator({ baseUrl: job.baseUrl, devices: job.fleet, speed: job.speed, maxInFlight: job.concurrency, simStart: job.simStart, log: (m) => console.error(`  [sim] ${m}`) });
+  const sim = startSimulator({
+    baseUrl: job.baseUrl,
+    devices: job.fleet,
+    speed: job.speed,
+    maxInFlight: job.concurrency,
+    simStart: job.simStart,
+    log: (m) => console.error(`  [sim] ${m}`),
+  });
   const t0 = Date.now();
   let all = { checkins: 0, stored: 0, sent: 0, failures: 0, rejected: 0, lat: [] as number[] };
   const timer = setInterval(() => {
     const s = sim.stats();
     all = { ...all, checkins: s.checkins, stored: s.stored, sent: s.sent, failures: s.failures, rejected: s.rejected };
     all.lat.push(s.latency.p99);
-    send({ kind: 'tick', checkins: s.checkins, stored: s.stored, failures: s.failures, rejected: s.rejected, p50: s.latency.p50, p99: s.latency.p99 } satisfies Tick);
+    send({
+      kind: 'tick',
+      checkins: s.checkins,
+      stored: s.stored,
+      failures: s.failures,
+      rejected: s.rejected,
+      p50: s.latency.p50,
+      p99: s.latency.p99,
+    } satisfies Tick);
   }, 5_000);
   await new Promise((r) => setTimeout(r, job.seconds * 1000));
   clearInterval(timer);
   await sim.stop();
   const s = sim.stats();
   const secs = (Date.now() - t0) / 1000;
-  return { seconds: secs, checkins: s.checkins, stored: s.stored, sent: s.sent, duplicates: s.duplicates, failures: s.failures, rejected: s.rejected, unauthorized: s.unauthorized, offline: s.offline };
+  return {
+    seconds: secs,
+    checkins: s.checkins,
+    stored: s.stored,
+    sent: s.sent,
+    duplicates: s.duplicates,
+    failures: s.failures,
+    rejected: s.rejected,
+    unauthorized: s.unauthorized,
+    offline: s.offline,
+  };
 }
 
 async function openLoop(job: Extract<ChildJob, { kind: 'rate' }>) {
@@ -96,7 +143,14 @@ async function openLoop(job: Extract<ChildJob, { kind: 'rate' }>) {
   const realStart = Date.now();
   const devices = job.fleet.map((f) => ({
     auth: `Basic ${Buffer.from(`${f.serial}:${f.secret}`).toString('base64')}`,
-    state: model.createDevice(f, { speed: job.speed, realStart, simStart: job.simStart, random, params: { dropoutPerDay: 0 }, seqStart: realStart + 1_000_000 }),
+    state: model.createDevice(f, {
+      speed: job.speed,
+      realStart,
+      simStart: job.simStart,
+      random,
+      params: { dropoutPerDay: 0 },
+      seqStart: realStart + 1_000_000,
+    }),
   }));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const url = new URL(`${job.baseUrl}/device/v1/checkin`);
@@ -113,7 +167,14 @@ async function openLoop(job: Extract<ChildJob, { kind: 'rate' }>) {
   const post = (auth: string, body: string) =>
     new Promise<number>((resolve) => {
       const req = http.request(
-        { hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          hostname: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          agent,
+          headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -216,7 +277,9 @@ async function parent() {
 
   const TABLES = ['pump_events', 'battery_readings', 'level_readings', 'data_usage', 'sms_log'] as const;
   const rows: Record<string, string>[] = [];
-  console.log(`ingest bench: ${devicesN} devices, batches ${batchMode}, speed ${speed}x, ${os.cpus().length} cores (${os.cpus()[0]?.model}), node ${process.version}`);
+  console.log(
+    `ingest bench: ${devicesN} devices, batches ${batchMode}, speed ${speed}x, ${os.cpus().length} cores (${os.cpus()[0]?.model}), node ${process.version}`,
+  );
 
   for (const backend of backends) {
     const runSeconds = backend === 'pglite' ? pgliteSeconds : seconds;
@@ -230,18 +293,37 @@ async function parent() {
       await admin.end();
       url = 'postgres://postgres@127.0.0.1:5432/fleet_ingest';
     }
-    const loadAtStart = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+    const loadAtStart = os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ');
     const t0 = Date.now();
     const database = await openDatabase(url ? { url } : { dataDir: path.join(dataDir, 'pgdata') });
     await seedDemo(database, { uploadsDir: path.join(dataDir, 'uploads'), historyDays: 1 });
     await placeFleet(database, devicesN, batchMode);
-    const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SECRET_KEY: 'i'.repeat(32), MAINTENANCE_TOKEN: 'i'.repeat(32), CHECKIN_SYNCHRONOUS_COMMIT: process.env.CHECKIN_SYNCHRONOUS_COMMIT }), loginLimit: { perEmail: 1000, perAddress: 1000, windowSeconds: 60 } };
+    const config = {
+      ...loadConfig({
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        SECRET_KEY: 'i'.repeat(32),
+        MAINTENANCE_TOKEN: 'i'.repeat(32),
+        CHECKIN_SYNCHRONOUS_COMMIT: process.env.CHECKIN_SYNCHRONOUS_COMMIT,
+      }),
+      loginLimit: { perEmail: 1000, perAddress: 1000, windowSeconds: 60 },
+    };
     const gateway = gatewayServiceOf(database.db, config);
-    const placed = (await database.db.execute(sql`select serial, right_pump_type from devices where serial like 'SIM%' order by serial`)) as unknown as { rows: { serial: string; right_pump_type: string }[] };
+    const placed = (await database.db.execute(
+      sql`select serial, right_pump_type from devices where serial like 'SIM%' order by serial`,
+    )) as unknown as { rows: { serial: string; right_pump_type: string }[] };
     const fleet: Fleet = [];
     for (const d of placed.rows) {
       const { secret } = await gateway.rotateSecret(d.serial);
-      fleet.push({ serial: d.serial, secret, leftPumpType: 'Sunscreen', rightPumpType: d.right_pump_type === 'Sanitizer' ? 'Sanitizer' : 'Unspecified' });
+      fleet.push({
+        serial: d.serial,
+        secret,
+        leftPumpType: 'Sunscreen',
+        rightPumpType: d.right_pump_type === 'Sanitizer' ? 'Sanitizer' : 'Unspecified',
+      });
     }
     let serverErrors = 0;
     const app = createApp({
@@ -252,7 +334,10 @@ async function parent() {
       // idle check below (no statement for 2 s) would wait minutes for a gap between two passes.
       outbox: { intervalMs: 3_600_000 },
       log: (msg, err) => {
-        if (serverErrors++ < 3) console.error(`  [server] ${msg}: ${String((err as Error)?.message ?? '').split('\n')[0]} <- ${((err as Error & { cause?: Error })?.cause?.message) ?? ''}`);
+        if (serverErrors++ < 3)
+          console.error(
+            `  [server] ${msg}: ${String((err as Error)?.message ?? '').split('\n')[0]} <- ${(err as Error & { cause?: Error })?.cause?.message ?? ''}`,
+          );
       },
     });
     const server = http.createServer(app);
@@ -283,7 +368,9 @@ async function parent() {
     };
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    console.log(`\n[${backend}] ${fleet.length} devices placed and secrets rotated in ${((Date.now() - t0) / 1000).toFixed(1)} s; portal on ${baseUrl}`);
+    console.log(
+      `\n[${backend}] ${fleet.length} devices placed and secrets rotated in ${((Date.now() - t0) / 1000).toFixed(1)} s; portal on ${baseUrl}`,
+    );
 
     // The simulated clock of both runs starts in the morning of New Orleans, so dispensing is under way.
     const today = new Date();
@@ -293,7 +380,10 @@ async function parent() {
     const before = await countRows();
     const a = await runChild(
       { kind: 'sustain', baseUrl, fleet, speed, seconds: runSeconds, concurrency, simStart: morning },
-      (tick) => console.log(`  (a) ${String(tick.checkins).padStart(7)} check-ins  ${String(tick.stored).padStart(9)} stored  p50 ${tick.p50.toFixed(0)} ms  p99 ${tick.p99.toFixed(0)} ms  failures ${tick.failures}`),
+      (tick) =>
+        console.log(
+          `  (a) ${String(tick.checkins).padStart(7)} check-ins  ${String(tick.stored).padStart(9)} stored  p50 ${tick.p50.toFixed(0)} ms  p99 ${tick.p99.toFixed(0)} ms  failures ${tick.failures}`,
+        ),
       backend === 'postgres',
     );
     const drainA = await drained();
@@ -303,7 +393,9 @@ async function parent() {
     const wall = a.wallSeconds;
     const perSec = stored / wall;
     console.log(`  (a) rows stored: ${TABLES.map((t) => `${t} ${delta[t]}`).join(', ')}`);
-    console.log(`  (a) server RSS ${mb(a.rss.min)}..${mb(a.rss.max)} MB (every 5 s: ${a.rss.samples.map(mb).join(' ')}); server CPU ${pct(a.serverCpuMs, wall)}, load CPU ${pct(a.done.cpuMs, wall)}, postgres CPU ${a.pgCpuMs === null ? 'n/a' : pct(a.pgCpuMs, wall)}; ${a.statements ? `${(a.statements / Math.max(1, a.done.result.checkins!)).toFixed(1)} SQL statements per check-in; ` : ''}server errors ${serverErrors}; ${drainA.toFixed(1)} s until the server was idle`);
+    console.log(
+      `  (a) server RSS ${mb(a.rss.min)}..${mb(a.rss.max)} MB (every 5 s: ${a.rss.samples.map(mb).join(' ')}); server CPU ${pct(a.serverCpuMs, wall)}, load CPU ${pct(a.done.cpuMs, wall)}, postgres CPU ${a.pgCpuMs === null ? 'n/a' : pct(a.pgCpuMs, wall)}; ${a.statements ? `${(a.statements / Math.max(1, a.done.result.checkins!)).toFixed(1)} SQL statements per check-in; ` : ''}server errors ${serverErrors}; ${drainA.toFixed(1)} s until the server was idle`,
+    );
     const errorsA = serverErrors;
 
     // (b) open-loop latency at a fixed rate; each device checks in every devices/rate seconds, carrying
@@ -315,13 +407,30 @@ async function parent() {
     if (process.env.BENCH_NO_ANALYZE !== '1') for (const t of TABLES) await database.db.execute(sql.raw(`analyze ${t}`));
     console.log(`  (b) the five tables analysed in ${((Date.now() - analysed) / 1000).toFixed(1)} s`);
     const periodSeconds = fleet.length / rate;
-    const b = await runChild({ kind: 'rate', baseUrl, fleet, rate, seconds: latencySeconds, speed: 1800 / periodSeconds, simStart: morning + 3 * 3_600_000, maxOutstanding: 1000 }, () => undefined, backend === 'postgres');
+    const b = await runChild(
+      {
+        kind: 'rate',
+        baseUrl,
+        fleet,
+        rate,
+        seconds: latencySeconds,
+        speed: 1800 / periodSeconds,
+        simStart: morning + 3 * 3_600_000,
+        maxOutstanding: 1000,
+      },
+      () => undefined,
+      backend === 'postgres',
+    );
     const drainB = await drained();
-    console.log(`  (b) ${b.done.result.sent} check-ins scheduled at ${b.done.result.rate!.toFixed(0)}/s (${b.done.result.pointsPerCheckin!.toFixed(1)} data points each): p50 ${b.done.result.p50!.toFixed(1)} ms, p90 ${b.done.result.p90!.toFixed(1)} ms, p99 ${b.done.result.p99!.toFixed(1)} ms, max ${b.done.result.max!.toFixed(0)} ms, errors ${b.done.result.errors} (of which ${b.done.result.skipped} not sent: 1000 already waiting); client send lag p99 ${b.done.result.lagP99!.toFixed(1)} ms; server RSS ${mb(b.rss.min)}..${mb(b.rss.max)} MB, server CPU ${pct(b.serverCpuMs, b.wallSeconds)}; ${drainB.toFixed(1)} s until the server was idle; server errors ${serverErrors - errorsA}`);
+    console.log(
+      `  (b) ${b.done.result.sent} check-ins scheduled at ${b.done.result.rate!.toFixed(0)}/s (${b.done.result.pointsPerCheckin!.toFixed(1)} data points each): p50 ${b.done.result.p50!.toFixed(1)} ms, p90 ${b.done.result.p90!.toFixed(1)} ms, p99 ${b.done.result.p99!.toFixed(1)} ms, max ${b.done.result.max!.toFixed(0)} ms, errors ${b.done.result.errors} (of which ${b.done.result.skipped} not sent: 1000 already waiting); client send lag p99 ${b.done.result.lagP99!.toFixed(1)} ms; server RSS ${mb(b.rss.min)}..${mb(b.rss.max)} MB, server CPU ${pct(b.serverCpuMs, b.wallSeconds)}; ${drainB.toFixed(1)} s until the server was idle; server errors ${serverErrors - errorsA}`,
+    );
 
     // (c) the same rows, inserted raw
     const raw = await rawInsert(database, delta);
-    console.log(`  (c) raw multi-row INSERT of ${raw.rows} rows in batches of 500: ${raw.seconds.toFixed(1)} s = ${Math.round(raw.rows / raw.seconds)} rows/s`);
+    console.log(
+      `  (c) raw multi-row INSERT of ${raw.rows} rows in batches of 500: ${raw.seconds.toFixed(1)} s = ${Math.round(raw.rows / raw.seconds)} rows/s`,
+    );
 
     rows.push({
       backend,
@@ -412,7 +521,9 @@ async function parent() {
 /** N devices on N/10 generated sites near New Orleans, as the simulate CLI would place them. */
 async function placeFleet(database: { exec(text: string): Promise<void> }, n: number, batchMode: 'shared' | 'per-device') {
   const batchOf = (type: 'SPF' | 'SAN') =>
-    batchMode === 'shared' ? `(SELECT id FROM batches WHERE batch_no = '${type}-2601')` : `(SELECT id FROM batches WHERE batch_no = '${type}-SIM' || lpad(k::text, 6, '0'))`;
+    batchMode === 'shared'
+      ? `(SELECT id FROM batches WHERE batch_no = '${type}-2601')`
+      : `(SELECT id FROM batches WHERE batch_no = '${type}-SIM' || lpad(k::text, 6, '0'))`;
   await database.exec(`
     INSERT INTO batches (batch_no, batch_type, install_date, expire_date, volume_litres, remain_litres)
     SELECT t.prefix || '-SIM' || lpad(k::text, 6, '0'), t.type, current_date - 10, current_date + 400, 100, 100
@@ -445,9 +556,16 @@ async function placeFleet(database: { exec(text: string): Promise<void> }, n: nu
  * (c): as many fresh rows as (a) stored, per table, sent raw through the driver (no ORM): multi-row
  * INSERT ... VALUES of 500 rows with parameters, one after the other, each its own transaction.
  */
-async function rawInsert(database: { db: import('../../server/src/db/client.ts').Db }, delta: Record<'pump_events' | 'battery_readings' | 'level_readings' | 'data_usage' | 'sms_log', number>) {
+async function rawInsert(
+  database: { db: import('../../server/src/db/client.ts').Db },
+  delta: Record<'pump_events' | 'battery_readings' | 'level_readings' | 'data_usage' | 'sms_log', number>,
+) {
   const client = (database.db as unknown as { $client: { query(text: string, params: unknown[]): Promise<unknown> } }).$client;
-  const ids = ((await database.db.execute(sql`select id from devices where serial like 'SIM%' order by id`)) as unknown as { rows: { id: number }[] }).rows.map((r) => r.id);
+  const ids = (
+    (await database.db.execute(sql`select id from devices where serial like 'SIM%' order by id`)) as unknown as {
+      rows: { id: number }[];
+    }
+  ).rows.map((r) => r.id);
   const base = Date.now() - 200 * 86_400_000;
   const statements: { text: string; params: unknown[] }[] = [];
   const table = (name: string, columns: string[], total: number, row: (i: number) => unknown[]) => {
@@ -459,16 +577,41 @@ async function rawInsert(database: { db: import('../../server/src/db/client.ts')
         const values = row(from + k);
         tuples.push(`(${values.map((v) => (params.push(v), `$${params.length}`)).join(', ')})`);
       }
-      statements.push({ text: `INSERT INTO ${name} (${columns.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT DO NOTHING`, params });
+      statements.push({
+        text: `INSERT INTO ${name} (${columns.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT DO NOTHING`,
+        params,
+      });
     }
   };
   const dev = (i: number) => ids[i % ids.length]!;
   const at = (i: number) => new Date(base + i).toISOString();
-  table('pump_events', ['device_id', 'pump_number', 'seq', 'occurred_at', 'volume_ml'], delta.pump_events, (i) => [dev(i), 1, 1e12 + i, at(i), 2.464]);
-  table('battery_readings', ['device_id', 'recorded_at', 'battery_volt', 'battery_percent'], delta.battery_readings, (i) => [dev(i), at(i), 3.9, 66]);
-  table('level_readings', ['device_id', 'pump_number', 'recorded_at', 'level_sensor', 'volume_remain'], delta.level_readings, (i) => [dev(i), 1, at(i), true, 800]);
+  table('pump_events', ['device_id', 'pump_number', 'seq', 'occurred_at', 'volume_ml'], delta.pump_events, (i) => [
+    dev(i),
+    1,
+    1e12 + i,
+    at(i),
+    2.464,
+  ]);
+  table('battery_readings', ['device_id', 'recorded_at', 'battery_volt', 'battery_percent'], delta.battery_readings, (i) => [
+    dev(i),
+    at(i),
+    3.9,
+    66,
+  ]);
+  table(
+    'level_readings',
+    ['device_id', 'pump_number', 'recorded_at', 'level_sensor', 'volume_remain'],
+    delta.level_readings,
+    (i) => [dev(i), 1, at(i), true, 800],
+  );
   table('data_usage', ['device_id', 'recorded_at', 'kb', 'signal_quality'], delta.data_usage, (i) => [dev(i), at(i), 42, 60]);
-  table('sms_log', ['device_id', 'direction', 'message', 'created_when', 'seq'], delta.sms_log, (i) => [dev(i), 'OUT', 'STATUS OK', at(i), 1e12 + i]);
+  table('sms_log', ['device_id', 'direction', 'message', 'created_when', 'seq'], delta.sms_log, (i) => [
+    dev(i),
+    'OUT',
+    'STATUS OK',
+    at(i),
+    1e12 + i,
+  ]);
   const t0 = performance.now();
   for (const q of statements) await client.query(q.text, q.params);
   const rows = Object.values(delta).reduce((x, y) => x + y, 0);

@@ -19,7 +19,12 @@ describe('the benches run autocannon without keeping answer bodies', () => {
 
   it('counts every answer and its bytes, and hands no body to the response hook', async () => {
     const bodies: string[] = [];
-    const result = await autocannon({ url, connections: 2, amount: 20, requests: [{ onResponse: (_status: number, responseBody: string) => void bodies.push(responseBody) }] });
+    const result = await autocannon({
+      url,
+      connections: 2,
+      amount: 20,
+      requests: [{ onResponse: (_status: number, responseBody: string) => void bodies.push(responseBody) }],
+    });
     expect(result.requests.total).toBe(20);
     expect(result.non2xx).toBe(0);
     // Each answer's bytes counted: the body and its headers.

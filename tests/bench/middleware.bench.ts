@@ -22,19 +22,37 @@ const variants: [string, RequestHandler[]][] = [
   ["helmet's chain + compression (before)", [helmet(helmetOptions(config)), compression({ threshold: 1024 })]],
   ['securityHeaders + compressAnswers (now)', [securityHeaders(config), compressAnswers()]],
 ];
-const body = JSON.stringify({ dispenses: Array.from({ length: 30 }, (_, k) => ({ pump: 1, seq: k, at: new Date(Date.UTC(2026, 10, 28, 12, k)).toISOString(), ml: 1.2 })) });
+const body = JSON.stringify({
+  dispenses: Array.from({ length: 30 }, (_, k) => ({
+    pump: 1,
+    seq: k,
+    at: new Date(Date.UTC(2026, 10, 28, 12, k)).toISOString(),
+    ml: 1.2,
+  })),
+});
 for (const [name, middlewares] of variants) {
   const app = express();
   app.disable('x-powered-by');
   for (const middleware of middlewares) app.use(middleware);
   app.use(express.json());
-  app.post('/checkin', (req, res) => void res.json({ stored: (req.body as { dispenses: unknown[] }).dispenses.length, config: { note: 'x'.repeat(360) } }));
+  app.post(
+    '/checkin',
+    (req, res) =>
+      void res.json({ stored: (req.body as { dispenses: unknown[] }).dispenses.length, config: { note: 'x'.repeat(360) } }),
+  );
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const runs: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const result = await autocannon({ url: `http://127.0.0.1:${port}/checkin`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: 20, duration: 5 });
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}/checkin`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      connections: 20,
+      duration: 5,
+    });
     runs.push(Math.round(result.requests.average));
   }
   server.close();

@@ -41,14 +41,28 @@ const database = await openBenchFleet({ pglite: usePglite, devices, sites, days,
 const portal = await startBenchPortal(database, dataDir);
 const { base } = portal;
 const token = await portal.login('distributor@demo.test');
-const distributorId = ((await database.db.execute(`select id from users where email = 'distributor@demo.test'` as never)) as unknown as { rows: { id: number }[] }).rows[0]!.id;
-const serials = ((await database.db.execute(`select serial from devices where group_id is not null order by id limit ${devices}` as never)) as unknown as { rows: { serial: string }[] }).rows.map((r) => r.serial);
+const distributorId = (
+  (await database.db.execute(`select id from users where email = 'distributor@demo.test'` as never)) as unknown as {
+    rows: { id: number }[];
+  }
+).rows[0]!.id;
+const serials = (
+  (await database.db.execute(
+    `select serial from devices where group_id is not null order by id limit ${devices}` as never,
+  )) as unknown as { rows: { serial: string }[] }
+).rows.map((r) => r.serial);
 const endDate = localDateOf(new Date(), 'UTC');
 const query = { deviceSerials: serials, startDate: addDays(endDate, -(days - 1)), endDate };
-const events = ((await database.db.execute(`select count(*)::int as n from pump_events` as never)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+const events = (
+  (await database.db.execute(`select count(*)::int as n from pump_events` as never)) as unknown as { rows: { n: number }[] }
+).rows[0]!.n;
 
 const post = async (p: string, body: unknown): Promise<Buffer> => {
-  const res = await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', Authorization: `Token ${token}` }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${p}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', Authorization: `Token ${token}` },
+    body: JSON.stringify(body),
+  });
   const bytes = Buffer.from(await res.arrayBuffer());
   if (res.status !== 200) throw new Error(`${p} answered ${res.status}: ${bytes.toString('utf8', 0, 300)}`);
   return bytes;
@@ -117,7 +131,11 @@ const rows = [
     return (await post('/api/pdf', data)).length;
   }),
   await measure('mail   build once, both files', true, async () => {
-    const r = await reports.render({ requestedBy: distributorId, ...query, requestKey: `bench-${process.pid}-${Date.now()}-${requestNo++}` });
+    const r = await reports.render({
+      requestedBy: distributorId,
+      ...query,
+      requestKey: `bench-${process.pid}-${Date.now()}-${requestNo++}`,
+    });
     return r.attachments.reduce((n, a) => n + a.content.length, 0);
   }),
   await measure('bare exceljs streaming writer', false, () => bareStreamingXlsx(warm)),
@@ -125,15 +143,31 @@ const rows = [
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const over = (r: Row) => r.budgeted && (Math.max(...r.ms) >= BUDGET_MS || Math.max(...r.rssMb) >= BUDGET_RSS_MB);
-console.log(`\n${usePglite ? 'PGlite' : 'PostgreSQL'}: ${serials.length} devices, ${query.startDate}..${query.endDate} (${days} days), ${warm.devices.length} rows, ${events} dispense events in the database, ${runs} runs, ${os.cpus().length} cores`);
-console.log(`${'build'.padEnd(34)} ${'median ms'.padStart(10)} ${'max ms'.padStart(9)} ${'peak RSS +MB'.padStart(13)} ${'size kB'.padStart(9)}  budget`);
+console.log(
+  `\n${usePglite ? 'PGlite' : 'PostgreSQL'}: ${serials.length} devices, ${query.startDate}..${query.endDate} (${days} days), ${warm.devices.length} rows, ${events} dispense events in the database, ${runs} runs, ${os.cpus().length} cores`,
+);
+console.log(
+  `${'build'.padEnd(34)} ${'median ms'.padStart(10)} ${'max ms'.padStart(9)} ${'peak RSS +MB'.padStart(13)} ${'size kB'.padStart(9)}  budget`,
+);
 for (const r of rows) {
   const budget = r.budgeted ? (over(r) ? 'OVER' : `< ${BUDGET_MS / 1000} s, < ${BUDGET_RSS_MB} MB`) : '(reference)';
-  console.log(`${r.what.padEnd(34)} ${median(r.ms).toFixed(0).padStart(10)} ${Math.max(...r.ms).toFixed(0).padStart(9)} ${Math.max(...r.rssMb).toFixed(1).padStart(13)} ${(r.bytes / 1024).toFixed(0).padStart(9)}  ${budget}`);
+  console.log(
+    `${r.what.padEnd(34)} ${median(r.ms).toFixed(0).padStart(10)} ${Math.max(...r.ms)
+      .toFixed(0)
+      .padStart(9)} ${Math.max(...r.rssMb)
+      .toFixed(1)
+      .padStart(13)} ${(r.bytes / 1024).toFixed(0).padStart(9)}  ${budget}`,
+  );
 }
 for (const r of rows) {
-  const name = r.what.split(/\s{2,}/)[0]!.trim().replace(/^\./, '').replace(/\s+/g, '_');
-  console.log(`RESULT report_${name}_ms=${median(r.ms).toFixed(0)} max_ms=${Math.max(...r.ms).toFixed(0)} peak_rss_growth_mb=${Math.max(...r.rssMb).toFixed(1)} bytes=${r.bytes}${r.budgeted ? ` ${over(r) ? 'OVER_BUDGET' : 'ok'}` : ''}`);
+  const name = r.what
+    .split(/\s{2,}/)[0]!
+    .trim()
+    .replace(/^\./, '')
+    .replace(/\s+/g, '_');
+  console.log(
+    `RESULT report_${name}_ms=${median(r.ms).toFixed(0)} max_ms=${Math.max(...r.ms).toFixed(0)} peak_rss_growth_mb=${Math.max(...r.rssMb).toFixed(1)} bytes=${r.bytes}${r.budgeted ? ` ${over(r) ? 'OVER_BUDGET' : 'ok'}` : ''}`,
+  );
 }
 await portal.close();
 await database.close();

@@ -21,7 +21,11 @@ export type RestServerProcess = {
 export async function startRestServer(args: string[], env: Record<string, string> = {}): Promise<RestServerProcess> {
   // BENCH_CPU_PROF=<dir>: each server process writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
-  const child = fork(path.join(here, 'rest-server.ts'), args, { execArgv: ['--import', 'tsx', ...profile], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(here, 'rest-server.ts'), args, {
+    execArgv: ['--import', 'tsx', ...profile],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
     child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));

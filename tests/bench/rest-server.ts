@@ -29,7 +29,14 @@ function rss() {
   const status = fs.readFileSync('/proc/self/status', 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
   const m = process.memoryUsage();
-  return { rss: kb('VmRSS'), peak: kb('VmHWM'), heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
+  return {
+    rss: kb('VmRSS'),
+    peak: kb('VmHWM'),
+    heapTotal: m.heapTotal,
+    heapUsed: m.heapUsed,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+  };
 }
 
 let close: () => Promise<void> = async () => undefined;
@@ -54,8 +61,19 @@ if (bare) {
   const { createGatewayApp } = await import('../../server/src/processes/gateway.ts');
   const { loadConfig } = await import('../../server/src/config/config.ts');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-gateway-bench-'));
-  const database = await openBenchFleet({ pglite: false, devices: Number(arg('devices') ?? 10_000), sites: Number(arg('sites') ?? 1_000), days: Number(arg('days') ?? 365), dataDir });
-  const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: BENCH_SECRET_KEY, MAINTENANCE_TOKEN: BENCH_SECRET_KEY, CHECKIN_SYNCHRONOUS_COMMIT: process.env.CHECKIN_SYNCHRONOUS_COMMIT });
+  const database = await openBenchFleet({
+    pglite: false,
+    devices: Number(arg('devices') ?? 10_000),
+    sites: Number(arg('sites') ?? 1_000),
+    days: Number(arg('days') ?? 365),
+    dataDir,
+  });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SECRET_KEY: BENCH_SECRET_KEY,
+    MAINTENANCE_TOKEN: BENCH_SECRET_KEY,
+    CHECKIN_SYNCHRONOUS_COMMIT: process.env.CHECKIN_SYNCHRONOUS_COMMIT,
+  });
   const server = http.createServer(createGatewayApp({ config, database, log: () => undefined }));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;

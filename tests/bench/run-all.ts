@@ -67,10 +67,13 @@ type Row = { section: string; what: string; figure: string; baseline: string; no
 const rows: Row[] = [];
 const add = (row: Row) => {
   rows.push(row);
-  console.log(`  ${row.section.padEnd(7)} ${row.what.padEnd(44)} ${row.figure.padEnd(30)} ${row.baseline}${row.note ? `  (${row.note})` : ''}`);
+  console.log(
+    `  ${row.section.padEnd(7)} ${row.what.padEnd(44)} ${row.figure.padEnd(30)} ${row.baseline}${row.note ? `  (${row.note})` : ''}`,
+  );
 };
 const failures: string[] = [];
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '-');
+const fmt = (n: number, digits = 0) =>
+  Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '-';
 const mb = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MB`;
 
 /** A child process of tests/bench/rest-server.ts (rest-server-process.ts); resolves once it listens. */
@@ -92,24 +95,51 @@ function hostCpu(): { total: number; idle: number } {
   const total = ticks.slice(0, 8).reduce((sum, n) => sum + (n || 0), 0);
   return { total, idle: (ticks[3] ?? 0) + (ticks[4] ?? 0) };
 }
-const hostIdlePercent = (a: { total: number; idle: number }, b: { total: number; idle: number }) => (100 * (b.idle - a.idle)) / Math.max(1, b.total - a.total);
+const hostIdlePercent = (a: { total: number; idle: number }, b: { total: number; idle: number }) =>
+  (100 * (b.idle - a.idle)) / Math.max(1, b.total - a.total);
 
 /** The q-quantile of some figures (NaN for none). */
 const quantile = (xs: number[], q: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! : NaN;
 };
-const load = (r: Awaited<ReturnType<typeof cannon>>) => `${fmt(r.rps)} req/s, p50 ${fmt(r.p50)} / p99 ${fmt(r.p99)} ms${r.errors ? `, ${r.errors} errors` : ''}`;
+const load = (r: Awaited<ReturnType<typeof cannon>>) =>
+  `${fmt(r.rps)} req/s, p50 ${fmt(r.p50)} / p99 ${fmt(r.p99)} ms${r.errors ? `, ${r.errors} errors` : ''}`;
 
-const fleetArgs = [...(pglite ? ['--pglite'] : []), '--devices', String(fleet.devices), '--sites', String(fleet.sites), '--days', String(fleet.days)];
+const fleetArgs = [
+  ...(pglite ? ['--pglite'] : []),
+  '--devices',
+  String(fleet.devices),
+  '--sites',
+  String(fleet.sites),
+  '--days',
+  String(fleet.days),
+];
 const login = async (base: string) =>
-  ((await (await fetch(`${base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) })).json()) as { auth_token: string }).auth_token;
+  (
+    (await (
+      await fetch(`${base}/auth/token/login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }),
+      })
+    ).json()) as { auth_token: string }
+  ).auth_token;
 
-console.log(`npm run bench${smoke ? ' -- --smoke' : ''}: ${fleet.devices} devices on ${pglite ? 'PGlite' : 'PostgreSQL'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${mb(os.totalmem())}, node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}${pglite ? '' : `, check-ins commit with synchronous_commit ${synchronousCommit(process.env.CHECKIN_SYNCHRONOUS_COMMIT)} (CHECKIN_SYNCHRONOUS_COMMIT)`}`);
+console.log(
+  `npm run bench${smoke ? ' -- --smoke' : ''}: ${fleet.devices} devices on ${pglite ? 'PGlite' : 'PostgreSQL'}, ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${mb(os.totalmem())}, node ${process.version}, load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(
+      ' ',
+    )}${pglite ? '' : `, check-ins commit with synchronous_commit ${synchronousCommit(process.env.CHECKIN_SYNCHRONOUS_COMMIT)} (CHECKIN_SYNCHRONOUS_COMMIT)`}`,
+);
 
 let portal: Awaited<ReturnType<typeof startServer>> | null = null;
 if (only.has('rest') || only.has('client')) {
-  console.log(`\nstarting the portal on the bench fleet${fleet.devices >= 10_000 ? ' (the first run seeds it: minutes)' : ''}...`);
+  console.log(
+    `\nstarting the portal on the bench fleet${fleet.devices >= 10_000 ? ' (the first run seeds it: minutes)' : ''}...`,
+  );
   portal = await startServer(fleetArgs);
 }
 
@@ -117,7 +147,9 @@ if (only.has('rest') && portal) {
   console.log(`\nREST, autocannon, 50 connections, ${seconds} s per call`);
   const token = await login(portal.base);
   const auth = { Authorization: `Token ${token}` };
-  const serial = ((await (await fetch(`${portal.base}/api/v1/deviceRegistered`, { headers: auth })).json()) as { serial: string }[])[0]?.serial;
+  const serial = (
+    (await (await fetch(`${portal.base}/api/v1/deviceRegistered`, { headers: auth })).json()) as { serial: string }[]
+  )[0]?.serial;
   const healthz = await cannon(`${portal.base}/healthz`);
   const listBody = Buffer.from(await (await fetch(`${portal.base}/api/v1/device`, { headers: auth })).arrayBuffer());
   const listFile = path.join(os.tmpdir(), `bench-device-list-${process.pid}.json`);
@@ -151,9 +183,18 @@ if (only.has('rest') && portal) {
   // (overview's p99 113-161 ms in three runs, 26-70 ms otherwise); the rotation and the warm-up take it.
   const admin = pglite ? null : new pg.Client('postgres://postgres@127.0.0.1:5432/postgres');
   await admin?.connect();
-  const checkpoints = async () => Number((await admin?.query<{ n: string }>('select checkpoints_timed + checkpoints_req as n from pg_stat_bgwriter'))?.rows[0]?.n ?? 0);
+  const checkpoints = async () =>
+    Number(
+      (await admin?.query<{ n: string }>('select checkpoints_timed + checkpoints_req as n from pg_stat_bgwriter'))?.rows[0]?.n ??
+        0,
+    );
   await admin?.query('checkpoint');
-  const checkins = await checkinLoad(portal.base, auth, listBody, { rate: smoke ? 20 : 200, seconds: warmUp + calls.length * (seconds + 1), devices: smoke ? 100 : 1000, ...(gateway ? { gateway: gateway.base } : {}) });
+  const checkins = await checkinLoad(portal.base, auth, listBody, {
+    rate: smoke ? 20 : 200,
+    seconds: warmUp + calls.length * (seconds + 1),
+    devices: smoke ? 100 : 1000,
+    ...(gateway ? { gateway: gateway.base } : {}),
+  });
   await new Promise((resolve) => setTimeout(resolve, warmUp * 1000));
   // The round's own peak: the baselines before it (/healthz at thousands of requests a second) leave
   // garbage the heap has not collected yet; the process's lifetime peak is printed beside it.
@@ -169,15 +210,27 @@ if (only.has('rest') && portal) {
   for (const [i, [call, headers]] of calls.entries()) {
     const from = Date.now();
     const r = await cannon(`${portal.base}${call}`, headers);
-    windows.push({ call: call.startsWith('/api/v1/device/') ? 'device/{serial}' : call.replace('/api/v1/', ''), from, to: Date.now() });
+    windows.push({
+      call: call.startsWith('/api/v1/device/') ? 'device/{serial}' : call.replace('/api/v1/', ''),
+      from,
+      to: Date.now(),
+    });
     // Requests still queued when the window closed would slow the next call: one more call waits behind them.
     await fetch(`${portal.base}${call}`, { headers }).then((res) => res.arrayBuffer());
     // Each call's own peak (the mark reset after it), so the row shows where the memory goes.
     const mark = await portal.rss(i < calls.length - 1 ? 'reset' : undefined);
     const callPeak = mark.lifetimePeak ?? mark.peak;
     peak = Math.max(peak, callPeak);
-    const shown = call.startsWith('/api/v1/device/') ? 'GET /api/v1/device/{serial}' : `GET ${call}${headers['accept-encoding'] ? ' (gzip)' : ''}`;
-    add({ section: 'rest', what: shown, figure: load(r), baseline: `/healthz ${fmt(healthz.rps)} req/s, p99 ${fmt(healthz.p99)} ms`, note: `${fmt(r.bytes / 1024, 1)} kB an answer, server peak ${mb(callPeak)}` });
+    const shown = call.startsWith('/api/v1/device/')
+      ? 'GET /api/v1/device/{serial}'
+      : `GET ${call}${headers['accept-encoding'] ? ' (gzip)' : ''}`;
+    add({
+      section: 'rest',
+      what: shown,
+      figure: load(r),
+      baseline: `/healthz ${fmt(healthz.rps)} req/s, p99 ${fmt(healthz.p99)} ms`,
+      note: `${fmt(r.bytes / 1024, 1)} kB an answer, server peak ${mb(callPeak)}`,
+    });
     if (r.errors) failures.push(`${call}: ${r.errors} errors`);
   }
   const gatewayAfter = await gateway?.usage();
@@ -187,13 +240,25 @@ if (only.has('rest') && portal) {
   await admin?.end();
   await gateway?.stop();
   const inRound = load200.timeline.filter(([at]) => at >= windows[0]!.from && at < windows.at(-1)!.to).map(([, ms]) => ms);
-  const during = { ...load200, sent: inRound.length, p50: quantile(inRound, 0.5), p99: quantile(inRound, 0.99), max: Math.max(...inRound), seconds: (windows.at(-1)!.to - windows[0]!.from) / 1000 };
+  const during = {
+    ...load200,
+    sent: inRound.length,
+    p50: quantile(inRound, 0.5),
+    p99: quantile(inRound, 0.99),
+    max: Math.max(...inRound),
+    seconds: (windows.at(-1)!.to - windows[0]!.from) / 1000,
+  };
   const bare = await startServer(['--bare', listFile]);
   const bareList = await cannon(`${bare.base}/`);
   const barePeak = (await bare.rss()).peak;
   await bare.stop();
   fs.rmSync(listFile, { force: true });
-  add({ section: 'rest', what: `bare Express, the device list's ${fmt(listBody.length / 1024 / 1024, 1)} MB uncompressed`, figure: load(bareList), baseline: '(the floor for that answer)' });
+  add({
+    section: 'rest',
+    what: `bare Express, the device list's ${fmt(listBody.length / 1024 / 1024, 1)} MB uncompressed`,
+    figure: load(bareList),
+    baseline: '(the floor for that answer)',
+  });
   add({
     section: 'rest',
     what: 'server peak RSS through the REST round',
@@ -204,9 +269,25 @@ if (only.has('rest') && portal) {
   add({
     section: 'rest',
     what: `check-in latency at ${fmt(during.rate)}/s during the REST round${gateway ? ' (gateway process)' : " (portal's process)"}`,
-    figure: `p50 ${fmt(during.p50, 1)} / p99 ${fmt(during.p99, 1)} ms${during.errors ? `, ${during.errors} errors in the whole load (${Object.entries(during.errorStatuses ?? {}).map(([status, n]) => `${n} ${status === '0' ? 'without an answer' : `answered ${status}`}`).join(', ')}${during.skipped ? `, ${during.skipped} not sent: 1,000 already waiting` : ''})` : ''}`,
+    figure: `p50 ${fmt(during.p50, 1)} / p99 ${fmt(during.p99, 1)} ms${
+      during.errors
+        ? `, ${during.errors} errors in the whole load (${Object.entries(during.errorStatuses ?? {})
+            .map(([status, n]) => `${n} ${status === '0' ? 'without an answer' : `answered ${status}`}`)
+            .join(', ')}${during.skipped ? `, ${during.skipped} not sent: 1,000 already waiting` : ''})`
+        : ''
+    }`,
     baseline: 'budget p99 < 100 ms',
-    note: `${fmt(during.sent)} check-ins from ${fmt(checkins.devices)} devices in the round's ${fmt(during.seconds)} s (after ${warmUp} s of warm-up), max ${fmt(during.max)} ms${admin ? `, ${checkpointsInRound} PostgreSQL checkpoint${checkpointsInRound === 1 ? '' : 's'} in the round` : ''}; p99 while each call ran: ${windows.map((w) => `${w.call} ${fmt(quantile(during.timeline.filter(([at]) => at >= w.from && at < w.to).map(([, ms]) => ms), 0.99))}`).join(', ')}${
+    note: `${fmt(during.sent)} check-ins from ${fmt(checkins.devices)} devices in the round's ${fmt(during.seconds)} s (after ${warmUp} s of warm-up), max ${fmt(during.max)} ms${admin ? `, ${checkpointsInRound} PostgreSQL checkpoint${checkpointsInRound === 1 ? '' : 's'} in the round` : ''}; p99 while each call ran: ${windows
+      .map(
+        (w) =>
+          `${w.call} ${fmt(
+            quantile(
+              during.timeline.filter(([at]) => at >= w.from && at < w.to).map(([, ms]) => ms),
+              0.99,
+            ),
+          )}`,
+      )
+      .join(', ')}${
       gatewayBefore && gatewayAfter
         ? `; the gateway process ${fmt((gatewayAfter.cpuMs - gatewayBefore.cpuMs) / Math.max(1, during.sent), 1)} ms of CPU a check-in, its event loop busy ${fmt((100 * (gatewayAfter.activeMs - gatewayBefore.activeMs)) / Math.max(1, gatewayAfter.activeMs - gatewayBefore.activeMs + gatewayAfter.idleMs - gatewayBefore.idleMs))} % of the round`
         : ''
@@ -239,7 +320,10 @@ if (only.has('client') && portal) {
       }
       const r = medianRun(runs);
       if (!r) continue;
-      const spread = runs.length > 1 ? `; the median of ${runs.length} runs, scores ${runs.map((x) => x.score.toFixed(2)).join(', ')}, TBT ${runs.map((x) => fmt(x.tbt)).join(', ')} ms` : '';
+      const spread =
+        runs.length > 1
+          ? `; the median of ${runs.length} runs, scores ${runs.map((x) => x.score.toFixed(2)).join(', ')}, TBT ${runs.map((x) => fmt(x.tbt)).join(', ')} ms`
+          : '';
       add({
         section: 'client',
         what: `Lighthouse ${page.what}`,
@@ -257,7 +341,10 @@ await portal?.stop();
 function runScript(script: string, args: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve) => {
     let out = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script), ...args], { cwd: root, env: { ...process.env, CLIENT_DIST: clientDir } });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script), ...args], {
+      cwd: root,
+      env: { ...process.env, CLIENT_DIST: clientDir },
+    });
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -274,19 +361,51 @@ if (only.has('ingest')) {
   // The same database as the rest of the run: the scaled deployment's PostgreSQL in the full run (PGlite
   // shares the server's one thread and does not keep up with 200 check-ins/s), PGlite in the smoke.
   console.log(`\ningestion (tests/bench/ingest.bench.ts on ${pglite ? 'PGlite' : 'PostgreSQL'}; full log in the temp folder)`);
-  const out = await runScript('tests/bench/ingest.bench.ts', ['--only', pglite ? 'pglite' : 'postgres', '--devices', smoke ? '50' : '2000', '--seconds', smoke ? '8' : '60', '--latency-seconds', smoke ? '5' : '30'], 30 * 60_000);
+  const out = await runScript(
+    'tests/bench/ingest.bench.ts',
+    [
+      '--only',
+      pglite ? 'pglite' : 'postgres',
+      '--devices',
+      smoke ? '50' : '2000',
+      '--seconds',
+      smoke ? '8' : '60',
+      '--latency-seconds',
+      smoke ? '5' : '30',
+    ],
+    30 * 60_000,
+  );
   const stored = find(out, /a: points stored\/s\s+(\d+)/);
   const raw = find(out, /c: raw INSERT rows\/s\s+(\d+)/);
   const p99 = find(out, /b: p50\/p90\/p99\/max ms\s+([\d.]+)\/([\d.]+)\/([\d.]+)/);
-  if (stored && raw) add({ section: 'ingest', what: 'data points stored/s (fleet simulator over HTTP)', figure: `${fmt(Number(stored[0]))}/s`, baseline: `raw batched INSERT ${fmt(Number(raw[0]))} rows/s`, note: `${fmt((Number(stored[0]) / Number(raw[0])) * 100)} % of raw` });
+  if (stored && raw)
+    add({
+      section: 'ingest',
+      what: 'data points stored/s (fleet simulator over HTTP)',
+      figure: `${fmt(Number(stored[0]))}/s`,
+      baseline: `raw batched INSERT ${fmt(Number(raw[0]))} rows/s`,
+      note: `${fmt((Number(stored[0]) / Number(raw[0])) * 100)} % of raw`,
+    });
   else failures.push('ingest: no figures (see the log)');
-  if (p99) add({ section: 'ingest', what: `check-in latency at 200/s (${pglite ? 'PGlite' : 'PostgreSQL'}, alone)`, figure: `p50 ${p99[0]} / p99 ${p99[2]} ms`, baseline: 'budget p99 < 100 ms' });
+  if (p99)
+    add({
+      section: 'ingest',
+      what: `check-in latency at 200/s (${pglite ? 'PGlite' : 'PostgreSQL'}, alone)`,
+      figure: `p50 ${p99[0]} / p99 ${p99[2]} ms`,
+      baseline: 'budget p99 < 100 ms',
+    });
 }
 
 if (only.has('push')) {
   const sockets = smoke ? 200 : 2000;
-  console.log(`\npush memory, ${sockets} idle authenticated sockets (tests/load/push.bench.ts capacity; bare Socket.IO beside it)`);
-  const out = await runScript('tests/load/push.bench.ts', ['--only', 'capacity', '--capacity', String(sockets), '--capacity-backends', 'pglite'], 15 * 60_000);
+  console.log(
+    `\npush memory, ${sockets} idle authenticated sockets (tests/load/push.bench.ts capacity; bare Socket.IO beside it)`,
+  );
+  const out = await runScript(
+    'tests/load/push.bench.ts',
+    ['--only', 'capacity', '--capacity', String(sockets), '--capacity-backends', 'pglite'],
+    15 * 60_000,
+  );
   // Signed: with the smoke's 200 sockets the growth (about 4 MB) can be inside the RSS noise, and the delta
   // can come out at or below zero. That is still a figure; it says the round is too small to measure.
   const perSocket = find(out, /^\s+pglite\s+.*?\s(-?[\d.]+) kB\s+(-?[\d.]+) kB\s/m);
@@ -297,7 +416,9 @@ if (only.has('push')) {
   add({
     section: 'push',
     what: `server memory per idle socket (${sockets} sockets)`,
-    figure: perSocket ? `${perSocket[1]} kB held, ${perSocket[0]} kB RSS${Number(perSocket[0]) <= 0 ? ' (inside the RSS noise at this count)' : ''}` : 'see log',
+    figure: perSocket
+      ? `${perSocket[1]} kB held, ${perSocket[0]} kB RSS${Number(perSocket[0]) <= 0 ? ' (inside the RSS noise at this count)' : ''}`
+      : 'see log',
     baseline: bare && bareHeld ? `bare Socket.IO ${bareHeld[0]} kB held, ${bare[0]} kB RSS` : '-',
   });
   if (!perSocket) failures.push('push: no per-socket figure (see the log)');
@@ -305,12 +426,32 @@ if (only.has('push')) {
 
 if (only.has('report')) {
   console.log('\nreports (tests/bench/report.bench.ts)');
-  const out = await runScript('tests/bench/report.bench.ts', [...(pglite ? ['--pglite'] : []), '--devices', smoke ? '50' : '500', '--sites', smoke ? '5' : '50', '--days', smoke ? '30' : '365', '--runs', smoke ? '1' : '3'], 30 * 60_000);
+  const out = await runScript(
+    'tests/bench/report.bench.ts',
+    [
+      ...(pglite ? ['--pglite'] : []),
+      '--devices',
+      smoke ? '50' : '500',
+      '--sites',
+      smoke ? '5' : '50',
+      '--days',
+      smoke ? '30' : '365',
+      '--runs',
+      smoke ? '1' : '3',
+    ],
+    30 * 60_000,
+  );
   const rowsLine = find(out, /: (\d+) devices, .*?, (\d+) rows,/);
   const xlsx = find(out, /RESULT report_xlsx\w*_ms=(\d+)/);
   const bare = find(out, /RESULT report_bare\w*_ms=(\d+)/);
   const n = Number(rowsLine?.[1] ?? 0);
-  if (xlsx && bare && n) add({ section: 'report', what: `.xlsx download (${n} rows)`, figure: `${fmt((n / Number(xlsx[0])) * 1000)} rows/s (${xlsx[0]} ms)`, baseline: `bare exceljs streaming ${fmt((n / Math.max(1, Number(bare[0]))) * 1000)} rows/s (${bare[0]} ms)` });
+  if (xlsx && bare && n)
+    add({
+      section: 'report',
+      what: `.xlsx download (${n} rows)`,
+      figure: `${fmt((n / Number(xlsx[0])) * 1000)} rows/s (${xlsx[0]} ms)`,
+      baseline: `bare exceljs streaming ${fmt((n / Math.max(1, Number(bare[0]))) * 1000)} rows/s (${bare[0]} ms)`,
+    });
   else failures.push('report: no figures (see the log)');
 }
 
@@ -319,21 +460,52 @@ if (only.has('service')) {
   const out = await runScript('tests/bench/service-day.bench.ts', ['--runs', smoke ? '1' : '3'], 10 * 60_000);
   const quality = find(out, /RESULT service_quality_mean_pct=([\d.]+) worst_pct=([\d.]+) optimal=(\d+)\/(\d+)/);
   const plan = find(out, /RESULT service_plan_ms=(\d+) cpu_ms=(\d+) planned=(\d+) unplanned=(\d+)/);
-  if (quality) add({ section: 'service', what: `solver on ${quality[3]} one-crew instances of 3-9 stops`, figure: `mean +${quality[0]} %, worst +${quality[1]} % (${quality[2]} at the optimum)`, baseline: 'brute-force optimum; target mean < 3 %, worst < 8 %' });
-  if (plan) add({ section: 'service', what: 'plan 1,000 due sites with 10 crews', figure: `${fmt(Number(plan[0]))} ms (CPU ${fmt(Number(plan[1]))} ms)`, baseline: 'target < 5 s', note: `${plan[2]} sites planned, ${plan[3]} unplanned with a reason` });
+  if (quality)
+    add({
+      section: 'service',
+      what: `solver on ${quality[3]} one-crew instances of 3-9 stops`,
+      figure: `mean +${quality[0]} %, worst +${quality[1]} % (${quality[2]} at the optimum)`,
+      baseline: 'brute-force optimum; target mean < 3 %, worst < 8 %',
+    });
+  if (plan)
+    add({
+      section: 'service',
+      what: 'plan 1,000 due sites with 10 crews',
+      figure: `${fmt(Number(plan[0]))} ms (CPU ${fmt(Number(plan[1]))} ms)`,
+      baseline: 'target < 5 s',
+      note: `${plan[2]} sites planned, ${plan[3]} unplanned with a reason`,
+    });
   if (!quality || !plan) failures.push('service: no figures (see the log)');
 }
 
 if (only.has('season')) {
   console.log('\nseason runner (tests/bench/season.bench.ts)');
-  const out = await runScript('tests/bench/season.bench.ts', ['--devices', smoke ? '50' : '500', '--days', smoke ? '7' : '60', '--policies', 'naive,none'], 60 * 60_000);
-  const figures = (policy: string) => find(out, new RegExp(`RESULT season_${policy}_ms=(\\d+) empty=([\\d.]+) km=(\\d+) visits=(\\d+) early=([\\d.]+) missed=([\\d.]+)`));
+  const out = await runScript(
+    'tests/bench/season.bench.ts',
+    ['--devices', smoke ? '50' : '500', '--days', smoke ? '7' : '60', '--policies', 'naive,none'],
+    60 * 60_000,
+  );
+  const figures = (policy: string) =>
+    find(
+      out,
+      new RegExp(`RESULT season_${policy}_ms=(\\d+) empty=([\\d.]+) km=(\\d+) visits=(\\d+) early=([\\d.]+) missed=([\\d.]+)`),
+    );
   const naive = figures('naive');
   const none = figures('none');
   const share = (x: string) => `${(Number(x) * 100).toFixed(2)} %`;
   if (naive && none) {
-    add({ section: 'season', what: `${smoke ? 50 : 500} units x ${smoke ? 7 : 60} days, naive policy`, figure: `${fmt(Number(naive[0]) / 1000, 1)} s`, baseline: `none: ${fmt(Number(none[0]) / 1000, 1)} s` });
-    add({ section: 'season', what: 'empty pump-hours (08-19 site time)', figure: `naive ${share(naive[1]!)}, ${naive[2]} km, ${naive[3]} visits`, baseline: `none ${share(none[1]!)}` });
+    add({
+      section: 'season',
+      what: `${smoke ? 50 : 500} units x ${smoke ? 7 : 60} days, naive policy`,
+      figure: `${fmt(Number(naive[0]) / 1000, 1)} s`,
+      baseline: `none: ${fmt(Number(none[0]) / 1000, 1)} s`,
+    });
+    add({
+      section: 'season',
+      what: 'empty pump-hours (08-19 site time)',
+      figure: `naive ${share(naive[1]!)}, ${naive[2]} km, ${naive[3]} visits`,
+      baseline: `none ${share(none[1]!)}`,
+    });
   } else failures.push('season: no figures (see the log)');
 }
 

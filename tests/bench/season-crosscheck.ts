@@ -14,7 +14,14 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { batchDayOf, batchWarningState, simulatedClock, type CheckinAnswer, type PumpType, type WarningCode } from '@fleet/shared';
+import {
+  batchDayOf,
+  batchWarningState,
+  simulatedClock,
+  type CheckinAnswer,
+  type PumpType,
+  type WarningCode,
+} from '@fleet/shared';
 import { createApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config/config.ts';
 import { openDatabase } from '../../server/src/db/client.ts';
@@ -22,7 +29,18 @@ import * as t from '../../server/src/db/schema.ts';
 import { checkFleetHealth } from '../../server/src/jobs/fleet-health.ts';
 import { hashPassword, keyHash } from '../../server/src/lib/crypto.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
-import { defaultCrews, memoryPortal, naivePolicy, nonePolicy, runSeason, seasonFleet, type FleetDeviceView, type SeasonFleet, type SeasonPortal, type SeasonReport } from '../../workers/src/simulator/season.ts';
+import {
+  defaultCrews,
+  memoryPortal,
+  naivePolicy,
+  nonePolicy,
+  runSeason,
+  seasonFleet,
+  type FleetDeviceView,
+  type SeasonFleet,
+  type SeasonPortal,
+  type SeasonReport,
+} from '../../workers/src/simulator/season.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -48,20 +66,59 @@ async function gatewayPortal(fleet: SeasonFleet, clock: ReturnType<typeof simula
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'season-crosscheck-'));
   // In memory: nothing here needs to outlive the run, and PGlite on files syncs every commit.
   const database = await openDatabase({});
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', SECRET_KEY: 's'.repeat(32), MAINTENANCE_TOKEN: 'm'.repeat(32) }), publicUrl: 'http://portal.test' };
+  const config = {
+    ...loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SECRET_KEY: 's'.repeat(32),
+      MAINTENANCE_TOKEN: 'm'.repeat(32),
+    }),
+    publicUrl: 'http://portal.test',
+  };
   const db = database.db;
 
   // The fleet: one distributor, the batches, a site per site, the units placed with their secrets.
-  await db.insert(t.users).values({ email: 'crews@season.test', username: 'Season Crews', passwordHash: await hashPassword(PASSWORD), company: 'Season', phone: '', role: 'distributor', userType: 'distributor', activated: true });
+  await db
+    .insert(t.users)
+    .values({
+      email: 'crews@season.test',
+      username: 'Season Crews',
+      passwordHash: await hashPassword(PASSWORD),
+      company: 'Season',
+      phone: '',
+      role: 'distributor',
+      userType: 'distributor',
+      activated: true,
+    });
   const batchIds = new Map<string, number>();
   for (const b of fleet.batches) {
-    const [row] = await db.insert(t.batches).values({ batchNo: b.batchNo, batchType: b.fluid === 'Sanitizer' ? 2 : 1, installDate: batchDayOf(new Date(start - 30 * 86_400_000)), expireDate: b.expireDate, volumeLitres: 1000, remainLitres: 1000 }).returning({ id: t.batches.id });
+    const [row] = await db
+      .insert(t.batches)
+      .values({
+        batchNo: b.batchNo,
+        batchType: b.fluid === 'Sanitizer' ? 2 : 1,
+        installDate: batchDayOf(new Date(start - 30 * 86_400_000)),
+        expireDate: b.expireDate,
+        volumeLitres: 1000,
+        remainLitres: 1000,
+      })
+      .returning({ id: t.batches.id });
     batchIds.set(b.batchNo, row!.id);
   }
   const groupIds = new Map<string, number>();
   for (const u of fleet.units) {
     if (!groupIds.has(u.site.id)) {
-      const [g] = await db.insert(t.deviceGroups).values({ name: u.site.name, address: `${u.site.name}, New Orleans, LA`, lat: u.lat, lng: u.lng, timezoneId: u.site.timezone }).returning({ id: t.deviceGroups.id });
+      const [g] = await db
+        .insert(t.deviceGroups)
+        .values({
+          name: u.site.name,
+          address: `${u.site.name}, New Orleans, LA`,
+          lat: u.lat,
+          lng: u.lng,
+          timezoneId: u.site.timezone,
+        })
+        .returning({ id: t.deviceGroups.id });
       groupIds.set(u.site.id, g!.id);
     }
     await db.insert(t.devices).values({
@@ -88,12 +145,22 @@ async function gatewayPortal(fleet: SeasonFleet, clock: ReturnType<typeof simula
     });
   }
 
-  const app = createApp({ config, database, clock, mailer: createMailer({ smtpUrl: undefined, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox') }), log: () => undefined });
+  const app = createApp({
+    config,
+    database,
+    clock,
+    mailer: createMailer({ smtpUrl: undefined, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox') }),
+    log: () => undefined,
+  });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const call = async (method: string, url: string, headers: Record<string, string>, body?: unknown) => {
-    const res = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     return { status: res.status, text: await res.text() };
   };
   const login = await call('POST', '/auth/token/login/', {}, { email: 'crews@season.test', password: PASSWORD });
@@ -105,7 +172,12 @@ async function gatewayPortal(fleet: SeasonFleet, clock: ReturnType<typeof simula
 
   const portal: SeasonPortal = {
     async checkin(unit, upload) {
-      const res = await call('POST', '/device/v1/checkin', { authorization: `Basic ${Buffer.from(`${unit.serial}:${secretOf(unit.serial)}`).toString('base64')}` }, upload.body);
+      const res = await call(
+        'POST',
+        '/device/v1/checkin',
+        { authorization: `Basic ${Buffer.from(`${unit.serial}:${secretOf(unit.serial)}`).toString('base64')}` },
+        upload.body,
+      );
       if (res.status !== 200) {
         counts.refused++;
         if (counts.refused <= 3) console.error(`check-in ${unit.serial}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
@@ -140,8 +212,21 @@ async function gatewayPortal(fleet: SeasonFleet, clock: ReturnType<typeof simula
       return rows.rows.map((r): FleetDeviceView => {
         const u = units.get(String(r.serial))!;
         const pump = (n: 1 | 2, fluid: PumpType) => {
-          const state = batchWarningState((r[`e${n}`] as string | null) == null ? null : String(r[`e${n}`]), r[`r${n}`] as boolean | null, today);
-          return { pump: n, fluid, volumeMl: Number(r[n === 1 ? 'volume_remain' : 'volume_remain2']), reservoirMl: Number(r.reservoir_ml), sensor: !!r[n === 1 ? 'level_sensor1' : 'level_sensor2'], batch: (r[`b${n}`] as string | null) ?? null, batchRecalled: !!state?.recalled, batchExpired: !!state?.expired };
+          const state = batchWarningState(
+            (r[`e${n}`] as string | null) == null ? null : String(r[`e${n}`]),
+            r[`r${n}`] as boolean | null,
+            today,
+          );
+          return {
+            pump: n,
+            fluid,
+            volumeMl: Number(r[n === 1 ? 'volume_remain' : 'volume_remain2']),
+            reservoirMl: Number(r.reservoir_ml),
+            sensor: !!r[n === 1 ? 'level_sensor1' : 'level_sensor2'],
+            batch: (r[`b${n}`] as string | null) ?? null,
+            batchRecalled: !!state?.recalled,
+            batchExpired: !!state?.expired,
+          };
         };
         const date = (x: unknown) => (x == null ? null : new Date(x as string));
         return {
@@ -149,12 +234,19 @@ async function gatewayPortal(fleet: SeasonFleet, clock: ReturnType<typeof simula
           site: u.site,
           lat: Number(r.lat),
           lng: Number(r.lng),
-          pumps: [pump(1, r.left_pump_type as PumpType), ...(r.right_pump_type !== 'Unspecified' ? [pump(2, r.right_pump_type as PumpType)] : [])],
+          pumps: [
+            pump(1, r.left_pump_type as PumpType),
+            ...(r.right_pump_type !== 'Unspecified' ? [pump(2, r.right_pump_type as PumpType)] : []),
+          ],
           batteryPercent: r.battery_percent == null ? null : Number(r.battery_percent),
           warnings: (r.warning_lists ?? []) as WarningCode[],
           online: !!r.is_online,
           lastSeenAt: date(r.last_seen_at),
-          checkin: { poweroffMinutes: Number(r.poweroff_time), wakeupMinutes: Number(r.wakeup1_time), nextCheckinBy: date(r.next_wakeup_time) },
+          checkin: {
+            poweroffMinutes: Number(r.poweroff_time),
+            wakeupMinutes: Number(r.wakeup1_time),
+            nextCheckinBy: date(r.next_wakeup_time),
+          },
         };
       });
     },
@@ -174,12 +266,21 @@ async function gatewayPortal(fleet: SeasonFleet, clock: ReturnType<typeof simula
 const fleet = seasonFleet(seed, { devices, sites: Math.max(1, Math.round(devices / 10)), start });
 const crews = defaultCrews(1);
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
-const line = (r: SeasonReport) => `empty ${pct(r.emptyShare)} of ${r.pumpHours} pump-hours, ${r.km.toFixed(1)} km, ${r.visits} visits, ${pct(r.earlyVisitShare)} over half full, ${pct(r.missedShare)} turned away, ${r.checkins} check-ins, ${(r.elapsedMs / 1000).toFixed(1)} s`;
-console.log(`season cross-check: ${devices} units, ${days} days, 1 crew, seed ${seed}; tolerance: empty share ±${TOLERANCE.emptyShare * 100} points, early visits ±${TOLERANCE.earlyVisitShare * 100} points, visits and km ±${TOLERANCE.visits * 100} %`);
+const line = (r: SeasonReport) =>
+  `empty ${pct(r.emptyShare)} of ${r.pumpHours} pump-hours, ${r.km.toFixed(1)} km, ${r.visits} visits, ${pct(r.earlyVisitShare)} over half full, ${pct(r.missedShare)} turned away, ${r.checkins} check-ins, ${(r.elapsedMs / 1000).toFixed(1)} s`;
+console.log(
+  `season cross-check: ${devices} units, ${days} days, 1 crew, seed ${seed}; tolerance: empty share ±${TOLERANCE.emptyShare * 100} points, early visits ±${TOLERANCE.earlyVisitShare * 100} points, visits and km ±${TOLERANCE.visits * 100} %`,
+);
 const problems: string[] = [];
 const policies = opt('policies', 'naive,none')
   .split(',')
-  .map((name) => ({ naive: naivePolicy, none: nonePolicy })[name as 'naive' | 'none'] ?? (() => { throw new Error(`unknown policy ${name} (naive, none)`); })());
+  .map(
+    (name) =>
+      ({ naive: naivePolicy, none: nonePolicy })[name as 'naive' | 'none'] ??
+      (() => {
+        throw new Error(`unknown policy ${name} (naive, none)`);
+      })(),
+  );
 for (const policy of policies) {
   const inProcess = await runSeason({ fleet, policy, crews, start, days, seed, portal: memoryPortal(fleet) });
   const clock = simulatedClock(start);
@@ -191,16 +292,27 @@ for (const policy of policies) {
     await gw.close();
   }
   console.log(`  ${policy.name.padEnd(6)} in process:  ${line(inProcess)}`);
-  console.log(`  ${policy.name.padEnd(6)} via gateway: ${line(throughGateway)}${gw.counts.refused ? `, ${gw.counts.refused} check-ins refused` : ''}`);
+  console.log(
+    `  ${policy.name.padEnd(6)} via gateway: ${line(throughGateway)}${gw.counts.refused ? `, ${gw.counts.refused} check-ins refused` : ''}`,
+  );
   const rel = (a: number, b: number) => (Math.max(a, b) === 0 ? 0 : Math.abs(a - b) / Math.max(a, b));
-  if (Math.abs(inProcess.emptyShare - throughGateway.emptyShare) > TOLERANCE.emptyShare) problems.push(`${policy.name}: empty share ${pct(inProcess.emptyShare)} vs ${pct(throughGateway.emptyShare)}`);
-  if (Math.abs(inProcess.earlyVisitShare - throughGateway.earlyVisitShare) > TOLERANCE.earlyVisitShare) problems.push(`${policy.name}: early visits ${pct(inProcess.earlyVisitShare)} vs ${pct(throughGateway.earlyVisitShare)}`);
-  if (rel(inProcess.visits, throughGateway.visits) > TOLERANCE.visits) problems.push(`${policy.name}: visits ${inProcess.visits} vs ${throughGateway.visits}`);
-  if (rel(inProcess.km, throughGateway.km) > TOLERANCE.km) problems.push(`${policy.name}: km ${inProcess.km} vs ${throughGateway.km}`);
-  if (inProcess.customers !== throughGateway.customers) problems.push(`${policy.name}: customers ${inProcess.customers} vs ${throughGateway.customers}`);
+  if (Math.abs(inProcess.emptyShare - throughGateway.emptyShare) > TOLERANCE.emptyShare)
+    problems.push(`${policy.name}: empty share ${pct(inProcess.emptyShare)} vs ${pct(throughGateway.emptyShare)}`);
+  if (Math.abs(inProcess.earlyVisitShare - throughGateway.earlyVisitShare) > TOLERANCE.earlyVisitShare)
+    problems.push(`${policy.name}: early visits ${pct(inProcess.earlyVisitShare)} vs ${pct(throughGateway.earlyVisitShare)}`);
+  if (rel(inProcess.visits, throughGateway.visits) > TOLERANCE.visits)
+    problems.push(`${policy.name}: visits ${inProcess.visits} vs ${throughGateway.visits}`);
+  if (rel(inProcess.km, throughGateway.km) > TOLERANCE.km)
+    problems.push(`${policy.name}: km ${inProcess.km} vs ${throughGateway.km}`);
+  if (inProcess.customers !== throughGateway.customers)
+    problems.push(`${policy.name}: customers ${inProcess.customers} vs ${throughGateway.customers}`);
   if (gw.counts.refused) problems.push(`${policy.name}: ${gw.counts.refused} check-ins refused by the gateway`);
-  console.log(`RESULT season_crosscheck_${policy.name}_in_process empty=${inProcess.emptyShare.toFixed(5)} km=${inProcess.km} visits=${inProcess.visits} early=${inProcess.earlyVisitShare.toFixed(4)}`);
-  console.log(`RESULT season_crosscheck_${policy.name}_gateway empty=${throughGateway.emptyShare.toFixed(5)} km=${throughGateway.km} visits=${throughGateway.visits} early=${throughGateway.earlyVisitShare.toFixed(4)} ms=${throughGateway.elapsedMs}`);
+  console.log(
+    `RESULT season_crosscheck_${policy.name}_in_process empty=${inProcess.emptyShare.toFixed(5)} km=${inProcess.km} visits=${inProcess.visits} early=${inProcess.earlyVisitShare.toFixed(4)}`,
+  );
+  console.log(
+    `RESULT season_crosscheck_${policy.name}_gateway empty=${throughGateway.emptyShare.toFixed(5)} km=${throughGateway.km} visits=${throughGateway.visits} early=${throughGateway.earlyVisitShare.toFixed(4)} ms=${throughGateway.elapsedMs}`,
+  );
 }
 if (problems.length) {
   console.error(`outside the tolerance:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

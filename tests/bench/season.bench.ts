@@ -8,7 +8,16 @@
  *   npx tsx tests/bench/season.bench.ts --devices 50 --days 7 # a short one
  *   ... --policies naive,none,site-staff --crews 3 --seed 1 --scenarios
  */
-import { defaultCrews, naivePolicy, nonePolicy, runSeason, seasonFleet, siteStaffPolicy, type SeasonReport, type ServicePolicy } from '../../workers/src/simulator/season.ts';
+import {
+  defaultCrews,
+  naivePolicy,
+  nonePolicy,
+  runSeason,
+  seasonFleet,
+  siteStaffPolicy,
+  type SeasonReport,
+  type ServicePolicy,
+} from '../../workers/src/simulator/season.ts';
 import { seasonScenarios } from '../../workers/src/simulator/scenarios.ts';
 
 const argv = process.argv.slice(2);
@@ -22,21 +31,35 @@ const crewCount = Number(opt('crews', String(Math.max(1, Math.round(devices / 17
 const seed = Number(opt('seed', '1'));
 const withScenarios = argv.includes('--scenarios');
 const all: Record<string, ServicePolicy> = { naive: naivePolicy, none: nonePolicy, 'site-staff': siteStaffPolicy };
-const policies = opt('policies', 'naive,none').split(',').map((name) => {
-  const p = all[name];
-  if (!p) throw new Error(`unknown policy ${name} (${Object.keys(all).join(', ')})`);
-  return p;
-});
+const policies = opt('policies', 'naive,none')
+  .split(',')
+  .map((name) => {
+    const p = all[name];
+    if (!p) throw new Error(`unknown policy ${name} (${Object.keys(all).join(', ')})`);
+    return p;
+  });
 
 const start = Date.UTC(2026, 5, 1, 5, 0); // 1 June 2026, 00:00 in New Orleans
 const fleet = seasonFleet(seed, { devices, start });
 const scenarios = withScenarios
-  ? seasonScenarios(seed, { units: fleet.units.map((u) => ({ serial: u.serial, site: u.site.id })), batches: ['SPF-S1', 'SPF-S2'] }, { start, days }, { outages: { count: 2, hours: 8 }, flapping: { count: 3, days: 3, periodMinutes: 45, offShare: 0.4 }, batteryFailures: { count: 5, capacity: 30 }, recallAt: 0.5 })
+  ? seasonScenarios(
+      seed,
+      { units: fleet.units.map((u) => ({ serial: u.serial, site: u.site.id })), batches: ['SPF-S1', 'SPF-S2'] },
+      { start, days },
+      {
+        outages: { count: 2, hours: 8 },
+        flapping: { count: 3, days: 3, periodMinutes: 45, offShare: 0.4 },
+        batteryFailures: { count: 5, capacity: 30 },
+        recallAt: 0.5,
+      },
+    )
   : [];
 const crews = defaultCrews(crewCount);
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
 
-console.log(`season: ${devices} units on ${new Set(fleet.units.map((u) => u.site.id)).size} sites, ${days} days from 2026-06-01, ${crewCount} crews, seed ${seed}${withScenarios ? `, ${scenarios.length} scenarios` : ''}`);
+console.log(
+  `season: ${devices} units on ${new Set(fleet.units.map((u) => u.site.id)).size} sites, ${days} days from 2026-06-01, ${crewCount} crews, seed ${seed}${withScenarios ? `, ${scenarios.length} scenarios` : ''}`,
+);
 const reports: SeasonReport[] = [];
 for (const policy of policies) {
   const r = await runSeason({ fleet, policy, crews, start, days, seed, scenarios });
@@ -46,7 +69,9 @@ for (const policy of policies) {
       `${pct(r.earlyVisitShare)} to pumps over half full, ${pct(r.missedShare)} of ${r.customers} customers turned away, ${r.checkins} check-ins`,
   );
   const key = r.policy.replace(/[^a-z]/g, '_');
-  console.log(`RESULT season_${key}_ms=${r.elapsedMs} empty=${r.emptyShare.toFixed(5)} km=${r.km.toFixed(0)} visits=${r.visits} early=${r.earlyVisitShare.toFixed(4)} missed=${r.missedShare.toFixed(5)}`);
+  console.log(
+    `RESULT season_${key}_ms=${r.elapsedMs} empty=${r.emptyShare.toFixed(5)} km=${r.km.toFixed(0)} visits=${r.visits} early=${r.earlyVisitShare.toFixed(4)} missed=${r.missedShare.toFixed(5)}`,
+  );
 }
 const customers = new Set(reports.map((r) => r.customers));
 if (customers.size > 1) {

@@ -27,16 +27,36 @@ const pglite = process.argv.includes('--pglite');
 const fleet = { devices: Number(arg('devices', '10000')), sites: Number(arg('sites', '1000')), days: Number(arg('days', '1')) };
 const seconds = Number(arg('seconds', '10'));
 const only = new Set(arg('only', 'rename,rest').split(','));
-const fleetArgs = [...(pglite ? ['--pglite'] : []), '--devices', String(fleet.devices), '--sites', String(fleet.sites), '--days', String(fleet.days)];
+const fleetArgs = [
+  ...(pglite ? ['--pglite'] : []),
+  '--devices',
+  String(fleet.devices),
+  '--sites',
+  String(fleet.sites),
+  '--days',
+  String(fleet.days),
+];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-console.log(`server-perf: ${fleet.devices} devices, ${fleet.sites} sites on ${pglite ? 'PGlite' : 'PostgreSQL'}; ${os.cpus().length} cores, load ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}`);
-
+console.log(
+  `server-perf: ${fleet.devices} devices, ${fleet.sites} sites on ${pglite ? 'PGlite' : 'PostgreSQL'}; ${os.cpus().length} cores, load ${os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ')}`,
+);
 
 // The fleet is seeded by the server process the first time; opened here too for the rename baseline.
 const server = await startRestServer(fleetArgs);
-const token = ((await (await fetch(`${server.base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) })).json()) as { auth_token: string }).auth_token;
+const token = (
+  (await (
+    await fetch(`${server.base}/auth/token/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }),
+    })
+  ).json()) as { auth_token: string }
+).auth_token;
 const auth = { Authorization: `Token ${token}` };
 const lines: string[] = [];
 const say = (line: string) => {
@@ -47,9 +67,25 @@ const say = (line: string) => {
 if (only.has('rename')) {
   const dataDir = path.join(os.tmpdir(), `server-perf-${process.pid}`);
   const database = await openBenchFleet({ pglite: false, ...fleet, dataDir }).catch(() => undefined);
-  const rows = async <T,>(q: ReturnType<typeof sql>) => ((await database!.db.execute(q)) as unknown as { rows: T[] }).rows;
-  const [brand] = database ? await rows<{ id: number; name: string; n: number }>(sql`select b.id, b.name, count(*)::int as n from brands b join devices d on d.brand_id = b.id group by b.id order by n desc limit 1`) : [];
-  const [batch] = database ? await rows<{ id: number; batch_no: string; batch_type: number; install_date: string; expire_date: string; volume_litres: number; n: number }>(sql`select x.id, x.batch_no, x.batch_type, x.install_date::text, x.expire_date::text, x.volume_litres, count(*)::int as n from batches x join devices d on d.batch_id = x.id group by x.id order by n desc limit 1`) : [];
+  const rows = async <T>(q: ReturnType<typeof sql>) => ((await database!.db.execute(q)) as unknown as { rows: T[] }).rows;
+  const [brand] = database
+    ? await rows<{ id: number; name: string; n: number }>(
+        sql`select b.id, b.name, count(*)::int as n from brands b join devices d on d.brand_id = b.id group by b.id order by n desc limit 1`,
+      )
+    : [];
+  const [batch] = database
+    ? await rows<{
+        id: number;
+        batch_no: string;
+        batch_type: number;
+        install_date: string;
+        expire_date: string;
+        volume_litres: number;
+        n: number;
+      }>(
+        sql`select x.id, x.batch_no, x.batch_type, x.install_date::text, x.expire_date::text, x.volume_litres, count(*)::int as n from batches x join devices d on d.batch_id = x.id group by x.id order by n desc limit 1`,
+      )
+    : [];
   if (brand && batch && database) {
     const timed = async (fn: () => Promise<Response>) => {
       const t = performance.now();
@@ -63,23 +99,53 @@ if (only.has('rename')) {
     for (let i = 0; i < 6; i++) {
       const form = new FormData();
       form.set('name', i % 2 ? brand.name : `${brand.name} (renamed)`);
-      brandTimes.push(await timed(() => fetch(`${server.base}/api/v1/brand/${brand.id}`, { method: 'PUT', headers: auth, body: form })));
-      const body = { batchType: batch.batch_type, batchNumber: i % 2 ? batch.batch_no : `${batch.batch_no}-R`, installDate: batch.install_date, expiryDate: batch.expire_date, batchVolume: Math.round((batch.volume_litres / 0.0295735) * 100) / 100 };
-      batchTimes.push(await timed(() => fetch(`${server.base}/api/v1/editBatch/${batch.id}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) })));
+      brandTimes.push(
+        await timed(() => fetch(`${server.base}/api/v1/brand/${brand.id}`, { method: 'PUT', headers: auth, body: form })),
+      );
+      const body = {
+        batchType: batch.batch_type,
+        batchNumber: i % 2 ? batch.batch_no : `${batch.batch_no}-R`,
+        installDate: batch.install_date,
+        expiryDate: batch.expire_date,
+        batchVolume: Math.round((batch.volume_litres / 0.0295735) * 100) / 100,
+      };
+      batchTimes.push(
+        await timed(() =>
+          fetch(`${server.base}/api/v1/editBatch/${batch.id}`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        ),
+      );
     }
     // What the dropped triggers made the same rename do: every device of it rewritten (its list answer recomputed).
     const oldWay = async (where: ReturnType<typeof sql>) => {
       const t = performance.now();
-      await database.db.transaction(async (tx) => {
-        await tx.execute(sql`update devices set list_json = null where ${where}`);
-        tx.rollback();
-      }).catch(() => undefined);
+      await database.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`update devices set list_json = null where ${where}`);
+          tx.rollback();
+        })
+        .catch(() => undefined);
       return performance.now() - t;
     };
-    const oldBrand = median([await oldWay(sql`brand_id = ${brand.id}`), await oldWay(sql`brand_id = ${brand.id}`), await oldWay(sql`brand_id = ${brand.id}`)]);
-    const oldBatch = median([await oldWay(sql`batch_id = ${batch.id} or batch2_id = ${batch.id}`), await oldWay(sql`batch_id = ${batch.id} or batch2_id = ${batch.id}`), await oldWay(sql`batch_id = ${batch.id} or batch2_id = ${batch.id}`)]);
-    say(`rename  brand (${brand.n} devices) through PUT /brand: median ${fmt(median(brandTimes.slice(1)), 1)} ms   | before 0013 its trigger alone: ${fmt(oldBrand, 1)} ms rewriting ${brand.n} device rows`);
-    say(`rename  batch (${batch.n} devices) through POST /editBatch: median ${fmt(median(batchTimes.slice(1)), 1)} ms   | before 0013 its trigger alone: ${fmt(oldBatch, 1)} ms rewriting ${batch.n} device rows`);
+    const oldBrand = median([
+      await oldWay(sql`brand_id = ${brand.id}`),
+      await oldWay(sql`brand_id = ${brand.id}`),
+      await oldWay(sql`brand_id = ${brand.id}`),
+    ]);
+    const oldBatch = median([
+      await oldWay(sql`batch_id = ${batch.id} or batch2_id = ${batch.id}`),
+      await oldWay(sql`batch_id = ${batch.id} or batch2_id = ${batch.id}`),
+      await oldWay(sql`batch_id = ${batch.id} or batch2_id = ${batch.id}`),
+    ]);
+    say(
+      `rename  brand (${brand.n} devices) through PUT /brand: median ${fmt(median(brandTimes.slice(1)), 1)} ms   | before 0013 its trigger alone: ${fmt(oldBrand, 1)} ms rewriting ${brand.n} device rows`,
+    );
+    say(
+      `rename  batch (${batch.n} devices) through POST /editBatch: median ${fmt(median(batchTimes.slice(1)), 1)} ms   | before 0013 its trigger alone: ${fmt(oldBatch, 1)} ms rewriting ${batch.n} device rows`,
+    );
     await database.close();
   } else say('rename  skipped (needs the PostgreSQL bench fleet)');
 }
@@ -90,7 +156,9 @@ if (only.has('rest')) {
     await fetch(url, { headers }).then((res) => res.arrayBuffer());
     return `${fmt(r.requests.average)} req/s, p50 ${fmt(r.latency.p50)} / p99 ${fmt(r.latency.p99)} ms, ${fmt(r.throughput.average / Math.max(1, r.requests.average) / 1024, 1)} kB an answer${r.errors + r.timeouts + r.non2xx ? `, ${r.errors + r.timeouts + r.non2xx} errors` : ''}`;
   };
-  const serial = ((await (await fetch(`${server.base}/api/v1/deviceRegistered`, { headers: auth })).json()) as { serial: string }[])[0]!.serial;
+  const serial = (
+    (await (await fetch(`${server.base}/api/v1/deviceRegistered`, { headers: auth })).json()) as { serial: string }[]
+  )[0]!.serial;
   const peakBefore = (await server.rss()).peak;
   say(`rest    GET /healthz                          ${await cannon(`${server.base}/healthz`)}`);
   const calls: [string, string, Record<string, string>][] = [

@@ -35,7 +35,9 @@ const siteCount = opt('sites', 1000);
 const crewCount = opt('crews', 10);
 const runs = opt('runs', 3);
 
-console.log(`service-day bench: ${os.cpus().length} cores (${os.cpus()[0]?.model}), node ${process.version}, ${new Date().toISOString()}`);
+console.log(
+  `service-day bench: ${os.cpus().length} cores (${os.cpus()[0]?.model}), node ${process.version}, ${new Date().toISOString()}`,
+);
 
 // ---------------------------------------------------------------- quality against brute force
 const ratios: number[] = [];
@@ -65,8 +67,12 @@ for (let seed = 1; seed <= instances; seed++) {
 const mean = ratios.reduce((a, b) => a + b, 0) / ratios.length;
 const worst = Math.max(...ratios);
 const atOptimum = ratios.filter((r) => r < 1e-9).length;
-console.log(`quality: ${instances} one-crew instances of 3-9 stops: mean ${(mean * 100).toFixed(2)} % over the optimum, worst ${(worst * 100).toFixed(2)} %, ${atOptimum} at the optimum; solver ${solverMs.toFixed(0)} ms in all, brute force ${bruteMs.toFixed(0)} ms`);
-console.log(`RESULT service_quality_mean_pct=${(mean * 100).toFixed(3)} worst_pct=${(worst * 100).toFixed(3)} optimal=${atOptimum}/${instances}`);
+console.log(
+  `quality: ${instances} one-crew instances of 3-9 stops: mean ${(mean * 100).toFixed(2)} % over the optimum, worst ${(worst * 100).toFixed(2)} %, ${atOptimum} at the optimum; solver ${solverMs.toFixed(0)} ms in all, brute force ${bruteMs.toFixed(0)} ms`,
+);
+console.log(
+  `RESULT service_quality_mean_pct=${(mean * 100).toFixed(3)} worst_pct=${(worst * 100).toFixed(3)} optimal=${atOptimum}/${instances}`,
+);
 
 // ---------------------------------------------------------------- 1,000 due sites, 10 crews
 const rnd = mulberry32(4242);
@@ -89,7 +95,14 @@ const devices: DueDevice[] = sites.flatMap((s) =>
     brandName: `Brand ${1 + (s.id % 3)}`,
     pumps: [
       // The first device of each site is due (runs dry within a day); the others may be topped up.
-      { pump: 1, fluid: 'Sunscreen', remainingMl: k === 0 ? rnd() * 300 : 300 + rnd() * 1200, reservoirMl: 1500, rate, batch: null },
+      {
+        pump: 1,
+        fluid: 'Sunscreen',
+        remainingMl: k === 0 ? rnd() * 300 : 300 + rnd() * 1200,
+        reservoirMl: 1500,
+        rate,
+        batch: null,
+      },
       { pump: 2, fluid: 'Sanitizer', remainingMl: 400 + rnd() * 1100, reservoirMl: 1500, rate, batch: null },
     ],
     battery: { kind: 'none', why: 'flat-or-rising', slopePerDay: 0 },
@@ -109,7 +122,14 @@ const crews: PlanCrewInput[] = Array.from({ length: crewCount }, (_, i) => ({
 }));
 const stock: StockBatch[] = [1, 2, 3].flatMap((brand) =>
   (['Sunscreen', 'Sanitizer'] as const).flatMap((fluid, f) =>
-    [0, 1, 2].map((k) => ({ batchNo: `BR${brand}-${fluid.slice(0, 3)}-${k}`, fluid, brandIds: [brand], expireDate: `2027-0${1 + k + f}-15`, remainLitres: 80, recalled: false })),
+    [0, 1, 2].map((k) => ({
+      batchNo: `BR${brand}-${fluid.slice(0, 3)}-${k}`,
+      fluid,
+      brandIds: [brand],
+      expireDate: `2027-0${1 + k + f}-15`,
+      remainLitres: 80,
+      recalled: false,
+    })),
   ),
 );
 const times: number[] = [];
@@ -118,7 +138,15 @@ let last: Awaited<ReturnType<typeof planServiceDay>> | null = null;
 for (let r = 0; r < runs; r++) {
   const t = performance.now();
   const c = process.cpuUsage();
-  last = await planServiceDay({ date: '2026-11-29', now: Date.parse('2026-11-28T18:00:00Z'), crews, sites, devices, stock, travel: greatCircleSource() });
+  last = await planServiceDay({
+    date: '2026-11-29',
+    now: Date.parse('2026-11-28T18:00:00Z'),
+    crews,
+    sites,
+    devices,
+    stock,
+    travel: greatCircleSource(),
+  });
   times.push(performance.now() - t);
   const used = process.cpuUsage(c);
   cpu.push((used.user + used.system) / 1000);
@@ -130,9 +158,13 @@ const median = med(times);
 console.log(
   `time: ${siteCount} due sites (${devices.length} devices), ${crewCount} crews: median ${median.toFixed(0)} ms of ${runs} runs (${times.map((t) => t.toFixed(0)).join(', ')}; CPU ${med(cpu).toFixed(0)} ms: the host is shared, wall time includes waiting for a core); ${planned} sites planned, ${unplannedSites} unplanned with a reason, ${last!.crews.reduce((a, c) => a + c.totals.km, 0).toFixed(0)} km`,
 );
-console.log(`RESULT service_plan_ms=${median.toFixed(0)} cpu_ms=${med(cpu).toFixed(0)} planned=${planned} unplanned=${unplannedSites}`);
+console.log(
+  `RESULT service_plan_ms=${median.toFixed(0)} cpu_ms=${med(cpu).toFixed(0)} planned=${planned} unplanned=${unplannedSites}`,
+);
 
-const missed = [mean > 0.03 && 'mean over 3 %', worst > 0.08 && 'worst over 8 %', median > 5000 && 'planning over 5 s'].filter(Boolean);
+const missed = [mean > 0.03 && 'mean over 3 %', worst > 0.08 && 'worst over 8 %', median > 5000 && 'planning over 5 s'].filter(
+  Boolean,
+);
 if (missed.length) {
   console.log(`targets missed: ${missed.join(', ')}`);
   process.exitCode = 1;

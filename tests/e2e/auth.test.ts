@@ -236,7 +236,8 @@ describe('sign up', () => {
     await company.click({ force: true });
     expect(await distributor.getAttribute('aria-checked')).toBe('true');
 
-    for (const label of ['Name', 'Company', 'Email', 'Password']) expect(await field(page, label).getAttribute('placeholder')).toBe('Required');
+    for (const label of ['Name', 'Company', 'Email', 'Password'])
+      expect(await field(page, label).getAttribute('placeholder')).toBe('Required');
     expect(await field(page, 'Mobile Phone Number (optional)').getAttribute('placeholder')).toBeNull();
 
     const emailTick = page.getByRole('button', { name: 'Email notifications' });
@@ -310,7 +311,9 @@ describe('sign up', () => {
 describe('reset password', () => {
   async function requestResetToken(email: string): Promise<string> {
     const before = e2e.portal.harness.smtp.received.length;
-    const answer = await fetch(`${e2e.portal.baseURL}/api/v1/requestResetPassword/${encodeURIComponent(email)}`, { method: 'POST' });
+    const answer = await fetch(`${e2e.portal.baseURL}/api/v1/requestResetPassword/${encodeURIComponent(email)}`, {
+      method: 'POST',
+    });
     expect(answer.status).toBe(200);
     await expect.poll(() => e2e.portal.harness.smtp.received.slice(before).some((m) => m.to.includes(email))).toBe(true);
     const mail = e2e.portal.harness.smtp.received.slice(before).find((m) => m.to.includes(email))!;
@@ -332,7 +335,9 @@ describe('reset password', () => {
     await fresh.fill('short');
     await repeat.fill('short');
     await submit.click();
-    await page.getByText('Password must be at least 8 characters and include uppercase, lowercase, and digit.', { exact: true }).waitFor();
+    await page
+      .getByText('Password must be at least 8 characters and include uppercase, lowercase, and digit.', { exact: true })
+      .waitFor();
 
     await fresh.fill('Renewed123');
     expect(await formMessage(page).count()).toBe(0);
@@ -365,7 +370,11 @@ describe('reset password', () => {
     expect(await page.getByText('Something went wrong.', { exact: true }).count()).toBe(0);
     expect(await formMessage(page).count()).toBe(0);
     expect(posts).toEqual([]);
-    for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 1024, height: 768 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(viewport);
       await screenshot(page, `reset-success-${viewport.width}`);
       expect(await seriousViolations(page)).toEqual([]);

@@ -13,7 +13,18 @@ import { overdueTick } from '../../server/src/billing/overdue-schedule.ts';
 import { signWebhook } from '../../server/src/billing/webhook-signature.ts';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { sessionHub } from '../../server/src/realtime/sessions.ts';
-import { animationsSettled, deactivatedDialog, DESKTOP, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import {
+  animationsSettled,
+  deactivatedDialog,
+  DESKTOP,
+  screenshot,
+  seriousAxe,
+  signIn,
+  signInToMap,
+  startE2E,
+  TABLET,
+  type E2E,
+} from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -42,7 +53,6 @@ afterAll(async () => {
 const tab = (page: Page) => page.getByTestId('subscriptions');
 const section = (page: Page, name: string) => tab(page).getByRole('region', { name });
 
-
 async function openSubscriptions(email: string, viewport = DESKTOP) {
   const page = await e2e.openPage(viewport);
   await signInToMap(page, email);
@@ -66,7 +76,10 @@ describe('SUBSCRIPTIONS tab', () => {
     // (those are on its overdue bill), with the catalogue prices.
     const auth = { Authorization: `Token ${await apiToken('distributor@demo.test')}` };
     const placed = ((await request(e2e.portal.harness.app).get('/api/v1/device').set(auth)).body as unknown[]).length;
-    const bills = (await request(e2e.portal.harness.app).get('/api/v1/get_all_bill').set(auth)).body as { bill_uid: string; device_count: number }[];
+    const bills = (await request(e2e.portal.harness.app).get('/api/v1/get_all_bill').set(auth)).body as {
+      bill_uid: string;
+      device_count: number;
+    }[];
     const lapsed = bills.find((b) => b.bill_uid === 'DEMO-BASIC-0099')!.device_count;
     expect(lapsed).toBeGreaterThan(0);
     const active = section(page, 'Active Subscriptions');
@@ -81,13 +94,23 @@ describe('SUBSCRIPTIONS tab', () => {
     expect(await pending.locator('article').first().getAttribute('data-bill')).toBe('DEMO-BASIC-0099');
     await expect
       .poll(() => pending.locator('article[data-bill="DEMO-BASIC-0099"]').innerText())
-      .toMatch(new RegExp(`Basic Plan \\(Contract\\)[\\s\\S]*Overdue[\\s\\S]*${lapsed} devices · \\$${(lapsed * 17).toFixed(2)} / month`));
-    expect(await pending.locator('article[data-bill="DEMO-MAINT-0001"]').innerText()).toMatch(/Maintenance[\s\S]*Pending[\s\S]*20 devices · \$150\.00 \/ month/);
+      .toMatch(
+        new RegExp(
+          `Basic Plan \\(Contract\\)[\\s\\S]*Overdue[\\s\\S]*${lapsed} devices · \\$${(lapsed * 17).toFixed(2)} / month`,
+        ),
+      );
+    expect(await pending.locator('article[data-bill="DEMO-MAINT-0001"]').innerText()).toMatch(
+      /Maintenance[\s\S]*Pending[\s\S]*20 devices · \$150\.00 \/ month/,
+    );
 
     // Other: one 'new' badge (section 9: "Vandalism Deactivation 7.5 (new), BLE Tracking 3") and 'TBA'.
     const other = section(page, 'Other Subscriptions');
-    expect(await other.locator('li[data-plan="vandalism-deactivation"]').innerText()).toMatch(/Vandalism Deactivation\s*new\s*\$7\.50 \/ device \/ month/);
-    expect(await other.locator('li[data-plan="ble-tracking"]').innerText()).toMatch(/^BLE Tracking\s*\$3\.00 \/ device \/ month$/);
+    expect(await other.locator('li[data-plan="vandalism-deactivation"]').innerText()).toMatch(
+      /Vandalism Deactivation\s*new\s*\$7\.50 \/ device \/ month/,
+    );
+    expect(await other.locator('li[data-plan="ble-tracking"]').innerText()).toMatch(
+      /^BLE Tracking\s*\$3\.00 \/ device \/ month$/,
+    );
     const badged = other.locator('li', { has: page.getByText('new', { exact: true }) });
     expect(await badged.count()).toBe(1);
     expect(await badged.getAttribute('data-plan')).toBe('vandalism-deactivation');
@@ -123,14 +146,18 @@ describe('SUBSCRIPTIONS tab', () => {
     await tab(page).getByRole('button', { name: 'Save' }).click();
     expect(await section(page, 'Add devices to a plan').count()).toBe(0);
     await summary.getByRole('button', { name: 'Check out' }).click();
-    await expect.poll(() => summary.getByRole('status').innerText(), { timeout: 10_000 }).toMatch(/2 bills issued, due \d{1,2} [A-Z][a-z]{2} \d{4}/);
+    await expect
+      .poll(() => summary.getByRole('status').innerText(), { timeout: 10_000 })
+      .toMatch(/2 bills issued, due \d{1,2} [A-Z][a-z]{2} \d{4}/);
     await expect.poll(() => pending.locator('article').count()).toBe(4);
     const supportBill = pending.locator('article', { hasText: '8x7 support' });
     expect(await supportBill.innerText()).toMatch(/Pending[\s\S]*2 devices · \$1,980\.00 \/ month/);
 
     // Mark paid: the bill leaves Pending and 8x7 support is in force for its two devices.
     await supportBill.getByRole('button', { name: /Mark paid/ }).click();
-    await expect.poll(() => active.locator('tr[data-plan="support-plan"] td').allInnerTexts(), { timeout: 10_000 }).toEqual(['2', '$1,980.00 flat']);
+    await expect
+      .poll(() => active.locator('tr[data-plan="support-plan"] td').allInnerTexts(), { timeout: 10_000 })
+      .toEqual(['2', '$1,980.00 flat']);
     await expect.poll(() => pending.locator('article').count()).toBe(3);
     await summary.getByRole('button', { name: 'OK' }).click();
     expect(await summary.count()).toBe(0);
@@ -143,7 +170,8 @@ describe('SUBSCRIPTIONS tab', () => {
     await page.keyboard.press('Enter');
     const ble = section(page, 'Add devices to a plan').locator('[data-plan="ble-tracking"]');
     await ble.getByRole('button').waitFor();
-    for (let i = 0; i < 12 && !(await ble.getByRole('button').evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 12 && !(await ble.getByRole('button').evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
     expect(await ble.getByRole('button').evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await ble.getByRole('button').evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
     await page.keyboard.press('Enter');
@@ -190,9 +218,16 @@ describe('the overdue rule in the browser', () => {
     const created = await request(h.app)
       .post('/api/v1/create_bill')
       .set('Authorization', `Token ${token}`)
-      .send({ bill_uid: 'e2e-client2', product_name: 'support-plan', price_usd: 1980, name: '8x7 support', device_serial_list: [serial] });
+      .send({
+        bill_uid: 'e2e-client2',
+        product_name: 'support-plan',
+        price_usd: 1980,
+        name: '8x7 support',
+        device_serial_list: [serial],
+      });
     expect(created.status).toBe(201);
-    const clientId = ((await request(h.app).get('/api/v1/user').set('Authorization', `Token ${token}`)).body as { id: number }).id;
+    const clientId = ((await request(h.app).get('/api/v1/user').set('Authorization', `Token ${token}`)).body as { id: number })
+      .id;
 
     const page = await e2e.openPage();
     await signInToMap(page, 'client2@demo.test');
@@ -203,7 +238,10 @@ describe('the overdue rule in the browser', () => {
     const due = new Date(`${created.body.due_date}T09:00:00Z`);
     const ctx = { db: h.database.db, config: h.config, sessions: hub, log: () => undefined };
     // Day 14: nothing happens.
-    expect(await overdueTick({ ...ctx, now: () => new Date(due.getTime() + 14 * 86_400_000) })).toMatchObject({ ran: true, deactivated: [] });
+    expect(await overdueTick({ ...ctx, now: () => new Date(due.getTime() + 14 * 86_400_000) })).toMatchObject({
+      ran: true,
+      deactivated: [],
+    });
     // Real time on purpose: a check that no push comes can only wait (a loaded host makes it laxer, never a
     // false failure); the positive case below waits for the dialog itself.
     await page.waitForTimeout(1500);
@@ -212,7 +250,8 @@ describe('the overdue rule in the browser', () => {
     const started = Date.now();
     const tick = await overdueTick({ ...ctx, now: () => new Date(due.getTime() + 15 * 86_400_000) });
     // (The bills this file's earlier tests left unpaid, due the same day, deactivate their payers too.)
-    const me = (await request(h.app).get('/api/v1/user').set('Authorization', `Token ${token}`)).body as { id: number } | undefined;
+    const me = (await request(h.app).get('/api/v1/user').set('Authorization', `Token ${token}`)).body as
+      { id: number } | undefined;
     expect(tick).toMatchObject({ ran: true, deactivated: expect.arrayContaining([clientId]) });
     expect(me?.id).toBeUndefined();
     await deactivatedDialog(page).waitFor({ timeout: 5_000 });
@@ -228,7 +267,11 @@ describe('the overdue rule in the browser', () => {
     const ts = Math.floor(Date.now() / 1000);
     const paid = await request(h.app)
       .post(WEBHOOK_PATH)
-      .set({ 'Content-Type': 'application/json', 'X-Billing-Timestamp': String(ts), 'X-Billing-Signature': signWebhook(h.config.billing.webhookSecret!, ts, body) })
+      .set({
+        'Content-Type': 'application/json',
+        'X-Billing-Timestamp': String(ts),
+        'X-Billing-Signature': signWebhook(h.config.billing.webhookSecret!, ts, body),
+      })
       .send(body);
     expect(paid.body).toMatchObject({ reactivated: true });
     await deactivatedDialog(page).getByRole('button', { name: 'Close' }).click();

@@ -12,7 +12,18 @@ import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
-import { dismissPopup, mapData, recordResults, resultText, screenshot, seriousAxe, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import {
+  dismissPopup,
+  mapData,
+  recordResults,
+  resultText,
+  screenshot,
+  seriousAxe,
+  signInToMap,
+  startE2E,
+  TABLET,
+  type E2E,
+} from './browser.ts';
 import { portalAuth } from './server.ts';
 
 let e2e: E2E;
@@ -33,7 +44,9 @@ beforeAll(async () => {
     tickMs: 100,
   });
   for (const email of [DIST, 'client@demo.test']) {
-    tokens[email] = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })).body.auth_token;
+    tokens[email] = (
+      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })
+    ).body.auth_token;
   }
 });
 afterAll(async () => {
@@ -45,8 +58,26 @@ afterEach(async () => {
   await e2e.closeContexts();
 });
 
-type ApiDevice = { serial: string; label: string; brand: number | null; brand_name: string | null; location_id: number | null; batch: number | null; batch2Number: string | null; is_warning: boolean; is_pause: boolean; warning_lists: string[] };
-type ApiBrand = { id: number; name: string; image_url: string | null; clients: { email: string }[]; deviceSerials: string[]; device_count: number };
+type ApiDevice = {
+  serial: string;
+  label: string;
+  brand: number | null;
+  brand_name: string | null;
+  location_id: number | null;
+  batch: number | null;
+  batch2Number: string | null;
+  is_warning: boolean;
+  is_pause: boolean;
+  warning_lists: string[];
+};
+type ApiBrand = {
+  id: number;
+  name: string;
+  image_url: string | null;
+  clients: { email: string }[];
+  deviceSerials: string[];
+  device_count: number;
+};
 type ApiBatch = { id: number; batch_no: string; status: string; is_recalled: boolean; device_count: number; batchVolume: number };
 
 const agent = () => request(e2e.portal.harness.app);
@@ -92,7 +123,12 @@ function logoPng(): Buffer {
     }
     rows.push(row);
   }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 // ---------------------------------------------------------------- page helpers
@@ -201,7 +237,8 @@ describe('brands', () => {
     expect(await axeDialog(page)).toEqual([]);
     await transfer.getByRole('button', { name: 'Transfer' }).click();
     await resultText(page, 'DEVICES TRANSFERRED');
-    for (const serial of moved) await expect.poll(async () => (await api<ApiDevice>(`/api/v1/device/${serial}`)).brand).toBe(brand.id);
+    for (const serial of moved)
+      await expect.poll(async () => (await api<ApiDevice>(`/api/v1/device/${serial}`)).brand).toBe(brand.id);
     // The selected brand now counts them by county.
     await expect.poll(() => selected.textContent()).toContain('2 devices');
     await expect.poll(() => selected.locator('[data-county]').count()).toBe(1);
@@ -243,7 +280,9 @@ describe('brands', () => {
     await tools.getByRole('button', { name: 'Edit' }).click();
 
     // First a failing server: 'Something went wrong.'
-    await page.route('**/api/v1/deleteBrand/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"boom"}' }));
+    await page.route('**/api/v1/deleteBrand/**', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"boom"}' }),
+    );
     await tools.getByRole('button', { name: 'Delete' }).click();
     await dialog(page, 'Are you sure you want to delete the Empty Cove ?').getByRole('button', { name: 'Yes' }).click();
     await resultText(page, 'Something went wrong.');
@@ -284,7 +323,9 @@ describe('brands', () => {
     // The devices' brand names follow (re-read at once).
     await expect.poll(() => page.getByTestId('selected-brand').getByRole('heading').textContent()).toBe(`${brand.name} Co`);
 
-    await page.route('**/api/v1/addBrand', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Server error."}' }));
+    await page.route('**/api/v1/addBrand', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Server error."}' }),
+    );
     await page.getByRole('button', { name: 'Add brand' }).click();
     const add = dialog(page, 'ADD NEW BRAND');
     await add.getByLabel('Brand Name').fill('Never Saved');
@@ -320,7 +361,9 @@ describe('keyboard', () => {
     await page.getByPlaceholder('Name').focus();
     expect(await tabTo(page, brand.name)).toBe(true);
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByTestId('brand-list').locator(`button[data-brand="${brand.id}"]`).getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() => page.getByTestId('brand-list').locator(`button[data-brand="${brand.id}"]`).getAttribute('aria-pressed'))
+      .toBe('true');
     expect(await tabTo(page, `Add devices to ${brand.name}`)).toBe(true);
     await page.keyboard.press('Enter');
     const transfer = dialog(page, `Add Device To ${brand.name}`);
@@ -352,7 +395,10 @@ describe('batches', () => {
     const batches = await api<ApiBatch[]>('/api/v1/batch');
     await expect.poll(() => page.getByTestId('batch-list').locator('article').count()).toBe(batches.length);
     // Expired batches last, dimmed.
-    const order = await page.getByTestId('batch-list').locator('article').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.expired === 'true'));
+    const order = await page
+      .getByTestId('batch-list')
+      .locator('article')
+      .evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.expired === 'true'));
     expect(order).toEqual([...order].sort((a, b) => Number(a) - Number(b)));
     await screenshot(page, 'batches-list');
     expect(await seriousAxe(page, '[data-testid="dashboard-panel"]')).toEqual([]);
@@ -423,7 +469,9 @@ describe('batches', () => {
 
     // A batch in use cannot go: FAIL TO DELETE BATCH / 'Failed to delete batch.'.
     const inUse = batches.find((b) => b.device_count > 0)!;
-    await batchCard(page, inUse.batch_no).getByRole('button', { name: `EDIT BATCH ${inUse.batch_no}` }).click();
+    await batchCard(page, inUse.batch_no)
+      .getByRole('button', { name: `EDIT BATCH ${inUse.batch_no}` })
+      .click();
     await dialog(page, 'Edit Batch').getByRole('button', { name: 'DELETE' }).click();
     await dialog(page, 'Do you want to remove this Batch?').getByRole('button', { name: 'Yes' }).click();
     const failed = dialog(page, 'FAIL TO DELETE BATCH');
@@ -447,7 +495,9 @@ describe('batches', () => {
     const before = await warningPins();
 
     await openBatchList(page);
-    await batchCard(page, batch.batch_no).getByRole('button', { name: `RECALL BATCH ${batch.batch_no}` }).click();
+    await batchCard(page, batch.batch_no)
+      .getByRole('button', { name: `RECALL BATCH ${batch.batch_no}` })
+      .click();
     const ask = dialog(page, `Recall BATCH ${batch.batch_no}?`);
     await expect.poll(() => ask.getByTestId('recall-devices').locator('li').count()).toBe(affected.length);
     await expect(ask.getByRole('checkbox', { name: /Also pause/ }).isChecked()).resolves.toBe(false);
@@ -475,7 +525,9 @@ describe('batches', () => {
 
     // RESUME lifts the warnings the same way.
     await page.getByRole('tab', { name: 'BATCH LIST' }).click();
-    await batchCard(page, batch.batch_no).getByRole('button', { name: `RESUME BATCH ${batch.batch_no}` }).click();
+    await batchCard(page, batch.batch_no)
+      .getByRole('button', { name: `RESUME BATCH ${batch.batch_no}` })
+      .click();
     await dialog(page, `Resume BATCH ${batch.batch_no}?`).getByRole('button', { name: 'RESUME' }).click();
     await resultText(page, 'Resume batch success!');
     await screenshot(page, 'batch-resumed');
@@ -490,20 +542,29 @@ describe('batches', () => {
     const batches = await api<ApiBatch[]>('/api/v1/batch', 'client@demo.test');
     await expect.poll(() => page.getByTestId('batch-list').locator('article').count()).toBe(batches.length);
     expect(await page.getByRole('button', { name: 'Add batch' }).count()).toBe(0);
-    expect(await page.getByTestId('batch-list').getByRole('button', { name: /^(RECALL|EDIT) BATCH/ }).count()).toBe(0);
+    expect(
+      await page
+        .getByTestId('batch-list')
+        .getByRole('button', { name: /^(RECALL|EDIT) BATCH/ })
+        .count(),
+    ).toBe(0);
     await screenshot(page, 'batches-client-tablet');
     expect(await seriousAxe(page, '[data-testid="dashboard-panel"]')).toEqual([]);
     // The Brand filter narrows the list to batches feeding that brand's devices.
     const brands = await api<ApiBrand[]>('/api/v1/brand', 'client@demo.test');
     await page.getByTestId('batch-list').getByLabel('Brand').selectOption(String(brands[0]!.id));
-    const withBrand = (await api<(ApiBatch & { brand_lists: { id: number }[] })[]>('/api/v1/batch', 'client@demo.test')).filter((b) => b.brand_lists.some((x) => x.id === brands[0]!.id));
+    const withBrand = (await api<(ApiBatch & { brand_lists: { id: number }[] })[]>('/api/v1/batch', 'client@demo.test')).filter(
+      (b) => b.brand_lists.some((x) => x.id === brands[0]!.id),
+    );
     await expect.poll(() => page.getByTestId('batch-list').locator('article').count()).toBe(withBrand.length);
   });
 
   it('a failing server call shows the failure popup', async () => {
     const page = await openApp();
     await openBatchList(page);
-    await page.route('**/api/v1/addBatch', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Server error."}' }));
+    await page.route('**/api/v1/addBatch', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Server error."}' }),
+    );
     await page.getByRole('button', { name: 'Add batch' }).click();
     const add = dialog(page, 'ADD NEW BATCH');
     await add.getByLabel('Batch Type').selectOption('2');

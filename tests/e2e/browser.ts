@@ -7,7 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { TOKEN_COOKIE } from '../../client/src/shared/api/token.ts';
 import { CLIENT_DIST, REPO_ROOT, startPortal, type Portal } from './server.ts';
 
@@ -23,13 +30,29 @@ export const TABLET = { width: 820, height: 1180 };
  * has no address bar (about 7 % of Chromium's CPU in tests/e2e/map.test.ts).
  */
 const DISABLED_FEATURES = [
-  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable', 'LensOverlay',
-  'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin',
-  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
-  'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup',
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
 ];
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
   `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
 
@@ -43,12 +66,17 @@ export const CHROMIUM_ARGS = [
  * TEST_BROWSER_JIT=full gives the tests V8's full pipeline. Lighthouse and the other scripts in tests/perf
  * launch with CHROMIUM_ARGS, the full pipeline users have; map-frames, which measures this test browser, uses these.
  */
-export const TEST_BROWSER_ARGS = process.env.TEST_BROWSER_JIT === 'full' ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, '--js-flags=--max-opt=1'];
+export const TEST_BROWSER_ARGS =
+  process.env.TEST_BROWSER_JIT === 'full' ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, '--js-flags=--max-opt=1'];
 
 export type E2E = {
   portal: Portal;
   browser: Browser;
-  openPage(viewport?: { width: number; height: number }, url?: string, setup?: (context: BrowserContext) => Promise<void>): Promise<Page>;
+  openPage(
+    viewport?: { width: number; height: number },
+    url?: string,
+    setup?: (context: BrowserContext) => Promise<void>,
+  ): Promise<Page>;
   /**
    * A returning user: a page whose browser already holds `email`'s session cookie (the one the portal's
    * sign-in writes; the token from the same login call), opened at `url`. One page load, for tests about
@@ -72,7 +100,10 @@ export async function startE2E(): Promise<E2E> {
     execSync('npm run build -w client', { cwd: REPO_ROOT, stdio: 'inherit' });
   }
   if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-  const [portal, browser] = await Promise.all([startPortal(), chromium.launch({ executablePath: CHROMIUM, headless: true, args: TEST_BROWSER_ARGS })]);
+  const [portal, browser] = await Promise.all([
+    startPortal(),
+    chromium.launch({ executablePath: CHROMIUM, headless: true, args: TEST_BROWSER_ARGS }),
+  ]);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const contexts: BrowserContext[] = [];
   /**
@@ -128,13 +159,23 @@ export async function startE2E(): Promise<E2E> {
     }
     return page;
   }
-  async function open(options: BrowserContextOptions, url: string, setup?: (context: BrowserContext) => Promise<void>, keep?: string) {
+  async function open(
+    options: BrowserContextOptions,
+    url: string,
+    setup?: (context: BrowserContext) => Promise<void>,
+    keep?: string,
+  ) {
     let context = keep === undefined ? undefined : kept.get(keep);
     let tab: Page | undefined;
     if (context) {
       tab = tabs.get(context);
       if (tab && (tab.isClosed() || dirty.has(tab))) tab = undefined;
-      await Promise.all(context.pages().filter((page) => page !== tab).map((page) => page.close()));
+      await Promise.all(
+        context
+          .pages()
+          .filter((page) => page !== tab)
+          .map((page) => page.close()),
+      );
       await context.clearCookies();
     } else {
       context = await browser.newContext({ viewport: DESKTOP, ...options, baseURL: portal.baseURL });
@@ -165,12 +206,22 @@ export async function startE2E(): Promise<E2E> {
   return {
     portal,
     browser,
-    openPage: (viewport = DESKTOP, url = '/', setup) => open({ viewport }, url, setup, setup ? undefined : keyOf('', { viewport })),
+    openPage: (viewport = DESKTOP, url = '/', setup) =>
+      open({ viewport }, url, setup, setup ? undefined : keyOf('', { viewport })),
     async openSignedIn(email, url, options = {}) {
-      const answer = await fetch(`${portal.baseURL}/auth/token/login/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+      const answer = await fetch(`${portal.baseURL}/auth/token/login/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
       const { auth_token: token } = (await answer.json()) as { auth_token?: string };
       if (!token) throw new Error(`login of ${email} answered ${answer.status}`);
-      return open(options, url, (context) => context.addCookies([{ name: TOKEN_COOKIE, value: token, url: portal.baseURL, sameSite: 'Lax' }]), keyOf(email, options));
+      return open(
+        options,
+        url,
+        (context) => context.addCookies([{ name: TOKEN_COOKIE, value: token, url: portal.baseURL, sameSite: 'Lax' }]),
+        keyOf(email, options),
+      );
     },
     async closeContexts() {
       await Promise.all([
@@ -179,7 +230,10 @@ export async function startE2E(): Promise<E2E> {
           const tab = tabs.get(context);
           const keepTab = tab && !tab.isClosed() && !dirty.has(tab);
           return [
-            ...context.pages().filter((page) => !keepTab || page !== tab).map((page) => page.close()),
+            ...context
+              .pages()
+              .filter((page) => !keepTab || page !== tab)
+              .map((page) => page.close()),
             // A tab that cannot be parked (a test left it hung) is closed like the others.
             ...(keepTab ? [park(tab).catch(() => tab.close())] : []),
           ];
@@ -239,7 +293,10 @@ export async function screenshot(page: Page, name: string) {
  * and the click landing, which a bare click reports as a failure.
  */
 export async function dismissPopup(popup: Locator) {
-  await popup.getByRole('button', { name: 'OK' }).click({ timeout: 5_000 }).catch(() => undefined);
+  await popup
+    .getByRole('button', { name: 'OK' })
+    .click({ timeout: 5_000 })
+    .catch(() => undefined);
   await popup.waitFor({ state: 'hidden', timeout: 10_000 });
 }
 
@@ -282,7 +339,9 @@ export const axeOn = (page: Page) => new AxeBuilder({ page }).setLegacyMode();
 export async function seriousAxe(page: Page, selector = 'body'): Promise<string[]> {
   await animationsSettled(page);
   const { violations } = await axeOn(page).include(selector).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
 /** One value a recorded attribute took: when (the page's performance.now), its dialog's text and its alert. */

@@ -31,7 +31,9 @@ beforeAll(async () => {
     tickMs: 100,
   });
   for (const email of ['distributor@demo.test', 'client@demo.test', 'partner@demo.test']) {
-    tokens[email] = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })).body.auth_token;
+    tokens[email] = (
+      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })
+    ).body.auth_token;
   }
 });
 afterAll(async () => {
@@ -60,14 +62,21 @@ type ApiDevice = {
   market_partners: { id: number; company: string }[];
 };
 const api = (email: string) => ({
-  get: async <T>(path: string) => (await request(e2e.portal.harness.app).get(path).set('Authorization', `Token ${tokens[email]}`)).body as T,
-  post: async (path: string, body: object) => request(e2e.portal.harness.app).post(path).set('Authorization', `Token ${tokens[email]}`).send(body),
+  get: async <T>(path: string) =>
+    (await request(e2e.portal.harness.app).get(path).set('Authorization', `Token ${tokens[email]}`)).body as T,
+  post: async (path: string, body: object) =>
+    request(e2e.portal.harness.app).post(path).set('Authorization', `Token ${tokens[email]}`).send(body),
 });
 
 const dashboard = (page: Page) => page.getByTestId('dashboard-panel');
 const filterCount = async (page: Page) => Number(await page.getByTestId('filter-count').getAttribute('data-count'));
-const tileValue = async (page: Page, testId: string) => Number((await page.getByTestId(testId).locator('span').nth(1).textContent())!.replace(/,/g, ''));
-const cardSerials = (page: Page) => page.getByTestId('filter-list').locator('button[data-serial]').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.serial!));
+const tileValue = async (page: Page, testId: string) =>
+  Number((await page.getByTestId(testId).locator('span').nth(1).textContent())!.replace(/,/g, ''));
+const cardSerials = (page: Page) =>
+  page
+    .getByTestId('filter-list')
+    .locator('button[data-serial]')
+    .evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.serial!));
 const key = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 
 const dashboardAxe = (page: Page) => seriousAxe(page, '[data-testid="dashboard-panel"]');
@@ -98,7 +107,12 @@ describe('main dashboard panel', () => {
       ['tile-total', 'Total Devices', overview.total_devices!, () => true],
       ['tile-online', 'Online Devices', overview.online_devices!, (d) => d.is_online],
       ['tile-offline', 'Offline Devices', overview.offline_devices!, (d) => !d.is_online],
-      ['tile-battery', 'LowBattery Devices', overview.low_battery_devices!, (d) => d.battery_percent !== null && d.battery_percent < 50],
+      [
+        'tile-battery',
+        'LowBattery Devices',
+        overview.low_battery_devices!,
+        (d) => d.battery_percent !== null && d.battery_percent < 50,
+      ],
       ['tile-synced', 'Synced Devices', overview.totalIsRegistration!, (d) => d.is_registration],
       ['tile-paused', 'Pause Devices', overview.pause_devices!, (d) => d.is_pause],
       ['tile-warning', 'Warning Devices', overview.warning_devices!, (d) => d.is_warning],
@@ -110,14 +124,20 @@ describe('main dashboard panel', () => {
       expect(count, title).toBe(devices.filter(rule).length);
       if (title === 'Warning Devices') await screenshot(page, 'dashboard-warning-list');
       if (title === 'Pause Devices') {
-        expect(await page.getByTestId('filter-list').getByText('PAUSED', { exact: true }).count()).toBe(Math.min(count, await page.getByTestId('filter-list').locator('button[data-serial]').count()));
+        expect(await page.getByTestId('filter-list').getByText('PAUSED', { exact: true }).count()).toBe(
+          Math.min(count, await page.getByTestId('filter-list').locator('button[data-serial]').count()),
+        );
       }
       await back(page);
     }
     // The Maintenance tile itself opens /maintenance-result in a new tab; Status Report opens /status.
     await expect(page.getByTestId('tile-maintenance').getAttribute('href')).resolves.toBe('/maintenance-result');
     await expect(page.getByTestId('tile-maintenance').getAttribute('target')).resolves.toBe('_blank');
-    await expect(dashboard(page).getByRole('link', { name: /Status Report/ }).getAttribute('href')).resolves.toBe('/status');
+    await expect(
+      dashboard(page)
+        .getByRole('link', { name: /Status Report/ })
+        .getAttribute('href'),
+    ).resolves.toBe('/status');
     // Location goes to the device list.
     await dashboard(page).getByRole('button', { name: 'Location' }).click();
     await expect(page.getByRole('tab', { name: 'DEVICE LIST' }).getAttribute('aria-selected')).resolves.toBe('true');
@@ -130,7 +150,16 @@ describe('main dashboard panel', () => {
     const search = page.getByPlaceholder('Name or Serial');
     const anyCode = new RegExp(`\\b(${WARNING_CODES.join('|')})\\b`);
     // The demo fleet holds a device with each of these (issue 18); other codes are checked when present.
-    const required: WarningCode[] = ['PUMP_SENSOR', 'LEFT_PUMP_VOLUME', 'RIGHT_PUMP_VOLUME', 'FAILED_REQUEST', 'BATTERY', 'REGISTRATION', 'BATCH_EXPIRED', 'BATCH_RECALLED'];
+    const required: WarningCode[] = [
+      'PUMP_SENSOR',
+      'LEFT_PUMP_VOLUME',
+      'RIGHT_PUMP_VOLUME',
+      'FAILED_REQUEST',
+      'BATTERY',
+      'REGISTRATION',
+      'BATCH_EXPIRED',
+      'BATCH_RECALLED',
+    ];
     for (const code of WARNING_CODES) {
       const device = devices.find((d) => d.is_warning && d.warning_lists.includes(code));
       if (!device) {
@@ -142,9 +171,12 @@ describe('main dashboard panel', () => {
       await expect.poll(() => cardSerials(page), { message: code }).toEqual([device.serial]);
       const card = page.getByTestId('filter-list').locator(`button[data-serial="${device.serial}"]`);
       const text = (await card.innerText()).replace(/\s+/g, ' ');
-      for (const warning of device.warning_lists) expect(text, `${device.serial} (${code})`).toContain(WARNING_TEXT[warning as WarningCode]);
+      for (const warning of device.warning_lists)
+        expect(text, `${device.serial} (${code})`).toContain(WARNING_TEXT[warning as WarningCode]);
       expect(text, `${device.serial} (${code})`).not.toMatch(anyCode);
-      expect(await card.locator('[title]').evaluateAll((els) => els.map((el) => el.getAttribute('title')).join(' '))).not.toMatch(anyCode);
+      expect(await card.locator('[title]').evaluateAll((els) => els.map((el) => el.getAttribute('title')).join(' '))).not.toMatch(
+        anyCode,
+      );
     }
     await search.fill('');
   });
@@ -159,12 +191,19 @@ describe('main dashboard panel', () => {
     const target = devices[5]!;
     const typed = `${target.serial.slice(0, 3).toLowerCase()} ${target.serial.slice(3)}`;
     await search.fill(typed);
-    await expect.poll(() => filterCount(page)).toBe(devices.filter((d) => key(d.serial).includes(key(typed)) || key(d.label).includes(key(typed))).length);
+    await expect
+      .poll(() => filterCount(page))
+      .toBe(devices.filter((d) => key(d.serial).includes(key(typed)) || key(d.label).includes(key(typed))).length);
     expect(await cardSerials(page)).toContain(target.serial);
     // A word of a name, in capitals.
-    const word = devices.find((d) => d.label.includes(' '))!.label.split(' ')[0]!.toUpperCase();
+    const word = devices
+      .find((d) => d.label.includes(' '))!
+      .label.split(' ')[0]!
+      .toUpperCase();
     await search.fill(word);
-    await expect.poll(() => filterCount(page)).toBe(devices.filter((d) => key(d.label).includes(key(word)) || key(d.serial).includes(key(word))).length);
+    await expect
+      .poll(() => filterCount(page))
+      .toBe(devices.filter((d) => key(d.label).includes(key(word)) || key(d.serial).includes(key(word))).length);
     await search.fill('');
 
     // Brand.
@@ -174,7 +213,9 @@ describe('main dashboard panel', () => {
     // Brand and county together.
     const county = devices.find((d) => d.brand === brand.brand && d.location_id !== null)!.location_id!;
     await dashboard(page).getByLabel('County').selectOption(String(county));
-    await expect.poll(() => filterCount(page)).toBe(devices.filter((d) => d.brand === brand.brand && d.location_id === county).length);
+    await expect
+      .poll(() => filterCount(page))
+      .toBe(devices.filter((d) => d.brand === brand.brand && d.location_id === county).length);
     await dashboard(page).getByLabel('Brand').selectOption('');
     await expect.poll(() => filterCount(page)).toBe(devices.filter((d) => d.location_id === county).length);
     await dashboard(page).getByLabel('County').selectOption('');
@@ -182,12 +223,18 @@ describe('main dashboard panel', () => {
     // Market partners: several at once; a device with either partner shows.
     const companies = [...new Set(devices.flatMap((d) => d.market_partners.map((p) => p.company)))].sort();
     expect(companies.length).toBeGreaterThan(1);
-    await dashboard(page).getByRole('button', { name: /Market Partner/ }).click();
+    await dashboard(page)
+      .getByRole('button', { name: /Market Partner/ })
+      .click();
     await dashboard(page).getByRole('checkbox', { name: companies[0]! }).check();
-    const withFirst = devices.filter((d) => d.market_partners.some((p) => p.company.toLowerCase() === companies[0]!.toLowerCase()));
+    const withFirst = devices.filter((d) =>
+      d.market_partners.some((p) => p.company.toLowerCase() === companies[0]!.toLowerCase()),
+    );
     await expect.poll(() => filterCount(page)).toBe(withFirst.length);
     await dashboard(page).getByRole('checkbox', { name: companies[1]! }).check();
-    const withEither = devices.filter((d) => d.market_partners.some((p) => [companies[0], companies[1]].map((c) => c!.toLowerCase()).includes(p.company.toLowerCase())));
+    const withEither = devices.filter((d) =>
+      d.market_partners.some((p) => [companies[0], companies[1]].map((c) => c!.toLowerCase()).includes(p.company.toLowerCase())),
+    );
     await expect.poll(() => filterCount(page)).toBe(withEither.length);
     await screenshot(page, 'dashboard-filters');
     await page.keyboard.press('Escape');
@@ -223,7 +270,9 @@ describe('main dashboard panel', () => {
       const inCounty = devices.filter((d) => d.location_id === id);
       const online = inCounty.filter((d) => d.is_online).length;
       const warning = inCounty.filter((d) => d.is_warning).length;
-      expect(text.replace(/\s+/g, ' ')).toContain(`${inCounty.length} total ${online} online ${inCounty.length - online} offline`);
+      expect(text.replace(/\s+/g, ' ')).toContain(
+        `${inCounty.length} total ${online} online ${inCounty.length - online} offline`,
+      );
       expect(text.replace(/\s+/g, ' ')).toContain(`${warning} warning`);
     }
     await screenshot(page, 'dashboard-counties');
@@ -241,12 +290,15 @@ describe('main dashboard panel', () => {
     const [west, east] = [Math.min(...points.map((p) => p[0])), Math.max(...points.map((p) => p[0]))];
     const [south, north] = [Math.min(...points.map((p) => p[1])), Math.max(...points.map((p) => p[1]))];
     await expect
-      .poll(async () => {
-        const center = (await mapData(page)).center;
-        if (!center || center === before) return false;
-        const [lat, lng] = center.split(',').map(Number) as [number, number];
-        return lat >= south && lat <= north && lng >= west && lng <= east;
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          const center = (await mapData(page)).center;
+          if (!center || center === before) return false;
+          const [lat, lng] = center.split(',').map(Number) as [number, number];
+          return lat >= south && lat <= north && lng >= west && lng <= east;
+        },
+        { timeout: 10_000 },
+      )
       .toBe(true);
     // The overview is now the county's.
     await expect.poll(() => dashboard(page).locator('header').innerText()).toContain(name);
@@ -278,14 +330,19 @@ describe('main dashboard panel', () => {
 
   it('the COUNTY Batch filter counts only devices fed by that batch; with no partners the filter says No Partners', async () => {
     const page = await openDashboard('distributor@demo.test');
-    const devices = await api('distributor@demo.test').get<(ApiDevice & { batchNumber: string | null; batch2Number: string | null })[]>('/api/v1/device');
+    const devices =
+      await api('distributor@demo.test').get<(ApiDevice & { batchNumber: string | null; batch2Number: string | null })[]>(
+        '/api/v1/device',
+      );
     await page.getByRole('tab', { name: 'DEVICE LIST' }).click();
     const batch = devices.find((d) => d.batch2Number)!.batch2Number!;
     await dashboard(page).getByLabel('Batch').selectOption(batch);
     const fed = devices.filter((d) => d.batchNumber === batch || d.batch2Number === batch);
     const counties = [...new Set(fed.map((d) => d.location_id))];
     await expect.poll(() => dashboard(page).locator('button[data-county]').count()).toBe(counties.length);
-    const totals = await dashboard(page).locator('button[data-county]').evaluateAll((els) => els.map((el) => Number(/(\d+)\s*total/.exec((el as HTMLElement).innerText)![1])));
+    const totals = await dashboard(page)
+      .locator('button[data-county]')
+      .evaluateAll((els) => els.map((el) => Number(/(\d+)\s*total/.exec((el as HTMLElement).innerText)![1])));
     expect(totals.reduce((a, b) => a + b, 0)).toBe(fed.length);
 
     // A fleet without market partners: the dropdown says so and cannot open.
@@ -314,10 +371,23 @@ describe('main dashboard panel', () => {
     await expect.poll(() => list.count()).toBe(companies.length);
     const first = devices.flatMap((d) => d.market_partners)[0]!.company;
     await dashboard(page).getByPlaceholder('Company').fill(first.slice(0, 4).toUpperCase());
-    await expect.poll(() => list.count()).toBe(companies.filter((c) => c.replace(/\s+/g, '').includes(key(first.slice(0, 4)))).length);
+    await expect
+      .poll(() => list.count())
+      .toBe(companies.filter((c) => c.replace(/\s+/g, '').includes(key(first.slice(0, 4)))).length);
     await list.filter({ hasText: first }).first().click();
-    const counties = new Set(devices.filter((d) => d.market_partners.some((p) => p.company.toLowerCase() === first.toLowerCase())).map((d) => d.location_id));
-    await expect.poll(() => dashboard(page).getByRole('region', { name: `Counties of ${first}` }).locator('button[data-county]').count()).toBe(counties.size);
+    const counties = new Set(
+      devices
+        .filter((d) => d.market_partners.some((p) => p.company.toLowerCase() === first.toLowerCase()))
+        .map((d) => d.location_id),
+    );
+    await expect
+      .poll(() =>
+        dashboard(page)
+          .getByRole('region', { name: `Counties of ${first}` })
+          .locator('button[data-county]')
+          .count(),
+      )
+      .toBe(counties.size);
     await screenshot(page, 'dashboard-market-partners');
     expect(await dashboardAxe(page)).toEqual([]);
   });
@@ -353,7 +423,9 @@ describe('main dashboard panel', () => {
     const page = await openDashboard('distributor@demo.test', TABLET);
     const panel = (await dashboard(page).boundingBox())!;
     for (const name of ['Active Pin']) {
-      const other = (await page.getByRole('region', { name }).boundingBox()) ?? (await page.getByText(name, { exact: false }).first().boundingBox());
+      const other =
+        (await page.getByRole('region', { name }).boundingBox()) ??
+        (await page.getByText(name, { exact: false }).first().boundingBox());
       expect(other).not.toBeNull();
       expect(panel.x + panel.width).toBeLessThanOrEqual(other!.x);
     }
@@ -376,7 +448,9 @@ describe('main dashboard panel', () => {
     const PHONE = { width: 375, height: 667 };
     const page = await openDashboard('distributor@demo.test', PHONE);
     const boxOf = async (id: string) => (await page.getByTestId(id).boundingBox())!;
-    const [panel, clock, pins, profile] = await Promise.all(['dashboard-panel', 'clock-panel', 'active-pin-panel', 'profile-panel'].map(boxOf));
+    const [panel, clock, pins, profile] = await Promise.all(
+      ['dashboard-panel', 'clock-panel', 'active-pin-panel', 'profile-panel'].map(boxOf),
+    );
     for (const box of [panel!, clock!, pins!, profile!]) {
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
@@ -391,17 +465,22 @@ describe('main dashboard panel', () => {
     const overlapping = await page.evaluate(() => {
       const leaves = (selector: string) => [...document.querySelectorAll(selector)].filter((el) => !el.querySelector('span'));
       const groups = [
-        leaves('[data-testid="dashboard-panel"] [role="tab"], [data-testid="overview"] dt, [data-testid="overview"] dd, [data-testid="overview"] [data-testid^="tile-"] span').filter((el) => el.textContent?.trim()),
+        leaves(
+          '[data-testid="dashboard-panel"] [role="tab"], [data-testid="overview"] dt, [data-testid="overview"] dd, [data-testid="overview"] [data-testid^="tile-"] span',
+        ).filter((el) => el.textContent?.trim()),
         leaves('[data-testid="active-pin-panel"] button span'),
       ];
       const hits: string[] = [];
       for (const group of groups) {
-        const boxes = group.map((el) => ({ text: el.textContent?.trim() || el.className, r: el.getBoundingClientRect() })).filter(({ r }) => r.width > 0 && r.height > 0);
+        const boxes = group
+          .map((el) => ({ text: el.textContent?.trim() || el.className, r: el.getBoundingClientRect() }))
+          .filter(({ r }) => r.width > 0 && r.height > 0);
         for (let i = 0; i < boxes.length; i++)
           for (let j = i + 1; j < boxes.length; j++) {
             const a = boxes[i]!.r;
             const b = boxes[j]!.r;
-            if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) hits.push(`${boxes[i]!.text} / ${boxes[j]!.text}`);
+            if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+              hits.push(`${boxes[i]!.text} / ${boxes[j]!.text}`);
           }
       }
       return hits;
@@ -421,7 +500,9 @@ describe('main dashboard panel', () => {
     const paused = await tileValue(page, 'tile-paused');
     const devices = await api('distributor@demo.test').get<ApiDevice[]>('/api/v1/device');
     const target = devices.find((d) => !d.is_pause)!;
-    expect((await api('distributor@demo.test').post(`/api/v1/setPauseDevice/${target.serial}`, { isPause: true })).status).toBe(200);
+    expect((await api('distributor@demo.test').post(`/api/v1/setPauseDevice/${target.serial}`, { isPause: true })).status).toBe(
+      200,
+    );
     try {
       await expect.poll(() => tileValue(page, 'tile-paused'), { timeout: 15_000 }).toBe(paused + 1);
     } finally {
@@ -434,7 +515,9 @@ describe('main dashboard panel', () => {
   it('says so when the overview cannot be loaded, and tries again', async () => {
     const page = await e2e.openPage();
     let fail = true;
-    await page.route('**/api/v1/overview', (route) => (fail ? route.fulfill({ status: 500, body: '{"detail":"boom"}', contentType: 'application/json' }) : route.fallback()));
+    await page.route('**/api/v1/overview', (route) =>
+      fail ? route.fulfill({ status: 500, body: '{"detail":"boom"}', contentType: 'application/json' }) : route.fallback(),
+    );
     await signInToMap(page, 'distributor@demo.test');
     await expect.poll(() => dashboard(page).getByRole('alert').textContent()).toContain('The overview could not be loaded.');
     await screenshot(page, 'dashboard-overview-failed');
@@ -447,14 +530,18 @@ describe('main dashboard panel', () => {
     // BATCH LIST's code is a chunk of its own, fetched when the tab first opens (pages/map/ui/map-dashboard).
     const page = await e2e.openPage();
     let fail = true;
-    await page.route(/\/assets\/batch-list-[^/]*\.js$/, (route) => (fail ? route.abort('internetdisconnected') : route.fallback()));
+    await page.route(/\/assets\/batch-list-[^/]*\.js$/, (route) =>
+      fail ? route.abort('internetdisconnected') : route.fallback(),
+    );
     await signInToMap(page, 'distributor@demo.test');
     await dashboard(page).getByRole('tab', { name: 'BATCH LIST' }).click();
     await expect.poll(() => dashboard(page).getByRole('alert').textContent()).toContain('This view could not be loaded.');
     await screenshot(page, 'dashboard-tab-load-failed');
     fail = false;
     await dashboard(page).getByRole('button', { name: 'Try again' }).click();
-    await expect.poll(() => dashboard(page).getByRole('list', { name: 'Batches' }).getByRole('listitem').count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => dashboard(page).getByRole('list', { name: 'Batches' }).getByRole('listitem').count())
+      .toBeGreaterThan(0);
     expect(await dashboard(page).getByRole('alert').count()).toBe(0);
   });
 });

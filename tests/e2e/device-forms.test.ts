@@ -11,7 +11,18 @@
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { axeOn, mapData, recordResults, resultText, screenshot, seriousAxe as seriousAxeOn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import {
+  axeOn,
+  mapData,
+  recordResults,
+  resultText,
+  screenshot,
+  seriousAxe as seriousAxeOn,
+  signInToMap,
+  startE2E,
+  TABLET,
+  type E2E,
+} from './browser.ts';
 
 let e2e: E2E;
 const tokens: Record<string, string> = {};
@@ -19,7 +30,9 @@ const tokens: Record<string, string> = {};
 beforeAll(async () => {
   e2e = await startE2E();
   for (const email of ['distributor@demo.test', 'client@demo.test', 'partner@demo.test']) {
-    tokens[email] = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })).body.auth_token;
+    tokens[email] = (
+      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })
+    ).body.auth_token;
   }
 });
 afterAll(async () => {
@@ -88,7 +101,9 @@ async function openEdit(device: ApiDevice, viewport?: { width: number; height: n
   const { page, info } = await openDeviceInfo('distributor@demo.test', device.serial, viewport);
   await info.getByRole('button', { name: 'Edit Machine' }).click();
   const dialog = editDialog(page);
-  await expect.poll(() => dialog.getByLabel('Site/Event Name', { exact: true }).inputValue(), { timeout: 15_000 }).toBe(device.label);
+  await expect
+    .poll(() => dialog.getByLabel('Site/Event Name', { exact: true }).inputValue(), { timeout: 15_000 })
+    .toBe(device.label);
   await expect.poll(() => info.isVisible()).toBe(false);
   return { page, dialog };
 }
@@ -100,7 +115,9 @@ const suggestions = (dialog: Locator) => dialog.getByRole('listbox', { name: 'Ad
 async function chooseAddress(dialog: Locator, typed: string, choice: string) {
   const address = dialog.getByRole('combobox', { name: 'Address' });
   await address.fill(typed);
-  const option = suggestions(dialog).filter({ hasText: new RegExp(`^${choice}`) }).first();
+  const option = suggestions(dialog)
+    .filter({ hasText: new RegExp(`^${choice}`) })
+    .first();
   await option.waitFor({ timeout: 10_000 });
   const description = (await option.textContent())!;
   await option.click();
@@ -131,7 +148,9 @@ async function settled(page: Page) {
 async function seriousAxe(page: Page) {
   await settled(page);
   const { violations } = await axeOn(page).include('dialog[open]').analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} ${n.failureSummary ?? ''}`));
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} ${n.failureSummary ?? ''}`));
 }
 
 describe('device forms', () => {
@@ -152,7 +171,9 @@ describe('device forms', () => {
     await suggestions(dialog).first().waitFor();
     // Arrow keys move through the suggestions.
     await page.keyboard.press('ArrowDown');
-    await expect(dialog.getByRole('combobox', { name: 'Address' }).getAttribute('aria-activedescendant')).resolves.toBe(await suggestions(dialog).first().getAttribute('id'));
+    await expect(dialog.getByRole('combobox', { name: 'Address' }).getAttribute('aria-activedescendant')).resolves.toBe(
+      await suggestions(dialog).first().getAttribute('id'),
+    );
     await screenshot(page, 'device-form-address-suggestions');
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.getByRole('listbox').isVisible()).toBe(false);
@@ -185,7 +206,9 @@ describe('device forms', () => {
     await page.getByRole('tab', { name: 'DEVICE LIST' }).click();
     const county = page.getByTestId('dashboard-panel').locator(`button[data-county="${moved.location_id}"]`);
     const inCounty = (await devices()).filter((d) => d.location_id === moved.location_id).length;
-    await expect.poll(async () => (await county.innerText()).replace(/\s+/g, ' '), { timeout: 15_000 }).toContain(`${inCounty} total`);
+    await expect
+      .poll(async () => (await county.innerText()).replace(/\s+/g, ' '), { timeout: 15_000 })
+      .toContain(`${inCounty} total`);
   });
 
   it('shows every validation message under its field, at 820 px, by keyboard', async () => {
@@ -217,7 +240,9 @@ describe('device forms', () => {
     await page.route('**/api/v1/placeSuggestions*', () => undefined);
     await dialog.getByRole('combobox', { name: 'Address' }).fill('Somewhere I typed');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => dialog.locator('[data-field-error]', { hasText: 'Please Select Address From DropDown' }).count()).toBe(1);
+    await expect
+      .poll(() => dialog.locator('[data-field-error]', { hasText: 'Please Select Address From DropDown' }).count())
+      .toBe(1);
     await page.unroute('**/api/v1/placeSuggestions*');
 
     // Readable at 820 px: nothing wider than the dialog.
@@ -238,7 +263,9 @@ describe('device forms', () => {
         if (!el || el === document.body) return 'browser';
         if (!el.closest('dialog[open]')) return `outside: ${el.outerHTML.slice(0, 80)}`;
         const ring = el.matches(':focus-visible') && getComputedStyle(el).outlineStyle !== 'none';
-        return ring ? `inside: ${[...el.closest('dialog')!.querySelectorAll('*')].indexOf(el)}` : `no ring: ${el.outerHTML.slice(0, 80)}`;
+        return ring
+          ? `inside: ${[...el.closest('dialog')!.querySelectorAll('*')].indexOf(el)}`
+          : `no ring: ${el.outerHTML.slice(0, 80)}`;
       });
       expect(where).toMatch(/^(browser|inside: )/);
       visited.add(where);
@@ -255,7 +282,13 @@ describe('device forms', () => {
     const target = await freshDevice(() => true);
     const { page, dialog } = await openEdit(target);
     await ensureBatches(dialog);
-    await page.route('**/api/v1/editDevice/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'The database is not answering.' }) }));
+    await page.route('**/api/v1/editDevice/**', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ detail: 'The database is not answering.' }),
+      }),
+    );
     await dialog.getByLabel('Site/Event Name', { exact: true }).fill(`${target.label} 2`);
     const save = dialog.getByRole('button', { name: 'Save' });
     await save.click();
@@ -265,7 +298,9 @@ describe('device forms', () => {
     await expect.poll(() => failed.count(), { timeout: 5_000 }).toBe(0);
     await expect(dialog.isVisible()).resolves.toBe(true);
 
-    await page.route('**/api/v1/deleteDevice/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+    await page.route('**/api/v1/deleteDevice/**', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
+    );
     await dialog.getByRole('button', { name: 'Delete Device' }).click();
     await page.getByRole('dialog', { name: 'Delete this device?' }).getByRole('button', { name: 'Yes' }).click();
     await resultText(page, 'Something went wrong');
@@ -297,12 +332,14 @@ describe('device forms', () => {
     expect((await api<{ serial: string }[]>('/api/v1/avaliableDevice')).map((d) => d.serial)).toContain(target.serial);
   });
 
-  it('says when the form\'s code could not be downloaded, and Try again opens the form asked for', async () => {
+  it("says when the form's code could not be downloaded, and Try again opens the form asked for", async () => {
     const target = (await devices('distributor@demo.test')).find((d) => d.location_group)!;
     const { page, info } = await openDeviceInfo('distributor@demo.test', target.serial);
     // The form and its model are a chunk of their own, first asked for by the first opening (issue 16).
     let offline = true;
-    await page.route(/\/assets\/device-form-part-[^/]+\.js$/, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+    await page.route(/\/assets\/device-form-part-[^/]+\.js$/, (route) =>
+      offline ? route.abort('internetdisconnected') : route.continue(),
+    );
     await info.getByRole('button', { name: 'Edit Machine' }).click();
     const dialog = editDialog(page);
     await dialog.getByText('The device form could not be loaded.').waitFor();
@@ -310,7 +347,9 @@ describe('device forms', () => {
     await screenshot(page, 'device-form-not-loaded-1280x800');
     offline = false;
     await dialog.getByRole('button', { name: 'Try again' }).click();
-    await expect.poll(() => dialog.getByLabel('Site/Event Name', { exact: true }).inputValue(), { timeout: 15_000 }).toBe(target.label);
+    await expect
+      .poll(() => dialog.getByLabel('Site/Event Name', { exact: true }).inputValue(), { timeout: 15_000 })
+      .toBe(target.label);
     expect(await page.getByText('The device form could not be loaded.').count()).toBe(0);
   });
 
@@ -323,7 +362,9 @@ describe('device forms', () => {
       await edit.click({ force: true });
       await expect(editDialog(page).count()).resolves.toBe(0);
       // The server refuses them the device forms' calls too.
-      const res = await request(e2e.portal.harness.app).get('/api/v1/avaliableDevice').set('Authorization', `Token ${tokens[email]}`);
+      const res = await request(e2e.portal.harness.app)
+        .get('/api/v1/avaliableDevice')
+        .set('Authorization', `Token ${tokens[email]}`);
       expect(res.status).toBe(403);
     }
   });
@@ -369,8 +410,13 @@ describe('device forms', () => {
     // Typed coordinates: the exact spot, on Magazine Street.
     await dialog.getByLabel('Latitude', { exact: true }).fill('29.9213');
     await dialog.getByLabel('Longitude', { exact: true }).fill('-90.1036');
-    await expect.poll(() => dialog.getByTestId('pin-name').textContent(), { timeout: 10_000 }).toMatch(/^Pin near New Orleans, LA · Orleans Parish · \d+\.\d km$/);
-    for (const viewport of [{ width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+    await expect
+      .poll(() => dialog.getByTestId('pin-name').textContent(), { timeout: 10_000 })
+      .toMatch(/^Pin near New Orleans, LA · Orleans Parish · \d+\.\d km$/);
+    for (const viewport of [
+      { width: 1024, height: 768 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(viewport);
       await dialog.getByLabel('Latitude', { exact: true }).scrollIntoViewIfNeeded();
       await settled(page);
@@ -399,7 +445,11 @@ describe('device forms', () => {
     let available = await api<{ serial: string }[]>('/api/v1/avaliableDevice');
     if (!available.length) {
       const serial = `E2E${Date.now() % 100000}`;
-      await request(e2e.portal.harness.app).post('/api/v1/provisionDevices').set('Authorization', `Token ${tokens['distributor@demo.test']}`).send({ serials: [serial], rightPumpType: 'Sanitizer' }).expect(201);
+      await request(e2e.portal.harness.app)
+        .post('/api/v1/provisionDevices')
+        .set('Authorization', `Token ${tokens['distributor@demo.test']}`)
+        .send({ serials: [serial], rightPumpType: 'Sanitizer' })
+        .expect(201);
       available = await api('/api/v1/avaliableDevice');
     }
     const page = await e2e.openPage();
@@ -432,7 +482,8 @@ describe('device forms', () => {
     // Saving the empty form: the serial's own message and the required ones.
     await dialog.getByRole('button', { name: 'Add Device' }).click();
     await expect.poll(() => fieldError(dialog, 'Serial Number')).toBe('Please select the serial number in the list above');
-    for (const label of ['Site/Event Name', 'Brand', 'Device Number (1-99)', 'Left Pump Batch']) await expect(fieldError(dialog, label)).resolves.toBe('Required');
+    for (const label of ['Site/Event Name', 'Brand', 'Device Number (1-99)', 'Left Pump Batch'])
+      await expect(fieldError(dialog, label)).resolves.toBe('Required');
     expect(await seriousAxe(page)).toEqual([]);
 
     const serial = available[0]!.serial;

@@ -9,7 +9,18 @@ import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_COOKIE } from '../../client/src/shared/api/token.ts';
-import { animationsSettled, axeOn, DESKTOP, mapData, PASSWORD, screenshot, seriousAxe, startE2E, TABLET, type E2E } from './browser.ts';
+import {
+  animationsSettled,
+  axeOn,
+  DESKTOP,
+  mapData,
+  PASSWORD,
+  screenshot,
+  seriousAxe,
+  startE2E,
+  TABLET,
+  type E2E,
+} from './browser.ts';
 import { startPortalPushes } from './server.ts';
 
 let e2e: E2E;
@@ -25,7 +36,11 @@ const QUIET_PERIODS = 12;
 beforeAll(async () => {
   e2e = await startE2E();
   rt = await startPortalPushes(e2e.portal, PERIODS);
-  admin = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+  admin = (
+    await request(e2e.portal.harness.app)
+      .post('/auth/token/login/')
+      .send({ email: 'distributor@demo.test', password: 'Demo1234' })
+  ).body.auth_token;
 });
 afterAll(async () => {
   await e2e?.closeClients();
@@ -37,11 +52,22 @@ afterEach(async () => {
 });
 
 const panel = (page: Page) => page.getByTestId('device-panel');
-const menu = (page: Page, name: string) => panel(page).getByRole('navigation', { name: 'Device sections' }).getByRole('button', { name });
+const menu = (page: Page, name: string) =>
+  panel(page).getByRole('navigation', { name: 'Device sections' }).getByRole('button', { name });
 
 type ApiDevice = {
-  serial: string; label: string; address: string; number: number | null; location_group: number; is_online: boolean; is_pause: boolean; warning_lists: string[];
-  is_activated: boolean; is_enabled_maintenance: boolean; is_enabled_vandalism: boolean; rental: object | null;
+  serial: string;
+  label: string;
+  address: string;
+  number: number | null;
+  location_group: number;
+  is_online: boolean;
+  is_pause: boolean;
+  warning_lists: string[];
+  is_activated: boolean;
+  is_enabled_maintenance: boolean;
+  is_enabled_vandalism: boolean;
+  rental: object | null;
 };
 async function devices(token = admin): Promise<ApiDevice[]> {
   return (await request(e2e.portal.harness.app).get('/api/v1/device').set('Authorization', `Token ${token}`)).body as ApiDevice[];
@@ -74,7 +100,9 @@ describe('device management panel', () => {
     const cards = panel(page).getByRole('complementary', { name: 'Devices at this site' }).locator('button[data-serial]');
     await expect.poll(() => cards.count()).toBe(group.length);
     const numbers = await cards.evaluateAll((els) => els.map((el) => el.querySelector('span span')?.textContent));
-    const expected = [...group].sort((a, b) => (a.number ?? 100) - (b.number ?? 100) || a.serial.localeCompare(b.serial)).map((d) => (d.number == null ? '--' : String(d.number).padStart(2, '0')));
+    const expected = [...group]
+      .sort((a, b) => (a.number ?? 100) - (b.number ?? 100) || a.serial.localeCompare(b.serial))
+      .map((d) => (d.number == null ? '--' : String(d.number).padStart(2, '0')));
     expect(numbers).toEqual(expected);
 
     await panel(page).getByRole('button', { name: 'More Info' }).click();
@@ -91,11 +119,15 @@ describe('device management panel', () => {
     await screenshot(page, 'device-panel-dashboard');
     const axe = await axeOn(page).include('[data-testid="device-panel"]').analyze();
     const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(' | ')}`)).toEqual([]);
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(' | ')}`),
+    ).toEqual([]);
     await panel(page).getByRole('button', { name: 'Back to the map' }).click();
     await expect.poll(() => panel(page).count()).toBe(0);
     expect(new URL(page.url()).searchParams.has('device')).toBe(false);
-    await expect(page.getByTestId('selected-device').getByRole('button', { name: 'Open Device Manager' }).isVisible()).resolves.toBe(true);
+    await expect(
+      page.getByTestId('selected-device').getByRole('button', { name: 'Open Device Manager' }).isVisible(),
+    ).resolves.toBe(true);
     await page.getByTestId('selected-device').getByRole('button', { name: 'Open Device Manager' }).click();
     await expect.poll(() => panel(page).getAttribute('data-serial')).toBe(other.serial);
   });
@@ -115,21 +147,42 @@ describe('device management panel', () => {
     // A year of readings (the demo has a few days): the axis must name each month.
     await page.route('**/api/v1/batteryLog', (route) =>
       route.fulfill({
-        json: Array.from({ length: 365 }, (_, i) => ({ update_on: new Date(Date.now() - (364 - i) * 86_400_000).toISOString(), battery_percent: 40 + (i % 50), battery_volt: 3.7 })),
+        json: Array.from({ length: 365 }, (_, i) => ({
+          update_on: new Date(Date.now() - (364 - i) * 86_400_000).toISOString(),
+          battery_percent: 40 + (i % 50),
+          battery_volt: 3.7,
+        })),
       }),
     );
     await menu(page, 'Battery Management').click();
-    await expect.poll(() => panel(page).getByRole('heading', { name: /Battery Power$/ }).count()).toBe(1);
-    await expect.poll(() => panel(page).getByRole('figure', { name: 'Battery state of charge over the past year' }).count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() =>
+        panel(page)
+          .getByRole('heading', { name: /Battery Power$/ })
+          .count(),
+      )
+      .toBe(1);
+    await expect
+      .poll(() => panel(page).getByRole('figure', { name: 'Battery state of charge over the past year' }).count(), {
+        timeout: 15_000,
+      })
+      .toBe(1);
     await expect.poll(() => panel(page).locator('.apexcharts-canvas').count(), { timeout: 15_000 }).toBe(1);
     // Every month of the span once, in order, none skipped (lib/chart-options unit-tests the ticks).
     const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
     const labels = (await panel(page).locator('.apexcharts-xaxis-label').allTextContents()).map((t) => t.trim()).filter(Boolean);
     expect(labels.length, labels.join(' ')).toBeGreaterThanOrEqual(13);
-    expect(labels.every((t) => /^[A-Z][a-z]{2}( \d{4})?$/.test(t)), labels.join(' ')).toBe(true);
+    expect(
+      labels.every((t) => /^[A-Z][a-z]{2}( \d{4})?$/.test(t)),
+      labels.join(' '),
+    ).toBe(true);
     const months = labels.map((t) => MONTHS.indexOf(t.slice(0, 3)));
     for (let i = 1; i < months.length; i++) expect((months[i - 1]! + 1) % 12, labels.join(' ')).toBe(months[i]);
-    for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 1024, height: 768 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(viewport);
       await animationsSettled(page);
       await screenshot(page, `device-panel-battery-${viewport.width}`);
@@ -148,10 +201,21 @@ describe('device management panel', () => {
     await maintenance.click();
     // Turning maintenance on asks first (the confirmations below).
     if (!wasOn) await page.getByRole('dialog', { name: 'Turn On Maintenance?' }).getByRole('button', { name: 'Yes' }).click();
-    await expect.poll(() => panel(page).getByRole('status').filter({ hasText: /^Maintenance (activated|deactivated)/ }).textContent()).toContain(wasOn ? 'Maintenance deactivated' : 'Maintenance activated');
+    await expect
+      .poll(() =>
+        panel(page)
+          .getByRole('status')
+          .filter({ hasText: /^Maintenance (activated|deactivated)/ })
+          .textContent(),
+      )
+      .toContain(wasOn ? 'Maintenance deactivated' : 'Maintenance activated');
     await expect.poll(() => maintenance.getAttribute('aria-pressed')).toBe(wasOn ? 'false' : 'true');
     await expect.poll(() => panel(page).getByLabel('Pending changes').textContent()).toContain('REBOOT');
-    await expect(panel(page).getByText(/^Update after \d{1,2} [A-Z][a-z]{2} \d{4}/).count()).resolves.toBe(1);
+    await expect(
+      panel(page)
+        .getByText(/^Update after \d{1,2} [A-Z][a-z]{2} \d{4}/)
+        .count(),
+    ).resolves.toBe(1);
     // The change can be withdrawn before the device takes it: the setting goes back.
     await panel(page).getByRole('button', { name: 'Cancel the Maintenance change' }).click();
     await expect.poll(() => maintenance.getAttribute('aria-pressed')).toBe(wasOn ? 'true' : 'false');
@@ -169,13 +233,19 @@ describe('device management panel', () => {
     expect(await panel(page).getByText('Loading ...').count()).toBe(0);
 
     const battery = await e2e.openSignedIn('distributor@demo.test', `/?device=${target.serial}&section=battery`);
-    await expect.poll(() => battery.getByRole('figure', { name: 'Battery state of charge over the past year' }).count(), { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(() => battery.getByRole('figure', { name: 'Battery state of charge over the past year' }).count(), {
+        timeout: 30_000,
+      })
+      .toBe(1);
   });
 
   it('on a phone the section takes the width under a menu that shows all eight sections at once', async () => {
     const PHONE = { width: 375, height: 667 };
     const target = (await devices()).find((d) => d.location_group)!;
-    const page = await e2e.openSignedIn('distributor@demo.test', `/?device=${target.serial}&section=management`, { viewport: PHONE });
+    const page = await e2e.openSignedIn('distributor@demo.test', `/?device=${target.serial}&section=management`, {
+      viewport: PHONE,
+    });
     await expect.poll(() => panel(page).getAttribute('data-serial'), { timeout: 30_000 }).toBe(target.serial);
     await expect.poll(() => panel(page).getByRole('slider').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     const layout = await panel(page).evaluate((el) => {
@@ -183,8 +253,22 @@ describe('device management panel', () => {
       const menu = el.querySelector('nav[aria-label="Device sections"] ul')!;
       const current = menu.querySelector('[aria-current="page"]')!;
       const content = el.querySelector('aside + div')!;
-      const items = [...menu.querySelectorAll('button')].map((b) => ({ ...box(b).toJSON(), text: b.textContent, cut: b.scrollWidth > b.clientWidth }));
-      return { panel: box(el), menu: box(menu), current: box(current), content: box(content), overflow: content.scrollWidth - content.clientWidth, menuOverflow: menu.scrollWidth - menu.clientWidth, items, vw: innerWidth, vh: innerHeight };
+      const items = [...menu.querySelectorAll('button')].map((b) => ({
+        ...box(b).toJSON(),
+        text: b.textContent,
+        cut: b.scrollWidth > b.clientWidth,
+      }));
+      return {
+        panel: box(el),
+        menu: box(menu),
+        current: box(current),
+        content: box(content),
+        overflow: content.scrollWidth - content.clientWidth,
+        menuOverflow: menu.scrollWidth - menu.clientWidth,
+        items,
+        vw: innerWidth,
+        vh: innerHeight,
+      };
     });
     // One column: the section as wide as the panel (two columns left it 150 px wide, its controls cut off).
     expect(layout.content.width).toBeGreaterThan(layout.panel.width - 2);
@@ -208,13 +292,21 @@ describe('device management panel', () => {
   it("says when the sections' code could not be downloaded, and Try again shows the section", async () => {
     const target = (await devices()).find((d) => d.location_group)!;
     let fail = true;
-    const answer = await fetch(`${e2e.portal.baseURL}/auth/token/login/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: PASSWORD }) });
+    const answer = await fetch(`${e2e.portal.baseURL}/auth/token/login/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'distributor@demo.test', password: PASSWORD }),
+    });
     const { auth_token: token } = (await answer.json()) as { auth_token: string };
     const page = await e2e.openPage(DESKTOP, `/?device=${target.serial}&section=management`, async (context) => {
       await context.addCookies([{ name: TOKEN_COOKIE, value: token, url: e2e.portal.baseURL, sameSite: 'Lax' }]);
-      await context.route(/\/assets\/sections-part-[^/]*\.js$/, (route) => (fail ? route.abort('internetdisconnected') : route.fallback()));
+      await context.route(/\/assets\/sections-part-[^/]*\.js$/, (route) =>
+        fail ? route.abort('internetdisconnected') : route.fallback(),
+      );
     });
-    await expect.poll(() => panel(page).getByRole('alert').textContent(), { timeout: 30_000 }).toContain("This device's sections could not be loaded.");
+    await expect
+      .poll(() => panel(page).getByRole('alert').textContent(), { timeout: 30_000 })
+      .toContain("This device's sections could not be loaded.");
     await screenshot(page, 'device-panel-sections-not-loaded');
     fail = false;
     await panel(page).getByRole('button', { name: 'Try again' }).click();
@@ -223,7 +315,9 @@ describe('device management panel', () => {
   });
 
   it('a client reads the panel but cannot open the operator sections or change the device', async () => {
-    const clientToken = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token;
+    const clientToken = (
+      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })
+    ).body.auth_token;
     const target = (await devices(clientToken)).find((d) => d.location_group)!;
     const page = await openPanel('client@demo.test', target.serial, TABLET);
     await expect.poll(() => menu(page, 'Device Management').getAttribute('aria-disabled')).toBe('true');
@@ -238,7 +332,9 @@ describe('device management panel', () => {
   it('takes a check-in by push, and makes no repeated REST call for the device over a dozen push periods', async () => {
     const target = (await devices()).find((d) => d.location_group && d.is_online)!;
     const harness = e2e.portal.harness;
-    const secret = (await request(harness.app).post(`/api/v1/deviceSecret/${target.serial}`).set('Authorization', `Token ${admin}`)).body.secret as string;
+    const secret = (
+      await request(harness.app).post(`/api/v1/deviceSecret/${target.serial}`).set('Authorization', `Token ${admin}`)
+    ).body.secret as string;
     const page = await openPanel('distributor@demo.test', target.serial);
     await menu(page, 'Battery Management').click();
     await expect.poll(() => panel(page).getByTestId('battery-percent').textContent(), { timeout: 15_000 }).not.toBe('');
@@ -262,18 +358,27 @@ describe('device management panel', () => {
     const checkin = await request(e2e.portal.baseURL)
       .post('/device/v1/checkin')
       .set('Authorization', `Basic ${Buffer.from(`${target.serial}:${secret}`).toString('base64')}`)
-      .send({ sentAt: now.toISOString(), batteries: [{ at: now.toISOString(), volt: 3.61, percent }], sms: [{ seq: now.getTime(), direction: 'IN', message: `panel push ${now.getTime()}`, at: now.toISOString() }] });
+      .send({
+        sentAt: now.toISOString(),
+        batteries: [{ at: now.toISOString(), volt: 3.61, percent }],
+        sms: [{ seq: now.getTime(), direction: 'IN', message: `panel push ${now.getTime()}`, at: now.toISOString() }],
+      });
     expect(checkin.status).toBe(200);
     // The SMS arrives by the SIM log push, the battery by the device push.
-    await expect.poll(() => panel(page).getByTestId('sms-log').textContent(), { timeout: PERIODS.simLog + 5_000 }).toContain(`panel push ${now.getTime()}`);
+    await expect
+      .poll(() => panel(page).getByTestId('sms-log').textContent(), { timeout: PERIODS.simLog + 5_000 })
+      .toContain(`panel push ${now.getTime()}`);
     await menu(page, 'Battery Management').click();
-    await expect.poll(() => panel(page).getByTestId('battery-percent').textContent(), { timeout: PERIODS.device + 2_000 }).toBe(String(percent));
+    await expect
+      .poll(() => panel(page).getByTestId('battery-percent').textContent(), { timeout: PERIODS.device + 2_000 })
+      .toBe(String(percent));
     await expect(panel(page).getByTestId('battery-volt').textContent()).resolves.toBe('3.61');
     await menu(page, 'SIM Management').click();
 
     // The rest of the quiet window with the panel and its SIM log open: pushes only. The window lasts a
     // dozen periods and a dozen of the device poller's polls, so a slow machine stretches it, never shortens it.
-    const quiet = () => Date.now() - started >= PERIODS.device * QUIET_PERIODS && rt.counters.total('device') >= devicePolls + QUIET_PERIODS;
+    const quiet = () =>
+      Date.now() - started >= PERIODS.device * QUIET_PERIODS && rt.counters.total('device') >= devicePolls + QUIET_PERIODS;
     await expect.poll(quiet, { timeout: PERIODS.device * QUIET_PERIODS * 3, interval: 250 }).toBe(true);
     const reads = calls.filter((c) => c.startsWith('GET /api/v1/device/') || c.startsWith('GET /api/v1/simLog/'));
     // One SIM log read per click on the SIM section (2), never a device read: the panel loaded once before.
@@ -292,7 +397,12 @@ describe('controls that stop a machine or lock out its users ask first', () => {
       for (let p = el.parentElement; p; p = p.parentElement) {
         if (!/(auto|scroll|hidden)/.test(getComputedStyle(p).overflowY)) continue;
         const c = p.getBoundingClientRect();
-        [top, left, bottom, right] = [Math.max(top, c.top), Math.max(left, c.left), Math.min(bottom, c.bottom), Math.min(right, c.right)];
+        [top, left, bottom, right] = [
+          Math.max(top, c.top),
+          Math.max(left, c.left),
+          Math.min(bottom, c.bottom),
+          Math.min(right, c.right),
+        ];
       }
       return bottom > top && right > left ? { x: left, y: top, width: right - left, height: bottom - top } : null;
     });
@@ -307,17 +417,41 @@ describe('controls that stop a machine or lock out its users ask first', () => {
     it(`Deactivate, Maintenance on and Anti vandalism on ask as Pause does; No sends nothing; the result covers neither the chart nor the pending list (${viewport.width} px)`, async () => {
       const list = await devices();
       // A device whose three toggles are all in their running position (activated, maintenance and anti vandalism off).
-      const candidates = list.filter((d) => d.location_group && d.is_online && !d.is_pause && !d.rental && d.is_activated && !d.is_enabled_maintenance && !d.is_enabled_vandalism);
+      const candidates = list.filter(
+        (d) =>
+          d.location_group &&
+          d.is_online &&
+          !d.is_pause &&
+          !d.rental &&
+          d.is_activated &&
+          !d.is_enabled_maintenance &&
+          !d.is_enabled_vandalism,
+      );
       // One device per width, so that each test starts from the running position whatever ran before.
       const target = candidates[WIDTHS.indexOf(viewport)]!;
       expect(target, 'a demo device with every toggle in its running position').toBeTruthy();
       const page = await openPanel('distributor@demo.test', target.serial, viewport);
       const writes: unknown[] = [];
-      page.on('request', (r) => new URL(r.url()).pathname.startsWith('/api/v1/set_device_config/') && writes.push(r.postDataJSON()));
+      page.on(
+        'request',
+        (r) => new URL(r.url()).pathname.startsWith('/api/v1/set_device_config/') && writes.push(r.postDataJSON()),
+      );
       const toggles = {
-        maintenance: { button: panel(page).getByRole('button', { name: 'Maintenance', exact: true }), title: 'Turn On Maintenance?', body: { is_enabled_maintenance: true } },
-        vandalism: { button: panel(page).getByRole('button', { name: 'Anti vandalism', exact: true }), title: 'Turn On Anti vandalism?', body: { is_enabled_vandalism: true } },
-        active: { button: panel(page).getByRole('button', { name: 'Activated', exact: true }), title: 'Deactivate Device?', body: { active: false } },
+        maintenance: {
+          button: panel(page).getByRole('button', { name: 'Maintenance', exact: true }),
+          title: 'Turn On Maintenance?',
+          body: { is_enabled_maintenance: true },
+        },
+        vandalism: {
+          button: panel(page).getByRole('button', { name: 'Anti vandalism', exact: true }),
+          title: 'Turn On Anti vandalism?',
+          body: { is_enabled_vandalism: true },
+        },
+        active: {
+          button: panel(page).getByRole('button', { name: 'Activated', exact: true }),
+          title: 'Deactivate Device?',
+          body: { active: false },
+        },
       };
       await expect.poll(() => toggles.maintenance.button.isEnabled(), { timeout: 15_000 }).toBe(true);
 
@@ -361,7 +495,14 @@ describe('controls that stop a machine or lock out its users ask first', () => {
         }
         await expect.poll(() => writes.length).toBe(1);
         expect(writes.pop()).toEqual(t.body);
-        await expect.poll(() => t.button.or(panel(page).getByRole('button', { name: 'Deactivated', exact: true })).first().getAttribute('aria-pressed')).toBe(kind === 'active' ? 'false' : 'true');
+        await expect
+          .poll(() =>
+            t.button
+              .or(panel(page).getByRole('button', { name: 'Deactivated', exact: true }))
+              .first()
+              .getAttribute('aria-pressed'),
+          )
+          .toBe(kind === 'active' ? 'false' : 'true');
         await expect.poll(() => notice.count(), { timeout: 10_000 }).toBe(0);
       }
       // The way back (Activate, turning either off) gives the machine back to its users: one click, no question.
@@ -382,12 +523,19 @@ describe('controls that stop a machine or lock out its users ask first', () => {
 });
 
 describe('setup fields refuse what cannot be saved', () => {
-  for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
     it(`a cleared Max shots is refused with a message and not saved; a rental ending before it starts keeps Save disabled (${viewport.width} px)`, async () => {
       const target = (await devices()).find((d) => d.location_group && !d.rental)!;
       const page = await openPanel('distributor@demo.test', target.serial, viewport);
       const saves: string[] = [];
-      page.on('request', (r) => r.method() !== 'GET' && /editPumpSetting|rentalV2/.test(r.url()) && saves.push(new URL(r.url()).pathname));
+      page.on(
+        'request',
+        (r) => r.method() !== 'GET' && /editPumpSetting|rentalV2/.test(r.url()) && saves.push(new URL(r.url()).pathname),
+      );
 
       await menu(page, 'Device Management').click();
       const maxShots = panel(page).getByLabel('Max shots');
@@ -408,7 +556,8 @@ describe('setup fields refuse what cannot be saved', () => {
       await menu(page, 'Device Subscription').click();
       const start = panel(page).getByLabel('Start Date');
       await expect.poll(() => start.count(), { timeout: 15_000 }).toBe(1);
-      if (await panel(page).getByRole('button', { name: 'Edit', exact: true }).count()) await panel(page).getByRole('button', { name: 'Edit', exact: true }).click();
+      if (await panel(page).getByRole('button', { name: 'Edit', exact: true }).count())
+        await panel(page).getByRole('button', { name: 'Edit', exact: true }).click();
       await start.fill('2026-12-10');
       await panel(page).getByLabel('End Date').fill('2026-12-01');
       const save = panel(page).getByRole('button', { name: 'Save', exact: true });

@@ -11,14 +11,29 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MaintenanceDevice, PartnerUser } from '@fleet/shared';
-import { DESKTOP, fleetMap, recordResults, resultText, screenshot, seriousAxe, signIn, startE2E, TABLET, type E2E } from './browser.ts';
+import {
+  DESKTOP,
+  fleetMap,
+  recordResults,
+  resultText,
+  screenshot,
+  seriousAxe,
+  signIn,
+  startE2E,
+  TABLET,
+  type E2E,
+} from './browser.ts';
 
 let e2e: E2E;
 let distributorToken = '';
 
 beforeAll(async () => {
   e2e = await startE2E();
-  distributorToken = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+  distributorToken = (
+    await request(e2e.portal.harness.app)
+      .post('/auth/token/login/')
+      .send({ email: 'distributor@demo.test', password: 'Demo1234' })
+  ).body.auth_token;
 });
 afterAll(async () => {
   await e2e?.close();
@@ -28,9 +43,11 @@ afterEach(async () => {
 });
 
 const api = {
-  get: async <T>(path: string, token = distributorToken) => (await request(e2e.portal.harness.app).get(path).set('Authorization', `Token ${token}`)).body as T,
+  get: async <T>(path: string, token = distributorToken) =>
+    (await request(e2e.portal.harness.app).get(path).set('Authorization', `Token ${token}`)).body as T,
 };
-const partnerSerials = async (email: string) => (await api.get<PartnerUser[]>('/api/v1/allUser')).find((u) => u.email === email)!.exclusive_device_serials;
+const partnerSerials = async (email: string) =>
+  (await api.get<PartnerUser[]>('/api/v1/allUser')).find((u) => u.email === email)!.exclusive_device_serials;
 
 /** The serials the map was handed pins for (pins-layer.tsx reads them out on demand), sorted. */
 const pinSerials = (page: Page) =>
@@ -54,7 +71,14 @@ async function partnerView(email: string) {
   await expect
     .poll(
       async () => {
-        const rows = await list.locator(':scope > [role="listitem"]').evaluateAll((els) => els.map((el) => [el.getAttribute('aria-posinset') ?? '', el.querySelector<HTMLElement>('[data-serial]')?.dataset.serial ?? '']));
+        const rows = await list
+          .locator(':scope > [role="listitem"]')
+          .evaluateAll((els) =>
+            els.map((el) => [
+              el.getAttribute('aria-posinset') ?? '',
+              el.querySelector<HTMLElement>('[data-serial]')?.dataset.serial ?? '',
+            ]),
+          );
         for (const [position, serial] of rows) if (serial) seen.set(position!, serial);
         await list.locator('..').evaluate((el) => el.scrollBy(0, el.clientHeight));
         return seen.size;
@@ -76,7 +100,7 @@ async function openExclusive(email: string, viewport = DESKTOP) {
 }
 
 describe('/exclusive-management', () => {
-  it('shows partner companies grouped ignoring case, with each user\'s devices as the API has them', async () => {
+  it("shows partner companies grouped ignoring case, with each user's devices as the API has them", async () => {
     const page = await openExclusive('distributor@demo.test');
     const companies = page.getByRole('navigation', { name: 'Market-partner companies' });
     // Named as its oldest account writes it, whatever the newer one typed.
@@ -96,7 +120,10 @@ describe('/exclusive-management', () => {
     const page = await openExclusive('distributor@demo.test');
     const mine = new Set(await partnerSerials('partner@demo.test'));
     // A placed device (it has a pin) of no partner yet.
-    const devices = await api.get<{ serial: string; label: string; address: string; location: unknown; market_partners: unknown[] }[]>('/api/v1/device');
+    const devices =
+      await api.get<{ serial: string; label: string; address: string; location: unknown; market_partners: unknown[] }[]>(
+        '/api/v1/device',
+      );
     const target = devices.find((d) => !mine.has(d.serial) && d.label && d.location && d.market_partners.length === 0)!;
     expect(target).toBeTruthy();
     const pat = page.locator('[data-testid="partner-user"][data-email="partner@demo.test"]');
@@ -111,7 +138,11 @@ describe('/exclusive-management', () => {
     await screenshot(page, 'exclusive-picker-1280');
 
     // A failed call says why and keeps the choice.
-    await page.route('**/api/v1/addExclusiveDevices/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Server down for the test"}' }), { times: 1 });
+    await page.route(
+      '**/api/v1/addExclusiveDevices/**',
+      (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Server down for the test"}' }),
+      { times: 1 },
+    );
     await picker.getByRole('button', { name: 'Add 1 device' }).click();
     await picker.getByRole('alert').filter({ hasText: 'Server down for the test' }).waitFor();
     await picker.getByRole('button', { name: 'Add 1 device' }).click();
@@ -176,7 +207,9 @@ describe('/maintenance and /maintenance-result', () => {
     await page.getByTestId('maintenance-device').first().waitFor();
     const expected = await api.get<MaintenanceDevice[]>('/api/v1/maintenanceDevices', token);
     expect(expected.length).toBeGreaterThan(0);
-    const order = await page.getByTestId('maintenance-device').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.serial));
+    const order = await page
+      .getByTestId('maintenance-device')
+      .evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.serial));
     expect(order).toEqual(expected.map((d) => d.serial));
     // When the list was read is in the sites' zone, named like their visit times, not the technician's own.
     await expect.poll(() => page.getByText(/Updated \d{1,2} \w{3} \d{4} \d{1,2}:\d{2} (AM|PM) (CST|CDT)\./).count()).toBe(1);
@@ -198,7 +231,10 @@ describe('/maintenance and /maintenance-result', () => {
     await recordResults(page);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await resultText(page, 'WORK RECORDED');
-    await page.locator(`[data-testid="maintenance-device"][data-serial="${first.serial}"]`).getByText(/Last visit .*: Refilled/).waitFor();
+    await page
+      .locator(`[data-testid="maintenance-device"][data-serial="${first.serial}"]`)
+      .getByText(/Last visit .*: Refilled/)
+      .waitFor();
   });
 
   it('opens from a link with the credential in the fragment, which leaves the address bar; reads at tablet width', async () => {
@@ -218,7 +254,9 @@ describe('/maintenance and /maintenance-result', () => {
     await rows.first().waitFor();
     await expect(rows.first().textContent()).resolves.toMatch(/Both pumps topped up/);
     // The time carries its zone's name (CST, CDT, EST ... or UTC).
-    await expect(rows.first().locator('td').first().textContent()).resolves.toMatch(/\d{4} \d{1,2}:\d{2} [AP]M [A-Z]{2,5}|GMT[+-]\d/);
+    await expect(rows.first().locator('td').first().textContent()).resolves.toMatch(
+      /\d{4} \d{1,2}:\d{2} [AP]M [A-Z]{2,5}|GMT[+-]\d/,
+    );
     expect(await seriousAxe(page)).toEqual([]);
     await screenshot(page, 'maintenance-result-1280');
 
@@ -227,8 +265,16 @@ describe('/maintenance and /maintenance-result', () => {
     expect(link).toMatch(/\/maintenance#token=[A-Za-z0-9]+$/);
     await page.getByRole('status').filter({ hasText: 'A new maintenance credential is active' }).waitFor();
     const fresh = link!.split('#token=')[1]!;
-    expect((await request(e2e.portal.harness.app).get('/api/v1/maintenanceDevices').set('Authorization', `Token ${e2e.portal.harness.config.maintenanceToken}`)).status).toBe(401);
-    expect((await request(e2e.portal.harness.app).get('/api/v1/maintenanceDevices').set('Authorization', `Token ${fresh}`)).status).toBe(200);
+    expect(
+      (
+        await request(e2e.portal.harness.app)
+          .get('/api/v1/maintenanceDevices')
+          .set('Authorization', `Token ${e2e.portal.harness.config.maintenanceToken}`)
+      ).status,
+    ).toBe(401);
+    expect(
+      (await request(e2e.portal.harness.app).get('/api/v1/maintenanceDevices').set('Authorization', `Token ${fresh}`)).status,
+    ).toBe(200);
 
     await page.setViewportSize(TABLET);
     expect(await seriousAxe(page)).toEqual([]);
@@ -240,7 +286,10 @@ describe('/maintenance and /maintenance-result', () => {
     await anonymous.getByText('Sign in to the portal to see what was done.').waitFor();
     const client = await e2e.openSignedIn('client@demo.test', '/maintenance-result', { viewport: DESKTOP });
     await client.getByRole('heading', { name: 'Maintenance result', level: 1 }).waitFor();
-    await client.getByText(/No maintenance has been recorded yet|Refilled|Repaired|Batch replaced/).first().waitFor();
+    await client
+      .getByText(/No maintenance has been recorded yet|Refilled|Repaired|Batch replaced/)
+      .first()
+      .waitFor();
     expect(await client.getByRole('button', { name: 'Make a new credential' }).count()).toBe(0);
   });
 });

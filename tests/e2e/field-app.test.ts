@@ -22,7 +22,13 @@ describe('the field app: installable, offline shell', () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     profile = fs.mkdtempSync(path.join(os.tmpdir(), 'field-app-profile-'));
     // A persistent profile: Chromium answers installability (and keeps service workers) only for one.
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: TEST_BROWSER_ARGS, viewport: PHONE, baseURL: portal.baseURL });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: TEST_BROWSER_ARGS,
+      viewport: PHONE,
+      baseURL: portal.baseURL,
+    });
   }, 180_000);
   afterAll(async () => {
     await context?.close();
@@ -45,10 +51,17 @@ describe('the field app: installable, offline shell', () => {
     const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: { message: string }[]; data?: string };
     expect(manifest.url).toBe(`${portal.baseURL}/manifest.webmanifest`);
     expect(manifest.errors).toEqual([]);
-    const parsed = JSON.parse(manifest.data ?? '{}') as { display: string; start_url: string; scope: string; icons: { sizes: string }[] };
+    const parsed = JSON.parse(manifest.data ?? '{}') as {
+      display: string;
+      start_url: string;
+      scope: string;
+      icons: { sizes: string }[];
+    };
     expect(parsed).toMatchObject({ display: 'standalone', start_url: '/maintenance', scope: '/maintenance' });
     expect(parsed.icons.map((i) => i.sizes)).toContain('512x512');
-    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: { errorId: string }[];
+    };
     expect(installabilityErrors).toEqual([]);
     // The worker and the manifest are revalidated on every load, not cached like hashed assets.
     for (const file of ['/sw.js', '/manifest.webmanifest']) {
@@ -105,7 +118,9 @@ describe('the field app: installable, offline shell', () => {
         await dialog.getByRole('button', { name: 'Save' }).click();
         await dialog.waitFor({ state: 'hidden' });
       }
-      await expect.poll(() => page.getByTestId('waiting-count').textContent()).toBe('3 records wait to be sent: they go when the signal returns.');
+      await expect
+        .poll(() => page.getByTestId('waiting-count').textContent())
+        .toBe('3 records wait to be sent: they go when the signal returns.');
       await screenshot(page, 'field-app-waiting-390');
       expect(await seriousAxe(page)).toEqual([]);
     } finally {
@@ -114,8 +129,15 @@ describe('the field app: installable, offline shell', () => {
     // No tap: the browser's 'online' event sends them.
     await expect.poll(() => page.getByTestId('waiting-count').textContent(), { timeout: 20_000 }).toBe('Every record is sent.');
     const token = portal.harness.config.maintenanceToken;
-    const records = (await (await page.request.get('/api/v1/maintenanceRecords?limit=500', { headers: { Authorization: `Token ${token}` } })).json()) as { note: string }[];
-    expect(records.filter((r) => r.note.startsWith(marker)).map((r) => r.note).sort()).toEqual([0, 1, 2].map((i) => `${marker} ${i}`));
+    const records = (await (
+      await page.request.get('/api/v1/maintenanceRecords?limit=500', { headers: { Authorization: `Token ${token}` } })
+    ).json()) as { note: string }[];
+    expect(
+      records
+        .filter((r) => r.note.startsWith(marker))
+        .map((r) => r.note)
+        .sort(),
+    ).toEqual([0, 1, 2].map((i) => `${marker} ${i}`));
     await page.goto('/maintenance-result');
     await page.getByTestId('maintenance-record').first().waitFor();
     expect(await page.getByTestId('maintenance-record').filter({ hasText: marker }).count()).toBe(3);

@@ -52,13 +52,23 @@ describe('live map with the real push server', () => {
     });
     const before = await counts();
     const harness = e2e.portal.harness;
-    const admin = (await request(harness.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
-    const list = (await request(harness.app).get('/api/v1/device').set('Authorization', `Token ${admin}`)).body as { serial: string; is_pause: boolean; is_warning: boolean; is_online: boolean }[];
+    const admin = (
+      await request(harness.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })
+    ).body.auth_token;
+    const list = (await request(harness.app).get('/api/v1/device').set('Authorization', `Token ${admin}`)).body as {
+      serial: string;
+      is_pause: boolean;
+      is_warning: boolean;
+      is_online: boolean;
+    }[];
     const target = list.find((d) => !d.is_pause && !d.is_warning && d.is_online)!;
     const pollsBefore = rt.counters.total('deviceCards');
 
     const started = Date.now();
-    await request(harness.app).post(`/api/v1/setPauseDevice/${target.serial}`).set('Authorization', `Token ${admin}`).send({ isPause: true });
+    await request(harness.app)
+      .post(`/api/v1/setPauseDevice/${target.serial}`)
+      .set('Authorization', `Token ${admin}`)
+      .send({ isPause: true });
     await expect.poll(async () => (await counts()).paused, { timeout: CARD_PERIOD * 3 }).toBe((before.paused ?? 0) + 1);
     // Here a push, not a page reload: the browser reads no device list after its first load (below). How fast
     // a portal write reaches watchers is a benchmark's figure (tests/integration/perf-poll.test.ts, budget 1 s),
@@ -77,7 +87,8 @@ describe('live map with the real push server', () => {
 
     // Keep the page open for the rest of the quiet window: pushes keep coming, REST calls do not. The window
     // lasts fifteen periods and fifteen card polls, so a slow machine stretches it, never shortens it.
-    const quiet = () => Date.now() - started >= CARD_PERIOD * QUIET_PERIODS && rt.counters.total('deviceCards') - pollsBefore >= QUIET_PERIODS;
+    const quiet = () =>
+      Date.now() - started >= CARD_PERIOD * QUIET_PERIODS && rt.counters.total('deviceCards') - pollsBefore >= QUIET_PERIODS;
     await expect.poll(quiet, { timeout: CARD_PERIOD * QUIET_PERIODS * 3, interval: 250 }).toBe(true);
     expect(deviceCalls).toEqual([]);
   });

@@ -11,7 +11,23 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/src/app.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
 import { TOKEN_COOKIE } from '../../client/src/shared/api/token.ts';
-import { axeOn, fleetMap, mapData, mapIdle, PASSWORD, screenshot, seriousAxe, signIn, signInTab, signInToMap, startE2E, TABLET, DESKTOP, tokenCookie, type E2E } from './browser.ts';
+import {
+  axeOn,
+  fleetMap,
+  mapData,
+  mapIdle,
+  PASSWORD,
+  screenshot,
+  seriousAxe,
+  signIn,
+  signInTab,
+  signInToMap,
+  startE2E,
+  TABLET,
+  DESKTOP,
+  tokenCookie,
+  type E2E,
+} from './browser.ts';
 import { FIXTURE_AREA, FIXTURE_LAYER, fixturePmtiles } from './pmtiles-fixture.ts';
 import { CLIENT_DIST } from './server.ts';
 
@@ -44,7 +60,8 @@ const pinCount = async (page: Page) => Number((await mapData(page)).pinCount);
  */
 function isChicagoSummer(at: Date): boolean {
   const year = at.getUTCFullYear();
-  const nthSunday = (month: number, nth: number) => 1 + ((7 - new Date(Date.UTC(year, month, 1)).getUTCDay()) % 7) + 7 * (nth - 1);
+  const nthSunday = (month: number, nth: number) =>
+    1 + ((7 - new Date(Date.UTC(year, month, 1)).getUTCDay()) % 7) + 7 * (nth - 1);
   return at.getTime() >= Date.UTC(year, 2, nthSunday(2, 2), 8) && at.getTime() < Date.UTC(year, 10, nthSunday(10, 1), 7);
 }
 
@@ -52,7 +69,10 @@ function isChicagoSummer(at: Date): boolean {
  * A page whose map is handed to the test as `window.__fleetMap` (offline-map.tsx gives it only when this
  * flag is set before the app starts), signed in through the form.
  */
-async function hookedMap(email: string, { baseURL, watch }: { baseURL?: string; watch?: (page: Page) => void } = {}): Promise<Page> {
+async function hookedMap(
+  email: string,
+  { baseURL, watch }: { baseURL?: string; watch?: (page: Page) => void } = {},
+): Promise<Page> {
   const page = await e2e.openPage(DESKTOP, 'about:blank');
   watch?.(page);
   await page.addInitScript(() => {
@@ -90,9 +110,17 @@ async function uncoveredPlaceNames(page: Page): Promise<string[]> {
 /** Whether the water layer is drawn under each of these places (longitude, latitude). */
 async function waterAt(page: Page, places: Record<string, [number, number]>): Promise<Record<string, boolean>> {
   return page.evaluate((at) => {
-    type Map = { project(p: [number, number]): unknown; queryRenderedFeatures(point: unknown, options: { layers: string[] }): unknown[] };
+    type Map = {
+      project(p: [number, number]): unknown;
+      queryRenderedFeatures(point: unknown, options: { layers: string[] }): unknown[];
+    };
     const map = (window as unknown as { __fleetMap: Map }).__fleetMap;
-    return Object.fromEntries(Object.entries(at).map(([name, lngLat]) => [name, map.queryRenderedFeatures(map.project(lngLat), { layers: ['basemap-water'] }).length > 0]));
+    return Object.fromEntries(
+      Object.entries(at).map(([name, lngLat]) => [
+        name,
+        map.queryRenderedFeatures(map.project(lngLat), { layers: ['basemap-water'] }).length > 0,
+      ]),
+    );
   }, places);
 }
 
@@ -222,9 +250,15 @@ describe('map screen', () => {
   it('opens /status and /exclusive-management in a new tab; market partners cannot use the latter', async () => {
     const page = await e2e.openPage();
     await signInToMap(page, 'distributor@demo.test');
-    const [status] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: /Status report/ }).click()]);
+    const [status] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('link', { name: /Status report/ }).click(),
+    ]);
     await status.getByRole('heading', { name: 'Status report' }).waitFor();
-    const [exclusive] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('exclusive-management-link').click()]);
+    const [exclusive] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByTestId('exclusive-management-link').click(),
+    ]);
     await exclusive.getByRole('heading', { name: 'Market partner management' }).waitFor();
     expect(await exclusive.getByRole('link', { name: 'Back to the map' }).getAttribute('href')).toBe('/');
 
@@ -237,7 +271,9 @@ describe('map screen', () => {
     // or gone after a deploy. Before, the whole window went blank.
     let fail = true;
     const page = await e2e.openPage(DESKTOP, '/', async (context) => {
-      await context.route(/\/assets\/(map-page|status)-[^/]*\.js$/, (route) => (fail ? route.abort('internetdisconnected') : route.fallback()));
+      await context.route(/\/assets\/(map-page|status)-[^/]*\.js$/, (route) =>
+        fail ? route.abort('internetdisconnected') : route.fallback(),
+      );
     });
     await signIn(page, 'distributor@demo.test');
     const mapFailure = page.getByRole('alert').filter({ hasText: 'The map could not be loaded.' });
@@ -253,7 +289,9 @@ describe('map screen', () => {
 
     fail = true;
     await page.goto('/status');
-    const pageFailure = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'This page could not be loaded' }) });
+    const pageFailure = page
+      .getByRole('alert')
+      .filter({ has: page.getByRole('heading', { name: 'This page could not be loaded' }) });
     await pageFailure.waitFor();
     await screenshot(page, 'page-code-failed');
     expect(await seriousAxe(page)).toEqual([]);
@@ -267,7 +305,9 @@ describe('map screen', () => {
     await page.route('**/api/v1/user', (route) => (unreachable ? route.abort('internetdisconnected') : route.fallback()));
     await page.setViewportSize(TABLET);
     await page.goto('/');
-    const sessionFailure = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'The portal cannot be reached' }) });
+    const sessionFailure = page
+      .getByRole('alert')
+      .filter({ has: page.getByRole('heading', { name: 'The portal cannot be reached' }) });
     await sessionFailure.waitFor();
     await screenshot(page, 'session-unreachable-820x1180');
     expect(await seriousAxe(page)).toEqual([]);
@@ -277,7 +317,9 @@ describe('map screen', () => {
 
     // The pins' feed failing says so in the same place and shape as the map's code failing.
     let pinsFail = true;
-    await page.route('**/api/v1/devicePins', (route) => (pinsFail ? route.fulfill({ status: 500, json: { detail: 'boom' } }) : route.fallback()));
+    await page.route('**/api/v1/devicePins', (route) =>
+      pinsFail ? route.fulfill({ status: 500, json: { detail: 'boom' } }) : route.fallback(),
+    );
     await page.reload();
     const pinsFailure = page.getByRole('status').filter({ hasText: 'The devices could not be loaded.' });
     await pinsFailure.waitFor();
@@ -332,7 +374,7 @@ describe('map screen', () => {
   it.each([
     { zone: 'UTC', email: 'client@demo.test' },
     { zone: 'America/Chicago', email: 'client@demo.test' },
-  ])('shows a live clock in the browser\'s zone ($zone): its exact GMT offset, the date, ticking', async ({ zone, email }) => {
+  ])("shows a live clock in the browser's zone ($zone): its exact GMT offset, the date, ticking", async ({ zone, email }) => {
     // A returning user (one page load); the clock is the browser's local time.
     const page = await e2e.openSignedIn(email, '/', { timezoneId: zone });
     const clock = page.getByTestId('clock-panel');
@@ -341,7 +383,9 @@ describe('map screen', () => {
     // 'GMT-5' in summer (daylight saving), as the zone's rules give it for today.
     const expected = zone === 'UTC' ? 'GMT+0' : isChicagoSummer(new Date()) ? 'GMT-5' : 'GMT-6';
     expect(await clock.getByTestId('clock-gmt').textContent()).toBe(expected);
-    expect(await clock.getByTestId('clock-date').textContent()).toMatch(/^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{1,2} [A-Z][a-z]+ \d{4}$/);
+    expect(await clock.getByTestId('clock-date').textContent()).toMatch(
+      /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{1,2} [A-Z][a-z]+ \d{4}$/,
+    );
     const first = await clock.getByTestId('clock-time').getAttribute('datetime');
     await expect.poll(() => clock.getByTestId('clock-time').getAttribute('datetime'), { timeout: 3000 }).not.toBe(first);
   });
@@ -349,7 +393,11 @@ describe('map screen', () => {
   it("paints a returning user's clock once: the one shown while the session is checked stays when it answers", async () => {
     // The clock is the map page's Largest Contentful Paint. A clock made anew when the session answered was
     // a second, later paint, which Lighthouse took as the page's LCP (2.2-3.8 s instead of 1.9 s).
-    const answer = await fetch(`${e2e.portal.baseURL}/auth/token/login/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'client@demo.test', password: PASSWORD }) });
+    const answer = await fetch(`${e2e.portal.baseURL}/auth/token/login/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'client@demo.test', password: PASSWORD }),
+    });
     const { auth_token: token } = (await answer.json()) as { auth_token: string };
     const page = await e2e.openPage(DESKTOP, '/', async (context) => {
       await context.addCookies([{ name: TOKEN_COOKIE, value: token, url: e2e.portal.baseURL, sameSite: 'Lax' }]);
@@ -372,7 +420,8 @@ describe('map screen', () => {
     });
     await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 30_000 });
     const seen = await page.evaluate(() => {
-      const { clocks, whileChecking } = (window as unknown as { __clocks: { clocks: Element[]; whileChecking: boolean } }).__clocks;
+      const { clocks, whileChecking } = (window as unknown as { __clocks: { clocks: Element[]; whileChecking: boolean } })
+        .__clocks;
       return { count: clocks.length, whileChecking, stillShown: clocks[0]?.isConnected ?? false };
     });
     expect(seen).toEqual({ count: 1, whileChecking: true, stillShown: true });
@@ -384,16 +433,22 @@ describe('map screen', () => {
     await settle(page);
     const serious = async () => {
       const { violations } = await axeOn(page).analyze();
-      return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+      return violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
     };
     expect(await serious()).toEqual([]);
     // Every entrance a dialog makes from here on.
     await page.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { __entrances: string[] }).__entrances = seen;
-      document.addEventListener('animationstart', (event) => {
-        if (event.target instanceof HTMLDialogElement) seen.push(event.animationName);
-      }, true);
+      document.addEventListener(
+        'animationstart',
+        (event) => {
+          if (event.target instanceof HTMLDialogElement) seen.push(event.animationName);
+        },
+        true,
+      );
     });
     await page.getByTestId('profile-image').click();
     // Its own content, not the Loading… dialog with the same name shown while its code arrives.
@@ -415,7 +470,10 @@ describe('map screen', () => {
       const focused = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement;
         const style = getComputedStyle(el);
-        return { name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '', ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 };
+        return {
+          name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '',
+          ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0,
+        };
       });
       seen.set(focused.name, focused.ring);
     }
@@ -455,7 +513,9 @@ describe('map screen', () => {
     await settle(page);
     await screenshot(page, `map-clusters-${name}`);
     // Panels stay inside the window and do not overlap each other.
-    const boxes = await Promise.all(['clock-panel', 'active-pin-panel', 'profile-panel'].map((id) => page.getByTestId(id).boundingBox()));
+    const boxes = await Promise.all(
+      ['clock-panel', 'active-pin-panel', 'profile-panel'].map((id) => page.getByTestId(id).boundingBox()),
+    );
     for (const box of boxes) {
       expect(box!.x).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
@@ -464,7 +524,9 @@ describe('map screen', () => {
     expect(boxes[1]!.y + boxes[1]!.height).toBeLessThan(boxes[2]!.y);
 
     for (let step = 0; step < 6 && Number((await mapData(page)).renderedPinCount ?? 0) < 3; step++) {
-      const [x, y] = ((await mapData(page)).biggestCluster ?? `${viewport.width / 2},${viewport.height / 2}`).split(',').map(Number);
+      const [x, y] = ((await mapData(page)).biggestCluster ?? `${viewport.width / 2},${viewport.height / 2}`)
+        .split(',')
+        .map(Number);
       const before = (await mapData(page)).zoom;
       await page.mouse.click(x!, y!);
       await expect.poll(async () => (await mapData(page)).zoom).not.toBe(before);
@@ -487,7 +549,9 @@ describe('map screen', () => {
         if (m?.type === 'LD' && m.data?.source === 'pins' && m.data.data !== undefined) {
           const data = m.data.data;
           const text = data instanceof String;
-          const features = text ? (JSON.parse(String(data)) as { features: unknown[] }).features.length : ((data as { features?: unknown[] }).features?.length ?? 0);
+          const features = text
+            ? (JSON.parse(String(data)) as { features: unknown[] }).features.length
+            : ((data as { features?: unknown[] }).features?.length ?? 0);
           sent.push({ text, features });
         }
         return (post as (...args: unknown[]) => void).call(this, message, ...rest);
@@ -512,15 +576,27 @@ describe('map screen', () => {
       type Value = { get(): unknown; set(value: unknown): void };
       type Context = { gl: WebGL2RenderingContext; bindFramebuffer: Value };
       type Texture = { texture: WebGLTexture; destroy(): void };
-      type TextureClass = new (context: Context, image: { width: number; height: number; data: Uint8Array }, format: number) => Texture;
-      const map = (window as unknown as { __fleetMap: { painter: { context: Context }; style: { imageManager: { atlasTexture: object } } } }).__fleetMap;
+      type TextureClass = new (
+        context: Context,
+        image: { width: number; height: number; data: Uint8Array },
+        format: number,
+      ) => Texture;
+      const map = (
+        window as unknown as { __fleetMap: { painter: { context: Context }; style: { imageManager: { atlasTexture: object } } } }
+      ).__fleetMap;
       const context = map.painter.context;
       const gl = context.gl;
       const atlas = map.style.imageManager.atlasTexture;
-      const patched = Object.getOwnPropertySymbols(Object.getPrototypeOf(atlas)).some((s) => s.description === 'fleet.nativePremultiply');
+      const patched = Object.getOwnPropertySymbols(Object.getPrototypeOf(atlas)).some(
+        (s) => s.description === 'fleet.nativePremultiply',
+      );
       const Texture = atlas.constructor as TextureClass;
       // Red at half alpha, green at a quarter, an opaque colour, and a colour that is fully transparent.
-      const texture = new Texture(context, { width: 2, height: 2, data: new Uint8Array([255, 0, 0, 128, 0, 255, 0, 64, 10, 20, 30, 255, 200, 100, 50, 0]) }, gl.RGBA);
+      const texture = new Texture(
+        context,
+        { width: 2, height: 2, data: new Uint8Array([255, 0, 0, 128, 0, 255, 0, 64, 10, 20, 30, 255, 200, 100, 50, 0]) },
+        gl.RGBA,
+      );
       const previous = context.bindFramebuffer.get();
       const framebuffer = gl.createFramebuffer();
       context.bindFramebuffer.set(framebuffer);
@@ -534,7 +610,9 @@ describe('map screen', () => {
     });
     expect(result.patched).toBe(true);
     const premultiplied = [128, 0, 0, 128, 0, 64, 0, 64, 10, 20, 30, 255, 0, 0, 0, 0];
-    result.texels.forEach((value, at) => expect(Math.abs(value - premultiplied[at]!), `byte ${at}: ${result.texels.join(',')}`).toBeLessThanOrEqual(1));
+    result.texels.forEach((value, at) =>
+      expect(Math.abs(value - premultiplied[at]!), `byte ${at}: ${result.texels.join(',')}`).toBeLessThanOrEqual(1),
+    );
   });
 
   it('draws land and water, state and parish borders, town names and site names at zoom 10, water and state lines at 4, device labels and towns at 15 (distributor)', async () => {
@@ -544,10 +622,20 @@ describe('map screen', () => {
     await expect.poll(zoom).toBe('10.00');
     // Zoom 10 over New Orleans: the Gulf and its lakes, the Louisiana-Mississippi line, the parish lines.
     await expect
-      .poll(async () => Object.values(await drawn(page, [WATER, STATE_LINES, PARISH_LINES])).map((n) => n > 0), { timeout: 20_000 })
+      .poll(async () => Object.values(await drawn(page, [WATER, STATE_LINES, PARISH_LINES])).map((n) => n > 0), {
+        timeout: 20_000,
+      })
       .toEqual([true, true, true]);
     // Water where there is water, land where there is land (no tile drawn as water over the land).
-    expect(await waterAt(page, { pontchartrain: [-90.1, 30.2], borgne: [-89.65, 30.03], metairie: [-90.15, 29.99], laplace: [-90.48, 30.07], chalmette: [-89.96, 29.94] })).toEqual({
+    expect(
+      await waterAt(page, {
+        pontchartrain: [-90.1, 30.2],
+        borgne: [-89.65, 30.03],
+        metairie: [-90.15, 29.99],
+        laplace: [-90.48, 30.07],
+        chalmette: [-89.96, 29.94],
+      }),
+    ).toEqual({
       pontchartrain: true,
       borgne: true,
       metairie: false,
@@ -565,10 +653,21 @@ describe('map screen', () => {
     // The Gulf coast at zoom 4: water and state lines; parish lines only from zoom 6 (they would hatch the
     // whole view); big cities only; no device or site labels under zoom 10.
     await expect
-      .poll(async () => Object.values(await drawn(page, [WATER, STATE_LINES, PARISH_LINES])).map((n) => n > 0), { timeout: 20_000 })
+      .poll(async () => Object.values(await drawn(page, [WATER, STATE_LINES, PARISH_LINES])).map((n) => n > 0), {
+        timeout: 20_000,
+      })
       .toEqual([true, true, false]);
     expect((await drawn(page, [PARISH_LINES]))[PARISH_LINES]).toBe(0);
-    expect(await waterAt(page, { gulf: [-90, 25], atlantic: [-65, 32], chicago: [-87.65, 41.85], boston: [-71.1, 42.35], denver: [-104.99, 39.74], memphis: [-90.05, 35.15] })).toEqual({
+    expect(
+      await waterAt(page, {
+        gulf: [-90, 25],
+        atlantic: [-65, 32],
+        chicago: [-87.65, 41.85],
+        boston: [-71.1, 42.35],
+        denver: [-104.99, 39.74],
+        memphis: [-90.05, 35.15],
+      }),
+    ).toEqual({
       gulf: true,
       atlantic: true,
       chicago: false,
@@ -644,7 +743,11 @@ describe('MAP_STYLE_URL with a Protomaps-style PMTiles basemap', () => {
       const end = Math.min(Number(match[2]), archive.length - 1);
       ranges.push({ range: req.headers.range, status: 206 });
       const body = archive.subarray(start, end + 1);
-      res.writeHead(206, { 'Content-Type': 'application/vnd.pmtiles', 'Content-Range': `bytes ${start}-${end}/${archive.length}`, 'Content-Length': body.length });
+      res.writeHead(206, {
+        'Content-Type': 'application/vnd.pmtiles',
+        'Content-Range': `bytes ${start}-${end}/${archive.length}`,
+        'Content-Length': body.length,
+      });
       return res.end(body);
     });
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
@@ -654,7 +757,9 @@ describe('MAP_STYLE_URL with a Protomaps-style PMTiles basemap', () => {
     const { harness } = e2e.portal;
     const config = { ...harness.config, mapStyleUrl: `${styleOrigin}/style.json` };
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: `${harness.dataDir}/outbox` });
-    const portal = http.createServer(createApp({ config, database: harness.database, mailer, clientDir: CLIENT_DIST, log: () => undefined }));
+    const portal = http.createServer(
+      createApp({ config, database: harness.database, mailer, clientDir: CLIENT_DIST, log: () => undefined }),
+    );
     await new Promise<void>((resolve) => portal.listen(0, '127.0.0.1', resolve));
     const portalUrl = `http://127.0.0.1:${(portal.address() as AddressInfo).port}`;
     try {
@@ -675,7 +780,10 @@ describe('MAP_STYLE_URL with a Protomaps-style PMTiles basemap', () => {
         .poll(
           () =>
             map.evaluate((layer) => {
-              type Map = { getLayer(id: string): unknown; queryRenderedFeatures(o: { layers: string[] }): { properties: Record<string, unknown> }[] };
+              type Map = {
+                getLayer(id: string): unknown;
+                queryRenderedFeatures(o: { layers: string[] }): { properties: Record<string, unknown> }[];
+              };
               const m = (window as unknown as { __fleetMap?: Map }).__fleetMap;
               return m?.getLayer(layer) ? m.queryRenderedFeatures({ layers: [layer] }).map((f) => f.properties.name) : [];
             }, `${FIXTURE_LAYER}-area`),
@@ -707,8 +815,20 @@ function operatorStyle(origin: string) {
     sources: { archive: { type: 'vector', url: `pmtiles://${origin}/basemap.pmtiles` } },
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': '#ece6d6' } },
-      { id: `${FIXTURE_LAYER}-area`, type: 'fill', source: 'archive', 'source-layer': FIXTURE_LAYER, paint: { 'fill-color': '#8fb8de', 'fill-opacity': 0.7 } },
-      { id: `${FIXTURE_LAYER}-outline`, type: 'line', source: 'archive', 'source-layer': FIXTURE_LAYER, paint: { 'line-color': '#2f5d8a', 'line-width': 2 } },
+      {
+        id: `${FIXTURE_LAYER}-area`,
+        type: 'fill',
+        source: 'archive',
+        'source-layer': FIXTURE_LAYER,
+        paint: { 'fill-color': '#8fb8de', 'fill-opacity': 0.7 },
+      },
+      {
+        id: `${FIXTURE_LAYER}-outline`,
+        type: 'line',
+        source: 'archive',
+        'source-layer': FIXTURE_LAYER,
+        paint: { 'line-color': '#2f5d8a', 'line-width': 2 },
+      },
     ],
   };
 }

@@ -9,9 +9,29 @@ import { localDateOf } from '@fleet/shared';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { formatDeviceClock, latestPage, pageHours, siteDateTime, toggleConfirmation } from '../../client/src/widgets/device-panel/lib/panel-lib.ts';
+import {
+  formatDeviceClock,
+  latestPage,
+  pageHours,
+  siteDateTime,
+  toggleConfirmation,
+} from '../../client/src/widgets/device-panel/lib/panel-lib.ts';
 import { DEMO_STILL_SERIALS } from '../../server/src/seed/demo-data.ts';
-import { animationsSettled, DESKTOP, mapData, mapIdle, recordSteps, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
+import {
+  animationsSettled,
+  DESKTOP,
+  mapData,
+  mapIdle,
+  recordSteps,
+  screenshot,
+  seriousAxe,
+  signInToMap,
+  startE2E,
+  stepsUntil,
+  TABLET,
+  type E2E,
+  type RecordedStep,
+} from './browser.ts';
 import { startPortalPushes } from './server.ts';
 
 const SITE_ZONE = 'America/Chicago';
@@ -35,7 +55,9 @@ beforeAll(async () => {
   e2e = await startE2E();
   rt = await startPortalPushes(e2e.portal, PERIODS);
   for (const email of ['distributor@demo.test', 'client@demo.test', 'partner@demo.test']) {
-    tokens[email] = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })).body.auth_token;
+    tokens[email] = (
+      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })
+    ).body.auth_token;
   }
 });
 afterAll(async () => {
@@ -60,7 +82,9 @@ type ApiDevice = {
 };
 const api = () => request(e2e.portal.harness.app);
 async function devices(email = 'distributor@demo.test'): Promise<ApiDevice[]> {
-  return ((await api().get('/api/v1/device').set('Authorization', `Token ${tokens[email]}`)).body as ApiDevice[]).filter((d) => d.location_group);
+  return ((await api().get('/api/v1/device').set('Authorization', `Token ${tokens[email]}`)).body as ApiDevice[]).filter(
+    (d) => d.location_group,
+  );
 }
 
 /** A page in a browser set to BROWSER_ZONE's time, signed in to the map. */
@@ -102,16 +126,21 @@ async function flip(page: Page, toggle: Locator) {
   if (question) await page.getByRole('dialog', { name: question.title }).getByRole('button', { name: 'Yes' }).click();
 }
 const panel = (page: Page) => page.getByTestId('device-panel');
-const menu = (page: Page, name: string) => panel(page).getByRole('navigation', { name: 'Device sections' }).getByRole('button', { name });
+const menu = (page: Page, name: string) =>
+  panel(page).getByRole('navigation', { name: 'Device sections' }).getByRole('button', { name });
 const dialog = (page: Page) => panel(page).getByTestId('control-dialog');
 
 /** Records each phase of the device panel's control dialog ('closed' when gone). */
-const recordDialogPhases = (page: Page) => recordSteps(page, '[data-testid="device-panel"] [data-testid="control-dialog"]', 'data-phase');
+const recordDialogPhases = (page: Page) =>
+  recordSteps(page, '[data-testid="device-panel"] [data-testid="control-dialog"]', 'data-phase');
 /** The phases recorded since recordDialogPhases, once the dialog has shown `result` and closed again. */
 const dialogPhasesUntilClosed = (page: Page, result: string) => stepsUntil(page, new RegExp(`${result} closed$`));
 /** One cycle of the control dialog (spec section 4): loading, the result with its text, closed about 1 s later. */
 function expectCycle(phases: RecordedStep[], result: 'success' | 'danger', text: string) {
-  expect(phases.map((p) => p.value), text).toEqual(['loading', result, 'closed']);
+  expect(
+    phases.map((p) => p.value),
+    text,
+  ).toEqual(['loading', result, 'closed']);
   expect(result === 'danger' ? phases[1]!.alert : phases[1]!.text).toContain(text);
   const closedAfter = phases[2]!.at - phases[1]!.at;
   // The dialog closes on a 1 s timer (RESULT_CLOSE_MS). The bound above is wide because a page on a loaded
@@ -142,11 +171,15 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     await expect.poll(() => bodies.length, { timeout: 15_000 }).toBeGreaterThan(0);
     expect(bodies[0]).toMatchObject({ filterDateType: 'DAILY', todayDate: siteToday() });
     // The window shown is the one the answer's latest data falls in, by the site's clock.
-    const answer = (await api().post('/api/v1/getPumpLog').set('Authorization', `Token ${tokens['distributor@demo.test']}`).send(bodies[0])).body;
+    const answer = (
+      await api().post('/api/v1/getPumpLog').set('Authorization', `Token ${tokens['distributor@demo.test']}`).send(bodies[0])
+    ).body;
     const expected = pageHours(answer.dispensingDatas, latestPage(answer.dispensingDatas, answer.remainDatas, Date.now()));
     await expect.poll(() => panel(page).getByTestId('analytics-window').textContent(), { timeout: 10_000 }).toBe(expected);
     // The latest-data window never starts in the site's future.
-    const siteHour = Number(new Intl.DateTimeFormat('en-US', { timeZone: SITE_ZONE, hour: 'numeric', hourCycle: 'h23' }).format(new Date()));
+    const siteHour = Number(
+      new Intl.DateTimeFormat('en-US', { timeZone: SITE_ZONE, hour: 'numeric', hourCycle: 'h23' }).format(new Date()),
+    );
     expect(Number(expected.slice(0, 2))).toBeLessThanOrEqual(siteHour);
     await expect.poll(() => panel(page).locator('.apexcharts-canvas').count(), { timeout: 15_000 }).toBe(1);
     // The site's day differs from the browser's all through the run: the checks below cannot pass by chance.
@@ -156,13 +189,18 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     // The chart's first category is the site's wall clock of the window's first hour, and paging moves the
     // window by the site's hours (Earlier, or Later when the latest data is in the first window).
     const rows = answer.dispensingDatas as { date: string; value: number | null }[];
-    const hourAt = (date: string, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(Date.parse(date));
+    const hourAt = (date: string, zone: string) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+        Date.parse(date),
+      );
     const firstCategory = () => panel(page).locator('.apexcharts-xaxis-label tspan').first().textContent();
     const shownPage = latestPage(rows, answer.remainDatas, Date.now());
     await expect.poll(firstCategory).toBe(hourAt(rows[shownPage * 6]!.date, SITE_ZONE));
     expect(hourAt(rows[shownPage * 6]!.date, BROWSER_ZONE)).not.toBe(await firstCategory());
     const next = shownPage > 0 ? shownPage - 1 : shownPage + 1;
-    await panel(page).getByRole('button', { name: shownPage > 0 ? 'Earlier' : 'Later' }).click();
+    await panel(page)
+      .getByRole('button', { name: shownPage > 0 ? 'Earlier' : 'Later' })
+      .click();
     await expect.poll(() => panel(page).getByTestId('analytics-window').textContent()).toBe(pageHours(rows, next));
     expect(pageHours(rows, next).slice(0, 5)).toBe(hourAt(rows[next * 6]!.date, SITE_ZONE));
     await expect.poll(firstCategory).toBe(hourAt(rows[next * 6]!.date, SITE_ZONE));
@@ -182,7 +220,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     await expect.poll(() => smsRows.count(), { timeout: 15_000 }).toBeGreaterThan(0);
     const cells = (await smsRows.evaluateAll((trs) => trs.map((tr) => tr.lastElementChild?.textContent ?? ''))).slice(0, 10);
     // Read after the table: the latest rows hold every row shown (pushes may have added some since it opened).
-    const sms = (await api().get(`/api/v1/simLog/${target.serial}?limit=50`).set('Authorization', `Token ${tokens['distributor@demo.test']}`)).body as { created_when: string }[];
+    const sms = (
+      await api().get(`/api/v1/simLog/${target.serial}?limit=50`).set('Authorization', `Token ${tokens['distributor@demo.test']}`)
+    ).body as { created_when: string }[];
     const asSite = sms.map((r) => formatDeviceClock(Date.parse(r.created_when), SITE_ZONE));
     const asBrowser = sms.map((r) => formatDeviceClock(Date.parse(r.created_when), BROWSER_ZONE));
     for (const cell of cells) {
@@ -192,7 +232,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
   });
 
   it('one time zone: pending change times and the header in the site zone, named once (distributor)', async () => {
-    const target = (await devices()).find((d) => d.is_online && !d.is_pause && !DEMO_STILL_SERIALS.includes(d.serial) && !d.rental)!;
+    const target = (await devices()).find(
+      (d) => d.is_online && !d.is_pause && !DEMO_STILL_SERIALS.includes(d.serial) && !d.rental,
+    )!;
     const page = await openPanel('distributor@demo.test', target.serial);
     const vandalism = panel(page).getByRole('button', { name: 'Anti vandalism', exact: true });
     await expect.poll(() => vandalism.isEnabled(), { timeout: 15_000 }).toBe(true);
@@ -222,7 +264,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
   });
 
   it('control dialog: loading, the result, closed about 1 s later, for every kind of control; a refused change goes back (distributor)', async () => {
-    const target = (await devices()).find((d) => d.is_online && !d.is_pause && !DEMO_STILL_SERIALS.includes(d.serial) && !d.rental)!;
+    const target = (await devices()).find(
+      (d) => d.is_online && !d.is_pause && !DEMO_STILL_SERIALS.includes(d.serial) && !d.rental,
+    )!;
     const page = await openPanel('distributor@demo.test', target.serial);
     const maintenance = panel(page).getByRole('button', { name: 'Maintenance', exact: true });
     await expect.poll(() => maintenance.isEnabled(), { timeout: 15_000 }).toBe(true);
@@ -264,7 +308,12 @@ describe('device panel corrections (the browser a date away from the sites in Ch
       await page.getByRole('dialog', { name: title }).getByRole('button', { name: 'Yes' }).click();
     };
     /** `act` refused by the server (`whenRefused` checks what shows then), then `act` again, answered. */
-    const refusedThenDone = async (pattern: string, act: () => Promise<unknown>, texts: { refused: string; done: string }, whenRefused = async () => {}) => {
+    const refusedThenDone = async (
+      pattern: string,
+      act: () => Promise<unknown>,
+      texts: { refused: string; done: string },
+      whenRefused = async () => {},
+    ) => {
       await refuse(pattern);
       await cycle(act, 'danger', texts.refused);
       await whenRefused();
@@ -274,9 +323,14 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     const wrong = 'Something went wrong.';
 
     // Withdrawing a pending change: refused (the change stays), then done.
-    await refusedThenDone('**/api/v1/cancelPendingChange/**', () => pending('Maintenance').click(), { refused: wrong, done: 'The change was cancelled.' }, async () => {
-      await expect(pending('Maintenance').count()).resolves.toBe(1);
-    });
+    await refusedThenDone(
+      '**/api/v1/cancelPendingChange/**',
+      () => pending('Maintenance').click(),
+      { refused: wrong, done: 'The change was cancelled.' },
+      async () => {
+        await expect(pending('Maintenance').count()).resolves.toBe(1);
+      },
+    );
     await expect.poll(() => maintenance.getAttribute('aria-pressed')).toBe(was ? 'true' : 'false');
 
     // Anti vandalism and Activated refused: the error dialog, and the toggle goes back.
@@ -287,10 +341,14 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     await refuse('**/api/v1/set_device_config/**', 1_500);
     for (const toggle of [vandalism, activated]) {
       const before = await toggle.getAttribute('aria-pressed');
-      await cycle(async () => {
-        await flip(page, toggle);
-        await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe(before === 'true' ? 'false' : 'true');
-      }, 'danger', wrong);
+      await cycle(
+        async () => {
+          await flip(page, toggle);
+          await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe(before === 'true' ? 'false' : 'true');
+        },
+        'danger',
+        wrong,
+      );
       expect(await toggle.getAttribute('aria-pressed')).toBe(before);
     }
     await page.unroute('**/api/v1/set_device_config/**');
@@ -323,7 +381,10 @@ describe('device panel corrections (the browser a date away from the sites in Ch
         await slider.press(move);
         expect(await slider.inputValue()).not.toBe(mode);
       },
-      { refused: 'Oops! There was an error updating your pump settings. Please try again later.', done: 'Your pump settings have been successfully updated.' },
+      {
+        refused: 'Oops! There was an error updating your pump settings. Please try again later.',
+        done: 'Your pump settings have been successfully updated.',
+      },
       async () => expect(await slider.inputValue()).toBe(mode),
     );
     expect(await slider.inputValue()).not.toBe(mode);
@@ -334,7 +395,10 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     await refusedThenDone(
       '**/api/v1/deviceRegistrationSetup/**',
       () => powerOff.fill(other),
-      { refused: 'Oops! There was an error saving your time setup. Please try again later.', done: 'Your time setup has been successfully saved.' },
+      {
+        refused: 'Oops! There was an error saving your time setup. Please try again later.',
+        done: 'Your time setup has been successfully saved.',
+      },
       async () => expect(await powerOff.inputValue()).toBe(minutes),
     );
     expect(await powerOff.inputValue()).toBe(other);
@@ -343,7 +407,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
   it('rental plan: after Save the status line, the message and the RENTAL marker agree; multi-select keeps the current device (distributor)', async () => {
     const list = await devices();
     const groups = new Map<number, ApiDevice[]>();
-    for (const d of list) if (!d.rental && !DEMO_STILL_SERIALS.includes(d.serial)) groups.set(d.location_group, [...(groups.get(d.location_group) ?? []), d]);
+    for (const d of list)
+      if (!d.rental && !DEMO_STILL_SERIALS.includes(d.serial))
+        groups.set(d.location_group, [...(groups.get(d.location_group) ?? []), d]);
     const [target, other] = [...groups.values()].find((g) => g.length >= 2)!;
     const page = await openPanel('distributor@demo.test', target!.serial);
     await menu(page, 'Device Subscription').click();
@@ -384,21 +450,30 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     await recordDialogPhases(page);
     await panel(page).getByRole('button', { name: 'Save' }).click();
     expectCycle(await dialogPhasesUntilClosed(page, 'success'), 'success', 'New plan has been successfully set');
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/^Plan from \d{1,2} [A-Z][a-z]{2} \d{4} to .*, waiting for the device/);
+    await expect
+      .poll(() => status.textContent(), { timeout: 10_000 })
+      .toMatch(/^Plan from \d{1,2} [A-Z][a-z]{2} \d{4} to .*, waiting for the device/);
     await expect.poll(() => panel(page).getByLabel('Pending changes').textContent()).toContain('RENTAL');
     await screenshot(page, 'panel-corrections-subscription-saved');
     await menu(page, 'Device Dashboard').click();
-    await expect.poll(() => panel(page).getByRole('button', { name: 'Rental Plan', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() => panel(page).getByRole('button', { name: 'Rental Plan', exact: true }).getAttribute('aria-pressed'))
+      .toBe('true');
     // Both devices carry the plan.
     for (const d of [target!, other!]) {
-      const r = (await api().get(`/api/v1/rentalV2/${d.serial}`).set('Authorization', `Token ${tokens['distributor@demo.test']}`)).body;
+      const r = (await api().get(`/api/v1/rentalV2/${d.serial}`).set('Authorization', `Token ${tokens['distributor@demo.test']}`))
+        .body;
       expect(r.start_date, d.serial).toBe(siteToday());
     }
   });
 
   it('TOTAL DISPENSE and REMAINING move live while the device dispenses (distributor)', async () => {
-    const target = (await devices()).find((d) => d.is_online && !DEMO_STILL_SERIALS.includes(d.serial) && d.right_pump_type === 'Unspecified')!;
-    const secret = (await api().post(`/api/v1/deviceSecret/${target.serial}`).set('Authorization', `Token ${tokens['distributor@demo.test']}`)).body.secret as string;
+    const target = (await devices()).find(
+      (d) => d.is_online && !DEMO_STILL_SERIALS.includes(d.serial) && d.right_pump_type === 'Unspecified',
+    )!;
+    const secret = (
+      await api().post(`/api/v1/deviceSecret/${target.serial}`).set('Authorization', `Token ${tokens['distributor@demo.test']}`)
+    ).body.secret as string;
     const page = await openPanel('distributor@demo.test', target.serial);
     const total = panel(page).getByTestId('dispense-total');
     const remaining = panel(page).getByTestId('remaining-tsp');
@@ -428,7 +503,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     const card = panel(page).locator('[aria-current="true"]');
     await expect.poll(() => card.textContent(), { timeout: 15_000 }).toContain('Pump sensor fault');
     expect(await card.textContent()).not.toMatch(/[A-Z]+_[A-Z_]+/);
-    await expect(menu(page, 'Device Dashboard').getByRole('img').getAttribute('aria-label')).resolves.toContain('Pump sensor fault');
+    await expect(menu(page, 'Device Dashboard').getByRole('img').getAttribute('aria-label')).resolves.toContain(
+      'Pump sensor fault',
+    );
     await panel(page).getByRole('button', { name: 'Back to the map' }).click();
     const pinCard = page.getByTestId('selected-device');
     await expect.poll(() => pinCard.textContent()).toContain('Pump sensor fault');
@@ -438,7 +515,16 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     const cells = page.getByTestId('status-warnings');
     await expect.poll(() => cells.count(), { timeout: 30_000 }).toBeGreaterThan(0);
     const texts = (await cells.allTextContents()).join(' | ');
-    for (const words of ['Pump sensor fault', 'Failed request', 'Low battery', 'Left pump fluid low', 'Right pump fluid low', 'Not registered yet', 'Batch expired', 'Batch recalled']) {
+    for (const words of [
+      'Pump sensor fault',
+      'Failed request',
+      'Low battery',
+      'Left pump fluid low',
+      'Right pump fluid low',
+      'Not registered yet',
+      'Batch expired',
+      'Batch recalled',
+    ]) {
       expect(texts, words).toContain(words);
     }
     expect(texts).not.toMatch(/\b[A-Z]+_[A-Z_]+\b|\bBATTERY\b|\bREGISTRATION\b/);
@@ -458,8 +544,11 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     ];
     // Each a returning user opening the link, side by side (one wait for all three). What each page asked
     // is read from its resource timing afterwards, which also holds what it asked before a listener could be set.
-    const pages = await Promise.all(cases.map(({ email, serial }) => e2e.openSignedIn(email, `/?device=${serial}`, { timezoneId: BROWSER_ZONE })));
-    for (const page of pages) await expect.poll(() => panel(page).getByTestId('device-not-found').count(), { timeout: 30_000 }).toBe(1);
+    const pages = await Promise.all(
+      cases.map(({ email, serial }) => e2e.openSignedIn(email, `/?device=${serial}`, { timezoneId: BROWSER_ZONE })),
+    );
+    for (const page of pages)
+      await expect.poll(() => panel(page).getByTestId('device-not-found').count(), { timeout: 30_000 }).toBe(1);
     const page = pages[0]!;
     await expect(panel(page).getByRole('heading', { level: 2 }).textContent()).resolves.toBe('Device not found');
     expect(await panel(page).textContent()).not.toContain('None');
@@ -475,10 +564,14 @@ describe('device panel corrections (the browser a date away from the sites in Ch
     await page.waitForTimeout(3_000);
     for (const [i, p] of pages.entries()) {
       const { serial, email } = cases[i]!;
-      const asked = (await p.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname))) as string[];
+      const asked = (await p.evaluate(() =>
+        performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname),
+      )) as string[];
       // The browser's buffer holds 250 entries: a full one could have dropped some.
       expect(asked.length, email).toBeLessThan(250);
-      const about = asked.filter((path) => path.includes(serial) || /getPumpLog|batteryLog|simLog|monthDataUsage|pumpSetting|rentalV2/.test(path));
+      const about = asked.filter(
+        (path) => path.includes(serial) || /getPumpLog|batteryLog|simLog|monthDataUsage|pumpSetting|rentalV2/.test(path),
+      );
       expect(about, email).toEqual([`/api/v1/device/${serial}`]);
     }
   });
@@ -527,7 +620,9 @@ describe('device panel corrections (the browser a date away from the sites in Ch
   });
 
   it('sections look right and axe finds nothing serious with the panel open, as distributor and market partner', async () => {
-    const target = (await devices()).find((d) => d.is_online && d.right_pump_type !== 'Unspecified' && !DEMO_STILL_SERIALS.includes(d.serial))!;
+    const target = (await devices()).find(
+      (d) => d.is_online && d.right_pump_type !== 'Unspecified' && !DEMO_STILL_SERIALS.includes(d.serial),
+    )!;
     const page = await openPanel('distributor@demo.test', target.serial);
     await expect.poll(() => panel(page).getByTestId('analytics-window').count(), { timeout: 15_000 }).toBe(1);
     expect(await axeSerious(page)).toEqual([]);
@@ -562,7 +657,10 @@ describe('device panel corrections (the browser a date away from the sites in Ch
       ['Device Management', () => panel(partner).getByRole('slider').count()],
       ['Device Subscription', () => panel(partner).getByTestId('rental-status').count()],
       ['SIM Management', () => panel(partner).getByTestId('sms-log').or(panel(partner).getByText('No data available')).count()],
-      ['Battery Management', () => panel(partner).locator('.apexcharts-canvas').or(panel(partner).getByText('No Data present in the graph!')).count()],
+      [
+        'Battery Management',
+        () => panel(partner).locator('.apexcharts-canvas').or(panel(partner).getByText('No Data present in the graph!')).count(),
+      ],
     ] as const) {
       await menu(partner, name).click();
       await expect.poll(ready, { timeout: 15_000 }).toBeGreaterThan(0);
@@ -582,9 +680,12 @@ describe('map at zoom 4, 10 and 15', () => {
     // Towns around New Orleans are named (the gazetteer), and clusters of one site carry the site's name.
     // (New Orleans itself may give way to the pins on it: a name never covers the fleet.)
     await expect.poll(async () => (await placeNames()).length, { timeout: 15_000 }).toBeGreaterThan(5);
-    expect((await placeNames()).some((name) => ['New Orleans', 'Metairie', 'Kenner', 'Slidell', 'Houma', 'LaPlace'].includes(name))).toBe(true);
+    expect(
+      (await placeNames()).some((name) => ['New Orleans', 'Metairie', 'Kenner', 'Slidell', 'Houma', 'LaPlace'].includes(name)),
+    ).toBe(true);
     await expect.poll(async () => Number((await mapData(page)).siteLabelCount), { timeout: 15_000 }).toBeGreaterThan(0);
-    const sites = (await api().get('/api/v1/deviceGroup').set('Authorization', `Token ${tokens['distributor@demo.test']}`)).body as { name: string }[];
+    const sites = (await api().get('/api/v1/deviceGroup').set('Authorization', `Token ${tokens['distributor@demo.test']}`))
+      .body as { name: string }[];
     const siteLabels = await page.getByTestId('fleet-map').locator('[data-site]').allTextContents();
     for (const label of siteLabels) expect(sites.map((s) => s.name)).toContain(label);
     await mapIdle(page);
@@ -617,15 +718,23 @@ describe('map at zoom 4, 10 and 15', () => {
     expect(await axeSerious(page)).toEqual([]);
   });
 
-  it('MAP_STYLE_URL: the offline map draws the operator\'s MapLibre style instead of its own basemap, the fleet on top (distributor)', async () => {
+  it("MAP_STYLE_URL: the offline map draws the operator's MapLibre style instead of its own basemap, the fleet on top (distributor)", async () => {
     const context = await e2e.browser.newContext({ viewport: DESKTOP, baseURL: e2e.portal.baseURL, timezoneId: BROWSER_ZONE });
     contexts.push(context);
     // As a server with MAP_STYLE_URL set answers it; the style an operator hosts (a plain background here).
-    await context.route('**/api/v1/clientConfig', (route) => route.fulfill({ json: { googleMapsApiKey: null, mapStyleUrl: '/operator/style.json' } }));
+    await context.route('**/api/v1/clientConfig', (route) =>
+      route.fulfill({ json: { googleMapsApiKey: null, mapStyleUrl: '/operator/style.json' } }),
+    );
     let styleRead = false;
     await context.route('**/operator/style.json', (route) => {
       styleRead = true;
-      return route.fulfill({ json: { version: 8, sources: {}, layers: [{ id: 'operator-background', type: 'background', paint: { 'background-color': '#f4e9d8' } }] } });
+      return route.fulfill({
+        json: {
+          version: 8,
+          sources: {},
+          layers: [{ id: 'operator-background', type: 'background', paint: { 'background-color': '#f4e9d8' } }],
+        },
+      });
     });
     const page = await context.newPage();
     await page.goto('/');

@@ -17,7 +17,18 @@ export function fixturePmtiles(): Buffer {
   const area: GeoJSON.Feature = {
     type: 'Feature',
     properties: { name },
-    geometry: { type: 'Polygon', coordinates: [[[west, south], [east, south], [east, north], [west, north], [west, south]]] },
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [west, south],
+          [east, south],
+          [east, north],
+          [west, north],
+          [west, south],
+        ],
+      ],
+    },
   };
   const tiles = vectorTiles({ type: 'FeatureCollection', features: [area] }, FIXTURE_LAYER, 0);
   return pmtilesArchive(tiles, { vectorLayers: [{ id: FIXTURE_LAYER, fields: { name: 'String' } }], center: [-90, 30, 0] });

@@ -51,9 +51,9 @@ describe('realtime pins', () => {
     const token = (await page.context().cookies()).find((c) => c.name === 'userToken')?.value;
     await expect.poll(() => handshakeTokens.includes(token)).toBe(true);
 
-    const devices = ((await (await page.request.get('/api/v1/device', { headers: { Authorization: `Token ${token}` } })).json()) as ApiDevice[]).filter(
-      (d) => d.location,
-    );
+    const devices = (
+      (await (await page.request.get('/api/v1/device', { headers: { Authorization: `Token ${token}` } })).json()) as ApiDevice[]
+    ).filter((d) => d.location);
     await expect.poll(() => subscriptions.some((s) => s.topic === 'overview')).toBe(true);
     const subscribed = new Set(subscriptions.flatMap((s) => (s.topic === 'deviceCards' ? s.serials : [])));
     expect(devices.every((d) => subscribed.has(d.serial))).toBe(true);
@@ -65,11 +65,22 @@ describe('realtime pins', () => {
     const at = new Date().toISOString();
     // A burst: the last value per field wins, applied in one store update.
     for (const socket of sockets) {
-      socket.emit('device:changed', { serial: paused.serial, patch: { is_pause: false, is_warning: false, is_online: false }, at });
+      socket.emit('device:changed', {
+        serial: paused.serial,
+        patch: { is_pause: false, is_warning: false, is_online: false },
+        at,
+      });
       for (const device of regular) socket.emit('device:changed', { serial: device.serial, patch: { is_pause: false }, at });
       for (const device of regular) socket.emit('device:changed', { serial: device.serial, patch: { is_pause: true }, at });
     }
-    await expect.poll(counts).toEqual({ ...before, paused: before.paused! - 1 + regular.length, offline: before.offline! + 1, normal: before.normal! - regular.length });
+    await expect
+      .poll(counts)
+      .toEqual({
+        ...before,
+        paused: before.paused! - 1 + regular.length,
+        offline: before.offline! + 1,
+        normal: before.normal! - regular.length,
+      });
     expect(deviceFetches).toHaveLength(1);
 
     // Drop the connection: the client reconnects by itself, subscribes again and re-fetches.

@@ -16,7 +16,22 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { warningText, type ReportAnswer } from '@fleet/shared';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { XLSX_HEADER_ROW } from '../../server/src/reports/report-files.ts';
-import { ARTIFACTS, DESKTOP, dismissPopup, recordResults, recordSteps, resultText, screenshot, seriousAxe, signInToMap, startE2E, stepsUntil, TABLET, type E2E, type RecordedStep } from './browser.ts';
+import {
+  ARTIFACTS,
+  DESKTOP,
+  dismissPopup,
+  recordResults,
+  recordSteps,
+  resultText,
+  screenshot,
+  seriousAxe,
+  signInToMap,
+  startE2E,
+  stepsUntil,
+  TABLET,
+  type E2E,
+  type RecordedStep,
+} from './browser.ts';
 import { portalAuth } from './server.ts';
 import { confirmRecipients } from '../helpers/report-recipients.ts';
 
@@ -37,7 +52,9 @@ beforeAll(async () => {
     tickMs: 100,
   });
   for (const email of [DISTRIBUTOR, 'client@demo.test']) {
-    tokens[email] = (await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })).body.auth_token;
+    tokens[email] = (
+      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })
+    ).body.auth_token;
   }
 });
 afterAll(async () => {
@@ -49,10 +66,21 @@ afterEach(async () => {
   await e2e.closeContexts();
 });
 
-type ApiDevice = { serial: string; label: string; brand: number | null; location_id: number | null; is_pause: boolean; is_online: boolean; is_warning: boolean; warning_lists: string[] };
+type ApiDevice = {
+  serial: string;
+  label: string;
+  brand: number | null;
+  location_id: number | null;
+  is_pause: boolean;
+  is_online: boolean;
+  is_warning: boolean;
+  warning_lists: string[];
+};
 const api = (email = DISTRIBUTOR) => ({
-  get: async <T>(p: string) => (await request(e2e.portal.harness.app).get(p).set('Authorization', `Token ${tokens[email]}`)).body as T,
-  post: (p: string, body?: object) => request(e2e.portal.harness.app).post(p).set('Authorization', `Token ${tokens[email]}`).send(body),
+  get: async <T>(p: string) =>
+    (await request(e2e.portal.harness.app).get(p).set('Authorization', `Token ${tokens[email]}`)).body as T,
+  post: (p: string, body?: object) =>
+    request(e2e.portal.harness.app).post(p).set('Authorization', `Token ${tokens[email]}`).send(body),
 });
 
 const view = (page: Page) => page.getByTestId('report-list');
@@ -62,7 +90,10 @@ const recordEmailSteps = (page: Page) => recordSteps(page, '[data-testid="email-
 /** The steps recorded once the dialog has shown 'sent' and closed again. */
 const untilSentAndClosed = (page: Page) => stepsUntil(page, /sent closed$/, 30_000);
 const sentText = (steps: RecordedStep[]) => steps.find((s) => s.value === 'sent')!.text;
-const fail500 = (page: Page, glob: string) => page.route(glob, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Server down for the test"}' }));
+const fail500 = (page: Page, glob: string) =>
+  page.route(glob, (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Server down for the test"}' }),
+  );
 const day = (offset: number) => {
   const d = new Date();
   d.setDate(d.getDate() + offset);
@@ -72,7 +103,11 @@ const day = (offset: number) => {
 const axeDialog = (page: Page) => seriousAxe(page, 'dialog[open]');
 
 /** `ownContext`: a browser context of the test's own (one whose page clock the test takes over). */
-async function openReportList(email = DISTRIBUTOR, viewport?: { width: number; height: number }, ownContext?: (context: BrowserContext) => Promise<void>) {
+async function openReportList(
+  email = DISTRIBUTOR,
+  viewport?: { width: number; height: number },
+  ownContext?: (context: BrowserContext) => Promise<void>,
+) {
   const page = await e2e.openPage(viewport, '/', ownContext);
   await signInToMap(page, email);
   await page.getByTestId('overview').waitFor({ timeout: 20_000 });
@@ -95,7 +130,8 @@ async function pickDevices(page: Page, serials: readonly string[]) {
   await filter.waitFor({ state: 'hidden' });
 }
 
-const count = async (page: Page, what: 'devices' | 'brands' | 'counties') => Number(await page.getByTestId(`count-${what}`).textContent());
+const count = async (page: Page, what: 'devices' | 'brands' | 'counties') =>
+  Number(await page.getByTestId(`count-${what}`).textContent());
 
 describe('Report List view', () => {
   it('opens on the last whole day (yesterday to yesterday, the browser zone named), No Report Added, Download and Send Email disabled with the reason in words', async () => {
@@ -108,7 +144,9 @@ describe('Report List view', () => {
     await expect(page.getByTestId('report-zone').innerText()).resolves.toContain(zone);
     await expect(view(page).getByText('No Report Added').count()).resolves.toBe(1);
     await expect(view(page).getByText('Temporary Device List', { exact: true }).count()).resolves.toBe(1);
-    await expect(page.getByTestId('report-actions-blocked').innerText()).resolves.toBe('Download and Send Email: Add devices to the Temporary Device List first.');
+    await expect(page.getByTestId('report-actions-blocked').innerText()).resolves.toBe(
+      'Download and Send Email: Add devices to the Temporary Device List first.',
+    );
     for (const name of ['Download', 'Send Email']) {
       const button = view(page).getByRole('button', { name, exact: true });
       expect(await button.isDisabled()).toBe(true);
@@ -153,8 +191,15 @@ describe('Report List view', () => {
     await filter.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => view(page).getByText('No Report Added').count()).toBe(1);
 
-    const chosen = [devices[0]!, devices[1]!, devices.find((d) => d.brand !== devices[0]!.brand && d.location_id !== devices[0]!.location_id) ?? devices[2]!];
-    await pickDevices(page, chosen.map((d) => d.serial));
+    const chosen = [
+      devices[0]!,
+      devices[1]!,
+      devices.find((d) => d.brand !== devices[0]!.brand && d.location_id !== devices[0]!.location_id) ?? devices[2]!,
+    ];
+    await pickDevices(
+      page,
+      chosen.map((d) => d.serial),
+    );
     expect(await count(page, 'devices')).toBe(3);
     expect(await count(page, 'brands')).toBe(new Set(chosen.map((d) => d.brand).filter((b) => b !== null)).size);
     expect(await count(page, 'counties')).toBe(new Set(chosen.map((d) => d.location_id).filter((c) => c !== null)).size);
@@ -191,7 +236,11 @@ describe('Report List view', () => {
     const parks = page.getByTestId('tags-list').getByRole('button', { name: 'Parks', exact: true });
     await expect(parks.getAttribute('aria-pressed')).resolves.toBe('true');
     await expect(page.getByTestId('tag-notice').textContent()).resolves.toBe('Tag "Parks" saved.');
-    expect((await api().get<{ name: string; deviceSerials: string[] }[]>('/api/v1/reportTag')).find((t) => t.name === 'Parks')!.deviceSerials.sort()).toEqual(['SP240001', 'SP240002']);
+    expect(
+      (await api().get<{ name: string; deviceSerials: string[] }[]>('/api/v1/reportTag'))
+        .find((t) => t.name === 'Parks')!
+        .deviceSerials.sort(),
+    ).toEqual(['SP240001', 'SP240002']);
     expect(await count(page, 'devices')).toBe(2);
     // Second click: back to the (now empty) Temporary Device List; another click loads the tag again.
     await parks.click();
@@ -330,7 +379,10 @@ describe('Email Setup', () => {
     await view(page).getByRole('button', { name: 'Email Setup' }).click();
     await setup.getByRole('button', { name: 'Enabled: ops@e2e.test' }).click();
     await setup.getByRole('button', { name: 'Cancel' }).click();
-    expect((await api().get<{ email: string; is_enable: boolean }[]>('/api/v1/email')).find((e) => e.email === 'ops@e2e.test')!.is_enable).toBe(true);
+    expect(
+      (await api().get<{ email: string; is_enable: boolean }[]>('/api/v1/email')).find((e) => e.email === 'ops@e2e.test')!
+        .is_enable,
+    ).toBe(true);
 
     // Delete: refused, then done.
     await view(page).getByRole('button', { name: 'Email Setup' }).click();
@@ -342,7 +394,9 @@ describe('Email Setup', () => {
     await setup.getByRole('button', { name: 'Delete boss@e2e.test' }).click();
     await popup('EMAIL DELETED');
     await expect.poll(() => rows.count()).toBe(3);
-    expect((await api().get<{ email: string }[]>('/api/v1/email')).map((e) => e.email).filter((e) => e.endsWith('@e2e.test'))).toEqual(['ops@e2e.test']);
+    expect(
+      (await api().get<{ email: string }[]>('/api/v1/email')).map((e) => e.email).filter((e) => e.endsWith('@e2e.test')),
+    ).toEqual(['ops@e2e.test']);
   });
 
   it('on a phone each entry is its name with its switch and Delete, its address whole under them; the columns keep their names', async () => {
@@ -363,7 +417,8 @@ describe('Email Setup', () => {
         return {
           addressLines: lines(row.querySelectorAll('td')[1]!),
           nameLines: lines(row.querySelectorAll('td')[0]!),
-          controlsBesideName: Math.abs(enabled!.top - name!.top) < name!.height && Math.abs(remove!.top - name!.top) < name!.height,
+          controlsBesideName:
+            Math.abs(enabled!.top - name!.top) < name!.height && Math.abs(remove!.top - name!.top) < name!.height,
           addressUnder: email!.top >= name!.bottom - 1,
           inside: [name, email, enabled, remove].every((r) => r!.left >= bounds.left && r!.right <= bounds.right),
         };
@@ -371,10 +426,13 @@ describe('Email Setup', () => {
     });
     expect(layout.length).toBeGreaterThan(0);
     // Four columns at this width broke 'ops@demo.test' into three lines and 'Operations' into three.
-    for (const row of layout) expect(row).toEqual({ addressLines: 1, nameLines: 1, controlsBesideName: true, addressUnder: true, inside: true });
+    for (const row of layout)
+      expect(row).toEqual({ addressLines: 1, nameLines: 1, controlsBesideName: true, addressUnder: true, inside: true });
     // The column names are hidden from sight, not from screen readers: Chromium's accessibility tree keeps the table.
     const cdp = await page.context().newCDPSession(page);
-    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value: string }; name?: { value: string }; ignored: boolean }[] };
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { role?: { value: string }; name?: { value: string }; ignored: boolean }[];
+    };
     const headers = nodes.filter((n) => !n.ignored && n.role?.value === 'columnheader').map((n) => n.name?.value?.toLowerCase());
     expect(headers).toEqual(['name', 'email', 'enabled', 'delete']);
     expect(nodes.filter((n) => !n.ignored && n.role?.value === 'row').length).toBe(layout.length + 1);
@@ -411,7 +469,10 @@ describe('Download and Send Email', () => {
     expect(body.startDate.slice(0, 19)).toBe(`${range.start}T00:00:00`);
     expect(body.endDate.slice(0, 19)).toBe(`${range.end}T23:59:59`);
     const xlsx = await saved;
-    const label = (d: string) => new Date(`${d}T12:00:00Z`).toLocaleString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: '2-digit' }).replace(/(\w+) (\d+), (\d+)/, '$3_$1_$2');
+    const label = (d: string) =>
+      new Date(`${d}T12:00:00Z`)
+        .toLocaleString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: '2-digit' })
+        .replace(/(\w+) (\d+), (\d+)/, '$3_$1_$2');
     expect(xlsx.suggestedFilename()).toBe(`${label(range.start)}-${label(range.end)}.xlsx`);
     await dialog(page, 'Report has been downloaded !').waitFor();
     await screenshot(page, 'reports-download-done');
@@ -423,7 +484,9 @@ describe('Download and Send Email', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(file);
     const ws = wb.getWorksheet('Report')!;
-    expect(ws.getCell('A3').value).toBe(`Devices: ${answer.counts.devices}    Brands: ${answer.counts.brands}    Counties: ${answer.counts.counties}`);
+    expect(ws.getCell('A3').value).toBe(
+      `Devices: ${answer.counts.devices}    Brands: ${answer.counts.brands}    Counties: ${answer.counts.counties}`,
+    );
     const header = (ws.getRow(XLSX_HEADER_ROW).values as unknown[]).slice(1) as string[];
     const col = (name: string) => header.indexOf(name) + 1;
     const bySerial = new Map<string, ExcelJS.Row>();
@@ -448,7 +511,10 @@ describe('Download and Send Email', () => {
     // PDF: POST /report then POST /api/pdf; its text holds the same totals.
     await view(page).getByRole('button', { name: 'Download', exact: true }).click();
     const calls: string[] = [];
-    page.on('request', (r) => ['/api/v1/report', '/api/pdf'].includes(new URL(r.url()).pathname) && calls.push(new URL(r.url()).pathname));
+    page.on(
+      'request',
+      (r) => ['/api/v1/report', '/api/pdf'].includes(new URL(r.url()).pathname) && calls.push(new URL(r.url()).pathname),
+    );
     const savedPdf = page.waitForEvent('download');
     await download.getByRole('button', { name: 'PDF' }).click();
     const pdf = await savedPdf;
@@ -460,8 +526,14 @@ describe('Download and Send Email', () => {
     expect(text).toContain(`Devices: ${answer.counts.devices}`);
     for (const d of answer.devices) expect(text).toContain(d.serial);
     const totalLine = text.split('\n').find((line) => /^\s*Total\b/.test(line))!;
-    const fmt = (n: number, decimals = 0) => n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-    for (const n of [fmt(answer.totals.sunscreen_dispensed), fmt(answer.totals.sanitizer_dispensed), fmt(answer.totals.sunscreen_fl_oz, 2), fmt(answer.totals.sanitizer_fl_oz, 2)]) {
+    const fmt = (n: number, decimals = 0) =>
+      n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    for (const n of [
+      fmt(answer.totals.sunscreen_dispensed),
+      fmt(answer.totals.sanitizer_dispensed),
+      fmt(answer.totals.sunscreen_fl_oz, 2),
+      fmt(answer.totals.sanitizer_fl_oz, 2),
+    ]) {
       expect(totalLine).toContain(n);
     }
     await dialog(page, 'Report has been downloaded !').getByRole('button', { name: 'Close' }).click();
@@ -491,21 +563,28 @@ describe('Download and Send Email', () => {
   it('an empty range disables Download and Send Email with the reason in words; no question that does nothing, no call', async () => {
     const page = await openReportList();
     await pickDevices(page, ['SP240001']);
-    for (const name of ['Download', 'Send Email']) expect(await view(page).getByRole('button', { name, exact: true }).isDisabled()).toBe(false);
+    for (const name of ['Download', 'Send Email'])
+      expect(await view(page).getByRole('button', { name, exact: true }).isDisabled()).toBe(false);
     expect(await page.getByTestId('report-actions-blocked').count()).toBe(0);
     const calls: string[] = [];
     page.on('request', (r) => /report|pdf/i.test(new URL(r.url()).pathname) && calls.push(r.url()));
     await view(page).getByLabel('Start Date').fill(day(0));
     await view(page).getByLabel('End Date').fill(day(-1));
     await expect(page.getByTestId('day-count').innerText()).resolves.toContain('0 days');
-    await expect(page.getByTestId('report-actions-blocked').innerText()).resolves.toBe('Download and Send Email: The start date must be on or before the end date.');
+    await expect(page.getByTestId('report-actions-blocked').innerText()).resolves.toBe(
+      'Download and Send Email: The start date must be on or before the end date.',
+    );
     for (const name of ['Download', 'Send Email']) {
       const button = view(page).getByRole('button', { name, exact: true });
       expect(await button.isDisabled()).toBe(true);
       await button.click({ force: true });
     }
     expect(await page.locator('dialog[open]').count()).toBe(0);
-    for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 1024, height: 768 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(viewport);
       await page.getByTestId('report-actions-blocked').scrollIntoViewIfNeeded();
       await screenshot(page, `reports-list-empty-range-${viewport.width}`);
@@ -517,7 +596,9 @@ describe('Download and Send Email', () => {
   it('Send Email: Email List Empty !, No, then Yes mails each enabled address once with both files; a failed answer retried mails nobody twice', async () => {
     const smtp = e2e.portal.harness.smtp;
     // The client's demo list has one enabled address: switched off, the list has nobody to mail.
-    const demo = (await api('client@demo.test').get<{ id: number; email: string }[]>('/api/v1/email')).find((e) => e.email === 'parks@demo.test')!;
+    const demo = (await api('client@demo.test').get<{ id: number; email: string }[]>('/api/v1/email')).find(
+      (e) => e.email === 'parks@demo.test',
+    )!;
     await api('client@demo.test').post(`/api/v1/email/${demo.id}`, { is_enable: false }).expect(200);
     const page = await openReportList('client@demo.test');
     await readyList(page, ['SP240001', 'SP240002']);
@@ -529,7 +610,9 @@ describe('Download and Send Email', () => {
     await dismissPopup(empty);
 
     await api('client@demo.test').post('/api/v1/addEmail', { name: 'Client ops', email: 'client-ops@e2e.test' }).expect(201);
-    const off = (await api('client@demo.test').post('/api/v1/addEmail', { name: 'Off', email: 'client-off@e2e.test' })).body as { id: number };
+    const off = (await api('client@demo.test').post('/api/v1/addEmail', { name: 'Off', email: 'client-off@e2e.test' })).body as {
+      id: number;
+    };
     await api('client@demo.test').post(`/api/v1/email/${off.id}`, { is_enable: false }).expect(200);
     // A new recipient receives reports once it has opened its confirmation link (issue 42).
     await confirmRecipients(e2e.portal.harness.app, smtp.received, ['client-ops@e2e.test']);
@@ -574,7 +657,13 @@ describe('Download and Send Email', () => {
     await failed.getByRole('button', { name: 'Try again' }).click();
     const sent = dialog(page, 'Email has been sent !');
     // Photographed while it is up (it closes itself after 1 s), when the test sees it in time.
-    if (await sent.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await screenshot(page, 'reports-email-sent');
+    if (
+      await sent.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await screenshot(page, 'reports-email-sent');
     const steps = await untilSentAndClosed(page);
     expect(sentText(steps)).toContain('Email has been sent !');
     expect(sentText(steps)).toContain('Email Sent !');
@@ -584,7 +673,9 @@ describe('Download and Send Email', () => {
     expect(sends[1]!.requestId).toBe(sends[0]!.requestId);
     expect(sends[0]!.emails).toEqual(['client-ops@e2e.test']);
 
-    await expect.poll(() => smtp.received.slice(before).filter((m) => m.to.includes('client-ops@e2e.test')).length, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(() => smtp.received.slice(before).filter((m) => m.to.includes('client-ops@e2e.test')).length, { timeout: 30_000 })
+      .toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const mails = smtp.received.slice(before);
     expect(mails.filter((m) => m.to.includes('client-ops@e2e.test'))).toHaveLength(1);
@@ -601,7 +692,9 @@ describe('Download and Send Email', () => {
     await ask.getByRole('button', { name: 'Yes' }).click();
     expect(sentText(await untilSentAndClosed(page))).toContain('Email Sent !');
     expect(sends[2]!.requestId).not.toBe(sends[0]!.requestId);
-    await expect.poll(() => smtp.received.slice(before).filter((m) => m.to.includes('client-ops@e2e.test')).length, { timeout: 30_000 }).toBe(2);
+    await expect
+      .poll(() => smtp.received.slice(before).filter((m) => m.to.includes('client-ops@e2e.test')).length, { timeout: 30_000 })
+      .toBe(2);
   });
 
   it('is readable at 820 px wide', async () => {
@@ -627,7 +720,8 @@ describe('/status', () => {
     await page.getByTestId('status-county').first().waitFor({ timeout: 20_000 });
     return page;
   }
-  const total = (page: Page, key: string) => page.getByTestId('status-total').locator(`[data-count="${key}"]`).getAttribute('data-value').then(Number);
+  const total = (page: Page, key: string) =>
+    page.getByTestId('status-total').locator(`[data-count="${key}"]`).getAttribute('data-value').then(Number);
 
   it('lists the fleet per county with the API numbers, warnings in words and site-time check-ins; axe clean', async () => {
     const page = await openStatus();
@@ -644,7 +738,9 @@ describe('/status', () => {
     // Check-ins carry the site zone's name (the demo sites are in Chicago: CST or CDT).
     expect(await page.locator('[data-testid="status-checkin"]').first().innerText()).toMatch(/\b(CST|CDT)\b/);
     // One zone on the page: when it was opened is in the sites' zone too, named, not the browser's (Tokyo).
-    expect(await page.getByTestId('status-opened').innerText()).toMatch(/^Opened \d{1,2} \w{3} \d{4} \d{1,2}:\d{2} (AM|PM) (CST|CDT)\. Every time on this report is the sites’ time\.$/);
+    expect(await page.getByTestId('status-opened').innerText()).toMatch(
+      /^Opened \d{1,2} \w{3} \d{4} \d{1,2}:\d{2} (AM|PM) (CST|CDT)\. Every time on this report is the sites’ time\.$/,
+    );
     expect(await page.locator('body').innerText()).not.toMatch(/your time|JST|GMT/);
     await screenshot(page, 'status-page');
     expect(await seriousAxe(page, 'body')).toEqual([]);

@@ -34,7 +34,11 @@ export async function startPortal(): Promise<Portal> {
   }
   const harness = await startHarness('pglite');
   const { config, database } = harness;
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(harness.dataDir, 'outbox') });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(harness.dataDir, 'outbox'),
+  });
   const app = createApp({ config, database, mailer, clientDir: CLIENT_DIST, log: () => undefined });
 
   const server = http.createServer(app);

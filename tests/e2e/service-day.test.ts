@@ -24,7 +24,11 @@ afterEach(async () => {
 /** Rendered features of a layer through `window.__fleetMap` (-1: no such layer). */
 const drawn = (page: Page, layer: string) =>
   page.evaluate((id) => {
-    type Map = { getLayer(id: string): unknown; queryRenderedFeatures(options: { layers: string[] }): unknown[]; getSource(id: string): { _data?: unknown; serialize?: () => { data?: { features?: unknown[] } } } | undefined };
+    type Map = {
+      getLayer(id: string): unknown;
+      queryRenderedFeatures(options: { layers: string[] }): unknown[];
+      getSource(id: string): { _data?: unknown; serialize?: () => { data?: { features?: unknown[] } } } | undefined;
+    };
     const map = (window as unknown as { __fleetMap?: Map }).__fleetMap;
     if (!map || !map.getLayer(id)) return -1;
     return map.queryRenderedFeatures({ layers: [id] }).length;
@@ -64,7 +68,9 @@ describe('Service day', () => {
     await expect.poll(() => view.getByText('North van').count()).toBeGreaterThan(0);
 
     await page.getByTestId('plan-button').click();
-    await expect.poll(() => page.getByTestId('service-message').textContent(), { timeout: 30_000 }).toMatch(/^Planned: version 1, \d+ stops/);
+    await expect
+      .poll(() => page.getByTestId('service-message').textContent(), { timeout: 30_000 })
+      .toMatch(/^Planned: version 1, \d+ stops/);
     const stops = await page.getByTestId('stop').count();
     expect(stops).toBeGreaterThan(0);
     expect(await page.getByTestId('crew-plan').textContent()).toMatch(/Times in site time \(UTC-0[56]:00\)/);
@@ -77,13 +83,20 @@ describe('Service day', () => {
     expect(await seriousAxe(page, '[data-testid="service-day"]')).toEqual([]);
 
     await page.getByTestId('publish-button').click();
-    await expect.poll(() => page.getByTestId('service-message').textContent()).toBe('Published: each crew is mailed its plan (1 mails).');
+    await expect
+      .poll(() => page.getByTestId('service-message').textContent())
+      .toBe('Published: each crew is mailed its plan (1 mails).');
     expect(await page.getByTestId('service-plan').getAttribute('data-status')).toBe('published');
     // The mail is recorded in the outbox, then delivered: a link to /maintenance (no credential) and a PDF.
     const planId = Number(await page.getByTestId('service-plan').getAttribute('data-plan-id'));
-    const rows = await db.select({ jobName: outbox.jobName, key: outbox.idempotencyKey }).from(outbox).where(eq(outbox.jobName, 'service-plan-mail'));
+    const rows = await db
+      .select({ jobName: outbox.jobName, key: outbox.idempotencyKey })
+      .from(outbox)
+      .where(eq(outbox.jobName, 'service-plan-mail'));
     expect(rows.filter((r) => r.key.startsWith(`service-plan:${planId}:`))).toHaveLength(1);
-    await expect.poll(() => e2e.portal.harness.smtp.received.some((m) => m.to.includes('north.van@crew.test')), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => e2e.portal.harness.smtp.received.some((m) => m.to.includes('north.van@crew.test')), { timeout: 20_000 })
+      .toBe(true);
     const mail = mailText(e2e.portal.harness.smtp.received.find((m) => m.to.includes('north.van@crew.test'))!.raw);
     expect(mail).toContain(`${e2e.portal.harness.config.publicUrl}/maintenance`);
     expect(mail).toMatch(/application\/pdf/i);

@@ -12,7 +12,18 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/src/db/schema.ts';
 import { mailText } from '../helpers/smtp.ts';
-import { animationsSettled, DESKTOP, formMessage, screenshot, seriousAxe, signIn, signInToMap, startE2E, TABLET, type E2E } from './browser.ts';
+import {
+  animationsSettled,
+  DESKTOP,
+  formMessage,
+  screenshot,
+  seriousAxe,
+  signIn,
+  signInToMap,
+  startE2E,
+  TABLET,
+  type E2E,
+} from './browser.ts';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -33,11 +44,20 @@ const seriousViolations = (page: Page) => seriousAxe(page, '[role="dialog"]');
 async function signUp(email: string, username: string) {
   const res = await request(e2e.portal.baseURL)
     .post('/auth/users/')
-    .send({ email, username, password: 'Signup123', company: `${username} Ltd`, phone: '', isEnableNotificationEmail: true, isEnableNotificationPhone: false });
+    .send({
+      email,
+      username,
+      password: 'Signup123',
+      company: `${username} Ltd`,
+      phone: '',
+      isEnableNotificationEmail: true,
+      isEnableNotificationPhone: false,
+    });
   expect(res.status).toBe(201);
 }
 
-const mailsTo = (email: string) => e2e.portal.harness.smtp.received.filter((m) => m.to.includes(email)).map((m) => mailText(m.raw));
+const mailsTo = (email: string) =>
+  e2e.portal.harness.smtp.received.filter((m) => m.to.includes(email)).map((m) => mailText(m.raw));
 
 async function openUserManagement(page: Page, email: string, viewport = DESKTOP) {
   await page.setViewportSize(viewport);
@@ -56,12 +76,19 @@ describe('sign-up requests (distributor)', () => {
     const requests = dialog.getByTestId('sign-up-requests');
     const row = requests.locator(`tr[data-email="${email}"]`);
     await row.waitFor();
-    expect(await row.locator('td').allTextContents()).toEqual([`Nia Newcomer${email}`, 'Nia Newcomer Ltd', 'Client', 'View Detail']);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      `Nia Newcomer${email}`,
+      'Nia Newcomer Ltd',
+      'Client',
+      'View Detail',
+    ]);
     // The client list: Client and Brand List, Edit Account, and the three not-built actions in the disabled look.
     const clientRow = dialog.getByTestId('client-list').locator('tr[data-email="client@demo.test"]');
     expect(await clientRow.locator('td').nth(1).textContent()).toBe('Gulf Shield SPF, SunStop');
     for (const label of ['Disable Account', 'Delete Account', 'Remote Control']) {
-      expect(await dialog.getByTestId('client-list').getByRole('button', { name: label }).getAttribute('aria-disabled')).toBe('true');
+      expect(await dialog.getByTestId('client-list').getByRole('button', { name: label }).getAttribute('aria-disabled')).toBe(
+        'true',
+      );
     }
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'user-management-lists-1280x800');
@@ -74,7 +101,8 @@ describe('sign-up requests (distributor)', () => {
     expect(await dialog.getByLabel('User Type', { exact: true }).inputValue()).toBe('Client');
     expect(await dialog.getByLabel('Company', { exact: true }).getAttribute('readonly')).not.toBeNull();
     expect(await dialog.getByRole('button', { name: 'Email notification' }).getAttribute('aria-pressed')).toBe('true');
-    for (const name of ['Reject', 'Edit Request', 'Activate Account']) await dialog.getByRole('button', { name, exact: true }).waitFor();
+    for (const name of ['Reject', 'Edit Request', 'Activate Account'])
+      await dialog.getByRole('button', { name, exact: true }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'user-management-request-detail-1280x800');
 
@@ -82,7 +110,11 @@ describe('sign-up requests (distributor)', () => {
     const company = dialog.getByLabel('Company', { exact: true });
     const phone = dialog.getByLabel('Phone', { exact: true });
     const phoneNotification = dialog.getByRole('button', { name: 'Phone notification' });
-    const shown = { company: await company.inputValue(), phone: await phone.inputValue(), notify: await phoneNotification.getAttribute('aria-pressed') };
+    const shown = {
+      company: await company.inputValue(),
+      phone: await phone.inputValue(),
+      notify: await phoneNotification.getAttribute('aria-pressed'),
+    };
     expect(shown.company).toBe('Nia Newcomer Ltd');
     await dialog.getByRole('button', { name: 'Edit Request' }).click();
     await company.fill('Changed My Mind Inc.');
@@ -91,9 +123,15 @@ describe('sign-up requests (distributor)', () => {
     expect(await phoneNotification.getAttribute('aria-pressed')).not.toBe(shown.notify);
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
     await dialog.getByRole('button', { name: 'Edit Request' }).waitFor();
-    expect({ company: await company.inputValue(), phone: await phone.inputValue(), notify: await phoneNotification.getAttribute('aria-pressed') }).toEqual(shown);
+    expect({
+      company: await company.inputValue(),
+      phone: await phone.inputValue(),
+      notify: await phoneNotification.getAttribute('aria-pressed'),
+    }).toEqual(shown);
     expect(await company.getAttribute('readonly')).not.toBeNull();
-    expect((await e2e.portal.harness.database.db.select().from(users).where(eq(users.email, email)))[0]!.company).toBe('Nia Newcomer Ltd');
+    expect((await e2e.portal.harness.database.db.select().from(users).where(eq(users.email, email)))[0]!.company).toBe(
+      'Nia Newcomer Ltd',
+    );
 
     await dialog.getByRole('button', { name: 'Edit Request' }).click();
     await dialog.getByLabel('Company', { exact: true }).fill('Newcomer Beach Co.');
@@ -103,7 +141,13 @@ describe('sign-up requests (distributor)', () => {
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.getByRole('button', { name: 'Activate Account' }).waitFor();
     const [edited] = await e2e.portal.harness.database.db.select().from(users).where(eq(users.email, email));
-    expect(edited).toMatchObject({ company: 'Newcomer Beach Co.', phone: '+1 504 555 0188', notifyPhone: true, notifyEmail: true, activated: false });
+    expect(edited).toMatchObject({
+      company: 'Newcomer Beach Co.',
+      phone: '+1 504 555 0188',
+      notifyPhone: true,
+      notifyEmail: true,
+      activated: false,
+    });
 
     await dialog.getByRole('button', { name: 'Activate Account' }).click();
     const result = page.getByRole('dialog', { name: `${email} has been activated!` });
@@ -142,7 +186,9 @@ describe('sign-up requests (distributor)', () => {
     const refused = await e2e.openPage();
     await signIn(refused, email, 'Signup123');
     await formMessage(refused).waitFor();
-    expect(await formMessage(refused).textContent()).toBe('Your sign-up request was not approved. Please contact your distributor.');
+    expect(await formMessage(refused).textContent()).toBe(
+      'Your sign-up request was not approved. Please contact your distributor.',
+    );
     expect(await refused.getByRole('dialog', { name: 'Account Deactivated' }).count()).toBe(0);
   });
 
@@ -156,7 +202,12 @@ describe('sign-up requests (distributor)', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'user-management-edit-account-820x1180');
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(async () => (await e2e.portal.harness.database.db.select().from(users).where(eq(users.email, 'client2@demo.test')))[0]?.phone).toBe('+1 985 555 0999');
+    await expect
+      .poll(
+        async () =>
+          (await e2e.portal.harness.database.db.select().from(users).where(eq(users.email, 'client2@demo.test')))[0]?.phone,
+      )
+      .toBe('+1 985 555 0999');
     // Still editable after the save (account-edit mode).
     expect(await dialog.getByLabel('Phone', { exact: true }).getAttribute('readonly')).toBeNull();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -212,14 +263,22 @@ describe('on a phone', () => {
     await dialog.getByTestId('client-list').waitFor();
     const menu = dialog.getByRole('navigation', { name: 'User Management' });
     const frame = (await dialog.boundingBox())!;
-    const items = await menu.getByRole('button').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: Math.round(r.top), left: r.left, right: r.right })));
+    const items = await menu
+      .getByRole('button')
+      .evaluateAll((els) =>
+        els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: Math.round(r.top), left: r.left, right: r.right })),
+      );
     expect(items.length).toBe(5);
     for (const item of items) expect(item.left >= frame.x && item.right <= frame.x + frame.width).toBe(true);
     // Stacked, the five items took 240 px before the section began (its heading at 325 px).
     expect(new Set(items.map((i) => i.top)).size).toBeLessThanOrEqual(3);
     const heading = await dialog.getByRole('heading', { name: 'Sign Up Request' }).boundingBox();
     expect(heading!.y).toBeLessThan(260);
-    const overflow = () => dialog.evaluate((el) => ({ page: document.documentElement.scrollWidth - document.documentElement.clientWidth, dialog: el.scrollWidth - el.clientWidth }));
+    const overflow = () =>
+      dialog.evaluate((el) => ({
+        page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        dialog: el.scrollWidth - el.clientWidth,
+      }));
     expect(await overflow()).toEqual({ page: 0, dialog: 0 });
     await menu.getByRole('button', { name: 'Account Settings', exact: true }).click();
     await dialog.getByTestId('account-settings').waitFor();
@@ -243,7 +302,8 @@ describe('account settings', () => {
     await settings.waitFor();
     expect(await dialog.getByLabel('User Type', { exact: true }).inputValue()).toBe('Distributor');
     expect(await dialog.getByLabel('Email', { exact: true }).inputValue()).toBe('distributor@demo.test');
-    for (const name of ['Edit Account', 'Logout Account', 'Back']) await settings.getByRole('button', { name, exact: true }).waitFor();
+    for (const name of ['Edit Account', 'Logout Account', 'Back'])
+      await settings.getByRole('button', { name, exact: true }).waitFor();
     const weekly = settings.getByRole('button', { name: 'Weekly Report' });
     expect(await weekly.isDisabled()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
@@ -262,7 +322,9 @@ describe('account settings', () => {
     await page.getByTestId('profile-image').click();
     await dialogOf(page).getByRole('button', { name: 'Account Settings', exact: true }).click();
     expect(await dialogOf(page).getByLabel('Phone', { exact: true }).inputValue()).toBe('+1 504 555 0123');
-    expect(await dialogOf(page).getByRole('button', { name: 'Weekly Report' }).getAttribute('aria-pressed')).toBe(before === 'true' ? 'false' : 'true');
+    expect(await dialogOf(page).getByRole('button', { name: 'Weekly Report' }).getAttribute('aria-pressed')).toBe(
+      before === 'true' ? 'false' : 'true',
+    );
     const [saved] = await e2e.portal.harness.database.db.select().from(users).where(eq(users.email, 'distributor@demo.test'));
     expect(saved!.notifyWeeklyReport).toBe(before !== 'true');
 
@@ -288,23 +350,30 @@ describe('account settings', () => {
     await page.getByTestId('account-error').waitFor();
     expect(await page.getByTestId('account-error').textContent()).toBe('Upload a PNG, JPEG, GIF or WebP image.');
 
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
     await input.setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: png });
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('account-saved').filter({ hasText: 'Account saved.' }).waitFor();
-    await expect.poll(() => page.getByTestId('profile-image').locator('img').getAttribute('src')).toMatch(/^\/uploads\/profiles\/[0-9a-f]{32}\.png$/);
+    await expect
+      .poll(() => page.getByTestId('profile-image').locator('img').getAttribute('src'))
+      .toMatch(/^\/uploads\/profiles\/[0-9a-f]{32}\.png$/);
     await screenshot(page, 'user-management-account-settings-820x1180');
   });
 });
 
 describe('User Management loaded on demand', () => {
-  it("says when its code could not be downloaded, again at the next click, and Try again loads it", async () => {
+  it('says when its code could not be downloaded, again at the next click, and Try again loads it', async () => {
     const page = await e2e.openPage();
     await page.setViewportSize(TABLET);
     await signInToMap(page, 'distributor@demo.test');
     // Its own chunk, first asked for by the first click of the profile image (issue 16).
     let offline = true;
-    await page.route(/\/assets\/user-management-part-[^/]+\.js$/, (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+    await page.route(/\/assets\/user-management-part-[^/]+\.js$/, (route) =>
+      offline ? route.abort('internetdisconnected') : route.continue(),
+    );
     await page.getByTestId('profile-image').click();
     const dialog = dialogOf(page);
     await dialog.getByText('User Management could not be loaded.').waitFor();
@@ -347,7 +416,10 @@ describe('a client', () => {
       expect(await settings.getByRole('navigation', { name: 'User Management' }).count()).toBe(0);
       expect(await seriousAxe(page, '[role="dialog"]')).toEqual([]);
       await screenshot(page, `client-account-settings-${viewport.width}`);
-      const overflow = await settings.evaluate((el) => ({ page: document.documentElement.scrollWidth - document.documentElement.clientWidth, dialog: el.scrollWidth - el.clientWidth }));
+      const overflow = await settings.evaluate((el) => ({
+        page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        dialog: el.scrollWidth - el.clientWidth,
+      }));
       expect(overflow).toEqual({ page: 0, dialog: 0 });
       if (viewport === DESKTOP) {
         await settings.getByRole('button', { name: 'Edit Account' }).click();
@@ -362,11 +434,16 @@ describe('a client', () => {
       await page.close();
     }
     // The server refuses what a client cannot do, whatever the screen shows.
-    const token = (await request(e2e.portal.baseURL).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token as string;
+    const token = (
+      await request(e2e.portal.baseURL).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })
+    ).body.auth_token as string;
     for (const path of ['/api/v1/get_pending_user', '/api/v1/myUser']) {
       expect((await request(e2e.portal.baseURL).get(path).set('Authorization', `Token ${token}`)).status, path).toBe(403);
     }
-    const other = await request(e2e.portal.baseURL).post('/api/v1/editUser/client2@demo.test').set('Authorization', `Token ${token}`).field('phone', '+1 504 555 0100');
+    const other = await request(e2e.portal.baseURL)
+      .post('/api/v1/editUser/client2@demo.test')
+      .set('Authorization', `Token ${token}`)
+      .field('phone', '+1 504 555 0100');
     expect(other.status).toBe(403);
   });
 });

@@ -37,7 +37,11 @@ export async function startHarness(
   // once per run, its uploaded logos copied beside this harness's data.
   const image = backend === 'pglite' && !opts.pgliteDir ? await pgliteImage(opts.seed === false ? 'empty' : 'demo') : null;
   const database = await openDatabase(
-    backend === 'postgres' ? { url: TEST_DATABASE_URL, schema } : opts.pgliteDir ? { dataDir: opts.pgliteDir } : { pgliteImage: image?.tarball },
+    backend === 'postgres'
+      ? { url: TEST_DATABASE_URL, schema }
+      : opts.pgliteDir
+        ? { dataDir: opts.pgliteDir }
+        : { pgliteImage: image?.tarball },
   );
   const seedOptions = { uploadsDir: path.join(opts.pgliteDir ?? dataDir, '..', 'uploads'), historyDays: 3 };
   if (opts.seed !== false) {
@@ -47,7 +51,13 @@ export async function startHarness(
   }
   const smtp = await startSmtpServer();
   const config: Config = {
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', SECRET_KEY: 'k'.repeat(32), MAINTENANCE_TOKEN: 'm'.repeat(32) }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SECRET_KEY: 'k'.repeat(32),
+      MAINTENANCE_TOKEN: 'm'.repeat(32),
+    }),
     publicUrl: 'http://portal.test',
     smtpUrl: smtp.url,
     ...overrides,
@@ -64,7 +74,8 @@ export async function startHarness(
       // The app's outbox relay and its queue first: a relay pass or a job retry must not outlive the database.
       await (app as unknown as { queue?: { close(): Promise<void> } }).queue?.close().catch(() => undefined);
       await smtp.close();
-      if (backend === 'postgres') await database.exec(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`).catch(() => undefined);
+      if (backend === 'postgres')
+        await database.exec(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`).catch(() => undefined);
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -39,13 +39,18 @@ export function renderPdf(pdf: Buffer, dpi = 150): { width: number; height: numb
 }
 
 /** Decodes the one QR code inside a rectangle (in points at `dpi`) of a rendered page; null when none reads. */
-export function decodeRegion(page: { width: number; rgba: Uint8ClampedArray }, box: { x: number; y: number; width: number; height: number }, dpi = 150): string | null {
+export function decodeRegion(
+  page: { width: number; rgba: Uint8ClampedArray },
+  box: { x: number; y: number; width: number; height: number },
+  dpi = 150,
+): string | null {
   const k = dpi / 72;
   const x0 = Math.round(box.x * k);
   const y0 = Math.round(box.y * k);
   const w = Math.round(box.width * k);
   const h = Math.round(box.height * k);
   const out = new Uint8ClampedArray(w * h * 4);
-  for (let y = 0; y < h; y++) out.set(page.rgba.subarray(((y0 + y) * page.width + x0) * 4, ((y0 + y) * page.width + x0 + w) * 4), y * w * 4);
+  for (let y = 0; y < h; y++)
+    out.set(page.rgba.subarray(((y0 + y) * page.width + x0) * 4, ((y0 + y) * page.width + x0 + w) * 4), y * w * 4);
   return jsQR(out, w, h)?.data ?? null;
 }

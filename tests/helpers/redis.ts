@@ -5,12 +5,18 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 
 /** Whether Redis tests run: in CI (CI=true) an unreachable Redis fails the run instead of skipping. */
 export async function redisAvailable(): Promise<boolean> {
-  const r = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: () => null });
+  const r = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    retryStrategy: () => null,
+  });
   try {
     await r.connect();
     return (await r.ping()) === 'PONG';
   } catch (err) {
-    if (process.env.CI === 'true') throw new Error(`CI=true and Redis at ${TEST_REDIS_URL} is unreachable: ${(err as Error).message}`, { cause: err });
+    if (process.env.CI === 'true')
+      throw new Error(`CI=true and Redis at ${TEST_REDIS_URL} is unreachable: ${(err as Error).message}`, { cause: err });
     return false;
   } finally {
     r.disconnect();
@@ -23,6 +29,7 @@ export async function redisAvailable(): Promise<boolean> {
  */
 export function redisServerInstalled(): boolean {
   const found = spawnSync('redis-server', ['--version']).status === 0;
-  if (!found && process.env.CI === 'true') throw new Error('CI=true and redis-server is not on PATH: the Redis fault tests need it (apt-get install -y redis-server)');
+  if (!found && process.env.CI === 'true')
+    throw new Error('CI=true and redis-server is not on PATH: the Redis fault tests need it (apt-get install -y redis-server)');
   return found;
 }

@@ -13,7 +13,12 @@ export function confirmationPath(received: ReceivedMail[], email: string): strin
  * Opens the confirmation link mailed to each address, as its recipient would: a report recipient added to a
  * list receives reports only after that. Waits for the mails (the outbox relays them) up to `timeoutMs`.
  */
-export async function confirmRecipients(app: Express, received: ReceivedMail[], emails: string[], timeoutMs = 10_000): Promise<void> {
+export async function confirmRecipients(
+  app: Express,
+  received: ReceivedMail[],
+  emails: string[],
+  timeoutMs = 10_000,
+): Promise<void> {
   for (const email of emails) {
     const until = Date.now() + timeoutMs;
     let path = confirmationPath(received, email);

@@ -30,7 +30,7 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
   const ids: Record<string, number> = {};
   let smsDir = '';
   const inApp: { userId: number; payload: IncidentNotice & { notificationId: number } }[] = [];
-  const rows = async <T = Row>(q: ReturnType<typeof sql>) => (((await h.database.db.execute(q)) as unknown as { rows: T[] }).rows);
+  const rows = async <T = Row>(q: ReturnType<typeof sql>) => ((await h.database.db.execute(q)) as unknown as { rows: T[] }).rows;
   let site = 0;
   let outageSerials: string[] = [];
 
@@ -56,24 +56,49 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
       ids[email] = Number((await rows<{ id: number }>(sql`select id from users where email = ${email}`))[0]!.id);
     }
     // A second distributor of the same organisation: the escalation chain's next person.
-    const [dist] = await rows<{ company: string; password_hash: string }>(sql`select company, password_hash from users where email = ${DIST}`);
-    ids.oncall = Number((await rows<{ id: number }>(sql`insert into users (email, username, password_hash, company, phone, role, user_type, activated, is_enable_notification_email, is_enable_notification_phone) values ('oncall@demo.test', 'On Call', ${dist!.password_hash}, ${dist!.company}, '+15045550199', 'distributor', 'distributor', true, true, true) returning id`))[0]!.id);
+    const [dist] = await rows<{ company: string; password_hash: string }>(
+      sql`select company, password_hash from users where email = ${DIST}`,
+    );
+    ids.oncall = Number(
+      (
+        await rows<{ id: number }>(
+          sql`insert into users (email, username, password_hash, company, phone, role, user_type, activated, is_enable_notification_email, is_enable_notification_phone) values ('oncall@demo.test', 'On Call', ${dist!.password_hash}, ${dist!.company}, '+15045550199', 'distributor', 'distributor', true, true, true) returning id`,
+        )
+      )[0]!.id,
+    );
     // A quiet fleet: every device online, no warnings, no batches, no overdue bill, so only the outage raises.
-    await h.database.db.execute(sql`update devices set warning_lists = '[]'::jsonb, is_warning = false, is_batch_warning = false, battery_warning = false, is_online = true, last_seen_at = ${now().toISOString()}::timestamptz, batch_id = null, batch2_id = null, poweroff_time = '30', wakeup1_time = '5'`);
+    await h.database.db.execute(
+      sql`update devices set warning_lists = '[]'::jsonb, is_warning = false, is_batch_warning = false, battery_warning = false, is_online = true, last_seen_at = ${now().toISOString()}::timestamptz, batch_id = null, batch2_id = null, poweroff_time = '30', wakeup1_time = '5'`,
+    );
     await h.database.db.execute(sql`update bills set status = 'ACTIVE' where status = 'OVERDUE'`);
     // 20 devices at one site, of a brand the client is assigned to.
-    const [brand] = await rows<{ brand_id: number }>(sql`select brand_id from brand_clients where user_id = ${ids[CLIENT]!} limit 1`);
+    const [brand] = await rows<{ brand_id: number }>(
+      sql`select brand_id from brand_clients where user_id = ${ids[CLIENT]!} limit 1`,
+    );
     const [g] = await rows<{ id: number }>(sql`select id from device_groups order by id limit 1`);
     site = Number(g!.id);
-    const twenty = await rows<{ id: number; serial: string }>(sql`select id, serial from devices where id not in (select device_id from user_exclusive_devices) order by id limit 20`);
+    const twenty = await rows<{ id: number; serial: string }>(
+      sql`select id, serial from devices where id not in (select device_id from user_exclusive_devices) order by id limit 20`,
+    );
     outageSerials = twenty.map((d) => d.serial).sort();
-    await h.database.db.execute(sql`update devices set group_id = ${site}, brand_id = ${brand!.brand_id} where id in (${sql.join(twenty.map((d) => sql`${d.id}`), sql`, `)})`);
+    await h.database.db.execute(
+      sql`update devices set group_id = ${site}, brand_id = ${brand!.brand_id} where id in (${sql.join(
+        twenty.map((d) => sql`${d.id}`),
+        sql`, `,
+      )})`,
+    );
     // The distributor hears in-app, by mail and by SMS; the client keeps the default (in-app).
-    await h.database.db.execute(sql`update users set phone = '+15045550100', is_enable_notification_email = true, is_enable_notification_phone = true where id = ${ids[DIST]!}`);
+    await h.database.db.execute(
+      sql`update users set phone = '+15045550100', is_enable_notification_email = true, is_enable_notification_phone = true where id = ${ids[DIST]!}`,
+    );
     const put = await request(h.app)
       .put('/api/v1/notificationRules')
       .set('Authorization', `Token ${keys[DIST]}`)
-      .send({ rules: [{ condition: 'ANY', scope: { type: 'all' }, channels: ['inApp', 'email', 'sms'], quietHours: null, digest: false }] });
+      .send({
+        rules: [
+          { condition: 'ANY', scope: { type: 'all' }, channels: ['inApp', 'email', 'sms'], quietHours: null, digest: false },
+        ],
+      });
     expect(put.status).toBe(200);
   });
   afterAll(async () => {
@@ -81,19 +106,36 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
   });
 
   it('bad rules are a 400 naming the field: an unknown condition, quiet hours not times, a scope outside the caller, SMS without a phone, escalation from a client', async () => {
-    const put = (key: string, body: object) => request(h.app).put('/api/v1/notificationRules').set('Authorization', `Token ${key}`).send(body);
+    const put = (key: string, body: object) =>
+      request(h.app).put('/api/v1/notificationRules').set('Authorization', `Token ${key}`).send(body);
     const rule = { condition: 'OFFLINE', scope: { type: 'all' }, channels: ['inApp'], quietHours: null, digest: false };
-    expect((await put(keys[CLIENT]!, { rules: [{ ...rule, condition: 'TOO_HOT' }] })).body).toHaveProperty(['rules[0].condition']);
-    expect((await put(keys[CLIENT]!, { rules: [rule, { ...rule, quietHours: { from: '25:00', to: '07:00', timeZone: 'America/Chicago' } }] })).body).toHaveProperty(['rules[1].quietHours.from']);
-    const [foreign] = await rows<{ id: number }>(sql`select id from brands where id not in (select brand_id from brand_clients where user_id = ${ids[CLIENT]!}) limit 1`);
+    expect((await put(keys[CLIENT]!, { rules: [{ ...rule, condition: 'TOO_HOT' }] })).body).toHaveProperty([
+      'rules[0].condition',
+    ]);
+    expect(
+      (
+        await put(keys[CLIENT]!, {
+          rules: [rule, { ...rule, quietHours: { from: '25:00', to: '07:00', timeZone: 'America/Chicago' } }],
+        })
+      ).body,
+    ).toHaveProperty(['rules[1].quietHours.from']);
+    const [foreign] = await rows<{ id: number }>(
+      sql`select id from brands where id not in (select brand_id from brand_clients where user_id = ${ids[CLIENT]!}) limit 1`,
+    );
     const outside = await put(keys[CLIENT]!, { rules: [{ ...rule, scope: { type: 'brand', id: Number(foreign!.id) } }] });
     expect(outside.status).toBe(400);
     expect(outside.body['rules[0].scope']).toEqual(['This brand is not among your devices.']);
     await h.database.db.execute(sql`update users set phone = '' where id = ${ids[CLIENT]!}`);
-    expect((await put(keys[CLIENT]!, { rules: [{ ...rule, channels: ['sms'] }] })).body['rules[0].channels']?.[0]).toMatch(/^SMS needs a mobile phone number/);
-    expect((await put(keys[CLIENT]!, { rules: [rule], escalation: { afterMinutes: 30, repeatMinutes: 60, steps: [] } })).body).toEqual({ escalation: ['Only distributors set an escalation policy.'] });
+    expect((await put(keys[CLIENT]!, { rules: [{ ...rule, channels: ['sms'] }] })).body['rules[0].channels']?.[0]).toMatch(
+      /^SMS needs a mobile phone number/,
+    );
+    expect(
+      (await put(keys[CLIENT]!, { rules: [rule], escalation: { afterMinutes: 30, repeatMinutes: 60, steps: [] } })).body,
+    ).toEqual({ escalation: ['Only distributors set an escalation policy.'] });
     // Nothing was saved: the client still has the default rule.
-    expect((await request(h.app).get('/api/v1/notificationRules').set('Authorization', `Token ${keys[CLIENT]}`)).body.rules).toEqual([{ condition: 'ANY', scope: { type: 'all' }, channels: ['inApp'], quietHours: null, digest: false }]);
+    expect(
+      (await request(h.app).get('/api/v1/notificationRules').set('Authorization', `Token ${keys[CLIENT]}`)).body.rules,
+    ).toEqual([{ condition: 'ANY', scope: { type: 'all' }, channels: ['inApp'], quietHours: null, digest: false }]);
   });
 
   it('a carrier outage at a 20-device site: one incident, one notification per recipient and channel, nothing twice across a restart', async () => {
@@ -103,7 +145,12 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     const stopped = new Set<string>();
     const tick = async (minutes: number) => {
       advance(minutes);
-      await h.database.db.execute(sql`update devices set last_seen_at = ${now().toISOString()}::timestamptz, is_online = true where serial not in (${sql.join([...stopped, ''].map((x) => sql`${x}`), sql`, `)})`);
+      await h.database.db.execute(
+        sql`update devices set last_seen_at = ${now().toISOString()}::timestamptz, is_online = true where serial not in (${sql.join(
+          [...stopped, ''].map((x) => sql`${x}`),
+          sql`, `,
+        )})`,
+      );
       await checkFleetHealth(h.database.db, now());
     };
     outageSerials.slice(0, 10).forEach((s) => stopped.add(s));
@@ -115,7 +162,8 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     // The devices that went first are still offline; the hold keeps nothing cleared.
     await a.engine.evaluateFleet({ forecasts: false });
 
-    const incidents = (await request(h.app).get('/api/v1/incidents?state=open').set('Authorization', `Token ${keys[DIST]}`)).body as { id: number; severity: string; serials: string[]; reason: string; site: { id: number } }[];
+    const incidents = (await request(h.app).get('/api/v1/incidents?state=open').set('Authorization', `Token ${keys[DIST]}`))
+      .body as { id: number; severity: string; serials: string[]; reason: string; site: { id: number } }[];
     expect(incidents).toHaveLength(1);
     const [incident] = incidents;
     expect(incident!.severity).toBe('critical');
@@ -123,9 +171,15 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     expect(incident!.serials).toEqual(outageSerials);
     expect(incident!.reason).toMatch(/^Offline at 20 devices: Offline: no check-in since/);
     // The client sees it too (its brand), with the same id.
-    expect((await request(h.app).get('/api/v1/incidents').set('Authorization', `Token ${keys[CLIENT]}`)).body.map((i: { id: number }) => i.id)).toContain(incident!.id);
+    expect(
+      (await request(h.app).get('/api/v1/incidents').set('Authorization', `Token ${keys[CLIENT]}`)).body.map(
+        (i: { id: number }) => i.id,
+      ),
+    ).toContain(incident!.id);
 
-    const recorded = await rows<{ user_id: number; channel: string; status: string }>(sql`select user_id, channel, status from notifications where incident_id = ${incident!.id} order by user_id, channel`);
+    const recorded = await rows<{ user_id: number; channel: string; status: string }>(
+      sql`select user_id, channel, status from notifications where incident_id = ${incident!.id} order by user_id, channel`,
+    );
     const expected = [
       [ids[DIST], 'email'],
       [ids[DIST], 'inApp'],
@@ -146,40 +200,77 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     const b = feature();
     await b.engine.dispatch();
     await (h.app as unknown as { queue: { drain(): Promise<void> } }).queue.drain();
-    const after = await rows<{ channel: string; status: string }>(sql`select channel, status from notifications where incident_id = ${incident!.id}`);
+    const after = await rows<{ channel: string; status: string }>(
+      sql`select channel, status from notifications where incident_id = ${incident!.id}`,
+    );
     expect(after.every((r) => r.status === 'sent')).toBe(true);
-    const mails = await rows<{ n: number }>(sql`select count(*)::int as n from outbox where job_name = 'alert-notice' and idempotency_key like ${`alert:incident:${incident!.id}:%`}`);
+    const mails = await rows<{ n: number }>(
+      sql`select count(*)::int as n from outbox where job_name = 'alert-notice' and idempotency_key like ${`alert:incident:${incident!.id}:%`}`,
+    );
     expect(Number(mails[0]!.n)).toBe(1);
     expect(fs.readdirSync(smsDir).filter((f) => f.endsWith('.txt'))).toHaveLength(1);
-    expect(fs.readFileSync(path.join(smsDir, fs.readdirSync(smsDir).find((f) => f.endsWith('.txt'))!), 'utf8')).toContain('Critical: Offline at');
+    expect(
+      fs.readFileSync(
+        path.join(
+          smsDir,
+          fs.readdirSync(smsDir).find((f) => f.endsWith('.txt'))!,
+        ),
+        'utf8',
+      ),
+    ).toContain('Critical: Offline at');
     // In-app: the client and both distributors, each once (a resent notice carries the same id).
     const notices = new Map(inApp.filter((n) => n.payload.id === incident!.id).map((n) => [n.payload.notificationId, n.userId]));
     expect([...notices.values()].sort()).toEqual([ids[DIST], ids[CLIENT], ids.oncall].sort());
     // The bell: one unread notice for the client.
     expect((await request(h.app).get('/api/v1/notifications').set('Authorization', `Token ${keys[CLIENT]}`)).body.unread).toBe(1);
     // The timeline says who was told by which channel.
-    const timeline = (await request(h.app).get(`/api/v1/incidents/${incident!.id}`).set('Authorization', `Token ${keys[DIST]}`)).body.timeline.map((e: { text: string }) => e.text);
+    const timeline = (
+      await request(h.app).get(`/api/v1/incidents/${incident!.id}`).set('Authorization', `Token ${keys[DIST]}`)
+    ).body.timeline.map((e: { text: string }) => e.text);
     expect(timeline[0]).toMatch(/^Raised: Offline/);
-    expect(timeline).toContain('Notified Demo Distributor by SMS'.replace('Demo Distributor', (await rows<{ username: string }>(sql`select username from users where id = ${ids[DIST]!}`))[0]!.username));
+    expect(timeline).toContain(
+      'Notified Demo Distributor by SMS'.replace(
+        'Demo Distributor',
+        (await rows<{ username: string }>(sql`select username from users where id = ${ids[DIST]!}`))[0]!.username,
+      ),
+    );
     // Evaluating again raises nothing new.
     await b.engine.evaluateFleet({ forecasts: false });
-    expect(Number((await rows<{ n: number }>(sql`select count(*)::int as n from notifications where incident_id = ${incident!.id}`))[0]!.n)).toBe(5);
+    expect(
+      Number(
+        (await rows<{ n: number }>(sql`select count(*)::int as n from notifications where incident_id = ${incident!.id}`))[0]!.n,
+      ),
+    ).toBe(5);
   });
 
   it('escalation fires after M minutes when nobody acknowledges, repeats every R, and stops when someone does', async () => {
     const put = await request(h.app)
       .put('/api/v1/notificationRules')
       .set('Authorization', `Token ${keys[DIST]}`)
-      .send({ rules: [{ condition: 'ANY', scope: { type: 'all' }, channels: ['inApp'], quietHours: null, digest: false }], escalation: { afterMinutes: 30, repeatMinutes: 60, steps: [{ userId: ids.oncall, channels: ['sms', 'inApp'] }] } });
+      .send({
+        rules: [{ condition: 'ANY', scope: { type: 'all' }, channels: ['inApp'], quietHours: null, digest: false }],
+        escalation: { afterMinutes: 30, repeatMinutes: 60, steps: [{ userId: ids.oncall, channels: ['sms', 'inApp'] }] },
+      });
     expect(put.status).toBe(200);
     expect(put.body.escalation.steps).toEqual([{ userId: ids.oncall, channels: ['sms', 'inApp'] }]);
     const e = feature();
     // A new incident: another site's device reports an empty pump.
-    const [other] = await rows<{ id: number; serial: string; group_id: number }>(sql`select id, serial, group_id from devices where group_id is not null and group_id <> ${site} order by id limit 1`);
+    const [other] = await rows<{ id: number; serial: string; group_id: number }>(
+      sql`select id, serial, group_id from devices where group_id is not null and group_id <> ${site} order by id limit 1`,
+    );
     await h.database.db.execute(sql`update devices set warning_lists = '["LEFT_SUNSCREEN_PUMP"]'::jsonb where id = ${other!.id}`);
     await e.engine.evaluateWarnings([other!.serial]);
-    const [incident] = await rows<{ id: number; opened_at: Date }>(sql`select id, opened_at from incidents where site_id = ${other!.group_id} and state = 'open'`);
-    const escalations = async () => Number((await rows<{ n: number }>(sql`select count(*)::int as n from notifications where incident_id = ${incident!.id} and kind like 'esc%'`))[0]!.n);
+    const [incident] = await rows<{ id: number; opened_at: Date }>(
+      sql`select id, opened_at from incidents where site_id = ${other!.group_id} and state = 'open'`,
+    );
+    const escalations = async () =>
+      Number(
+        (
+          await rows<{ n: number }>(
+            sql`select count(*)::int as n from notifications where incident_id = ${incident!.id} and kind like 'esc%'`,
+          )
+        )[0]!.n,
+      );
 
     advance(29);
     await e.engine.escalate();
@@ -193,11 +284,15 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     await e.engine.escalate();
     expect(await escalations()).toBe(4); // repeated after R
     await e.engine.dispatch();
-    const timeline = (await request(h.app).get(`/api/v1/incidents/${incident!.id}`).set('Authorization', `Token ${keys[DIST]}`)).body.timeline.map((x: { kind: string; text: string }) => `${x.kind}: ${x.text}`);
+    const timeline = (
+      await request(h.app).get(`/api/v1/incidents/${incident!.id}`).set('Authorization', `Token ${keys[DIST]}`)
+    ).body.timeline.map((x: { kind: string; text: string }) => `${x.kind}: ${x.text}`);
     expect(timeline).toContain('escalated: Escalated to On Call by SMS, in-app: not acknowledged within 30 min');
     expect(timeline).toContain('notified: Notified On Call by SMS (escalation)');
 
-    const ack = await request(h.app).post(`/api/v1/incidents/${incident!.id}/acknowledge`).set('Authorization', `Token ${keys[CLIENT]}`);
+    const ack = await request(h.app)
+      .post(`/api/v1/incidents/${incident!.id}/acknowledge`)
+      .set('Authorization', `Token ${keys[CLIENT]}`);
     expect(ack.status).toBe(200);
     expect(ack.body.state).toBe('acknowledged');
     expect(ack.body.acknowledgedBy).toBeTruthy();
@@ -205,18 +300,36 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     await e.engine.escalate();
     expect(await escalations()).toBe(4);
 
-    const resolved = await request(h.app).post(`/api/v1/incidents/${incident!.id}/resolve`).set('Authorization', `Token ${keys[DIST]}`).send({ note: 'Refilled the left pump' });
+    const resolved = await request(h.app)
+      .post(`/api/v1/incidents/${incident!.id}/resolve`)
+      .set('Authorization', `Token ${keys[DIST]}`)
+      .send({ note: 'Refilled the left pump' });
     expect(resolved.body.state).toBe('resolved');
     // (The API answers on the real clock, the engine on the test's: the note is in the timeline, wherever it sorts.)
-    expect(resolved.body.timeline.map((x: { text: string }) => x.text)).toContainEqual(expect.stringMatching(/^Resolved by .+: Refilled the left pump$/));
-    expect((await request(h.app).post(`/api/v1/incidents/${incident!.id}/resolve`).set('Authorization', `Token ${keys[DIST]}`).send({ note: '' })).body).toEqual({ note: ['This field may not be blank.'] });
+    expect(resolved.body.timeline.map((x: { text: string }) => x.text)).toContainEqual(
+      expect.stringMatching(/^Resolved by .+: Refilled the left pump$/),
+    );
+    expect(
+      (
+        await request(h.app)
+          .post(`/api/v1/incidents/${incident!.id}/resolve`)
+          .set('Authorization', `Token ${keys[DIST]}`)
+          .send({ note: '' })
+      ).body,
+    ).toEqual({ note: ['This field may not be blank.'] });
   });
 
   it('hysteresis: a warning that flaps raises one incident; it resolves itself after the hold and reopens within the window', async () => {
     const e = feature();
-    const [d] = await rows<{ id: number; serial: string; group_id: number }>(sql`select id, serial, group_id from devices where group_id is not null and group_id <> ${site} order by id desc limit 1`);
-    const setWarnings = (list: string[]) => h.database.db.execute(sql`update devices set warning_lists = ${JSON.stringify(list)}::jsonb where id = ${d!.id}`);
-    const battery = () => rows<{ id: number; state: string; reopen_count: number }>(sql`select id, state, reopen_count from incidents where site_id = ${d!.group_id} and condition = 'BATTERY'`);
+    const [d] = await rows<{ id: number; serial: string; group_id: number }>(
+      sql`select id, serial, group_id from devices where group_id is not null and group_id <> ${site} order by id desc limit 1`,
+    );
+    const setWarnings = (list: string[]) =>
+      h.database.db.execute(sql`update devices set warning_lists = ${JSON.stringify(list)}::jsonb where id = ${d!.id}`);
+    const battery = () =>
+      rows<{ id: number; state: string; reopen_count: number }>(
+        sql`select id, state, reopen_count from incidents where site_id = ${d!.group_id} and condition = 'BATTERY'`,
+      );
     for (let i = 0; i < 6; i++) {
       await setWarnings(i % 2 === 0 ? ['BATTERY'] : []);
       await e.engine.evaluateWarnings([d!.serial]);
@@ -235,25 +348,38 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     expect(await battery()).toHaveLength(1);
   });
 
-  it('a check-in that reports a low battery raises the incident after its answer (the check-in path, the app\'s own engine)', async () => {
-    const [d] = await rows<{ serial: string; group_id: number }>(sql`select serial, group_id from devices where group_id is not null and group_id <> ${site} and id not in (select device_id from user_exclusive_devices) order by id limit 1 offset 3`);
-    const secret = (await request(h.app).post(`/api/v1/deviceSecret/${d!.serial}`).set('Authorization', `Token ${keys[DIST]}`)).body.secret;
+  it("a check-in that reports a low battery raises the incident after its answer (the check-in path, the app's own engine)", async () => {
+    const [d] = await rows<{ serial: string; group_id: number }>(
+      sql`select serial, group_id from devices where group_id is not null and group_id <> ${site} and id not in (select device_id from user_exclusive_devices) order by id limit 1 offset 3`,
+    );
+    const secret = (await request(h.app).post(`/api/v1/deviceSecret/${d!.serial}`).set('Authorization', `Token ${keys[DIST]}`))
+      .body.secret;
     const at = new Date().toISOString();
     const res = await request(h.app)
       .post('/device/v1/checkin')
       .set('Authorization', `Basic ${Buffer.from(`${d!.serial}:${secret}`).toString('base64')}`)
       .send({ sentAt: at, batteries: [{ at, volt: 3.4, percent: 20 }] });
     expect(res.status).toBe(200);
-    const battery = () => rows<{ reason: string; severity: string }>(sql`select i.reason, i.severity from incidents i join alerts a on a.incident_id = i.id join devices dv on dv.id = a.device_id where dv.serial = ${d!.serial} and a.condition = 'BATTERY'`);
+    const battery = () =>
+      rows<{ reason: string; severity: string }>(
+        sql`select i.reason, i.severity from incidents i join alerts a on a.incident_id = i.id join devices dv on dv.id = a.device_id where dv.serial = ${d!.serial} and a.condition = 'BATTERY'`,
+      );
     const deadline = Date.now() + 5_000;
     while (!(await battery()).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(await battery()).toEqual([{ reason: `Low battery (${d!.serial})`, severity: 'warning' }]);
   });
 
   it('an incident outside the caller scope is a 404; a partner does not see the client brand incidents', async () => {
-    const partner = (await request(h.app).post('/auth/token/login/').send({ email: 'partner@demo.test', password: 'Demo1234' })).body.auth_token;
+    const partner = (await request(h.app).post('/auth/token/login/').send({ email: 'partner@demo.test', password: 'Demo1234' }))
+      .body.auth_token;
     const [any] = await rows<{ id: number }>(sql`select id from incidents where site_id = ${site}`);
-    expect((await request(h.app).post(`/api/v1/incidents/${any!.id}/acknowledge`).set('Authorization', `Token ${partner}`)).status).toBe(404);
-    expect((await request(h.app).get('/api/v1/incidents').set('Authorization', `Token ${partner}`)).body.map((i: { id: number }) => i.id)).not.toContain(any!.id);
+    expect(
+      (await request(h.app).post(`/api/v1/incidents/${any!.id}/acknowledge`).set('Authorization', `Token ${partner}`)).status,
+    ).toBe(404);
+    expect(
+      (await request(h.app).get('/api/v1/incidents').set('Authorization', `Token ${partner}`)).body.map(
+        (i: { id: number }) => i.id,
+      ),
+    ).not.toContain(any!.id);
   });
 });

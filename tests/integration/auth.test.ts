@@ -18,18 +18,20 @@ describe.each(BACKENDS)('auth calls on %s', (backend) => {
     await h?.close();
   });
 
-  const login = (email: string, password = 'Demo1234') =>
-    request(h.app).post('/auth/token/login/').send({ email, password });
+  const login = (email: string, password = 'Demo1234') => request(h.app).post('/auth/token/login/').send({ email, password });
   const token = async (email: string) => (await login(email)).body.auth_token as string;
   const userCount = async () => (await h.database.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n;
 
   describe('POST /auth/token/login/', () => {
-    it.each(['distributor@demo.test', 'client@demo.test', 'partner@demo.test'])('signs in %s with the demo password', async (email) => {
-      const res = await login(email);
-      expect(res.status).toBe(200);
-      expect(Object.keys(res.body)).toEqual(['auth_token']);
-      expect(res.body.auth_token).toMatch(/^[0-9a-f]{40}$/);
-    });
+    it.each(['distributor@demo.test', 'client@demo.test', 'partner@demo.test'])(
+      'signs in %s with the demo password',
+      async (email) => {
+        const res = await login(email);
+        expect(res.status).toBe(200);
+        expect(Object.keys(res.body)).toEqual(['auth_token']);
+        expect(res.body.auth_token).toMatch(/^[0-9a-f]{40}$/);
+      },
+    );
 
     it('lowercases the email', async () => {
       expect((await login('  Distributor@DEMO.test ')).status).toBe(200);
@@ -62,7 +64,11 @@ describe.each(BACKENDS)('auth calls on %s', (backend) => {
     it.each([
       ['missing fields', {}, { email: ['This field is required.'], password: ['This field is required.'] }],
       ['wrong types', { email: 42, password: true }, { email: ['Must be a string.'], password: ['Must be a string.'] }],
-      ['a 10 kB email', { email: `${'a'.repeat(10_240)}@x.io`, password: 'x' }, { email: ['Ensure this field has no more than 254 characters.'] }],
+      [
+        'a 10 kB email',
+        { email: `${'a'.repeat(10_240)}@x.io`, password: 'x' },
+        { email: ['Ensure this field has no more than 254 characters.'] },
+      ],
       ['an invalid email', { email: 'not-an-email', password: 'x' }, { email: ['Enter a valid email address.'] }],
     ])('answers 400 with field messages for %s', async (_name, body, expected) => {
       const res = await request(h.app).post('/auth/token/login/').send(body);
@@ -79,13 +85,23 @@ describe.each(BACKENDS)('auth calls on %s', (backend) => {
 
   describe('Authorization: Token <key>', () => {
     it('GET /api/v1/user answers role and profile_url of the caller', async () => {
-      const res = await request(h.app).get('/api/v1/user').set('Authorization', `Token ${await token('client@demo.test')}`);
+      const res = await request(h.app)
+        .get('/api/v1/user')
+        .set('Authorization', `Token ${await token('client@demo.test')}`);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ email: 'client@demo.test', role: 'client', user_type: 'client', access: 'client', profile_url: null });
+      expect(res.body).toMatchObject({
+        email: 'client@demo.test',
+        role: 'client',
+        user_type: 'client',
+        access: 'client',
+        profile_url: null,
+      });
     });
 
     it('tells a market-partner user by user_type', async () => {
-      const res = await request(h.app).get('/api/v1/user').set('Authorization', `Token ${await token('partner@demo.test')}`);
+      const res = await request(h.app)
+        .get('/api/v1/user')
+        .set('Authorization', `Token ${await token('partner@demo.test')}`);
       expect(res.body).toMatchObject({ user_type: 'market-partner', access: 'market-partner' });
     });
 
@@ -106,7 +122,10 @@ describe.each(BACKENDS)('auth calls on %s', (backend) => {
       const key = await token('client2@demo.test');
       const auth = { Authorization: `Token ${key}` };
       expect((await request(h.app).get('/api/v1/user').set(auth)).status).toBe(200);
-      await h.database.db.update(users).set({ activated: false, deactivatedReason: 'invoice overdue' }).where(eq(users.email, 'client2@demo.test'));
+      await h.database.db
+        .update(users)
+        .set({ activated: false, deactivatedReason: 'invoice overdue' })
+        .where(eq(users.email, 'client2@demo.test'));
       try {
         for (const path of ['/api/v1/user', '/api/v1/device', '/api/v1/device/SP240001']) {
           const res = await request(h.app).get(path).set(auth);
@@ -115,7 +134,10 @@ describe.each(BACKENDS)('auth calls on %s', (backend) => {
         }
         expect((await login('client2@demo.test')).status).toBe(401);
       } finally {
-        await h.database.db.update(users).set({ activated: true, deactivatedReason: null }).where(eq(users.email, 'client2@demo.test'));
+        await h.database.db
+          .update(users)
+          .set({ activated: true, deactivatedReason: null })
+          .where(eq(users.email, 'client2@demo.test'));
       }
     });
 
@@ -155,21 +177,33 @@ describe.each(BACKENDS)('auth calls on %s', (backend) => {
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ email: 'new.distributor@example.com', username: 'New Distributor', role: 'distributor' });
       const [row] = await h.database.db.select().from(users).where(eq(users.email, 'new.distributor@example.com'));
-      expect(row).toMatchObject({ activated: false, role: 'distributor', company: 'Sunny Supplies', notifyEmail: true, notifyPhone: false });
+      expect(row).toMatchObject({
+        activated: false,
+        role: 'distributor',
+        company: 'Sunny Supplies',
+        notifyEmail: true,
+        notifyPhone: false,
+      });
       expect(row!.passwordHash).toMatch(/^scrypt\$/);
       // Not active until a distributor approves it.
       expect((await login('new.distributor@example.com', 'Sunny2026')).status).toBe(401);
     });
 
     it('answers the field error the client shows for a taken email', async () => {
-      const res = await request(h.app).post('/auth/users/').send({ ...valid, email: 'CLIENT@demo.test' });
+      const res = await request(h.app)
+        .post('/auth/users/')
+        .send({ ...valid, email: 'CLIENT@demo.test' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ email: ['user with this email already exists.'] });
     });
 
     it.each([
       ['missing fields', {}, ['email', 'username', 'password', 'company']],
-      ['wrong types', { ...valid, email: 'x@y.io', username: 5, isEnableNotificationPhone: 'yes' }, ['username', 'isEnableNotificationPhone']],
+      [
+        'wrong types',
+        { ...valid, email: 'x@y.io', username: 5, isEnableNotificationPhone: 'yes' },
+        ['username', 'isEnableNotificationPhone'],
+      ],
       ['a 10 kB name', { ...valid, email: 'x@y.io', username: 'n'.repeat(10_240) }, ['username']],
       ['a short password', { ...valid, email: 'x@y.io', password: 'short' }, ['password']],
       ['a company role', { ...valid, email: 'x@y.io', role: 'client' }, ['role']],
@@ -183,13 +217,20 @@ describe.each(BACKENDS)('auth calls on %s', (backend) => {
       expect(await userCount()).toBe(before);
     });
 
-    it.each(['short', 'alllowercase1', 'ALLUPPER123', 'NoDigitsHere'])('holds the reset form\'s password policy (section 5) for %s, where the client looks first', async (password) => {
-      const before = await userCount();
-      const res = await request(h.app).post('/auth/users/').send({ ...valid, email: 'y@y.io', password });
-      expect(res.status).toBe(400);
-      expect(res.body.password).toEqual(['Password must be at least 8 characters and include uppercase, lowercase, and digit.']);
-      expect(await userCount()).toBe(before);
-    });
+    it.each(['short', 'alllowercase1', 'ALLUPPER123', 'NoDigitsHere'])(
+      "holds the reset form's password policy (section 5) for %s, where the client looks first",
+      async (password) => {
+        const before = await userCount();
+        const res = await request(h.app)
+          .post('/auth/users/')
+          .send({ ...valid, email: 'y@y.io', password });
+        expect(res.status).toBe(400);
+        expect(res.body.password).toEqual([
+          'Password must be at least 8 characters and include uppercase, lowercase, and digit.',
+        ]);
+        expect(await userCount()).toBe(before);
+      },
+    );
 
     it('answers 400 for malformed JSON and creates nothing', async () => {
       const before = await userCount();
@@ -219,7 +260,9 @@ describe.each(BACKENDS)('auth calls on %s', (backend) => {
 
       const weak = await request(h.app).post('/api/v1/resetPassword').send({ token: resetToken, password: 'alllowercase1' });
       expect(weak.status).toBe(400);
-      expect(weak.body).toEqual({ password: ['Password must be at least 8 characters and include uppercase, lowercase, and digit.'] });
+      expect(weak.body).toEqual({
+        password: ['Password must be at least 8 characters and include uppercase, lowercase, and digit.'],
+      });
       expect((await login('client@demo.test')).status).toBe(200);
 
       const ok = await request(h.app).post('/api/v1/resetPassword').send({ token: resetToken, password: 'Newpass123' });
@@ -267,7 +310,9 @@ describe('login rate limit', () => {
 
   it('blocks an email after repeated failures with 429 and Retry-After, even with the right password', async () => {
     for (let i = 0; i < 3; i++) {
-      expect((await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Wrong1234' })).status).toBe(400);
+      expect(
+        (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Wrong1234' })).status,
+      ).toBe(400);
     }
     const blocked = await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' });
     expect(blocked.status).toBe(429);
@@ -277,7 +322,9 @@ describe('login rate limit', () => {
 
   it('blocks an address that sprays many emails', async () => {
     for (let i = 0; i < 2; i++) {
-      await request(h.app).post('/auth/token/login/').send({ email: `spray${i}@demo.test`, password: 'Wrong1234' });
+      await request(h.app)
+        .post('/auth/token/login/')
+        .send({ email: `spray${i}@demo.test`, password: 'Wrong1234' });
     }
     // 3 failures above + 2 here = the address limit of 5.
     const res = await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' });
@@ -318,7 +365,8 @@ describe('maintenance credential and client settings', () => {
   });
 
   it('answers the client settings with no key by default (the offline map)', async () => {
-    const key = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token;
+    const key = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body
+      .auth_token;
     const res = await request(h.app).get('/api/v1/clientConfig').set('Authorization', `Token ${key}`);
     expect(res.body).toEqual({ googleMapsApiKey: null, mapStyleUrl: null });
   });

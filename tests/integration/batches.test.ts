@@ -1,7 +1,15 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batches, brandClients, brands, devices, pendingChanges, userExclusiveDevices, users } from '../../server/src/db/schema.ts';
+import {
+  batches,
+  brandClients,
+  brands,
+  devices,
+  pendingChanges,
+  userExclusiveDevices,
+  users,
+} from '../../server/src/db/schema.ts';
 import { backends } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { mailText } from '../helpers/smtp.ts';
@@ -48,10 +56,23 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
   const drain = () => (h.app as unknown as { queue: { drain(): Promise<void> } }).queue.drain();
   const userId = async (email: string) => (await db().select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
   const batchRow = async (batchNo: string) => (await db().select().from(batches).where(eq(batches.batchNo, batchNo)))[0];
-  const batchCount = async () => (await db().select({ n: sql<number>`count(*)::int` }).from(batches))[0]!.n;
+  const batchCount = async () =>
+    (
+      await db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(batches)
+    )[0]!.n;
   const fedBy = (id: number) =>
     db()
-      .select({ id: devices.id, serial: devices.serial, brandId: devices.brandId, batchId: devices.batchId, batch2Id: devices.batch2Id, isPause: devices.isPause, warningLists: devices.warningLists })
+      .select({
+        id: devices.id,
+        serial: devices.serial,
+        brandId: devices.brandId,
+        batchId: devices.batchId,
+        batch2Id: devices.batch2Id,
+        isPause: devices.isPause,
+        warningLists: devices.warningLists,
+      })
       .from(devices)
       .where(or(eq(devices.batchId, id), eq(devices.batch2Id, id)));
   const listed = async (email: string) => (await get(email, '/api/v1/batch')).body as BatchBody[];
@@ -60,7 +81,9 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
   /** Batches feeding at least one device matching `where`, straight from the database. */
   const batchNosFeeding = async (where: ReturnType<typeof sql>) => {
     const res = (await db().execute(sql`
-      select distinct b.batch_no from batches b join devices d on d.batch_id = b.id or d.batch2_id = b.id where ${where}`)) as unknown as { rows: { batch_no: string }[] };
+      select distinct b.batch_no from batches b join devices d on d.batch_id = b.id or d.batch2_id = b.id where ${where}`)) as unknown as {
+      rows: { batch_no: string }[];
+    };
     return res.rows.map((r) => r.batch_no).sort();
   };
 
@@ -72,13 +95,43 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
       expect(res.body.map((b: BatchBody) => b.batch_no).sort()).toEqual(all.map((b) => b.no).sort());
       const spf = byNo(res.body, 'SPF-2601')!;
       for (const field of [
-        'id', 'batchType', 'batch_type', 'batch_type_name', 'batchNumber', 'batch_no', 'installDate', 'install_date',
-        'expiryDate', 'expire_date', 'batchVolume', 'volume', 'remain', 'remain_fl_oz', 'created_on', 'in_use', 'is_using',
-        'device_count', 'status', 'status_label', 'is_recalled', 'brand_lists',
+        'id',
+        'batchType',
+        'batch_type',
+        'batch_type_name',
+        'batchNumber',
+        'batch_no',
+        'installDate',
+        'install_date',
+        'expiryDate',
+        'expire_date',
+        'batchVolume',
+        'volume',
+        'remain',
+        'remain_fl_oz',
+        'created_on',
+        'in_use',
+        'is_using',
+        'device_count',
+        'status',
+        'status_label',
+        'is_recalled',
+        'brand_lists',
       ]) {
         expect(spf, field).toHaveProperty(field);
       }
-      expect(spf).toMatchObject({ batchType: 1, batch_type: 1, batch_type_name: 'Sunscreen', batchNumber: 'SPF-2601', batchVolume: 338, status: 'IN_USE', status_label: 'In Use', in_use: true, is_using: true, is_recalled: false });
+      expect(spf).toMatchObject({
+        batchType: 1,
+        batch_type: 1,
+        batch_type_name: 'Sunscreen',
+        batchNumber: 'SPF-2601',
+        batchVolume: 338,
+        status: 'IN_USE',
+        status_label: 'In Use',
+        in_use: true,
+        is_using: true,
+        is_recalled: false,
+      });
       expect(spf.volume).toBeCloseTo(9.9958, 4);
       expect(spf.remain_fl_oz).toBeCloseTo(338 * 0.55, 2);
       expect(spf.installDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -87,11 +140,20 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
 
       const fed = await fedBy(spf.id);
       expect(spf.device_count).toBe(fed.length);
-      const brandRows = await db().select({ id: brands.id, name: brands.name }).from(brands).where(inArray(brands.id, [...new Set(fed.map((d) => d.brandId!))]));
+      const brandRows = await db()
+        .select({ id: brands.id, name: brands.name })
+        .from(brands)
+        .where(inArray(brands.id, [...new Set(fed.map((d) => d.brandId!))]));
       expect(spf.brand_lists).toEqual(brandRows.sort((a, b) => a.name.localeCompare(b.name)));
 
       expect(byNo(res.body, 'SAN-2602')!.batch_type_name).toBe('Sanitizer');
-      expect(byNo(res.body, 'SPF-2603')).toMatchObject({ status: 'NOT_IN_USE', status_label: 'Not In Use', in_use: false, device_count: 0, brand_lists: [] });
+      expect(byNo(res.body, 'SPF-2603')).toMatchObject({
+        status: 'NOT_IN_USE',
+        status_label: 'Not In Use',
+        in_use: false,
+        device_count: 0,
+        brand_lists: [],
+      });
       expect(byNo(res.body, 'SPF-2510')).toMatchObject({ status: 'ALMOST_EXPIRED', status_label: 'Almost Expire' });
       expect(byNo(res.body, 'SPF-2504')).toMatchObject({ status: 'EXPIRED', status_label: 'Expired / Recalled' });
       expect(byNo(res.body, 'SPF-2507')).toMatchObject({ is_recalled: true });
@@ -109,8 +171,15 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
 
     it.each([CLIENT, CLIENT2])('%s sees only batches feeding devices of its brands, counted within its scope', async (email) => {
       const uid = await userId(email);
-      const brandIds = (await db().select({ id: brandClients.brandId }).from(brandClients).where(eq(brandClients.userId, uid))).map((r) => r.id);
-      const expected = await batchNosFeeding(sql`d.brand_id in (${sql.join(brandIds.map((id) => sql`${id}`), sql`, `)})`);
+      const brandIds = (
+        await db().select({ id: brandClients.brandId }).from(brandClients).where(eq(brandClients.userId, uid))
+      ).map((r) => r.id);
+      const expected = await batchNosFeeding(
+        sql`d.brand_id in (${sql.join(
+          brandIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      );
       const list = await listed(email);
       expect(list.map((b) => b.batch_no).sort()).toEqual(expected);
       expect(list.length).toBeLessThan(await batchCount());
@@ -125,7 +194,10 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
     it('a market-partner user sees only batches feeding its exclusive devices', async () => {
       const uid = await userId(PARTNER);
       const expected = await batchNosFeeding(sql`d.id in (select device_id from user_exclusive_devices where user_id = ${uid})`);
-      const exclusive = await db().select({ id: userExclusiveDevices.deviceId }).from(userExclusiveDevices).where(eq(userExclusiveDevices.userId, uid));
+      const exclusive = await db()
+        .select({ id: userExclusiveDevices.deviceId })
+        .from(userExclusiveDevices)
+        .where(eq(userExclusiveDevices.userId, uid));
       expect(exclusive.length).toBeGreaterThan(0);
       const list = await listed(PARTNER);
       expect(list.map((b) => b.batch_no).sort()).toEqual(expected);
@@ -154,7 +226,9 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
     });
 
     it('scopes clients to batches already feeding their devices', async () => {
-      const mine = (await listed(CLIENT)).filter((b) => b.batch_type === 1 && b.status !== 'EXPIRED' && !b.is_recalled).map((b) => b.batch_no);
+      const mine = (await listed(CLIENT))
+        .filter((b) => b.batch_type === 1 && b.status !== 'EXPIRED' && !b.is_recalled)
+        .map((b) => b.batch_no);
       const res = await get(CLIENT, '/api/v1/batch/1');
       expect(res.status).toBe(200);
       expect(res.body.map((b: BatchBody) => b.batch_no).sort()).toEqual(mine.sort());
@@ -179,7 +253,17 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
     it('stores fl.oz. as litres, full, and reads back what was entered', async () => {
       const res = await post(DIST, '/api/v1/addBatch', validBatch({ batchNumber: '  SPF-T100  ' }));
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ batch_no: 'SPF-T100', batchVolume: 338, remain_fl_oz: 338, batch_type: 1, status: 'NOT_IN_USE', in_use: false, device_count: 0, brand_lists: [], is_recalled: false });
+      expect(res.body).toMatchObject({
+        batch_no: 'SPF-T100',
+        batchVolume: 338,
+        remain_fl_oz: 338,
+        batch_type: 1,
+        status: 'NOT_IN_USE',
+        in_use: false,
+        device_count: 0,
+        brand_lists: [],
+        is_recalled: false,
+      });
       const row = (await batchRow('SPF-T100'))!;
       expect(row.volumeLitres).toBeCloseTo(9.9958, 4);
       expect(row.remainLitres).toBe(row.volumeLitres);
@@ -189,21 +273,36 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
       expect(back.volume).toBeCloseTo(9.995843, 6);
     });
 
-    it.each(['batchType', 'batchNumber', 'installDate', 'expiryDate', 'batchVolume'])('a missing %s answers {field: ["Required"]}', async (field) => {
-      const body: Record<string, unknown> = validBatch({ batchNumber: 'SPF-REQ' });
-      delete body[field];
-      const before = await batchCount();
-      const res = await post(DIST, '/api/v1/addBatch', body);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ [field]: ['Required'] });
-      expect(await batchCount()).toBe(before);
-    });
+    it.each(['batchType', 'batchNumber', 'installDate', 'expiryDate', 'batchVolume'])(
+      'a missing %s answers {field: ["Required"]}',
+      async (field) => {
+        const body: Record<string, unknown> = validBatch({ batchNumber: 'SPF-REQ' });
+        delete body[field];
+        const before = await batchCount();
+        const res = await post(DIST, '/api/v1/addBatch', body);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ [field]: ['Required'] });
+        expect(await batchCount()).toBe(before);
+      },
+    );
 
     it('blank values and an empty body answer Required for every field', async () => {
       const empty = await post(DIST, '/api/v1/addBatch');
       expect(empty.status).toBe(400);
-      expect(empty.body).toEqual({ batchType: ['Required'], batchNumber: ['Required'], installDate: ['Required'], expiryDate: ['Required'], batchVolume: ['Required'] });
-      const blank = await post(DIST, '/api/v1/addBatch', { batchType: null, batchNumber: '   ', installDate: '', expiryDate: '', batchVolume: '' });
+      expect(empty.body).toEqual({
+        batchType: ['Required'],
+        batchNumber: ['Required'],
+        installDate: ['Required'],
+        expiryDate: ['Required'],
+        batchVolume: ['Required'],
+      });
+      const blank = await post(DIST, '/api/v1/addBatch', {
+        batchType: null,
+        batchNumber: '   ',
+        installDate: '',
+        expiryDate: '',
+        batchVolume: '',
+      });
       expect(blank.body).toEqual(empty.body);
     });
 
@@ -251,7 +350,11 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
     });
 
     it('malformed JSON and a non-object body answer 400', async () => {
-      const bad = await request(h.app).post('/api/v1/addBatch').set('Authorization', `Token ${keys[DIST]}`).set('Content-Type', 'application/json').send('{"batchType": 1,');
+      const bad = await request(h.app)
+        .post('/api/v1/addBatch')
+        .set('Authorization', `Token ${keys[DIST]}`)
+        .set('Content-Type', 'application/json')
+        .send('{"batchType": 1,');
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual({ detail: 'Malformed JSON in request body.' });
       const arr = await post(DIST, '/api/v1/addBatch', [validBatch()]);
@@ -265,7 +368,13 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
         const res = await post(email, '/api/v1/addBatch', validBatch({ batchNumber: 'SPF-ROLE' }));
         expect(res.status).toBe(403);
       }
-      expect((await request(h.app).post('/api/v1/addBatch').send(validBatch({ batchNumber: 'SPF-ROLE' }))).status).toBe(401);
+      expect(
+        (
+          await request(h.app)
+            .post('/api/v1/addBatch')
+            .send(validBatch({ batchNumber: 'SPF-ROLE' }))
+        ).status,
+      ).toBe(401);
       expect(await batchCount()).toBe(before);
     });
   });
@@ -348,21 +457,29 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
       expect((await post(DIST, `/api/v1/editBatch/${row.id}`, editBody(row))).status).toBe(200);
     });
 
-    it.each(['batchNumber', 'installDate', 'expiryDate', 'batchVolume'])('a missing %s answers Required and changes nothing', async (field) => {
-      const row = (await batchRow('SPF-T100'))!;
-      const body: Record<string, unknown> = editBody(row, { batchNumber: 'SPF-T100-CHANGED', batchVolume: 500 });
-      delete body[field];
-      const res = await post(DIST, `/api/v1/editBatch/${row.id}`, body);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ [field]: ['Required'] });
-      expect(await batchRow('SPF-T100')).toEqual(row);
-    });
+    it.each(['batchNumber', 'installDate', 'expiryDate', 'batchVolume'])(
+      'a missing %s answers Required and changes nothing',
+      async (field) => {
+        const row = (await batchRow('SPF-T100'))!;
+        const body: Record<string, unknown> = editBody(row, { batchNumber: 'SPF-T100-CHANGED', batchVolume: 500 });
+        delete body[field];
+        const res = await post(DIST, `/api/v1/editBatch/${row.id}`, body);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ [field]: ['Required'] });
+        expect(await batchRow('SPF-T100')).toEqual(row);
+      },
+    );
 
     it('refuses expiry before install, and wrong types, with 400', async () => {
       const row = (await batchRow('SPF-T100'))!;
       const dates = await post(DIST, `/api/v1/editBatch/${row.id}`, editBody(row, { installDate: day(10), expiryDate: day(5) }));
       expect(dates.body).toEqual({ expiryDate: ['Expiry date must be after the install date.'] });
-      for (const over of [{ batchVolume: 'lots' }, { batchNumber: ['a'] }, { installDate: 20260101 }, { batchType: 'Sunscreen' }]) {
+      for (const over of [
+        { batchVolume: 'lots' },
+        { batchNumber: ['a'] },
+        { installDate: 20260101 },
+        { batchType: 'Sunscreen' },
+      ]) {
         const res = await post(DIST, `/api/v1/editBatch/${row.id}`, editBody(row, over));
         expect(res.status).toBe(400);
       }
@@ -416,8 +533,14 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
 
     it('refuses bad bodies and other roles without recalling anything', async () => {
       const row = (await batchRow('SPF-2601'))!;
-      expect((await post(DIST, `/api/v1/recallBatch/${row.id}`, { pauseDevices: 'yes' })).body).toEqual({ pauseDevices: ['Must be true or false.'] });
-      const bad = await request(h.app).post(`/api/v1/recallBatch/${row.id}`).set('Authorization', `Token ${keys[DIST]}`).set('Content-Type', 'application/json').send('{pause');
+      expect((await post(DIST, `/api/v1/recallBatch/${row.id}`, { pauseDevices: 'yes' })).body).toEqual({
+        pauseDevices: ['Must be true or false.'],
+      });
+      const bad = await request(h.app)
+        .post(`/api/v1/recallBatch/${row.id}`)
+        .set('Authorization', `Token ${keys[DIST]}`)
+        .set('Content-Type', 'application/json')
+        .send('{pause');
       expect(bad.status).toBe(400);
       for (const email of [CLIENT, PARTNER]) {
         expect((await post(email, `/api/v1/recallBatch/${row.id}`, { pauseDevices: true })).status).toBe(403);
@@ -465,8 +588,22 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
       const pending = await db()
         .select()
         .from(pendingChanges)
-        .where(and(inArray(pendingChanges.deviceId, fed.map((d) => d.id)), eq(pendingChanges.setting, 'pause'), eq(pendingChanges.status, 'pending')));
-      expect(pending.map((p) => p.deviceId).sort()).toEqual(fed.filter((d) => !wasPaused.has(d.id)).map((d) => d.id).sort());
+        .where(
+          and(
+            inArray(
+              pendingChanges.deviceId,
+              fed.map((d) => d.id),
+            ),
+            eq(pendingChanges.setting, 'pause'),
+            eq(pendingChanges.status, 'pending'),
+          ),
+        );
+      expect(pending.map((p) => p.deviceId).sort()).toEqual(
+        fed
+          .filter((d) => !wasPaused.has(d.id))
+          .map((d) => d.id)
+          .sort(),
+      );
       for (const p of pending) expect(p).toMatchObject({ kind: 'other', desired: { is_pause: true }, requestedBy: distId });
       const device = (await get(DIST, `/api/v1/device/${fed[0]!.serial}`)).body;
       expect(device).toMatchObject({ is_pause: true, is_batch_warning: true });
@@ -483,7 +620,12 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
       expect(res.body.notified.map((n: { email: string }) => n.email).sort()).toEqual(emails);
       await drain();
       const mails = recallMails('SPF-2601');
-      expect(mails.map((m) => m.to).flat().sort()).toEqual(emails);
+      expect(
+        mails
+          .map((m) => m.to)
+          .flat()
+          .sort(),
+      ).toEqual(emails);
       for (const email of emails) {
         const text = mailText(mails.find((m) => m.to.includes(email))!.raw);
         const brandIds = clients.filter((c) => c.email === email).map((c) => c.brandId);
@@ -503,16 +645,28 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
 
     it('recalling again answers the same list, mails nobody and adds no pending change', async () => {
       const row = (await batchRow('SPF-2601'))!;
-      const pendingBefore = (await db().select({ n: sql<number>`count(*)::int` }).from(pendingChanges))[0]!.n;
+      const pendingBefore = (
+        await db()
+          .select({ n: sql<number>`count(*)::int` })
+          .from(pendingChanges)
+      )[0]!.n;
       const mailsBefore = h.smtp.received.length;
       const res = await post(DIST, `/api/v1/recallBatch/${row.id}`, { pauseDevices: true });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ detail: 'Recall batch success!', already_recalled: true, paused: 0, notified: [] });
       expect(res.body.batch.recalled_at).toBe(row.recalledAt!.toISOString());
-      expect(res.body.devices.map((d: { serial: string }) => d.serial).sort()).toEqual((await fedBy(row.id)).map((d) => d.serial).sort());
+      expect(res.body.devices.map((d: { serial: string }) => d.serial).sort()).toEqual(
+        (await fedBy(row.id)).map((d) => d.serial).sort(),
+      );
       await drain();
       expect(h.smtp.received.length).toBe(mailsBefore);
-      expect((await db().select({ n: sql<number>`count(*)::int` }).from(pendingChanges))[0]!.n).toBe(pendingBefore);
+      expect(
+        (
+          await db()
+            .select({ n: sql<number>`count(*)::int` })
+            .from(pendingChanges)
+        )[0]!.n,
+      ).toBe(pendingBefore);
     });
 
     it('resume lifts the recall and BATCH_RECALLED, keeps devices paused and says so', async () => {
@@ -520,7 +674,11 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
       const fed = await fedBy(row.id);
       const res = await post(DIST, `/api/v1/resumeBatch/${row.id}`);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ detail: 'Resume batch success!', batch: { id: row.id, is_recalled: false, recalled_at: null }, still_paused: fed.length });
+      expect(res.body).toMatchObject({
+        detail: 'Resume batch success!',
+        batch: { id: row.id, is_recalled: false, recalled_at: null },
+        still_paused: fed.length,
+      });
       expect(res.body.note).toMatch(/still paused/);
       expect(res.body.devices.map((d: { serial: string }) => d.serial).sort()).toEqual(fed.map((d) => d.serial).sort());
       const stored = (await batchRow('SPF-2601'))!;
@@ -581,16 +739,43 @@ describe.each(BACKENDS)('batches on %s', (backend) => {
         ['/api/v1/resumeBatch/{id}', 'post'],
       ];
       for (const [path, method] of ops) expect(doc.paths[path]?.[method]?.tags, `${method} ${path}`).toEqual(['Batches']);
-      expect(doc.paths['/api/v1/addBatch'].post.requestBody.content['application/json'].schema.required).toEqual(['batchType', 'batchNumber', 'installDate', 'expiryDate', 'batchVolume']);
-      expect(doc.paths['/api/v1/recallBatch/{id}'].post.responses['200'].content['application/json'].schema.properties).toHaveProperty('devices');
+      expect(doc.paths['/api/v1/addBatch'].post.requestBody.content['application/json'].schema.required).toEqual([
+        'batchType',
+        'batchNumber',
+        'installDate',
+        'expiryDate',
+        'batchVolume',
+      ]);
+      expect(
+        doc.paths['/api/v1/recallBatch/{id}'].post.responses['200'].content['application/json'].schema.properties,
+      ).toHaveProperty('devices');
     });
 
     it('no input makes any batch call answer 500', async () => {
       const id = (await batchRow('SPF-T100'))!.id;
-      const bodies: unknown[] = [null, 0, 'x', [], {}, { batchType: {}, batchNumber: {}, installDate: [], expiryDate: true, batchVolume: null }, { pauseDevices: [] }, { ['x'.repeat(5000)]: 'y'.repeat(10_240) }];
-      for (const path of ['/api/v1/addBatch', `/api/v1/editBatch/${id}`, `/api/v1/recallBatch/${(await batchRow('SPF-2510'))!.id}`, '/api/v1/deleteBatch/0', '/api/v1/resumeBatch/-1']) {
+      const bodies: unknown[] = [
+        null,
+        0,
+        'x',
+        [],
+        {},
+        { batchType: {}, batchNumber: {}, installDate: [], expiryDate: true, batchVolume: null },
+        { pauseDevices: [] },
+        { ['x'.repeat(5000)]: 'y'.repeat(10_240) },
+      ];
+      for (const path of [
+        '/api/v1/addBatch',
+        `/api/v1/editBatch/${id}`,
+        `/api/v1/recallBatch/${(await batchRow('SPF-2510'))!.id}`,
+        '/api/v1/deleteBatch/0',
+        '/api/v1/resumeBatch/-1',
+      ]) {
         for (const body of bodies) {
-          const res = await request(h.app).post(path).set('Authorization', `Token ${keys[DIST]}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
+          const res = await request(h.app)
+            .post(path)
+            .set('Authorization', `Token ${keys[DIST]}`)
+            .set('Content-Type', 'application/json')
+            .send(JSON.stringify(body));
           expect(res.status, `${path} ${JSON.stringify(body).slice(0, 40)}`).toBeLessThan(500);
         }
       }

@@ -40,7 +40,12 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
   });
 
   const as = (email: string | undefined, method: 'get' | 'post', path: string, body?: unknown) => {
-    const r = method === 'get' ? request(h.app).get(path) : request(h.app).post(path).send(body as object);
+    const r =
+      method === 'get'
+        ? request(h.app).get(path)
+        : request(h.app)
+            .post(path)
+            .send(body as object);
     return email ? r.set({ Authorization: `Token ${keys[email]}` }) : r;
   };
   const scopeSerials = async (email: string) =>
@@ -49,7 +54,11 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     const ts = opts.ts ?? Math.floor(Date.now() / 1000);
     return request(h.app)
       .post(WEBHOOK_PATH)
-      .set({ 'Content-Type': 'application/json', 'X-Billing-Timestamp': String(ts), 'X-Billing-Signature': signWebhook(opts.secret ?? h.config.billing.webhookSecret!, ts, body) })
+      .set({
+        'Content-Type': 'application/json',
+        'X-Billing-Timestamp': String(ts),
+        'X-Billing-Signature': signWebhook(opts.secret ?? h.config.billing.webhookSecret!, ts, body),
+      })
       .send(body);
   };
   const tick = (now: Date, db: Db = h.database.db, endedBy: number[] = ended) =>
@@ -66,13 +75,17 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
    */
   const secondProcessDb = async (): Promise<{ db: Db; close: () => Promise<void> }> => {
     if (h.database.kind !== 'postgres') return { db: h.database.db, close: async () => undefined };
-    const { rows } = (await h.database.db.execute(sql`select current_schema() as schema`)) as unknown as { rows: { schema: string }[] };
+    const { rows } = (await h.database.db.execute(sql`select current_schema() as schema`)) as unknown as {
+      rows: { schema: string }[];
+    };
     const other = await openDatabase({ url: TEST_DATABASE_URL, schema: rows[0]!.schema, migrate: false });
     return { db: other.db, close: () => other.close() };
   };
 
   it('lists, per product path asked, the devices of the caller not yet on the plan', async () => {
-    const res = await as(CLIENT, 'post', '/api/v1/get_unsubscription_list', { product_name_list: ['basic-plan', 'maintenance', 'support plan'] });
+    const res = await as(CLIENT, 'post', '/api/v1/get_unsubscription_list', {
+      product_name_list: ['basic-plan', 'maintenance', 'support plan'],
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['basic-plan', 'maintenance', 'support plan']);
     const own = await scopeSerials(CLIENT);
@@ -82,7 +95,9 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     const support = (res.body['support plan'] as { serial: string }[]).map((d) => d.serial);
     expect(support.every((s) => own.includes(s))).toBe(true);
     expect(support.length).toBeGreaterThan(0);
-    const all = (await as(DISTRIBUTOR, 'post', '/api/v1/get_unsubscription_list', { product_name_list: ['support-plan', 'maintenance'] })).body;
+    const all = (
+      await as(DISTRIBUTOR, 'post', '/api/v1/get_unsubscription_list', { product_name_list: ['support-plan', 'maintenance'] })
+    ).body;
     expect(all['support-plan'].length).toBeGreaterThan(support.length);
     // The seeded Maintenance bill (waiting for payment) holds 20 devices.
     expect(all['support-plan'].length - all.maintenance.length).toBe(20);
@@ -92,13 +107,25 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     const bad = await as(CLIENT, 'post', '/api/v1/get_unsubscription_list', { product_name_list: ['gold-plan'] });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ product_name_list: ['Unknown product: gold-plan.'] });
-    const misnamed = await as(CLIENT, 'post', '/api/v1/create_bill', { bill_uid: 'it-misnamed', product_name: 'sim-card', price_usd: 5, name: 'Gold Plan', device_serial_list: (await scopeSerials(CLIENT)).slice(0, 1) });
+    const misnamed = await as(CLIENT, 'post', '/api/v1/create_bill', {
+      bill_uid: 'it-misnamed',
+      product_name: 'sim-card',
+      price_usd: 5,
+      name: 'Gold Plan',
+      device_serial_list: (await scopeSerials(CLIENT)).slice(0, 1),
+    });
     expect(misnamed.status).toBe(400);
     expect(misnamed.body).toEqual({ name: ['The name of sim-card is Sim Card.'] });
     const noBody = await as(CLIENT, 'post', '/api/v1/create_bill', {});
     expect(noBody.status).toBe(400);
-    expect(Object.keys(noBody.body)).toEqual(expect.arrayContaining(['bill_uid', 'product_name', 'price_usd', 'name', 'device_serial_list']));
-    for (const [method, path] of [['get', '/api/v1/get_all_bill'], ['post', '/api/v1/get_unsubscription_list'], ['post', '/api/v1/create_bill']] as const) {
+    expect(Object.keys(noBody.body)).toEqual(
+      expect.arrayContaining(['bill_uid', 'product_name', 'price_usd', 'name', 'device_serial_list']),
+    );
+    for (const [method, path] of [
+      ['get', '/api/v1/get_all_bill'],
+      ['post', '/api/v1/get_unsubscription_list'],
+      ['post', '/api/v1/create_bill'],
+    ] as const) {
       expect((await as(PARTNER, method, path, { product_name_list: ['basic-plan'] })).status).toBe(403);
       expect((await as(undefined, method, path, {})).status).toBe(401);
     }
@@ -108,7 +135,15 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
   it('checks out a client bill within its scope, once per bill_uid, never half-saved', async () => {
     const own = await scopeSerials(CLIENT);
     const distOnly = (await scopeSerials(DISTRIBUTOR)).find((s) => !own.includes(s))!;
-    const body = { bill_uid: 'it-client-1', product_name: 'support plan', price_usd: 1980, name: '8x7 support', device_serial_list: own.slice(0, 2), note: 'first', payment_type: 'SUBSCRIPTION' };
+    const body = {
+      bill_uid: 'it-client-1',
+      product_name: 'support plan',
+      price_usd: 1980,
+      name: '8x7 support',
+      device_serial_list: own.slice(0, 2),
+      note: 'first',
+      payment_type: 'SUBSCRIPTION',
+    };
 
     const wrongPrice = await as(CLIENT, 'post', '/api/v1/create_bill', { ...body, price_usd: 19.8 });
     expect(wrongPrice.status).toBe(400);
@@ -123,7 +158,15 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     expect(created.status).toBe(201);
     clientBill = billSchema.parse(created.body);
     const today = new Date().toISOString().slice(0, 10);
-    expect(clientBill).toMatchObject({ status: 'PENDING', product_name: 'support-plan', total_usd: 1980, device_count: 2, note: 'first', provider: 'offline', payer: { email: CLIENT } });
+    expect(clientBill).toMatchObject({
+      status: 'PENDING',
+      product_name: 'support-plan',
+      total_usd: 1980,
+      device_count: 2,
+      note: 'first',
+      provider: 'offline',
+      payer: { email: CLIENT },
+    });
     expect(clientBill.due_date).toBe(addDays(today, 14).toISOString().slice(0, 10));
     expect(clientBill.deactivation_date).toBe(addDays(today, 29).toISOString().slice(0, 10));
 
@@ -133,10 +176,16 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     const reused = await as(CLIENT, 'post', '/api/v1/create_bill', { ...body, device_serial_list: own.slice(0, 1) });
     expect(reused.body).toEqual({ bill_uid: ['This bill_uid is already used by another bill.'] });
     // The devices now wait on the plan: the distributor cannot bill them for it again.
-    const twice = await as(DISTRIBUTOR, 'post', '/api/v1/create_bill', { ...body, bill_uid: 'it-dist-1', device_serial_list: [own[1]] });
+    const twice = await as(DISTRIBUTOR, 'post', '/api/v1/create_bill', {
+      ...body,
+      bill_uid: 'it-dist-1',
+      device_serial_list: [own[1]],
+    });
     expect(twice.status).toBe(400);
     expect(twice.body.device_serial_list[0]).toContain('is already on 8x7 support');
-    const left = (await as(CLIENT, 'post', '/api/v1/get_unsubscription_list', { product_name_list: ['support-plan'] })).body['support-plan'] as { serial: string }[];
+    const left = (await as(CLIENT, 'post', '/api/v1/get_unsubscription_list', { product_name_list: ['support-plan'] })).body[
+      'support-plan'
+    ] as { serial: string }[];
     expect(left.some((d) => own.slice(0, 2).includes(d.serial))).toBe(false);
   });
 
@@ -146,35 +195,57 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     // Its own bill, and the distributor's plans that hold its devices, listing only its devices and priced for them.
     const every = billSchema.array().parse((await as(DISTRIBUTOR, 'get', '/api/v1/get_all_bill')).body);
     const maintOwn = every.find((b) => b.bill_uid === 'DEMO-MAINT-0001')!.device_serial_list.filter((s) => own.includes(s));
-    expect(mine.map((b) => b.bill_uid).sort()).toEqual(['DEMO-BASIC-0001', 'DEMO-SIM-0001', 'it-client-1', ...(maintOwn.length ? ['DEMO-MAINT-0001'] : [])].sort());
+    expect(mine.map((b) => b.bill_uid).sort()).toEqual(
+      ['DEMO-BASIC-0001', 'DEMO-SIM-0001', 'it-client-1', ...(maintOwn.length ? ['DEMO-MAINT-0001'] : [])].sort(),
+    );
     if (maintOwn.length) expect(mine.find((b) => b.bill_uid === 'DEMO-MAINT-0001')!.device_serial_list).toEqual(maintOwn);
     for (const b of mine) expect(b.device_serial_list.every((s) => own.includes(s))).toBe(true);
     const basic = mine.find((b) => b.bill_uid === 'DEMO-BASIC-0001')!;
     expect(basic).toMatchObject({ device_count: own.length, total_usd: own.length * 17, payer: { email: DISTRIBUTOR } });
     expect(mine.some((b) => b.bill_uid === 'DEMO-BASIC-0099')).toBe(false);
-    expect(every.map((b) => b.bill_uid)).toEqual(expect.arrayContaining(['it-client-1', 'DEMO-BASIC-0001', 'DEMO-MAINT-0001', 'DEMO-BASIC-0099']));
-    expect(every.find((b) => b.bill_uid === 'DEMO-MAINT-0001')).toMatchObject({ status: 'PENDING', device_count: 20, total_usd: 150 });
+    expect(every.map((b) => b.bill_uid)).toEqual(
+      expect.arrayContaining(['it-client-1', 'DEMO-BASIC-0001', 'DEMO-MAINT-0001', 'DEMO-BASIC-0099']),
+    );
+    expect(every.find((b) => b.bill_uid === 'DEMO-MAINT-0001')).toMatchObject({
+      status: 'PENDING',
+      device_count: 20,
+      total_usd: 150,
+    });
     // The seeded overdue bill covers Lapsed Leisure's site (6 devices), which the distributor's Basic Plan leaves out.
     const lapsed = every.find((b) => b.bill_uid === 'DEMO-BASIC-0099')!;
-    expect(lapsed).toMatchObject({ status: 'OVERDUE', product_name: 'basic-plan', name: 'Basic Plan (Contract)', device_count: 6, total_usd: 102, payer: { email: 'overdue@demo.test' } });
+    expect(lapsed).toMatchObject({
+      status: 'OVERDUE',
+      product_name: 'basic-plan',
+      name: 'Basic Plan (Contract)',
+      device_count: 6,
+      total_usd: 102,
+      payer: { email: 'overdue@demo.test' },
+    });
     const distBasic = every.find((b) => b.bill_uid === 'DEMO-BASIC-0001')!.device_serial_list;
     expect(lapsed.device_serial_list.filter((s) => distBasic.includes(s))).toEqual([]);
     expect(distBasic.length + lapsed.device_count).toBe((await scopeSerials(DISTRIBUTOR)).length);
     expect((await as(CLIENT, 'post', '/api/v1/mark_bill_paid', { bill_uid: 'it-client-1' })).status).toBe(403);
     expect((await as(DISTRIBUTOR, 'post', '/api/v1/mark_bill_paid', { bill_uid: 'nope' })).status).toBe(404);
-    expect((await as(DISTRIBUTOR, 'post', '/api/v1/mark_bill_paid', { bill_uid: '' })).body).toEqual({ bill_uid: ['This field may not be blank.'] });
+    expect((await as(DISTRIBUTOR, 'post', '/api/v1/mark_bill_paid', { bill_uid: '' })).body).toEqual({
+      bill_uid: ['This field may not be blank.'],
+    });
   });
 
   it('the SQL of the overdue rule picks the payers the shared rule names, on every day around each due date', async () => {
     const repo = billingRepository(h.database.db);
-    const all = await h.database.db.select({ userId: bills.userId, status: bills.status, dueDate: bills.dueDate, activated: users.activated }).from(bills).innerJoin(users, eq(users.id, bills.userId));
+    const all = await h.database.db
+      .select({ userId: bills.userId, status: bills.status, dueDate: bills.dueDate, activated: users.activated })
+      .from(bills)
+      .innerJoin(users, eq(users.id, bills.userId));
     const dues = all.map((b) => b.dueDate!).sort();
     let day = lastDeactivatingDueDate(dues[0]!); // 15 days before the first due date: nobody yet
     const last = addDays(dues.at(-1)!, 16).toISOString().slice(0, 10);
     const outcomes = new Set<number>();
     for (; day <= last; day = addDays(day, 1).toISOString().slice(0, 10)) {
       const fromSql = await repo.payersPastDeactivation(lastDeactivatingDueDate(day));
-      const fromRule = [...new Set(all.filter((b) => b.activated && deactivationDue(b, day)).map((b) => b.userId))].sort((a, b) => a - b);
+      const fromRule = [...new Set(all.filter((b) => b.activated && deactivationDue(b, day)).map((b) => b.userId))].sort(
+        (a, b) => a - b,
+      );
       expect(fromSql, day).toEqual(fromRule);
       outcomes.add(fromSql.length);
     }
@@ -188,7 +259,8 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     expect((await webhook(body, { secret: 'someone-else-entirely-0123456789' })).status).toBe(401);
     expect((await webhook(body, { ts: Math.floor(Date.now() / 1000) - 3600 })).status).toBe(401);
     expect((await request(h.app).post(WEBHOOK_PATH).set('Content-Type', 'application/json').send(body)).status).toBe(401);
-    const clientBill = async () => ((await as(CLIENT, 'get', '/api/v1/get_all_bill')).body as Bill[]).find((b) => b.bill_uid === 'it-client-1')!;
+    const clientBill = async () =>
+      ((await as(CLIENT, 'get', '/api/v1/get_all_bill')).body as Bill[]).find((b) => b.bill_uid === 'it-client-1')!;
     expect((await clientBill()).status).toBe('PENDING');
 
     const ok = await webhook(body);
@@ -202,7 +274,13 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
 
   it('deactivates an account whose invoice is 15 days overdue (not 14): 403 everywhere; payment re-activates it', async () => {
     const own = await scopeSerials(CLIENT2);
-    const created = await as(CLIENT2, 'post', '/api/v1/create_bill', { bill_uid: 'it-client2-1', product_name: 'support-plan', price_usd: 1980, name: '8x7 support', device_serial_list: own.slice(0, 1) });
+    const created = await as(CLIENT2, 'post', '/api/v1/create_bill', {
+      bill_uid: 'it-client2-1',
+      product_name: 'support-plan',
+      price_usd: 1980,
+      name: '8x7 support',
+      device_serial_list: own.slice(0, 1),
+    });
     expect(created.status).toBe(201);
     const due: string = created.body.due_date;
     const [client2] = await h.database.db.select({ id: users.id }).from(users).where(eq(users.email, CLIENT2));
@@ -210,7 +288,9 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     const day14 = await tick(addDays(due, 14));
     expect(day14.ran).toBe(true);
     expect((await as(CLIENT2, 'get', '/api/v1/user')).status).toBe(200);
-    const bill14 = ((await as(CLIENT2, 'get', '/api/v1/get_all_bill')).body as Bill[]).find((b) => b.bill_uid === 'it-client2-1')!;
+    const bill14 = ((await as(CLIENT2, 'get', '/api/v1/get_all_bill')).body as Bill[]).find(
+      (b) => b.bill_uid === 'it-client2-1',
+    )!;
     expect(bill14.status).toBe('OVERDUE');
 
     // Once per tick across processes: two processes (each its own service, on PostgreSQL each its own
@@ -219,7 +299,9 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     const other = await secondProcessDb();
     const endedA: number[] = [];
     const endedB: number[] = [];
-    const both = await Promise.all([tick(day15, h.database.db, endedA), tick(day15, other.db, endedB)]).finally(() => other.close());
+    const both = await Promise.all([tick(day15, h.database.db, endedA), tick(day15, other.db, endedB)]).finally(() =>
+      other.close(),
+    );
     expect(both.filter((r) => r.ran)).toHaveLength(1);
     expect(both.find((r) => r.ran)).toMatchObject({ ran: true, deactivated: expect.arrayContaining([client2!.id]) });
     expect([...endedA, ...endedB].filter((id) => id === client2!.id)).toEqual([client2!.id]);
@@ -232,7 +314,10 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     expect(refused.body.code).toBe('account_deactivated');
     expect((await as(CLIENT2, 'get', '/api/v1/get_all_bill')).status).toBe(403);
     expect((await request(h.app).post('/auth/token/login/').send({ email: CLIENT2, password: 'Demo1234' })).status).toBe(401);
-    const [row] = await h.database.db.select({ activated: users.activated, reason: users.deactivatedReason }).from(users).where(eq(users.id, client2!.id));
+    const [row] = await h.database.db
+      .select({ activated: users.activated, reason: users.deactivatedReason })
+      .from(users)
+      .where(eq(users.id, client2!.id));
     expect(row).toEqual({ activated: false, reason: 'overdue' });
 
     const paid = await as(DISTRIBUTOR, 'post', '/api/v1/mark_bill_paid', { bill_uid: 'it-client2-1', reference: 'cheque 7' });
@@ -246,7 +331,13 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
     const [client] = await h.database.db.select({ id: users.id }).from(users).where(eq(users.email, CLIENT));
     for (let round = 0; round < 3; round++) {
       const uid = `it-race-${round}`;
-      const created = await as(CLIENT, 'post', '/api/v1/create_bill', { bill_uid: uid, product_name: 'ble-tracking', price_usd: 3, name: 'BLE Tracking', device_serial_list: [own[round]] });
+      const created = await as(CLIENT, 'post', '/api/v1/create_bill', {
+        bill_uid: uid,
+        product_name: 'ble-tracking',
+        price_usd: 3,
+        name: 'BLE Tracking',
+        device_serial_list: [own[round]],
+      });
       expect(created.status).toBe(201);
       // Another tick each round (an hour apart), fired together with the payment.
       const at = new Date(addDays(created.body.due_date, 20).getTime() + round * 3_600_000);
@@ -258,14 +349,25 @@ describe.each(BACKENDS)('billing on %s', (backend) => {
   });
 
   it('re-activates the seeded overdue account when its invoice is paid by webhook', async () => {
-    expect((await request(h.app).post('/auth/token/login/').send({ email: 'overdue@demo.test', password: 'Demo1234' })).status).toBe(401);
+    expect(
+      (await request(h.app).post('/auth/token/login/').send({ email: 'overdue@demo.test', password: 'Demo1234' })).status,
+    ).toBe(401);
     const res = await webhook(JSON.stringify({ event_id: 'it-evt-overdue', type: 'bill.paid', bill_uid: 'DEMO-BASIC-0099' }));
     expect(res.body).toEqual({ detail: 'Bill paid.', bill_uid: 'DEMO-BASIC-0099', reactivated: true });
-    expect((await request(h.app).post('/auth/token/login/').send({ email: 'overdue@demo.test', password: 'Demo1234' })).status).toBe(200);
+    expect(
+      (await request(h.app).post('/auth/token/login/').send({ email: 'overdue@demo.test', password: 'Demo1234' })).status,
+    ).toBe(200);
   });
 
   it('lists the billing calls in the OpenAPI document', async () => {
     const doc = (await request(h.app).get('/api/openapi.json')).body;
-    for (const path of ['/api/v1/get_unsubscription_list', '/api/v1/get_all_bill', '/api/v1/create_bill', '/api/v1/mark_bill_paid', WEBHOOK_PATH]) expect(doc.paths[path]).toBeTruthy();
+    for (const path of [
+      '/api/v1/get_unsubscription_list',
+      '/api/v1/get_all_bill',
+      '/api/v1/create_bill',
+      '/api/v1/mark_bill_paid',
+      WEBHOOK_PATH,
+    ])
+      expect(doc.paths[path]).toBeTruthy();
   });
 });

@@ -10,7 +10,10 @@ import { startHarness, type Harness } from '../helpers/harness.ts';
 const BACKENDS = await backends();
 
 /** A valid 1x1 PNG, and a 1x1 GIF: real images, built here. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><script>alert(1)</script></svg>');
 const TEXT = Buffer.from('this is not an image at all\n');
@@ -29,7 +32,6 @@ type Brand = {
   deviceSerials: string[];
   device_count: number;
 };
-
 
 describe.each(BACKENDS)('brand calls on %s', (backend) => {
   let h: Harness;
@@ -52,14 +54,27 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
     return body === undefined ? r : r.send(body as object);
   };
   /** A multipart add; `image: null` sends no file. */
-  const addBrand = (email: string, name: string | undefined, image: Buffer | null = PNG, filename = 'logo.png', contentType = 'image/png') => {
+  const addBrand = (
+    email: string,
+    name: string | undefined,
+    image: Buffer | null = PNG,
+    filename = 'logo.png',
+    contentType = 'image/png',
+  ) => {
     const r = request(h.app).post('/api/v1/addBrand').set(auth(email));
     if (name !== undefined) r.field('name', name);
     if (image) r.attach('image', image, { filename, contentType });
     if (name === undefined && !image) r.field('other', 'x');
     return r;
   };
-  const editBrand = (email: string, id: number | string, name: string | undefined, image?: Buffer, filename = 'logo.png', contentType = 'image/png') => {
+  const editBrand = (
+    email: string,
+    id: number | string,
+    name: string | undefined,
+    image?: Buffer,
+    filename = 'logo.png',
+    contentType = 'image/png',
+  ) => {
     const r = request(h.app).put(`/api/v1/brand/${id}`).set(auth(email));
     if (name !== undefined) r.field('name', name);
     if (image) r.attach('image', image, { filename, contentType });
@@ -76,8 +91,14 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
   const db = () => h.database.db;
   const userId = async (email: string) => (await db().select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
   const brandRow = async (id: number) => (await db().select().from(brands).where(eq(brands.id, id)))[0];
-  const brandIdOf = async (name: string) => (await db().select({ id: brands.id }).from(brands).where(eq(brands.name, name)))[0]!.id;
-  const brandCount = async () => (await db().select({ n: sql<number>`count(*)::int` }).from(brands))[0]!.n;
+  const brandIdOf = async (name: string) =>
+    (await db().select({ id: brands.id }).from(brands).where(eq(brands.name, name)))[0]!.id;
+  const brandCount = async () =>
+    (
+      await db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(brands)
+    )[0]!.n;
   const clientEmailsOf = async (brandId: number) =>
     (
       await db()
@@ -97,9 +118,17 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
     )
       .map((r) => r.serial)
       .sort();
-  const brandOfSerial = async (serial: string) => (await db().select({ b: devices.brandId }).from(devices).where(eq(devices.serial, serial)))[0]!.b;
+  const brandOfSerial = async (serial: string) =>
+    (await db().select({ b: devices.brandId }).from(devices).where(eq(devices.serial, serial)))[0]!.b;
   const placedSerials = async (n: number) =>
-    (await db().select({ serial: devices.serial }).from(devices).where(isNotNull(devices.groupId)).orderBy(devices.serial).limit(n)).map((r) => r.serial);
+    (
+      await db()
+        .select({ serial: devices.serial })
+        .from(devices)
+        .where(isNotNull(devices.groupId))
+        .orderBy(devices.serial)
+        .limit(n)
+    ).map((r) => r.serial);
   const uploadsDir = () => path.join(h.dataDir, 'uploads', 'brands');
   const uploadFiles = () => fs.readdirSync(uploadsDir()).sort();
   const fileOf = (url: string) => path.join(uploadsDir(), path.basename(url));
@@ -115,7 +144,8 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       const list = res.body as Brand[];
       const all = await db().select().from(brands);
       expect(list.map((b) => b.id).sort()).toEqual(all.map((b) => b.id).sort());
-      for (const name of ['SunStop', 'Gulf Shield SPF', 'Bayou Clean', 'Crescent Care']) expect(list.map((b) => b.name)).toContain(name);
+      for (const name of ['SunStop', 'Gulf Shield SPF', 'Bayou Clean', 'Crescent Care'])
+        expect(list.map((b) => b.name)).toContain(name);
       for (const b of list) {
         expect(Object.keys(b).sort()).toEqual(['clients', 'deviceSerials', 'device_count', 'id', 'image', 'image_url', 'name']);
         expect(b.image).toBe(b.image_url);
@@ -126,20 +156,35 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       }
       const gulf = list.find((b) => b.name === 'Gulf Shield SPF')!;
       expect(gulf.device_count).toBeGreaterThan(0);
-      expect(gulf.clients).toContainEqual({ id: await userId(CLIENT), email: CLIENT, name: 'Chris Client', company: 'Crescent City Parks' });
+      expect(gulf.clients).toContainEqual({
+        id: await userId(CLIENT),
+        email: CLIENT,
+        name: 'Chris Client',
+        company: 'Crescent City Parks',
+      });
     });
 
     it('a client sees only the brands assigned to it, and only itself among their clients', async () => {
       const res = await get(CLIENT, '/api/v1/brand');
       expect(res.status).toBe(200);
       const list = res.body as Brand[];
-      const assigned = (await db().select({ id: brandClients.brandId }).from(brandClients).where(eq(brandClients.userId, await userId(CLIENT)))).map((r) => r.id);
+      const assigned = (
+        await db()
+          .select({ id: brandClients.brandId })
+          .from(brandClients)
+          .where(eq(brandClients.userId, await userId(CLIENT)))
+      ).map((r) => r.id);
       expect(list.map((b) => b.id).sort()).toEqual([...assigned].sort());
       expect(list.map((b) => b.name)).not.toContain('Bayou Clean');
       const mine = (await get(CLIENT, '/api/v1/device')).body as { serial: string; brand: number }[];
       for (const b of list) {
         expect(b.clients.map((c) => c.email)).toEqual([CLIENT]);
-        expect([...b.deviceSerials].sort()).toEqual(mine.filter((d) => d.brand === b.id).map((d) => d.serial).sort());
+        expect([...b.deviceSerials].sort()).toEqual(
+          mine
+            .filter((d) => d.brand === b.id)
+            .map((d) => d.serial)
+            .sort(),
+        );
       }
       // Gulf Shield SPF is shared with client2: the client does not learn about the other company.
       expect(list.find((b) => b.name === 'Gulf Shield SPF')!.clients).toHaveLength(1);
@@ -160,7 +205,12 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       expect(list.length).toBeLessThan(await brandCount());
       for (const b of list) {
         expect(b.clients).toEqual([]);
-        expect([...b.deviceSerials].sort()).toEqual(own.filter((d) => d.brandId === b.id && d.groupId !== null).map((d) => d.serial).sort());
+        expect([...b.deviceSerials].sort()).toEqual(
+          own
+            .filter((d) => d.brandId === b.id && d.groupId !== null)
+            .map((d) => d.serial)
+            .sort(),
+        );
       }
     });
 
@@ -174,7 +224,9 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       expect(hidden.body).toEqual({ detail: 'No brand with this id.' });
       expect((await get(CLIENT2, `/api/v1/brand/${bayou}`)).status).toBe(200);
       const partnerIds = ((await get(PARTNER, '/api/v1/brand')).body as Brand[]).map((b) => b.id);
-      const notPartners = (await db().select({ id: brands.id }).from(brands)).map((b) => b.id).find((id) => !partnerIds.includes(id))!;
+      const notPartners = (await db().select({ id: brands.id }).from(brands))
+        .map((b) => b.id)
+        .find((id) => !partnerIds.includes(id))!;
       expect((await get(PARTNER, `/api/v1/brand/${notPartners}`)).status).toBe(404);
       expect((await get(DISTRIBUTOR, `/api/v1/brand/${bayou}`)).status).toBe(200);
       for (const id of ['999999', 'abc', '0', '-1', '1.5', '99999999999', 'x'.repeat(10_240)]) {
@@ -275,9 +327,18 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ image: ['Image must be at most 2 MB.'] });
 
-      const two = await request(h.app).post('/api/v1/addBrand').set(auth(DISTRIBUTOR)).field('name', fresh()).attach('image', PNG, 'a.png').attach('image', PNG, 'b.png');
+      const two = await request(h.app)
+        .post('/api/v1/addBrand')
+        .set(auth(DISTRIBUTOR))
+        .field('name', fresh())
+        .attach('image', PNG, 'a.png')
+        .attach('image', PNG, 'b.png');
       expect(two.status).toBe(400);
-      const wrongField = await request(h.app).post('/api/v1/addBrand').set(auth(DISTRIBUTOR)).field('name', fresh()).attach('logo', PNG, 'a.png');
+      const wrongField = await request(h.app)
+        .post('/api/v1/addBrand')
+        .set(auth(DISTRIBUTOR))
+        .field('name', fresh())
+        .attach('logo', PNG, 'a.png');
       expect(wrongField.status).toBe(400);
       const broken = await request(h.app)
         .post('/api/v1/addBrand')
@@ -291,7 +352,11 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       const wrongType = await post(DISTRIBUTOR, '/api/v1/addBrand', { name: 42 });
       expect(wrongType.status).toBe(400);
       expect(wrongType.body.name).toEqual(['Must be a string.']);
-      const malformed = await request(h.app).post('/api/v1/addBrand').set(auth(DISTRIBUTOR)).set('Content-Type', 'application/json').send('{"name":');
+      const malformed = await request(h.app)
+        .post('/api/v1/addBrand')
+        .set(auth(DISTRIBUTOR))
+        .set('Content-Type', 'application/json')
+        .send('{"name":');
       expect(malformed.status).toBe(400);
       expect(await brandCount()).toBe(before);
     });
@@ -303,7 +368,9 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
         const res = await addBrand(email, fresh());
         expect(res.status).toBe(403);
       }
-      expect((await request(h.app).post('/api/v1/addBrand').field('name', fresh()).attach('image', PNG, 'a.png')).status).toBe(401);
+      expect((await request(h.app).post('/api/v1/addBrand').field('name', fresh()).attach('image', PNG, 'a.png')).status).toBe(
+        401,
+      );
       expect(await brandCount()).toBe(before);
       expect(uploadFiles()).toEqual(files);
     });
@@ -402,7 +469,10 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
   describe('POST /api/v1/assignBrandToClient', () => {
     it('replaces the client set (duplicates collapsed, emails lowercased) and the clients see the brand', async () => {
       const b = await newBrand();
-      const res = await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: [CLIENT, CLIENT2, ' Client@Demo.test '] });
+      const res = await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', {
+        brandId: b.id,
+        clientEmails: [CLIENT, CLIENT2, ' Client@Demo.test '],
+      });
       expect(res.status).toBe(200);
       expect(res.body.clients.map((c: { email: string }) => c.email).sort()).toEqual([CLIENT, CLIENT2].sort());
       expect(await clientEmailsOf(b.id)).toEqual([CLIENT, CLIENT2].sort());
@@ -423,27 +493,37 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
 
     it('refuses more than 5 clients, leaving the previous assignment intact', async () => {
       const b = await newBrand();
-      expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: [CLIENT] })).status).toBe(200);
+      expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: [CLIENT] })).status).toBe(
+        200,
+      );
       const six = [CLIENT, CLIENT2, 'a@demo.test', 'b@demo.test', 'c@demo.test', 'd@demo.test'];
       const res = await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: six });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ clientEmails: ['A brand can be assigned to at most 5 clients.'] });
       expect(await clientEmailsOf(b.id)).toEqual([CLIENT]);
       // Six entries naming two clients are two, not too many.
-      const fiveDistinct = await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: [CLIENT, CLIENT, CLIENT, CLIENT, CLIENT, CLIENT2] });
+      const fiveDistinct = await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', {
+        brandId: b.id,
+        clientEmails: [CLIENT, CLIENT, CLIENT, CLIENT, CLIENT, CLIENT2],
+      });
       expect(fiveDistinct.status).toBe(200);
       expect(await clientEmailsOf(b.id)).toEqual([CLIENT, CLIENT2].sort());
     });
 
     it('refuses emails that are not activated clients, naming each, and changes nothing', async () => {
       const b = await newBrand();
-      expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: [CLIENT] })).status).toBe(200);
+      expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: [CLIENT] })).status).toBe(
+        200,
+      );
       for (const bad of ['nobody@demo.test', PARTNER, DISTRIBUTOR, 'overdue@demo.test', 'signup1@demo.test']) {
         const res = await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: [CLIENT2, bad] });
         expect(res.status, bad).toBe(400);
         expect(res.body).toEqual({ clientEmails: [`Unknown client: ${bad}`] });
       }
-      const two = await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: ['x@demo.test', 'y@demo.test'] });
+      const two = await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', {
+        brandId: b.id,
+        clientEmails: ['x@demo.test', 'y@demo.test'],
+      });
       expect(two.body).toEqual({ clientEmails: ['Unknown client: x@demo.test', 'Unknown client: y@demo.test'] });
       expect(await clientEmailsOf(b.id)).toEqual([CLIENT]);
     });
@@ -458,7 +538,10 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
         [{ brandId: b.id, clientEmails: CLIENT }, { clientEmails: ['Must be a list of emails.'] }],
         [{ brandId: b.id, clientEmails: ['not-an-email'] }, { clientEmails: ['Enter a valid email address.'] }],
         [{ brandId: b.id, clientEmails: [42] }, { clientEmails: ['Must be a string.'] }],
-        [{ brandId: b.id, clientEmails: [`${'x'.repeat(10_240)}@demo.test`] }, { clientEmails: ['Ensure this field has no more than 254 characters.'] }],
+        [
+          { brandId: b.id, clientEmails: [`${'x'.repeat(10_240)}@demo.test`] },
+          { clientEmails: ['Ensure this field has no more than 254 characters.'] },
+        ],
         [[1, 2], { non_field_errors: [expect.any(String)] }],
       ];
       for (const [body, answer] of cases) {
@@ -466,7 +549,11 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
         expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
         expect(res.body).toEqual(answer);
       }
-      const malformed = await request(h.app).post('/api/v1/assignBrandToClient').set(auth(DISTRIBUTOR)).set('Content-Type', 'application/json').send('{"brandId":');
+      const malformed = await request(h.app)
+        .post('/api/v1/assignBrandToClient')
+        .set(auth(DISTRIBUTOR))
+        .set('Content-Type', 'application/json')
+        .send('{"brandId":');
       expect(malformed.status).toBe(400);
       expect(malformed.body).toEqual({ detail: 'Malformed JSON in request body.' });
       const unknown = await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: 999999, clientEmails: [CLIENT] });
@@ -478,9 +565,13 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       const sunStop = await brandIdOf('SunStop');
       const before = await clientEmailsOf(sunStop);
       for (const email of [CLIENT, PARTNER]) {
-        expect((await post(email, '/api/v1/assignBrandToClient', { brandId: sunStop, clientEmails: [CLIENT2] })).status).toBe(403);
+        expect((await post(email, '/api/v1/assignBrandToClient', { brandId: sunStop, clientEmails: [CLIENT2] })).status).toBe(
+          403,
+        );
       }
-      expect((await request(h.app).post('/api/v1/assignBrandToClient').send({ brandId: sunStop, clientEmails: [] })).status).toBe(401);
+      expect((await request(h.app).post('/api/v1/assignBrandToClient').send({ brandId: sunStop, clientEmails: [] })).status).toBe(
+        401,
+      );
       expect(await clientEmailsOf(sunStop)).toEqual(before);
     });
   });
@@ -492,7 +583,10 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       const b = await newBrand();
       await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: [CLIENT2] });
       const serials = await placedSerials(2);
-      const res = await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', { brandId: b.id, deviceSerials: [...serials, serials[0]] });
+      const res = await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', {
+        brandId: b.id,
+        deviceSerials: [...serials, serials[0]],
+      });
       expect(res.status).toBe(200);
       expect([...res.body.deviceSerials].sort()).toEqual([...serials].sort());
       expect(res.body.device_count).toBe(2);
@@ -512,7 +606,10 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ deviceSerials: ['Select at least one device.'] });
       }
-      const res = await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', { brandId: b.id, deviceSerials: [known, 'NOPE-1', 'NOPE-2'] });
+      const res = await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', {
+        brandId: b.id,
+        deviceSerials: [known, 'NOPE-1', 'NOPE-2'],
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ deviceSerials: ['Unknown device: NOPE-1', 'Unknown device: NOPE-2'] });
       expect(await brandOfSerial(known!)).toBe(before);
@@ -535,7 +632,9 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       }
       // A bare string goes as a form body: not JSON, so 415 (docs/decisions/json-body-type.md).
       expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', 'just a string')).status).toBe(415);
-      expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', { brandId: 999999, deviceSerials: [known] })).status).toBe(404);
+      expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', { brandId: 999999, deviceSerials: [known] })).status).toBe(
+        404,
+      );
       expect(await brandOfSerial(known!)).toBe(before);
     });
 
@@ -546,7 +645,13 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       for (const email of [CLIENT, PARTNER]) {
         expect((await post(email, '/api/v1/assignBrandToDevice', { brandId: bayou, deviceSerials: [known] })).status).toBe(403);
       }
-      expect((await request(h.app).post('/api/v1/assignBrandToDevice').send({ brandId: bayou, deviceSerials: [known] })).status).toBe(401);
+      expect(
+        (
+          await request(h.app)
+            .post('/api/v1/assignBrandToDevice')
+            .send({ brandId: bayou, deviceSerials: [known] })
+        ).status,
+      ).toBe(401);
       expect(await brandOfSerial(known!)).toBe(before);
     });
   });
@@ -559,7 +664,9 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
       const b = await newBrand();
       await post(DISTRIBUTOR, '/api/v1/assignBrandToClient', { brandId: b.id, clientEmails: [CLIENT] });
       const serials = (await placedSerials(serialOffset + 2)).slice(serialOffset);
-      expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', { brandId: b.id, deviceSerials: serials })).status).toBe(200);
+      expect((await post(DISTRIBUTOR, '/api/v1/assignBrandToDevice', { brandId: b.id, deviceSerials: serials })).status).toBe(
+        200,
+      );
       return { ...b, serials };
     };
 
@@ -617,7 +724,11 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
         expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(status);
         expect(res.body).toEqual(answer);
       }
-      const malformed = await request(h.app).post(`/api/v1/deleteBrand/${b.id}`).set(auth(DISTRIBUTOR)).set('Content-Type', 'application/json').send('{');
+      const malformed = await request(h.app)
+        .post(`/api/v1/deleteBrand/${b.id}`)
+        .set(auth(DISTRIBUTOR))
+        .set('Content-Type', 'application/json')
+        .send('{');
       expect(malformed.status).toBe(400);
       expect(await brandRow(b.id)).toBeDefined();
       for (const s of b.serials) expect(await brandOfSerial(s)).toBe(b.id);
@@ -640,7 +751,9 @@ describe.each(BACKENDS)('brand calls on %s', (backend) => {
   // ------------------------------------------------------------------ contract
 
   it('every brand call is in the OpenAPI document under Brands, uploads as multipart', async () => {
-    const doc = (await request(h.app).get('/api/openapi.json')).body as { paths: Record<string, Record<string, { tags: string[]; requestBody?: { content: Record<string, unknown> } }>> };
+    const doc = (await request(h.app).get('/api/openapi.json')).body as {
+      paths: Record<string, Record<string, { tags: string[]; requestBody?: { content: Record<string, unknown> } }>>;
+    };
     const calls: [string, string][] = [
       ['/api/v1/brand', 'get'],
       ['/api/v1/brand/{id}', 'get'],

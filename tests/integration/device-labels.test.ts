@@ -16,7 +16,11 @@ describe('device labels', () => {
   beforeAll(async () => {
     h = await startHarness(BACKEND!);
     for (const who of ['distributor', 'client', 'partner']) {
-      keys[who] = (await request(h.app).post('/auth/token/login/').send({ email: `${who}@demo.test`, password: 'Demo1234' })).body.auth_token;
+      keys[who] = (
+        await request(h.app)
+          .post('/auth/token/login/')
+          .send({ email: `${who}@demo.test`, password: 'Demo1234' })
+      ).body.auth_token;
     }
     keys.maintenance = h.config.maintenanceToken;
   });
@@ -33,7 +37,10 @@ describe('device labels', () => {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => done(null, Buffer.concat(chunks)));
       });
-  const serialsOf = async (who: string) => (JSON.parse((await get(who, '/api/v1/device')).body.toString()) as { serial: string; location_group?: unknown }[]).map((d) => d.serial);
+  const serialsOf = async (who: string) =>
+    (JSON.parse((await get(who, '/api/v1/device')).body.toString()) as { serial: string; location_group?: unknown }[]).map(
+      (d) => d.serial,
+    );
 
   /** Every label's code, decoded from the rendered pages in label order. */
   const decodeAll = (pdf: Buffer, count: number) => {
@@ -61,10 +68,20 @@ describe('device labels', () => {
   });
 
   it('prints a site and a brand; scoped by role; a serial outside the scope is named', async () => {
-    const device = JSON.parse((await get('distributor', '/api/v1/device')).body.toString())[0] as { serial: string; location_group: number | { id: number }; brand: number | null };
-    const all = JSON.parse((await get('distributor', '/api/v1/device')).body.toString()) as { serial: string; location_group: number | { id: number }; brand: number | null }[];
+    const device = JSON.parse((await get('distributor', '/api/v1/device')).body.toString())[0] as {
+      serial: string;
+      location_group: number | { id: number };
+      brand: number | null;
+    };
+    const all = JSON.parse((await get('distributor', '/api/v1/device')).body.toString()) as {
+      serial: string;
+      location_group: number | { id: number };
+      brand: number | null;
+    }[];
     const siteId = typeof device.location_group === 'object' ? device.location_group.id : device.location_group;
-    const atSite = all.filter((d) => (typeof d.location_group === 'object' ? d.location_group.id : d.location_group) === siteId).map((d) => d.serial);
+    const atSite = all
+      .filter((d) => (typeof d.location_group === 'object' ? d.location_group.id : d.location_group) === siteId)
+      .map((d) => d.serial);
     const site = await get('maintenance', `/api/v1/deviceLabels?site=${siteId}`);
     expect(site.status).toBe(200);
     expect(decodeAll(site.body, atSite.length).map((u) => u?.split('device=')[1])).toEqual(expect.arrayContaining(atSite));
@@ -83,7 +100,9 @@ describe('device labels', () => {
     const client = new Set(await serialsOf('client'));
     const notClients = all.map((d) => d.serial).find((s) => !client.has(s))!;
     expect((await get('client', `/api/v1/deviceLabels?serials=${notClients}`)).status).toBe(400);
-    expect(JSON.parse((await get('distributor', '/api/v1/deviceLabels')).body.toString())).toEqual({ serials: ['Give one of serials, site or brand.'] });
+    expect(JSON.parse((await get('distributor', '/api/v1/deviceLabels')).body.toString())).toEqual({
+      serials: ['Give one of serials, site or brand.'],
+    });
     expect((await get('distributor', '/api/v1/deviceLabels?site=abc')).status).toBe(400);
     expect((await request(h.app).get('/api/v1/deviceLabels?site=1')).status).toBe(401);
   });

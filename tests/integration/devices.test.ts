@@ -15,7 +15,11 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
   beforeAll(async () => {
     h = await startHarness(backend);
     for (const role of Object.keys(key) as (keyof typeof key)[]) {
-      key[role] = (await request(h.app).post('/auth/token/login/').send({ email: `${role}@demo.test`, password: 'Demo1234' })).body.auth_token;
+      key[role] = (
+        await request(h.app)
+          .post('/auth/token/login/')
+          .send({ email: `${role}@demo.test`, password: 'Demo1234' })
+      ).body.auth_token;
     }
   });
   afterAll(async () => {
@@ -23,8 +27,10 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
   });
   const as = (role: keyof typeof key) => ({
     get: (path: string) => request(h.app).get(`/api/v1${path}`).set('Authorization', `Token ${key[role]}`),
-    post: (path: string, body?: object) => request(h.app).post(`/api/v1${path}`).set('Authorization', `Token ${key[role]}`).send(body),
-    put: (path: string, body?: object) => request(h.app).put(`/api/v1${path}`).set('Authorization', `Token ${key[role]}`).send(body),
+    post: (path: string, body?: object) =>
+      request(h.app).post(`/api/v1${path}`).set('Authorization', `Token ${key[role]}`).send(body),
+    put: (path: string, body?: object) =>
+      request(h.app).put(`/api/v1${path}`).set('Authorization', `Token ${key[role]}`).send(body),
   });
   const row = async (serial: string) => (await h.database.db.select().from(devices).where(eq(devices.serial, serial)))[0]!;
   const form = (over: Record<string, unknown> = {}) => ({
@@ -91,10 +97,18 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
       ['device number 0', { deviceNumber: '0' }, { deviceNumber: ['Device numbers go from 1 to 99.'] }],
       ['an expired batch', { batchNumber: 'SPF-2504' }, { batchNumber: ['This batch is expired or recalled.'] }],
       ['a recalled batch', { batchNumber: 'SPF-2507' }, { batchNumber: ['This batch is expired or recalled.'] }],
-      ['a sanitizer batch on a sunscreen pump', { batchNumber: 'SAN-2601' }, { batchNumber: ['This batch does not hold sunscreen.'] }],
+      [
+        'a sanitizer batch on a sunscreen pump',
+        { batchNumber: 'SAN-2601' },
+        { batchNumber: ['This batch does not hold sunscreen.'] },
+      ],
       ['an unknown brand', { brandId: 999 }, { brandId: ['Unknown brand.'] }],
       ['no coordinates', { location: null }, { location: ['Please Select Address From DropDown'] }],
-      ['a 10 kB name', { deviceName: 'x'.repeat(10_240) }, { deviceName: ['Ensure this field has no more than 120 characters.'] }],
+      [
+        'a 10 kB name',
+        { deviceName: 'x'.repeat(10_240) },
+        { deviceName: ['Ensure this field has no more than 120 characters.'] },
+      ],
     ])('refuses %s', async (_name, over, expected) => {
       const before = await row('SP260002');
       const res = await as('distributor').post('/addDevice', form(over));
@@ -111,7 +125,15 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
     it('places an available serial on a new site in the county holding its coordinates', async () => {
       const res = await as('distributor').post('/addDevice', form());
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ serial: 'SP260002', label: 'Kenner Pool', number: 1, brand: 1, batchNumber: 'SPF-2602', location: { lat: 29.994, lng: -90.2417 }, timezone_id: 'America/Chicago' });
+      expect(res.body).toMatchObject({
+        serial: 'SP260002',
+        label: 'Kenner Pool',
+        number: 1,
+        brand: 1,
+        batchNumber: 'SPF-2602',
+        location: { lat: 29.994, lng: -90.2417 },
+        timezone_id: 'America/Chicago',
+      });
       const [site] = await h.database.db.select().from(deviceGroups).where(eq(deviceGroups.id, res.body.location_group));
       const [county] = await h.database.db.select().from(locations).where(eq(locations.id, site!.locationId!));
       expect(county!.name).toBe('Jefferson Parish');
@@ -129,11 +151,21 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
     });
 
     it('adds the county from the US counties data set when the portal has none there, and works in Australia', async () => {
-      const br = await as('distributor').post('/addDevice', form({ serialNumber: 'SP260004', address: '100 North Blvd, Baton Rouge, LA 70801', location: { lat: 30.4486, lng: -91.1875 } }));
+      const br = await as('distributor').post(
+        '/addDevice',
+        form({
+          serialNumber: 'SP260004',
+          address: '100 North Blvd, Baton Rouge, LA 70801',
+          location: { lat: 30.4486, lng: -91.1875 },
+        }),
+      );
       expect(br.status).toBe(201);
       const [county] = await h.database.db.select().from(locations).where(eq(locations.id, br.body.location_id));
       expect(county).toMatchObject({ name: 'East Baton Rouge Parish', state: 'Louisiana', fips: '22033' });
-      const au = await as('distributor').post('/addDevice', form({ serialNumber: 'SP260006', address: 'Bondi Beach, Sydney NSW 2026', location: { lat: -33.8915, lng: 151.2767 } }));
+      const au = await as('distributor').post(
+        '/addDevice',
+        form({ serialNumber: 'SP260006', address: 'Bondi Beach, Sydney NSW 2026', location: { lat: -33.8915, lng: 151.2767 } }),
+      );
       expect(au.status).toBe(201);
       expect(au.body).toMatchObject({ location_id: null, timezone_id: 'Australia/Sydney' });
     });
@@ -141,10 +173,16 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
 
   describe('PUT /editDevice/{serial} and POST /deleteDevice/{serial}', () => {
     it('edits label, number and brand, but never pump types', async () => {
-      const res = await as('distributor').put('/editDevice/SP260002', form({ deviceName: 'Kenner Pool Deck', deviceNumber: 7, brandId: 2 }));
+      const res = await as('distributor').put(
+        '/editDevice/SP260002',
+        form({ deviceName: 'Kenner Pool Deck', deviceNumber: 7, brandId: 2 }),
+      );
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ label: 'Kenner Pool Deck', number: 7, brand: 2 });
-      const bad = await as('distributor').put('/editDevice/SP260002', form({ rightPumpType: 'Sanitizer', batch2Number: 'SAN-2601' }));
+      const bad = await as('distributor').put(
+        '/editDevice/SP260002',
+        form({ rightPumpType: 'Sanitizer', batch2Number: 'SAN-2601' }),
+      );
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual({ rightPumpType: ['Pump types cannot be changed.'] });
       expect((await row('SP260002')).rightPumpType).toBe('Unspecified');
@@ -162,7 +200,9 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ detail: 'Device has been deleted' });
       expect((await as('distributor').get('/device/SP260006')).status).toBe(404);
-      expect((await as('distributor').get('/avaliableDevice')).body.map((d: { serial: string }) => d.serial)).toContain('SP260006');
+      expect((await as('distributor').get('/avaliableDevice')).body.map((d: { serial: string }) => d.serial)).toContain(
+        'SP260006',
+      );
       expect(await h.database.db.select().from(deviceGroups).where(eq(deviceGroups.id, site))).toEqual([]);
     });
   });
@@ -181,12 +221,19 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
       await as('partner').post('/set_device_config/SP240009', { active: true });
       const d = await row('SP240009');
       const pending = await h.database.db.select().from(pendingChanges).where(eq(pendingChanges.deviceId, d.id));
-      expect(pending.filter((p) => p.setting === 'active').map((p) => p.status).sort()).toEqual(['pending', 'replaced']);
+      expect(
+        pending
+          .filter((p) => p.setting === 'active')
+          .map((p) => p.status)
+          .sort(),
+      ).toEqual(['pending', 'replaced']);
       expect(d.isActivated).toBe(true);
     });
 
     it('refuses activation changes while a rental plan is on', async () => {
-      const rented = (await h.database.db.select({ serial: devices.serial }).from(rentals).innerJoin(devices, eq(devices.id, rentals.deviceId)))[0]!.serial;
+      const rented = (
+        await h.database.db.select({ serial: devices.serial }).from(rentals).innerJoin(devices, eq(devices.id, rentals.deviceId))
+      )[0]!.serial;
       const res = await as('distributor').post(`/set_device_config/${rented}`, { active: false });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ active: ['Activation cannot change while a rental plan is on.'] });
@@ -234,8 +281,17 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
     it('sets a pump mode (1 to 8 = 1/4 to 2 tsp) by mode or by ml per shot', async () => {
       const a = await as('distributor').put('/editPumpSetting/SP240001', { pump_mode: 8 });
       expect(a.status).toBe(200);
-      expect(a.body).toMatchObject({ detail: 'Your pump settings have been successfully updated.', ml_per_shot: 9.858, pump_mode: 8 });
-      const b = await as('distributor').put('/editPumpSetting/SP240001', { steps_per_second: 300, steps_per_ml: 30, ml_per_shot: 1.232, vandalism_max_shots: 5 });
+      expect(a.body).toMatchObject({
+        detail: 'Your pump settings have been successfully updated.',
+        ml_per_shot: 9.858,
+        pump_mode: 8,
+      });
+      const b = await as('distributor').put('/editPumpSetting/SP240001', {
+        steps_per_second: 300,
+        steps_per_ml: 30,
+        ml_per_shot: 1.232,
+        vandalism_max_shots: 5,
+      });
       expect(b.body).toMatchObject({ pump_mode: 1, vandalism_max_shots: 5 });
     });
 
@@ -253,7 +309,11 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
     it('clamps registration timers to 1..600 minutes', async () => {
       const res = await as('distributor').post('/deviceRegistrationSetup/SP240003', { powerOffTime: 900, wakeUpTime: 0 });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ detail: 'Your time setup has been successfully saved.', poweroff_time: 600, wakeup1_time: 1 });
+      expect(res.body).toMatchObject({
+        detail: 'Your time setup has been successfully saved.',
+        poweroff_time: 600,
+        wakeup1_time: 1,
+      });
       expect(await row('SP240003')).toMatchObject({ poweroffTime: '600', wakeup1Time: '1' });
       expect((await as('distributor').post('/deviceRegistrationSetup/SP240003', { powerOffTime: 'soon' })).status).toBe(400);
     });
@@ -270,14 +330,30 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
   });
 
   describe('rental plans (V2)', () => {
-    const plan = { serials: ['SP240001', 'SP240003'], startDate: '2026-12-01', endDate: '2026-12-10', startTime: '08:00', endTime: '18:30', pump2StartTime: null, pump2EndTime: null };
+    const plan = {
+      serials: ['SP240001', 'SP240003'],
+      startDate: '2026-12-01',
+      endDate: '2026-12-10',
+      startTime: '08:00',
+      endTime: '18:30',
+      pump2StartTime: null,
+      pump2EndTime: null,
+    };
 
     it('sets one plan on several devices and reads it back with its day count', async () => {
       const res = await as('distributor').post('/rentalV2', plan);
       expect(res.status).toBe(200);
       expect(res.body.detail).toBe('New plan has been successfully set');
       const got = await as('distributor').get('/rentalV2/SP240003');
-      expect(got.body).toEqual({ start_date: '2026-12-01', end_date: '2026-12-10', start_time: '08:00', end_time: '18:30', pump_2_start_time: null, pump_2_end_time: null, day_count: 10 });
+      expect(got.body).toEqual({
+        start_date: '2026-12-01',
+        end_date: '2026-12-10',
+        start_time: '08:00',
+        end_time: '18:30',
+        pump_2_start_time: null,
+        pump_2_end_time: null,
+        day_count: 10,
+      });
       expect((await as('distributor').get('/device/SP240001')).body.pending_flags.rental_changed).toBe(true);
     });
 
@@ -300,10 +376,20 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
     });
 
     it('schedules the right pump only on dual devices with software 1.0.9 or higher', async () => {
-      const single = await as('distributor').post('/rentalV2', { ...plan, serials: ['SP240002'], pump2StartTime: '09:00', pump2EndTime: '10:00' });
+      const single = await as('distributor').post('/rentalV2', {
+        ...plan,
+        serials: ['SP240002'],
+        pump2StartTime: '09:00',
+        pump2EndTime: '10:00',
+      });
       expect(single.status).toBe(400);
       expect(single.body.pump2StartTime[0]).toMatch(/no right pump/);
-      const dual = await as('distributor').post('/rentalV2', { ...plan, serials: ['SP240001'], pump2StartTime: '09:00', pump2EndTime: '10:00' });
+      const dual = await as('distributor').post('/rentalV2', {
+        ...plan,
+        serials: ['SP240001'],
+        pump2StartTime: '09:00',
+        pump2EndTime: '10:00',
+      });
       expect(dual.status).toBe(200);
     });
 
@@ -315,10 +401,23 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
   describe('sites, counties, overview', () => {
     it('deviceGroup counts match the devices each role sees', async () => {
       for (const role of ['distributor', 'client', 'partner'] as const) {
-        const groups = (await as(role).get('/deviceGroup')).body as { total_devices: number; online_devices: number; offline_devices: number; devices: unknown[]; brand_list: unknown[]; batchIds: number[] }[];
+        const groups = (await as(role).get('/deviceGroup')).body as {
+          total_devices: number;
+          online_devices: number;
+          offline_devices: number;
+          devices: unknown[];
+          brand_list: unknown[];
+          batchIds: number[];
+        }[];
         const visible = (await as(role).get('/device')).body as { is_online: boolean }[];
-        expect(groups.reduce((n, g) => n + g.total_devices, 0), role).toBe(visible.length);
-        expect(groups.reduce((n, g) => n + g.online_devices, 0), role).toBe(visible.filter((d) => d.is_online).length);
+        expect(
+          groups.reduce((n, g) => n + g.total_devices, 0),
+          role,
+        ).toBe(visible.length);
+        expect(
+          groups.reduce((n, g) => n + g.online_devices, 0),
+          role,
+        ).toBe(visible.filter((d) => d.is_online).length);
         for (const g of groups) {
           expect(g.online_devices + g.offline_devices).toBe(g.total_devices);
           expect(g.devices).toHaveLength(g.total_devices);
@@ -328,7 +427,12 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
     });
 
     it('location answers counties with GeoJSON (name_2) and a centroid, scoped', async () => {
-      const all = (await as('distributor').get('/location')).body as { id: number; name: string; geoJson: string; centroid: string }[];
+      const all = (await as('distributor').get('/location')).body as {
+        id: number;
+        name: string;
+        geoJson: string;
+        centroid: string;
+      }[];
       expect(all.length).toBeGreaterThanOrEqual(8);
       for (const l of all) {
         expect(JSON.parse(l.geoJson).features[0].properties.name_2).toBe(l.name);
@@ -339,9 +443,16 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
     });
 
     it('a site time zone: derived from its coordinates, a disagreeing one refused (400), clients refused (403), partners only on their own sites', async () => {
-      const sites = (await as('distributor').get('/deviceGroup')).body as { id: number; lat: number; lng: number; timezone_id: string | null }[];
+      const sites = (await as('distributor').get('/deviceGroup')).body as {
+        id: number;
+        lat: number;
+        lng: number;
+        timezone_id: string | null;
+      }[];
       const site = sites.find((g) => g.lng < -89 && g.lng > -91)!;
-      const stored = async (id: number) => ((await as('distributor').get('/deviceGroup')).body as { id: number; timezone_id: string }[]).find((g) => g.id === id)!.timezone_id;
+      const stored = async (id: number) =>
+        ((await as('distributor').get('/deviceGroup')).body as { id: number; timezone_id: string }[]).find((g) => g.id === id)!
+          .timezone_id;
       const before = await stored(site.id);
       // The sweep's case: a client setting the zone of a site it shares with another client. Refused, valid zone or not.
       const [clientSite] = (await as('client').get('/deviceGroup')).body;
@@ -350,23 +461,43 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
         expect(res.status).toBe(403);
       }
       // A zone that is not the coordinates': 400 naming the right one; nothing stored.
-      const wrong = await as('distributor').post('/update_timezone_device_location_group', { id: site.id, timezone_id: 'Australia/Sydney' });
+      const wrong = await as('distributor').post('/update_timezone_device_location_group', {
+        id: site.id,
+        timezone_id: 'Australia/Sydney',
+      });
       expect(wrong.status).toBe(400);
-      expect(wrong.body).toEqual({ timezone_id: ['This site is in America/Chicago (from its coordinates), not Australia/Sydney.'] });
+      expect(wrong.body).toEqual({
+        timezone_id: ['This site is in America/Chicago (from its coordinates), not Australia/Sydney.'],
+      });
       expect(await stored(site.id)).toBe(before);
-      expect((await as('distributor').post('/update_timezone_device_location_group', { id: site.id, timezone_id: 'Mars/Olympus' })).body).toEqual({ timezone_id: ['Unknown time zone.'] });
+      expect(
+        (await as('distributor').post('/update_timezone_device_location_group', { id: site.id, timezone_id: 'Mars/Olympus' }))
+          .body,
+      ).toEqual({ timezone_id: ['Unknown time zone.'] });
       // The coordinates' zone (or an alias of it) is confirmed and stored under its boundary-data name.
-      const right = await as('distributor').post('/update_timezone_device_location_group', { id: site.id, timezone_id: 'US/Central' });
+      const right = await as('distributor').post('/update_timezone_device_location_group', {
+        id: site.id,
+        timezone_id: 'US/Central',
+      });
       expect(right.status).toBe(200);
       expect(right.body).toEqual({ id: site.id, timezone_id: 'America/Chicago' });
       expect(await stored(site.id)).toBe('America/Chicago');
       // A market partner: its own sites as a distributor would, 404 for another's.
       const partnerSites = (await as('partner').get('/deviceGroup')).body as { id: number }[];
       const own = sites.find((g) => g.id === partnerSites[0]!.id)!;
-      expect((await as('partner').post('/update_timezone_device_location_group', { id: own.id, timezone_id: 'America/Chicago' })).status).toBe(200);
-      expect((await as('partner').post('/update_timezone_device_location_group', { id: own.id, timezone_id: 'America/New_York' })).status).toBe(400);
+      expect(
+        (await as('partner').post('/update_timezone_device_location_group', { id: own.id, timezone_id: 'America/Chicago' }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await as('partner').post('/update_timezone_device_location_group', { id: own.id, timezone_id: 'America/New_York' }))
+          .status,
+      ).toBe(400);
       const outside = sites.find((g) => !partnerSites.some((p) => p.id === g.id))!;
-      expect((await as('partner').post('/update_timezone_device_location_group', { id: outside.id, timezone_id: 'America/Chicago' })).status).toBe(404);
+      expect(
+        (await as('partner').post('/update_timezone_device_location_group', { id: outside.id, timezone_id: 'America/Chicago' }))
+          .status,
+      ).toBe(404);
     });
 
     it('overview counts every section 3 figure in scope', async () => {
@@ -382,10 +513,22 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
       expect(o.maintenance_devices).toBe(d.filter((x) => x.isMaintenance).length);
       expect(o.low_battery_devices).toBe(d.filter((x) => (x.batteryPercent ?? 100) < 50).length);
       expect(o.totalIsRegistration).toBe(d.filter((x) => x.isRegistration).length);
-      const ml = d.reduce((n, x) => n + (x.leftPumpType === 'Sunscreen' ? x.dispensedMl1 : 0) + (x.rightPumpType === 'Sunscreen' ? x.dispensedMl2 : 0), 0);
+      const ml = d.reduce(
+        (n, x) =>
+          n + (x.leftPumpType === 'Sunscreen' ? x.dispensedMl1 : 0) + (x.rightPumpType === 'Sunscreen' ? x.dispensedMl2 : 0),
+        0,
+      );
       expect(o.totalSunscreenUsed).toBeCloseTo(ml / 1000 / 0.0295735, 1);
       expect(o.totalSunscreenUsed).toBeGreaterThan(0);
-      expect(o.totalSunscreenDispensingCount).toBe(d.reduce((n, x) => n + (x.leftPumpType === 'Sunscreen' ? x.dispenseCount1 : 0) + (x.rightPumpType === 'Sunscreen' ? x.dispenseCount2 : 0), 0));
+      expect(o.totalSunscreenDispensingCount).toBe(
+        d.reduce(
+          (n, x) =>
+            n +
+            (x.leftPumpType === 'Sunscreen' ? x.dispenseCount1 : 0) +
+            (x.rightPumpType === 'Sunscreen' ? x.dispenseCount2 : 0),
+          0,
+        ),
+      );
       expect(o.totalSunscreenBatchs).toBe(6);
       expect(o.totalSanitizerBatchs).toBe(4);
       expect(o.total_brands).toBe(5);
@@ -413,14 +556,27 @@ describe.each(BACKENDS)('device calls on %s', (backend) => {
     it('documents every device call at /api/openapi.json and renders /api/docs', async () => {
       const doc = (await request(h.app).get('/api/openapi.json')).body;
       expect(doc.openapi).toBe('3.1.0');
-      for (const path of ['/api/v1/device', '/api/v1/device/{serial}', '/api/v1/avaliableDevice', '/api/v1/addDevice', '/api/v1/editDevice/{serial}', '/api/v1/set_device_config/{serial}', '/api/v1/rentalV2', '/api/v1/deviceGroup', '/api/v1/location', '/api/v1/overview', '/auth/token/login/']) {
+      for (const path of [
+        '/api/v1/device',
+        '/api/v1/device/{serial}',
+        '/api/v1/avaliableDevice',
+        '/api/v1/addDevice',
+        '/api/v1/editDevice/{serial}',
+        '/api/v1/set_device_config/{serial}',
+        '/api/v1/rentalV2',
+        '/api/v1/deviceGroup',
+        '/api/v1/location',
+        '/api/v1/overview',
+        '/auth/token/login/',
+      ]) {
         expect(doc.paths[path], path).toBeDefined();
       }
-      expect(doc.paths['/api/v1/addDevice'].post.requestBody.content['application/json'].schema.properties.serialNumber).toBeDefined();
+      expect(
+        doc.paths['/api/v1/addDevice'].post.requestBody.content['application/json'].schema.properties.serialNumber,
+      ).toBeDefined();
       const page = await request(h.app).get('/api/docs');
       expect(page.status).toBe(200);
       expect(page.text).toContain('/api/openapi.json');
     });
   });
 });
-

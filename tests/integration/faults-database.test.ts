@@ -78,9 +78,24 @@ describe.skipIf(!pgUp)('PostgreSQL down and back', () => {
     // The portal's own schema in the shared test database, reached through the relay.
     database = await openDatabase({ url: url.toString(), schema });
     await seedDemo(database, { uploadsDir: path.join(dataDir, 'uploads'), historyDays: 2 });
-    const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', SECRET_KEY: 'p'.repeat(32), MAINTENANCE_TOKEN: 'q'.repeat(32) }), publicUrl: 'http://portal.test' };
-    app = createApp({ config, database, mailer: createMailer({ from: 'x@y', outboxDir: path.join(dataDir, 'outbox') }), log: () => undefined });
-    token = (await request(app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+    const config = {
+      ...loadConfig({
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        PORT: '0',
+        SECRET_KEY: 'p'.repeat(32),
+        MAINTENANCE_TOKEN: 'q'.repeat(32),
+      }),
+      publicUrl: 'http://portal.test',
+    };
+    app = createApp({
+      config,
+      database,
+      mailer: createMailer({ from: 'x@y', outboxDir: path.join(dataDir, 'outbox') }),
+      log: () => undefined,
+    });
+    token = (await request(app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body
+      .auth_token;
   }, 120_000);
   afterAll(async () => {
     await pg.up().catch(() => undefined);
@@ -95,7 +110,11 @@ describe.skipIf(!pgUp)('PostgreSQL down and back', () => {
     expect((await devices()).status).toBe(200);
 
     await pg.down();
-    for (const call of [devices, () => request(app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' }), () => request(app).post('/api/v1/setPauseDevice/SP240001').set('Authorization', `Token ${token}`).send({ isPause: true })]) {
+    for (const call of [
+      devices,
+      () => request(app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' }),
+      () => request(app).post('/api/v1/setPauseDevice/SP240001').set('Authorization', `Token ${token}`).send({ isPause: true }),
+    ]) {
       const started = Date.now();
       const res = await call();
       expect(res.status, JSON.stringify(res.body)).toBe(503);
@@ -121,7 +140,8 @@ describe.skipIf(!pgUp)('PostgreSQL down and back', () => {
 describe('PGlite closed under a running app', () => {
   it('answers 503 with Retry-After, not 500', async () => {
     const h = await startHarness('pglite');
-    const token = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token;
+    const token = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body
+      .auth_token;
     await h.database.close();
     const res = await request(h.app).get('/api/v1/device').set('Authorization', `Token ${token}`);
     expect(res.status).toBe(503);

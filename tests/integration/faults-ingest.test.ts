@@ -26,7 +26,11 @@ const PER_CHECKIN = 10;
 type Proc = { child: ChildProcess; exited: Promise<number | null>; output: string[] };
 
 function startPortal(env: NodeJS.ProcessEnv): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output: string[] = [];
   child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
@@ -92,11 +96,18 @@ describe.each(await backends())('a server killed mid-ingest loses no acknowledge
     current = startPortal(env);
     await ready(current, base);
 
-    const login = await fetch(`${base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) });
+    const login = await fetch(`${base}/auth/token/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }),
+    });
     const token = ((await login.json()) as { auth_token: string }).auth_token;
     const secrets = new Map<string, string>();
     for (const serial of SERIALS) {
-      const r = await fetch(`${base}/api/v1/deviceSecret/${serial}`, { method: 'POST', headers: { Authorization: `Token ${token}` } });
+      const r = await fetch(`${base}/api/v1/deviceSecret/${serial}`, {
+        method: 'POST',
+        headers: { Authorization: `Token ${token}` },
+      });
       expect(r.status).toBe(200);
       secrets.set(serial, ((await r.json()) as { secret: string }).secret);
     }
@@ -107,7 +118,10 @@ describe.each(await backends())('a server killed mid-ingest loses no acknowledge
     const checkin = (serial: string, body: string) =>
       fetch(`${base}/device/v1/checkin`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', Authorization: `Basic ${Buffer.from(`${serial}:${secrets.get(serial)}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/json',
+          Authorization: `Basic ${Buffer.from(`${serial}:${secrets.get(serial)}`).toString('base64')}`,
+        },
         body,
       });
     let stop = false;
@@ -115,7 +129,10 @@ describe.each(await backends())('a server killed mid-ingest loses no acknowledge
       for (let n = 0; !stop; n++) {
         const seqs = Array.from({ length: PER_CHECKIN }, (_, i) => 1_000_000 + n * PER_CHECKIN + i);
         const at = new Date(Date.now() - 60_000).toISOString();
-        const body = JSON.stringify({ sentAt: new Date().toISOString(), dispenses: seqs.map((seq) => ({ seq, pump: 1, at, ml: 1.5 })) });
+        const body = JSON.stringify({
+          sentAt: new Date().toISOString(),
+          dispenses: seqs.map((seq) => ({ seq, pump: 1, at, ml: 1.5 })),
+        });
         sent.push({ serial, body, seqs });
         try {
           const r = await checkin(serial, body);
@@ -128,7 +145,7 @@ describe.each(await backends())('a server killed mid-ingest loses no acknowledge
     const load = Promise.all(SERIALS.map(device));
     // Kill while uploads are in flight, once a fair number were acknowledged (a quiet host gets there in a
     // second or two; three test files at a time on two cores have taken 40 s over this whole test).
-    for (const until = Date.now() + 60_000; Date.now() < until && acked.size < 400; ) await sleep(50);
+    for (const until = Date.now() + 60_000; Date.now() < until && acked.size < 400;) await sleep(50);
     current.child.kill('SIGKILL');
     await current.exited;
     stop = true;
@@ -144,13 +161,20 @@ describe.each(await backends())('a server killed mid-ingest loses no acknowledge
     current.child.kill('SIGTERM');
     expect(await current.exited).toBe(0);
 
-    const database = await openDatabase(backend === 'postgres' ? { url: dbUrl, migrate: false } : { dataDir: path.join(dataDir, 'pgdata'), migrate: false });
+    const database = await openDatabase(
+      backend === 'postgres' ? { url: dbUrl, migrate: false } : { dataDir: path.join(dataDir, 'pgdata'), migrate: false },
+    );
     try {
       const rows = await database.db.execute<{ serial: string; seq: string | number; copies: string | number }>(sql`
         select d.serial, e.seq, count(*) as copies from pump_events e join devices d on d.id = e.device_id
         where e.seq >= 1000000 group by d.serial, e.seq`);
       const list = (rows as unknown as { rows?: typeof rows }).rows ?? rows;
-      const stored = new Map((list as unknown as { serial: string; seq: string | number; copies: string | number }[]).map((r) => [`${r.serial}:${Number(r.seq)}`, Number(r.copies)]));
+      const stored = new Map(
+        (list as unknown as { serial: string; seq: string | number; copies: string | number }[]).map((r) => [
+          `${r.serial}:${Number(r.seq)}`,
+          Number(r.copies),
+        ]),
+      );
       const lost = [...acked].filter((key) => !stored.has(key));
       expect(lost, 'acknowledged dispenses missing after the kill').toEqual([]);
       // Every dispense ever sent is stored exactly once after the resend.

@@ -29,7 +29,9 @@ const redisServer = redisServerInstalled();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A redis-server without persistence (a restart loses everything), answering PING before this resolves. */
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
   probe.on('error', () => undefined);
   for (let i = 0; i < 100; i++) {
@@ -59,7 +61,9 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
   let app: ReturnType<typeof createApp>;
   let token = '';
   let openGate: () => void = () => undefined;
-  const gate = new Promise<void>((r) => { openGate = r; });
+  const gate = new Promise<void>((r) => {
+    openGate = r;
+  });
   const addresses = Array.from({ length: 6 }, (_, i) => `fault${i}@mail.test`);
   const range = { startDate: '2026-03-01', endDate: '2026-03-08' };
 
@@ -69,7 +73,12 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
     redis = await startRedis(port);
     // The SMTP relay is slow at first (the gate): jobs wait in Redis when it dies.
     const smtp = createMailer({ smtpUrl: h.smtp.url, from: 'Portal <p@x.test>', outboxDir: path.join(h.dataDir, 'out') });
-    const gated: Mailer = { async send(m) { await gate; await smtp.send(m); } };
+    const gated: Mailer = {
+      async send(m) {
+        await gate;
+        await smtp.send(m);
+      },
+    };
     app = createApp({
       config: { ...h.config, redisUrl: `redis://127.0.0.1:${port}` },
       database: h.database,
@@ -78,10 +87,18 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
       outbox: { intervalMs: 200, resendAfterMs: 1500, enqueueTimeoutMs: 500 },
       log: () => undefined,
     });
-    token = (await request(app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+    token = (await request(app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body
+      .auth_token;
     // Recipients that have confirmed (as those listed before migration 0018): no confirmation mail joins the outbox counted below.
-    const [distributor] = await h.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'distributor@demo.test'));
-    await h.database.db.insert(reportEmails).values(addresses.map((email) => ({ ownerId: distributor!.id, name: email, email, isEnable: true, confirmedAt: new Date() })));
+    const [distributor] = await h.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'distributor@demo.test'));
+    await h.database.db
+      .insert(reportEmails)
+      .values(
+        addresses.map((email) => ({ ownerId: distributor!.id, name: email, email, isEnable: true, confirmedAt: new Date() })),
+      );
   }, 120_000);
   afterAll(async () => {
     openGate();
@@ -93,7 +110,10 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
   });
 
   const send = (emails: string[], requestId: string) =>
-    request(app).post('/api/v1/emailReport').set('Authorization', `Token ${token}`).send({ deviceSerials: ['SP240001', 'SP240002'], ...range, emails, requestId });
+    request(app)
+      .post('/api/v1/emailReport')
+      .set('Authorization', `Token ${token}`)
+      .send({ deviceSerials: ['SP240001', 'SP240002'], ...range, emails, requestId });
 
   it('answers 202 promptly while Redis is up or down, and delivers every mail once after Redis comes back empty', async () => {
     // 5 requests x 3 addresses while Redis is up: recorded, handed to BullMQ, stuck behind the gate.
@@ -105,7 +125,9 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
     // Redis dies with the queued jobs. From here until it is back, watch for what nothing handled.
     const printed: string[] = [];
     const uncaught: unknown[] = [];
-    const errorSpy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
+    const errorSpy = vi
+      .spyOn(console, 'error')
+      .mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
     const onUncaught = (err: unknown) => void uncaught.push(err);
     process.on('uncaughtException', onUncaught);
     process.on('unhandledRejection', onUncaught);
@@ -121,11 +143,17 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
     }
     // Sign-in still answers (its counters fall back to memory).
     const started = Date.now();
-    expect((await request(app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).status).toBe(200);
+    expect((await request(app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).status).toBe(
+      200,
+    );
     expect(Date.now() - started).toBeLessThan(2000);
 
     // The sign-in limit still holds: 12 wrong passwords at once for one email, at most 10 answers not 429.
-    const wrong = await Promise.all(Array.from({ length: 12 }, () => request(app).post('/auth/token/login/').send({ email: 'partner2@demo.test', password: 'Wrong1234' })));
+    const wrong = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        request(app).post('/auth/token/login/').send({ email: 'partner2@demo.test', password: 'Wrong1234' }),
+      ),
+    );
     expect(wrong.filter((r) => r.status !== 429).length).toBeLessThanOrEqual(10);
     expect(wrong.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(2);
     expect(wrong.every((r) => r.status === 400 || r.status === 429)).toBe(true);
@@ -160,6 +188,8 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
     expect(rows.filter((r) => r.relayAttempts > 1).length).toBeGreaterThan(0);
     // Ready again once the app's own Redis client has reconnected: ioredis retries every 2 s at most after a
     // long outage, and BullMQ's connections (which delivered the mail above) may have been quicker to it.
-    await expect.poll(async () => (await request(app).get('/readyz')).body).toEqual({ status: 'ready', database: 'up', redis: 'up' });
+    await expect
+      .poll(async () => (await request(app).get('/readyz')).body)
+      .toEqual({ status: 'ready', database: 'up', redis: 'up' });
   }, 120_000);
 });

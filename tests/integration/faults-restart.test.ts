@@ -33,7 +33,10 @@ describe('demo simulator across a restart (PGlite on files)', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const logs: string[] = [];
     const sim = await startDemoSimulator(
-      { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, listDevices: async () => (await demoSimulatorDevices(harness.database.db, harness.config.secretKey)).devices },
+      {
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        listDevices: async () => (await demoSimulatorDevices(harness.database.db, harness.config.secretKey)).devices,
+      },
       (m) => logs.push(m),
       { SIMULATOR_SPEED: '3600' },
     );
@@ -45,14 +48,19 @@ describe('demo simulator across a restart (PGlite on files)', () => {
     return stats;
   }
   const checkin = (harness: Harness, serial: string, secret: string) =>
-    request(harness.app).post('/device/v1/checkin').set('Authorization', `Basic ${Buffer.from(`${serial}:${secret}`).toString('base64')}`).send({ sentAt: new Date().toISOString() });
+    request(harness.app)
+      .post('/device/v1/checkin')
+      .set('Authorization', `Basic ${Buffer.from(`${serial}:${secret}`).toString('base64')}`)
+      .send({ sentAt: new Date().toISOString() });
 
-  it('keys the demo devices once, keeps their secrets and a rotated device\'s own secret across a restart', async () => {
+  it("keys the demo devices once, keeps their secrets and a rotated device's own secret across a restart", async () => {
     h = await startHarness('pglite', {}, { pgliteDir });
     const secretKey = h.config.secretKey;
-    const admin = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+    const admin = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' }))
+      .body.auth_token;
     // A distributor gives one demo device its own secret before the simulator ever runs.
-    const rotated = (await request(h.app).post(`/api/v1/deviceSecret/${ROTATED}`).set('Authorization', `Token ${admin}`)).body.secret as string;
+    const rotated = (await request(h.app).post(`/api/v1/deviceSecret/${ROTATED}`).set('Authorization', `Token ${admin}`)).body
+      .secret as string;
 
     const first = await demoSimulatorDevices(h.database.db, secretKey);
     expect(first.keyed).toBe(first.devices.length);
@@ -62,7 +70,12 @@ describe('demo simulator across a restart (PGlite on files)', () => {
     const firstRun = await run(h, 3000);
     expect(firstRun.checkins).toBeGreaterThan(0);
     expect(firstRun.stopped).toBe(0);
-    const hashes = new Map((await h.database.db.select({ serial: devices.serial, hash: devices.secretHash }).from(devices)).map((r) => [r.serial, r.hash]));
+    const hashes = new Map(
+      (await h.database.db.select({ serial: devices.serial, hash: devices.secretHash }).from(devices)).map((r) => [
+        r.serial,
+        r.hash,
+      ]),
+    );
 
     // Restart: the same database files, a new app.
     await h.close();
@@ -71,9 +84,21 @@ describe('demo simulator across a restart (PGlite on files)', () => {
     expect(second.keyed).toBe(0);
     // The same devices with the same secrets; their state (battery, volumes) is what the first run's check-ins
     // left, which the simulator now starts from (issue 47).
-    const keys = (list: typeof first.devices) => list.map((d) => ({ serial: d.serial, secret: d.secret, timezone: d.timezone, leftPumpType: d.leftPumpType, rightPumpType: d.rightPumpType }));
+    const keys = (list: typeof first.devices) =>
+      list.map((d) => ({
+        serial: d.serial,
+        secret: d.secret,
+        timezone: d.timezone,
+        leftPumpType: d.leftPumpType,
+        rightPumpType: d.rightPumpType,
+      }));
     expect(keys(second.devices)).toEqual(keys(first.devices));
-    const after = new Map((await h.database.db.select({ serial: devices.serial, hash: devices.secretHash }).from(devices)).map((r) => [r.serial, r.hash]));
+    const after = new Map(
+      (await h.database.db.select({ serial: devices.serial, hash: devices.secretHash }).from(devices)).map((r) => [
+        r.serial,
+        r.hash,
+      ]),
+    );
     expect(after).toEqual(hashes);
 
     // The secrets from before the restart still check in: the simulator's and the distributor's.

@@ -8,7 +8,8 @@ import { startHarness, type Harness } from '../helpers/harness.ts';
 const BACKENDS = await backends();
 const DAY = 86_400_000;
 /** The smallest bytes that start like a JPEG (FF D8 FF E0), padded: the server checks the type and size, not the picture. */
-const jpeg = (bytes: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(bytes - 4, 7)]).toString('base64');
+const jpeg = (bytes: number) =>
+  Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(bytes - 4, 7)]).toString('base64');
 
 /**
  * The field app's records (issue 44): refills change the device through the devices service, a key sent
@@ -33,19 +34,37 @@ describe.each(BACKENDS)('field app records on %s', (backend) => {
     ids.expired = await batch('FIELD-OLD', 1, '2020-01-01');
     ids.sanitizer = await batch('FIELD-SAN', 2, '2099-12-31');
     ids.recalled = await batch('FIELD-RECALL', 1, '2099-12-31');
-    await h.database.db.update(devices).set({ leftPumpType: 'Sunscreen', rightPumpType: 'Unspecified', volumeRemain: 80, reservoirMl: 1500, batchId: ids.other }).where(eq(devices.serial, serial));
+    await h.database.db
+      .update(devices)
+      .set({ leftPumpType: 'Sunscreen', rightPumpType: 'Unspecified', volumeRemain: 80, reservoirMl: 1500, batchId: ids.other })
+      .where(eq(devices.serial, serial));
   });
   afterAll(async () => {
     await h?.close();
   });
 
-  const post = (body: object, who = token) => request(h.app).post('/api/v1/maintenanceRecord').set('Authorization', `Token ${who}`).send(body);
+  const post = (body: object, who = token) =>
+    request(h.app).post('/api/v1/maintenanceRecord').set('Authorization', `Token ${who}`).send(body);
   const device = async () => (await h.database.db.select().from(devices).where(eq(devices.serial, serial)))[0]!;
-  const count = async () => Number(((await h.database.db.execute(sql`select count(*)::int as n from maintenance_records`)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+  const count = async () =>
+    Number(
+      (
+        (await h.database.db.execute(sql`select count(*)::int as n from maintenance_records`)) as unknown as {
+          rows: { n: number }[];
+        }
+      ).rows[0]!.n,
+    );
 
   it('a refill sets the pump full and its batch, names the crew, and keeps the time of the act on the phone', async () => {
     const at = new Date(Date.now() - 3 * 3_600_000).toISOString();
-    const res = await post({ serial, refills: [{ pump: 1, batch: ids.good }], battery_replaced: true, performed_at: at, idempotency_key: 'key-refill-0001', crew: { id: 7, name: 'Crew North' } });
+    const res = await post({
+      serial,
+      refills: [{ pump: 1, batch: ids.good }],
+      battery_replaced: true,
+      performed_at: at,
+      idempotency_key: 'key-refill-0001',
+      crew: { id: 7, name: 'Crew North' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       serial,
@@ -62,7 +81,9 @@ describe.each(BACKENDS)('field app records on %s', (backend) => {
     expect(d.volumeRemain).toBe(1500);
     expect(d.batchId).toBe(ids.good);
     // Through the devices service: the device takes the new volume at its wake-up, as after resetMl.
-    const pending = (await h.database.db.execute(sql`select setting from pending_changes where device_id = ${d.id} and status = 'pending'`)) as unknown as { rows: { setting: string }[] };
+    const pending = (await h.database.db.execute(
+      sql`select setting from pending_changes where device_id = ${d.id} and status = 'pending'`,
+    )) as unknown as { rows: { setting: string }[] };
     expect(pending.rows.map((r) => r.setting)).toContain('reset_ml_1');
     // The portal sees the new batch number.
     const seen = await request(h.app).get(`/api/v1/device/${serial}`).set('Authorization', `Token ${token}`);
@@ -81,7 +102,9 @@ describe.each(BACKENDS)('field app records on %s', (backend) => {
     expect(again.body.id).toBe(first.body.id);
     // The repeat changed nothing: the volume the device reported since stays.
     expect((await device()).volumeRemain).toBe(40);
-    const racing = await Promise.all([1, 2, 3].map(() => post({ serial, actions: ['repaired'], note: 'Hinge', idempotency_key: 'key-race-00001' })));
+    const racing = await Promise.all(
+      [1, 2, 3].map(() => post({ serial, actions: ['repaired'], note: 'Hinge', idempotency_key: 'key-race-00001' })),
+    );
     expect(racing.map((r) => r.status).sort()).toEqual([200, 200, 201]);
     expect(new Set(racing.map((r) => r.body.id)).size).toBe(1);
     expect(await count()).toBe(before + 2);
@@ -93,10 +116,16 @@ describe.each(BACKENDS)('field app records on %s', (backend) => {
 
   it('a batch recalled meanwhile is stored, and the device warns of it; an expired or wrong batch is refused and nothing changes', async () => {
     await h.database.db.update(batches).set({ isRecalled: true, recalledAt: new Date() }).where(eq(batches.id, ids.recalled!));
-    const res = await post({ serial, refills: [{ pump: 1, batch: ids.recalled }], performed_at: new Date(Date.now() - DAY).toISOString() });
+    const res = await post({
+      serial,
+      refills: [{ pump: 1, batch: ids.recalled }],
+      performed_at: new Date(Date.now() - DAY).toISOString(),
+    });
     expect(res.status).toBe(201);
     expect(res.body.refills[0]).toMatchObject({ batch_no: 'FIELD-RECALL', recalled: true });
-    expect(res.body.warnings).toEqual(['Batch FIELD-RECALL in the left pump was recalled: the device now warns of it (Batch recalled).']);
+    expect(res.body.warnings).toEqual([
+      'Batch FIELD-RECALL in the left pump was recalled: the device now warns of it (Batch recalled).',
+    ]);
     expect((await device()).warningLists).toContain('BATCH_RECALLED');
 
     await h.database.db.update(devices).set({ volumeRemain: 30, batchId: ids.good }).where(eq(devices.serial, serial));
@@ -115,10 +144,20 @@ describe.each(BACKENDS)('field app records on %s', (backend) => {
   });
 
   it('the time of the act: within the last 7 days, never in the future', async () => {
-    const future = await post({ serial, actions: ['repaired'], note: 'x', performed_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const future = await post({
+      serial,
+      actions: ['repaired'],
+      note: 'x',
+      performed_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     expect(future.status).toBe(400);
     expect(future.body).toEqual({ performed_at: ["The time of the act is in the future: check the phone's clock."] });
-    const old = await post({ serial, actions: ['repaired'], note: 'x', performed_at: new Date(Date.now() - 8 * DAY).toISOString() });
+    const old = await post({
+      serial,
+      actions: ['repaired'],
+      note: 'x',
+      performed_at: new Date(Date.now() - 8 * DAY).toISOString(),
+    });
     expect(old.body).toEqual({ performed_at: ['The act is more than 7 days old: records are accepted for 7 days.'] });
     expect((await post({ serial, actions: ['repaired'], performed_at: 'yesterday' })).body).toHaveProperty('performed_at');
     const sixDays = await post({ serial, actions: ['repaired'], performed_at: new Date(Date.now() - 6 * DAY).toISOString() });
@@ -129,10 +168,22 @@ describe.each(BACKENDS)('field app records on %s', (backend) => {
     expect((await post({ serial, repaired: true })).body).toEqual({ note: ['Say what was repaired.'] });
     expect((await post({ serial })).body).toEqual({ actions: ['Choose what was done.'] });
     expect((await post({ serial, refills: [{ pump: 3, batch: 1 }] })).body).toHaveProperty('refills');
-    expect((await post({ serial, refills: [{ pump: 1, batch: 1 }, { pump: 1, batch: 2 }] })).body).toEqual({ refills: ['Each pump is refilled once in a record.'] });
+    expect(
+      (
+        await post({
+          serial,
+          refills: [
+            { pump: 1, batch: 1 },
+            { pump: 1, batch: 2 },
+          ],
+        })
+      ).body,
+    ).toEqual({ refills: ['Each pump is refilled once in a record.'] });
     expect((await post({ serial, battery_replaced: true, idempotency_key: 'short' })).body).toHaveProperty('idempotency_key');
     expect((await post({ serial, battery_replaced: true, crew: { id: 1, name: '' } })).body).toHaveProperty('crew');
-    expect((await post({ serial, battery_replaced: true, photo: Buffer.from('GIF89a....').toString('base64') })).body).toEqual({ photo: ['The photo must be a JPEG.'] });
+    expect((await post({ serial, battery_replaced: true, photo: Buffer.from('GIF89a....').toString('base64') })).body).toEqual({
+      photo: ['The photo must be a JPEG.'],
+    });
     const tooLarge = await post({ serial, battery_replaced: true, photo: jpeg(1024 * 1024 + 10) });
     expect(tooLarge.status).toBe(400);
     expect(tooLarge.body).toEqual({ photo: ['The photo is larger than 1 MB.'] });

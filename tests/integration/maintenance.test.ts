@@ -16,7 +16,11 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
   beforeAll(async () => {
     h = await startHarness(backend);
     for (const who of ['distributor', 'client', 'partner']) {
-      keys[who] = (await request(h.app).post('/auth/token/login/').send({ email: `${who}@demo.test`, password: 'Demo1234' })).body.auth_token;
+      keys[who] = (
+        await request(h.app)
+          .post('/auth/token/login/')
+          .send({ email: `${who}@demo.test`, password: 'Demo1234' })
+      ).body.auth_token;
     }
     keys.maintenance = h.config.maintenanceToken;
   });
@@ -26,7 +30,11 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
 
   const as = (who: string) => ({ Authorization: `Token ${keys[who] ?? who}` });
   const get = (who: string, path: string) => request(h.app).get(path).set(as(who));
-  const post = (who: string, path: string, body: unknown = {}) => request(h.app).post(path).set(as(who)).send(body as object);
+  const post = (who: string, path: string, body: unknown = {}) =>
+    request(h.app)
+      .post(path)
+      .set(as(who))
+      .send(body as object);
   const serialsOf = async (who: string) => ((await get(who, '/api/v1/device')).body as { serial: string }[]).map((d) => d.serial);
 
   /** Replaces a device's dispensing history with `perHour` ml every hour of the last `hours` hours (pump 1). */
@@ -35,11 +43,21 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
     await h.database.db.delete(pumpEvents).where(eq(pumpEvents.deviceId, d!.id));
     const now = Date.now();
     if (hours > 0) {
-      await h.database.db.insert(pumpEvents).values(
-        Array.from({ length: hours }, (_, k) => ({ deviceId: d!.id, pumpNumber: 1, occurredAt: new Date(now - (k + 0.5) * HOUR), volumeMl: perHour })),
-      );
+      await h.database.db
+        .insert(pumpEvents)
+        .values(
+          Array.from({ length: hours }, (_, k) => ({
+            deviceId: d!.id,
+            pumpNumber: 1,
+            occurredAt: new Date(now - (k + 0.5) * HOUR),
+            volumeMl: perHour,
+          })),
+        );
     }
-    await h.database.db.update(devices).set({ volumeRemain: remainingMl, leftPumpType: 'Sunscreen' }).where(eq(devices.id, d!.id));
+    await h.database.db
+      .update(devices)
+      .set({ volumeRemain: remainingMl, leftPumpType: 'Sunscreen' })
+      .where(eq(devices.id, d!.id));
   }
 
   it('forecasts a simulated device with a known rate: 10 ml an hour for 4 weeks, 720 ml left, is ~3 days', async () => {
@@ -76,14 +94,23 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
     for (let week = 5; week >= 1; week--) {
       for (let hour = 10; hour < 16; hour++) {
         for (let shot = 0; shot < 12; shot++) {
-          dispenses.push({ seq: dispenses.length + 1, pump: 1, at: new Date(busyDay - week * 7 * DAY + hour * HOUR + shot * 5 * 60_000 + 60_000).toISOString(), ml: 2.5 });
+          dispenses.push({
+            seq: dispenses.length + 1,
+            pump: 1,
+            at: new Date(busyDay - week * 7 * DAY + hour * HOUR + shot * 5 * 60_000 + 60_000).toISOString(),
+            ml: 2.5,
+          });
         }
       }
     }
     const checkin = await request(h.app)
       .post('/device/v1/checkin')
       .set('Authorization', `Basic ${Buffer.from(`${serial}:${secret}`).toString('base64')}`)
-      .send({ sentAt: new Date(now).toISOString(), dispenses, levels: [{ pump: 1, at: new Date(now - 60_000).toISOString(), sensor: true, volumeRemain: 90 }] });
+      .send({
+        sentAt: new Date(now).toISOString(),
+        dispenses,
+        levels: [{ pump: 1, at: new Date(now - 60_000).toISOString(), sensor: true, volumeRemain: 90 }],
+      });
     expect(checkin.status).toBe(200);
     expect(checkin.body.accepted).toMatchObject({ dispenses: 5 * 6 * 12, duplicates: 0, levels: 1 });
 
@@ -121,7 +148,10 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
     expect(list.findIndex((d) => d.serial === 'SP240009')).toBeLessThan(list.findIndex((d) => d.serial === 'SP240003'));
     // Only devices with a reason are listed; seeded devices in maintenance are among them.
     expect(list.every((d) => d.reasons.length > 0)).toBe(true);
-    const inMaintenance = await h.database.db.select({ serial: devices.serial }).from(devices).where(sql`${devices.isMaintenance} and ${devices.groupId} is not null`);
+    const inMaintenance = await h.database.db
+      .select({ serial: devices.serial })
+      .from(devices)
+      .where(sql`${devices.isMaintenance} and ${devices.groupId} is not null`);
     for (const { serial } of inMaintenance) expect(list.find((d) => d.serial === serial)?.reasons).toContain('in_maintenance');
   });
 
@@ -135,11 +165,23 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
   });
 
   it('records what was done: the credential, distributors and partners on their own devices; clients never', async () => {
-    const first = await post('maintenance', '/api/v1/maintenanceRecord', { serial: 'SP240003', actions: ['refilled', 'refilled'], note: 'Topped up both pumps' });
+    const first = await post('maintenance', '/api/v1/maintenanceRecord', {
+      serial: 'SP240003',
+      actions: ['refilled', 'refilled'],
+      note: 'Topped up both pumps',
+    });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ serial: 'SP240003', actions: ['refilled'], note: 'Topped up both pumps', recorded_by: 'maintenance' });
+    expect(first.body).toMatchObject({
+      serial: 'SP240003',
+      actions: ['refilled'],
+      note: 'Topped up both pumps',
+      recorded_by: 'maintenance',
+    });
     expect(first.body.site.timezone_id === null || typeof first.body.site.timezone_id === 'string').toBe(true);
-    const second = await post('distributor', '/api/v1/maintenanceRecord', { serial: 'SP240007', actions: ['batch_replaced', 'repaired'] });
+    const second = await post('distributor', '/api/v1/maintenanceRecord', {
+      serial: 'SP240007',
+      actions: ['batch_replaced', 'repaired'],
+    });
     expect(second.status).toBe(201);
     expect(second.body).toMatchObject({ recorded_by: 'distributor@demo.test', note: '' });
     const partnerOwn = (await serialsOf('partner'))[0]!;
@@ -151,11 +193,30 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
     expect(refused.body).toEqual({ serial: ['No device with this serial.'] });
     expect((await post('client', '/api/v1/maintenanceRecord', { serial: 'SP240001', actions: ['repaired'] })).status).toBe(403);
     // Validation: field messages, nothing saved.
-    const count = async () => Number((await h.database.db.execute(sql`select count(*)::int as n from maintenance_records`) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+    const count = async () =>
+      Number(
+        (
+          (await h.database.db.execute(sql`select count(*)::int as n from maintenance_records`)) as unknown as {
+            rows: { n: number }[];
+          }
+        ).rows[0]!.n,
+      );
     const before = await count();
-    expect((await post('distributor', '/api/v1/maintenanceRecord', { serial: 'SP240003', actions: [] })).body).toEqual({ actions: ['Choose what was done.'] });
-    expect((await post('distributor', '/api/v1/maintenanceRecord', { serial: 'SP240003', actions: ['painted'] })).body).toHaveProperty('actions');
-    expect((await post('distributor', '/api/v1/maintenanceRecord', { serial: 'SP240003', actions: ['repaired'], note: 'x'.repeat(1001) })).body).toHaveProperty('note');
+    expect((await post('distributor', '/api/v1/maintenanceRecord', { serial: 'SP240003', actions: [] })).body).toEqual({
+      actions: ['Choose what was done.'],
+    });
+    expect(
+      (await post('distributor', '/api/v1/maintenanceRecord', { serial: 'SP240003', actions: ['painted'] })).body,
+    ).toHaveProperty('actions');
+    expect(
+      (
+        await post('distributor', '/api/v1/maintenanceRecord', {
+          serial: 'SP240003',
+          actions: ['repaired'],
+          note: 'x'.repeat(1001),
+        })
+      ).body,
+    ).toHaveProperty('note');
     expect((await post('distributor', '/api/v1/maintenanceRecord', { actions: ['repaired'] })).body).toHaveProperty('serial');
     expect(await count()).toBe(before);
     // The maintenance credential still changes nothing else.
@@ -163,7 +224,11 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
   });
 
   it('lists what was done newest first, scoped, with the site time zone', async () => {
-    const all = (await get('distributor', '/api/v1/maintenanceRecords')).body as { serial: string; performed_at: string; site: { timezone_id: string | null } }[];
+    const all = (await get('distributor', '/api/v1/maintenanceRecords')).body as {
+      serial: string;
+      performed_at: string;
+      site: { timezone_id: string | null };
+    }[];
     expect(all.length).toBeGreaterThanOrEqual(3);
     const times = all.map((r) => r.performed_at);
     expect(times).toEqual([...times].sort().reverse());
@@ -187,7 +252,10 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
       expect((await post(who, '/api/v1/maintenanceCredential/rotate')).status).toBe(403);
       expect((await post(who, '/api/v1/maintenanceCredential/revoke')).status).toBe(403);
     }
-    expect((await get('distributor', '/api/v1/maintenanceCredential')).body).toMatchObject({ active: 1, source: 'configuration' });
+    expect((await get('distributor', '/api/v1/maintenanceCredential')).body).toMatchObject({
+      active: 1,
+      source: 'configuration',
+    });
 
     const rotated = await post('distributor', '/api/v1/maintenanceCredential/rotate');
     expect(rotated.status).toBe(200);
@@ -200,17 +268,38 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
     expect((await get(rotated.body.token, '/api/v1/maintenanceDevices')).status).toBe(401);
 
     // A restart with the same configuration does not bring the revoked configured value back.
-    const restarted = createApp({ config: h.config, database: h.database, mailer: { send: async () => undefined } as never, log: () => undefined });
-    expect((await request(restarted).get('/api/v1/maintenanceDevices').set('Authorization', `Token ${h.config.maintenanceToken}`)).status).toBe(401);
+    const restarted = createApp({
+      config: h.config,
+      database: h.database,
+      mailer: { send: async () => undefined } as never,
+      log: () => undefined,
+    });
+    expect(
+      (await request(restarted).get('/api/v1/maintenanceDevices').set('Authorization', `Token ${h.config.maintenanceToken}`))
+        .status,
+    ).toBe(401);
     // A new configured value is taken.
     const fresh = 'n'.repeat(32);
-    const reconfigured = createApp({ config: { ...h.config, maintenanceToken: fresh }, database: h.database, mailer: { send: async () => undefined } as never, log: () => undefined });
-    expect((await request(reconfigured).get('/api/v1/maintenanceDevices').set('Authorization', `Token ${fresh}`)).status).toBe(200);
+    const reconfigured = createApp({
+      config: { ...h.config, maintenanceToken: fresh },
+      database: h.database,
+      mailer: { send: async () => undefined } as never,
+      log: () => undefined,
+    });
+    expect((await request(reconfigured).get('/api/v1/maintenanceDevices').set('Authorization', `Token ${fresh}`)).status).toBe(
+      200,
+    );
   });
 
   it('documents the calls in the OpenAPI document', async () => {
     const doc = (await request(h.app).get('/api/openapi.json')).body;
-    for (const path of ['/api/v1/maintenanceDevices', '/api/v1/maintenanceRecords', '/api/v1/maintenanceCredential']) expect(doc.paths[path].get).toBeTruthy();
-    for (const path of ['/api/v1/maintenanceRecord', '/api/v1/maintenanceCredential/rotate', '/api/v1/maintenanceCredential/revoke']) expect(doc.paths[path].post).toBeTruthy();
+    for (const path of ['/api/v1/maintenanceDevices', '/api/v1/maintenanceRecords', '/api/v1/maintenanceCredential'])
+      expect(doc.paths[path].get).toBeTruthy();
+    for (const path of [
+      '/api/v1/maintenanceRecord',
+      '/api/v1/maintenanceCredential/rotate',
+      '/api/v1/maintenanceCredential/revoke',
+    ])
+      expect(doc.paths[path].post).toBeTruthy();
   });
 });

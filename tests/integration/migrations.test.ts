@@ -14,7 +14,9 @@ describe('migrations', () => {
     const db = await openDatabase({});
     try {
       await migrate(db);
-      const res = (await db.db.execute('select count(*)::int as n from schema_migrations' as never)) as unknown as { rows: { n: number }[] };
+      const res = (await db.db.execute('select count(*)::int as n from schema_migrations' as never)) as unknown as {
+        rows: { n: number }[];
+      };
       expect(res.rows[0]!.n).toBe(MIGRATIONS);
     } finally {
       await db.close();
@@ -27,12 +29,16 @@ describe('migrations', () => {
     const client = new pg.Client(TEST_DATABASE_URL);
     await client.connect();
     try {
-      const tables = await client.query(`select count(*)::int as n from information_schema.tables where table_schema = $1`, [schema]);
+      const tables = await client.query(`select count(*)::int as n from information_schema.tables where table_schema = $1`, [
+        schema,
+      ]);
       expect(tables.rows[0].n).toBeGreaterThanOrEqual(20);
       const applied = await client.query(`select count(*)::int as n from ${quoteIdent(schema)}.schema_migrations`);
       expect(applied.rows[0].n).toBe(MIGRATIONS);
       // Nothing leaked into public.
-      const leaked = await client.query(`select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name = 'devices'`);
+      const leaked = await client.query(
+        `select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name = 'devices'`,
+      );
       expect(leaked.rows[0].n).toBe(0);
     } finally {
       await client.query(`drop schema ${quoteIdent(schema)} cascade`);

@@ -12,7 +12,15 @@ import { parse } from 'yaml';
 const root = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
-type Service = { image?: string; build?: unknown; command?: string[] | string; environment?: Record<string, unknown>; deploy?: { replicas?: number }; volumes?: string[]; healthcheck?: unknown };
+type Service = {
+  image?: string;
+  build?: unknown;
+  command?: string[] | string;
+  environment?: Record<string, unknown>;
+  deploy?: { replicas?: number };
+  volumes?: string[];
+  healthcheck?: unknown;
+};
 const composeText = read('docker-compose.yml');
 const compose = parse(composeText, { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
@@ -22,7 +30,9 @@ const ours = Object.entries(services).filter(([, s]) => s.build !== undefined ||
 
 describe('docker-compose.yml', () => {
   it('runs PostgreSQL, a persistent Redis, a mail catcher, a proxy, two servers, two device gateways, two workers and the simulator', () => {
-    expect(Object.keys(services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'mail', 'proxy', 'server', 'gateway', 'worker', 'simulator']));
+    expect(Object.keys(services)).toEqual(
+      expect.arrayContaining(['postgres', 'redis', 'mail', 'proxy', 'server', 'gateway', 'worker', 'simulator']),
+    );
     expect(services.postgres!.image).toMatch(/^postgres:/);
     expect(services.redis!.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
     expect(services.redis!.volumes?.some((v) => v.endsWith(':/data'))).toBe(true);
@@ -54,7 +64,8 @@ describe('docker-compose.yml', () => {
     const missing = [...used].filter((v) => !documented.has(v));
     expect(missing).toEqual([]);
     for (const [, s] of ours) {
-      for (const secret of ['SECRET_KEY', 'MAINTENANCE_TOKEN', 'SERVICE_TOKEN']) expect(String(s.environment?.[secret])).toMatch(/^\$\{/);
+      for (const secret of ['SECRET_KEY', 'MAINTENANCE_TOKEN', 'SERVICE_TOKEN'])
+        expect(String(s.environment?.[secret])).toMatch(/^\$\{/);
     }
   });
 
@@ -66,7 +77,14 @@ describe('docker-compose.yml', () => {
     } catch {
       return; // not installed here (no Docker engine either): the checks above stand
     }
-    const env = { ...process.env, POSTGRES_PASSWORD: 'p'.repeat(24), SECRET_KEY: 's'.repeat(32), MAINTENANCE_TOKEN: 'm'.repeat(32), SERVICE_TOKEN: 't'.repeat(32), SIMULATOR_PASSWORD: 'x' };
+    const env = {
+      ...process.env,
+      POSTGRES_PASSWORD: 'p'.repeat(24),
+      SECRET_KEY: 's'.repeat(32),
+      MAINTENANCE_TOKEN: 'm'.repeat(32),
+      SERVICE_TOKEN: 't'.repeat(32),
+      SIMULATOR_PASSWORD: 'x',
+    };
     execFileSync(bin, ['-f', path.join(root, 'docker-compose.yml'), 'config', '--quiet'], { env, stdio: 'pipe' });
   });
 });
@@ -83,11 +101,14 @@ describe('Dockerfile, .dockerignore and the proxy', () => {
     expect(['root', '0']).not.toContain(user);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/healthz/m);
     // Every COPY source of the build context exists.
-    for (const m of dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) for (const src of m[1]!.split(/\s+/)) expect(fs.existsSync(path.join(root, src)), src).toBe(true);
+    for (const m of dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm))
+      for (const src of m[1]!.split(/\s+/)) expect(fs.existsSync(path.join(root, src)), src).toBe(true);
   });
 
   it('keeps secrets, local data and dependencies out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     expect(ignored).toEqual(expect.arrayContaining(['.env', '**/node_modules', 'data', '.git']));
   });
 
@@ -127,7 +148,9 @@ describe('Dockerfile, .dockerignore and the proxy', () => {
         const regex = server.filter((d) => d.name === 'location' && d.args[0]?.startsWith('~'));
         const hit = regex.find((d) => new RegExp(d.args[1]!, d.args[0] === '~*' ? 'i' : '').test(uri));
         if (hit) return hit;
-        const prefix = server.filter((d) => d.name === 'location' && !d.args[0]!.startsWith('~') && uri.startsWith(d.args.at(-1)!));
+        const prefix = server.filter(
+          (d) => d.name === 'location' && !d.args[0]!.startsWith('~') && uri.startsWith(d.args.at(-1)!),
+        );
         return prefix.sort((a, b) => b.args.at(-1)!.length - a.args.at(-1)!.length)[0]!;
       };
       const proxied = (uri: string) => pick(uri).block!.some((d) => d.name === 'proxy_pass');
@@ -136,11 +159,14 @@ describe('Dockerfile, .dockerignore and the proxy', () => {
         expect(proxied(uri), `${file} ${uri}`).toBe(false);
         expect(pick(uri).block, `${file} ${uri}`).toContainEqual({ name: 'deny', args: ['all'] });
       }
-      for (const uri of ['/', '/api/v1/device/SP240001', '/socket.io/', '/readyz', '/metricsboard']) expect(proxied(uri), `${file} ${uri}`).toBe(true);
+      for (const uri of ['/', '/api/v1/device/SP240001', '/socket.io/', '/readyz', '/metricsboard'])
+        expect(proxied(uri), `${file} ${uri}`).toBe(true);
       // Devices reach the gateway replicas, browsers and the workers' polls the portal servers.
       const upstreamOf = (uri: string) => pick(uri).block!.find((d) => d.name === 'proxy_pass')?.args[0];
-      for (const uri of ['/device/v1/checkin', '/device/v1/config']) expect(upstreamOf(uri), `${file} ${uri}`).toBe('http://gateway');
-      for (const uri of ['/', '/api/v1/device/SP240001', '/api/v1/deviceSecret/SP240001', '/socket.io/']) expect(upstreamOf(uri), `${file} ${uri}`).toBe('http://portal');
+      for (const uri of ['/device/v1/checkin', '/device/v1/config'])
+        expect(upstreamOf(uri), `${file} ${uri}`).toBe('http://gateway');
+      for (const uri of ['/', '/api/v1/device/SP240001', '/api/v1/deviceSecret/SP240001', '/socket.io/'])
+        expect(upstreamOf(uri), `${file} ${uri}`).toBe('http://portal');
     }
   });
 });
@@ -161,11 +187,15 @@ describe('deploy/nginx.local.conf, the proxy of the README without compose', () 
     const upstream = http.find((d) => d.name === 'upstream' && d.args[0] === 'portal')!.block!;
     expect(upstream.find((d) => d.name === 'hash')?.args).toEqual(['$remote_addr', 'consistent']);
     expect(upstream.find((d) => d.name === 'keepalive')?.args).toEqual(['32']);
-    const readmeServers = [...steps.matchAll(/^PORT=(\d+) HOST=127\.0\.0\.1 npm run start:server$/gm)].map((m) => `127.0.0.1:${m[1]}`);
+    const readmeServers = [...steps.matchAll(/^PORT=(\d+) HOST=127\.0\.0\.1 npm run start:server$/gm)].map(
+      (m) => `127.0.0.1:${m[1]}`,
+    );
     expect(readmeServers).toHaveLength(2);
     expect(upstream.filter((d) => d.name === 'server').map((d) => d.args[0])).toEqual(readmeServers);
     // The README's gateway process is the gateway upstream.
-    const readmeGateways = [...steps.matchAll(/^PORT=(\d+) HOST=127\.0\.0\.1 npm run start:gateway$/gm)].map((m) => `127.0.0.1:${m[1]}`);
+    const readmeGateways = [...steps.matchAll(/^PORT=(\d+) HOST=127\.0\.0\.1 npm run start:gateway$/gm)].map(
+      (m) => `127.0.0.1:${m[1]}`,
+    );
     expect(readmeGateways).toHaveLength(1);
     const gateways = http.find((d) => d.name === 'upstream' && d.args[0] === 'gateway')!.block!;
     expect(gateways.filter((d) => d.name === 'server').map((d) => d.args[0])).toEqual(readmeGateways);
@@ -179,7 +209,8 @@ describe('deploy/nginx.local.conf, the proxy of the README without compose', () 
   it('proxies like deploy/nginx.conf (the same locations and headers), only its upstream and port differ', () => {
     const strip = (block: NginxDirective[]) => block.filter((d) => d.name !== 'listen');
     expect(strip(serverBlockOf(local))).toEqual(strip(serverBlockOf(parseNginx(read('deploy/nginx.conf')))));
-    const maps = (conf: NginxDirective[]) => conf.flatMap((d) => (d.name === 'http' ? d.block! : [d])).filter((d) => d.name === 'map');
+    const maps = (conf: NginxDirective[]) =>
+      conf.flatMap((d) => (d.name === 'http' ? d.block! : [d])).filter((d) => d.name === 'map');
     expect(maps(local)).toEqual(maps(parseNginx(read('deploy/nginx.conf'))));
   });
 });
@@ -196,7 +227,10 @@ type NginxDirective = { name: string; args: string[]; block?: NginxDirective[] }
 
 /** Enough of nginx's syntax for these files: directives, quoted arguments, blocks, comments. */
 function parseNginx(text: string): NginxDirective[] {
-  const tokens = [...text.replace(/#[^\n]*/g, '').matchAll(/'([^']*)'|"([^"]*)"|([{};])|([^\s{};'"]+)/g)].map((m) => ({ word: m[1] ?? m[2] ?? m[4], punct: m[3] }));
+  const tokens = [...text.replace(/#[^\n]*/g, '').matchAll(/'([^']*)'|"([^"]*)"|([{};])|([^\s{};'"]+)/g)].map((m) => ({
+    word: m[1] ?? m[2] ?? m[4],
+    punct: m[3],
+  }));
   let i = 0;
   const block = (nested: boolean): NginxDirective[] => {
     const out: NginxDirective[] = [];

@@ -30,7 +30,8 @@ import { CLIENT_DIST } from '../e2e/server.ts';
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const up = (await postgresAvailable()) && (await redisAvailable());
-const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+  .scripts;
 const DEVICE_PERIOD = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -39,10 +40,19 @@ type LogLine = { msg?: string; requestId?: string; tick?: string; slot?: string;
 type Proc = { name: string; child: ChildProcess; port: number; base: string; lines: LogLine[]; exited: Promise<number | null> };
 
 /** Starts `npm run <script>` as package.json spells it (`node --import tsx ...`, no npm in between, so SIGTERM reaches it). */
-function start(name: string, script: 'start:server' | 'start:worker' | 'start:gateway', port: number, env: NodeJS.ProcessEnv): Proc {
+function start(
+  name: string,
+  script: 'start:server' | 'start:worker' | 'start:gateway',
+  port: number,
+  env: NodeJS.ProcessEnv,
+): Proc {
   const [bin, ...args] = scripts[script]!.split(/\s+/);
   expect(bin).toBe('node');
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: LogLine[] = [];
   let buffer = '';
   const take = (chunk: Buffer) => {
@@ -67,9 +77,16 @@ function start(name: string, script: 'start:server' | 'start:worker' | 'start:ga
 async function ready(p: Proc, timeoutMs = 45_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode}: ${JSON.stringify(p.lines.slice(-5))}`);
+    if (p.child.exitCode !== null)
+      throw new Error(`${p.name} exited with ${p.child.exitCode}: ${JSON.stringify(p.lines.slice(-5))}`);
     // Its own log says it listens before its /readyz counts: another server answering on the port would not be it.
-    const listening = p.lines.some((l) => typeof l.msg === 'string' && (l.msg.startsWith('server: listening on') || l.msg.startsWith('worker: health and metrics on') || l.msg.startsWith('gateway: device check-ins on')));
+    const listening = p.lines.some(
+      (l) =>
+        typeof l.msg === 'string' &&
+        (l.msg.startsWith('server: listening on') ||
+          l.msg.startsWith('worker: health and metrics on') ||
+          l.msg.startsWith('gateway: device check-ins on')),
+    );
     try {
       if (listening && (await fetch(`${p.base}/readyz`)).status === 200) return;
     } catch {
@@ -120,14 +137,20 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
   const workerProcs = () => procs.filter((p) => p.name.includes('worker'));
   /** A further worker (a restart, a replacement), polling through server B; kept for afterAll. */
   const startWorker = async (name: string, extra: NodeJS.ProcessEnv = {}) => {
-    const w = start(name, 'start:worker', await freePort(), { ...env, DATA_DIR: dataDir(), DEVICE_API_URL: serverB.base, ...extra });
+    const w = start(name, 'start:worker', await freePort(), {
+      ...env,
+      DATA_DIR: dataDir(),
+      DEVICE_API_URL: serverB.base,
+      ...extra,
+    });
     procs.push(w);
     return w;
   };
 
   beforeAll(async () => {
     // The browser test opens the real client that the servers serve.
-    if (!fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) execSync('npm run build -w client', { cwd: root, stdio: 'inherit' });
+    if (!fs.existsSync(path.join(CLIENT_DIST, 'index.html')))
+      execSync('npm run build -w client', { cwd: root, stdio: 'inherit' });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`);
     smtp = await startSmtpServer();
@@ -171,7 +194,15 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     const seeded = await openDatabase({ url: dbUrl, migrate: false });
     await seedDemo(seeded, { uploadsDir: path.join(dataDir(), 'uploads'), historyDays: 1 });
     await seeded.close();
-    token = (await (await fetch(`${serverB.base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) })).json()).auth_token;
+    token = (
+      await (
+        await fetch(`${serverB.base}/auth/token/login/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }),
+        })
+      ).json()
+    ).auth_token;
   }, 120_000);
 
   afterAll(async () => {
@@ -184,7 +215,9 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
   }, 60_000);
 
   it('ran the migrations once although five processes started together', async () => {
-    const journal = JSON.parse(fs.readFileSync(path.join(root, 'server/drizzle/meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+    const journal = JSON.parse(fs.readFileSync(path.join(root, 'server/drizzle/meta/_journal.json'), 'utf8')) as {
+      entries: { tag: string }[];
+    };
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
     const { rows } = await db.query<{ tag: string }>('select tag from schema_migrations order by tag');
@@ -192,21 +225,33 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     expect(rows.map((r) => r.tag)).toEqual(journal.entries.map((e) => e.tag).sort());
     expect(procs.every((p) => p.child.exitCode === null)).toBe(true);
     // HOST=127.0.0.1: each server says where it listens (loopback only, not every interface).
-    for (const server of [serverA, serverB]) expect(server.lines.map((l) => l.msg)).toContain(`server: listening on 127.0.0.1:${server.port} (public http://localhost:${server.port})`);
+    for (const server of [serverA, serverB])
+      expect(server.lines.map((l) => l.msg)).toContain(
+        `server: listening on 127.0.0.1:${server.port} (public http://localhost:${server.port})`,
+      );
   });
 
   it('a socket on server A hears a change made through server B; each watched device is polled once per period in total', async () => {
-    const socket: Client = connect(serverA.base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const socket: Client = connect(serverA.base, {
+      path: '/socket.io',
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
     await new Promise<void>((resolve, reject) => {
       socket.on('connect', () => resolve());
       socket.on('connect_error', reject);
     });
     const heard: { serial: string; patch: Record<string, unknown> }[] = [];
     socket.on('device:changed', (p) => heard.push(p as never));
-    const ack = await new Promise<{ ok: boolean }>((resolve) => socket.emit('subscribe', { topic: 'device', serial: 'SP240007' }, resolve as never));
+    const ack = await new Promise<{ ok: boolean }>((resolve) =>
+      socket.emit('subscribe', { topic: 'device', serial: 'SP240007' }, resolve as never),
+    );
     expect(ack.ok).toBe(true);
     // Servers never poll: only the workers' counters move.
-    const polls = async () => (await Promise.all(procs.map((p) => metric(p, 'upstream_polls_total', 'topic="device"')))) as number[];
+    const polls = async () =>
+      (await Promise.all(procs.map((p) => metric(p, 'upstream_polls_total', 'topic="device"')))) as number[];
     await sleep(DEVICE_PERIOD * 1.5);
     const before = await polls();
     await sleep(DEVICE_PERIOD * 5);
@@ -218,15 +263,27 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     expect(w1! + w2!).toBeLessThanOrEqual(6);
 
     // The change: a device's new secret through server B, its check-in at the gateway process.
-    const secret = (await (await fetch(`${serverB.base}/api/v1/deviceSecret/SP240007`, { method: 'POST', headers: { Authorization: `Token ${token}` } })).json()).secret as string;
+    const secret = (
+      await (
+        await fetch(`${serverB.base}/api/v1/deviceSecret/SP240007`, {
+          method: 'POST',
+          headers: { Authorization: `Token ${token}` },
+        })
+      ).json()
+    ).secret as string;
     const checkin = await fetch(`${gateway.base}/device/v1/checkin`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', Authorization: `Basic ${Buffer.from(`SP240007:${secret}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/json',
+        Authorization: `Basic ${Buffer.from(`SP240007:${secret}`).toString('base64')}`,
+      },
       body: JSON.stringify({ sentAt: new Date().toISOString(), signalQuality: 13 }),
     });
     expect(checkin.status).toBeLessThan(300);
     for (let i = 0; i < 40 && !heard.some((h) => h.patch.signal_quality === 13); i++) await sleep(100);
-    expect(heard).toContainEqual(expect.objectContaining({ serial: 'SP240007', patch: expect.objectContaining({ signal_quality: 13 }) }));
+    expect(heard).toContainEqual(
+      expect.objectContaining({ serial: 'SP240007', patch: expect.objectContaining({ signal_quality: 13 }) }),
+    );
     expect(await metric(gateway, 'device_checkins_total', 'outcome="accepted"')).toBe(1);
     expect(await metric(serverB, 'device_checkins_total', 'outcome="accepted"')).toBe(0);
     socket.close();
@@ -235,11 +292,22 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
   it('the gateway process answers devices and its health only: no portal call, no client, no Redis', async () => {
     expect(await (await fetch(`${gateway.base}/readyz`)).json()).toEqual({ status: 'ready', database: 'up' });
     expect((await fetch(`${gateway.base}/api/v1/device`, { headers: { Authorization: `Token ${token}` } })).status).toBe(404);
-    expect((await fetch(`${gateway.base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${gateway.base}/auth/token/login/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }),
+        })
+      ).status,
+    ).toBe(404);
     expect((await fetch(`${gateway.base}/`)).status).toBe(404);
     const refused = await fetch(`${gateway.base}/device/v1/checkin`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', Authorization: `Basic ${Buffer.from('SP240007:not-its-secret').toString('base64')}` },
+      headers: {
+        'content-type': 'application/json',
+        Authorization: `Basic ${Buffer.from('SP240007:not-its-secret').toString('base64')}`,
+      },
       body: JSON.stringify({ sentAt: new Date().toISOString() }),
     });
     expect(refused.status).toBe(401);
@@ -264,7 +332,13 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     expect((await fetch(`${serverA.base}/api/v1/device/SP240007`, { headers: auth })).status).toBe(200);
     expect((await fetch(`${serverA.base}/api/v1/device/SP999003`, { headers: auth })).status).toBe(404);
     expect((await fetch(`${serverA.base}/api/v1/device/SP999004`, { headers: auth })).status).toBe(404);
-    const socket: Client = connect(serverA.base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const socket: Client = connect(serverA.base, {
+      path: '/socket.io',
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
     await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
     // Watched, so one of the two workers polls it (whichever owns its shard).
     await new Promise((resolve) => socket.emit('subscribe', { topic: 'device', serial: 'SP240007' }, resolve));
@@ -274,15 +348,24 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     expect(server).not.toMatch(/SP99900[34]|SP240007/);
     expect(value(server, 'socketio_open_sockets', ['role="server"'])).toBeGreaterThanOrEqual(1);
     // The server sees the shared queue; it never polls.
-    for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(value(server, 'job_queue_depth', [`state="${state}"`])).toBeGreaterThanOrEqual(0);
+    for (const state of ['waiting', 'active', 'delayed', 'failed'])
+      expect(value(server, 'job_queue_depth', [`state="${state}"`])).toBeGreaterThanOrEqual(0);
     expect(value(server, 'upstream_polls_total', ['topic="device"'])).toBe(0);
 
-    const workers = async () => Promise.all(workerProcs().slice(0, 2).map(async (w) => (await fetch(`${w.base}/metrics`)).text()));
+    const workers = async () =>
+      Promise.all(
+        workerProcs()
+          .slice(0, 2)
+          .map(async (w) => (await fetch(`${w.base}/metrics`)).text()),
+      );
     const polls = (text: string) => value(text, 'upstream_polls_total', ['topic="device"', 'role="worker"']) ?? 0;
-    await expect.poll(async () => (await workers()).reduce((sum, text) => sum + polls(text), 0), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await workers()).reduce((sum, text) => sum + polls(text), 0), { timeout: 15_000 })
+      .toBeGreaterThan(0);
     socket.close();
     for (const worker of await workers()) {
-      for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(value(worker, 'job_queue_depth', [`state="${state}"`, 'role="worker"'])).toBeGreaterThanOrEqual(0);
+      for (const state of ['waiting', 'active', 'delayed', 'failed'])
+        expect(value(worker, 'job_queue_depth', [`state="${state}"`, 'role="worker"'])).toBeGreaterThanOrEqual(0);
       expect(value(worker, 'mails_total', ['outcome="sent"'])).toBeGreaterThanOrEqual(0);
       expect(value(worker, 'mails_total', ['outcome="failed"'])).toBe(0);
       // A worker answers no API: its only timed routes are its health and metrics.
@@ -298,7 +381,9 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     // A tick every 2 s since the workers started: several ticks, none claimed twice.
     expect(claims.length).toBeGreaterThanOrEqual(2);
     expect(new Set(claims).size).toBe(claims.length);
-    expect(workers.every((w) => w.lines.some((l) => l.msg === 'worker: health and metrics on ' + `127.0.0.1:${w.port}`))).toBe(true);
+    expect(workers.every((w) => w.lines.some((l) => l.msg === 'worker: health and metrics on ' + `127.0.0.1:${w.port}`))).toBe(
+      true,
+    );
     // distributor@demo.test is the demo's one daily recipient: one mail for the day, whatever the ticks.
     const summaries = smtp.received.filter((m) => m.to.includes('distributor@demo.test') && /Daily/i.test(m.raw));
     expect(summaries).toHaveLength(1);
@@ -307,18 +392,29 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
   it("carries a request's id from the server into the worker that runs the job it queued", async () => {
     const requestId = `ops-trace-${crypto.randomBytes(6).toString('hex')}`;
     const auth = { Authorization: `Token ${token}`, 'content-type': 'application/json' };
-    await fetch(`${serverA.base}/api/v1/addEmail`, { method: 'POST', headers: auth, body: JSON.stringify({ email: 'ops-trace@example.test', name: 'Ops' }) });
+    await fetch(`${serverA.base}/api/v1/addEmail`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ email: 'ops-trace@example.test', name: 'Ops' }),
+    });
     // The recipient opens its confirmation link first (no report reaches an unconfirmed one).
     for (let i = 0; i < 100 && !confirmationPath(smtp.received, 'ops-trace@example.test'); i++) await sleep(100);
     expect((await fetch(`${serverA.base}${confirmationPath(smtp.received, 'ops-trace@example.test')}`)).status).toBe(200);
     const res = await fetch(`${serverA.base}/api/v1/emailReport`, {
       method: 'POST',
       headers: { ...auth, 'X-Request-Id': requestId },
-      body: JSON.stringify({ deviceSerials: ['SP240001'], startDate: '2026-03-01', endDate: '2026-03-08', emails: ['ops-trace@example.test'], requestId }),
+      body: JSON.stringify({
+        deviceSerials: ['SP240001'],
+        startDate: '2026-03-01',
+        endDate: '2026-03-08',
+        emails: ['ops-trace@example.test'],
+        requestId,
+      }),
     });
     expect(res.status).toBe(202);
     expect(res.headers.get('x-request-id')).toBe(requestId);
-    const reports = () => smtp.received.filter((m) => m.to.includes('ops-trace@example.test') && !/Confirm to receive/.test(m.raw));
+    const reports = () =>
+      smtp.received.filter((m) => m.to.includes('ops-trace@example.test') && !/Confirm to receive/.test(m.raw));
     for (let i = 0; i < 100 && !reports().length; i++) await sleep(100);
     expect(reports()).toHaveLength(1);
     expect(serverA.lines.some((l) => l.requestId === requestId)).toBe(true);
@@ -326,7 +422,9 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     const workerLines = () => workerProcs().flatMap((w) => w.lines.filter((l) => l.requestId === requestId));
     for (let i = 0; i < 50 && !workerLines().length; i++) await sleep(100);
     expect(workerLines().length).toBeGreaterThan(0);
-    expect(await Promise.all(workerProcs().map((w) => metric(w, 'mails_total', 'outcome="sent"')))).toSatisfy((n: number[]) => n.reduce((a, b) => a + b, 0) >= 2);
+    expect(await Promise.all(workerProcs().map((w) => metric(w, 'mails_total', 'outcome="sent"')))).toSatisfy(
+      (n: number[]) => n.reduce((a, b) => a + b, 0) >= 2,
+    );
   });
 
   it('a worker killed (SIGKILL) mid-job loses no job and sends no mail twice', async () => {
@@ -366,7 +464,9 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     expect(emails.map(sent)).toEqual([1, 1, 1]);
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
-    const { rows } = await db.query<{ status: string; attempts: number }>(`select status, attempts from job_runs where idempotency_key like 'report-email:%' and idempotency_key like '%ops-kill-%'`);
+    const { rows } = await db.query<{ status: string; attempts: number }>(
+      `select status, attempts from job_runs where idempotency_key like 'report-email:%' and idempotency_key like '%ops-kill-%'`,
+    );
     await db.end();
     // Claimed by the killed worker, taken over once by the restarted one.
     expect(rows).toEqual(emails.map(() => ({ status: 'done', attempts: 2 })));
@@ -382,7 +482,13 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     const res = await fetch(`${serverA.base}/api/v1/emailReport`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ deviceSerials: ['SP240001'], startDate: '2026-03-01', endDate: '2026-03-08', emails: [email], requestId: `ops-drain-${crypto.randomBytes(6).toString('hex')}` }),
+      body: JSON.stringify({
+        deviceSerials: ['SP240001'],
+        startDate: '2026-03-01',
+        endDate: '2026-03-08',
+        emails: [email],
+        requestId: `ops-drain-${crypto.randomBytes(6).toString('hex')}`,
+      }),
     });
     expect(res.status).toBe(202);
     const held = () => worker.lines.some((l) => (l.msg ?? '').startsWith('job mail held') && (l.msg ?? '').includes(email));
@@ -405,14 +511,26 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
     expect(sent()).toBe(1);
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
-    const { rows } = await db.query<{ status: string; attempts: number }>(`select status, attempts from job_runs where idempotency_key like 'report-email:%' and idempotency_key like '%ops-drain@%'`);
+    const { rows } = await db.query<{ status: string; attempts: number }>(
+      `select status, attempts from job_runs where idempotency_key like 'report-email:%' and idempotency_key like '%ops-drain@%'`,
+    );
     await db.end();
     expect(rows).toEqual([{ status: 'done', attempts: 1 }]);
   });
 
   it('a browser on a server that restarts reconnects, resubscribes and receives a change pushed after the restart', async () => {
-    type ApiDevice = { serial: string; location: unknown; is_online: boolean; is_registration: boolean; is_pause: boolean; is_warning: boolean };
-    const listed = async () => (await (await fetch(`${serverB.base}/api/v1/device`, { headers: { Authorization: `Token ${token}` } })).json()) as ApiDevice[];
+    type ApiDevice = {
+      serial: string;
+      location: unknown;
+      is_online: boolean;
+      is_registration: boolean;
+      is_pause: boolean;
+      is_warning: boolean;
+    };
+    const listed = async () =>
+      (await (
+        await fetch(`${serverB.base}/api/v1/device`, { headers: { Authorization: `Token ${token}` } })
+      ).json()) as ApiDevice[];
     // An offline pin that a check-in turns into a normal one. The demo seeds its played devices online (issue 47:
     // no first-minute spike of offline pins), so one of them has missed its check-ins here: marked offline as
     // fleet health would mark it.
@@ -437,9 +555,12 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
       const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: serverA.base })).newPage();
       // What the client sends: subscribes (over the WebSocket or long-polling) and its snapshot reads.
       const sent: { at: number; subscribe: boolean }[] = [];
-      page.on('websocket', (ws) => ws.on('framesent', (f) => sent.push({ at: Date.now(), subscribe: String(f.payload).includes('"subscribe"') })));
+      page.on('websocket', (ws) =>
+        ws.on('framesent', (f) => sent.push({ at: Date.now(), subscribe: String(f.payload).includes('"subscribe"') })),
+      );
       page.on('request', (r) => {
-        if (r.url().includes('/socket.io/') && r.method() === 'POST') sent.push({ at: Date.now(), subscribe: (r.postData() ?? '').includes('"subscribe"') });
+        if (r.url().includes('/socket.io/') && r.method() === 'POST')
+          sent.push({ at: Date.now(), subscribe: (r.postData() ?? '').includes('"subscribe"') });
       });
       const pinReads: number[] = [];
       page.on('response', (r) => {
@@ -466,10 +587,20 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
       expect(await counts()).toEqual(before);
 
       // The change, after the restart and through the other server: only a push can bring it.
-      const secret = (await (await fetch(`${serverB.base}/api/v1/deviceSecret/${target.serial}`, { method: 'POST', headers: { Authorization: `Token ${token}` } })).json()).secret as string;
+      const secret = (
+        await (
+          await fetch(`${serverB.base}/api/v1/deviceSecret/${target.serial}`, {
+            method: 'POST',
+            headers: { Authorization: `Token ${token}` },
+          })
+        ).json()
+      ).secret as string;
       const checkin = await fetch(`${serverB.base}/device/v1/checkin`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', Authorization: `Basic ${Buffer.from(`${target.serial}:${secret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/json',
+          Authorization: `Basic ${Buffer.from(`${target.serial}:${secret}`).toString('base64')}`,
+        },
         body: JSON.stringify({ sentAt: new Date().toISOString(), signalQuality: 20 }),
       });
       expect(checkin.status).toBeLessThan(300);
@@ -483,23 +614,33 @@ describe.skipIf(!up)('scaled run: two start:server and two start:worker processe
   });
 
   it('SIGTERM mid-load: every accepted request is answered, sockets are told to reconnect, the process exits 0 within 10 s', async () => {
-    const socket: Client = connect(serverB.base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const socket: Client = connect(serverB.base, {
+      path: '/socket.io',
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
     await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
     const reason = new Promise<string>((resolve) => socket.on('disconnect', (r) => resolve(r)));
     const outcomes: (number | string)[] = [];
     const one = () =>
       new Promise<void>((resolve) => {
-        const req = http.get(`${serverB.base}/api/v1/device`, { headers: { Authorization: `Token ${token}` }, agent: false }, (res) => {
-          res.resume();
-          res.on('end', () => {
-            outcomes.push(res.statusCode!);
-            resolve();
-          });
-          res.on('error', (e) => {
-            outcomes.push(`broken ${e.message}`);
-            resolve();
-          });
-        });
+        const req = http.get(
+          `${serverB.base}/api/v1/device`,
+          { headers: { Authorization: `Token ${token}` }, agent: false },
+          (res) => {
+            res.resume();
+            res.on('end', () => {
+              outcomes.push(res.statusCode!);
+              resolve();
+            });
+            res.on('error', (e) => {
+              outcomes.push(`broken ${e.message}`);
+              resolve();
+            });
+          },
+        );
         req.on('error', (e: NodeJS.ErrnoException) => {
           outcomes.push(e.code ?? e.message);
           resolve();

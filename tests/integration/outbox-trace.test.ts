@@ -42,12 +42,19 @@ describe('the outbox carries the request id to whichever process relays the job'
     const recorder = outboxQueue(h.database.db, down, options);
     const relayer = outboxQueue(h.database.db, up, options);
     try {
-      await requestContext.run({ requestId: 'req-recorded-here' }, () => recorder.enqueue('mail', { to: 'a@example.test' }, { idempotencyKey: 'trace-key-1' }));
+      await requestContext.run({ requestId: 'req-recorded-here' }, () =>
+        recorder.enqueue('mail', { to: 'a@example.test' }, { idempotencyKey: 'trace-key-1' }),
+      );
       // A job recorded outside any request is handed over without one.
       await recorder.enqueue('mail', { to: 'b@example.test' }, { idempotencyKey: 'trace-key-2' });
       await recorder.relay();
       const rows = await h.database.db.select({ key: outbox.idempotencyKey, requestId: outbox.requestId }).from(outbox);
-      expect(rows).toEqual(expect.arrayContaining([{ key: 'trace-key-1', requestId: 'req-recorded-here' }, { key: 'trace-key-2', requestId: null }]));
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          { key: 'trace-key-1', requestId: 'req-recorded-here' },
+          { key: 'trace-key-2', requestId: null },
+        ]),
+      );
 
       // The other process's relay pass runs outside any request.
       expect(currentRequestId()).toBeUndefined();

@@ -22,7 +22,11 @@ describe.each(BACKENDS)('market partners and exclusive devices on %s', (backend)
   beforeAll(async () => {
     h = await startHarness(backend);
     for (const who of ['distributor', 'client', 'partner', 'partner2']) {
-      keys[who] = (await request(h.app).post('/auth/token/login/').send({ email: `${who}@demo.test`, password: PASSWORD })).body.auth_token;
+      keys[who] = (
+        await request(h.app)
+          .post('/auth/token/login/')
+          .send({ email: `${who}@demo.test`, password: PASSWORD })
+      ).body.auth_token;
     }
   });
   afterAll(async () => {
@@ -31,8 +35,13 @@ describe.each(BACKENDS)('market partners and exclusive devices on %s', (backend)
 
   const as = (who: string) => ({ Authorization: `Token ${who === 'maintenance' ? h.config.maintenanceToken : keys[who]}` });
   const get = (who: string, path: string) => request(h.app).get(path).set(as(who));
-  const post = (who: string, path: string, body: unknown) => request(h.app).post(path).set(as(who)).send(body as object);
-  const userId = async (email: string) => (await h.database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
+  const post = (who: string, path: string, body: unknown) =>
+    request(h.app)
+      .post(path)
+      .set(as(who))
+      .send(body as object);
+  const userId = async (email: string) =>
+    (await h.database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
   /** The partner's exclusive serials as stored. */
   const stored = async (email: string) =>
     (
@@ -49,7 +58,9 @@ describe.each(BACKENDS)('market partners and exclusive devices on %s', (backend)
     const rows = await h.database.db
       .select({ serial: devices.serial })
       .from(devices)
-      .where(sql`${isNotNull(devices.groupId)} and not exists (select 1 from user_exclusive_devices x where x.device_id = ${devices.id})`)
+      .where(
+        sql`${isNotNull(devices.groupId)} and not exists (select 1 from user_exclusive_devices x where x.device_id = ${devices.id})`,
+      )
       .orderBy(devices.serial);
     return rows.map((r) => r.serial);
   };
@@ -59,10 +70,20 @@ describe.each(BACKENDS)('market partners and exclusive devices on %s', (backend)
     const res = await get('distributor', '/api/v1/allUser');
     expect(res.status).toBe(200);
     const partner = res.body.find((u: { email: string }) => u.email === 'partner@demo.test');
-    expect(partner).toMatchObject({ company: 'Big Easy Events', user_type: 'market-partner', role: 'distributor', activated: true });
+    expect(partner).toMatchObject({
+      company: 'Big Easy Events',
+      user_type: 'market-partner',
+      role: 'distributor',
+      activated: true,
+    });
     expect([...partner.exclusive_device_serials].sort()).toEqual(await stored('partner@demo.test'));
     expect(partner.exclusive_devices).toHaveLength(partner.exclusive_device_serials.length);
-    const ids = (await h.database.db.select({ id: devices.id }).from(devices).where(inArray(devices.serial, partner.exclusive_device_serials))).map((r) => r.id);
+    const ids = (
+      await h.database.db
+        .select({ id: devices.id })
+        .from(devices)
+        .where(inArray(devices.serial, partner.exclusive_device_serials))
+    ).map((r) => r.id);
     expect([...partner.exclusive_devices].sort()).toEqual(ids.sort());
     const client = res.body.find((u: { email: string }) => u.email === 'client@demo.test');
     expect(client).toMatchObject({ user_type: 'client', exclusive_device_serials: [], exclusive_devices: [] });
@@ -88,7 +109,9 @@ describe.each(BACKENDS)('market partners and exclusive devices on %s', (backend)
     const list = await get('partner', '/api/v1/device');
     expect(serials(list.body)).toEqual(await stored('partner@demo.test'));
     // The list answer's market_partners (kept by the list_json triggers) names the partner at once.
-    expect(list.body.find((d: { serial: string }) => d.serial === serial).market_partners).toEqual([expect.objectContaining({ company: 'Big Easy Events' })]);
+    expect(list.body.find((d: { serial: string }) => d.serial === serial).market_partners).toEqual([
+      expect.objectContaining({ company: 'Big Easy Events' }),
+    ]);
     expect((await get('partner', `/api/v1/device/${serial}`)).status).toBe(200);
     const groups = (await get('partner', '/api/v1/deviceGroup')).body as { devices: { serial: string }[] }[];
     expect(groups.flatMap((g) => g.devices.map((d) => d.serial)).sort()).toEqual(await stored('partner@demo.test'));
@@ -117,7 +140,9 @@ describe.each(BACKENDS)('market partners and exclusive devices on %s', (backend)
     const d = (await get('distributor', `/api/v1/device/${gone}`)).body;
     expect((d.market_partners ?? []).map((p: { company: string }) => p.company)).not.toContain('Big Easy Events');
     // Removing one the partner does not have is accepted and changes nothing.
-    expect((await post('distributor', '/api/v1/removeExclusiveDevices/partner@demo.test', { deviceSerials: [gone] })).status).toBe(200);
+    expect(
+      (await post('distributor', '/api/v1/removeExclusiveDevices/partner@demo.test', { deviceSerials: [gone] })).status,
+    ).toBe(200);
   });
 
   it('validates: field messages, nothing half-saved, 404 for an unknown user, 400 for a non-partner', async () => {
@@ -127,10 +152,16 @@ describe.each(BACKENDS)('market partners and exclusive devices on %s', (backend)
     expect(mixed.status).toBe(400);
     expect(mixed.body).toEqual({ deviceSerials: ['Unknown device: NOPE-1'] });
     expect(await stored('partner@demo.test')).toEqual(before);
-    expect((await post('distributor', '/api/v1/addExclusiveDevices/partner@demo.test', { deviceSerials: [] })).body).toEqual({ deviceSerials: ['Choose at least one device.'] });
+    expect((await post('distributor', '/api/v1/addExclusiveDevices/partner@demo.test', { deviceSerials: [] })).body).toEqual({
+      deviceSerials: ['Choose at least one device.'],
+    });
     expect((await post('distributor', '/api/v1/addExclusiveDevices/partner@demo.test', {})).status).toBe(400);
-    expect((await post('distributor', '/api/v1/addExclusiveDevices/partner@demo.test', { deviceSerials: 'SP240001' })).body).toHaveProperty('deviceSerials');
-    expect((await post('distributor', '/api/v1/addExclusiveDevices/nobody@demo.test', { deviceSerials: [free] })).status).toBe(404);
+    expect(
+      (await post('distributor', '/api/v1/addExclusiveDevices/partner@demo.test', { deviceSerials: 'SP240001' })).body,
+    ).toHaveProperty('deviceSerials');
+    expect((await post('distributor', '/api/v1/addExclusiveDevices/nobody@demo.test', { deviceSerials: [free] })).status).toBe(
+      404,
+    );
     const client = await post('distributor', '/api/v1/addExclusiveDevices/client@demo.test', { deviceSerials: [free] });
     expect(client.status).toBe(400);
     expect(client.body).toEqual({ email: ['Only market-partner users have exclusive devices.'] });
@@ -179,7 +210,11 @@ describe('a market partner over the socket', () => {
       tickMs: 50,
     });
     for (const who of ['distributor', 'partner']) {
-      keys[who] = (await request(h.app).post('/auth/token/login/').send({ email: `${who}@demo.test`, password: PASSWORD })).body.auth_token;
+      keys[who] = (
+        await request(h.app)
+          .post('/auth/token/login/')
+          .send({ email: `${who}@demo.test`, password: PASSWORD })
+      ).body.auth_token;
     }
   });
   afterAll(async () => {
@@ -189,24 +224,45 @@ describe('a market partner over the socket', () => {
     await h?.close();
   });
 
-  const subscribe = (c: Client, sub: Parameters<ClientToServerEvents['subscribe']>[0]) => new Promise<SubscribeAck>((resolve) => c.emit('subscribe', sub, resolve));
+  const subscribe = (c: Client, sub: Parameters<ClientToServerEvents['subscribe']>[0]) =>
+    new Promise<SubscribeAck>((resolve) => c.emit('subscribe', sub, resolve));
   const battery = async (serial: string, percent: number) => {
     await h.database.db.update(devices).set({ batteryPercent: percent }).where(eq(devices.serial, serial));
   };
   const exclusive = async (path: 'addExclusiveDevices' | 'removeExclusiveDevices', serial: string) =>
-    request(h.app).post(`/api/v1/${path}/partner@demo.test`).set('Authorization', `Token ${keys.distributor}`).send({ deviceSerials: [serial] });
+    request(h.app)
+      .post(`/api/v1/${path}/partner@demo.test`)
+      .set('Authorization', `Token ${keys.distributor}`)
+      .send({ deviceSerials: [serial] });
 
   it('sees exactly its exclusive devices; a removed device stops arriving at once, and comes back when given back', async () => {
-    const mine = ((await request(h.app).get('/api/v1/device').set('Authorization', `Token ${keys.partner}`)).body as { serial: string }[]).map((d) => d.serial);
+    const mine = (
+      (await request(h.app).get('/api/v1/device').set('Authorization', `Token ${keys.partner}`)).body as { serial: string }[]
+    ).map((d) => d.serial);
     expect(mine.length).toBeGreaterThanOrEqual(2);
     const [kept, taken] = mine as [string, string];
-    const c: Client = connect(base, { path: '/socket.io', auth: { token: keys.partner }, transports: ['websocket'], reconnection: false, forceNew: true });
-    await new Promise<void>((resolve, reject) => { c.on('connect', () => resolve()); c.on('connect_error', reject); });
+    const c: Client = connect(base, {
+      path: '/socket.io',
+      auth: { token: keys.partner },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    await new Promise<void>((resolve, reject) => {
+      c.on('connect', () => resolve());
+      c.on('connect_error', reject);
+    });
     const heard: { serial: string; patch: Record<string, unknown> }[] = [];
     c.on('device:changed', (p) => heard.push(p));
     // A device that is not its own is refused.
-    const outside = (await request(h.app).get('/api/v1/device').set('Authorization', `Token ${keys.distributor}`)).body.find((d: { serial: string }) => !mine.includes(d.serial)).serial;
-    expect(await subscribe(c, { topic: 'deviceCards', serials: [kept, taken, outside] })).toEqual({ ok: false, error: 'Some devices are outside your scope.', refused: [outside] });
+    const outside = (await request(h.app).get('/api/v1/device').set('Authorization', `Token ${keys.distributor}`)).body.find(
+      (d: { serial: string }) => !mine.includes(d.serial),
+    ).serial;
+    expect(await subscribe(c, { topic: 'deviceCards', serials: [kept, taken, outside] })).toEqual({
+      ok: false,
+      error: 'Some devices are outside your scope.',
+      refused: [outside],
+    });
     expect(await subscribe(c, { topic: 'device', serial: taken })).toEqual({ ok: true, subscribed: [`device:${taken}`] });
     await sleep(PERIOD * 2); // first polls take the snapshots
 
@@ -222,11 +278,18 @@ describe('a market partner over the socket', () => {
     await sleep(PERIOD * 4);
     expect(heard.filter((p) => p.serial === taken)).toEqual([]);
     expect(heard.filter((p) => p.serial === kept && p.patch.battery_percent === 13)).toHaveLength(1);
-    expect(await subscribe(c, { topic: 'device', serial: taken })).toEqual({ ok: false, error: 'No device with this serial.', refused: [taken] });
+    expect(await subscribe(c, { topic: 'device', serial: taken })).toEqual({
+      ok: false,
+      error: 'No device with this serial.',
+      refused: [taken],
+    });
 
     // Given back: subscribing again brings its pushes back.
     expect((await exclusive('addExclusiveDevices', taken)).status).toBe(200);
-    expect(await subscribe(c, { topic: 'deviceCards', serials: [taken] })).toEqual({ ok: true, subscribed: [`deviceCards:${taken}`] });
+    expect(await subscribe(c, { topic: 'deviceCards', serials: [taken] })).toEqual({
+      ok: true,
+      subscribed: [`deviceCards:${taken}`],
+    });
     await sleep(PERIOD * 2);
     heard.length = 0;
     await battery(taken, 14);

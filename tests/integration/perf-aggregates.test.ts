@@ -33,7 +33,13 @@ describe.skipIf(!redisUp)('cached fleet aggregates across two processes', () => 
     for (let i = 0; i < 2; i++) {
       const aggregates = aggregateCache({ ttlMs: TTL, redisUrl: TEST_REDIS_URL, redisPrefix: prefix });
       caches.push(aggregates);
-      const app = createApp({ config: h.config, database: h.database, mailer: createMailer({ from: 'x@y', outboxDir: path.join(h.dataDir, 'outbox') }), log: () => undefined, aggregates });
+      const app = createApp({
+        config: h.config,
+        database: h.database,
+        mailer: createMailer({ from: 'x@y', outboxDir: path.join(h.dataDir, 'outbox') }),
+        log: () => undefined,
+        aggregates,
+      });
       const server = http.createServer(app);
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       servers.push(server);
@@ -41,7 +47,11 @@ describe.skipIf(!redisUp)('cached fleet aggregates across two processes', () => 
     }
     await sleep(200); // both subscribed
     for (const who of ['distributor', 'client']) {
-      token[who] = (await request(bases[0]!).post('/auth/token/login/').send({ email: `${who}@demo.test`, password: 'Demo1234' })).body.auth_token;
+      token[who] = (
+        await request(bases[0]!)
+          .post('/auth/token/login/')
+          .send({ email: `${who}@demo.test`, password: 'Demo1234' })
+      ).body.auth_token;
     }
   });
   afterAll(async () => {
@@ -49,11 +59,16 @@ describe.skipIf(!redisUp)('cached fleet aggregates across two processes', () => 
     for (const c of caches) await c.close();
     await h?.close();
   });
-  const get = (at: number, who: string, p: string) => request(bases[at]!).get(`/api/v1${p}`).set('Authorization', `Token ${token[who]}`);
+  const get = (at: number, who: string, p: string) =>
+    request(bases[at]!).get(`/api/v1${p}`).set('Authorization', `Token ${token[who]}`);
 
   it('reuses the counts within the expiry: a change behind the API is seen only once it passes (refreshed behind the callers)', async () => {
     const before = (await get(0, 'distributor', '/overview')).body.maintenance_devices as number;
-    const [device] = await h.database.db.select().from(devices).where(and(isNotNull(devices.groupId), eq(devices.isMaintenance, false))).limit(1);
+    const [device] = await h.database.db
+      .select()
+      .from(devices)
+      .where(and(isNotNull(devices.groupId), eq(devices.isMaintenance, false)))
+      .limit(1);
     // Written straight to the database, as a check-in would: no portal write empties the cache.
     await h.database.db.update(devices).set({ isMaintenance: true }).where(eq(devices.id, device!.id));
     expect((await get(0, 'distributor', '/overview')).body.maintenance_devices).toBe(before);
@@ -63,46 +78,70 @@ describe.skipIf(!redisUp)('cached fleet aggregates across two processes', () => 
     await sleep(TTL + 50);
     await get(0, 'distributor', '/overview');
     const t = Date.now();
-    while ((await get(0, 'distributor', '/overview')).body.maintenance_devices !== before + 1 && Date.now() - t < 2000) await sleep(20);
+    while ((await get(0, 'distributor', '/overview')).body.maintenance_devices !== before + 1 && Date.now() - t < 2000)
+      await sleep(20);
     expect((await get(0, 'distributor', '/overview')).body.maintenance_devices).toBe(before + 1);
     expect(Date.now() - t).toBeLessThan(1000);
     await h.database.db.update(devices).set({ isMaintenance: false }).where(eq(devices.id, device!.id));
   });
 
   it('a pause through REST on one process is counted at once by both', async () => {
-    const counts = async () => Promise.all([0, 1].map(async (at) => (await get(at, 'distributor', '/overview')).body.pause_devices as number));
+    const counts = async () =>
+      Promise.all([0, 1].map(async (at) => (await get(at, 'distributor', '/overview')).body.pause_devices as number));
     const [a, b] = await counts();
     expect(a).toBe(b);
-    const [device] = await h.database.db.select().from(devices).where(and(isNotNull(devices.groupId), eq(devices.isPause, false))).limit(1);
-    const res = await request(bases[0]!).post(`/api/v1/setPauseDevice/${device!.serial}`).set('Authorization', `Token ${token.distributor}`).send({ isPause: true });
+    const [device] = await h.database.db
+      .select()
+      .from(devices)
+      .where(and(isNotNull(devices.groupId), eq(devices.isPause, false)))
+      .limit(1);
+    const res = await request(bases[0]!)
+      .post(`/api/v1/setPauseDevice/${device!.serial}`)
+      .set('Authorization', `Token ${token.distributor}`)
+      .send({ isPause: true });
     expect(res.status).toBe(200);
     expect((await get(0, 'distributor', '/overview')).body.pause_devices).toBe(a! + 1);
     // The other process hears the invalidation over Redis within milliseconds.
     const t = Date.now();
     while ((await get(1, 'distributor', '/overview')).body.pause_devices !== a! + 1 && Date.now() - t < TTL) await sleep(10);
     expect(Date.now() - t).toBeLessThan(300);
-    await request(bases[0]!).post(`/api/v1/setPauseDevice/${device!.serial}`).set('Authorization', `Token ${token.distributor}`).send({ isPause: false });
+    await request(bases[0]!)
+      .post(`/api/v1/setPauseDevice/${device!.serial}`)
+      .set('Authorization', `Token ${token.distributor}`)
+      .send({ isPause: false });
   });
 
   it("a brand assigned to a client widens that client's overview, sites and counties at once", async () => {
     const [client] = await h.database.db.select().from(users).where(eq(users.email, 'client@demo.test'));
-    const mine = (await h.database.db.select({ brandId: brandClients.brandId }).from(brandClients).where(eq(brandClients.userId, client!.id))).map((r) => r.brandId);
+    const mine = (
+      await h.database.db.select({ brandId: brandClients.brandId }).from(brandClients).where(eq(brandClients.userId, client!.id))
+    ).map((r) => r.brandId);
     const [other] = await h.database.db
       .select({ brandId: devices.brandId, n: sql<number>`count(*)::int` })
       .from(devices)
-      .where(and(isNotNull(devices.groupId), isNotNull(devices.brandId), mine.length ? notInArray(devices.brandId, mine) : sql`true`))
+      .where(
+        and(isNotNull(devices.groupId), isNotNull(devices.brandId), mine.length ? notInArray(devices.brandId, mine) : sql`true`),
+      )
       .groupBy(devices.brandId)
       .limit(1);
     expect(other).toBeDefined();
-    const before = await Promise.all(['/overview', '/deviceGroup', '/location'].map(async (p) => (await get(1, 'client', p)).body));
-    const owners = await h.database.db.select({ email: users.email }).from(brandClients).innerJoin(users, eq(users.id, brandClients.userId)).where(inArray(brandClients.brandId, [other!.brandId!]));
+    const before = await Promise.all(
+      ['/overview', '/deviceGroup', '/location'].map(async (p) => (await get(1, 'client', p)).body),
+    );
+    const owners = await h.database.db
+      .select({ email: users.email })
+      .from(brandClients)
+      .innerJoin(users, eq(users.id, brandClients.userId))
+      .where(inArray(brandClients.brandId, [other!.brandId!]));
     const res = await request(bases[0]!)
       .post('/api/v1/assignBrandToClient')
       .set('Authorization', `Token ${token.distributor}`)
       .send({ brandId: other!.brandId, clientEmails: [...owners.map((o) => o.email), 'client@demo.test'] });
     expect(res.status).toBe(200);
     await sleep(50);
-    const [overview, sites, counties] = await Promise.all(['/overview', '/deviceGroup', '/location'].map(async (p) => (await get(1, 'client', p)).body));
+    const [overview, sites, counties] = await Promise.all(
+      ['/overview', '/deviceGroup', '/location'].map(async (p) => (await get(1, 'client', p)).body),
+    );
     expect(overview.total_devices).toBe(before[0].total_devices + other!.n);
     const sum = (list: { total_devices: number }[]) => list.reduce((n, x) => n + x.total_devices, 0);
     expect(sum(sites)).toBe(sum(before[1]) + other!.n);

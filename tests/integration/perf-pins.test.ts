@@ -14,7 +14,11 @@ describe.each(BACKENDS)('device pin feed on %s', (backend) => {
   beforeAll(async () => {
     h = await startHarness(backend);
     for (const role of Object.keys(key) as Role[]) {
-      key[role] = (await request(h.app).post('/auth/token/login/').send({ email: `${role}@demo.test`, password: 'Demo1234' })).body.auth_token;
+      key[role] = (
+        await request(h.app)
+          .post('/auth/token/login/')
+          .send({ email: `${role}@demo.test`, password: 'Demo1234' })
+      ).body.auth_token;
     }
   });
   afterAll(async () => {
@@ -33,23 +37,28 @@ describe.each(BACKENDS)('device pin feed on %s', (backend) => {
     ...Object.fromEntries(Object.keys(PIN_BITS).map((flag) => [flag, d[flag as keyof typeof PIN_BITS]])),
   });
 
-  it.each(['distributor', 'client', 'partner'] as Role[])('for a %s: one pin per listed device, each field as the list says', async (role) => {
-    const [pins, list] = await Promise.all([get(role, '/devicePins'), get(role, '/device')]);
-    expect(pins.status).toBe(200);
-    expect(pins.type).toBe('application/json');
-    const tuples = devicePinsSchema.parse(pins.body);
-    expect(tuples.length).toBe(list.body.length);
-    expect(tuples.length).toBeGreaterThan(0);
-    const bySerial = new Map(list.body.map((d: DeviceListItemShape) => [d.serial, d]));
-    for (const tuple of tuples) {
-      const device = bySerial.get(tuple[0]) as Parameters<typeof expectedPin>[0];
-      expect(device, tuple[0]).toBeDefined();
-      expect(decodeDevicePin(tuple)).toEqual(expectedPin(device));
-      expect(tuple[3]).toBe(pinBits(device));
-    }
-    // Ordered by device id: the same order on every call.
-    expect(tuples.map((t) => (bySerial.get(t[0]) as { id: number }).id)).toEqual([...list.body.map((d: { id: number }) => d.id)].sort((a, b) => a - b));
-  });
+  it.each(['distributor', 'client', 'partner'] as Role[])(
+    'for a %s: one pin per listed device, each field as the list says',
+    async (role) => {
+      const [pins, list] = await Promise.all([get(role, '/devicePins'), get(role, '/device')]);
+      expect(pins.status).toBe(200);
+      expect(pins.type).toBe('application/json');
+      const tuples = devicePinsSchema.parse(pins.body);
+      expect(tuples.length).toBe(list.body.length);
+      expect(tuples.length).toBeGreaterThan(0);
+      const bySerial = new Map(list.body.map((d: DeviceListItemShape) => [d.serial, d]));
+      for (const tuple of tuples) {
+        const device = bySerial.get(tuple[0]) as Parameters<typeof expectedPin>[0];
+        expect(device, tuple[0]).toBeDefined();
+        expect(decodeDevicePin(tuple)).toEqual(expectedPin(device));
+        expect(tuple[3]).toBe(pinBits(device));
+      }
+      // Ordered by device id: the same order on every call.
+      expect(tuples.map((t) => (bySerial.get(t[0]) as { id: number }).id)).toEqual(
+        [...list.body.map((d: { id: number }) => d.id)].sort((a, b) => a - b),
+      );
+    },
+  );
 
   it('is a fraction of the list answer and shrinks further with gzip', async () => {
     const pins = await get('distributor', '/devicePins').set('Accept-Encoding', 'identity');
@@ -62,12 +71,19 @@ describe.each(BACKENDS)('device pin feed on %s', (backend) => {
 
   it('shows a pause made through REST at once', async () => {
     const [serial] = (await get('distributor', '/devicePins')).body[0] as [string];
-    const flag = async () => decodeDevicePin((await get('distributor', '/devicePins')).body.find((t: [string]) => t[0] === serial)).is_pause;
+    const flag = async () =>
+      decodeDevicePin((await get('distributor', '/devicePins')).body.find((t: [string]) => t[0] === serial)).is_pause;
     const before = await flag();
-    const res = await request(h.app).post(`/api/v1/setPauseDevice/${serial}`).set('Authorization', `Token ${key.distributor}`).send({ isPause: !before });
+    const res = await request(h.app)
+      .post(`/api/v1/setPauseDevice/${serial}`)
+      .set('Authorization', `Token ${key.distributor}`)
+      .send({ isPause: !before });
     expect(res.status).toBe(200);
     expect(await flag()).toBe(!before);
-    await request(h.app).post(`/api/v1/setPauseDevice/${serial}`).set('Authorization', `Token ${key.distributor}`).send({ isPause: before });
+    await request(h.app)
+      .post(`/api/v1/setPauseDevice/${serial}`)
+      .set('Authorization', `Token ${key.distributor}`)
+      .send({ isPause: before });
   });
 
   it('refuses a caller without a token and is in the OpenAPI document', async () => {

@@ -38,15 +38,32 @@ describe.skipIf(!redisUp)('a portal write reaches another process within a secon
       // Two processes as main.ts builds them over one database and one Redis, with the spec's periods (10/15/20 s).
       const nudges = pollNudger({ redisUrl: TEST_REDIS_URL, redisPrefix: prefix });
       nudgers.push(nudges);
-      const app = createApp({ config: h.config, database: h.database, mailer: createMailer({ from: 'x@y', outboxDir: path.join(h.dataDir, 'outbox') }), log: () => undefined, nudges });
+      const app = createApp({
+        config: h.config,
+        database: h.database,
+        mailer: createMailer({ from: 'x@y', outboxDir: path.join(h.dataDir, 'outbox') }),
+        log: () => undefined,
+        nudges,
+      });
       const server = http.createServer(app);
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const rt = await startRealtime(server, { db: h.database.db, auth: app.auth, serviceToken: h.config.serviceToken, deviceApiUrl: base, redisUrl: TEST_REDIS_URL, redisPrefix: prefix, nudges: nudges.source });
+      const rt = await startRealtime(server, {
+        db: h.database.db,
+        auth: app.auth,
+        serviceToken: h.config.serviceToken,
+        deviceApiUrl: base,
+        redisUrl: TEST_REDIS_URL,
+        redisPrefix: prefix,
+        nudges: nudges.source,
+      });
       servers.push({ server, base, rt });
     }
-    token = (await request(servers[0]!.base).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
-    secret = (await request(servers[0]!.base).post(`/api/v1/deviceSecret/${SERIAL}`).set('Authorization', `Token ${token}`)).body.secret;
+    token = (
+      await request(servers[0]!.base).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })
+    ).body.auth_token;
+    secret = (await request(servers[0]!.base).post(`/api/v1/deviceSecret/${SERIAL}`).set('Authorization', `Token ${token}`)).body
+      .secret;
   });
   afterAll(async () => {
     for (const s of servers) {
@@ -59,7 +76,13 @@ describe.skipIf(!redisUp)('a portal write reaches another process within a secon
 
   /** A socket on process B, recording the device:changed patches it hears and when. */
   async function listenOnB() {
-    const c: Client = connect(servers[1]!.base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const c: Client = connect(servers[1]!.base, {
+      path: '/socket.io',
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
     await new Promise<void>((resolve, reject) => {
       c.on('connect', () => resolve());
       c.on('connect_error', reject);
@@ -71,15 +94,21 @@ describe.skipIf(!redisUp)('a portal write reaches another process within a secon
 
   it('a pause made through REST on A reaches a socket on B within 1 s, every time; a check-in waits for the period', async () => {
     const { c: b, heard } = await listenOnB();
-    expect(await new Promise((resolve) => b.emit('subscribe', { topic: 'device', serial: SERIAL }, resolve))).toMatchObject({ ok: true });
+    expect(await new Promise((resolve) => b.emit('subscribe', { topic: 'device', serial: SERIAL }, resolve))).toMatchObject({
+      ok: true,
+    });
     await sleep(1500); // the first poll takes the snapshot
 
     const delays: number[] = [];
-    let paused = (await request(servers[0]!.base).get(`/api/v1/device/${SERIAL}`).set('Authorization', `Token ${token}`)).body.is_pause as boolean;
+    let paused = (await request(servers[0]!.base).get(`/api/v1/device/${SERIAL}`).set('Authorization', `Token ${token}`)).body
+      .is_pause as boolean;
     for (let i = 0; i < 4; i++) {
       paused = !paused;
       const from = heard.length;
-      const res = await request(servers[0]!.base).post(`/api/v1/setPauseDevice/${SERIAL}`).set('Authorization', `Token ${token}`).send({ isPause: paused });
+      const res = await request(servers[0]!.base)
+        .post(`/api/v1/setPauseDevice/${SERIAL}`)
+        .set('Authorization', `Token ${token}`)
+        .send({ isPause: paused });
       // Counted from the write's answer: the change is made (stored and announced) then. On a loaded CI
       // host the embedded database's write itself took part of the second (a delay of 1,060 ms from the
       // request's start). A watcher may hear it before the answer reaches the test: a delay below 0.
@@ -139,29 +168,51 @@ describe.skipIf(!redisUp)('a portal write reaches another process within a secon
       return found().map((e) => (e ? e.at - t : Infinity));
     }
 
-    const device = (await request(servers[0]!.base).get(`/api/v1/device/${SERIAL2}`).set(auth)).body as { brand_name: string | null };
+    const device = (await request(servers[0]!.base).get(`/api/v1/device/${SERIAL2}`).set(auth)).body as {
+      brand_name: string | null;
+    };
     const brands = (await request(servers[0]!.base).get('/api/v1/brand').set(auth)).body as { id: number; name: string }[];
     const other = brands.find((b) => b.name !== device.brand_name)!;
     const original = brands.find((b) => b.name === device.brand_name)!;
     const delays: Record<string, number[]> = {};
     delays['brand assigned'] = await heardWithin(
-      () => request(servers[0]!.base).post('/api/v1/assignBrandToDevice').set(auth).send({ brandId: other.id, deviceSerials: [SERIAL2] }),
+      () =>
+        request(servers[0]!.base)
+          .post('/api/v1/assignBrandToDevice')
+          .set(auth)
+          .send({ brandId: other.id, deviceSerials: [SERIAL2] }),
       (p) => p.brand_name === other.name,
     );
     type Partners = { company: string }[];
     delays['exclusive device added'] = await heardWithin(
-      () => request(servers[0]!.base).post('/api/v1/addExclusiveDevices/partner@demo.test').set(auth).send({ deviceSerials: [SERIAL2] }),
+      () =>
+        request(servers[0]!.base)
+          .post('/api/v1/addExclusiveDevices/partner@demo.test')
+          .set(auth)
+          .send({ deviceSerials: [SERIAL2] }),
       (p) => Array.isArray(p.market_partners) && (p.market_partners as Partners).some((m) => m.company === 'Big Easy Events'),
     );
     delays['exclusive device removed'] = await heardWithin(
-      () => request(servers[0]!.base).post('/api/v1/removeExclusiveDevices/partner@demo.test').set(auth).send({ deviceSerials: [SERIAL2] }),
+      () =>
+        request(servers[0]!.base)
+          .post('/api/v1/removeExclusiveDevices/partner@demo.test')
+          .set(auth)
+          .send({ deviceSerials: [SERIAL2] }),
       (p) => Array.isArray(p.market_partners) && !(p.market_partners as Partners).some((m) => m.company === 'Big Easy Events'),
     );
     delays['brand assigned back'] = await heardWithin(
-      () => request(servers[0]!.base).post('/api/v1/assignBrandToDevice').set(auth).send({ brandId: original.id, deviceSerials: [SERIAL2] }),
+      () =>
+        request(servers[0]!.base)
+          .post('/api/v1/assignBrandToDevice')
+          .set(auth)
+          .send({ brandId: original.id, deviceSerials: [SERIAL2] }),
       (p) => p.brand_name === original.name,
     );
-    console.log(`portal write -> device and card watchers on the other process: ${Object.entries(delays).map(([k, [a, b]]) => `${k} ${a} / ${b} ms`).join('; ')}`);
+    console.log(
+      `portal write -> device and card watchers on the other process: ${Object.entries(delays)
+        .map(([k, [a, b]]) => `${k} ${a} / ${b} ms`)
+        .join('; ')}`,
+    );
     for (const [write, [toPanel, toCard]] of Object.entries(delays)) {
       expect(toPanel, `${write}: device watcher`).toBeLessThan(1000);
       expect(toCard, `${write}: card watcher`).toBeLessThan(1000);

@@ -16,13 +16,15 @@ describe.each(BACKENDS)('renaming brands and batches on %s', (backend) => {
   let token = '';
   beforeAll(async () => {
     h = await startHarness(backend);
-    token = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+    token = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body
+      .auth_token;
   });
   afterAll(async () => {
     await h?.close();
   });
   const auth = () => ({ Authorization: `Token ${token}` });
-  const rows = async <T,>(query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const rows = async <T>(query: ReturnType<typeof sql>) =>
+    ((await h.database.db.execute(query)) as unknown as { rows: T[] }).rows;
   /** The transaction id that last wrote each device row: unchanged means the row was neither written nor locked for a write. */
   const deviceVersions = async () => rows<{ id: number; v: string }>(sql`select id, xmin::text as v from devices order by id`);
 
@@ -60,50 +62,86 @@ describe.each(BACKENDS)('renaming brands and batches on %s', (backend) => {
   });
 
   it('renames a brand without writing a device row; every answer shows the new name at once', async () => {
-    const [brand] = await h.database.db.select().from(brands).where(sql`exists (select 1 from devices d where d.brand_id = ${brands.id} and d.group_id is not null)`).limit(1);
+    const [brand] = await h.database.db
+      .select()
+      .from(brands)
+      .where(sql`exists (select 1 from devices d where d.brand_id = ${brands.id} and d.group_id is not null)`)
+      .limit(1);
     const before = await deviceVersions();
     const name = `Renamed "Brand" \\ ${backend}`;
     const res = await request(h.app).put(`/api/v1/brand/${brand!.id}`).set(auth()).field('name', name);
     expect(res.status).toBe(200);
     expect(await deviceVersions()).toEqual(before);
 
-    const list = (await request(h.app).get('/api/v1/device').set(auth())).body as { serial: string; brand: number; brand_name: string }[];
+    const list = (await request(h.app).get('/api/v1/device').set(auth())).body as {
+      serial: string;
+      brand: number;
+      brand_name: string;
+    }[];
     const mine = list.filter((d) => d.brand === brand!.id);
     expect(mine.length).toBeGreaterThan(0);
     for (const d of mine) expect(d.brand_name).toBe(name);
     const one = await request(h.app).get(`/api/v1/device/${mine[0]!.serial}`).set(auth());
     expect(one.body.brand_name).toBe(name);
-    expect((await request(h.app).get('/api/v1/device').set(auth()).set('Accept-Encoding', 'identity')).text).toBe(await listAsBefore());
+    expect((await request(h.app).get('/api/v1/device').set(auth()).set('Accept-Encoding', 'identity')).text).toBe(
+      await listAsBefore(),
+    );
   });
 
   it('renames a batch without writing a device row; both pumps show the new number', async () => {
-    const [batch] = await h.database.db.select().from(batches).where(sql`exists (select 1 from devices d where d.batch_id = ${batches.id} and d.group_id is not null)`).limit(1);
+    const [batch] = await h.database.db
+      .select()
+      .from(batches)
+      .where(sql`exists (select 1 from devices d where d.batch_id = ${batches.id} and d.group_id is not null)`)
+      .limit(1);
     const before = await deviceVersions();
     const batchNumber = `${batch!.batchNo}-R`;
     const res = await request(h.app)
       .post(`/api/v1/editBatch/${batch!.id}`)
       .set(auth())
-      .send({ batchType: batch!.batchType, batchNumber, installDate: batch!.installDate, expiryDate: batch!.expireDate, batchVolume: Math.round((batch!.volumeLitres / 0.0295735) * 100) / 100 });
+      .send({
+        batchType: batch!.batchType,
+        batchNumber,
+        installDate: batch!.installDate,
+        expiryDate: batch!.expireDate,
+        batchVolume: Math.round((batch!.volumeLitres / 0.0295735) * 100) / 100,
+      });
     expect(res.status).toBe(200);
     expect(await deviceVersions()).toEqual(before);
     expect((await h.database.db.select().from(batches).where(eq(batches.id, batch!.id)))[0]!.batchNo).toBe(batchNumber);
 
-    const list = (await request(h.app).get('/api/v1/device').set(auth())).body as { serial: string; batch: number; batchNumber: string }[];
+    const list = (await request(h.app).get('/api/v1/device').set(auth())).body as {
+      serial: string;
+      batch: number;
+      batchNumber: string;
+    }[];
     const fed = list.filter((d) => d.batch === batch!.id);
     expect(fed.length).toBeGreaterThan(0);
     for (const d of fed) expect(d.batchNumber).toBe(batchNumber);
     expect((await request(h.app).get(`/api/v1/device/${fed[0]!.serial}`).set(auth())).body.batchNumber).toBe(batchNumber);
-    expect((await request(h.app).get('/api/v1/device').set(auth()).set('Accept-Encoding', 'identity')).text).toBe(await listAsBefore());
+    expect((await request(h.app).get('/api/v1/device').set(auth()).set('Accept-Encoding', 'identity')).text).toBe(
+      await listAsBefore(),
+    );
   });
 
   it('a batch edit that changes the expiry still recomputes the warnings of the devices it feeds', async () => {
-    const [batch] = await h.database.db.select().from(batches).where(sql`exists (select 1 from devices d where d.batch_id = ${batches.id} and d.group_id is not null)`).limit(1);
+    const [batch] = await h.database.db
+      .select()
+      .from(batches)
+      .where(sql`exists (select 1 from devices d where d.batch_id = ${batches.id} and d.group_id is not null)`)
+      .limit(1);
     const [fed] = await h.database.db.select().from(devices).where(eq(devices.batchId, batch!.id)).limit(1);
     const edit = (installDate: string, expiryDate: string) =>
       request(h.app)
         .post(`/api/v1/editBatch/${batch!.id}`)
         .set(auth())
-        .send({ batchType: batch!.batchType, batchNumber: batch!.batchNo, installDate, expiryDate, batchVolume: Math.round((batch!.volumeLitres / 0.0295735) * 100) / 100 });
+        .send({
+          batchType: batch!.batchType,
+          batchNumber: batch!.batchNo,
+          installDate,
+          expiryDate,
+          batchVolume: Math.round((batch!.volumeLitres / 0.0295735) * 100) / 100,
+        });
     const device = async () => (await h.database.db.select().from(devices).where(eq(devices.id, fed!.id)))[0]!;
     expect((await edit('2000-01-01', '2000-01-02')).status).toBe(200);
     expect((await device()).isBatchWarning).toBe(true);
@@ -114,7 +152,9 @@ describe.each(BACKENDS)('renaming brands and batches on %s', (backend) => {
   });
 
   it('keeps every stored list answer equal to a fresh one', async () => {
-    const stale = await rows<{ serial: string }>(sql`select serial from devices where list_json is distinct from device_list_json(devices)`);
+    const stale = await rows<{ serial: string }>(
+      sql`select serial from devices where list_json is distinct from device_list_json(devices)`,
+    );
     expect(stale).toEqual([]);
   });
 });

@@ -14,18 +14,23 @@ describe('GET /api/v1/placeSuggestions', () => {
   let token: string;
   beforeAll(async () => {
     h = await startHarness('pglite');
-    token = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+    token = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body
+      .auth_token;
     expect(token).toBeTruthy();
   });
   afterAll(async () => {
     await h?.close();
   });
 
-  const get = (query: Record<string, string> | string) => request(h.app).get('/api/v1/placeSuggestions').query(query).set('Authorization', `Token ${token}`);
+  const get = (query: Record<string, string> | string) =>
+    request(h.app).get('/api/v1/placeSuggestions').query(query).set('Authorization', `Token ${token}`);
 
   it('answers 401 without a token or with a wrong one', async () => {
     expect((await request(h.app).get('/api/v1/placeSuggestions').query({ input: 'new orl' })).status).toBe(401);
-    const wrong = await request(h.app).get('/api/v1/placeSuggestions').query({ input: 'new orl' }).set('Authorization', 'Token nope');
+    const wrong = await request(h.app)
+      .get('/api/v1/placeSuggestions')
+      .query({ input: 'new orl' })
+      .set('Authorization', 'Token nope');
     expect(wrong.status).toBe(401);
   });
 
@@ -117,11 +122,26 @@ describe('GET /api/v1/nearestPlace', () => {
   it('names the town, county and state nearest a point on Magazine Street, New Orleans', async () => {
     const res = await get({ lat: '29.9213', lng: '-90.1036' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ name: 'New Orleans', county: 'Orleans Parish', state: 'LA', lat: expect.any(Number), lng: expect.any(Number), distanceKm: expect.any(Number) });
+    expect(res.body).toEqual({
+      name: 'New Orleans',
+      county: 'Orleans Parish',
+      state: 'LA',
+      lat: expect.any(Number),
+      lng: expect.any(Number),
+      distanceKm: expect.any(Number),
+    });
     expect(res.body.distanceKm).toBeLessThan(10);
     // Metairie, in Jefferson Parish; Sydney in Australia has no US county.
-    expect((await get({ lat: '29.9841', lng: '-90.1529' })).body).toMatchObject({ name: 'Metairie', county: 'Jefferson Parish', state: 'LA' });
-    expect((await get({ lat: '-33.8688', lng: '151.2093' }, 'client@demo.test')).body).toMatchObject({ name: 'Sydney', county: null, state: 'NSW' });
+    expect((await get({ lat: '29.9841', lng: '-90.1529' })).body).toMatchObject({
+      name: 'Metairie',
+      county: 'Jefferson Parish',
+      state: 'LA',
+    });
+    expect((await get({ lat: '-33.8688', lng: '151.2093' }, 'client@demo.test')).body).toMatchObject({
+      name: 'Sydney',
+      county: null,
+      state: 'NSW',
+    });
   });
 
   it('answers 404 far from any town (mid-Pacific)', async () => {
@@ -161,14 +181,34 @@ describe('the address search with a Nominatim geocoder, ', () => {
     asked.push(url.searchParams);
     const body =
       url.pathname === '/search'
-        ? [{ place_id: 7, osm_type: 'node', osm_id: 99, lat: '29.9230', lon: '-90.1270', name: '', display_name: '6500, Magazine Street, New Orleans, Louisiana, 70118, United States', address: { house_number: '6500', road: 'Magazine Street', city: 'New Orleans', state: 'Louisiana', country_code: 'us' } }]
+        ? [
+            {
+              place_id: 7,
+              osm_type: 'node',
+              osm_id: 99,
+              lat: '29.9230',
+              lon: '-90.1270',
+              name: '',
+              display_name: '6500, Magazine Street, New Orleans, Louisiana, 70118, United States',
+              address: {
+                house_number: '6500',
+                road: 'Magazine Street',
+                city: 'New Orleans',
+                state: 'Louisiana',
+                country_code: 'us',
+              },
+            },
+          ]
         : [];
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   });
   beforeAll(async () => {
     await new Promise<void>((r) => nominatim.listen(0, '127.0.0.1', r));
-    h = await startHarness('pglite', { geocoder: { url: `http://127.0.0.1:${(nominatim.address() as AddressInfo).port}`, kind: 'nominatim' } });
-    token = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token;
+    h = await startHarness('pglite', {
+      geocoder: { url: `http://127.0.0.1:${(nominatim.address() as AddressInfo).port}`, kind: 'nominatim' },
+    });
+    token = (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body
+      .auth_token;
   });
   afterAll(async () => {
     await h?.close();
@@ -176,16 +216,28 @@ describe('the address search with a Nominatim geocoder, ', () => {
   });
 
   it("finds '6500 Magazine St New Orleans' at the street, limited to US and AU", async () => {
-    const res = await request(h.app).get('/api/v1/placeSuggestions').query({ input: '6500 Magazine St New Orleans' }).set('Authorization', `Token ${token}`);
+    const res = await request(h.app)
+      .get('/api/v1/placeSuggestions')
+      .query({ input: '6500 Magazine St New Orleans' })
+      .set('Authorization', `Token ${token}`);
     expect(res.status).toBe(200);
     expect(res.body.source).toBe('geocoder');
     expect(res.body.suggestions).toEqual([
-      expect.objectContaining({ main_text: '6500 Magazine Street', location: { lat: 29.923, lng: -90.127 }, country: 'US', source: 'geocoder' }),
+      expect.objectContaining({
+        main_text: '6500 Magazine Street',
+        location: { lat: 29.923, lng: -90.127 },
+        country: 'US',
+        source: 'geocoder',
+      }),
     ]);
     expect(asked.at(-1)!.get('q')).toBe('6500 Magazine St New Orleans');
     expect(asked.at(-1)!.get('format')).toBe('jsonv2');
     expect(asked.at(-1)!.get('countrycodes')).toBe('us,au');
-    await request(h.app).get('/api/v1/placeSuggestions').query({ input: 'Magazine', country: 'au' }).set('Authorization', `Token ${token}`).expect(200);
+    await request(h.app)
+      .get('/api/v1/placeSuggestions')
+      .query({ input: 'Magazine', country: 'au' })
+      .set('Authorization', `Token ${token}`)
+      .expect(200);
     expect(asked.at(-1)!.get('countrycodes')).toBe('au');
   });
 });

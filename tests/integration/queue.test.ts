@@ -45,14 +45,18 @@ describe('report mails as queued jobs', () => {
     expect(text).toMatch(/Audubon Park: \d+ dispenses on 8 devices/);
   });
 
-  it('counts each site\'s own yesterday in its zone, with the figures the report builder gives', async () => {
+  it("counts each site's own yesterday in its zone, with the figures the report builder gives", async () => {
     const db = h.database.db;
     const queue = inProcessQueue(jobs, { mailer: mailer() }, dbJobLedger(db));
     const device = async (serial: string) => (await db.select().from(devices).where(eq(devices.serial, serial)))[0]!;
     const audubon = await device('SP240001'); // Audubon Park (8 devices), moved to Honolulu for this test
     const jazz = await device('SP240009'); // Jazz & Heritage Festival, America/Chicago like every other site
-    const saved = await db.select().from(deviceGroups).where(inArray(deviceGroups.id, [audubon.groupId!, jazz.groupId!]));
-    const dispense = (deviceId: number, ...at: string[]) => db.insert(pumpEvents).values(at.map((t) => ({ deviceId, pumpNumber: 1, occurredAt: new Date(t), volumeMl: 29.5735 })));
+    const saved = await db
+      .select()
+      .from(deviceGroups)
+      .where(inArray(deviceGroups.id, [audubon.groupId!, jazz.groupId!]));
+    const dispense = (deviceId: number, ...at: string[]) =>
+      db.insert(pumpEvents).values(at.map((t) => ({ deviceId, pumpNumber: 1, occurredAt: new Date(t), volumeMl: 29.5735 })));
     try {
       await db.update(deviceGroups).set({ timezoneId: 'Pacific/Honolulu' }).where(eq(deviceGroups.id, audubon.groupId!));
       await db.update(deviceGroups).set({ timezoneId: 'America/Chicago' }).where(eq(deviceGroups.id, jazz.groupId!));
@@ -70,8 +74,12 @@ describe('report mails as queued jobs', () => {
       const text = mailText(mails[0]!.raw);
       expect(text).toContain('Daily dispensation: 4 dispenses (2026-06-09)');
       expect(text).toContain('Yesterday your devices dispensed 4 times: 2.0 fl.oz. of sunscreen and 2.0 fl.oz. of sanitiser.');
-      expect(text).toContain('- Audubon Park: 2 dispenses on 8 devices (sunscreen 2.0 fl.oz., sanitiser 0.0 fl.oz.), 2026-06-08 in its time zone');
-      expect(text).toMatch(/- Jazz & Heritage Festival: 2 dispenses on \d+ devices \(sunscreen 0\.0 fl\.oz\., sanitiser 2\.0 fl\.oz\.\)\r?\n/);
+      expect(text).toContain(
+        '- Audubon Park: 2 dispenses on 8 devices (sunscreen 2.0 fl.oz., sanitiser 0.0 fl.oz.), 2026-06-08 in its time zone',
+      );
+      expect(text).toMatch(
+        /- Jazz & Heritage Festival: 2 dispenses on \d+ devices \(sunscreen 0\.0 fl\.oz\., sanitiser 2\.0 fl\.oz\.\)\r?\n/,
+      );
     } finally {
       for (const g of saved) await db.update(deviceGroups).set({ timezoneId: g.timezoneId }).where(eq(deviceGroups.id, g.id));
       await db.update(devices).set({ leftPumpType: audubon.leftPumpType }).where(eq(devices.id, audubon.id));
@@ -81,8 +89,14 @@ describe('report mails as queued jobs', () => {
 
   it('reads yesterday and last week in the given zone', () => {
     // 03:00 UTC on Monday 23 November is still Sunday the 22nd in Chicago.
-    expect(summaryWindow('daily', new Date('2026-11-23T03:00:00Z'), 'America/Chicago')).toEqual({ from: '2026-11-21', until: '2026-11-21' });
-    expect(summaryWindow('weekly', new Date('2026-11-23T03:00:00Z'), 'America/Chicago')).toEqual({ from: '2026-11-09', until: '2026-11-15' });
+    expect(summaryWindow('daily', new Date('2026-11-23T03:00:00Z'), 'America/Chicago')).toEqual({
+      from: '2026-11-21',
+      until: '2026-11-21',
+    });
+    expect(summaryWindow('weekly', new Date('2026-11-23T03:00:00Z'), 'America/Chicago')).toEqual({
+      from: '2026-11-09',
+      until: '2026-11-15',
+    });
     expect(summaryWindow('weekly', new Date('2026-11-23T03:00:00Z'))).toEqual({ from: '2026-11-16', until: '2026-11-22' });
   });
 
@@ -98,7 +112,7 @@ describe('report mails as queued jobs', () => {
     await expect(queue.enqueue('no-such-job' as never, {})).rejects.toThrow(/no processor/);
   });
 
-  it("skips a key another runner holds, unless the queue says that runner died (takeOver)", async () => {
+  it('skips a key another runner holds, unless the queue says that runner died (takeOver)', async () => {
     const ledger = dbJobLedger(h.database.db);
     const key = `test:takeover:${crypto.randomBytes(4).toString('hex')}`;
     expect(await ledger.begin(key, 'report-email')).toBe('run');
@@ -168,7 +182,13 @@ describe('report mails as queued jobs', () => {
       const log = (m: string) => void logged.push(m);
       const ledger = dbJobLedger(h.database.db);
       // A job of 600 ms under a 5 s bound: close waits for it, and it is done (recorded) when close returns.
-      const a = bullmqQueue({ slow }, { events }, ledger, { redisUrl: TEST_REDIS_URL, prefix, queueName: 'slow', closeTimeoutMs: 5_000, log });
+      const a = bullmqQueue({ slow }, { events }, ledger, {
+        redisUrl: TEST_REDIS_URL,
+        prefix,
+        queueName: 'slow',
+        closeTimeoutMs: 5_000,
+        log,
+      });
       const key = `test:${prefix}:slow`;
       await a.enqueue('slow', { ms: 600 }, { idempotencyKey: key });
       await expect.poll(() => events).toEqual(['started']);
@@ -178,12 +198,23 @@ describe('report mails as queued jobs', () => {
       expect(run).toMatchObject({ status: 'done' });
       expect(logged.filter((m) => /still running|did not close/.test(m))).toEqual([]);
       // BullMQ recorded its end too: nothing is left active in Redis to be handed out again as stalled.
-      const check = bullmqQueue({ slow }, { events }, ledger, { redisUrl: TEST_REDIS_URL, prefix, queueName: 'slow', runWorker: false });
+      const check = bullmqQueue({ slow }, { events }, ledger, {
+        redisUrl: TEST_REDIS_URL,
+        prefix,
+        queueName: 'slow',
+        runWorker: false,
+      });
       expect(await check.depth()).toMatchObject({ active: 0, waiting: 0 });
       await check.close();
       // A job of a minute under a 300 ms bound: close returns after the bound and says so.
       events.length = 0;
-      const b = bullmqQueue({ slow }, { events }, ledger, { redisUrl: TEST_REDIS_URL, prefix, queueName: 'slow', closeTimeoutMs: 300, log });
+      const b = bullmqQueue({ slow }, { events }, ledger, {
+        redisUrl: TEST_REDIS_URL,
+        prefix,
+        queueName: 'slow',
+        closeTimeoutMs: 300,
+        log,
+      });
       await b.enqueue('slow', { ms: 60_000 });
       await expect.poll(() => events).toEqual(['started']);
       const started = Date.now();
@@ -202,7 +233,11 @@ describe('report mails as queued jobs', () => {
         });
       });
       const errors: string[] = [];
-      const q = bullmqQueue(jobs, { mailer: mailer() }, dbJobLedger(h.database.db), { redisUrl: `redis://127.0.0.1:${port}`, closeTimeoutMs: 1_000, log: (m) => void errors.push(m) });
+      const q = bullmqQueue(jobs, { mailer: mailer() }, dbJobLedger(h.database.db), {
+        redisUrl: `redis://127.0.0.1:${port}`,
+        closeTimeoutMs: 1_000,
+        log: (m) => void errors.push(m),
+      });
       await expect.poll(() => errors.length).toBeGreaterThan(0); // it has tried and failed to connect
       const started = Date.now();
       await q.close();

@@ -30,13 +30,23 @@ afterEach(() => {
   for (const c of opened.splice(0)) c.close();
 });
 function client(base: string, token?: string, transport: 'websocket' | 'polling' = 'websocket'): Client {
-  const c: Client = connect(base, { path: '/socket.io', auth: token ? { token } : {}, transports: [transport], reconnection: false, forceNew: true });
+  const c: Client = connect(base, {
+    path: '/socket.io',
+    auth: token ? { token } : {},
+    transports: [transport],
+    reconnection: false,
+    forceNew: true,
+  });
   opened.push(c);
   return c;
 }
 const subscribe = (c: Client, sub: Parameters<ClientToServerEvents['subscribe']>[0]) =>
   new Promise<SubscribeAck>((resolve) => c.emit('subscribe', sub, resolve));
-const connected = (c: Client) => new Promise<void>((resolve, reject) => { c.on('connect', () => resolve()); c.on('connect_error', reject); });
+const connected = (c: Client) =>
+  new Promise<void>((resolve, reject) => {
+    c.on('connect', () => resolve());
+    c.on('connect_error', reject);
+  });
 
 describe.each(['websocket', 'polling'] as const)('push server in process (%s transport)', (transport) => {
   let h: Harness;
@@ -50,13 +60,31 @@ describe.each(['websocket', 'polling'] as const)('push server in process (%s tra
   beforeAll(async () => {
     h = await startHarness('pglite');
     // The app as main.ts builds it: GET /metrics shows the pollers' counters.
-    const app = createApp({ config: h.config, database: h.database, mailer: createMailer({ from: 'x@y', outboxDir: path.join(h.dataDir, 'outbox') }), log: () => undefined, metrics: () => rt?.counters.prometheus() ?? '' });
+    const app = createApp({
+      config: h.config,
+      database: h.database,
+      mailer: createMailer({ from: 'x@y', outboxDir: path.join(h.dataDir, 'outbox') }),
+      log: () => undefined,
+      metrics: () => rt?.counters.prometheus() ?? '',
+    });
     ({ server, base } = await serve(app));
-    rt = await startRealtime(server, { db: h.database.db, auth: app.auth, serviceToken: h.config.serviceToken, deviceApiUrl: base, periods, tickMs: 50 });
+    rt = await startRealtime(server, {
+      db: h.database.db,
+      auth: app.auth,
+      serviceToken: h.config.serviceToken,
+      deviceApiUrl: base,
+      periods,
+      tickMs: 50,
+    });
     for (const who of ['distributor', 'client']) {
-      token[who] = (await request(h.app).post('/auth/token/login/').send({ email: `${who}@demo.test`, password: 'Demo1234' })).body.auth_token;
+      token[who] = (
+        await request(h.app)
+          .post('/auth/token/login/')
+          .send({ email: `${who}@demo.test`, password: 'Demo1234' })
+      ).body.auth_token;
     }
-    secret = (await request(h.app).post(`/api/v1/deviceSecret/${SERIAL}`).set('Authorization', `Token ${token.distributor}`)).body.secret;
+    secret = (await request(h.app).post(`/api/v1/deviceSecret/${SERIAL}`).set('Authorization', `Token ${token.distributor}`)).body
+      .secret;
   });
   afterAll(async () => {
     await rt?.close();
@@ -65,11 +93,13 @@ describe.each(['websocket', 'polling'] as const)('push server in process (%s tra
 
   /** n sockets of one user, each subscribed to one subscription (the acknowledgement is returned beside each). */
   const subscribedSockets = (n: number, who: string, sub: Parameters<ClientToServerEvents['subscribe']>[0]) =>
-    Promise.all(Array.from({ length: n }, async () => {
-      const c = client(base, token[who], transport);
-      await connected(c);
-      return { c, ack: await subscribe(c, sub) };
-    }));
+    Promise.all(
+      Array.from({ length: n }, async () => {
+        const c = client(base, token[who], transport);
+        await connected(c);
+        return { c, ack: await subscribe(c, sub) };
+      }),
+    );
   /** One upstream poll per period (give or take a tick at either end) over five periods. */
   async function expectOnePollPerPeriod(topic: 'device' | 'overview') {
     const before = rt.counters.total(topic);
@@ -103,10 +133,19 @@ describe.each(['websocket', 'polling'] as const)('push server in process (%s tra
     c.on('device:changed', (p) => heard.push(p));
     const inside = await subscribe(c, { topic: 'device', serial: 'SP240001' });
     expect(inside).toEqual({ ok: true, subscribed: ['device:SP240001'] });
-    expect(await subscribe(c, { topic: 'deviceCards', serials: ['SP240001', 'SP240030'] })).toMatchObject({ ok: false, refused: ['SP240030'] });
-    expect(await subscribe(c, { topic: 'device', serial: 'x'.repeat(10_000) } as never)).toEqual({ ok: false, error: 'Invalid subscription.' });
+    expect(await subscribe(c, { topic: 'deviceCards', serials: ['SP240001', 'SP240030'] })).toMatchObject({
+      ok: false,
+      refused: ['SP240030'],
+    });
+    expect(await subscribe(c, { topic: 'device', serial: 'x'.repeat(10_000) } as never)).toEqual({
+      ok: false,
+      error: 'Invalid subscription.',
+    });
     // A change on the refused device reaches nobody in this socket.
-    await request(h.app).post('/api/v1/setPauseDevice/SP240030').set('Authorization', `Token ${token.distributor}`).send({ isPause: true });
+    await request(h.app)
+      .post('/api/v1/setPauseDevice/SP240030')
+      .set('Authorization', `Token ${token.distributor}`)
+      .send({ isPause: true });
     await sleep(PERIOD * 3);
     expect(heard.filter((p) => (p as { serial: string }).serial === 'SP240030')).toEqual([]);
     c.close();
@@ -155,28 +194,40 @@ describe.each(['websocket', 'polling'] as const)('push server in process (%s tra
     await subscribe(c, { topic: 'deviceCards', serials: ['SP240005', 'SP240006'] });
     await subscribe(c, { topic: 'overview' });
     await sleep(PERIOD * 2);
-    await request(h.app).post('/api/v1/setPauseDevice/SP240006').set('Authorization', `Token ${token.distributor}`).send({ isPause: true });
+    await request(h.app)
+      .post('/api/v1/setPauseDevice/SP240006')
+      .set('Authorization', `Token ${token.distributor}`)
+      .send({ isPause: true });
     await sleep(PERIOD * 3);
-    expect(flags).toEqual([expect.objectContaining({ serial: 'SP240006', pending_flags: expect.objectContaining({ others: true }) })]);
+    expect(flags).toEqual([
+      expect.objectContaining({ serial: 'SP240006', pending_flags: expect.objectContaining({ others: true }) }),
+    ]);
     expect(overview.at(-1)).toHaveProperty('pause_devices');
     expect(overview.every((p) => p.location === null)).toBe(true);
     c.close();
   });
 
-  it('pushes one county\'s overview to that county\'s room only, polled once per period for any number of sockets; unsubscribe stops it', async () => {
+  it("pushes one county's overview to that county's room only, polled once per period for any number of sockets; unsubscribe stops it", async () => {
     const auth = { Authorization: `Token ${token.distributor}` };
-    const list = (await request(h.app).get('/api/v1/device').set(auth)).body as { serial: string; location_id: number | null; is_pause: boolean }[];
+    const list = (await request(h.app).get('/api/v1/device').set(auth)).body as {
+      serial: string;
+      location_id: number | null;
+      is_pause: boolean;
+    }[];
     const used = new Set(['SP240001', 'SP240002', 'SP240004', 'SP240005', 'SP240006', 'SP240030']);
     const device = list.find((d) => d.location_id && !d.is_pause && !used.has(d.serial))!;
     const county = device.location_id!;
-    const overviewOf = async (query: string) => (await request(h.app).get(`/api/v1/overview${query}`).set(auth)).body as Record<string, number | null>;
+    const overviewOf = async (query: string) =>
+      (await request(h.app).get(`/api/v1/overview${query}`).set(auth)).body as Record<string, number | null>;
     const changed = (before: Record<string, number | null>, after: Record<string, number | null>) =>
       Object.fromEntries(Object.entries(after).filter(([k, v]) => before[k] !== v));
-    const setPause = (isPause: boolean) => request(h.app).post(`/api/v1/setPauseDevice/${device.serial}`).set(auth).send({ isPause });
+    const setPause = (isPause: boolean) =>
+      request(h.app).post(`/api/v1/setPauseDevice/${device.serial}`).set(auth).send({ isPause });
 
     // Many sockets on one county: one subject, one upstream poll per period.
     const many = await subscribedSockets(10, 'distributor', { topic: 'overview', location: county });
-    for (const { ack } of many) expect(ack).toEqual({ ok: true, subscribed: [expect.stringMatching(new RegExp(`^overview:\\d+:${county}$`))] });
+    for (const { ack } of many)
+      expect(ack).toEqual({ ok: true, subscribed: [expect.stringMatching(new RegExp(`^overview:\\d+:${county}$`))] });
     await sleep(PERIOD);
     expect(await rt.registry.watched('overview')).toEqual([expect.stringMatching(new RegExp(`^\\d+:${county}$`))]);
     await expectOnePollPerPeriod('overview');
@@ -224,7 +275,10 @@ describe.each(['websocket', 'polling'] as const)('push server in process (%s tra
     const c = client(base, token.distributor, transport);
     await connected(c);
     for (const location of [0, -3, 1.5, '4', null, 2 ** 40, Number.NaN]) {
-      expect(await subscribe(c, { topic: 'overview', location } as never)).toEqual({ ok: false, error: 'location is a county id.' });
+      expect(await subscribe(c, { topic: 'overview', location } as never)).toEqual({
+        ok: false,
+        error: 'location is a county id.',
+      });
     }
     expect(await subscribe(c, { topic: 'overview', location: 999_999 })).toEqual({ ok: false, error: 'No county with this id.' });
     expect(await rt.registry.watched('overview')).not.toContainEqual(expect.stringMatching(/:(999999|0|-3|4|1\.5)$/));
@@ -241,13 +295,28 @@ describe.skipIf(!redisUp)('push server across two processes sharing Redis', () =
   beforeAll(async () => {
     h = await startHarness('pglite');
     const prefix = `test:${crypto.randomBytes(4).toString('hex')}:`;
-    const second = createApp({ config: h.config, database: h.database, mailer: createMailer({ from: 'x@y', outboxDir: path.join(h.dataDir, 'outbox') }), log: () => undefined });
+    const second = createApp({
+      config: h.config,
+      database: h.database,
+      mailer: createMailer({ from: 'x@y', outboxDir: path.join(h.dataDir, 'outbox') }),
+      log: () => undefined,
+    });
     for (const app of [h.app, second]) {
       const { server, base } = await serve(app);
-      const rt = await startRealtime(server, { db: h.database.db, auth: (app as unknown as { auth: never }).auth, serviceToken: h.config.serviceToken, deviceApiUrl: base, periods, tickMs: 50, redisUrl: TEST_REDIS_URL, redisPrefix: prefix });
+      const rt = await startRealtime(server, {
+        db: h.database.db,
+        auth: (app as unknown as { auth: never }).auth,
+        serviceToken: h.config.serviceToken,
+        deviceApiUrl: base,
+        periods,
+        tickMs: 50,
+        redisUrl: TEST_REDIS_URL,
+        redisPrefix: prefix,
+      });
       servers.push({ server, base, rt });
     }
-    token = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+    token = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body
+      .auth_token;
     secret = (await request(h.app).post('/api/v1/deviceSecret/SP240007').set('Authorization', `Token ${token}`)).body.secret;
   });
   afterAll(async () => {
@@ -276,7 +345,9 @@ describe.skipIf(!redisUp)('push server across two processes sharing Redis', () =
       .set('Authorization', `Basic ${Buffer.from(`SP240007:${secret}`).toString('base64')}`)
       .send({ sentAt: new Date().toISOString(), signalQuality: 11 });
     await sleep(PERIOD * 3);
-    expect(heardA).toEqual([expect.objectContaining({ serial: 'SP240007', patch: expect.objectContaining({ signal_quality: 11 }) })]);
+    expect(heardA).toEqual([
+      expect.objectContaining({ serial: 'SP240007', patch: expect.objectContaining({ signal_quality: 11 }) }),
+    ]);
     expect(heardB).toEqual(heardA);
     a.close();
     b.close();

@@ -14,7 +14,11 @@ describe('report file store', () => {
     await database?.close();
   });
 
-  const files = (n: number): StoredReport<{ n: number }> => ({ summary: { n }, xlsx: Buffer.from(`xlsx ${n}`), pdf: Buffer.from(`pdf ${n}`) });
+  const files = (n: number): StoredReport<{ n: number }> => ({
+    summary: { n },
+    xlsx: Buffer.from(`xlsx ${n}`),
+    pdf: Buffer.from(`pdf ${n}`),
+  });
 
   it('shares one build between callers in this process and in another (a second store), and keeps the bytes', async () => {
     let builds = 0;

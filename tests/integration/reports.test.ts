@@ -72,7 +72,9 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
     post: (p: string, body?: object) => request(h.app).post(`/api/v1${p}`).set('Authorization', `Token ${key[role]}`).send(body),
   });
   const dispense = (serial: string, pump: number, volumeMl: number, ...at: string[]) =>
-    h.database.db.insert(pumpEvents).values(at.map((t) => ({ deviceId: ids.get(serial)!, pumpNumber: pump, occurredAt: new Date(t), volumeMl })));
+    h.database.db
+      .insert(pumpEvents)
+      .values(at.map((t) => ({ deviceId: ids.get(serial)!, pumpNumber: pump, occurredAt: new Date(t), volumeMl })));
 
   const range = { startDate: '2026-03-01T00:00:00-06:00', endDate: '2026-03-08T23:59:59-05:00' };
   const serials = ['SP240001', 'SP240002', 'SP240009'];
@@ -80,14 +82,27 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
   beforeAll(async () => {
     h = await startHarness(backend);
     for (const role of Object.keys(key) as Role[]) {
-      key[role] = (await request(h.app).post('/auth/token/login/').send({ email: `${role}@demo.test`, password: 'Demo1234' })).body.auth_token;
+      key[role] = (
+        await request(h.app)
+          .post('/auth/token/login/')
+          .send({ email: `${role}@demo.test`, password: 'Demo1234' })
+      ).body.auth_token;
     }
     for (const d of await h.database.db.select({ id: devices.id, serial: devices.serial }).from(devices)) ids.set(d.serial, d.id);
     await h.database.exec('delete from pump_events; delete from battery_readings;');
     await h.database.db.update(deviceGroups).set({ timezoneId: 'America/Chicago' });
-    await h.database.db.update(devices).set({ leftPumpType: 'Sunscreen', rightPumpType: 'Sanitizer' }).where(eq(devices.serial, 'SP240001'));
-    await h.database.db.update(devices).set({ leftPumpType: 'Sunscreen', rightPumpType: 'Unspecified' }).where(eq(devices.serial, 'SP240002'));
-    await h.database.db.update(devices).set({ leftPumpType: 'Sanitizer', rightPumpType: 'Unspecified' }).where(eq(devices.serial, 'SP240009'));
+    await h.database.db
+      .update(devices)
+      .set({ leftPumpType: 'Sunscreen', rightPumpType: 'Sanitizer' })
+      .where(eq(devices.serial, 'SP240001'));
+    await h.database.db
+      .update(devices)
+      .set({ leftPumpType: 'Sunscreen', rightPumpType: 'Unspecified' })
+      .where(eq(devices.serial, 'SP240002'));
+    await h.database.db
+      .update(devices)
+      .set({ leftPumpType: 'Sanitizer', rightPumpType: 'Unspecified' })
+      .where(eq(devices.serial, 'SP240009'));
 
     // SP240001 left (sunscreen): Chicago local times in the comments; the range is Mar 1 00:00 CST to Mar 9 00:00 CDT.
     await dispense('SP240001', 1, FL_OZ_ML, '2026-03-01T05:59:00Z'); // Feb 28 23:59 CST: before the range
@@ -113,25 +128,39 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
   });
 
   describe('Email List for Report', () => {
-    it('adds, lists, edits and deletes the caller\'s own addresses in the spec\'s shapes', async () => {
+    it("adds, lists, edits and deletes the caller's own addresses in the spec's shapes", async () => {
       // The demo seed gives the client one address already.
       const initial = (await as('client').get('/email')).body as { id: number }[];
       const added = await as('client').post('/addEmail', { email: ' Ops@Example.COM ', name: 'Ops' });
       expect(added.status, JSON.stringify(added.body)).toBe(201);
       // A new recipient has not confirmed yet (its confirmation mail: security-report-mails.test.ts).
-      expect(added.body).toEqual({ id: expect.any(Number), name: 'Ops', email: 'ops@example.com', is_enable: true, confirmed: false });
+      expect(added.body).toEqual({
+        id: expect.any(Number),
+        name: 'Ops',
+        email: 'ops@example.com',
+        is_enable: true,
+        confirmed: false,
+      });
       const id = added.body.id as number;
 
-      expect((await as('client').post('/addEmail', { email: 'OPS@example.com', name: 'Again' })).body).toEqual({ email: [REPORT_MESSAGES.duplicateEmail] });
-      expect((await as('client').post('/addEmail', { email: 'x@example.com', name: '' })).body).toEqual({ name: ['This field may not be blank.'] });
-      expect((await as('client').post('/addEmail', { email: 'not-an-email', name: 'X' })).body).toEqual({ email: ['Enter a valid email address.'] });
+      expect((await as('client').post('/addEmail', { email: 'OPS@example.com', name: 'Again' })).body).toEqual({
+        email: [REPORT_MESSAGES.duplicateEmail],
+      });
+      expect((await as('client').post('/addEmail', { email: 'x@example.com', name: '' })).body).toEqual({
+        name: ['This field may not be blank.'],
+      });
+      expect((await as('client').post('/addEmail', { email: 'not-an-email', name: 'X' })).body).toEqual({
+        email: ['Enter a valid email address.'],
+      });
       expect((await as('client').post('/addEmail', { name: 'X' })).status).toBe(400);
 
       const edited = await as('client').post(`/email/${id}`, { email: 'ops@example.com', is_enable: false });
       expect(edited.status).toBe(200);
       expect(edited.body).toEqual({ id, name: 'Ops', email: 'ops@example.com', is_enable: false, confirmed: false });
       expect((await as('client').post(`/email/${id}`, {})).status).toBe(400);
-      expect((await as('client').post(`/email/${id}`, { is_enable: 'yes' })).body).toEqual({ is_enable: ['Must be true or false.'] });
+      expect((await as('client').post(`/email/${id}`, { is_enable: 'yes' })).body).toEqual({
+        is_enable: ['Must be true or false.'],
+      });
       expect((await as('client').get('/email')).body).toEqual([...initial, edited.body]);
 
       // Another user neither sees nor touches it.
@@ -150,29 +179,44 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
 
     it('needs a token, and the read-only maintenance credential cannot write', async () => {
       expect((await request(h.app).get('/api/v1/email')).status).toBe(401);
-      const res = await request(h.app).post('/api/v1/addEmail').set('Authorization', `Token ${h.config.maintenanceToken}`).send({ email: 'a@b.test', name: 'A' });
+      const res = await request(h.app)
+        .post('/api/v1/addEmail')
+        .set('Authorization', `Token ${h.config.maintenanceToken}`)
+        .send({ email: 'a@b.test', name: 'A' });
       expect(res.status).toBe(403);
     });
   });
 
   describe('report tags', () => {
-    it('saves {name, deviceSerials} and the spec\'s {name, tag}, lists, edits and removes them', async () => {
+    it("saves {name, deviceSerials} and the spec's {name, tag}, lists, edits and removes them", async () => {
       const a = await as('client').post('/addReportTag', { name: 'Parks', deviceSerials: ['SP240001', 'SP240016', 'SP240001'] });
       expect(a.status, JSON.stringify(a.body)).toBe(201);
       expect(a.body).toMatchObject({ name: 'Parks', isSavedTag: true, deviceSerials: ['SP240001', 'SP240016'] });
       expect(a.body.devices.map((d: { serial: string }) => d.serial)).toEqual(['SP240001', 'SP240016']);
 
-      const b = await as('client').post('/addReportTag', { name: 'Festival', tag: { name: 'Temporary Device List', deviceSerials: ['SP240009'] } });
+      const b = await as('client').post('/addReportTag', {
+        name: 'Festival',
+        tag: { name: 'Temporary Device List', deviceSerials: ['SP240009'] },
+      });
       expect(b.status, JSON.stringify(b.body)).toBe(201);
       expect(b.body.deviceSerials).toEqual(['SP240009']);
       const c = await as('client').post('/addReportTag', { name: 'Listed', tag: [{ serial: 'SP240002' }] });
       expect(c.body.deviceSerials).toEqual(['SP240002']);
 
-      expect((await as('client').post('/addReportTag', { name: ' parks ', deviceSerials: ['SP240002'] })).body).toEqual({ name: [REPORT_MESSAGES.duplicateTagName] });
-      expect((await as('client').post('/addReportTag', { name: 'Both', deviceSerials: ['SP240002'], tag: ['SP240002'] })).status).toBe(400);
-      expect((await as('client').post('/addReportTag', { name: 'Empty', deviceSerials: [] })).body).toEqual({ deviceSerials: [REPORT_MESSAGES.noDevice] });
+      expect((await as('client').post('/addReportTag', { name: ' parks ', deviceSerials: ['SP240002'] })).body).toEqual({
+        name: [REPORT_MESSAGES.duplicateTagName],
+      });
+      expect(
+        (await as('client').post('/addReportTag', { name: 'Both', deviceSerials: ['SP240002'], tag: ['SP240002'] })).status,
+      ).toBe(400);
+      expect((await as('client').post('/addReportTag', { name: 'Empty', deviceSerials: [] })).body).toEqual({
+        deviceSerials: [REPORT_MESSAGES.noDevice],
+      });
       // A device of another client's brand is refused like an unknown one, and nothing is saved.
-      const foreign = await as('client').post('/addReportTag', { name: 'Foreign', deviceSerials: ['SP240001', 'SP240029', 'NOPE'] });
+      const foreign = await as('client').post('/addReportTag', {
+        name: 'Foreign',
+        deviceSerials: ['SP240001', 'SP240029', 'NOPE'],
+      });
       expect(foreign.status).toBe(400);
       expect(foreign.body).toEqual({ deviceSerials: ['Unknown devices: SP240029, NOPE.'] });
 
@@ -182,7 +226,9 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       const edited = await as('client').post(`/editReportTag/${a.body.id}`, { name: 'Big parks', deviceSerials: ['SP240016'] });
       expect(edited.status, JSON.stringify(edited.body)).toBe(200);
       expect(edited.body).toMatchObject({ id: a.body.id, name: 'Big parks', deviceSerials: ['SP240016'] });
-      expect((await as('client').post(`/editReportTag/${a.body.id}`, { name: 'festival' })).body).toEqual({ name: [REPORT_MESSAGES.duplicateTagName] });
+      expect((await as('client').post(`/editReportTag/${a.body.id}`, { name: 'festival' })).body).toEqual({
+        name: [REPORT_MESSAGES.duplicateTagName],
+      });
       expect((await as('client').post(`/editReportTag/${a.body.id}`, {})).status).toBe(400);
 
       // Tags are per user: the partner sees none of them and cannot change them.
@@ -190,7 +236,9 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       expect((await as('partner').post(`/editReportTag/${a.body.id}`, { name: 'Mine' })).status).toBe(404);
       expect((await as('partner').post(`/removeReportTag/${a.body.id}`)).status).toBe(404);
       // The partner's own tag may hold only its devices (SP240016 is not one of them).
-      expect((await as('partner').post('/addReportTag', { name: 'Parks', deviceSerials: ['SP240016'] })).body).toEqual({ deviceSerials: ['Unknown device: SP240016.'] });
+      expect((await as('partner').post('/addReportTag', { name: 'Parks', deviceSerials: ['SP240016'] })).body).toEqual({
+        deviceSerials: ['Unknown device: SP240016.'],
+      });
       expect((await as('partner').post('/addReportTag', { name: 'Parks', deviceSerials: ['SP240001'] })).status).toBe(201);
 
       const removed = await as('client').post(`/removeReportTag/${a.body.id}`);
@@ -205,7 +253,13 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       const res = await as('distributor').post('/report', { deviceSerials: serials, ...range });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const r = res.body as ReportAnswer;
-      expect(r).toMatchObject({ start_date: '2026-03-01', end_date: '2026-03-08', days: 8, range_label: '2026/Mar/01 - 2026/Mar/08', counts: { devices: 3, brands: 2, counties: 1 } });
+      expect(r).toMatchObject({
+        start_date: '2026-03-01',
+        end_date: '2026-03-08',
+        days: 8,
+        range_label: '2026/Mar/01 - 2026/Mar/08',
+        counts: { devices: 3, brands: 2, counties: 1 },
+      });
       const by = Object.fromEntries(r.devices.map((d) => [d.serial, d]));
       expect(by.SP240001).toMatchObject({
         left_pump_type: 'Sunscreen',
@@ -221,19 +275,47 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
         brand: 'SunStop',
         time_zone: 'America/Chicago',
       });
-      expect(by.SP240002).toMatchObject({ left_dispensed: 1, right_dispensed: 0, sunscreen_dispensed: 1, sunscreen_fl_oz: 0.17, sanitizer_fl_oz: 0, battery_percent: null });
-      expect(by.SP240009).toMatchObject({ left_dispensed: 2, sunscreen_dispensed: 0, sanitizer_dispensed: 2, sanitizer_fl_oz: 2 });
-      expect(r.totals).toEqual({ left_dispensed: 6, right_dispensed: 2, sunscreen_dispensed: 4, sanitizer_dispensed: 4, sunscreen_fl_oz: 3.67, sanitizer_fl_oz: 2.68 });
+      expect(by.SP240002).toMatchObject({
+        left_dispensed: 1,
+        right_dispensed: 0,
+        sunscreen_dispensed: 1,
+        sunscreen_fl_oz: 0.17,
+        sanitizer_fl_oz: 0,
+        battery_percent: null,
+      });
+      expect(by.SP240009).toMatchObject({
+        left_dispensed: 2,
+        sunscreen_dispensed: 0,
+        sanitizer_dispensed: 2,
+        sanitizer_fl_oz: 2,
+      });
+      expect(r.totals).toEqual({
+        left_dispensed: 6,
+        right_dispensed: 2,
+        sunscreen_dispensed: 4,
+        sanitizer_dispensed: 4,
+        sunscreen_fl_oz: 3.67,
+        sanitizer_fl_oz: 2.68,
+      });
       // Plain dates mean the same days.
-      const plain = await as('distributor').post('/report', { deviceSerials: serials, startDate: '2026-03-01', endDate: '2026-03-08' });
+      const plain = await as('distributor').post('/report', {
+        deviceSerials: serials,
+        startDate: '2026-03-01',
+        endDate: '2026-03-08',
+      });
       expect(plain.body.totals).toEqual(r.totals);
     });
 
     it('POST /downloadReport: a real xlsx whose cells hold the same numbers, named <start>-<end>.xlsx', async () => {
-      const res = await as('distributor').post('/downloadReport', { deviceSerials: serials, ...range }).buffer(true).parse(binary);
+      const res = await as('distributor')
+        .post('/downloadReport', { deviceSerials: serials, ...range })
+        .buffer(true)
+        .parse(binary);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toContain('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-      expect(res.headers['content-disposition']).toBe(`attachment; filename="2026_Mar_01-2026_Mar_08.xlsx"; filename*=UTF-8''2026%2FMar%2F01-2026%2FMar%2F08.xlsx`);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="2026_Mar_01-2026_Mar_08.xlsx"; filename*=UTF-8''2026%2FMar%2F01-2026%2FMar%2F08.xlsx`,
+      );
       const wb = await workbook(res.body as Buffer);
       const ws = wb.getWorksheet('Report')!;
       expect(ws.getCell('A1').value).toBe('Dispensing Report');
@@ -266,7 +348,12 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
 
     it('POST /api/pdf renders the report data as a PDF named <start>-<end>.pdf', async () => {
       const data = (await as('client').post('/report', { deviceSerials: serials, ...range })).body as ReportAnswer;
-      const res = await request(h.app).post('/api/pdf').set('Authorization', `Token ${key.client}`).send(data).buffer(true).parse(binary);
+      const res = await request(h.app)
+        .post('/api/pdf')
+        .set('Authorization', `Token ${key.client}`)
+        .send(data)
+        .buffer(true)
+        .parse(binary);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('application/pdf');
       expect(res.headers['content-disposition']).toContain("filename*=UTF-8''2026%2FMar%2F01-2026%2FMar%2F08.pdf");
@@ -275,12 +362,30 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       // pdftotext (a reader's extraction) gives runs of spaces as one.
       if (pdfTextChecks) {
         const text = pdfText(pdf);
-        for (const s of ['Dispensing Report', 'SP240001', 'SP240009', 'Total', '3.67', '2.68', 'Devices: 3 Brands: 2 Counties: 1', 'Page 1 of 1']) expect(text).toContain(s);
+        for (const s of [
+          'Dispensing Report',
+          'SP240001',
+          'SP240009',
+          'Total',
+          '3.67',
+          '2.68',
+          'Devices: 3 Brands: 2 Counties: 1',
+          'Page 1 of 1',
+        ])
+          expect(text).toContain(s);
       }
 
       // A long report breaks into pages, each numbered.
-      const long = { ...data, devices: Array.from({ length: 120 }, (_, i) => ({ ...data.devices[0]!, serial: `SP9${String(i).padStart(5, '0')}` })) };
-      const big = await request(h.app).post('/api/pdf').set('Authorization', `Token ${key.client}`).send(long).buffer(true).parse(binary);
+      const long = {
+        ...data,
+        devices: Array.from({ length: 120 }, (_, i) => ({ ...data.devices[0]!, serial: `SP9${String(i).padStart(5, '0')}` })),
+      };
+      const big = await request(h.app)
+        .post('/api/pdf')
+        .set('Authorization', `Token ${key.client}`)
+        .send(long)
+        .buffer(true)
+        .parse(binary);
       expect(big.status).toBe(200);
       if (pdfTextChecks) {
         // Rows wrap to their tallest cell, so the page count follows the content: every row is there, every page numbered.
@@ -292,19 +397,31 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       }
 
       expect((await request(h.app).post('/api/pdf').send(data)).status).toBe(401);
-      const bad = await request(h.app).post('/api/pdf').set('Authorization', `Token ${key.client}`).send({ ...data, days: 'many' });
+      const bad = await request(h.app)
+        .post('/api/pdf')
+        .set('Authorization', `Token ${key.client}`)
+        .send({ ...data, days: 'many' });
       expect(bad.status).toBe(400);
       expect(bad.body).toHaveProperty('days');
     });
 
     it.skipIf(!pdfTextChecks)('keeps labels outside Latin-1 (Greek, Vietnamese) in the PDF text', async () => {
       const labels: Record<string, string> = { SP240002: 'Bãi biển Mỹ Khê', SP240009: 'Παραλία Βόρεια' };
-      const saved = await h.database.db.select({ serial: devices.serial, label: devices.label }).from(devices).where(inArray(devices.serial, Object.keys(labels)));
+      const saved = await h.database.db
+        .select({ serial: devices.serial, label: devices.label })
+        .from(devices)
+        .where(inArray(devices.serial, Object.keys(labels)));
       try {
-        for (const [serial, label] of Object.entries(labels)) await h.database.db.update(devices).set({ label }).where(eq(devices.serial, serial));
+        for (const [serial, label] of Object.entries(labels))
+          await h.database.db.update(devices).set({ label }).where(eq(devices.serial, serial));
         const data = (await as('client').post('/report', { deviceSerials: serials, ...range })).body as ReportAnswer;
         expect(data.devices.map((d) => d.name)).toEqual(expect.arrayContaining(Object.values(labels)));
-        const res = await request(h.app).post('/api/pdf').set('Authorization', `Token ${key.client}`).send(data).buffer(true).parse(binary);
+        const res = await request(h.app)
+          .post('/api/pdf')
+          .set('Authorization', `Token ${key.client}`)
+          .send(data)
+          .buffer(true)
+          .parse(binary);
         expect(res.status).toBe(200);
         const text = pdfText(res.body as Buffer);
         for (const label of Object.values(labels)) expect(text).toContain(label);
@@ -317,9 +434,13 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       const client = await as('client').post('/report', { deviceSerials: ['SP240001', 'SP240029'], ...range });
       expect(client.status).toBe(400);
       expect(client.body).toEqual({ deviceSerials: ['Unknown device: SP240029.'] });
-      expect((await as('partner').post('/downloadReport', { deviceSerials: ['SP240016'], ...range })).body).toEqual({ deviceSerials: ['Unknown device: SP240016.'] });
+      expect((await as('partner').post('/downloadReport', { deviceSerials: ['SP240016'], ...range })).body).toEqual({
+        deviceSerials: ['Unknown device: SP240016.'],
+      });
       expect((await as('client2').post('/report', { deviceSerials: ['SP240029'], ...range })).status).toBe(200);
-      expect((await as('client').post('/report', { deviceSerials: [], ...range })).body).toEqual({ deviceSerials: [REPORT_MESSAGES.noDevice] });
+      expect((await as('client').post('/report', { deviceSerials: [], ...range })).body).toEqual({
+        deviceSerials: [REPORT_MESSAGES.noDevice],
+      });
     });
 
     it('bad dates answer 400 with the field', async () => {
@@ -331,7 +452,11 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       expect(reversed.status).toBe(400);
       expect(reversed.body).toEqual({ startDate: [REPORT_MESSAGES.startAfterEnd] });
       expect((await post({ startDate: '2010-01-01' })).status).toBe(400);
-      const malformed = await request(h.app).post('/api/v1/downloadReport').set('Authorization', `Token ${key.distributor}`).set('Content-Type', 'application/json').send('{"deviceSerials": [');
+      const malformed = await request(h.app)
+        .post('/api/v1/downloadReport')
+        .set('Authorization', `Token ${key.distributor}`)
+        .set('Content-Type', 'application/json')
+        .send('{"deviceSerials": [');
       expect(malformed.status).toBe(400);
     });
   });
@@ -340,7 +465,11 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
     const mailsTo = (email: string, since: number) => h.smtp.received.slice(since).filter((m) => m.to.includes(email));
 
     beforeAll(async () => {
-      for (const [email, name] of [['ops@report.test', 'Ops'], ['boss@report.test', 'Boss'], ['off@report.test', 'Off']]) {
+      for (const [email, name] of [
+        ['ops@report.test', 'Ops'],
+        ['boss@report.test', 'Boss'],
+        ['off@report.test', 'Off'],
+      ]) {
         const res = await as('distributor').post('/addEmail', { email, name });
         expect(res.status).toBe(201);
         if (email === 'off@report.test') await as('distributor').post(`/email/${res.body.id}`, { is_enable: false });
@@ -349,16 +478,24 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       await confirmRecipients(h.app, h.smtp.received, ['ops@report.test', 'boss@report.test', 'off@report.test']);
     });
 
-    it('answers 400 for an empty list, and for addresses not enabled in the caller\'s list', async () => {
+    it("answers 400 for an empty list, and for addresses not enabled in the caller's list", async () => {
       const empty = await as('distributor').post('/emailReport', { deviceSerials: serials, ...range, emails: [] });
       expect(empty.status).toBe(400);
       expect(empty.body).toEqual({ emails: [REPORT_MESSAGES.emailListEmpty] });
-      const stranger = await as('distributor').post('/emailReport', { deviceSerials: serials, ...range, emails: ['ops@report.test', 'spam@else.test', 'off@report.test'] });
+      const stranger = await as('distributor').post('/emailReport', {
+        deviceSerials: serials,
+        ...range,
+        emails: ['ops@report.test', 'spam@else.test', 'off@report.test'],
+      });
       expect(stranger.status).toBe(400);
       expect(stranger.body.emails[0]).toContain('spam@else.test, off@report.test');
       // Another user's list does not count.
-      expect((await as('client').post('/emailReport', { deviceSerials: ['SP240001'], ...range, emails: ['ops@report.test'] })).status).toBe(400);
-      expect((await as('distributor').post('/emailReport', { deviceSerials: ['NOPE'], ...range, emails: ['ops@report.test'] })).status).toBe(400);
+      expect(
+        (await as('client').post('/emailReport', { deviceSerials: ['SP240001'], ...range, emails: ['ops@report.test'] })).status,
+      ).toBe(400);
+      expect(
+        (await as('distributor').post('/emailReport', { deviceSerials: ['NOPE'], ...range, emails: ['ops@report.test'] })).status,
+      ).toBe(400);
     });
 
     it('mails each address once with the xlsx and the pdf; the same request again mails nobody', async () => {
@@ -375,7 +512,12 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
         expect(mails).toHaveLength(1);
         const files = attachments(mails[0]!);
         expect(files.map((f) => f.filename).sort()).toEqual(['2026_Mar_01-2026_Mar_08.pdf', '2026_Mar_01-2026_Mar_08.xlsx']);
-        expect(files.find((f) => f.filename.endsWith('.pdf'))!.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+        expect(
+          files
+            .find((f) => f.filename.endsWith('.pdf'))!
+            .content.subarray(0, 5)
+            .toString('latin1'),
+        ).toBe('%PDF-');
         const wb = await workbook(files.find((f) => f.filename.endsWith('.xlsx'))!.content);
         expect(wb.getWorksheet('Report')!.getCell('A3').value).toBe('Devices: 3    Brands: 2    Counties: 1');
         expect(mailText(mails[0]!.raw)).toContain('Sunscreen: 4 dispenses, 3.67 fl.oz.');
@@ -386,7 +528,12 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       const again = await as('distributor').post('/emailReport', body);
       expect(again.body.jobs).toEqual(res.body.jobs);
       const { requestId: _omit, ...withoutId } = body;
-      await request(h.app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).set('Idempotency-Key', 'req-1').send(withoutId).expect(202);
+      await request(h.app)
+        .post('/api/v1/emailReport')
+        .set('Authorization', `Token ${key.distributor}`)
+        .set('Idempotency-Key', 'req-1')
+        .send(withoutId)
+        .expect(202);
       await drain(h.app);
       expect(h.smtp.received.length - before).toBe(2);
 
@@ -414,7 +561,10 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
         expect(res.status).toBe(202);
         await drain(app);
         expect(mailsTo('ops@report.test', before)).toHaveLength(1);
-        const [run] = await h.database.db.select().from(jobRuns).where(like(jobRuns.idempotencyKey, `report-email:${res.body.jobId}:%`));
+        const [run] = await h.database.db
+          .select()
+          .from(jobRuns)
+          .where(like(jobRuns.idempotencyKey, `report-email:${res.body.jobId}:%`));
         expect(run).toMatchObject({ name: 'report-email', status: 'done' });
 
         // Queued again on the other app (a second worker) and on this one: nothing more.
@@ -450,21 +600,36 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       };
       // The real report-email job, with a short backoff so its five attempts fit in the test.
       const fast = { ...jobs, 'report-email': { ...jobs['report-email'], backoffMs: 5 } };
-      const queue = inProcessQueue(fast, { mailer, reports: reportRenderer(h.database.db, { files: counted }), servicePlans: servicePlanRenderer(h.database.db) }, dbJobLedger(h.database.db));
+      const queue = inProcessQueue(
+        fast,
+        { mailer, reports: reportRenderer(h.database.db, { files: counted }), servicePlans: servicePlanRenderer(h.database.db) },
+        dbJobLedger(h.database.db),
+      );
       const app = createApp({ config: h.config, database: h.database, mailer, queue, log: () => undefined });
       try {
         const before = h.smtp.received.length;
         const emails = ['ops@report.test', 'boss@report.test', 'third@report.test'];
         const body = { deviceSerials: serials, ...range, emails, requestId: `once-${crypto.randomUUID()}` };
-        const res = await request(app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body).expect(202);
+        const res = await request(app)
+          .post('/api/v1/emailReport')
+          .set('Authorization', `Token ${key.distributor}`)
+          .send(body)
+          .expect(202);
         expect(res.body.jobs).toHaveLength(3);
         await drain(app); // the outbox's drain: the relay hands the rows to the queue, then the queue runs them
         expect(builds).toBe(1);
         expect(mailsTo('ops@report.test', before)).toHaveLength(1);
         expect(mailsTo('third@report.test', before)).toHaveLength(1);
         expect(mailsTo('boss@report.test', before)).toHaveLength(0);
-        const runs = await h.database.db.select().from(jobRuns).where(like(jobRuns.idempotencyKey, `report-email:${res.body.jobId}:%`));
-        expect(Object.fromEntries(runs.map((r) => [r.idempotencyKey.split(':').at(-1), r.status]))).toEqual({ 'ops@report.test': 'done', 'boss@report.test': 'failed', 'third@report.test': 'done' });
+        const runs = await h.database.db
+          .select()
+          .from(jobRuns)
+          .where(like(jobRuns.idempotencyKey, `report-email:${res.body.jobId}:%`));
+        expect(Object.fromEntries(runs.map((r) => [r.idempotencyKey.split(':').at(-1), r.status]))).toEqual({
+          'ops@report.test': 'done',
+          'boss@report.test': 'failed',
+          'third@report.test': 'done',
+        });
 
         // The client sends the request again: only the mail that did not go is sent, with the stored files.
         await request(app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body).expect(202);
@@ -490,7 +655,16 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       };
       // Each worker has its own renderer and store, as two processes would: the stored claim decides who builds.
       const worker = () => {
-        const queue = bullmqQueue(jobs, { mailer, reports: reportRenderer(h.database.db, { files: counted }), servicePlans: servicePlanRenderer(h.database.db) }, dbJobLedger(h.database.db), { redisUrl: TEST_REDIS_URL, prefix });
+        const queue = bullmqQueue(
+          jobs,
+          {
+            mailer,
+            reports: reportRenderer(h.database.db, { files: counted }),
+            servicePlans: servicePlanRenderer(h.database.db),
+          },
+          dbJobLedger(h.database.db),
+          { redisUrl: TEST_REDIS_URL, prefix },
+        );
         return { queue, app: createApp({ config: h.config, database: h.database, mailer, queue, log: () => undefined }) };
       };
       // The harness's own app is a third process on this database: its outbox relay (every 2 s) would take rows
@@ -501,8 +675,18 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       const b = worker();
       try {
         const before = h.smtp.received.length;
-        const body = { deviceSerials: serials, ...range, emails: ['ops@report.test', 'boss@report.test'], requestId: `bull-${prefix}` };
-        for (const w of [a, b, a]) await request(w.app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body).expect(202);
+        const body = {
+          deviceSerials: serials,
+          ...range,
+          emails: ['ops@report.test', 'boss@report.test'],
+          requestId: `bull-${prefix}`,
+        };
+        for (const w of [a, b, a])
+          await request(w.app)
+            .post('/api/v1/emailReport')
+            .set('Authorization', `Token ${key.distributor}`)
+            .send(body)
+            .expect(202);
         // Each app's outbox drain: its relay hands the recorded rows over, then its worker runs them.
         await Promise.all([drain(a.app), drain(b.app)]);
         await Promise.all([drain(a.app), drain(b.app)]);

@@ -22,7 +22,8 @@ describe.each(BACKENDS)('device scope by role on %s', (backend) => {
   });
 
   const get = (email: string, path: string) => request(h.app).get(path).set('Authorization', `Token ${keys[email]}`);
-  const userId = async (email: string) => (await h.database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
+  const userId = async (email: string) =>
+    (await h.database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
   const serials = (rows: { serial: string }[]) => rows.map((r) => r.serial).sort();
 
   it('a distributor sees every placed device', async () => {
@@ -34,7 +35,12 @@ describe.each(BACKENDS)('device scope by role on %s', (backend) => {
   });
 
   it.each(['client@demo.test', 'client2@demo.test'])('%s sees exactly the devices of brands assigned to it', async (email) => {
-    const brandIds = (await h.database.db.select({ id: brandClients.brandId }).from(brandClients).where(eq(brandClients.userId, await userId(email)))).map((r) => r.id);
+    const brandIds = (
+      await h.database.db
+        .select({ id: brandClients.brandId })
+        .from(brandClients)
+        .where(eq(brandClients.userId, await userId(email)))
+    ).map((r) => r.id);
     expect(brandIds.length).toBeGreaterThan(0);
     const expected = await h.database.db
       .select({ serial: devices.serial })
@@ -43,7 +49,10 @@ describe.each(BACKENDS)('device scope by role on %s', (backend) => {
     const res = await get(email, '/api/v1/device');
     expect(res.status).toBe(200);
     expect(serials(res.body)).toEqual(serials(expected));
-    const all = await h.database.db.select({ n: sql<number>`count(*)::int` }).from(devices).where(isNotNull(devices.groupId));
+    const all = await h.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(devices)
+      .where(isNotNull(devices.groupId));
     expect(res.body.length).toBeLessThan(all[0]!.n);
   });
 
@@ -69,19 +78,59 @@ describe.each(BACKENDS)('device scope by role on %s', (backend) => {
     expect(hidden.status).toBe(404);
     expect(hidden.body).toEqual({ detail: 'No device with this serial.' });
     expect((await get('partner@demo.test', `/api/v1/device/${inside.serial}`)).status).toBe(
-      (await get('partner@demo.test', '/api/v1/device')).body.some((d: { serial: string }) => d.serial === inside.serial) ? 200 : 404,
+      (await get('partner@demo.test', '/api/v1/device')).body.some((d: { serial: string }) => d.serial === inside.serial)
+        ? 200
+        : 404,
     );
 
     const res = await get('client@demo.test', `/api/v1/device/${inside.serial}`);
     expect(res.status).toBe(200);
     for (const field of [
-      'serial', 'label', 'number', 'address', 'location', 'location_id', 'location_group', 'brand', 'brand_name',
-      'location_event_type', 'left_pump_type', 'right_pump_type', 'batch', 'batchNumber', 'batch2Number', 'batch2',
-      'level_sensor1', 'level_sensor2', 'volume_remain', 'volume_remain2', 'is_pause', 'is_activated', 'active',
-      'is_online', 'is_registration', 'is_warning', 'is_batch_warning', 'is_maintenance', 'warning_lists',
-      'is_enabled_vandalism', 'is_enabled_maintenance', 'pending_flags', 'poweroff_time', 'wakeup1_time',
-      'next_wakeup_time', 'core_ver', 'signal_quality', 'battery_warning', 'battery_volt', 'battery_percent', 'rental',
-      'simcardPhoneNumber', 'imei', 'simSerialNumber', 'id',
+      'serial',
+      'label',
+      'number',
+      'address',
+      'location',
+      'location_id',
+      'location_group',
+      'brand',
+      'brand_name',
+      'location_event_type',
+      'left_pump_type',
+      'right_pump_type',
+      'batch',
+      'batchNumber',
+      'batch2Number',
+      'batch2',
+      'level_sensor1',
+      'level_sensor2',
+      'volume_remain',
+      'volume_remain2',
+      'is_pause',
+      'is_activated',
+      'active',
+      'is_online',
+      'is_registration',
+      'is_warning',
+      'is_batch_warning',
+      'is_maintenance',
+      'warning_lists',
+      'is_enabled_vandalism',
+      'is_enabled_maintenance',
+      'pending_flags',
+      'poweroff_time',
+      'wakeup1_time',
+      'next_wakeup_time',
+      'core_ver',
+      'signal_quality',
+      'battery_warning',
+      'battery_volt',
+      'battery_percent',
+      'rental',
+      'simcardPhoneNumber',
+      'imei',
+      'simSerialNumber',
+      'id',
     ]) {
       expect(res.body, field).toHaveProperty(field);
     }

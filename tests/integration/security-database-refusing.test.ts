@@ -30,7 +30,15 @@ function refusingPostgres() {
     socket.once('data', () => {
       startups += 1;
       const [code, message] = refusal;
-      const fields = Buffer.concat([...[['S', 'FATAL'], ['V', 'FATAL'], ['C', code], ['M', message]].map(([k, v]) => Buffer.from(`${k}${v}\0`)), Buffer.from([0])]);
+      const fields = Buffer.concat([
+        ...[
+          ['S', 'FATAL'],
+          ['V', 'FATAL'],
+          ['C', code],
+          ['M', message],
+        ].map(([k, v]) => Buffer.from(`${k}${v}\0`)),
+        Buffer.from([0]),
+      ]);
       const length = Buffer.alloc(4);
       length.writeInt32BE(fields.length + 4);
       socket.end(Buffer.concat([Buffer.from('E'), length, fields]));
@@ -54,8 +62,16 @@ describe('a database refusing connections', () => {
     await new Promise<void>((resolve) => pgStandIn.server.listen(0, '127.0.0.1', resolve));
     const { port } = pgStandIn.server.address() as net.AddressInfo;
     database = await openDatabase({ url: `postgres://fleet@127.0.0.1:${port}/fleet`, migrate: false });
-    const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', SECRET_KEY: 'k'.repeat(32) }), publicUrl: 'http://portal.test' };
-    app = createApp({ config, database, mailer: createMailer({ from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox') }), log: () => undefined });
+    const config = {
+      ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', SECRET_KEY: 'k'.repeat(32) }),
+      publicUrl: 'http://portal.test',
+    };
+    app = createApp({
+      config,
+      database,
+      mailer: createMailer({ from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox') }),
+      log: () => undefined,
+    });
   });
   afterAll(async () => {
     await app?.queue.close().catch(() => undefined);
@@ -64,24 +80,27 @@ describe('a database refusing connections', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it.each(REFUSALS)('answers 503 with Retry-After when PostgreSQL refuses the session with %s, signed in or not', async (code, message) => {
-    pgStandIn.refuseWith([code, message]);
-    const before = pgStandIn.startups;
-    const answers = [
-      await request(app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' }),
-      await request(app).get('/api/v1/device').set('Authorization', 'Token 0123456789abcdef0123456789abcdef01234567'),
-      await request(app).get('/api/v1/checkUser/distributor@demo.test'),
-    ];
-    // The stand-in was asked: the answers come from its refusals, not from a check before the database.
-    expect(pgStandIn.startups).toBeGreaterThan(before);
-    for (const res of answers) {
-      expect({ status: res.status, retryAfter: res.headers['retry-after'], body: res.body }).toEqual({
-        status: 503,
-        retryAfter: '5',
-        body: { detail: 'The service is temporarily unavailable. Try again shortly.' },
-      });
-    }
-    // /readyz says the same.
-    expect((await request(app).get('/readyz')).status).toBe(503);
-  });
+  it.each(REFUSALS)(
+    'answers 503 with Retry-After when PostgreSQL refuses the session with %s, signed in or not',
+    async (code, message) => {
+      pgStandIn.refuseWith([code, message]);
+      const before = pgStandIn.startups;
+      const answers = [
+        await request(app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' }),
+        await request(app).get('/api/v1/device').set('Authorization', 'Token 0123456789abcdef0123456789abcdef01234567'),
+        await request(app).get('/api/v1/checkUser/distributor@demo.test'),
+      ];
+      // The stand-in was asked: the answers come from its refusals, not from a check before the database.
+      expect(pgStandIn.startups).toBeGreaterThan(before);
+      for (const res of answers) {
+        expect({ status: res.status, retryAfter: res.headers['retry-after'], body: res.body }).toEqual({
+          status: 503,
+          retryAfter: '5',
+          body: { detail: 'The service is temporarily unavailable. Try again shortly.' },
+        });
+      }
+      // /readyz says the same.
+      expect((await request(app).get('/readyz')).status).toBe(503);
+    },
+  );
 });

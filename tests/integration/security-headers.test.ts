@@ -19,7 +19,10 @@ type Csp = Map<string, string[]>;
 function parseCsp(header: string | undefined): Csp {
   expect(header, 'Content-Security-Policy header').toBeTruthy();
   const csp: Csp = new Map();
-  for (const part of header!.split(';').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of header!
+    .split(';')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, ...values] = part.split(/\s+/);
     expect(csp.has(name!), `directive ${name} twice`).toBe(false);
     csp.set(name!, values);
@@ -47,7 +50,10 @@ beforeAll(async () => {
   h = await startHarness('pglite');
   clientDir = path.join(h.dataDir, 'client');
   fs.mkdirSync(path.join(clientDir, 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>');
+  fs.writeFileSync(
+    path.join(clientDir, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
+  );
   fs.writeFileSync(path.join(clientDir, 'assets', 'app.js'), 'console.log(1)');
 });
 afterAll(async () => {
@@ -92,19 +98,33 @@ describe('security headers without a browser', () => {
 
   it('every API answer carries the same headers: successes, refusals, errors, 404s, the public calls', async () => {
     const app = portal();
-    const token = (await request(app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token as string;
+    const token = (await request(app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body
+      .auth_token as string;
     const answers = [
       await request(app).get('/api/v1/user').set('Authorization', `Token ${token}`),
       await request(app).get('/api/v1/device'),
       await request(app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Wrong1234' }),
-      await request(app).post('/api/v1/addEmail').set('Authorization', `Token ${token}`).set('Content-Type', 'application/json').send('{"email": '),
+      await request(app)
+        .post('/api/v1/addEmail')
+        .set('Authorization', `Token ${token}`)
+        .set('Content-Type', 'application/json')
+        .send('{"email": '),
       await request(app).get('/api/v1/no-such-call').set('Authorization', `Token ${token}`),
       await request(app).get('/healthz'),
       await request(app).get('/api/openapi.json'),
       await request(app).post('/device/v1/checkin').send({}),
     ];
     expect(answers.map((r) => r.status)).toEqual([200, 401, 400, 400, 404, 200, 200, 401]);
-    const names = ['GET /api/v1/user', 'GET /api/v1/device (no token)', 'POST /auth/token/login/ (wrong)', 'POST /api/v1/addEmail (malformed JSON)', 'GET /api/v1/no-such-call', 'GET /healthz', 'GET /api/openapi.json', 'POST /device/v1/checkin (no credential)'];
+    const names = [
+      'GET /api/v1/user',
+      'GET /api/v1/device (no token)',
+      'POST /auth/token/login/ (wrong)',
+      'POST /api/v1/addEmail (malformed JSON)',
+      'GET /api/v1/no-such-call',
+      'GET /healthz',
+      'GET /api/openapi.json',
+      'POST /device/v1/checkin (no credential)',
+    ];
     for (const [i, res] of answers.entries()) {
       const where = names[i]!;
       expect(res.headers['x-frame-options'], where).toBe('DENY');
@@ -117,12 +137,18 @@ describe('security headers without a browser', () => {
   });
 
   it('an operator map style adds its origin to what may be fetched; Google only with a key; https adds HSTS', async () => {
-    const styled = parseCsp((await request(portal({ mapStyleUrl: 'https://tiles.example.com/styles/basic.json' })).get('/')).headers['content-security-policy']);
+    const styled = parseCsp(
+      (await request(portal({ mapStyleUrl: 'https://tiles.example.com/styles/basic.json' })).get('/')).headers[
+        'content-security-policy'
+      ],
+    );
     expect(styled.get('connect-src')).toEqual(["'self'", 'https://tiles.example.com']);
     expect(styled.get('img-src')).toContain('https://tiles.example.com');
     expect(styled.get('script-src')).toEqual(["'self'"]);
 
-    const google = parseCsp((await request(portal({ googleMapsApiKey: 'test-key-not-a-secret' })).get('/')).headers['content-security-policy']);
+    const google = parseCsp(
+      (await request(portal({ googleMapsApiKey: 'test-key-not-a-secret' })).get('/')).headers['content-security-policy'],
+    );
     expect(google.get('script-src')).toContain('https://maps.googleapis.com');
     expect(google.get('script-src')).not.toContain("'unsafe-eval'");
     expect(google.get('script-src')).not.toContain("'unsafe-inline'");

@@ -66,7 +66,10 @@ describe('sign-in limit (embedded: counters in memory)', () => {
   it('30 password-reset requests in a row send at most 3 mails', async () => {
     const before = h.smtp.received.length;
     const answers = [];
-    for (let i = 0; i < 30; i++) answers.push((await request(h.app).post('/api/v1/requestResetPassword/partner@demo.test').set('X-Forwarded-For', '192.0.2.44')).status);
+    for (let i = 0; i < 30; i++)
+      answers.push(
+        (await request(h.app).post('/api/v1/requestResetPassword/partner@demo.test').set('X-Forwarded-For', '192.0.2.44')).status,
+      );
     expect(answers.slice(0, 3)).toEqual([200, 200, 200]);
     expect(answers.slice(3).every((s) => s === 429)).toBe(true);
     await new Promise((r) => setTimeout(r, 300));
@@ -76,29 +79,42 @@ describe('sign-in limit (embedded: counters in memory)', () => {
   it('one address asking reset mails for many emails is throttled (20 requests an hour), whatever the emails', async () => {
     const before = h.smtp.received.length;
     const answers = [];
-    for (let i = 0; i < 24; i++) answers.push((await request(h.app).post(`/api/v1/requestResetPassword/reset-probe${i}@demo.test`).set('X-Forwarded-For', '192.0.2.47')).status);
+    for (let i = 0; i < 24; i++)
+      answers.push(
+        (await request(h.app).post(`/api/v1/requestResetPassword/reset-probe${i}@demo.test`).set('X-Forwarded-For', '192.0.2.47'))
+          .status,
+      );
     // Each email is new (its own limit untouched): the address's limit is what stops them.
     expect(answers.slice(0, 20)).toEqual(Array(20).fill(404));
     expect(answers.slice(20)).toEqual([429, 429, 429, 429]);
     // A real account asked from that address now is refused too, and gets no mail; from another address it does.
-    const spent = await request(h.app).post('/api/v1/requestResetPassword/client2@demo.test').set('X-Forwarded-For', '192.0.2.47');
+    const spent = await request(h.app)
+      .post('/api/v1/requestResetPassword/client2@demo.test')
+      .set('X-Forwarded-For', '192.0.2.47');
     expect(spent.status).toBe(429);
     expect(spent.body.detail).toMatch(/^Too many password reset requests\. Try again in \d+ seconds\.$/);
     await new Promise((r) => setTimeout(r, 300));
     expect(h.smtp.received.length).toBe(before);
-    expect((await request(h.app).post('/api/v1/requestResetPassword/client2@demo.test').set('X-Forwarded-For', '192.0.2.48')).status).toBe(200);
+    expect(
+      (await request(h.app).post('/api/v1/requestResetPassword/client2@demo.test').set('X-Forwarded-For', '192.0.2.48')).status,
+    ).toBe(200);
   });
 
   it('sign-up is throttled: 10 an hour per address, 3 an hour per email; 429 with Retry-After and a clear message, nothing added', async () => {
     const signUp = (email: string, from: string) =>
-      request(h.app).post('/auth/users/').set('X-Forwarded-For', from).send({ email, username: 'Spray Co', password: 'Secret123', company: 'Spray Co', phone: '+1 225 555 0150' });
+      request(h.app)
+        .post('/auth/users/')
+        .set('X-Forwarded-For', from)
+        .send({ email, username: 'Spray Co', password: 'Secret123', company: 'Spray Co', phone: '+1 225 555 0150' });
     const pendingCount = async () => (await h.database.db.select().from(users).where(like(users.email, 'spray%'))).length;
     // The sweep's case: a burst of sign-ups from one address. The first 10 are requests, the rest refused.
     const answers = [];
     for (let i = 0; i < 14; i++) answers.push(await signUp(`spray${i}@example.com`, '192.0.2.60'));
     expect(answers.map((r) => r.status)).toEqual([...Array(10).fill(201), 429, 429, 429, 429]);
     const refused = answers[10]!;
-    expect(refused.body.detail).toMatch(/^Too many sign-up requests from this address or for this email\. Try again in \d+ seconds\.$/);
+    expect(refused.body.detail).toMatch(
+      /^Too many sign-up requests from this address or for this email\. Try again in \d+ seconds\.$/,
+    );
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600);
     expect(await pendingCount()).toBe(10);
@@ -109,15 +125,24 @@ describe('sign-in limit (embedded: counters in memory)', () => {
     for (let i = 0; i < 5; i++) perEmail.push((await signUp('spray-one@example.com', `192.0.2.${70 + i}`)).status);
     expect(perEmail).toEqual([201, 400, 400, 429, 429]);
     // A request its schema refuses is not counted: a fumbled form does not spend the address's sign-ups.
-    for (let i = 0; i < 12; i++) expect((await request(h.app).post('/auth/users/').set('X-Forwarded-For', '192.0.2.80').send({ email: 'not-an-email' })).status).toBe(400);
+    for (let i = 0; i < 12; i++)
+      expect(
+        (await request(h.app).post('/auth/users/').set('X-Forwarded-For', '192.0.2.80').send({ email: 'not-an-email' })).status,
+      ).toBe(400);
     expect((await signUp('spray-fumbled@example.com', '192.0.2.80')).status).toBe(201);
   });
 
   it('the role lookup is throttled per address (it tells which emails have accounts)', async () => {
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => request(h.app).get(`/api/v1/checkUser/probe${i}@demo.test`).set('X-Forwarded-For', '192.0.2.45')));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        request(h.app).get(`/api/v1/checkUser/probe${i}@demo.test`).set('X-Forwarded-For', '192.0.2.45'),
+      ),
+    );
     expect(answers.filter((r) => r.status === 404)).toHaveLength(30);
     expect(answers.filter((r) => r.status === 429)).toHaveLength(10);
-    expect((await request(h.app).get('/api/v1/checkUser/client@demo.test').set('X-Forwarded-For', '192.0.2.46')).status).toBe(200);
+    expect((await request(h.app).get('/api/v1/checkUser/client@demo.test').set('X-Forwarded-For', '192.0.2.46')).status).toBe(
+      200,
+    );
   });
 });
 
@@ -158,7 +183,9 @@ describe.skipIf(!redisUp)('sign-in limit with Redis: shared by processes, kept a
     // Both Redis clients connected (a client that is not yet counts in memory: no offline queue, app-redis.ts).
     // A fixed 200 ms wait was not always enough on a loaded machine: one process counted alone (9 of 10).
     await connected(a, b);
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => wrong(i % 2 ? a : b, 'partner@demo.test', '203.0.113.50')));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => wrong(i % 2 ? a : b, 'partner@demo.test', '203.0.113.50')),
+    );
     // Ten wrong passwords answered as such, every other attempt refused (the whole tally shown if not).
     const tally: Record<number, number> = {};
     for (const r of answers) tally[r.status] = (tally[r.status] ?? 0) + 1;

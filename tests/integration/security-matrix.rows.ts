@@ -69,11 +69,26 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'post /api/v1/resetMl/{serial}': { allow: OPERATORS, scoped: true },
   'post /api/v1/cancelPendingChange/{id}': { allow: OPERATORS, scoped: true, note: '{id}: a pending change of the device' },
   'get /api/v1/rentalV2/{serial}': { allow: ALL, scoped: true },
-  'post /api/v1/rentalV2': { allow: OPERATORS, scoped: true, body: (serial) => ({ serials: [serial], startDate: '2026-12-01', endDate: '2026-12-10', startTime: '08:00', endTime: '18:30', pump2StartTime: null, pump2EndTime: null }) },
+  'post /api/v1/rentalV2': {
+    allow: OPERATORS,
+    scoped: true,
+    body: (serial) => ({
+      serials: [serial],
+      startDate: '2026-12-01',
+      endDate: '2026-12-10',
+      startTime: '08:00',
+      endTime: '18:30',
+      pump2StartTime: null,
+      pump2EndTime: null,
+    }),
+  },
   // Sites and counties, overview, places
   'get /api/v1/deviceGroup': { allow: ALL },
   'get /api/v1/location': { allow: ALL },
-  'post /api/v1/update_timezone_device_location_group': { allow: OPERATORS, note: 'clients cannot configure machines (spec section 6); a site in the caller scope (404 otherwise); the zone its coordinates give' },
+  'post /api/v1/update_timezone_device_location_group': {
+    allow: OPERATORS,
+    note: 'clients cannot configure machines (spec section 6); a site in the caller scope (404 otherwise); the zone its coordinates give',
+  },
   'get /api/v1/overview': { allow: ALL },
   'get /api/v1/placeSuggestions': { allow: ALL },
   'get /api/v1/placeNames': { allow: ALL },
@@ -90,7 +105,10 @@ export const ROUTE_ROWS: Record<string, Row> = {
   // Users
   'get /api/v1/myUser': { allow: D },
   'get /api/v1/get_pending_user': { allow: D },
-  'post /api/v1/editUser/{email}': { allow: D, note: 'every role may edit its own account (Account Settings); the matrix calls it with another user\'s email' },
+  'post /api/v1/editUser/{email}': {
+    allow: D,
+    note: "every role may edit its own account (Account Settings); the matrix calls it with another user's email",
+  },
   'post /api/v1/activeUser/{email}': { allow: D },
   'post /api/v1/rejectUser/{email}': { allow: D },
   // Batches
@@ -107,8 +125,24 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'post /api/v1/deviceSecret/{serial}': { allow: D },
   'post /api/v1/provisionDevices': { allow: D },
   // Telemetry
-  'post /api/v1/getPumpLog': { allow: ALL, scoped: true, body: (serial) => ({ filterDateType: 'DAILY', pumpNumber: 1, todayDate: '2026-03-08', startDate: '', endDate: '', filterDeviceType: 'SINGLE', serial }) },
-  'post /api/v1/batteryLog': { allow: ALL, scoped: true, body: (serial) => ({ filterDateType: 'YEARLY', filterDeviceType: 'SINGLE', serial }) },
+  'post /api/v1/getPumpLog': {
+    allow: ALL,
+    scoped: true,
+    body: (serial) => ({
+      filterDateType: 'DAILY',
+      pumpNumber: 1,
+      todayDate: '2026-03-08',
+      startDate: '',
+      endDate: '',
+      filterDeviceType: 'SINGLE',
+      serial,
+    }),
+  },
+  'post /api/v1/batteryLog': {
+    allow: ALL,
+    scoped: true,
+    body: (serial) => ({ filterDateType: 'YEARLY', filterDeviceType: 'SINGLE', serial }),
+  },
   'get /api/v1/monthDataUsage/{serial}/{date}': { allow: ALL, scoped: true },
   'get /api/v1/dataUsage/{serial}/{date}': { allow: ALL, scoped: true },
   'get /api/v1/simLog/{serial}': { allow: ALL, scoped: true },
@@ -119,17 +153,39 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'post /api/v1/email/{id}': { allow: ALL, own: 'email' },
   'post /api/v1/deleteEmail/{id}': { allow: ALL, own: 'email' },
   'get /api/v1/reportTag': { allow: ALL },
-  'post /api/v1/addReportTag': { allow: ALL, scoped: true, body: (serial, n) => ({ name: `matrix tag ${n}`, deviceSerials: [serial] }) },
+  'post /api/v1/addReportTag': {
+    allow: ALL,
+    scoped: true,
+    body: (serial, n) => ({ name: `matrix tag ${n}`, deviceSerials: [serial] }),
+  },
   'post /api/v1/editReportTag/{id}': { allow: ALL, own: 'tag' },
   'post /api/v1/removeReportTag/{id}': { allow: ALL, own: 'tag' },
   'post /api/v1/report': { allow: ALL, scoped: true, body: report },
   'post /api/v1/downloadReport': { allow: ALL, scoped: true, body: report },
-  'post /api/v1/emailReport': { allow: ALL, scoped: true, body: (serial, n) => ({ ...report(serial), emails: [MATRIX_EMAIL], requestId: `matrix-${n}` }) },
-  'post /api/pdf': { allow: ALL, note: 'renders the report data it is sent and reads nothing stored: the matrix checks a PDF for a device outside the scope shows only what was sent' },
+  'post /api/v1/emailReport': {
+    allow: ALL,
+    scoped: true,
+    body: (serial, n) => ({ ...report(serial), emails: [MATRIX_EMAIL], requestId: `matrix-${n}` }),
+  },
+  'post /api/pdf': {
+    allow: ALL,
+    note: 'renders the report data it is sent and reads nothing stored: the matrix checks a PDF for a device outside the scope shows only what was sent',
+  },
   // Billing (the webhook is authenticated by its signature, not a token)
   'post /api/v1/get_unsubscription_list': { allow: ['D', 'C'] },
   'get /api/v1/get_all_bill': { allow: ['D', 'C'] },
-  'post /api/v1/create_bill': { allow: ['D', 'C'], scoped: true, body: (serial, n) => ({ bill_uid: `matrix-${n}`, product_name: 'support-plan', price_usd: 1980, name: '8x7 support', device_serial_list: [serial] }), note: 'check-out for devices of the caller' },
+  'post /api/v1/create_bill': {
+    allow: ['D', 'C'],
+    scoped: true,
+    body: (serial, n) => ({
+      bill_uid: `matrix-${n}`,
+      product_name: 'support-plan',
+      price_usd: 1980,
+      name: '8x7 support',
+      device_serial_list: [serial],
+    }),
+    note: 'check-out for devices of the caller',
+  },
   'post /api/v1/mark_bill_paid': { allow: D },
   'post /api/billing/webhook': { allow: 'public', note: 'HMAC signature (billing tests)' },
   // Market partners and maintenance
@@ -139,8 +195,14 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'get /api/v1/maintenanceDevices': { allow: ALL },
   'post /api/v1/maintenanceRecord': { allow: OPERATORS, scoped: true, body: (serial) => ({ serial, actions: ['repaired'] }) },
   'get /api/v1/maintenanceRecords': { allow: ALL },
-  'get /api/v1/maintenanceRecord/{id}/photo': { allow: ALL, note: 'a record of a device in the caller scope (404 otherwise, and without a photo)' },
-  'get /api/v1/deviceLabels': { allow: ALL, note: 'labels of the devices the caller sees; a named serial outside its scope answers 400 naming it' },
+  'get /api/v1/maintenanceRecord/{id}/photo': {
+    allow: ALL,
+    note: 'a record of a device in the caller scope (404 otherwise, and without a photo)',
+  },
+  'get /api/v1/deviceLabels': {
+    allow: ALL,
+    note: 'labels of the devices the caller sees; a named serial outside its scope answers 400 naming it',
+  },
   'get /api/v1/maintenanceCredential': { allow: D },
   'post /api/v1/maintenanceCredential/rotate': { allow: D },
   'post /api/v1/maintenanceCredential/revoke': { allow: D },

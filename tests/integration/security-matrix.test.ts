@@ -4,7 +4,13 @@ import { eq } from 'drizzle-orm';
 import request from 'supertest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLL_MS, type ClientToServerEvents, type ServerToClientEvents, type SubscribeAck, type Subscription } from '@fleet/shared';
+import {
+  POLL_MS,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type SubscribeAck,
+  type Subscription,
+} from '@fleet/shared';
 import { authTokens, reportEmails, users } from '../../server/src/db/schema.ts';
 import { keyHash, randomKey } from '../../server/src/lib/crypto.ts';
 import { startRealtime } from '../../server/src/realtime/realtime.ts';
@@ -54,7 +60,12 @@ beforeAll(async () => {
   const [overdue] = await h.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'overdue@demo.test'));
   await h.database.db.insert(authTokens).values({ userId: overdue!.id, keyHash: keyHash(h.config.secretKey, key) });
   auth.deactivated = `Token ${key}`;
-  const serials = async (who: Caller) => new Set(((await request(h.app).get('/api/v1/device').set('Authorization', auth[who]!)).body as { serial: string }[]).map((d) => d.serial));
+  const serials = async (who: Caller) =>
+    new Set(
+      ((await request(h.app).get('/api/v1/device').set('Authorization', auth[who]!)).body as { serial: string }[]).map(
+        (d) => d.serial,
+      ),
+    );
   const [mine, theirs] = [await serials('C'), await serials('C2')];
   clientSerial = [...mine].find((s) => !theirs.has(s))!;
   expect(clientSerial).toBeTruthy();
@@ -65,20 +76,40 @@ beforeAll(async () => {
   partnerOutside = [...everything].find((s) => !partners.has(s))!;
   expect(partnerInside && partnerOutside).toBeTruthy();
   for (const serial of [partnerInside, partnerOutside]) {
-    expect((await request(h.app).post(`/api/v1/set_device_config/${serial}`).set('Authorization', auth.D!).send({ is_enabled_maintenance: true })).status).toBe(200);
-    const panel = (await request(h.app).get(`/api/v1/device/${serial}`).set('Authorization', auth.D!)).body as { pending_changes: { id: number; setting: string }[] };
+    expect(
+      (
+        await request(h.app)
+          .post(`/api/v1/set_device_config/${serial}`)
+          .set('Authorization', auth.D!)
+          .send({ is_enabled_maintenance: true })
+      ).status,
+    ).toBe(200);
+    const panel = (await request(h.app).get(`/api/v1/device/${serial}`).set('Authorization', auth.D!)).body as {
+      pending_changes: { id: number; setting: string }[];
+    };
     pendingChange[serial] = panel.pending_changes.find((p) => p.setting === 'is_enabled_maintenance')!.id;
   }
   // Every token caller has the same address on its Email List for Report (emailReport's body names it).
   for (const who of ['D', 'C', 'C2', 'P'] as Caller[]) {
-    const added = await request(h.app).post('/api/v1/addEmail').set('Authorization', auth[who]!).send({ email: MATRIX_EMAIL, name: 'Matrix' });
+    const added = await request(h.app)
+      .post('/api/v1/addEmail')
+      .set('Authorization', auth[who]!)
+      .send({ email: MATRIX_EMAIL, name: 'Matrix' });
     expect(added.status, `addEmail as ${who}`).toBe(201);
   }
   // Confirmed as its recipient would (one confirmation mail a day reaches it, for the first list only).
   await h.database.db.update(reportEmails).set({ confirmedAt: new Date() }).where(eq(reportEmails.email, MATRIX_EMAIL));
-  owned.email = (await request(h.app).post('/api/v1/addEmail').set('Authorization', auth.C!).send({ email: 'matrix-own@mail.test', name: 'Own' })).body.id;
+  owned.email = (
+    await request(h.app)
+      .post('/api/v1/addEmail')
+      .set('Authorization', auth.C!)
+      .send({ email: 'matrix-own@mail.test', name: 'Own' })
+  ).body.id;
   expect(owned.email).toBeGreaterThan(0);
-  const tag = await request(h.app).post('/api/v1/addReportTag').set('Authorization', auth.C!).send({ name: 'matrix own tag', deviceSerials: [clientSerial] });
+  const tag = await request(h.app)
+    .post('/api/v1/addReportTag')
+    .set('Authorization', auth.C!)
+    .send({ name: 'matrix own tag', deviceSerials: [clientSerial] });
   expect(tag.status).toBe(201);
   owned.tag = tag.body.id;
 }, 120_000);
@@ -86,7 +117,10 @@ afterAll(async () => {
   await h?.close();
 });
 
-const operations = () => Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method, path, key: `${method} ${path}` })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.keys(ops).map((method) => ({ method, path, key: `${method} ${path}` })),
+  );
 
 /** Path parameters: real ones (a refusal must not hide behind a 404), or ones that exist nowhere (an allowed call changes nothing). */
 function fill(path: string, real: boolean) {
@@ -97,7 +131,11 @@ function fill(path: string, real: boolean) {
 }
 
 /** The path with a real device: its {serial}, and for {id} a pending change of it. */
-const onDevice = (path: string, serial: string) => path.replace('{serial}', serial).replace('{id}', String(pendingChange[serial] ?? 999999)).replace('{date}', '2026-03-01');
+const onDevice = (path: string, serial: string) =>
+  path
+    .replace('{serial}', serial)
+    .replace('{id}', String(pendingChange[serial] ?? 999999))
+    .replace('{date}', '2026-03-01');
 
 async function call(method: string, path: string, caller: Caller, body: unknown = {}) {
   const r = (request(h.app) as unknown as Record<string, (p: string) => request.Test>)[method]!(path);
@@ -110,7 +148,11 @@ describe('authorisation matrix (REST)', () => {
   it('every route of the OpenAPI document has a row, and every row a route', () => {
     const keys = operations().map((o) => o.key);
     const missing = keys.filter((k) => !ROUTE_ROWS[k]);
-    expect(missing.map((k) => `No authorisation row for '${k}': add  '${k}': { allow: [...] },  to tests/integration/security-matrix.rows.ts`)).toEqual([]);
+    expect(
+      missing.map(
+        (k) => `No authorisation row for '${k}': add  '${k}': { allow: [...] },  to tests/integration/security-matrix.rows.ts`,
+      ),
+    ).toEqual([]);
     const stale = Object.keys(ROUTE_ROWS).filter((k) => !keys.includes(k));
     expect(stale.map((k) => `Row for a route that no longer exists: '${k}'`)).toEqual([]);
   });
@@ -129,7 +171,12 @@ describe('authorisation matrix (REST)', () => {
       'use /uploads', // uploaded logos and avatars (static, their own CSP)
       'use /api,/auth,/device', // the JSON 404 of unknown API paths
     ]);
-    type Layer = { rawPath?: unknown; route?: { path: unknown; methods: Record<string, boolean> }; handle: { stack?: Layer[] }; name: string };
+    type Layer = {
+      rawPath?: unknown;
+      route?: { path: unknown; methods: Record<string, boolean> };
+      handle: { stack?: Layer[] };
+      name: string;
+    };
     const found: string[] = [];
     const join = (prefix: string, p: unknown) => (p === '/' || p === undefined ? prefix || '/' : `${prefix}${String(p)}`);
     const walk = (stack: Layer[], prefix: string) => {
@@ -153,26 +200,46 @@ describe('authorisation matrix (REST)', () => {
     expect(found).toContain('post /device/v1/checkin');
     expect(found).toContain('post /api/pdf');
     const undeclared = found.filter((k) => !declared.has(k) && !NON_API.has(k) && !NON_API_MOUNTS.has(k));
-    expect(undeclared.map((k) => `'${k}' answers but is not in the OpenAPI document: declare it in its feature's docs (and give it a row here)`)).toEqual([]);
+    expect(
+      undeclared.map(
+        (k) => `'${k}' answers but is not in the OpenAPI document: declare it in its feature's docs (and give it a row here)`,
+      ),
+    ).toEqual([]);
     const unserved = [...declared].filter((k) => !found.includes(k));
     expect(unserved.map((k) => `'${k}' is declared but no route answers it`)).toEqual([]);
   });
 
-  it.skipIf(!pdfTextChecks)('POST /api/pdf renders only what it is sent: a device outside the scope gets nothing stored added', async () => {
-    const stored = ((await request(h.app).post('/api/v1/report').set('Authorization', auth.C!).send({ deviceSerials: [clientSerial], startDate: '2026-03-01', endDate: '2026-03-08' })).body) as { devices: { name: string }[] };
-    const storedName = stored.devices[0]!.name;
-    expect(storedName.length).toBeGreaterThan(3);
-    const sent = { ...stored, devices: stored.devices.map((d) => ({ ...d, name: 'Sent by the caller', address: 'Nowhere 1' })) };
-    const res = await request(h.app).post('/api/pdf').set('Authorization', auth.C2!).send(sent).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
-    expect(res.status).toBe(200);
-    const text = pdfText(res.body as Buffer);
-    expect(text).toContain('Sent by the caller');
-    expect(text).not.toContain(storedName);
-  });
+  it.skipIf(!pdfTextChecks)(
+    'POST /api/pdf renders only what it is sent: a device outside the scope gets nothing stored added',
+    async () => {
+      const stored = (
+        await request(h.app)
+          .post('/api/v1/report')
+          .set('Authorization', auth.C!)
+          .send({ deviceSerials: [clientSerial], startDate: '2026-03-01', endDate: '2026-03-08' })
+      ).body as { devices: { name: string }[] };
+      const storedName = stored.devices[0]!.name;
+      expect(storedName.length).toBeGreaterThan(3);
+      const sent = {
+        ...stored,
+        devices: stored.devices.map((d) => ({ ...d, name: 'Sent by the caller', address: 'Nowhere 1' })),
+      };
+      const res = await request(h.app)
+        .post('/api/pdf')
+        .set('Authorization', auth.C2!)
+        .send(sent)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
+      expect(res.status).toBe(200);
+      const text = pdfText(res.body as Buffer);
+      expect(text).toContain('Sent by the caller');
+      expect(text).not.toContain(storedName);
+    },
+  );
 
   it('refuses every caller the row does not allow, before validation, and lets the allowed ones through', async () => {
     const wrong: string[] = [];
@@ -181,37 +248,63 @@ describe('authorisation matrix (REST)', () => {
       if (!row) continue;
       for (const caller of CALLERS) {
         const role = roleOf(caller);
-        const allowed = row.allow === 'public' || (row.allow === 'device' ? caller === 'device' : !!role && row.allow.includes(role));
+        const allowed =
+          row.allow === 'public' || (row.allow === 'device' ? caller === 'device' : !!role && row.allow.includes(role));
         // Allowed callers get a harmless call (nothing by those ids); refused ones the real ids.
         if (key === 'post /auth/token/logout/' && allowed) continue; // would end the session the matrix uses
         const res = await call(method, fill(path, !allowed), caller);
         const s = res.status;
-        const expected = allowed ? null : row.allow === 'device' || ['none', 'bad', 'device'].includes(caller) ? [401] : caller === 'deactivated' ? [403] : [403, 404];
+        const expected = allowed
+          ? null
+          : row.allow === 'device' || ['none', 'bad', 'device'].includes(caller)
+            ? [401]
+            : caller === 'deactivated'
+              ? [403]
+              : [403, 404];
         if (s >= 500) wrong.push(`${key} as ${caller}: ${s} ${JSON.stringify(res.body)}`);
-        else if (expected && !expected.includes(s)) wrong.push(`${key} as ${caller}: ${s}, expected ${expected.join('/')} ${JSON.stringify(res.body).slice(0, 120)}`);
-        else if (!expected && row.allow !== 'public' && (s === 401 || s === 403)) wrong.push(`${key} as ${caller} (allowed): ${s} ${JSON.stringify(res.body).slice(0, 120)}`);
+        else if (expected && !expected.includes(s))
+          wrong.push(`${key} as ${caller}: ${s}, expected ${expected.join('/')} ${JSON.stringify(res.body).slice(0, 120)}`);
+        else if (!expected && row.allow !== 'public' && (s === 401 || s === 403))
+          wrong.push(`${key} as ${caller} (allowed): ${s} ${JSON.stringify(res.body).slice(0, 120)}`);
       }
       if (!Array.isArray(row.allow)) continue;
       // Scope: each scoped role on a real device outside its scope (another client on the first client's
       // device, the partner on a device outside its exclusive set) is refused; inside its scope it passes.
       if (row.scoped) {
         const cases = [
-          ...(row.allow.includes('C') ? [{ who: 'C2' as Caller, outside: clientSerial, insider: 'C' as Caller, inside: clientSerial }] : []),
-          ...(row.allow.includes('P') ? [{ who: 'P' as Caller, outside: partnerOutside, insider: 'P' as Caller, inside: partnerInside }] : []),
+          ...(row.allow.includes('C')
+            ? [{ who: 'C2' as Caller, outside: clientSerial, insider: 'C' as Caller, inside: clientSerial }]
+            : []),
+          ...(row.allow.includes('P')
+            ? [{ who: 'P' as Caller, outside: partnerOutside, insider: 'P' as Caller, inside: partnerInside }]
+            : []),
         ];
-        if (!row.body && !/\{(serial|id)\}/.test(path)) wrong.push(`${key}: scoped, but names no device in its path and has no body`);
+        if (!row.body && !/\{(serial|id)\}/.test(path))
+          wrong.push(`${key}: scoped, but names no device in its path and has no body`);
         for (const c of cases) {
           if (row.body) {
             // The device in the body: nothing about it is served (no 2xx); the same body on an own device is.
             const out = await call(method, path, c.who, row.body(c.outside, ++n));
-            if (out.status < 300 || out.status >= 500) wrong.push(`${key} as ${c.who} with ${c.outside} (outside its scope) in the body: ${out.status} ${JSON.stringify(out.body).slice(0, 120)}`);
+            if (out.status < 300 || out.status >= 500)
+              wrong.push(
+                `${key} as ${c.who} with ${c.outside} (outside its scope) in the body: ${out.status} ${JSON.stringify(out.body).slice(0, 120)}`,
+              );
             const own = await call(method, path, c.insider, row.body(c.inside, ++n));
-            if (own.status >= 300) wrong.push(`${key} as ${c.insider} with its own ${c.inside} in the body: ${own.status} ${JSON.stringify(own.body).slice(0, 120)}`);
+            if (own.status >= 300)
+              wrong.push(
+                `${key} as ${c.insider} with its own ${c.inside} in the body: ${own.status} ${JSON.stringify(own.body).slice(0, 120)}`,
+              );
           } else {
             const out = await call(method, onDevice(path, c.outside), c.who);
-            if (![403, 404].includes(out.status)) wrong.push(`${key} as ${c.who} on ${c.outside} (outside its scope): ${out.status}, expected 404/403 ${JSON.stringify(out.body).slice(0, 120)}`);
+            if (![403, 404].includes(out.status))
+              wrong.push(
+                `${key} as ${c.who} on ${c.outside} (outside its scope): ${out.status}, expected 404/403 ${JSON.stringify(out.body).slice(0, 120)}`,
+              );
             const own = await call(method, onDevice(path, c.inside), c.insider);
-            if (own.status === 403 || own.status === 404 || own.status >= 500) wrong.push(`${key} as ${c.insider} on its own ${c.inside}: ${own.status} ${JSON.stringify(own.body).slice(0, 120)}`);
+            if (own.status === 403 || own.status === 404 || own.status >= 500)
+              wrong.push(
+                `${key} as ${c.insider} on its own ${c.inside}: ${own.status} ${JSON.stringify(own.body).slice(0, 120)}`,
+              );
           }
         }
       }
@@ -219,9 +312,16 @@ describe('authorisation matrix (REST)', () => {
       if (row.own) {
         const id = String(owned[row.own]);
         const other = await call(method, path.replace('{id}', id), 'C2');
-        if (other.status !== 404) wrong.push(`${key} as another client on the client's ${row.own} ${id}: ${other.status}, expected 404`);
-        const own = await call(method, path.replace('{id}', id), 'C', /delete|remove/i.test(path) ? {} : { name: 'matrix own renamed' });
-        if (own.status >= 300) wrong.push(`${key} as the client on its own ${row.own} ${id}: ${own.status} ${JSON.stringify(own.body).slice(0, 120)}`);
+        if (other.status !== 404)
+          wrong.push(`${key} as another client on the client's ${row.own} ${id}: ${other.status}, expected 404`);
+        const own = await call(
+          method,
+          path.replace('{id}', id),
+          'C',
+          /delete|remove/i.test(path) ? {} : { name: 'matrix own renamed' },
+        );
+        if (own.status >= 300)
+          wrong.push(`${key} as the client on its own ${row.own} ${id}: ${own.status} ${JSON.stringify(own.body).slice(0, 120)}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -237,7 +337,12 @@ describe('authorisation matrix (socket topics)', () => {
     server = http.createServer(h.app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    rt = await startRealtime(server, { db: h.database.db, auth: (h.app as unknown as { auth: never }).auth, serviceToken: h.config.serviceToken, deviceApiUrl: base });
+    rt = await startRealtime(server, {
+      db: h.database.db,
+      auth: (h.app as unknown as { auth: never }).auth,
+      serviceToken: h.config.serviceToken,
+      deviceApiUrl: base,
+    });
   });
   afterAll(async () => {
     await rt?.close();
@@ -249,16 +354,30 @@ describe('authorisation matrix (socket topics)', () => {
     new Promise<Client | Error>((resolve) => {
       const header = auth[caller] ?? '';
       const token = header.startsWith('Token ') ? header.slice(6) : header;
-      const c: Client = connect(base, { path: '/socket.io', auth: token ? { token } : {}, transports: ['websocket'], reconnection: false, forceNew: true });
+      const c: Client = connect(base, {
+        path: '/socket.io',
+        auth: token ? { token } : {},
+        transports: ['websocket'],
+        reconnection: false,
+        forceNew: true,
+      });
       c.on('connect', () => resolve(c));
       c.on('connect_error', (e) => resolve(e));
     });
   const subscribe = (c: Client, sub: Subscription) => new Promise<SubscribeAck>((resolve) => c.emit('subscribe', sub, resolve));
   const subscription = (topic: string, serial: string): Subscription =>
-    topic === 'overview' ? { topic: 'overview' } : topic === 'deviceCards' ? { topic: 'deviceCards', serials: [serial] } : ({ topic, serial } as Subscription);
+    topic === 'overview'
+      ? { topic: 'overview' }
+      : topic === 'deviceCards'
+        ? { topic: 'deviceCards', serials: [serial] }
+        : ({ topic, serial } as Subscription);
 
   it('every topic has a row', () => {
-    expect(Object.keys(POLL_MS).filter((t) => !TOPIC_ROWS[t]).map((t) => `No authorisation row for socket topic '${t}' in security-matrix.rows.ts`)).toEqual([]);
+    expect(
+      Object.keys(POLL_MS)
+        .filter((t) => !TOPIC_ROWS[t])
+        .map((t) => `No authorisation row for socket topic '${t}' in security-matrix.rows.ts`),
+    ).toEqual([]);
   });
 
   it('refuses the socket of no token, a bad token, a deactivated account and a device credential; scopes each topic', async () => {
@@ -277,7 +396,8 @@ describe('authorisation matrix (socket topics)', () => {
         if (caller === 'P' && row.scoped) {
           // The partner sees only its exclusive devices: a real device outside them is refused, its own is not.
           const outside = await subscribe(c, subscription(topic, partnerOutside));
-          if (outside.ok) wrong.push(`${topic} as partner on ${partnerOutside}, outside its exclusive set: ${JSON.stringify(outside)}`);
+          if (outside.ok)
+            wrong.push(`${topic} as partner on ${partnerOutside}, outside its exclusive set: ${JSON.stringify(outside)}`);
           const inside = await subscribe(c, subscription(topic, partnerInside));
           if (!inside.ok) wrong.push(`${topic} as partner on its own ${partnerInside}: ${JSON.stringify(inside)}`);
         }

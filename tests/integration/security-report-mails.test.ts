@@ -21,7 +21,11 @@ describe('report recipients confirm first; report mails are throttled', () => {
   const key: Record<string, string> = {};
   const as = (who: string) => ({
     get: (path: string) => request(h.app).get(`/api/v1${path}`).set('Authorization', `Token ${key[who]}`),
-    post: (path: string, body: unknown) => request(h.app).post(`/api/v1${path}`).set('Authorization', `Token ${key[who]}`).send(body as object),
+    post: (path: string, body: unknown) =>
+      request(h.app)
+        .post(`/api/v1${path}`)
+        .set('Authorization', `Token ${key[who]}`)
+        .send(body as object),
   });
   const mailsTo = (email: string) => h.smtp.received.filter((m) => m.to.includes(email));
   const reportsTo = (email: string) => mailsTo(email).filter((m) => !/Confirm to receive/.test(m.raw));
@@ -33,7 +37,11 @@ describe('report recipients confirm first; report mails are throttled', () => {
   beforeAll(async () => {
     h = await startHarness('pglite');
     for (const who of ['client', 'distributor', 'partner']) {
-      key[who] = (await request(h.app).post('/auth/token/login/').send({ email: `${who}@demo.test`, password: 'Demo1234' })).body.auth_token;
+      key[who] = (
+        await request(h.app)
+          .post('/auth/token/login/')
+          .send({ email: `${who}@demo.test`, password: 'Demo1234' })
+      ).body.auth_token;
     }
   });
   afterAll(async () => {
@@ -55,7 +63,11 @@ describe('report recipients confirm first; report mails are throttled', () => {
     // Twenty reports asked for: each refused (the only recipient has not confirmed), saying so; no report mailed.
     const [serial] = (await as('client').get('/device')).body.map((d: { serial: string }) => d.serial);
     for (let i = 0; i < 20; i++) {
-      const res = await as('client').post('/emailReport', { deviceSerials: [serial], ...range, emails: ['stranger@elsewhere.test'] });
+      const res = await as('client').post('/emailReport', {
+        deviceSerials: [serial],
+        ...range,
+        emails: ['stranger@elsewhere.test'],
+      });
       expect(res.status).toBe(400);
       expect(res.body.emails[0]).toMatch(/^No report sent: stranger@elsewhere\.test has not confirmed yet\./);
     }
@@ -64,7 +76,11 @@ describe('report recipients confirm first; report mails are throttled', () => {
     expect(mailsTo('stranger@elsewhere.test')).toHaveLength(1);
 
     // With a confirmed recipient beside it, the report goes to that one only, and the answer names the skipped one.
-    const mixed = await as('client').post('/emailReport', { deviceSerials: [serial], ...range, emails: ['parks@demo.test', 'stranger@elsewhere.test'] });
+    const mixed = await as('client').post('/emailReport', {
+      deviceSerials: [serial],
+      ...range,
+      emails: ['parks@demo.test', 'stranger@elsewhere.test'],
+    });
     expect(mixed.status).toBe(202);
     expect(mixed.body.jobs.map((j: { email: string }) => j.email)).toEqual(['parks@demo.test']);
     expect(mixed.body.unconfirmed).toEqual(['stranger@elsewhere.test']);
@@ -74,7 +90,10 @@ describe('report recipients confirm first; report mails are throttled', () => {
 
     // The list says which are confirmed: the seeded one is (it was there before), the stranger not yet.
     const list = (await as('client').get('/email')).body as { email: string; confirmed: boolean }[];
-    expect(Object.fromEntries(list.map((e) => [e.email, e.confirmed]))).toMatchObject({ 'parks@demo.test': true, 'stranger@elsewhere.test': false });
+    expect(Object.fromEntries(list.map((e) => [e.email, e.confirmed]))).toMatchObject({
+      'parks@demo.test': true,
+      'stranger@elsewhere.test': false,
+    });
   });
 
   it('the confirmation link confirms, without any other credential, once; then reports reach the address', async () => {
@@ -88,7 +107,11 @@ describe('report recipients confirm first; report mails are throttled', () => {
     expect((await request(h.app).get(`/api/v1/confirmReportEmail/${'0'.repeat(48)}`)).status).toBe(404);
     expect((await request(h.app).get('/api/v1/confirmReportEmail/<script>')).status).toBe(404);
     const [serial] = (await as('client').get('/device')).body.map((d: { serial: string }) => d.serial);
-    const res = await as('client').post('/emailReport', { deviceSerials: [serial], ...range, emails: ['stranger@elsewhere.test'] });
+    const res = await as('client').post('/emailReport', {
+      deviceSerials: [serial],
+      ...range,
+      emails: ['stranger@elsewhere.test'],
+    });
     expect(res.status).toBe(202);
     expect(res.body.unconfirmed).toEqual([]);
     await settle();
@@ -102,7 +125,9 @@ describe('report recipients confirm first; report mails are throttled', () => {
     await settle();
     expect(mailsTo('stranger@elsewhere.test').filter((m) => /Confirm to receive/.test(m.raw))).toHaveLength(1);
     // Editing a confirmed entry's address makes it a new recipient: unconfirmed, and asked.
-    const id = ((await as('client').get('/email')).body as { id: number; email: string }[]).find((e) => e.email === 'stranger@elsewhere.test')!.id;
+    const id = ((await as('client').get('/email')).body as { id: number; email: string }[]).find(
+      (e) => e.email === 'stranger@elsewhere.test',
+    )!.id;
     const moved = await as('client').post(`/email/${id}`, { email: 'moved@elsewhere.test' });
     expect(moved.body).toMatchObject({ email: 'moved@elsewhere.test', confirmed: false });
     await settle();
@@ -131,6 +156,8 @@ describe('report recipients confirm first; report mails are throttled', () => {
     expect(emails.map((e) => reportsTo(e).length)).toEqual([...Array(6).fill(3), ...Array(6).fill(2)]);
     // Another user's quota is its own.
     const [clientSerial] = (await as('client').get('/device')).body.map((d: { serial: string }) => d.serial);
-    expect((await as('client').post('/emailReport', { deviceSerials: [clientSerial], ...range, emails: ['parks@demo.test'] })).status).toBe(202);
+    expect(
+      (await as('client').post('/emailReport', { deviceSerials: [clientSerial], ...range, emails: ['parks@demo.test'] })).status,
+    ).toBe(202);
   });
 });

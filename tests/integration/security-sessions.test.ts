@@ -35,14 +35,23 @@ async function serve(app: http.RequestListener) {
 function client(base: string, token: string): Client {
   return connect(base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
 }
-const connected = (c: Client) => new Promise<void>((resolve, reject) => { c.on('connect', () => resolve()); c.on('connect_error', reject); });
-const subscribe = (c: Client, sub: Parameters<ClientToServerEvents['subscribe']>[0]) => new Promise<SubscribeAck>((resolve) => c.emit('subscribe', sub, resolve));
+const connected = (c: Client) =>
+  new Promise<void>((resolve, reject) => {
+    c.on('connect', () => resolve());
+    c.on('connect_error', reject);
+  });
+const subscribe = (c: Client, sub: Parameters<ClientToServerEvents['subscribe']>[0]) =>
+  new Promise<SubscribeAck>((resolve) => c.emit('subscribe', sub, resolve));
 /** What a socket went through: the reasons it was told, whether it was disconnected by the server, the pushes after that. */
 function watch(c: Client) {
   const seen = { ended: [] as SessionEndReason[], disconnect: '' as string, pushes: 0 };
   c.on('session:ended', ({ reason }) => seen.ended.push(reason));
-  c.on('disconnect', (why) => { seen.disconnect = why; });
-  c.on('device:changed', () => { seen.pushes += 1; });
+  c.on('disconnect', (why) => {
+    seen.disconnect = why;
+  });
+  c.on('device:changed', () => {
+    seen.pushes += 1;
+  });
   return seen;
 }
 async function until(check: () => boolean, ms = 3000) {
@@ -50,7 +59,8 @@ async function until(check: () => boolean, ms = 3000) {
   while (!check() && Date.now() - start < ms) await sleep(20);
   return check();
 }
-const login = async (base: string, email: string, password = 'Demo1234') => (await request(base).post('/auth/token/login/').send({ email, password })).body.auth_token as string;
+const login = async (base: string, email: string, password = 'Demo1234') =>
+  (await request(base).post('/auth/token/login/').send({ email, password })).body.auth_token as string;
 
 async function userId(h: Harness, email: string) {
   const [row] = await h.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -68,11 +78,18 @@ async function portal(h: Harness, redis?: { url: string; prefix: string }) {
   });
   const { server, base } = await serve(app);
   const rt = await startRealtime(server, {
-    db: h.database.db, auth: app.auth, sessions: app.sessions, serviceToken: h.config.serviceToken, deviceApiUrl: base, periods, tickMs: 50,
+    db: h.database.db,
+    auth: app.auth,
+    sessions: app.sessions,
+    serviceToken: h.config.serviceToken,
+    deviceApiUrl: base,
+    periods,
+    tickMs: 50,
     ...(redis ? { redisUrl: redis.url, redisPrefix: redis.prefix } : {}),
   });
   return {
-    app, base,
+    app,
+    base,
     async close() {
       await rt.close();
       app.sessions.close();
@@ -127,7 +144,11 @@ describe('sessions end everywhere (one process, no Redis)', () => {
   });
 
   it('a password reset ends every socket of the user, with the reason password-reset', async () => {
-    const tokens = [await login(p.base, 'client@demo.test'), await login(p.base, 'client@demo.test'), await login(p.base, 'client2@demo.test')];
+    const tokens = [
+      await login(p.base, 'client@demo.test'),
+      await login(p.base, 'client@demo.test'),
+      await login(p.base, 'client2@demo.test'),
+    ];
     const [a, b, stranger] = tokens.map((t) => client(p.base, t)) as [Client, Client, Client];
     await Promise.all([connected(a), connected(b), connected(stranger)]);
     const seen = [watch(a), watch(b)];
@@ -135,7 +156,9 @@ describe('sessions end everywhere (one process, no Redis)', () => {
 
     expect((await request(p.base).post('/api/v1/requestResetPassword/client@demo.test')).status).toBe(200);
     const link = /\?token=([0-9a-f]+)/.exec(mailText(h.smtp.received.at(-1)!.raw));
-    const reset = await request(p.base).post('/api/v1/resetPassword').send({ token: link![1], password: 'Newpass123', confirmPassword: 'Newpass123', password2: 'Newpass123' });
+    const reset = await request(p.base)
+      .post('/api/v1/resetPassword')
+      .send({ token: link![1], password: 'Newpass123', confirmPassword: 'Newpass123', password2: 'Newpass123' });
     expect(reset.status).toBe(200);
     expect(await until(() => seen.every((s) => s.disconnect !== ''), 1000)).toBe(true);
     expect(seen.map((s) => s.ended)).toEqual([['password-reset'], ['password-reset']]);
@@ -197,7 +220,7 @@ describe.skipIf(!redisUp)('sessions end in every process (Redis adapter)', () =>
     expect(seen.ended).toEqual(['logout']);
   });
 
-  it('a process without a push server (a job runner) ends a user\'s sockets through the Redis emitter', async () => {
+  it("a process without a push server (a job runner) ends a user's sockets through the Redis emitter", async () => {
     const tokens = [await login(a.base, 'client@demo.test'), await login(b.base, 'client@demo.test')];
     const c1 = client(a.base, tokens[0]!);
     const c2 = client(b.base, tokens[1]!);

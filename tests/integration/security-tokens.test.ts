@@ -24,7 +24,9 @@ describe('token expiry (sliding, with a maximum age)', () => {
   afterAll(async () => {
     await h?.close();
   });
-  const login = async () => (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body.auth_token as string;
+  const login = async () =>
+    (await request(h.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).body
+      .auth_token as string;
   const me = (token: string) => request(h.app).get('/api/v1/user').set('Authorization', `Token ${token}`);
 
   it('a token used within the idle time keeps working; one left idle expires, and is gone for good', async () => {
@@ -58,14 +60,28 @@ describe('token expiry (sliding, with a maximum age)', () => {
     const server = http.createServer(h.app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const rt = await startRealtime(server, { db: h.database.db, auth: (h.app as unknown as { auth: never }).auth, serviceToken: h.config.serviceToken, deviceApiUrl: base });
+    const rt = await startRealtime(server, {
+      db: h.database.db,
+      auth: (h.app as unknown as { auth: never }).auth,
+      serviceToken: h.config.serviceToken,
+      deviceApiUrl: base,
+    });
     try {
       const open = async (token: string) => {
-        const c: Socket<ServerToClientEvents, ClientToServerEvents> = connect(base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+        const c: Socket<ServerToClientEvents, ClientToServerEvents> = connect(base, {
+          path: '/socket.io',
+          auth: { token },
+          transports: ['websocket'],
+          reconnection: false,
+          forceNew: true,
+        });
         const seen = { ended: [] as SessionEndReason[], disconnect: '' };
         c.on('session:ended', ({ reason }) => seen.ended.push(reason));
         c.on('disconnect', (why) => void (seen.disconnect = why));
-        await new Promise<void>((resolve, reject) => { c.on('connect', () => resolve()); c.on('connect_error', reject); });
+        await new Promise<void>((resolve, reject) => {
+          c.on('connect', () => resolve());
+          c.on('connect_error', reject);
+        });
         return { c, seen };
       };
       const [idle, used] = [await login(), await login()];

@@ -26,7 +26,12 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
   const logged: string[] = [];
   beforeAll(async () => {
     h = await startHarness(backend, {}, { seed: false });
-    const summary = await seedDemoIfEmpty(h.database, { uploadsDir: path.join(h.dataDir, 'uploads'), historyDays: 365, now, log: (line) => void logged.push(line) });
+    const summary = await seedDemoIfEmpty(h.database, {
+      uploadsDir: path.join(h.dataDir, 'uploads'),
+      historyDays: 365,
+      now,
+      log: (line) => void logged.push(line),
+    });
     expect(summary).not.toBeNull();
   }, 240_000);
   afterAll(async () => {
@@ -56,7 +61,9 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
     // The closing line comes after the last stage, then the summary.
     const done = logged.findIndex((l) => /^demo seed: done in (\d+ s|\d+ min \d\d s)$/.test(l));
     expect(done).toBeGreaterThan(logged.indexOf(stageLines.at(-1)!));
-    expect(logged.slice(done + 1)).toEqual([expect.stringMatching(/^demo fleet seeded: \d+ devices on \d+ sites, \d+ telemetry rows$/)]);
+    expect(logged.slice(done + 1)).toEqual([
+      expect.stringMatching(/^demo fleet seeded: \d+ devices on \d+ sites, \d+ telemetry rows$/),
+    ]);
   });
 
   it('does not seed twice', async () => {
@@ -64,7 +71,10 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
   });
 
   it('has the three demo accounts, one per role, with the password Demo1234', async () => {
-    const rows = await db().select().from(t.users).where(sql`${t.users.email} in ('distributor@demo.test','client@demo.test','partner@demo.test')`);
+    const rows = await db()
+      .select()
+      .from(t.users)
+      .where(sql`${t.users.email} in ('distributor@demo.test','client@demo.test','partner@demo.test')`);
     const byEmail = Object.fromEntries(rows.map((r) => [r.email, r]));
     expect(byEmail['distributor@demo.test']).toMatchObject({ role: 'distributor', userType: 'distributor', activated: true });
     expect(byEmail['client@demo.test']).toMatchObject({ role: 'client', userType: 'client', activated: true });
@@ -73,7 +83,10 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
   });
 
   it('has at least 60 devices on at least 8 sites in at least 6 parishes around (30.0, -90.26)', async () => {
-    const placed = await db().select().from(t.devices).where(sql`${t.devices.groupId} is not null`);
+    const placed = await db()
+      .select()
+      .from(t.devices)
+      .where(sql`${t.devices.groupId} is not null`);
     const sites = await db().select().from(t.deviceGroups);
     const parishes = new Set(sites.map((s) => s.locationId));
     expect(placed.length).toBeGreaterThanOrEqual(60);
@@ -87,7 +100,10 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
   });
 
   it('keeps every site inside the real outline of its parish, from us-atlas', async () => {
-    const sites = await db().select({ site: t.deviceGroups, loc: t.locations }).from(t.deviceGroups).innerJoin(t.locations, eq(t.locations.id, t.deviceGroups.locationId));
+    const sites = await db()
+      .select({ site: t.deviceGroups, loc: t.locations })
+      .from(t.deviceGroups)
+      .innerJoin(t.locations, eq(t.locations.id, t.deviceGroups.locationId));
     for (const { site, loc } of sites) {
       const collection = JSON.parse(loc.geoJson);
       const feature = collection.features[0];
@@ -118,7 +134,9 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
 
   it('has batches in every status, recalled ones included', async () => {
     const batches = await db().select().from(t.batches);
-    const used = new Set((await db().select({ a: t.devices.batchId, b: t.devices.batch2Id }).from(t.devices)).flatMap((r) => [r.a, r.b]));
+    const used = new Set(
+      (await db().select({ a: t.devices.batchId, b: t.devices.batch2Id }).from(t.devices)).flatMap((r) => [r.a, r.b]),
+    );
     const today = now.toISOString().slice(0, 10);
     const statuses = new Set(batches.map((b) => batchStatus({ expireDate: b.expireDate, inUse: used.has(b.id) }, today)));
     expect([...statuses].sort()).toEqual(['ALMOST_EXPIRED', 'EXPIRED', 'IN_USE', 'NOT_IN_USE']);
@@ -126,7 +144,10 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
   });
 
   it('has devices in every state the screens show', async () => {
-    const d = await db().select().from(t.devices).where(sql`${t.devices.groupId} is not null`);
+    const d = await db()
+      .select()
+      .from(t.devices)
+      .where(sql`${t.devices.groupId} is not null`);
     const some = (f: (x: (typeof d)[number]) => boolean) => d.filter(f).length;
     expect(some((x) => x.rightPumpType === 'Unspecified')).toBeGreaterThan(0);
     expect(some((x) => x.rightPumpType !== 'Unspecified')).toBeGreaterThan(0);
@@ -140,7 +161,10 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
     expect(some((x) => x.batteryWarning)).toBe(some((x) => (x.batteryPercent ?? 100) < LOW_BATTERY_PERCENT));
     expect(some((x) => x.isRegistration)).toBeGreaterThan(0);
     expect(some((x) => !x.isActivated)).toBeGreaterThan(0);
-    const available = await db().select().from(t.devices).where(sql`${t.devices.groupId} is null`);
+    const available = await db()
+      .select()
+      .from(t.devices)
+      .where(sql`${t.devices.groupId} is null`);
     expect(available.length).toBeGreaterThan(0);
   });
 
@@ -157,7 +181,9 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
       .innerJoin(t.devices, eq(t.devices.id, t.billDevices.deviceId))
       .where(eq(t.billDevices.billId, bill!.id));
     expect(held.length).toBeGreaterThan(0);
-    const ownBrands = (await db().select().from(t.brandClients).where(eq(t.brandClients.userId, overdue!.id))).map((r) => r.brandId);
+    const ownBrands = (await db().select().from(t.brandClients).where(eq(t.brandClients.userId, overdue!.id))).map(
+      (r) => r.brandId,
+    );
     for (const d of held) expect(ownBrands).toContain(d.brandId);
     // No other bill of the plan holds them (a device is on a plan through one bill).
     const others = await db()
@@ -169,13 +195,28 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
   });
 
   it('has at least one device with each warning, and they hold under the live simulator', async () => {
-    const d = await db().select().from(t.devices).where(sql`${t.devices.groupId} is not null`);
+    const d = await db()
+      .select()
+      .from(t.devices)
+      .where(sql`${t.devices.groupId} is not null`);
     const carrying = (code: string) => d.filter((x) => (x.warningLists as string[]).includes(code)).map((x) => x.serial);
-    const codes = ['PUMP_SENSOR', 'LEFT_PUMP_VOLUME', 'RIGHT_PUMP_VOLUME', 'FAILED_REQUEST', 'BATTERY', 'REGISTRATION', 'BATCH_EXPIRED', 'BATCH_RECALLED'];
+    const codes = [
+      'PUMP_SENSOR',
+      'LEFT_PUMP_VOLUME',
+      'RIGHT_PUMP_VOLUME',
+      'FAILED_REQUEST',
+      'BATTERY',
+      'REGISTRATION',
+      'BATCH_EXPIRED',
+      'BATCH_RECALLED',
+    ];
     for (const code of codes) expect(carrying(code), code).not.toEqual([]);
     // Warnings from a unit's own readings stay on units the simulator leaves alone.
     for (const code of ['LEFT_PUMP_VOLUME', 'RIGHT_PUMP_VOLUME', 'BATTERY', 'REGISTRATION']) {
-      expect(carrying(code).some((serial) => DEMO_STILL_SERIALS.includes(serial)), code).toBe(true);
+      expect(
+        carrying(code).some((serial) => DEMO_STILL_SERIALS.includes(serial)),
+        code,
+      ).toBe(true);
     }
     // PUMP_SENSOR and FAILED_REQUEST survive a simulated unit's check-in (fresh readings, no fault reported).
     const gateway = gatewayServiceOf(db(), h.config);
@@ -197,25 +238,39 @@ describe(`demo fleet (${backend}, one year of history)`, () => {
   it('has client and market-partner companies, and pending sign-ups', async () => {
     const u = await db().select().from(t.users);
     expect(u.filter((x) => x.role === 'client' && x.activated).length).toBeGreaterThanOrEqual(2);
-    expect(new Set(u.filter((x) => x.userType === 'market-partner').map((x) => x.company.toLowerCase())).size).toBeGreaterThanOrEqual(2);
+    expect(
+      new Set(u.filter((x) => x.userType === 'market-partner').map((x) => x.company.toLowerCase())).size,
+    ).toBeGreaterThanOrEqual(2);
     expect(u.filter((x) => !x.activated && !x.deactivatedReason).length).toBeGreaterThan(0);
   });
 
   it('has a year of telemetry so every chart has data', async () => {
     const span = async (table: string, column: string) => {
-      const res = (await h.database.db.execute(sql.raw(`select min(${column}) as first, max(${column}) as last, count(*)::int as n from ${table}`))) as unknown as { rows: { first: string; last: string; n: number }[] };
+      const res = (await h.database.db.execute(
+        sql.raw(`select min(${column}) as first, max(${column}) as last, count(*)::int as n from ${table}`),
+      )) as unknown as { rows: { first: string; last: string; n: number }[] };
       const row = res.rows[0]!;
       return { days: (new Date(row.last).getTime() - new Date(row.first).getTime()) / 86_400_000, n: row.n };
     };
-    for (const [table, column] of [['pump_events', 'occurred_at'], ['battery_readings', 'recorded_at'], ['data_usage', 'recorded_at'], ['level_readings', 'recorded_at'], ['sms_log', 'created_when']] as const) {
+    for (const [table, column] of [
+      ['pump_events', 'occurred_at'],
+      ['battery_readings', 'recorded_at'],
+      ['data_usage', 'recorded_at'],
+      ['level_readings', 'recorded_at'],
+      ['sms_log', 'created_when'],
+    ] as const) {
       const s = await span(table, column);
       expect(s.days, table).toBeGreaterThan(350);
       expect(s.n, table).toBeGreaterThan(1000);
     }
     // Both pumps of a dual device dispense, and only in the site's daytime.
-    const hours = (await h.database.db.execute(sql.raw(`select distinct extract(hour from occurred_at at time zone 'America/Chicago')::int as h from pump_events`))) as unknown as { rows: { h: number }[] };
+    const hours = (await h.database.db.execute(
+      sql.raw(`select distinct extract(hour from occurred_at at time zone 'America/Chicago')::int as h from pump_events`),
+    )) as unknown as { rows: { h: number }[] };
     for (const { h: hour } of hours.rows) expect(hour >= 8 && hour <= 20).toBe(true);
-    const pumps = (await h.database.db.execute(sql.raw(`select count(distinct pump_number)::int as n from pump_events`))) as unknown as { rows: { n: number }[] };
+    const pumps = (await h.database.db.execute(
+      sql.raw(`select count(distinct pump_number)::int as n from pump_events`),
+    )) as unknown as { rows: { n: number }[] };
     expect(pumps.rows[0]!.n).toBe(2);
   });
 });

@@ -41,10 +41,19 @@ describe.each(BACKENDS)('service day on %s', (backend) => {
       database: h.database,
       mailer: createMailer({ smtpUrl: h.config.smtpUrl, from: h.config.mailFrom, outboxDir: `${h.dataDir}/outbox2` }),
       log: () => undefined,
-      servicePlanEvents: { progressed: (ownerId: number, payload: ServicePlanProgress) => progress.push({ ownerId, payload }), attach: () => undefined, detach: () => undefined, close: () => undefined } as never,
+      servicePlanEvents: {
+        progressed: (ownerId: number, payload: ServicePlanProgress) => progress.push({ ownerId, payload }),
+        attach: () => undefined,
+        detach: () => undefined,
+        close: () => undefined,
+      } as never,
     });
     for (const who of ['distributor', 'client', 'partner', 'partner2', 'signup1']) {
-      keys[who] = (await request(app).post('/auth/token/login/').send({ email: `${who}@demo.test`, password: 'Demo1234' })).body.auth_token;
+      keys[who] = (
+        await request(app)
+          .post('/auth/token/login/')
+          .send({ email: `${who}@demo.test`, password: 'Demo1234' })
+      ).body.auth_token;
     }
   });
   afterAll(async () => {
@@ -54,8 +63,16 @@ describe.each(BACKENDS)('service day on %s', (backend) => {
 
   const as = (who: string) => ({ Authorization: `Token ${keys[who] ?? who}` });
   const get = (who: string, path: string) => request(app).get(path).set(as(who));
-  const post = (who: string, path: string, body: unknown = {}) => request(app).post(path).set(as(who)).send(body as object);
-  const put = (who: string, path: string, body: unknown = {}) => request(app).put(path).set(as(who)).send(body as object);
+  const post = (who: string, path: string, body: unknown = {}) =>
+    request(app)
+      .post(path)
+      .set(as(who))
+      .send(body as object);
+  const put = (who: string, path: string, body: unknown = {}) =>
+    request(app)
+      .put(path)
+      .set(as(who))
+      .send(body as object);
   const del = (who: string, path: string) => request(app).delete(path).set(as(who));
   const addCrew = async (who: string, over: Record<string, unknown> = {}) => {
     const res = await post(who, '/api/v1/crews', crewBody(over));
@@ -63,7 +80,8 @@ describe.each(BACKENDS)('service day on %s', (backend) => {
     return res.body as Crew;
   };
   /** Empties a device's left pump: due now whatever its history. */
-  const makeDue = (serials: string[]) => h.database.db.update(devices).set({ volumeRemain: 0, leftPumpType: 'Sunscreen' }).where(inArray(devices.serial, serials));
+  const makeDue = (serials: string[]) =>
+    h.database.db.update(devices).set({ volumeRemain: 0, leftPumpType: 'Sunscreen' }).where(inArray(devices.serial, serials));
   const mailsTo = (to: string) => h.smtp.received.filter((m) => m.to.includes(to));
   async function waitFor<T>(fn: () => T | undefined | false, ms = 15_000): Promise<T> {
     const end = Date.now() + ms;
@@ -132,11 +150,30 @@ describe.each(BACKENDS)('service day on %s', (backend) => {
 
   it('nothing due: a plan that says so', async () => {
     // Partner 2's devices (Fontainebleau State Park) all full, without warnings or batches.
-    const ids = (await h.database.db.select({ deviceId: userExclusiveDevices.deviceId }).from(userExclusiveDevices).innerJoin(users, eq(users.id, userExclusiveDevices.userId)).where(eq(users.email, 'partner2@demo.test'))).map((r) => r.deviceId);
+    const ids = (
+      await h.database.db
+        .select({ deviceId: userExclusiveDevices.deviceId })
+        .from(userExclusiveDevices)
+        .innerJoin(users, eq(users.id, userExclusiveDevices.userId))
+        .where(eq(users.email, 'partner2@demo.test'))
+    ).map((r) => r.deviceId);
     expect(ids.length).toBeGreaterThan(0);
-    await h.database.db.update(devices).set({ volumeRemain: 1500, volumeRemain2: 1500, warningLists: [], isMaintenance: false, batchId: null, batch2Id: null }).where(inArray(devices.id, ids));
-    await h.database.db.execute(sql`delete from pump_events where device_id in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`);
-    await h.database.db.execute(sql`delete from battery_readings where device_id in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`);
+    await h.database.db
+      .update(devices)
+      .set({ volumeRemain: 1500, volumeRemain2: 1500, warningLists: [], isMaintenance: false, batchId: null, batch2Id: null })
+      .where(inArray(devices.id, ids));
+    await h.database.db.execute(
+      sql`delete from pump_events where device_id in (${sql.join(
+        ids.map((i) => sql`${i}`),
+        sql`, `,
+      )})`,
+    );
+    await h.database.db.execute(
+      sql`delete from battery_readings where device_id in (${sql.join(
+        ids.map((i) => sql`${i}`),
+        sql`, `,
+      )})`,
+    );
     const crew = await addCrew('partner2', { name: 'Northshore van' });
     const res = await post('partner2', '/api/v1/servicePlans', { date: DATE, crewIds: [crew.id] });
     expect(res.status).toBe(201);
@@ -177,10 +214,15 @@ describe.each(BACKENDS)('service day on %s', (backend) => {
     const res = await post('partner', '/api/v1/servicePlans', { date: DATE, crewIds: [crew.id] });
     expect(res.status).toBe(201);
     const own = new Set((await get('partner', '/api/v1/device')).body.map((d: { serial: string }) => d.serial));
-    const serials = [...(res.body as ServicePlan).crews.flatMap((c) => c.stops.flatMap((s) => s.devices.map((d) => d.serial))), ...(res.body as ServicePlan).unplanned.map((u) => u.serial)];
+    const serials = [
+      ...(res.body as ServicePlan).crews.flatMap((c) => c.stops.flatMap((s) => s.devices.map((d) => d.serial))),
+      ...(res.body as ServicePlan).unplanned.map((u) => u.serial),
+    ];
     for (const s of serials) expect(own.has(s)).toBe(true);
     // ... and the distributor's list of that date does not show it.
-    expect((await get('distributor', `/api/v1/servicePlans?date=${DATE}`)).body.map((p: ServicePlan) => p.id)).not.toContain(res.body.id);
+    expect((await get('distributor', `/api/v1/servicePlans?date=${DATE}`)).body.map((p: ServicePlan) => p.id)).not.toContain(
+      res.body.id,
+    );
   });
 
   it('publishing mails each crew its plan (link to /maintenance without a credential, and a PDF); publishing again mails nobody twice', async () => {
@@ -204,7 +246,10 @@ describe.each(BACKENDS)('service day on %s', (backend) => {
   it('progress: a stop is done when each of its devices has a maintenance record; pushed to the owner', async () => {
     const plan = (await get('distributor', `/api/v1/servicePlans/${first.id}`)).body as ServicePlan;
     const stop = plan.crews[0]!.stops[0]!;
-    for (const d of stop.devices) expect((await post('distributor', '/api/v1/maintenanceRecord', { serial: d.serial, actions: ['refilled'] })).status).toBe(201);
+    for (const d of stop.devices)
+      expect((await post('distributor', '/api/v1/maintenanceRecord', { serial: d.serial, actions: ['refilled'] })).status).toBe(
+        201,
+      );
     const now = (await get('distributor', `/api/v1/servicePlans/${first.id}`)).body as ServicePlan;
     expect(now.crews[0]!.stops[0]!.done).toBe(true);
     expect(now.crews[0]!.stops[0]!.devices.every((d) => d.serviced)).toBe(true);
@@ -232,7 +277,11 @@ describe.each(BACKENDS)('service day on %s', (backend) => {
     const b = (await post('distributor', '/api/v1/servicePlans', { date: DATE, crewIds: [crewId] })).body as ServicePlan;
     const otherCrew = await addCrew('signup1', { name: 'Pelican van', email: 'pelican@crew.test' });
     const c = (await post('signup1', '/api/v1/servicePlans', { date: DATE, crewIds: [otherCrew.id] })).body as ServicePlan;
-    const answers = await Promise.all([post('distributor', `/api/v1/servicePlans/${a.id}/publish`), post('distributor', `/api/v1/servicePlans/${b.id}/publish`), post('signup1', `/api/v1/servicePlans/${c.id}/publish`)]);
+    const answers = await Promise.all([
+      post('distributor', `/api/v1/servicePlans/${a.id}/publish`),
+      post('distributor', `/api/v1/servicePlans/${b.id}/publish`),
+      post('signup1', `/api/v1/servicePlans/${c.id}/publish`),
+    ]);
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
     const mine = (await get('distributor', `/api/v1/servicePlans?date=${DATE}`)).body as ServicePlan[];
     const states = [a.id, b.id].map((id) => mine.find((p) => p.id === id)!.status).sort();
@@ -243,7 +292,12 @@ describe.each(BACKENDS)('service day on %s', (backend) => {
   });
 
   it('plans survive a restart (a new app on the same database reads them)', async () => {
-    const fresh = createApp({ config: h.config, database: h.database, mailer: { send: async () => undefined }, log: () => undefined });
+    const fresh = createApp({
+      config: h.config,
+      database: h.database,
+      mailer: { send: async () => undefined },
+      log: () => undefined,
+    });
     try {
       const res = await request(fresh).get(`/api/v1/servicePlans/${first.id}`).set(as('distributor'));
       expect(res.status).toBe(200);
@@ -255,7 +309,8 @@ describe.each(BACKENDS)('service day on %s', (backend) => {
 
   it('appears in the OpenAPI document', async () => {
     const doc = (await request(app).get('/api/openapi.json')).body;
-    for (const p of ['/api/v1/crews', '/api/v1/crews/{id}', '/api/v1/servicePlans', '/api/v1/servicePlans/{id}/publish']) expect(doc.paths[p]).toBeTruthy();
+    for (const p of ['/api/v1/crews', '/api/v1/crews/{id}', '/api/v1/servicePlans', '/api/v1/servicePlans/{id}/publish'])
+      expect(doc.paths[p]).toBeTruthy();
     expect(Object.keys(doc.paths['/api/v1/crews/{id}'])).toEqual(['put', 'delete']);
   });
 });

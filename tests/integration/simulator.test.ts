@@ -26,7 +26,8 @@ describe('fleet simulator against the portal (pglite)', () => {
     server = http.createServer(h.app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    admin = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body.auth_token;
+    admin = (await request(h.app).post('/auth/token/login/').send({ email: 'distributor@demo.test', password: 'Demo1234' })).body
+      .auth_token;
   });
   afterAll(async () => {
     server?.closeAllConnections();
@@ -35,7 +36,8 @@ describe('fleet simulator against the portal (pglite)', () => {
   });
 
   const db = () => h.database.db;
-  const ids = async () => (await db().select({ id: devices.id, serial: devices.serial }).from(devices).where(inArray(devices.serial, SERIALS)));
+  const ids = async () =>
+    await db().select({ id: devices.id, serial: devices.serial }).from(devices).where(inArray(devices.serial, SERIALS));
 
   it('stores the devices’ telemetry once each, and carries a pause from the portal to the device', async () => {
     const started = new Date();
@@ -52,19 +54,36 @@ describe('fleet simulator against the portal (pglite)', () => {
       const res = await request(h.app).post(`/api/v1/deviceSecret/${serial}`).set('Authorization', `Token ${admin}`);
       expect(res.status).toBe(200);
       const [d] = await db().select().from(devices).where(eq(devices.serial, serial));
-      fleet.push({ serial, secret: res.body.secret, leftPumpType: d!.leftPumpType as SimulatedDevice['leftPumpType'], rightPumpType: d!.rightPumpType as SimulatedDevice['rightPumpType'] });
+      fleet.push({
+        serial,
+        secret: res.body.secret,
+        leftPumpType: d!.leftPumpType as SimulatedDevice['leftPumpType'],
+        rightPumpType: d!.rightPumpType as SimulatedDevice['rightPumpType'],
+      });
     }
-    const pause = await request(h.app).post(`/api/v1/setPauseDevice/${PAUSED}`).set('Authorization', `Token ${admin}`).send({ isPause: true });
+    const pause = await request(h.app)
+      .post(`/api/v1/setPauseDevice/${PAUSED}`)
+      .set('Authorization', `Token ${admin}`)
+      .send({ isPause: true });
     expect(pause.status).toBe(200);
 
     // The simulated clock starts at 11:00 in New Orleans (12:00 in summer), so the run is in opening hours.
     const today = new Date();
     const simStart = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 17, 0);
     const logs: string[] = [];
-    const sim: Simulator = startSimulator({ baseUrl, devices: fleet, speed: 600, simStart, random: seededRandom(42), log: (m) => logs.push(m), params: { dropoutPerDay: 0 } });
+    const sim: Simulator = startSimulator({
+      baseUrl,
+      devices: fleet,
+      speed: 600,
+      simStart,
+      random: seededRandom(42),
+      log: (m) => logs.push(m),
+      params: { dropoutPerDay: 0 },
+    });
     // Until each thing checked below has happened (or 30 s): two check-ins a device, every device seen,
     // the pause applied, another device dispensing after it, and each telemetry table written.
-    const since = (table: string) => sql`select count(*)::int as n from ${sql.raw(table)} where recorded_at >= ${started.toISOString()}::timestamptz`;
+    const since = (table: string) =>
+      sql`select count(*)::int as n from ${sql.raw(table)} where recorded_at >= ${started.toISOString()}::timestamptz`;
     const settled = async () => {
       if (sim.stats().checkins < SERIALS.length * 2) return false;
       const seen = await db().select({ at: devices.lastSeenAt }).from(devices).where(inArray(devices.id, deviceIds));
@@ -72,14 +91,24 @@ describe('fleet simulator against the portal (pglite)', () => {
       const [applied] = await db()
         .select({ at: pendingChanges.resolvedAt })
         .from(pendingChanges)
-        .where(and(eq(pendingChanges.deviceId, pausedId), eq(pendingChanges.setting, 'pause'), eq(pendingChanges.status, 'applied')))
+        .where(
+          and(eq(pendingChanges.deviceId, pausedId), eq(pendingChanges.setting, 'pause'), eq(pendingChanges.status, 'applied')),
+        )
         .orderBy(desc(pendingChanges.id))
         .limit(1);
       if (!applied?.at) return false;
       const [dispensed] = (await db()
         .select({ n: sql<number>`count(*)::int` })
         .from(pumpEvents)
-        .where(and(inArray(pumpEvents.deviceId, deviceIds.filter((i) => i !== pausedId)), gt(pumpEvents.occurredAt, applied.at)))) as [{ n: number }];
+        .where(
+          and(
+            inArray(
+              pumpEvents.deviceId,
+              deviceIds.filter((i) => i !== pausedId),
+            ),
+            gt(pumpEvents.occurredAt, applied.at),
+          ),
+        )) as [{ n: number }];
       if (dispensed.n === 0) return false;
       for (const table of ['battery_readings', 'level_readings', 'data_usage']) {
         if (((await h.database.db.execute(since(table))) as unknown as { rows: { n: number }[] }).rows[0]!.n === 0) return false;
@@ -95,11 +124,17 @@ describe('fleet simulator against the portal (pglite)', () => {
     expect(logs.filter((l) => /401|refused/.test(l))).toEqual([]);
 
     // Telemetry grew, with no dispense stored twice.
-    const [after] = (await db().select({ n: sql<number>`count(*)::int` }).from(pumpEvents).where(inArray(pumpEvents.deviceId, deviceIds))) as [{ n: number }];
+    const [after] = (await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(pumpEvents)
+      .where(inArray(pumpEvents.deviceId, deviceIds))) as [{ n: number }];
     expect(after.n).toBeGreaterThan(before);
     const dup = (await h.database.db.execute(sql`
       select count(*)::int as n, count(distinct (device_id, pump_number, seq))::int as d
-      from pump_events where id > ${maxId} and device_id in (${sql.join(deviceIds.map((i) => sql`${i}`), sql`, `)})`)) as unknown as { rows: { n: number; d: number }[] };
+      from pump_events where id > ${maxId} and device_id in (${sql.join(
+        deviceIds.map((i) => sql`${i}`),
+        sql`, `,
+      )})`)) as unknown as { rows: { n: number; d: number }[] };
     expect(dup.rows[0]!.n).toBeGreaterThan(0);
     expect(dup.rows[0]!.d).toBe(dup.rows[0]!.n);
     expect(dup.rows[0]!.n).toBe(after.n - before);
@@ -123,7 +158,10 @@ describe('fleet simulator against the portal (pglite)', () => {
       .limit(1);
     expect(change!.status).toBe('applied');
     expect(change!.resolvedAt!.getTime()).toBeGreaterThan(started.getTime());
-    const afterPause = await db().select().from(pumpEvents).where(and(eq(pumpEvents.deviceId, pausedId), gt(pumpEvents.occurredAt, change!.resolvedAt!)));
+    const afterPause = await db()
+      .select()
+      .from(pumpEvents)
+      .where(and(eq(pumpEvents.deviceId, pausedId), gt(pumpEvents.occurredAt, change!.resolvedAt!)));
     expect(afterPause).toEqual([]);
     expect(sim.device(PAUSED)!.config.paused).toBe(true);
     // ...while the others carried on.

@@ -2,7 +2,15 @@ import { eq, isNotNull } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toZonedIso } from '@fleet/shared';
-import { batteryReadings, dataUsage, deviceGroups, devices, levelReadings, pumpEvents, smsLog } from '../../server/src/db/schema.ts';
+import {
+  batteryReadings,
+  dataUsage,
+  deviceGroups,
+  devices,
+  levelReadings,
+  pumpEvents,
+  smsLog,
+} from '../../server/src/db/schema.ts';
 import { backends } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 
@@ -42,7 +50,9 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
   });
   const id = (serial: string) => ids.get(serial)!;
   const dispense = (serial: string, pump: number, ...at: string[]) =>
-    h.database.db.insert(pumpEvents).values(at.map((t) => ({ deviceId: id(serial), pumpNumber: pump, occurredAt: new Date(t), volumeMl: 1 })));
+    h.database.db
+      .insert(pumpEvents)
+      .values(at.map((t) => ({ deviceId: id(serial), pumpNumber: pump, occurredAt: new Date(t), volumeMl: 1 })));
   const log = async (role: Role, body: Record<string, unknown>) => {
     const res = await as(role).post('/getPumpLog', body);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -64,10 +74,16 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
   beforeAll(async () => {
     h = await startHarness(backend);
     for (const role of Object.keys(key) as Role[]) {
-      key[role] = (await request(h.app).post('/auth/token/login/').send({ email: `${role}@demo.test`, password: 'Demo1234' })).body.auth_token;
+      key[role] = (
+        await request(h.app)
+          .post('/auth/token/login/')
+          .send({ email: `${role}@demo.test`, password: 'Demo1234' })
+      ).body.auth_token;
     }
     for (const d of await h.database.db.select({ id: devices.id, serial: devices.serial }).from(devices)) ids.set(d.serial, d.id);
-    await h.database.exec('delete from pump_events; delete from level_readings; delete from battery_readings; delete from data_usage; delete from sms_log;');
+    await h.database.exec(
+      'delete from pump_events; delete from level_readings; delete from battery_readings; delete from data_usage; delete from sms_log;',
+    );
     await h.database.db.update(deviceGroups).set({ timezoneId: CHI });
     await h.database.db.update(devices).set({ rightPumpType: 'Sanitizer' }).where(eq(devices.serial, 'SP240001'));
     await h.database.db.update(devices).set({ rightPumpType: 'Unspecified' }).where(eq(devices.serial, 'SP240002'));
@@ -98,7 +114,13 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
       '2026-04-01T04:59:00Z', // Mar 31 23:59 CDT
       '2026-04-01T05:00:00Z', // Apr 1 00:00 CDT: after the monthly range
     );
-    await dispense('SP240001', 2, '2026-03-07T18:30:00Z', '2026-03-08T10:00:00Z' /* 05:00 CDT, hour 4 */, '2026-03-08T20:00:00Z' /* 15:00 CDT, hour 14 */);
+    await dispense(
+      'SP240001',
+      2,
+      '2026-03-07T18:30:00Z',
+      '2026-03-08T10:00:00Z' /* 05:00 CDT, hour 4 */,
+      '2026-03-08T20:00:00Z' /* 15:00 CDT, hour 14 */,
+    );
     await dispense('SP240002', 1, '2026-03-08T12:00:00Z', '2026-03-08T12:10:00Z'); // 07:00 CDT, hour 6
     await dispense('SP240009', 1, '2026-03-08T06:10:00Z'); // hour 0
     await dispense('SP240009', 2, '2026-03-08T09:00:00Z'); // hour 3
@@ -106,8 +128,20 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
     await dispense('SP240022', 1, '2026-03-08T14:00:00Z', '2026-03-08T14:01:00Z', '2026-03-08T14:02:00Z'); // 09:00 CDT, hour 8
     await dispense('SP240029', 1, '2026-03-08T06:30:00Z', '2026-03-08T15:00:00Z'); // hour 0 and hour 9 (10:00 CDT)
     await h.database.db.insert(levelReadings).values([
-      { deviceId: id('SP240001'), pumpNumber: 1, recordedAt: new Date('2026-03-08T07:00:00Z'), levelSensor: true, volumeRemain: 1000 },
-      { deviceId: id('SP240001'), pumpNumber: 1, recordedAt: new Date('2026-03-08T15:00:00Z'), levelSensor: true, volumeRemain: 900.5 },
+      {
+        deviceId: id('SP240001'),
+        pumpNumber: 1,
+        recordedAt: new Date('2026-03-08T07:00:00Z'),
+        levelSensor: true,
+        volumeRemain: 1000,
+      },
+      {
+        deviceId: id('SP240001'),
+        pumpNumber: 1,
+        recordedAt: new Date('2026-03-08T15:00:00Z'),
+        levelSensor: true,
+        volumeRemain: 900.5,
+      },
     ]);
   });
   afterAll(async () => {
@@ -172,14 +206,22 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
         { date: '2026-03-01T00:00:00-06:00', value: 14 },
       ]);
       expect([res.total_left_pump_dispensation, res.total_right_pump_dispensation]).toEqual([19, 3]);
-      const from = await log('distributor', body('SP240001', { filterDateType: 'MONTHLY', todayDate: '', startDate: '2026-01-20', endDate: '2026-03-10' }));
+      const from = await log(
+        'distributor',
+        body('SP240001', { filterDateType: 'MONTHLY', todayDate: '', startDate: '2026-01-20', endDate: '2026-03-10' }),
+      );
       expect(from.dispensingDatas.map((p) => p.value)).toEqual([1, 0, 14]);
       expect(from.total_left_pump_dispensation).toBe(15);
     });
 
     it('pump 2 of a device without a right pump answers empty series', async () => {
       const res = await log('distributor', body('SP240002', { pumpNumber: 2 }));
-      expect(res).toEqual({ total_left_pump_dispensation: 2, total_right_pump_dispensation: 0, dispensingDatas: [], remainDatas: [] });
+      expect(res).toEqual({
+        total_left_pump_dispensation: 2,
+        total_right_pump_dispensation: 0,
+        dispensingDatas: [],
+        remainDatas: [],
+      });
     });
 
     const serialsWhere = async (where: 'group' | 'location' | 'all', of: string) => {
@@ -192,7 +234,13 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
         .select({ serial: devices.serial })
         .from(devices)
         .innerJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
-        .where(where === 'group' ? eq(devices.groupId, d!.groupId!) : where === 'location' ? eq(deviceGroups.locationId, d!.locationId!) : isNotNull(devices.groupId));
+        .where(
+          where === 'group'
+            ? eq(devices.groupId, d!.groupId!)
+            : where === 'location'
+              ? eq(deviceGroups.locationId, d!.locationId!)
+              : isNotNull(devices.groupId),
+        );
       return rows.map((r) => r.serial);
     };
     /** SINGLE for each serial the role can see, summed bucket by bucket. */
@@ -208,7 +256,11 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
       }
       return sum;
     };
-    const summary = (r: PumpLog) => ({ left: r.total_left_pump_dispensation, right: r.total_right_pump_dispensation, values: r.dispensingDatas.map((p) => p.value) });
+    const summary = (r: PumpLog) => ({
+      left: r.total_left_pump_dispensation,
+      right: r.total_right_pump_dispensation,
+      values: r.dispensingDatas.map((p) => p.value),
+    });
 
     it('ADDRESS, DISTRICT and ALL are the sums of SINGLE over their devices', async () => {
       const address = await log('distributor', body('SP240001', { filterDeviceType: 'ADDRESS' }));
@@ -246,7 +298,10 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
     });
 
     it('cuts a site without a time zone in UTC (24 hours)', async () => {
-      const [lafitte] = await h.database.db.select({ groupId: devices.groupId }).from(devices).where(eq(devices.serial, 'SP240029'));
+      const [lafitte] = await h.database.db
+        .select({ groupId: devices.groupId })
+        .from(devices)
+        .where(eq(devices.serial, 'SP240029'));
       await h.database.db.update(deviceGroups).set({ timezoneId: null }).where(eq(deviceGroups.id, lafitte!.groupId!));
       try {
         const res = await log('distributor', body('SP240029'));
@@ -268,7 +323,14 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
     });
 
     it('400 with a message per field, never 500', async () => {
-      const res = await as('distributor').post('/getPumpLog', { filterDateType: 'YEARLY', pumpNumber: 3, todayDate: '2026-02-30', endDate: 'x'.repeat(10_000), filterDeviceType: 'ANY', serial: '' });
+      const res = await as('distributor').post('/getPumpLog', {
+        filterDateType: 'YEARLY',
+        pumpNumber: 3,
+        todayDate: '2026-02-30',
+        endDate: 'x'.repeat(10_000),
+        filterDeviceType: 'ANY',
+        serial: '',
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         filterDateType: ['Choose one of DAILY, WEEKLY, MONTHLY.'],
@@ -284,24 +346,48 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
       const array = await as('distributor').post('/getPumpLog', '[1, 2]');
       expect(array.status).toBe(400);
       expect(array.body).toEqual({ non_field_errors: ['Send a JSON object.'] });
-      const reversed = await as('distributor').post('/getPumpLog', body('SP240001', { filterDateType: 'MONTHLY', startDate: '2026-04-01', endDate: '2026-03-01' }));
+      const reversed = await as('distributor').post(
+        '/getPumpLog',
+        body('SP240001', { filterDateType: 'MONTHLY', startDate: '2026-04-01', endDate: '2026-03-01' }),
+      );
       expect(reversed.status).toBe(400);
       expect(reversed.body).toEqual({ startDate: ['The start date must be on or before the end date.'] });
-      const huge = await as('distributor').post('/getPumpLog', body('SP240001', { filterDateType: 'MONTHLY', startDate: '1970-01-01', endDate: '2100-12-31' }));
+      const huge = await as('distributor').post(
+        '/getPumpLog',
+        body('SP240001', { filterDateType: 'MONTHLY', startDate: '1970-01-01', endDate: '2100-12-31' }),
+      );
       expect(huge.status).toBe(400);
       expect(Object.keys(huge.body)).toEqual(['startDate']);
     });
   });
 
   describe('POST /batteryLog', () => {
-    const battery = (serial: string, over: Record<string, unknown> = {}) => ({ filterDateType: 'YEARLY', pumpNumber: 1, filterDeviceType: 'SINGLE', serial, ...over });
+    const battery = (serial: string, over: Record<string, unknown> = {}) => ({
+      filterDateType: 'YEARLY',
+      pumpNumber: 1,
+      filterDeviceType: 'SINGLE',
+      serial,
+      ...over,
+    });
 
     it('answers the readings of the site-local range, oldest first', async () => {
-      const at = (t: string, percent: number) => ({ deviceId: id('SP240001'), recordedAt: new Date(t), batteryVolt: 3.93, batteryPercent: percent });
+      const at = (t: string, percent: number) => ({
+        deviceId: id('SP240001'),
+        recordedAt: new Date(t),
+        batteryVolt: 3.93,
+        batteryPercent: percent,
+      });
       // written out of order on purpose
       await h.database.db
         .insert(batteryReadings)
-        .values([at('2026-03-09T12:00:00Z', 70), at('2026-03-07T12:00:00Z', 99), at('2026-03-08T20:00:00Z', 75.5), at('2026-03-10T05:00:00Z', 60), at('2026-03-08T06:00:00Z', 80), at('2026-03-10T04:59:00Z', 65)]);
+        .values([
+          at('2026-03-09T12:00:00Z', 70),
+          at('2026-03-07T12:00:00Z', 99),
+          at('2026-03-08T20:00:00Z', 75.5),
+          at('2026-03-10T05:00:00Z', 60),
+          at('2026-03-08T06:00:00Z', 80),
+          at('2026-03-10T04:59:00Z', 65),
+        ]);
       const res = await as('client').post('/batteryLog', battery('SP240001', { startDate: '2026-03-08', endDate: '2026-03-09' }));
       expect(res.status).toBe(200);
       expect(res.body).toEqual([
@@ -318,7 +404,10 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
         insert into battery_readings (device_id, recorded_at, battery_volt, battery_percent)
         select ${id('SP240002')}, timestamptz '2026-01-01T06:00:00Z' + k * interval '1 hour', 3.5, k % 24
         from generate_series(0, 2099) as k`);
-      const res = await as('distributor').post('/batteryLog', battery('SP240002', { startDate: '2026-01-01', endDate: '2026-03-31' }));
+      const res = await as('distributor').post(
+        '/batteryLog',
+        battery('SP240002', { startDate: '2026-01-01', endDate: '2026-03-31' }),
+      );
       expect(res.status).toBe(200);
       // Jan 1 .. Mar 29 (the last reading is Mar 29 12:00 CDT)
       expect(res.body).toHaveLength(31 + 28 + 29);
@@ -326,7 +415,11 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
       const byDay = new Map(res.body.map((p: { update_on: string }) => [p.update_on.slice(0, 10), p]));
       // the 23-hour day holds hours 0..22 of the series; the next day starts at 23
       expect(byDay.get('2026-03-08')).toEqual({ battery_percent: 11, battery_volt: 3.5, update_on: '2026-03-08T00:00:00-06:00' });
-      expect(byDay.get('2026-03-09')).toEqual({ battery_percent: 11.5, battery_volt: 3.5, update_on: '2026-03-09T00:00:00-05:00' });
+      expect(byDay.get('2026-03-09')).toEqual({
+        battery_percent: 11.5,
+        battery_volt: 3.5,
+        update_on: '2026-03-09T00:00:00-05:00',
+      });
       const times = res.body.map((p: { update_on: string }) => Date.parse(p.update_on));
       expect(times).toEqual([...times].sort((a: number, b: number) => a - b));
     });
@@ -343,10 +436,16 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
     });
 
     it('checks its input and its scope', async () => {
-      const bad = await as('distributor').post('/batteryLog', battery('SP240001', { filterDateType: 'DAILY', filterDeviceType: 'ALL', startDate: '2026-13-01' }));
+      const bad = await as('distributor').post(
+        '/batteryLog',
+        battery('SP240001', { filterDateType: 'DAILY', filterDeviceType: 'ALL', startDate: '2026-13-01' }),
+      );
       expect(bad.status).toBe(400);
       expect(Object.keys(bad.body).sort()).toEqual(['filterDateType', 'filterDeviceType', 'startDate']);
-      const reversed = await as('distributor').post('/batteryLog', battery('SP240001', { startDate: '2026-03-09', endDate: '2026-03-08' }));
+      const reversed = await as('distributor').post(
+        '/batteryLog',
+        battery('SP240001', { startDate: '2026-03-09', endDate: '2026-03-08' }),
+      );
       expect(reversed.body).toEqual({ startDate: ['The start date must be on or before the end date.'] });
       expect((await as('client').post('/batteryLog', battery('SP240029'))).status).toBe(404);
       expect((await request(h.app).post('/api/v1/batteryLog').send(battery('SP240001'))).status).toBe(401);
@@ -414,7 +513,9 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual({ date: ['Enter a month as YYYY-MM (or a date YYYY-MM-DD), years 1970 to 2100.'] });
       expect((await as('distributor').get('/dataUsage/SP240001/yesterday')).status).toBe(400);
-      expect((await as('distributor').get(`/dataUsage/SP240001/${'9'.repeat(5000)}`)).body).toEqual({ date: ['Ensure this field has no more than 40 characters.'] });
+      expect((await as('distributor').get(`/dataUsage/SP240001/${'9'.repeat(5000)}`)).body).toEqual({
+        date: ['Ensure this field has no more than 40 characters.'],
+      });
       expect((await as('client').get('/dataUsage/SP240029/2026-03-08')).status).toBe(404);
       expect((await as('client').get('/monthDataUsage/SP240029/2026-03')).status).toBe(404);
       expect((await request(h.app).get('/api/v1/dataUsage/SP240001/2026-03-08')).status).toBe(401);
@@ -475,7 +576,10 @@ describe.each(BACKENDS)('telemetry calls on %s', (backend) => {
         sms_out_30d: 2,
         data_used_30d_mb: 1.5,
       });
-      await h.database.db.update(devices).set({ warningLists: ['REGISTRATION'] }).where(eq(devices.id, d));
+      await h.database.db
+        .update(devices)
+        .set({ warningLists: ['REGISTRATION'] })
+        .where(eq(devices.id, d));
       expect((await as('distributor').post('/sms_status/SP240016', {})).body.signal_band).toBe('Unavailable');
       const empty = await as('distributor').post('/sms_status/SP240022');
       expect(empty.body).toMatchObject({ last_sms_at: null, sms_in_30d: 0, sms_out_30d: 0, data_used_30d_mb: 0 });

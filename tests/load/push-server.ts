@@ -37,7 +37,11 @@ const maxMinutes = arg('max-minutes') ?? 20;
 setTimeout(() => process.exit(3), maxMinutes * 60_000).unref();
 process.on('disconnect', () => process.exit(0));
 
-const h = await startHarness(backend, { loginLimit: { perEmail: 10_000, perAddress: 10_000, windowSeconds: 60 } }, pgliteDir ? { pgliteDir } : {});
+const h = await startHarness(
+  backend,
+  { loginLimit: { perEmail: 10_000, perAddress: 10_000, windowSeconds: 60 } },
+  pgliteDir ? { pgliteDir } : {},
+);
 // eslint-disable-next-line prefer-const -- assigned once the server listens; the closures above read it before
 let rt: Awaited<ReturnType<typeof startRealtime>> | undefined;
 const app = createApp({
@@ -118,7 +122,13 @@ rt = await startRealtime(server, {
     op.emit = ((event: string, ...args: unknown[]) => {
       const t = performance.now();
       const ok = (emit as (e: string, ...a: unknown[]) => boolean)(event, ...args);
-      emits.push({ room, event, at: Date.now(), ms: performance.now() - t, sockets: io.sockets.adapter.rooms.get(room)?.size ?? 0 });
+      emits.push({
+        room,
+        event,
+        at: Date.now(),
+        ms: performance.now() - t,
+        sockets: io.sockets.adapter.rooms.get(room)?.size ?? 0,
+      });
       return ok;
     }) as typeof op.emit;
     return op;

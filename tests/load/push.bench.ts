@@ -43,7 +43,11 @@ const flag = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const num = (name: string, fallback: number) => (flag(name) === undefined ? fallback : Number(flag(name)));
-const list = (name: string, fallback: string) => (flag(name) ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+const list = (name: string, fallback: string) =>
+  (flag(name) ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const seconds = num('seconds', 60);
 const faninCounts = list('fanin', '1,100,1000').map(Number);
@@ -61,7 +65,8 @@ const PASSWORD = 'Demo1234';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const ms = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '-' : `${Math.round(x)} ms`);
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]! : NaN);
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]! : NaN;
 const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const out: string[] = [];
 const say = (line = '') => {
@@ -95,11 +100,20 @@ type Server = {
 
 async function startServer(backend: Backend, pgliteDir?: string): Promise<Server> {
   const dbArgs = backend === 'pglite-files' ? ['--backend', 'pglite', '--pglite-dir', pgliteDir ?? ''] : ['--backend', backend];
-  const child = fork(path.join(here, 'push-server.ts'), [...dbArgs, '--max-minutes', String(Math.ceil(watchdogMs / 60_000) + 1)], {
-    cwd: root,
-    execArgv: ['--import', 'tsx', '--expose-gc', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : [])],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    path.join(here, 'push-server.ts'),
+    [...dbArgs, '--max-minutes', String(Math.ceil(watchdogMs / 60_000) + 1)],
+    {
+      cwd: root,
+      execArgv: [
+        '--import',
+        'tsx',
+        '--expose-gc',
+        ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : []),
+      ],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
   children.add(child);
   const waiting = new Map<number, (m: { stats?: PushServerStats }) => void>();
   let nextId = 0;
@@ -144,14 +158,21 @@ async function startServer(backend: Backend, pgliteDir?: string): Promise<Server
 // ---------------------------------------------------------------- REST and gateway calls
 
 async function login(base: string) {
-  const res = await fetch(`${base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+  const res = await fetch(`${base}/auth/token/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
   const body = (await res.json()) as { auth_token?: string };
   if (!body.auth_token) throw new Error(`login answered ${res.status}: ${JSON.stringify(body)}`);
   return body.auth_token;
 }
 
 async function rotateSecret(base: string, token: string) {
-  const res = await fetch(`${base}/api/v1/deviceSecret/${SERIAL}`, { method: 'POST', headers: { Authorization: `Token ${token}` } });
+  const res = await fetch(`${base}/api/v1/deviceSecret/${SERIAL}`, {
+    method: 'POST',
+    headers: { Authorization: `Token ${token}` },
+  });
   const body = (await res.json()) as { secret?: string };
   if (!body.secret) throw new Error(`deviceSecret answered ${res.status}: ${JSON.stringify(body)}`);
   return body.secret;
@@ -167,7 +188,10 @@ async function checkin(base: string, secret: string, percent: number) {
   const now = new Date().toISOString();
   const res = await fetch(`${base}/device/v1/checkin`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', Authorization: `Basic ${Buffer.from(`${SERIAL}:${secret}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      Authorization: `Basic ${Buffer.from(`${SERIAL}:${secret}`).toString('base64')}`,
+    },
     body: JSON.stringify({ sentAt: now, batteries: [{ at: now, volt: 3.9, percent }] }),
   });
   const answeredAt = Date.now();
@@ -183,7 +207,14 @@ type Watcher = { client: Client; heard: Heard[] };
 
 function open(base: string, token: string): Promise<Watcher> {
   return new Promise((resolve, reject) => {
-    const client: Client = connect(base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true, timeout: 60_000 });
+    const client: Client = connect(base, {
+      path: '/socket.io',
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      timeout: 60_000,
+    });
     const w: Watcher = { client, heard: [] };
     client.on('device:changed', (p) => {
       const b = p.patch.battery_percent;
@@ -227,7 +258,8 @@ async function openMany(base: string, token: string, n: number, withSubscribe: b
     }
     if (n >= 1000 && (i / batch) % 5 === 4) progress(`${watchers.length}/${n} sockets open`);
   }
-  if (errors.size) say(`  ! ${n - watchers.length} of ${n} sockets failed: ${[...errors].map(([m, c]) => `${c}× ${m}`).join('; ')}`);
+  if (errors.size)
+    say(`  ! ${n - watchers.length} of ${n} sockets failed: ${[...errors].map(([m, c]) => `${c}× ${m}`).join('; ')}`);
   return { watchers, ms: performance.now() - started };
 }
 
@@ -249,12 +281,26 @@ function markSelf() {
 }
 function selfStats() {
   const cpu = process.cpuUsage(cpuMark);
-  return { cpuPercent: ((cpu.user + cpu.system) / 1000 / (performance.now() - wallMark)) * 100, p99: eld.percentile(99) / 1e6, max: eld.max / 1e6 };
+  return {
+    cpuPercent: ((cpu.user + cpu.system) / 1000 / (performance.now() - wallMark)) * 100,
+    p99: eld.percentile(99) / 1e6,
+    max: eld.max / 1e6,
+  };
 }
 
 // ---------------------------------------------------------------- 1. fan-in
 
-type FaninRow = { n: number; connectMs: number; httpPolls: number; counterPolls: number; perMinute: number; meanInterval: number; events: number; server: PushServerStats; self: ReturnType<typeof selfStats> };
+type FaninRow = {
+  n: number;
+  connectMs: number;
+  httpPolls: number;
+  counterPolls: number;
+  perMinute: number;
+  meanInterval: number;
+  events: number;
+  server: PushServerStats;
+  self: ReturnType<typeof selfStats>;
+};
 
 const upstreamOf = (s: PushServerStats) => s.upstream.filter((u) => u.serial === SERIAL);
 /** Waits until no device GET is in flight (the counter, which counts answered GETs, equals the GETs the API saw). */
@@ -273,7 +319,7 @@ async function fanin(server: Server, token: string, n: number, keepOpen: boolean
   // same phase of the 10 s cycle: [that poll - 100 ms, + --seconds).
   const q = await quiescent(server);
   let start: PushServerStats['upstream'][number] | undefined;
-  for (let i = 0; i < ((PERIOD + 5000) / 50) && !start; i++) {
+  for (let i = 0; i < (PERIOD + 5000) / 50 && !start; i++) {
     await sleep(50);
     start = (await server.stats()).upstream[q.upstream.length];
   }
@@ -333,7 +379,11 @@ async function latency(server: Server, token: string, secret: string, watchers: 
   // The last change waits for its poll, then for delivery (to every socket, or at most period + 2 s).
   const last = changes.at(-1)!;
   const deadline = Date.now() + PERIOD + 2000;
-  while (Date.now() < deadline && !watchers.every((w) => w.heard.some((e) => e.battery === last.value && e.recv >= last.t - 1000))) await sleep(100);
+  while (
+    Date.now() < deadline &&
+    !watchers.every((w) => w.heard.some((e) => e.battery === last.value && e.recv >= last.t - 1000))
+  )
+    await sleep(100);
   await sleep(500);
   const self = selfStats();
   const s = await server.stats();
@@ -356,7 +406,9 @@ async function latency(server: Server, token: string, secret: string, watchers: 
     for (const w of watchers) {
       const h = w.heard.find((e) => e.battery === c.value && e.recv >= c.t - 1000 && e.at >= c.t - 1000);
       if (h) got.push(h);
-      const f = w.heard.find((e) => e.battery !== undefined && later.has(e.battery) && e.recv >= c.t - 1000 && e.at >= c.t - 1000);
+      const f = w.heard.find(
+        (e) => e.battery !== undefined && later.has(e.battery) && e.recv >= c.t - 1000 && e.at >= c.t - 1000,
+      );
       if (f) fresh.push(f.recv - c.t);
       else neverFresh++;
     }
@@ -380,10 +432,27 @@ async function latency(server: Server, token: string, secret: string, watchers: 
       last = Math.max(last, h.recv);
     }
     spreads.push(last - first);
-    const b = s.emits.find((e) => e.event === 'device:changed' && e.room === `device:${SERIAL}` && e.at >= at && e.at - at < 1000);
+    const b = s.emits.find(
+      (e) => e.event === 'device:changed' && e.room === `device:${SERIAL}` && e.at >= at && e.at - at < 1000,
+    );
     if (b) broadcasts.push(b.ms);
   });
-  return { changes: changes.length, delivered, superseded, lost, neverFresh, exact, fresh, afterPollStart, afterAt, waits, spreads, broadcasts, server: s, self };
+  return {
+    changes: changes.length,
+    delivered,
+    superseded,
+    lost,
+    neverFresh,
+    exact,
+    fresh,
+    afterPollStart,
+    afterAt,
+    waits,
+    spreads,
+    broadcasts,
+    server: s,
+    self,
+  };
 }
 
 // ---------------------------------------------------------------- 3. capacity
@@ -427,9 +496,16 @@ const capacityBackends = list('capacity-backends', pgUp ? 'pglite,pglite-files,p
   (b): b is Backend => b === 'pglite' || b === 'pglite-files' || (b === 'postgres' && pgUp),
 );
 const need = Math.max(capacity, latencySockets, ...faninCounts) + 200;
-say(`push server load bench: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ulimit -n ${fdLimit} (this process needs ~${need} descriptors; the server child the same)`);
-if (fdLimit < need) say(`  ! ulimit -n ${fdLimit} is below ${need}: raise it (ulimit -n ${need * 2}) or lower --capacity; sockets beyond it will fail with EMFILE`);
-say(`device panel ${SERIAL}, real period ${PERIOD} ms (POLL_MS.device), websocket transport, one server process on 127.0.0.1, window ${seconds} s`);
+say(
+  `push server load bench: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ulimit -n ${fdLimit} (this process needs ~${need} descriptors; the server child the same)`,
+);
+if (fdLimit < need)
+  say(
+    `  ! ulimit -n ${fdLimit} is below ${need}: raise it (ulimit -n ${need * 2}) or lower --capacity; sockets beyond it will fail with EMFILE`,
+  );
+say(
+  `device panel ${SERIAL}, real period ${PERIOD} ms (POLL_MS.device), websocket transport, one server process on 127.0.0.1, window ${seconds} s`,
+);
 
 const started = Date.now();
 let server: Server | undefined;
@@ -450,7 +526,9 @@ try {
       }
       say();
       say(`1. FAN-IN: upstream GET /api/v1/device/${SERIAL} per ${seconds} s window (window starts 100 ms before a poll)`);
-      say(`   sockets  connect+subscribe  GETs rt.counters  GETs seen by API  polls/min  mean interval  events pushed  server CPU  server loop p99  client CPU  client loop p99/max`);
+      say(
+        `   sockets  connect+subscribe  GETs rt.counters  GETs seen by API  polls/min  mean interval  events pushed  server CPU  server loop p99  client CPU  client loop p99/max`,
+      );
       for (const r of rows) {
         say(
           `   ${String(r.n).padStart(7)}  ${ms(r.connectMs).padStart(17)}  ${String(r.counterPolls).padStart(16)}  ${String(r.httpPolls).padStart(16)}  ${r.perMinute.toFixed(2).padStart(9)}  ${ms(r.meanInterval).padStart(13)}  ${String(r.events).padStart(13)}  ${`${r.server.cpuPercent.toFixed(1)}%`.padStart(10)}  ${ms(r.server.eventLoop.p99).padStart(15)}  ${`${r.self.cpuPercent.toFixed(1)}%`.padStart(10)}  ${`${ms(r.self.p99)}/${ms(r.self.max)}`.padStart(19)}`,
@@ -461,12 +539,16 @@ try {
       if (one && thousand && thousand !== one) {
         const ratio = thousand.counterPolls / one.counterPolls;
         const rateRatio = one.meanInterval / thousand.meanInterval;
-        say(`   ratio ${thousand.n}:1 = ${thousand.counterPolls}/${one.counterPolls} = ${ratio.toFixed(3)} (by mean interval ${rateRatio.toFixed(3)})  budget ≤ 1.05: ${ratio <= 1.05 ? 'within budget' : 'OVER BUDGET'}`);
+        say(
+          `   ratio ${thousand.n}:1 = ${thousand.counterPolls}/${one.counterPolls} = ${ratio.toFixed(3)} (by mean interval ${rateRatio.toFixed(3)})  budget ≤ 1.05: ${ratio <= 1.05 ? 'within budget' : 'OVER BUDGET'}`,
+        );
       }
       for (const r of rows) {
         const expected = 60_000 / PERIOD;
         const byInterval = 60_000 / r.meanInterval;
-        say(`   ${String(r.n).padStart(5)} socket(s): ${r.perMinute.toFixed(2)} polls/min counted in the window, ${byInterval.toFixed(2)} by mean interval; budget ${expected}/min for a ${PERIOD / 1000} s panel (±5%, by interval): ${Math.abs(byInterval - expected) <= expected * 0.05 ? 'within budget' : 'OFF BUDGET'}`);
+        say(
+          `   ${String(r.n).padStart(5)} socket(s): ${r.perMinute.toFixed(2)} polls/min counted in the window, ${byInterval.toFixed(2)} by mean interval; budget ${expected}/min for a ${PERIOD / 1000} s panel (±5%, by interval): ${Math.abs(byInterval - expected) <= expected * 0.05 ? 'within budget' : 'OFF BUDGET'}`,
+        );
       }
     }
     if (only.has('latency') && latencySockets > 0) {
@@ -482,8 +564,12 @@ try {
         return `   ${label.padEnd(52)} ${String(xs.length).padStart(7)} ${ms(pct(s, 50)).padStart(9)} ${ms(pct(s, 99)).padStart(9)} ${ms(s.length ? s[s.length - 1] : NaN).padStart(9)}`;
       };
       say();
-      say(`2. LATENCY: ${kept.length} sockets on ${SERIAL}, ${l.changes} gateway check-ins (battery percent, every ~${changeEvery / 1000} s ±20%) over ${seconds} s`);
-      say(`   ${l.delivered} values pushed, ${l.superseded} superseded by a later check-in before the next poll (never pushed, by design), ${l.lost} deliveries of pushed values missing, ${l.neverFresh} socket×check-in never saw a value as new`);
+      say(
+        `2. LATENCY: ${kept.length} sockets on ${SERIAL}, ${l.changes} gateway check-ins (battery percent, every ~${changeEvery / 1000} s ±20%) over ${seconds} s`,
+      );
+      say(
+        `   ${l.delivered} values pushed, ${l.superseded} superseded by a later check-in before the next poll (never pushed, by design), ${l.lost} deliveries of pushed values missing, ${l.neverFresh} socket×check-in never saw a value as new`,
+      );
       say(`   ${'measure'.padEnd(52)} ${'samples'.padStart(7)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'max'.padStart(9)}`);
       say(row('check-in answer → socket, pushed values', l.exact));
       say(row('check-in answer → socket, every check-in (as new)', l.fresh));
@@ -495,9 +581,15 @@ try {
       const p99 = pct(sortNum(l.exact), 99);
       const p99fresh = pct(sortNum(l.fresh), 99);
       const p99after = pct(sortNum(l.afterPollStart), 99);
-      say(`   budget poll period + 300 ms = ${PERIOD + 300} ms p99: pushed values p99 ${ms(p99)} (${p99 <= PERIOD + 300 ? 'within' : 'OVER'}), every check-in p99 ${ms(p99fresh)} (${p99fresh <= PERIOD + 300 ? 'within' : 'OVER'})`);
-      say(`   p99 − period: ${ms(p99 - PERIOD)} / ${ms(p99fresh - PERIOD)}; p99 after the wait to the next poll (poll start → socket): ${ms(p99after)} vs 300 ms: ${p99after <= 300 ? 'within budget' : 'OVER BUDGET'}; payload at → socket p99 ${ms(pct(sortNum(l.afterAt), 99))}`);
-      say(`   server: CPU ${l.server.cpuPercent.toFixed(1)}% of a core, loop p99 ${ms(l.server.eventLoop.p99)} max ${ms(l.server.eventLoop.max)}; client (this process): CPU ${l.self.cpuPercent.toFixed(1)}%, loop p99 ${ms(l.self.p99)} max ${ms(l.self.max)}`);
+      say(
+        `   budget poll period + 300 ms = ${PERIOD + 300} ms p99: pushed values p99 ${ms(p99)} (${p99 <= PERIOD + 300 ? 'within' : 'OVER'}), every check-in p99 ${ms(p99fresh)} (${p99fresh <= PERIOD + 300 ? 'within' : 'OVER'})`,
+      );
+      say(
+        `   p99 − period: ${ms(p99 - PERIOD)} / ${ms(p99fresh - PERIOD)}; p99 after the wait to the next poll (poll start → socket): ${ms(p99after)} vs 300 ms: ${p99after <= 300 ? 'within budget' : 'OVER BUDGET'}; payload at → socket p99 ${ms(pct(sortNum(l.afterAt), 99))}`,
+      );
+      say(
+        `   server: CPU ${l.server.cpuPercent.toFixed(1)}% of a core, loop p99 ${ms(l.server.eventLoop.p99)} max ${ms(l.server.eventLoop.max)}; client (this process): CPU ${l.self.cpuPercent.toFixed(1)}%, loop p99 ${ms(l.self.p99)} max ${ms(l.self.max)}`,
+      );
     }
     await server.close();
     server = undefined;
@@ -511,7 +603,9 @@ try {
     // Δ held/socket: heap used + external after a full collection, before and after the sockets (the
     // steadier figure: RSS keeps the pages a collection freed, and sockets opened into them do not move it;
     // two of four full runs read Δ RSS/socket 0.5 and 0.1 kB that way).
-    say(`   backend       connect      RSS before  RSS after  after GC  Δ RSS/socket  Δ held/socket  heap before→after  external before→after  sockets  budget < 500 MB`);
+    say(
+      `   backend       connect      RSS before  RSS after  after GC  Δ RSS/socket  Δ held/socket  heap before→after  external before→after  sockets  budget < 500 MB`,
+    );
     for (const r of results) {
       if (r instanceof Error) {
         say(`   failed: ${r.message}`);

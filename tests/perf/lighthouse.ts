@@ -15,7 +15,16 @@ import { chromium } from 'playwright-core';
  * own start (attributed to no URL, before the first paint: 150-270 ms under the 4x slowdown, the login
  * page's too) and Lighthouse's own evaluations in the page (`_lighthouse-eval.js`).
  */
-export type LighthouseFigures = { score: number; fcp: number; lcp: number; tbt: number; scriptKb: number; longTasks: number; longestTask: number; longestOwnTask: number };
+export type LighthouseFigures = {
+  score: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  scriptKb: number;
+  longTasks: number;
+  longestTask: number;
+  longestOwnTask: number;
+};
 
 /**
  * Lighthouse now and then cannot read its own trace of the load (runtimeError NO_NAVSTART, about one run in
@@ -45,14 +54,27 @@ async function lighthouseOnce(url: string, token: string | null): Promise<Lighth
       await browser.contexts()[0]!.addCookies([{ name: 'userToken', value: token, url: new URL(url).origin }]);
       await browser.close();
     }
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: !!token });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      disableStorageReset: !!token,
+    });
     const lhr = result!.lhr;
-    if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse could not measure ${url}: ${lhr.runtimeError.code} (${lhr.runtimeError.message})`);
+    if (lhr.runtimeError)
+      throw new LighthouseRuntimeError(
+        `Lighthouse could not measure ${url}: ${lhr.runtimeError.code} (${lhr.runtimeError.message})`,
+      );
     const numeric = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
-    const items = (lhr.audits['long-tasks']?.details as { items?: { duration: number; url?: string }[] } | undefined)?.items ?? [];
+    const items =
+      (lhr.audits['long-tasks']?.details as { items?: { duration: number; url?: string }[] } | undefined)?.items ?? [];
     const tasks = items.map((t) => t.duration);
     const own = items.filter((t) => t.url?.startsWith(new URL(url).origin)).map((t) => t.duration);
-    const scripts = ((lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []).find((i) => i.resourceType === 'script');
+    const scripts = (
+      (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)
+        ?.items ?? []
+    ).find((i) => i.resourceType === 'script');
     return {
       score: lhr.categories.performance?.score ?? 0,
       fcp: numeric('first-contentful-paint'),

@@ -19,7 +19,7 @@ export const FPS_BUDGET = 30;
 /** A deterministic fleet around the map's centre: statuses in realistic shares, a few sites with several devices. */
 function fakeFleet(count: number) {
   let seed = 42;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   return Array.from({ length: count }, (_, i) => {
     const roll = random();
     const site = i % 7 === 0 ? Math.floor(i / 7) : 100_000 + i;
@@ -83,9 +83,24 @@ try {
   const devices = fakeFleet(PINS);
   const fleet = JSON.stringify(devices);
   // The feed the map reads: [serial, lat, lng, bits, label, number, group, brand] (device-pin.schema.ts).
-  const pins = JSON.stringify(devices.map((d): DevicePinTuple => [d.serial, d.location.lat, d.location.lng, pinBits({ ...d, is_activated: true }), d.label, d.number, d.location_group, d.brand]));
-  await context.route('**/api/v1/device', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: fleet }));
-  await context.route('**/api/v1/devicePins', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: pins }));
+  const pins = JSON.stringify(
+    devices.map((d): DevicePinTuple => [
+      d.serial,
+      d.location.lat,
+      d.location.lng,
+      pinBits({ ...d, is_activated: true }),
+      d.label,
+      d.number,
+      d.location_group,
+      d.brand,
+    ]),
+  );
+  await context.route('**/api/v1/device', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: fleet }),
+  );
+  await context.route('**/api/v1/devicePins', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: pins }),
+  );
   const page = await context.newPage();
   await page.goto('/');
   await page.getByLabel('Email', { exact: true }).fill('distributor@demo.test');
@@ -95,7 +110,9 @@ try {
   // Every pin handed to the map and clusters drawn (the pins layer's on-demand readout of what is drawn).
   const drawnClusters = () =>
     page.evaluate((pins) => {
-      const map = document.querySelector<HTMLElement & { readRendered?: () => Record<string, string> }>('[data-testid="fleet-map"]');
+      const map = document.querySelector<HTMLElement & { readRendered?: () => Record<string, string> }>(
+        '[data-testid="fleet-map"]',
+      );
       return map?.dataset.pinCount === String(pins) ? Number(map.readRendered?.().clusterCount ?? 0) : 0;
     }, PINS);
   for (const giveUp = Date.now() + 60_000; (await drawnClusters()) === 0; await page.waitForTimeout(50)) {
@@ -121,10 +138,19 @@ try {
   const idle = await measureFps(page, 2, async () => page.waitForTimeout(100));
 
   console.log(`pins: ${PINS}, clusters on screen at zoom 10: ${clusters}, sign-in to first clustered render: ${firstRender} ms`);
-  console.log(`panning ${SECONDS} s: ${panning.fps.toFixed(1)} fps over ${panning.frames} frames, p95 frame ${panning.p95FrameMs.toFixed(1)} ms, worst ${panning.worstFrameMs.toFixed(1)} ms`);
+  console.log(
+    `panning ${SECONDS} s: ${panning.fps.toFixed(1)} fps over ${panning.frames} frames, p95 frame ${panning.p95FrameMs.toFixed(1)} ms, worst ${panning.worstFrameMs.toFixed(1)} ms`,
+  );
   console.log(`idle 2 s: ${idle.fps.toFixed(1)} fps; software WebGL, half resolution while moving: ${dynamic ? 'yes' : 'no'}`);
-  console.log(`machine load average while measuring: ${(await import('node:os')).loadavg().map((n) => n.toFixed(1)).join(' ')}`);
-  console.log(`RESULT map panning ${panning.fps.toFixed(1)} fps with ${PINS} pins (budget > ${FPS_BUDGET} fps): ${panning.fps > FPS_BUDGET ? 'within budget' : 'UNDER BUDGET'}`);
+  console.log(
+    `machine load average while measuring: ${(await import('node:os'))
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    `RESULT map panning ${panning.fps.toFixed(1)} fps with ${PINS} pins (budget > ${FPS_BUDGET} fps): ${panning.fps > FPS_BUDGET ? 'within budget' : 'UNDER BUDGET'}`,
+  );
   process.exitCode = panning.fps > FPS_BUDGET ? 0 : 1;
 } finally {
   await browser.close();

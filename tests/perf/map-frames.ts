@@ -42,7 +42,11 @@ try {
     const page = await e2e.openSignedIn('distributor@demo.test', '/api/parked-test-tab');
     // The map is handed to the page's script only when the flag is set before the app starts (offline-map's exposeForTests).
     await page.addInitScript(() => {
-      const w = window as unknown as { __fleetMapHook: boolean; __frames: number[][]; __fleetMap?: { on(event: string, run: () => void): void; getCanvas(): HTMLCanvasElement } };
+      const w = window as unknown as {
+        __fleetMapHook: boolean;
+        __frames: number[][];
+        __fleetMap?: { on(event: string, run: () => void): void; getCanvas(): HTMLCanvasElement };
+      };
       w.__fleetMapHook = true;
       w.__frames = [];
       const wait = setInterval(() => {
@@ -72,5 +76,9 @@ try {
   await e2e.close();
 }
 const mean = (n: number) => (n / Math.max(1, LOADS - 1)).toFixed(2);
-console.log(`Chromium CPU a load (loads 2-${LOADS}, a new tab each here, as the init script needs): ${[...cpu].map(([kind, s]) => `${kind} ${mean(s)} s`).join(', ')}`);
-console.log(`RESULT offline map frames to the settled map: ${frameCounts.join(', ')} (median ${[...frameCounts].sort((a, b) => a - b)[Math.floor(frameCounts.length / 2)]})`);
+console.log(
+  `Chromium CPU a load (loads 2-${LOADS}, a new tab each here, as the init script needs): ${[...cpu].map(([kind, s]) => `${kind} ${mean(s)} s`).join(', ')}`,
+);
+console.log(
+  `RESULT offline map frames to the settled map: ${frameCounts.join(', ')} (median ${[...frameCounts].sort((a, b) => a - b)[Math.floor(frameCounts.length / 2)]})`,
+);

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { LighthouseFigures } from './lighthouse.ts';
 import { medianRun } from './median-run.ts';
 
-const run = (score: number, tbt: number): LighthouseFigures => ({ score, tbt, fcp: 1800, lcp: 2200, scriptKb: 346, longTasks: 20, longestTask: 400, longestOwnTask: 180 });
+const run = (score: number, tbt: number): LighthouseFigures => ({
+  score,
+  tbt,
+  fcp: 1800,
+  lcp: 2200,
+  scriptKb: 346,
+  longTasks: 20,
+  longestTask: 400,
+  longestOwnTask: 180,
+});
 
 describe('medianRun (npm run bench: the Lighthouse run reported for a page)', () => {
   it('answers the run in the middle by score, whatever the order the runs came in', () => {

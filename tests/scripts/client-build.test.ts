@@ -56,7 +56,10 @@ describe('npm start builds the client only when its sources changed', () => {
 
   it('counts every build-time file at the client root (vite config and its plugins) among the inputs', () => {
     const repo = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
-    const rootFiles = fs.readdirSync(path.join(repo, 'client')).filter((f) => /\.(ts|mjs|js|html|json)$/.test(f)).map((f) => `client/${f}`);
+    const rootFiles = fs
+      .readdirSync(path.join(repo, 'client'))
+      .filter((f) => /\.(ts|mjs|js|html|json)$/.test(f))
+      .map((f) => `client/${f}`);
     for (const file of rootFiles) if (!file.endsWith('tsconfig.json')) expect(CLIENT_BUILD_INPUTS).toContain(file);
   });
 });

@@ -9,7 +9,11 @@ const started = Date.now();
 async function login() {
   for (;;) {
     try {
-      const res = await fetch(`${base}/auth/token/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }) });
+      const res = await fetch(`${base}/auth/token/login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }),
+      });
       if (res.ok) return (await res.json()).auth_token;
     } catch {
       // not listening yet
@@ -25,7 +29,9 @@ for (let k = 0; ; k++) {
   const res = await fetch(`${base}/api/v1/overview`, { headers: { authorization: `Token ${token}` } });
   const o = await res.json();
   const min = ((Date.now() - first) / 60_000).toFixed(1);
-  console.log(`${new Date().toISOString()} +${min} min  warnings ${o.warning_devices}  offline ${o.offline_devices}  online ${o.online_devices}`);
+  console.log(
+    `${new Date().toISOString()} +${min} min  warnings ${o.warning_devices}  offline ${o.offline_devices}  online ${o.online_devices}`,
+  );
   if (Date.now() - first + every > duration) break;
   await new Promise((r) => setTimeout(r, every));
 }

@@ -11,7 +11,14 @@ type Envelope = { payload: unknown; idempotencyKey?: string; requestId?: string 
  * the worker's log lines of that job name the request: `current` is read at enqueue, `run` wraps the
  * processor.
  */
-export type JobTraceContext = { current(): string | undefined; run<T>(requestId: string | undefined, fn: () => Promise<T>, job: { name: string; id?: string | undefined; attempt: number }): Promise<T> };
+export type JobTraceContext = {
+  current(): string | undefined;
+  run<T>(
+    requestId: string | undefined,
+    fn: () => Promise<T>,
+    job: { name: string; id?: string | undefined; attempt: number },
+  ): Promise<T>;
+};
 
 /**
  * The queue when REDIS_URL is set: BullMQ on Redis, with the same processors as the in-process runner.
@@ -86,7 +93,8 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
           // A job BullMQ hands out again after a stall (its worker died mid-job, its lock expired) finds
           // its key 'running' by that dead worker: take it over, or the job would be skipped and lost.
           // The job id is the key's (jobIdOf), so no live worker holds the same key meanwhile.
-          if (idempotencyKey && (await ledger.begin(idempotencyKey, job.name, { takeOver: job.stalledCounter > 0 })) === 'skip') return;
+          if (idempotencyKey && (await ledger.begin(idempotencyKey, job.name, { takeOver: job.stalledCounter > 0 })) === 'skip')
+            return;
           try {
             await def.process(parsed.data, deps);
             if (idempotencyKey) await ledger.done(idempotencyKey);
@@ -95,9 +103,16 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
             throw err;
           }
         };
-        await (opts.trace ? opts.trace.run(requestId, runJob, { name: job.name, id: job.id, attempt: job.attemptsMade + 1 }) : runJob());
+        await (opts.trace
+          ? opts.trace.run(requestId, runJob, { name: job.name, id: job.id, attempt: job.attemptsMade + 1 })
+          : runJob());
       },
-      { connection: workerConnection, prefix, concurrency: opts.concurrency ?? 4, ...(opts.lockMs ? { lockDuration: opts.lockMs, stalledInterval: opts.lockMs } : {}) },
+      {
+        connection: workerConnection,
+        prefix,
+        concurrency: opts.concurrency ?? 4,
+        ...(opts.lockMs ? { lockDuration: opts.lockMs, stalledInterval: opts.lockMs } : {}),
+      },
     );
     workerConnection.on('error', (err) => log('worker redis error', err));
     worker.on('error', (err) => log('worker error', err));
@@ -118,13 +133,17 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
       def.schema.parse(payload);
       const jobId = o.idempotencyKey ? jobIdOf(o.idempotencyKey) : undefined;
       const requestId = opts.trace?.current();
-      await queue.add(jobName, { payload, idempotencyKey: o.idempotencyKey, ...(requestId ? { requestId } : {}) } satisfies Envelope, {
-        ...(jobId ? { jobId } : {}),
-        attempts: def.attempts ?? 3,
-        backoff: { type: 'exponential', delay: def.backoffMs ?? 500 },
-        removeOnComplete: { count: 1000 },
-        removeOnFail: { count: 5000 },
-      });
+      await queue.add(
+        jobName,
+        { payload, idempotencyKey: o.idempotencyKey, ...(requestId ? { requestId } : {}) } satisfies Envelope,
+        {
+          ...(jobId ? { jobId } : {}),
+          attempts: def.attempts ?? 3,
+          backoff: { type: 'exponential', delay: def.backoffMs ?? 500 },
+          removeOnComplete: { count: 1000 },
+          removeOnFail: { count: 5000 },
+        },
+      );
     },
     async drain() {
       for (;;) {
@@ -143,10 +162,12 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
         // drops its connections without waiting. A job still running after the bound is cut short and
         // handed out again as stalled once its lock lapses (the ledger lets it take over).
         await worker.pause(true);
-        if (!(await settlesWithin(Promise.all([...running.values()].map((r) => r.settled)), closeTimeoutMs))) log(`queue worker: ${running.size} job(s) still running after ${closeTimeoutMs} ms, closing anyway`);
+        if (!(await settlesWithin(Promise.all([...running.values()].map((r) => r.settled)), closeTimeoutMs)))
+          log(`queue worker: ${running.size} job(s) still running after ${closeTimeoutMs} ms, closing anyway`);
         await worker.close(true).catch((err) => log('queue worker close failed', err));
       }
-      if (!(await settlesWithin(queue.close(), closeTimeoutMs))) log(`queue did not close within ${closeTimeoutMs} ms (Redis unreachable?)`);
+      if (!(await settlesWithin(queue.close(), closeTimeoutMs)))
+        log(`queue did not close within ${closeTimeoutMs} ms (Redis unreachable?)`);
       queueConnection.disconnect();
       workerConnection?.disconnect();
     },
@@ -156,7 +177,13 @@ export function bullmqQueue<D, J extends Record<string, JobDefinition<z.ZodType,
 /** Whether `promise` settled (either way) within `ms`. */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const settled = await Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  const settled = await Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
   clearTimeout(timer);
   return settled;
 }

@@ -26,6 +26,10 @@ export const REDIS_PROFILES = {
 
 export type RedisProfile = keyof typeof REDIS_PROFILES;
 
-export function createRedis(url: string, profile: RedisProfile, options: Pick<RedisOptions, 'keyPrefix' | 'lazyConnect'> = {}): Redis {
+export function createRedis(
+  url: string,
+  profile: RedisProfile,
+  options: Pick<RedisOptions, 'keyPrefix' | 'lazyConnect'> = {},
+): Redis {
   return new Redis(url, { ...REDIS_PROFILES[profile], ...options });
 }

@@ -13,9 +13,13 @@ import { SessionLoading, Unavailable } from './session-screens';
 // their models, built when a module is evaluated) is not part of the first bundle that every visit runs
 // before its first paint (tests/perf/map-trace.ts: the first bundle's evaluation was the longest task).
 const StatusPage = lazy(() => import('../pages/status').then((m) => ({ default: m.StatusPage })));
-const ExclusiveManagementPage = lazy(() => import('../pages/exclusive-management').then((m) => ({ default: m.ExclusiveManagementPage })));
+const ExclusiveManagementPage = lazy(() =>
+  import('../pages/exclusive-management').then((m) => ({ default: m.ExclusiveManagementPage })),
+);
 const MaintenancePage = lazy(() => import('../pages/maintenance').then((m) => ({ default: m.MaintenancePage })));
-const MaintenanceResultPage = lazy(() => import('../pages/maintenance-result').then((m) => ({ default: m.MaintenanceResultPage })));
+const MaintenanceResultPage = lazy(() =>
+  import('../pages/maintenance-result').then((m) => ({ default: m.MaintenanceResultPage })),
+);
 
 /**
  * Routes (spec section 2): /maintenance and /maintenance-result need no user session (maintenance
@@ -24,7 +28,10 @@ const MaintenanceResultPage = lazy(() => import('../pages/maintenance-result').t
  */
 export function App() {
   return (
-    <LoadBoundary onRetry={() => window.location.reload()} failure={(retry) => <Unavailable title="This page could not be loaded" onRetry={retry} />}>
+    <LoadBoundary
+      onRetry={() => window.location.reload()}
+      failure={(retry) => <Unavailable title="This page could not be loaded" onRetry={retry} />}
+    >
       <Suspense fallback={<SessionLoading />}>
         <Routes />
       </Suspense>
@@ -58,4 +65,3 @@ function Routes() {
       return <NotFoundPage />;
   }
 }
-

@@ -4,7 +4,16 @@ import { fetchCountiesFx } from '../entities/county';
 import { fetchDevicePinsFx, fetchDevicesFx } from '../entities/device';
 import { fakeDevice } from '../entities/device/lib/fake-device';
 import { fetchOverviewFx } from '../entities/overview';
-import { $sessionStatus, clearTokenFx, fetchCurrentUserFx, readTokenFx, saveTokenFx, sessionCheckRequested, sessionEnded, tokenReceived } from '../entities/session';
+import {
+  $sessionStatus,
+  clearTokenFx,
+  fetchCurrentUserFx,
+  readTokenFx,
+  saveTokenFx,
+  sessionCheckRequested,
+  sessionEnded,
+  tokenReceived,
+} from '../entities/session';
 import { liveUpdatesStarted } from '../features/live-devices';
 import { preloadMapFx } from '../pages/map';
 import { HttpError } from '../shared/api';
@@ -25,8 +34,19 @@ function setup(user: () => Promise<unknown>, overview: () => Promise<unknown> = 
       [saveTokenFx, () => undefined],
       [clearTokenFx, () => undefined],
       [preloadMapFx, () => undefined],
-      [fetchCurrentUserFx, () => (calls.push('user'), new Promise((resolve, reject) => (answerUser = () => user().then(resolve, reject))))],
-      [fetchOverviewFx, () => (calls.push('overview'), new Promise((resolve, reject) => (answerOverview = () => (calls.push('overview done'), overview().then(resolve, reject)))))],
+      [
+        fetchCurrentUserFx,
+        () => (calls.push('user'), new Promise((resolve, reject) => (answerUser = () => user().then(resolve, reject)))),
+      ],
+      [
+        fetchOverviewFx,
+        () => (
+          calls.push('overview'),
+          new Promise(
+            (resolve, reject) => (answerOverview = () => (calls.push('overview done'), overview().then(resolve, reject))),
+          )
+        ),
+      ],
       [fetchDevicesFx, async () => (calls.push('devices'), [fakeDevice('A1')])],
       [fetchDevicePinsFx, async () => (calls.push('pins'), [])],
       [fetchCountiesFx, async () => (calls.push('counties'), [])],

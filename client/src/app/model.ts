@@ -2,7 +2,15 @@ import { createEvent, sample } from 'effector';
 import { countiesCleared, countiesRequested } from '../entities/county';
 import { devicesCleared, pinsRequested } from '../entities/device';
 import { overviewCleared, overviewRequested } from '../entities/overview';
-import { $signedIn, readTokenFx, saveTokenFx, sessionCheckRequested, sessionEnded, tokenReceived, type SessionEndReason } from '../entities/session';
+import {
+  $signedIn,
+  readTokenFx,
+  saveTokenFx,
+  sessionCheckRequested,
+  sessionEnded,
+  tokenReceived,
+  type SessionEndReason,
+} from '../entities/session';
 import { preloadMapFx } from '../pages/map';
 import { pinFilterReset } from '../features/active-pin-filter';
 import { liveUpdatesStarted, liveUpdatesStopped } from '../features/live-devices';
@@ -47,7 +55,10 @@ sample({ clock: $signedIn.updates, filter: Boolean, fn: () => undefined, target:
 // answers, not after: with a stored token the map is the likely next screen.
 sample({ clock: tokenFoundStored, target: preloadMapFx });
 sample({ clock: tokenReceived, fn: () => undefined, target: preloadMapFx });
-sample({ clock: sessionEnded, target: [liveUpdatesStopped, devicesCleared, countiesCleared, overviewCleared, pinFilterReset, mapReset] });
+sample({
+  clock: sessionEnded,
+  target: [liveUpdatesStopped, devicesCleared, countiesCleared, overviewCleared, pinFilterReset, mapReset],
+});
 // The push server ended the session (an account deactivated for an overdue invoice closes its sockets at
 // once): the same end as a 403/401 from a call, so a deactivated user on the map gets the Account
 // Deactivated dialog without waiting for the next REST call.
@@ -55,6 +66,7 @@ sample({
   clock: sessionEndedReceived,
   source: $signedIn,
   filter: (signedIn) => signedIn,
-  fn: (_, { reason }): SessionEndReason => (reason === 'deactivated' ? 'deactivated' : reason === 'logout' ? 'logout' : 'unauthorized'),
+  fn: (_, { reason }): SessionEndReason =>
+    reason === 'deactivated' ? 'deactivated' : reason === 'logout' ? 'logout' : 'unauthorized',
   target: sessionEnded,
 });

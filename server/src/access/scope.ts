@@ -5,7 +5,8 @@ import { brandClients, devices, userExclusiveDevices } from '../db/schema.ts';
 export type ScopeViewer = { id: number; access: AccessLevel };
 
 /** The access level of a users row (role and user_type, shared/src/rules/access.ts). */
-export const accessOf = (user: { role: string; userType: string | null }): AccessLevel => accessLevel({ role: user.role, user_type: user.userType });
+export const accessOf = (user: { role: string; userType: string | null }): AccessLevel =>
+  accessLevel({ role: user.role, user_type: user.userType });
 
 /**
  * The one rule for which devices a caller may see (spec sections 1 and 6), as a condition on `devices`:

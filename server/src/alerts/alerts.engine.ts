@@ -33,7 +33,9 @@ import type { ChannelSet } from './channels.ts';
  * The rules a user has until they save their own: every condition in their scope, in-app only (the bell
  * and the incident list; mail and SMS are asked for, not assumed).
  */
-export const DEFAULT_RULES: NotificationRule[] = [{ condition: 'ANY', scope: { type: 'all' }, channels: ['inApp'], quietHours: null, digest: false }];
+export const DEFAULT_RULES: NotificationRule[] = [
+  { condition: 'ANY', scope: { type: 'all' }, channels: ['inApp'], quietHours: null, digest: false },
+];
 
 /** Conditions the check-in decides (its warning codes); the rest are the minute job's. */
 const CHECKIN_CONDITIONS = new Set<AlertCondition>(WARNING_CODES);
@@ -47,7 +49,11 @@ export type AlertsEngineDeps = {
   /** The portal's address, for links in mails, SMS and pushes. */
   publicUrl: string;
   /** Pump forecasts' history (the maintenance feature's hour-of-week totals). */
-  slotTotals?: (deviceIds: number[], since: Date, until: Date) => Promise<{ deviceId: number; pump: number; slot: number; ml: number }[]>;
+  slotTotals?: (
+    deviceIds: number[],
+    since: Date,
+    until: Date,
+  ) => Promise<{ deviceId: number; pump: number; slot: number; ml: number }[]>;
   log: (m: string, e?: unknown) => void;
   /** Told when notifications were recorded (the dispatcher runs now rather than at its next tick). */
   wake?: () => void;
@@ -66,7 +72,15 @@ export function alertsEngine(deps: AlertsEngineDeps) {
 
   /** The notice an incident's notification carries, in words. */
   function noticeOf(i: IncidentRow, kind: IncidentNotice['kind'], at: Date): IncidentNotice {
-    return { id: i.id, state: i.state, severity: i.severity, reason: i.reason, site: i.siteName ?? i.siteAddress ?? null, at: at.toISOString(), kind };
+    return {
+      id: i.id,
+      state: i.state,
+      severity: i.severity,
+      reason: i.reason,
+      site: i.siteName ?? i.siteAddress ?? null,
+      at: at.toISOString(),
+      kind,
+    };
   }
 
   /**
@@ -82,8 +96,21 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     const rows = [];
     for (const user of await tx.recipients(incidentId)) {
       const rules = user.rules ?? DEFAULT_RULES;
-      for (const d of deliveriesFor(rules, facts, { notifyEmail: user.notifyEmail, notifyPhone: user.notifyPhone, phone: user.phone, hasPushSubscription: user.hasPush }, now)) {
-        rows.push({ key: `incident:${incidentId}:user:${user.id}:${d.channel}:${kind}`, incidentId, userId: user.id, channel: d.channel, kind, digest: d.digest, dueAt: d.dueAt });
+      for (const d of deliveriesFor(
+        rules,
+        facts,
+        { notifyEmail: user.notifyEmail, notifyPhone: user.notifyPhone, phone: user.phone, hasPushSubscription: user.hasPush },
+        now,
+      )) {
+        rows.push({
+          key: `incident:${incidentId}:user:${user.id}:${d.channel}:${kind}`,
+          incidentId,
+          userId: user.id,
+          channel: d.channel,
+          kind,
+          digest: d.digest,
+          dueAt: d.dueAt,
+        });
       }
     }
     return tx.insertNotifications(rows);
@@ -96,7 +123,12 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     const severity = worstSeverity(active.map((a) => severityOf(a.condition)));
     const serials = [...new Set(active.map((a) => a.serial).filter((s): s is string => !!s))];
     const first = active[0]!;
-    const reason = serials.length > 1 ? `${conditionText(first.condition)} at ${serials.length} devices: ${first.reason}` : serials.length === 1 ? `${first.reason} (${serials[0]})` : first.reason;
+    const reason =
+      serials.length > 1
+        ? `${conditionText(first.condition)} at ${serials.length} devices: ${first.reason}`
+        : serials.length === 1
+          ? `${first.reason} (${serials[0]})`
+          : first.reason;
     await tx.updateIncident(incidentId, { severity, reason });
   }
 
@@ -105,7 +137,13 @@ export function alertsEngine(deps: AlertsEngineDeps) {
    * its alert (shared/src/rules/alerts/hysteresis.ts); conditions not evaluated here keep theirs. One
    * transaction per subject; the incident keys it raises into are locked in order.
    */
-  async function evaluateSubject(subject: { deviceId: number | null; accountId: number | null; serial: string | null; siteId: number | null }, findings: ConditionFinding[], latest: AlertRow[], evaluated: Set<AlertCondition>, now: Date): Promise<number> {
+  async function evaluateSubject(
+    subject: { deviceId: number | null; accountId: number | null; serial: string | null; siteId: number | null },
+    findings: ConditionFinding[],
+    latest: AlertRow[],
+    evaluated: Set<AlertCondition>,
+    now: Date,
+  ): Promise<number> {
     const found = new Map(findings.filter((f) => evaluated.has(f.condition)).map((f) => [f.condition, f]));
     const stepsOf = (latestNow: AlertRow[]) => {
       const tracks = new Map(latestNow.filter((a) => evaluated.has(a.condition)).map((a) => [a.condition, a]));
@@ -126,8 +164,15 @@ export function alertsEngine(deps: AlertsEngineDeps) {
       // each decides from the alerts as they are under the lock.
       const subjectKey = subject.deviceId !== null ? `device:${subject.deviceId}` : `account:${subject.accountId}`;
       await tx.lockKey(subjectKey);
-      const changing = stepsOf(subject.deviceId !== null ? await tx.latestAlerts({ deviceIds: [subject.deviceId] }) : await tx.latestAlerts({ accountIds: [subject.accountId!] }));
-      const keys = changing.filter((x) => x.step === 'raise').map((x) => incidentKey({ condition: x.c, siteId: subject.siteId, accountId: subject.accountId, serial: subject.serial })).sort();
+      const changing = stepsOf(
+        subject.deviceId !== null
+          ? await tx.latestAlerts({ deviceIds: [subject.deviceId] })
+          : await tx.latestAlerts({ accountIds: [subject.accountId!] }),
+      );
+      const keys = changing
+        .filter((x) => x.step === 'raise')
+        .map((x) => incidentKey({ condition: x.c, siteId: subject.siteId, accountId: subject.accountId, serial: subject.serial }))
+        .sort();
       for (const key of new Set(keys)) await tx.lockKey(key);
       for (const s of changing) {
         const finding = found.get(s.c);
@@ -136,7 +181,12 @@ export function alertsEngine(deps: AlertsEngineDeps) {
           await tx.setAbsentSince(s.prev!.id, s.next?.absentSince ?? null);
         } else if (s.step === 'clear') {
           await tx.clearAlert(s.prev!.id, now);
-          await tx.event(s.prev!.incidentId, now, 'alert', `Cleared: ${conditionText(s.c)}${where} (gone for ${settings.holdMinutes} min)`);
+          await tx.event(
+            s.prev!.incidentId,
+            now,
+            'alert',
+            `Cleared: ${conditionText(s.c)}${where} (gone for ${settings.holdMinutes} min)`,
+          );
           if ((await tx.activeAlertCount(s.prev!.incidentId)) === 0) {
             const [i] = await tx.incidents({ scope: undefined, viewerId: 0, ids: [s.prev!.incidentId] });
             if (i && i.state !== 'resolved') {
@@ -148,7 +198,15 @@ export function alertsEngine(deps: AlertsEngineDeps) {
           await tx.reactivateAlert(s.prev!.id, finding!.reason);
           const [i] = await tx.incidents({ scope: undefined, viewerId: 0, ids: [s.prev!.incidentId] });
           if (i?.state === 'resolved' && !i.resolvedByHand) {
-            await tx.updateIncident(i.id, { state: 'open', resolvedAt: null, resolvedBy: null, acknowledgedAt: null, acknowledgedBy: null, reopen: true, escalationsSent: 0 });
+            await tx.updateIncident(i.id, {
+              state: 'open',
+              resolvedAt: null,
+              resolvedBy: null,
+              acknowledgedAt: null,
+              acknowledgedBy: null,
+              reopen: true,
+              escalationsSent: 0,
+            });
             await tx.event(i.id, now, 'reopened', `Reopened: ${finding!.reason}${where}`);
             await summarise(tx, i.id);
             recorded += await notify(tx, i.id, `reopen${i.reopenCount + 1}`, now);
@@ -168,7 +226,13 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     return recorded;
   }
 
-  async function raise(tx: AlertsRepository, condition: AlertCondition, finding: ConditionFinding, subject: { deviceId: number | null; accountId: number | null; serial: string | null; siteId: number | null }, now: Date): Promise<number> {
+  async function raise(
+    tx: AlertsRepository,
+    condition: AlertCondition,
+    finding: ConditionFinding,
+    subject: { deviceId: number | null; accountId: number | null; serial: string | null; siteId: number | null },
+    now: Date,
+  ): Promise<number> {
     const key = incidentKey({ condition, siteId: subject.siteId, accountId: subject.accountId, serial: subject.serial });
     await tx.lockKey(key);
     const where = subject.serial ? ` at ${subject.serial}` : '';
@@ -181,14 +245,37 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     } else if ('reopen' in place) {
       incidentId = place.reopen;
       const [i] = await tx.incidents({ scope: undefined, viewerId: 0, ids: [incidentId] });
-      await tx.updateIncident(incidentId, { state: 'open', resolvedAt: null, resolvedBy: null, acknowledgedAt: null, acknowledgedBy: null, reopen: true, escalationsSent: 0 });
+      await tx.updateIncident(incidentId, {
+        state: 'open',
+        resolvedAt: null,
+        resolvedBy: null,
+        acknowledgedAt: null,
+        acknowledgedBy: null,
+        reopen: true,
+        escalationsSent: 0,
+      });
       await tx.event(incidentId, now, 'reopened', `Reopened: ${finding.reason}${where}`);
       kind = `reopen${(i?.reopenCount ?? 0) + 1}`;
     } else {
-      incidentId = await tx.insertIncident({ key, condition, severity: severityOf(condition), reason: finding.reason, siteId: subject.siteId, accountId: subject.accountId, openedAt: now });
+      incidentId = await tx.insertIncident({
+        key,
+        condition,
+        severity: severityOf(condition),
+        reason: finding.reason,
+        siteId: subject.siteId,
+        accountId: subject.accountId,
+        openedAt: now,
+      });
       await tx.event(incidentId, now, 'raised', `Raised: ${finding.reason}${where}`);
     }
-    await tx.insertAlert({ incidentId, deviceId: subject.deviceId, accountId: subject.accountId, condition, reason: finding.reason, raisedAt: now });
+    await tx.insertAlert({
+      incidentId,
+      deviceId: subject.deviceId,
+      accountId: subject.accountId,
+      condition,
+      reason: finding.reason,
+      raisedAt: now,
+    });
     await summarise(tx, incidentId);
     // A device joining an incident may bring new recipients (a client of its brand): they get their first notice.
     return notify(tx, incidentId, kind, now);
@@ -198,30 +285,56 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     const out = new Map<number, { pump: 1 | 2; forecast: Forecast }[]>();
     if (!deps.slotTotals || !devices.length) return out;
     const { start, end } = forecastWindow(now);
-    const slots = await deps.slotTotals(devices.map((d) => d.id), start, end);
+    const slots = await deps.slotTotals(
+      devices.map((d) => d.id),
+      start,
+      end,
+    );
     for (const d of devices) {
       const list: { pump: 1 | 2; forecast: Forecast }[] = [];
       for (const pump of [1, 2] as const) {
         if ((pump === 1 ? d.leftPumpType : d.rightPumpType) === 'Unspecified') continue;
         const mlBySlot = new Array<number>(HOURS_PER_WEEK).fill(0);
         for (const s of slots) if (s.deviceId === d.id && s.pump === pump) mlBySlot[s.slot] = s.ml;
-        list.push({ pump, forecast: forecastDaysUntilEmpty({ remainingMl: pump === 1 ? d.volumeRemain : d.volumeRemain2, mlBySlot, now, observedFrom: null }) });
+        list.push({
+          pump,
+          forecast: forecastDaysUntilEmpty({
+            remainingMl: pump === 1 ? d.volumeRemain : d.volumeRemain2,
+            mlBySlot,
+            now,
+            observedFrom: null,
+          }),
+        });
       }
       out.set(d.id, list);
     }
     return out;
   }
 
-  async function evaluateDevices(devices: DeviceEvalRow[], evaluated: Set<AlertCondition>, now: Date, withForecasts: boolean): Promise<number> {
+  async function evaluateDevices(
+    devices: DeviceEvalRow[],
+    evaluated: Set<AlertCondition>,
+    now: Date,
+    withForecasts: boolean,
+  ): Promise<number> {
     const latest = await repo.latestAlerts({ deviceIds: devices.map((d) => d.id) });
     const forecasts = withForecasts ? await forecastsOf(devices, now) : new Map();
     let recorded = 0;
     for (const d of devices) {
-      const findings = evaluated === CHECKIN_CONDITIONS ? warningFindings(d.warningLists) : deviceFindings({ ...d, forecasts: forecasts.get(d.id) }, now, settings);
+      const findings =
+        evaluated === CHECKIN_CONDITIONS
+          ? warningFindings(d.warningLists)
+          : deviceFindings({ ...d, forecasts: forecasts.get(d.id) }, now, settings);
       // Forecasts not computed this pass: PUMP_RUN_DRY keeps its alert as it is.
       const scope = withForecasts ? evaluated : new Set([...evaluated].filter((c) => c !== 'PUMP_RUN_DRY'));
       try {
-        recorded += await evaluateSubject({ deviceId: d.id, accountId: null, serial: d.serial, siteId: d.siteId }, findings, latest.filter((a) => a.deviceId === d.id), scope, now);
+        recorded += await evaluateSubject(
+          { deviceId: d.id, accountId: null, serial: d.serial, siteId: d.siteId },
+          findings,
+          latest.filter((a) => a.deviceId === d.id),
+          scope,
+          now,
+        );
       } catch (err) {
         deps.log(`alerts: evaluating ${d.serial} failed`, err);
       }
@@ -243,7 +356,13 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     if (!serials.length) return;
     flushing = (async () => {
       try {
-        for (let i = 0; i < serials.length; i += 500) await evaluateDevices(await repo.devices({ serials: serials.slice(i, i + 500) }), CHECKIN_CONDITIONS, deps.now(), false);
+        for (let i = 0; i < serials.length; i += 500)
+          await evaluateDevices(
+            await repo.devices({ serials: serials.slice(i, i + 500) }),
+            CHECKIN_CONDITIONS,
+            deps.now(),
+            false,
+          );
       } catch (err) {
         deps.log('alerts: check-in evaluation failed', err);
       }
@@ -285,13 +404,20 @@ export function alertsEngine(deps: AlertsEngineDeps) {
       const withForecasts = opts.forecasts ?? forecastPass++ % (opts.forecastEvery ?? 15) === 0;
       const ids = await repo.deviceIdsToEvaluate(now, settings.batchExpiringDays, settings.groupWindowMinutes, withForecasts);
       let recorded = 0;
-      for (let i = 0; i < ids.length; i += 500) recorded += await evaluateDevices(await repo.devices({ ids: ids.slice(i, i + 500) }), JOB_CONDITIONS, now, withForecasts);
+      for (let i = 0; i < ids.length; i += 500)
+        recorded += await evaluateDevices(await repo.devices({ ids: ids.slice(i, i + 500) }), JOB_CONDITIONS, now, withForecasts);
       const accounts = await repo.accountsToEvaluate(now, settings.groupWindowMinutes);
       const latest = await repo.latestAlerts({ accountIds: accounts.map((a) => a.userId) });
       const overdue = new Set<AlertCondition>(['SUBSCRIPTION_OVERDUE']);
       for (const a of accounts) {
         const f = subscriptionFinding(a.bills, batchDayOf(now));
-        recorded += await evaluateSubject({ deviceId: null, accountId: a.userId, serial: null, siteId: null }, f ? [f] : [], latest.filter((l) => l.accountId === a.userId), overdue, now);
+        recorded += await evaluateSubject(
+          { deviceId: null, accountId: a.userId, serial: null, siteId: null },
+          f ? [f] : [],
+          latest.filter((l) => l.accountId === a.userId),
+          overdue,
+          now,
+        );
       }
       if (recorded) wake();
       return { devices: ids.length, recorded };
@@ -321,9 +447,22 @@ export function alertsEngine(deps: AlertsEngineDeps) {
               const users = await tx.recipients(i.id, [due.step.userId]);
               const user = users[0];
               if (!user) continue; // no longer may see it (or deactivated)
-              const rows = due.step.channels.map((channel) => ({ key: `incident:${i.id}:user:${user.id}:${channel}:esc${due.n}`, incidentId: i.id, userId: user.id, channel, kind: `esc${due.n}`, digest: false, dueAt: now }));
+              const rows = due.step.channels.map((channel) => ({
+                key: `incident:${i.id}:user:${user.id}:${channel}:esc${due.n}`,
+                incidentId: i.id,
+                userId: user.id,
+                channel,
+                kind: `esc${due.n}`,
+                digest: false,
+                dueAt: now,
+              }));
               n += await tx.insertNotifications(rows);
-              await tx.event(i.id, now, 'escalated', `Escalated to ${user.username} by ${due.step.channels.map(channelName).join(', ')}: not acknowledged within ${Math.round((due.dueAt.getTime() - i.openedAt.getTime()) / MINUTE)} min`);
+              await tx.event(
+                i.id,
+                now,
+                'escalated',
+                `Escalated to ${user.username} by ${due.step.channels.map(channelName).join(', ')}: not acknowledged within ${Math.round((due.dueAt.getTime() - i.openedAt.getTime()) / MINUTE)} min`,
+              );
               sent = Math.max(sent, due.n + 1);
             }
           }
@@ -353,16 +492,39 @@ export function alertsEngine(deps: AlertsEngineDeps) {
             await repo.finishNotification(n.id, 'skipped', now, 'incident or user gone');
             continue;
           }
-          const late = n.kind.startsWith('esc') ? incident.state !== 'open' : incident.state === 'resolved' && n.channel !== 'inApp';
+          const late = n.kind.startsWith('esc')
+            ? incident.state !== 'open'
+            : incident.state === 'resolved' && n.channel !== 'inApp';
           if (late) {
             await repo.finishNotification(n.id, 'skipped', now, `incident ${incident.state}`);
             continue;
           }
-          const kind: IncidentNotice['kind'] = n.kind.startsWith('esc') ? 'escalated' : n.kind.startsWith('reopen') ? 'reopened' : 'raised';
-          const word = kind === 'escalated' ? 'Escalated' : kind === 'reopened' ? 'Reopened' : incident.severity === 'critical' ? 'Critical' : incident.severity === 'warning' ? 'Warning' : 'Info';
+          const kind: IncidentNotice['kind'] = n.kind.startsWith('esc')
+            ? 'escalated'
+            : n.kind.startsWith('reopen')
+              ? 'reopened'
+              : 'raised';
+          const word =
+            kind === 'escalated'
+              ? 'Escalated'
+              : kind === 'reopened'
+                ? 'Reopened'
+                : incident.severity === 'critical'
+                  ? 'Critical'
+                  : incident.severity === 'warning'
+                    ? 'Warning'
+                    : 'Info';
           const place = incident.siteName || incident.siteAddress || 'your account';
           const subject = `${word}: ${conditionText(incident.condition)} at ${place}`;
-          const text = [`${incident.reason}`, '', `Site: ${place}`, incident.serials.length ? `Devices: ${incident.serials.join(', ')}` : '', `Opened: ${incident.openedAt.toISOString()}`].filter(Boolean).join('\n');
+          const text = [
+            `${incident.reason}`,
+            '',
+            `Site: ${place}`,
+            incident.serials.length ? `Devices: ${incident.serials.join(', ')}` : '',
+            `Opened: ${incident.openedAt.toISOString()}`,
+          ]
+            .filter(Boolean)
+            .join('\n');
           const outcome = await deps.channels[n.channel as Channel].send({
             key: n.key,
             notificationId: n.id,
@@ -375,13 +537,25 @@ export function alertsEngine(deps: AlertsEngineDeps) {
           });
           await repo.transaction(async (tx) => {
             await tx.finishNotification(n.id, outcome, now);
-            if (outcome === 'sent') await tx.event(incident.id, now, 'notified', `Notified ${user.username} by ${channelName(n.channel as Channel)}${n.kind.startsWith('esc') ? ' (escalation)' : ''}`);
+            if (outcome === 'sent')
+              await tx.event(
+                incident.id,
+                now,
+                'notified',
+                `Notified ${user.username} by ${channelName(n.channel as Channel)}${n.kind.startsWith('esc') ? ' (escalation)' : ''}`,
+              );
           });
           if (outcome === 'sent') sent++;
         } catch (err) {
           deps.log(`alerts: ${n.channel} notification ${n.key} failed (attempt ${n.attempts})`, err);
-          if (n.attempts >= 5) await repo.finishNotification(n.id, 'failed', now, String((err as Error)?.message ?? err).slice(0, 500));
-          else await repo.retryNotification(n.id, new Date(now.getTime() + 15_000 * 2 ** (n.attempts - 1)), String((err as Error)?.message ?? err));
+          if (n.attempts >= 5)
+            await repo.finishNotification(n.id, 'failed', now, String((err as Error)?.message ?? err).slice(0, 500));
+          else
+            await repo.retryNotification(
+              n.id,
+              new Date(now.getTime() + 15_000 * 2 ** (n.attempts - 1)),
+              String((err as Error)?.message ?? err),
+            );
         }
       }
       return { claimed: due.length, sent };

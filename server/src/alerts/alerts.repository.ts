@@ -5,7 +5,11 @@ import type { Db } from '../db/client.ts';
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 const iso = (d: Date) => d.toISOString();
 const date = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
-const ids = (list: readonly number[]) => sql`(${sql.join(list.map((id) => sql`${id}`), sql`, `)})`;
+const ids = (list: readonly number[]) =>
+  sql`(${sql.join(
+    list.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
 
 /** One device as the conditions read it (shared/src/rules/alerts/conditions.ts) and where it stands. */
 export type DeviceEvalRow = {
@@ -28,7 +32,16 @@ export type DeviceEvalRow = {
 };
 
 /** The latest alert of one subject (device or account) and condition. */
-export type AlertRow = { id: number; incidentId: number; deviceId: number | null; accountId: number | null; condition: AlertCondition; state: 'active' | 'cleared'; absentSince: Date | null; clearedAt: Date | null };
+export type AlertRow = {
+  id: number;
+  incidentId: number;
+  deviceId: number | null;
+  accountId: number | null;
+  condition: AlertCondition;
+  state: 'active' | 'cleared';
+  absentSince: Date | null;
+  clearedAt: Date | null;
+};
 
 export type IncidentRow = {
   id: number;
@@ -52,9 +65,27 @@ export type IncidentRow = {
   serials: string[];
 };
 
-export type RecipientRow = { id: number; email: string; username: string; phone: string; notifyEmail: boolean; notifyPhone: boolean; rules: NotificationRule[] | null; hasPush: boolean };
+export type RecipientRow = {
+  id: number;
+  email: string;
+  username: string;
+  phone: string;
+  notifyEmail: boolean;
+  notifyPhone: boolean;
+  rules: NotificationRule[] | null;
+  hasPush: boolean;
+};
 
-export type DueNotification = { id: number; key: string; incidentId: number; userId: number; channel: string; kind: string; digest: boolean; attempts: number };
+export type DueNotification = {
+  id: number;
+  key: string;
+  incidentId: number;
+  userId: number;
+  channel: string;
+  kind: string;
+  digest: boolean;
+  attempts: number;
+};
 
 export type TimelineRow = { incidentId: number; at: Date; kind: string; text: string; by: string | null };
 
@@ -88,7 +119,9 @@ export function alertsRepository(db: Db): AlertsRepository {
     transaction: (fn) => db.transaction((tx) => fn(alertsRepository(tx as unknown as Db))),
   };
 }
-export type AlertsRepository = ReturnType<typeof queries> & { transaction<T>(fn: (repo: AlertsRepository) => Promise<T>): Promise<T> };
+export type AlertsRepository = ReturnType<typeof queries> & {
+  transaction<T>(fn: (repo: AlertsRepository) => Promise<T>): Promise<T>;
+};
 
 function queries(db: Db) {
   return {
@@ -102,7 +135,16 @@ function queries(db: Db) {
 
     /** Devices by id or serial with what the conditions read. */
     async devices(by: { ids?: number[]; serials?: string[] }): Promise<DeviceEvalRow[]> {
-      const where = by.ids ? (by.ids.length ? sql`d.id in ${ids(by.ids)}` : sql`false`) : by.serials?.length ? sql`d.serial in (${sql.join(by.serials.map((s) => sql`${s}`), sql`, `)})` : sql`false`;
+      const where = by.ids
+        ? by.ids.length
+          ? sql`d.id in ${ids(by.ids)}`
+          : sql`false`
+        : by.serials?.length
+          ? sql`d.serial in (${sql.join(
+              by.serials.map((s) => sql`${s}`),
+              sql`, `,
+            )})`
+          : sql`false`;
       const rows = rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           select d.id, d.serial, d.group_id as "siteId", d.brand_id as "brandId", g.location_id as "countyId", g.timezone_id as "timeZone",
@@ -170,7 +212,10 @@ function queries(db: Db) {
     },
 
     /** Accounts with an overdue bill, with their bills, and accounts whose overdue alert is active or recent. */
-    async accountsToEvaluate(now: Date, windowMinutes: number): Promise<{ userId: number; bills: { status: string; dueDate: string | null; name: string }[] }[]> {
+    async accountsToEvaluate(
+      now: Date,
+      windowMinutes: number,
+    ): Promise<{ userId: number; bills: { status: string; dueDate: string | null; name: string }[] }[]> {
       const rows = rowsOf<{ user_id: number; bills: unknown }>(
         await db.execute(sql`
           with subjects as (
@@ -180,18 +225,41 @@ function queries(db: Db) {
           select s.user_id, coalesce((select json_agg(json_build_object('status', b.status, 'dueDate', b.due_date, 'name', b.name)) from bills b where b.user_id = s.user_id and b.status = 'OVERDUE'), '[]') as bills
           from subjects s`),
       );
-      return rows.map((r) => ({ userId: Number(r.user_id), bills: (typeof r.bills === 'string' ? JSON.parse(r.bills) : r.bills) as { status: string; dueDate: string | null; name: string }[] }));
+      return rows.map((r) => ({
+        userId: Number(r.user_id),
+        bills: (typeof r.bills === 'string' ? JSON.parse(r.bills) : r.bills) as {
+          status: string;
+          dueDate: string | null;
+          name: string;
+        }[],
+      }));
     },
 
     /** Incidents with this grouping key, newest first (the candidates of placeAlert). */
     async incidentsByKey(key: string) {
       const rows = rowsOf<Record<string, unknown>>(
-        await db.execute(sql`select id, key, state, resolved_at as "resolvedAt", resolved_by_hand as "resolvedByHand" from incidents where key = ${key} order by id desc limit 5`),
+        await db.execute(
+          sql`select id, key, state, resolved_at as "resolvedAt", resolved_by_hand as "resolvedByHand" from incidents where key = ${key} order by id desc limit 5`,
+        ),
       );
-      return rows.map((r) => ({ id: Number(r.id), key: String(r.key), state: r.state as IncidentState, resolvedAt: date(r.resolvedAt), resolvedByHand: Boolean(r.resolvedByHand) }));
+      return rows.map((r) => ({
+        id: Number(r.id),
+        key: String(r.key),
+        state: r.state as IncidentState,
+        resolvedAt: date(r.resolvedAt),
+        resolvedByHand: Boolean(r.resolvedByHand),
+      }));
     },
 
-    async insertIncident(v: { key: string; condition: AlertCondition; severity: Severity; reason: string; siteId: number | null; accountId: number | null; openedAt: Date }): Promise<number> {
+    async insertIncident(v: {
+      key: string;
+      condition: AlertCondition;
+      severity: Severity;
+      reason: string;
+      siteId: number | null;
+      accountId: number | null;
+      openedAt: Date;
+    }): Promise<number> {
       const [row] = rowsOf<{ id: number }>(
         await db.execute(sql`
           insert into incidents (key, condition, severity, reason, site_id, account_id, opened_at)
@@ -200,7 +268,14 @@ function queries(db: Db) {
       return Number(row!.id);
     },
 
-    async insertAlert(v: { incidentId: number; deviceId: number | null; accountId: number | null; condition: AlertCondition; reason: string; raisedAt: Date }) {
+    async insertAlert(v: {
+      incidentId: number;
+      deviceId: number | null;
+      accountId: number | null;
+      condition: AlertCondition;
+      reason: string;
+      raisedAt: Date;
+    }) {
       await db.execute(sql`
         insert into alerts (incident_id, device_id, account_id, condition, reason, raised_at)
         values (${v.incidentId}, ${v.deviceId}, ${v.accountId}, ${v.condition}, ${v.reason}, ${iso(v.raisedAt)}::timestamptz)`);
@@ -211,35 +286,59 @@ function queries(db: Db) {
     },
 
     async clearAlert(alertId: number, at: Date) {
-      await db.execute(sql`update alerts set state = 'cleared', cleared_at = ${iso(at)}::timestamptz, absent_since = null where id = ${alertId}`);
+      await db.execute(
+        sql`update alerts set state = 'cleared', cleared_at = ${iso(at)}::timestamptz, absent_since = null where id = ${alertId}`,
+      );
     },
 
     async reactivateAlert(alertId: number, reason: string) {
-      await db.execute(sql`update alerts set state = 'active', cleared_at = null, absent_since = null, reason = ${reason} where id = ${alertId}`);
+      await db.execute(
+        sql`update alerts set state = 'active', cleared_at = null, absent_since = null, reason = ${reason} where id = ${alertId}`,
+      );
     },
 
     /** Active alerts left in an incident. */
     async activeAlertCount(incidentId: number): Promise<number> {
-      const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from alerts where incident_id = ${incidentId} and state = 'active'`));
+      const [row] = rowsOf<{ n: number }>(
+        await db.execute(sql`select count(*)::int as n from alerts where incident_id = ${incidentId} and state = 'active'`),
+      );
       return Number(row?.n ?? 0);
     },
 
     /** The incident's severity and reason from its active alerts (its worst alert's reason first). */
     async alertSummaries(incidentId: number): Promise<{ condition: AlertCondition; reason: string; serial: string | null }[]> {
       return rowsOf<{ condition: AlertCondition; reason: string; serial: string | null }>(
-        await db.execute(sql`select a.condition, a.reason, d.serial from alerts a left join devices d on d.id = a.device_id where a.incident_id = ${incidentId} and a.state = 'active' order by a.id`),
+        await db.execute(
+          sql`select a.condition, a.reason, d.serial from alerts a left join devices d on d.id = a.device_id where a.incident_id = ${incidentId} and a.state = 'active' order by a.id`,
+        ),
       );
     },
 
-    async updateIncident(id: number, set: { severity?: Severity; reason?: string; state?: IncidentState; resolvedAt?: Date | null; resolvedBy?: number | null; resolvedByHand?: boolean; acknowledgedAt?: Date | null; acknowledgedBy?: number | null; reopen?: boolean; escalationsSent?: number }) {
+    async updateIncident(
+      id: number,
+      set: {
+        severity?: Severity;
+        reason?: string;
+        state?: IncidentState;
+        resolvedAt?: Date | null;
+        resolvedBy?: number | null;
+        resolvedByHand?: boolean;
+        acknowledgedAt?: Date | null;
+        acknowledgedBy?: number | null;
+        reopen?: boolean;
+        escalationsSent?: number;
+      },
+    ) {
       const parts: SQL[] = [];
       if (set.severity !== undefined) parts.push(sql`severity = ${set.severity}`);
       if (set.reason !== undefined) parts.push(sql`reason = ${set.reason}`);
       if (set.state !== undefined) parts.push(sql`state = ${set.state}`);
-      if (set.resolvedAt !== undefined) parts.push(sql`resolved_at = ${set.resolvedAt ? iso(set.resolvedAt) : null}::timestamptz`);
+      if (set.resolvedAt !== undefined)
+        parts.push(sql`resolved_at = ${set.resolvedAt ? iso(set.resolvedAt) : null}::timestamptz`);
       if (set.resolvedBy !== undefined) parts.push(sql`resolved_by = ${set.resolvedBy}`);
       if (set.resolvedByHand !== undefined) parts.push(sql`resolved_by_hand = ${set.resolvedByHand}`);
-      if (set.acknowledgedAt !== undefined) parts.push(sql`acknowledged_at = ${set.acknowledgedAt ? iso(set.acknowledgedAt) : null}::timestamptz`);
+      if (set.acknowledgedAt !== undefined)
+        parts.push(sql`acknowledged_at = ${set.acknowledgedAt ? iso(set.acknowledgedAt) : null}::timestamptz`);
       if (set.acknowledgedBy !== undefined) parts.push(sql`acknowledged_by = ${set.acknowledgedBy}`);
       if (set.reopen) parts.push(sql`reopen_count = reopen_count + 1`);
       if (set.escalationsSent !== undefined) parts.push(sql`escalations_sent = ${set.escalationsSent}`);
@@ -248,18 +347,32 @@ function queries(db: Db) {
     },
 
     async event(incidentId: number, at: Date, kind: string, text: string, userId: number | null = null) {
-      await db.execute(sql`insert into incident_events (incident_id, at, kind, text, user_id) values (${incidentId}, ${iso(at)}::timestamptz, ${kind}, ${text}, ${userId})`);
+      await db.execute(
+        sql`insert into incident_events (incident_id, at, kind, text, user_id) values (${incidentId}, ${iso(at)}::timestamptz, ${kind}, ${text}, ${userId})`,
+      );
     },
 
     /** Incidents with their site and serials; `scope` is deviceScope of the caller (undefined: every incident). */
-    async incidents(filter: { scope: SQL | undefined; viewerId: number; ids?: number[]; state?: IncidentState; severity?: Severity; siteId?: number; limit?: number; lock?: boolean }): Promise<IncidentRow[]> {
+    async incidents(filter: {
+      scope: SQL | undefined;
+      viewerId: number;
+      ids?: number[];
+      state?: IncidentState;
+      severity?: Severity;
+      siteId?: number;
+      limit?: number;
+      lock?: boolean;
+    }): Promise<IncidentRow[]> {
       const conds: SQL[] = [];
       if (filter.ids) conds.push(filter.ids.length ? sql`i.id in ${ids(filter.ids)}` : sql`false`);
       if (filter.state) conds.push(sql`i.state = ${filter.state}`);
       if (filter.severity) conds.push(sql`i.severity = ${filter.severity}`);
       if (filter.siteId) conds.push(sql`i.site_id = ${filter.siteId}`);
       // In scope: an incident with a device the caller may see, or the caller's own account incident.
-      if (filter.scope) conds.push(sql`(i.account_id = ${filter.viewerId} or exists (select 1 from alerts a join devices on devices.id = a.device_id where a.incident_id = i.id and ${filter.scope}))`);
+      if (filter.scope)
+        conds.push(
+          sql`(i.account_id = ${filter.viewerId} or exists (select 1 from alerts a join devices on devices.id = a.device_id where a.incident_id = i.id and ${filter.scope}))`,
+        );
       const where = conds.length ? sql`where ${sql.join(conds, sql` and `)}` : sql``;
       const rows = rowsOf<Record<string, unknown>>(
         await db.execute(sql`
@@ -274,7 +387,9 @@ function queries(db: Db) {
 
     /** Locks an incident's row for a state change (acknowledge, resolve). */
     async lockIncident(id: number): Promise<{ state: IncidentState } | undefined> {
-      const [row] = rowsOf<{ state: IncidentState }>(await db.execute(sql`select state from incidents where id = ${id} for update`));
+      const [row] = rowsOf<{ state: IncidentState }>(
+        await db.execute(sql`select state from incidents where id = ${id} for update`),
+      );
       return row;
     },
 
@@ -286,7 +401,13 @@ function queries(db: Db) {
           from incident_events e left join users u on u.id = e.user_id
           where e.incident_id in ${ids(incidentIds)} order by e.incident_id, e.at, e.id`),
       );
-      return rows.map((r) => ({ incidentId: Number(r.incidentId), at: date(r.at)!, kind: String(r.kind), text: String(r.text), by: (r.by as string | null) ?? null }));
+      return rows.map((r) => ({
+        incidentId: Number(r.incidentId),
+        at: date(r.at)!,
+        kind: String(r.kind),
+        text: String(r.text),
+        by: (r.by as string | null) ?? null,
+      }));
     },
 
     /** Devices' brand and county ids of an incident (what rules' scopes match). */
@@ -319,13 +440,22 @@ function queries(db: Db) {
           )
           order by u.id`),
       );
-      return rows.map((r) => ({ ...(r as unknown as RecipientRow), id: Number(r.id), rules: (typeof r.rules === 'string' ? JSON.parse(r.rules) : r.rules) as NotificationRule[] | null, hasPush: Boolean(r.hasPush) }));
+      return rows.map((r) => ({
+        ...(r as unknown as RecipientRow),
+        id: Number(r.id),
+        rules: (typeof r.rules === 'string' ? JSON.parse(r.rules) : r.rules) as NotificationRule[] | null,
+        hasPush: Boolean(r.hasPush),
+      }));
     },
 
     /** Records notifications; one already recorded under the same key is left as it is (idempotency). Answers how many were new. */
-    async insertNotifications(list: { key: string; incidentId: number; userId: number; channel: string; kind: string; digest: boolean; dueAt: Date }[]): Promise<number> {
+    async insertNotifications(
+      list: { key: string; incidentId: number; userId: number; channel: string; kind: string; digest: boolean; dueAt: Date }[],
+    ): Promise<number> {
       if (!list.length) return 0;
-      const values = list.map((n) => sql`(${n.key}, ${n.incidentId}, ${n.userId}, ${n.channel}, ${n.kind}, ${n.digest}, ${iso(n.dueAt)}::timestamptz)`);
+      const values = list.map(
+        (n) => sql`(${n.key}, ${n.incidentId}, ${n.userId}, ${n.channel}, ${n.kind}, ${n.digest}, ${iso(n.dueAt)}::timestamptz)`,
+      );
       const rows = rowsOf<{ id: number }>(
         await db.execute(sql`
           insert into notifications (idempotency_key, incident_id, user_id, channel, kind, digest, due_at) values ${sql.join(values, sql`, `)}
@@ -336,7 +466,9 @@ function queries(db: Db) {
 
     /** The earliest pending notification's due time (the dispatcher's next wake-up). */
     async nextDue(): Promise<Date | null> {
-      const [row] = rowsOf<{ at: unknown }>(await db.execute(sql`select min(due_at) as at from notifications where status = 'pending'`));
+      const [row] = rowsOf<{ at: unknown }>(
+        await db.execute(sql`select min(due_at) as at from notifications where status = 'pending'`),
+      );
       return date(row?.at);
     },
 
@@ -355,29 +487,47 @@ function queries(db: Db) {
             order by due_at, id limit ${limit} for update skip locked)
           returning id, idempotency_key as key, incident_id as "incidentId", user_id as "userId", channel, kind, digest, attempts`),
       );
-      return rows.map((r) => ({ ...(r as unknown as DueNotification), id: Number(r.id), incidentId: Number(r.incidentId), userId: Number(r.userId), attempts: Number(r.attempts) }));
+      return rows.map((r) => ({
+        ...(r as unknown as DueNotification),
+        id: Number(r.id),
+        incidentId: Number(r.incidentId),
+        userId: Number(r.userId),
+        attempts: Number(r.attempts),
+      }));
     },
 
     async finishNotification(id: number, status: 'sent' | 'skipped' | 'failed', at: Date, error?: string) {
-      await db.execute(sql`update notifications set status = ${status}, sent_at = ${status === 'sent' ? iso(at) : null}::timestamptz, last_error = ${error ?? null}, claimed_until = null where id = ${id}`);
+      await db.execute(
+        sql`update notifications set status = ${status}, sent_at = ${status === 'sent' ? iso(at) : null}::timestamptz, last_error = ${error ?? null}, claimed_until = null where id = ${id}`,
+      );
     },
 
     async retryNotification(id: number, at: Date, error: string) {
-      await db.execute(sql`update notifications set claimed_until = null, due_at = ${iso(at)}::timestamptz, last_error = ${error.slice(0, 500)} where id = ${id}`);
+      await db.execute(
+        sql`update notifications set claimed_until = null, due_at = ${iso(at)}::timestamptz, last_error = ${error.slice(0, 500)} where id = ${id}`,
+      );
     },
 
     /** Notification rows of the user's digest of one channel due by now (sent together). */
     async dueDigest(userId: number, channel: string, now: Date): Promise<number[]> {
-      return rowsOf<{ id: number }>(await db.execute(sql`select id from notifications where user_id = ${userId} and channel = ${channel} and digest and status = 'pending' and due_at <= ${iso(now)}::timestamptz`)).map((r) => Number(r.id));
+      return rowsOf<{ id: number }>(
+        await db.execute(
+          sql`select id from notifications where user_id = ${userId} and channel = ${channel} and digest and status = 'pending' and due_at <= ${iso(now)}::timestamptz`,
+        ),
+      ).map((r) => Number(r.id));
     },
 
     async user(id: number): Promise<{ id: number; email: string; username: string; phone: string; company: string } | undefined> {
-      const [row] = rowsOf<{ id: number; email: string; username: string; phone: string; company: string }>(await db.execute(sql`select id, email, username, phone, company from users where id = ${id}`));
+      const [row] = rowsOf<{ id: number; email: string; username: string; phone: string; company: string }>(
+        await db.execute(sql`select id, email, username, phone, company from users where id = ${id}`),
+      );
       return row;
     },
 
     async pushSubscriptions(userId: number): Promise<{ id: number; endpoint: string; p256dh: string; auth: string }[]> {
-      return rowsOf<{ id: number; endpoint: string; p256dh: string; auth: string }>(await db.execute(sql`select id, endpoint, p256dh, auth from push_subscriptions where user_id = ${userId} order by id`));
+      return rowsOf<{ id: number; endpoint: string; p256dh: string; auth: string }>(
+        await db.execute(sql`select id, endpoint, p256dh, auth from push_subscriptions where user_id = ${userId} order by id`),
+      );
     },
 
     async savePushSubscription(userId: number, s: { endpoint: string; keys: { p256dh: string; auth: string } }) {
@@ -392,12 +542,18 @@ function queries(db: Db) {
 
     /** Open (unacknowledged) incidents old enough to escalate under the shortest policy. */
     async incidentsToEscalate(before: Date): Promise<{ id: number; openedAt: Date; escalationsSent: number }[]> {
-      const rows = rowsOf<Record<string, unknown>>(await db.execute(sql`select id, opened_at as "openedAt", escalations_sent as "escalationsSent" from incidents where state = 'open' and opened_at <= ${iso(before)}::timestamptz order by id`));
+      const rows = rowsOf<Record<string, unknown>>(
+        await db.execute(
+          sql`select id, opened_at as "openedAt", escalations_sent as "escalationsSent" from incidents where state = 'open' and opened_at <= ${iso(before)}::timestamptz order by id`,
+        ),
+      );
       return rows.map((r) => ({ id: Number(r.id), openedAt: date(r.openedAt)!, escalationsSent: Number(r.escalationsSent) }));
     },
 
     async rules(userId: number): Promise<NotificationRule[] | null> {
-      const [row] = rowsOf<{ rules: unknown }>(await db.execute(sql`select rules from notification_rules where user_id = ${userId}`));
+      const [row] = rowsOf<{ rules: unknown }>(
+        await db.execute(sql`select rules from notification_rules where user_id = ${userId}`),
+      );
       if (!row) return null;
       return (typeof row.rules === 'string' ? JSON.parse(row.rules) : row.rules) as NotificationRule[];
     },
@@ -411,14 +567,18 @@ function queries(db: Db) {
 
     /** Every distributor organisation's policy (an incident escalates under each). */
     async policies(): Promise<{ organisation: string; policy: EscalationPolicy }[]> {
-      return rowsOf<{ organisation: string; policy: unknown }>(await db.execute(sql`select organisation, policy from escalation_policies order by organisation`)).map((r) => ({
+      return rowsOf<{ organisation: string; policy: unknown }>(
+        await db.execute(sql`select organisation, policy from escalation_policies order by organisation`),
+      ).map((r) => ({
         organisation: r.organisation,
         policy: (typeof r.policy === 'string' ? JSON.parse(r.policy) : r.policy) as EscalationPolicy,
       }));
     },
 
     async policy(organisation: string): Promise<EscalationPolicy | null> {
-      const [row] = rowsOf<{ policy: unknown }>(await db.execute(sql`select policy from escalation_policies where organisation = ${organisation}`));
+      const [row] = rowsOf<{ policy: unknown }>(
+        await db.execute(sql`select policy from escalation_policies where organisation = ${organisation}`),
+      );
       return row ? ((typeof row.policy === 'string' ? JSON.parse(row.policy) : row.policy) as EscalationPolicy) : null;
     },
 
@@ -430,32 +590,62 @@ function queries(db: Db) {
 
     /** Distributor users of an organisation (the escalation chain may name only them). */
     async organisationMembers(organisation: string): Promise<number[]> {
-      return rowsOf<{ id: number }>(await db.execute(sql`select id from users where role = 'distributor' and user_type <> 'market-partner' and lower(trim(company)) = ${organisation}`)).map((r) => Number(r.id));
+      return rowsOf<{ id: number }>(
+        await db.execute(
+          sql`select id from users where role = 'distributor' and user_type <> 'market-partner' and lower(trim(company)) = ${organisation}`,
+        ),
+      ).map((r) => Number(r.id));
     },
 
     /** Which of these scope ids exist within the caller's device scope (a rule's scope must be inside the caller's). */
     async scopeExists(kind: 'brand' | 'county' | 'site', id: number, scope: SQL | undefined): Promise<boolean> {
-      const col = kind === 'brand' ? sql`devices.brand_id` : kind === 'site' ? sql`devices.group_id` : sql`(select g.location_id from device_groups g where g.id = devices.group_id)`;
+      const col =
+        kind === 'brand'
+          ? sql`devices.brand_id`
+          : kind === 'site'
+            ? sql`devices.group_id`
+            : sql`(select g.location_id from device_groups g where g.id = devices.group_id)`;
       if (!scope) {
         const table = kind === 'brand' ? sql.raw('brands') : kind === 'site' ? sql.raw('device_groups') : sql.raw('locations');
-        const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select exists (select 1 from ${table} where id = ${id}) as ok`));
+        const [row] = rowsOf<{ ok: boolean }>(
+          await db.execute(sql`select exists (select 1 from ${table} where id = ${id}) as ok`),
+        );
         return Boolean(row?.ok);
       }
-      const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select exists (select 1 from devices where ${col} = ${id} and ${scope}) as ok`));
+      const [row] = rowsOf<{ ok: boolean }>(
+        await db.execute(sql`select exists (select 1 from devices where ${col} = ${id} and ${scope}) as ok`),
+      );
       return Boolean(row?.ok);
     },
 
     /** In-app notices of a user, newest first, and how many are unread. */
-    async inbox(userId: number, limit: number): Promise<{ unread: number; items: { id: number; incidentId: number; kind: string; at: Date; read: boolean }[] }> {
+    async inbox(
+      userId: number,
+      limit: number,
+    ): Promise<{ unread: number; items: { id: number; incidentId: number; kind: string; at: Date; read: boolean }[] }> {
       const items = rowsOf<Record<string, unknown>>(
-        await db.execute(sql`select id, incident_id as "incidentId", kind, sent_at as at, read_at is not null as read from notifications where user_id = ${userId} and channel = 'inApp' and status = 'sent' order by id desc limit ${limit}`),
-      ).map((r) => ({ id: Number(r.id), incidentId: Number(r.incidentId), kind: String(r.kind), at: date(r.at)!, read: Boolean(r.read) }));
-      const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from notifications where user_id = ${userId} and channel = 'inApp' and status = 'sent' and read_at is null`));
+        await db.execute(
+          sql`select id, incident_id as "incidentId", kind, sent_at as at, read_at is not null as read from notifications where user_id = ${userId} and channel = 'inApp' and status = 'sent' order by id desc limit ${limit}`,
+        ),
+      ).map((r) => ({
+        id: Number(r.id),
+        incidentId: Number(r.incidentId),
+        kind: String(r.kind),
+        at: date(r.at)!,
+        read: Boolean(r.read),
+      }));
+      const [row] = rowsOf<{ n: number }>(
+        await db.execute(
+          sql`select count(*)::int as n from notifications where user_id = ${userId} and channel = 'inApp' and status = 'sent' and read_at is null`,
+        ),
+      );
       return { unread: Number(row?.n ?? 0), items };
     },
 
     async markRead(userId: number, at: Date, incidentId?: number) {
-      await db.execute(sql`update notifications set read_at = ${iso(at)}::timestamptz where user_id = ${userId} and channel = 'inApp' and read_at is null ${incidentId ? sql`and incident_id = ${incidentId}` : sql``}`);
+      await db.execute(
+        sql`update notifications set read_at = ${iso(at)}::timestamptz where user_id = ${userId} and channel = 'inApp' and read_at is null ${incidentId ? sql`and incident_id = ${incidentId}` : sql``}`,
+      );
     },
   };
 }

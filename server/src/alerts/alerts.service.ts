@@ -15,7 +15,13 @@ import { ApiError } from '../lib/errors.ts';
 import type { AlertsRepository, IncidentRow, TimelineRow } from './alerts.repository.ts';
 import { DEFAULT_RULES } from './alerts.engine.ts';
 
-export type AlertsViewer = ScopeViewer & { username: string; company: string; phone: string; notifyEmail: boolean; notifyPhone: boolean };
+export type AlertsViewer = ScopeViewer & {
+  username: string;
+  company: string;
+  phone: string;
+  notifyEmail: boolean;
+  notifyPhone: boolean;
+};
 
 export type AlertsServiceDeps = {
   repo: AlertsRepository;
@@ -37,7 +43,11 @@ const MAX_ID = 2_147_483_647;
 function pathErrors(error: z.ZodError): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const issue of error.issues) {
-    const key = issue.path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '') || 'non_field_errors';
+    const key =
+      issue.path.reduce<string>(
+        (acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
+        '',
+      ) || 'non_field_errors';
     (out[key] ??= []).push(issue.message);
   }
   return out;
@@ -63,13 +73,18 @@ export function alertsService(deps: AlertsServiceDeps) {
       severity: i.severity,
       condition: i.condition,
       reason: i.reason,
-      site: i.siteId === null ? null : { id: i.siteId, name: i.siteName ?? '', address: i.siteAddress ?? '', timezone_id: i.timezoneId },
+      site:
+        i.siteId === null
+          ? null
+          : { id: i.siteId, name: i.siteName ?? '', address: i.siteAddress ?? '', timezone_id: i.timezoneId },
       serials: i.serials,
       openedAt: i.openedAt.toISOString(),
       acknowledgedAt: i.acknowledgedAt?.toISOString() ?? null,
       acknowledgedBy: i.acknowledgedBy,
       resolvedAt: i.resolvedAt?.toISOString() ?? null,
-      timeline: timeline.filter((t) => t.incidentId === i.id).map((t) => ({ at: t.at.toISOString(), kind: t.kind as Incident['timeline'][number]['kind'], text: t.text, by: t.by })),
+      timeline: timeline
+        .filter((t) => t.incidentId === i.id)
+        .map((t) => ({ at: t.at.toISOString(), kind: t.kind as Incident['timeline'][number]['kind'], text: t.text, by: t.by })),
     };
   }
 
@@ -86,7 +101,11 @@ export function alertsService(deps: AlertsServiceDeps) {
   }
 
   /** A state change under the incident's row lock, in scope, answered with the incident as it is now. */
-  async function change(viewer: ScopeViewer, rawId: unknown, fn: (tx: AlertsRepository, id: number, state: Incident['state']) => Promise<void>): Promise<Incident> {
+  async function change(
+    viewer: ScopeViewer,
+    rawId: unknown,
+    fn: (tx: AlertsRepository, id: number, state: Incident['state']) => Promise<void>,
+  ): Promise<Incident> {
     const id = incidentId(rawId);
     const result = await repo.transaction(async (tx) => {
       // Scope first: an incident outside the caller's devices is a 404, as if it did not exist.
@@ -104,7 +123,14 @@ export function alertsService(deps: AlertsServiceDeps) {
     /** GET /incidents?state=&severity=&siteId=: the caller's incidents in scope, unresolved first, newest first. */
     async list(viewer: ScopeViewer, query: unknown): Promise<Incident[]> {
       const q = parseWithPaths(incidentsQuerySchema, query ?? {});
-      const rows = await repo.incidents({ scope: deviceScope(viewer), viewerId: viewer.id, state: q.state, severity: q.severity, ...(q.siteId ? { siteId: q.siteId } : {}), limit: q.limit });
+      const rows = await repo.incidents({
+        scope: deviceScope(viewer),
+        viewerId: viewer.id,
+        state: q.state,
+        severity: q.severity,
+        ...(q.siteId ? { siteId: q.siteId } : {}),
+        limit: q.limit,
+      });
       const timeline = await repo.timelines(rows.map((r) => r.id));
       return rows.map((r) => toIncident(r, timeline));
     },
@@ -146,8 +172,18 @@ export function alertsService(deps: AlertsServiceDeps) {
 
     async rules(viewer: AlertsViewer): Promise<NotificationRulesAnswer> {
       const rules = (await repo.rules(viewer.id)) ?? DEFAULT_RULES;
-      const escalation = isDistributor(viewer) ? ((await repo.policy(organisationOf(viewer.company))) ?? defaultEscalation(deps.settings)) : null;
-      return { rules, escalation, channels: { email: viewer.notifyEmail, sms: viewer.notifyPhone && viewer.phone.trim() !== '', push: deps.vapidPublicKey !== undefined } };
+      const escalation = isDistributor(viewer)
+        ? ((await repo.policy(organisationOf(viewer.company))) ?? defaultEscalation(deps.settings))
+        : null;
+      return {
+        rules,
+        escalation,
+        channels: {
+          email: viewer.notifyEmail,
+          sms: viewer.notifyPhone && viewer.phone.trim() !== '',
+          push: deps.vapidPublicKey !== undefined,
+        },
+      };
     },
 
     /**
@@ -165,7 +201,9 @@ export function alertsService(deps: AlertsServiceDeps) {
           errors[`rules[${i}].scope`] = [`This ${rule.scope.type} is not among your devices.`];
         }
         if (rule.channels.includes('sms') && !viewer.phone.trim()) {
-          errors[`rules[${i}].channels`] = ['SMS needs a mobile phone number on your account: add one in Account Settings first.'];
+          errors[`rules[${i}].channels`] = [
+            'SMS needs a mobile phone number on your account: add one in Account Settings first.',
+          ];
         }
       }
       if (input.escalation) {
@@ -173,7 +211,8 @@ export function alertsService(deps: AlertsServiceDeps) {
         else {
           const members = new Set(await repo.organisationMembers(organisationOf(viewer.company)));
           for (const [i, step] of input.escalation.steps.entries()) {
-            if (!members.has(step.userId)) errors[`escalation.steps[${i}].userId`] = ['Choose a distributor of your organisation.'];
+            if (!members.has(step.userId))
+              errors[`escalation.steps[${i}].userId`] = ['Choose a distributor of your organisation.'];
           }
         }
       }

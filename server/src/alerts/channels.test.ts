@@ -15,7 +15,15 @@ const notice = (over: Partial<OutgoingNotice> = {}): OutgoingNotice => ({
   notificationId: 11,
   channel: 'push',
   user: { id: 3, email: 'ann@demo.test', username: 'Ann', phone: '+15045550100' },
-  incident: { id: 7, state: 'open', severity: 'critical', reason: 'Offline at 20 devices', site: 'Audubon Park', at: '2026-11-28T12:00:00.000Z', kind: 'raised' },
+  incident: {
+    id: 7,
+    state: 'open',
+    severity: 'critical',
+    reason: 'Offline at 20 devices',
+    site: 'Audubon Park',
+    at: '2026-11-28T12:00:00.000Z',
+    kind: 'raised',
+  },
   subject: 'Critical: Offline at Audubon Park',
   text: 'Offline at 20 devices',
   url: 'http://portal.test/incidents/7',
@@ -39,7 +47,29 @@ describe('Web Push channel against a local push service', () => {
   const keys = { p256dh: browser.getPublicKey().toString('base64url'), auth: crypto.randomBytes(16).toString('base64url') };
 
   beforeAll(async () => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     const cert = fs.readFileSync(path.join(dir, 'cert.pem'));
     server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert }, (req, res) => {
       const chunks: Buffer[] = [];
@@ -60,7 +90,12 @@ describe('Web Push channel against a local push service', () => {
 
   it('sends an encrypted, VAPID-signed message with a Topic from the key (a resend replaces it)', async () => {
     const forgotten: number[] = [];
-    const channel = pushChannel({ vapid, agent, subscriptions: async () => [{ id: 1, endpoint: `${base}/push/abc`, ...keys }], forget: async (id) => void forgotten.push(id) });
+    const channel = pushChannel({
+      vapid,
+      agent,
+      subscriptions: async () => [{ id: 1, endpoint: `${base}/push/abc`, ...keys }],
+      forget: async (id) => void forgotten.push(id),
+    });
     expect(await channel.send(notice())).toBe('sent');
     expect(await channel.send(notice())).toBe('sent');
     expect(received).toHaveLength(2);
@@ -81,14 +116,27 @@ describe('Web Push channel against a local push service', () => {
   it('forgets a subscription the push service calls gone; skips a user without one or without VAPID keys', async () => {
     const forgotten: number[] = [];
     status = 410;
-    const channel = pushChannel({ vapid, agent, subscriptions: async () => [{ id: 9, endpoint: `${base}/push/gone`, ...keys }], forget: async (id) => void forgotten.push(id) });
+    const channel = pushChannel({
+      vapid,
+      agent,
+      subscriptions: async () => [{ id: 9, endpoint: `${base}/push/gone`, ...keys }],
+      forget: async (id) => void forgotten.push(id),
+    });
     expect(await channel.send(notice())).toBe('skipped');
     expect(forgotten).toEqual([9]);
     status = 500;
     await expect(channel.send(notice())).rejects.toThrow();
     status = 201;
-    expect(await pushChannel({ vapid, agent, subscriptions: async () => [], forget: async () => undefined }).send(notice())).toBe('skipped');
-    expect(await pushChannel({ vapid: undefined, subscriptions: async () => [{ id: 1, endpoint: `${base}/x`, ...keys }], forget: async () => undefined }).send(notice())).toBe('skipped');
+    expect(await pushChannel({ vapid, agent, subscriptions: async () => [], forget: async () => undefined }).send(notice())).toBe(
+      'skipped',
+    );
+    expect(
+      await pushChannel({
+        vapid: undefined,
+        subscriptions: async () => [{ id: 1, endpoint: `${base}/x`, ...keys }],
+        forget: async () => undefined,
+      }).send(notice()),
+    ).toBe('skipped');
   });
 });
 
@@ -100,7 +148,11 @@ describe('SMS channel, default provider', () => {
     expect(await channel.send(notice({ channel: 'sms' }))).toBe('sent');
     const files = fs.readdirSync(sms);
     expect(files).toHaveLength(1);
-    expect(fs.readFileSync(path.join(sms, files[0]!), 'utf8')).toBe('To: +15045550100\nKey: incident:7:user:3:push:first\n\nCritical: Offline at Audubon Park\nhttp://portal.test/incidents/7\n');
-    expect(await channel.send(notice({ channel: 'sms', user: { id: 3, email: 'a@b.c', username: 'A', phone: ' ' } }))).toBe('skipped');
+    expect(fs.readFileSync(path.join(sms, files[0]!), 'utf8')).toBe(
+      'To: +15045550100\nKey: incident:7:user:3:push:first\n\nCritical: Offline at Audubon Park\nhttp://portal.test/incidents/7\n',
+    );
+    expect(await channel.send(notice({ channel: 'sms', user: { id: 3, email: 'a@b.c', username: 'A', phone: ' ' } }))).toBe(
+      'skipped',
+    );
   });
 });

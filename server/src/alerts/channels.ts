@@ -29,7 +29,9 @@ export interface AlertChannel {
 }
 
 /** In-app: `incident:notified` to the user's sockets (room user:{id}); the incident list holds it anyway. */
-export function inAppChannel(emitToUser: (userId: number, payload: IncidentNotice & { notificationId: number }) => void): AlertChannel {
+export function inAppChannel(
+  emitToUser: (userId: number, payload: IncidentNotice & { notificationId: number }) => void,
+): AlertChannel {
   return {
     async send(n) {
       emitToUser(n.user.id, { ...n.incident, notificationId: n.notificationId });
@@ -42,10 +44,16 @@ export function inAppChannel(emitToUser: (userId: number, payload: IncidentNotic
  * Email through the mail outbox (server/src/mail/outbox.ts) under the notification's key: the outbox row
  * and the job ledger keep a dispatch repeated after a crash from mailing twice.
  */
-export function emailChannel(queue: { enqueue(name: 'alert-notice', payload: unknown, o: { idempotencyKey: string }): Promise<void> }): AlertChannel {
+export function emailChannel(queue: {
+  enqueue(name: 'alert-notice', payload: unknown, o: { idempotencyKey: string }): Promise<void>;
+}): AlertChannel {
   return {
     async send(n) {
-      await queue.enqueue('alert-notice', { to: n.user.email, subject: n.subject, text: `${n.text}\n\n${n.url}` }, { idempotencyKey: `alert:${n.key}` });
+      await queue.enqueue(
+        'alert-notice',
+        { to: n.user.email, subject: n.subject, text: `${n.text}\n\n${n.url}` },
+        { idempotencyKey: `alert:${n.key}` },
+      );
       return 'sent';
     },
   };
@@ -108,7 +116,13 @@ export function pushChannel(opts: {
       const subs = await opts.subscriptions(n.user.id);
       if (!subs.length) return 'skipped';
       const topic = crypto.createHash('sha256').update(n.key).digest('base64url').slice(0, 32);
-      const payload = JSON.stringify({ title: n.subject, body: n.incident.reason, url: n.url, incidentId: n.incident.id, tag: `incident-${n.incident.id}` });
+      const payload = JSON.stringify({
+        title: n.subject,
+        body: n.incident.reason,
+        url: n.url,
+        incidentId: n.incident.id,
+        tag: `incident-${n.incident.id}`,
+      });
       let delivered = 0;
       let lastError: unknown;
       for (const s of subs) {

@@ -12,7 +12,15 @@ import { alertsEngine, type AlertsEngine } from './alerts.engine.ts';
 import { alertsRepository } from './alerts.repository.ts';
 import { alertsRoutes } from './alerts.routes.ts';
 import { alertsService } from './alerts.service.ts';
-import { emailChannel, folderSmsProvider, inAppChannel, pushChannel, smsChannel, type ChannelSet, type SmsProvider } from './channels.ts';
+import {
+  emailChannel,
+  folderSmsProvider,
+  inAppChannel,
+  pushChannel,
+  smsChannel,
+  type ChannelSet,
+  type SmsProvider,
+} from './channels.ts';
 import type { IncidentNotice } from '@fleet/shared';
 
 export { type ChannelSet, type SmsProvider } from './channels.ts';
@@ -48,7 +56,13 @@ export function alertsFeature(opts: AlertsOptions) {
     inApp: inAppChannel(opts.emitToUser),
     email: emailChannel(opts.mailQueue),
     sms: smsChannel(opts.sms ?? folderSmsProvider(opts.smsOutboxDir)),
-    push: pushChannel({ vapid: opts.vapid, subscriptions: (id) => repo.pushSubscriptions(id), forget: (id) => repo.deletePushSubscription(id), ...(opts.pushAgent ? { agent: opts.pushAgent } : {}), log: opts.log }),
+    push: pushChannel({
+      vapid: opts.vapid,
+      subscriptions: (id) => repo.pushSubscriptions(id),
+      forget: (id) => repo.deletePushSubscription(id),
+      ...(opts.pushAgent ? { agent: opts.pushAgent } : {}),
+      log: opts.log,
+    }),
     ...opts.channels,
   };
   const engine: AlertsEngine = alertsEngine({
@@ -126,7 +140,16 @@ export type AlertsFeature = ReturnType<typeof alertsFeature>;
 export function alertsFeatureOf(
   db: Db,
   config: { publicUrl: string; alerts: { settings: AlertSettings; vapid: AlertsOptions['vapid']; smsOutboxDir: string } },
-  parts: Pick<AlertsOptions, 'mailQueue' | 'emitToUser' | 'log'> & Partial<Pick<AlertsOptions, 'now' | 'sms' | 'channels' | 'pushAgent'>>,
+  parts: Pick<AlertsOptions, 'mailQueue' | 'emitToUser' | 'log'> &
+    Partial<Pick<AlertsOptions, 'now' | 'sms' | 'channels' | 'pushAgent'>>,
 ) {
-  return alertsFeature({ db, settings: config.alerts.settings, now: () => new Date(), publicUrl: config.publicUrl, vapid: config.alerts.vapid, smsOutboxDir: config.alerts.smsOutboxDir, ...parts });
+  return alertsFeature({
+    db,
+    settings: config.alerts.settings,
+    now: () => new Date(),
+    publicUrl: config.publicUrl,
+    vapid: config.alerts.vapid,
+    smsOutboxDir: config.alerts.smsOutboxDir,
+    ...parts,
+  });
 }

@@ -34,7 +34,9 @@ export function authRepository(db: Db) {
       await db.insert(authTokens).values({ userId, keyHash });
     },
     /** The user behind a token, with the token's id, creation and last use (as they were before this call). */
-    async findUserByTokenHash(keyHash: string): Promise<(UserRow & { tokenId: number; tokenCreatedAt: Date; tokenLastUsedAt: Date | null }) | undefined> {
+    async findUserByTokenHash(
+      keyHash: string,
+    ): Promise<(UserRow & { tokenId: number; tokenCreatedAt: Date; tokenLastUsedAt: Date | null }) | undefined> {
       const [row] = await userByTokenHash.execute({ keyHash });
       if (!row) return undefined;
       return { ...row.user, tokenId: row.tokenId, tokenCreatedAt: row.createdAt, tokenLastUsedAt: row.lastUsedAt };

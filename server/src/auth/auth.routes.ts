@@ -13,7 +13,12 @@ export function authRoutes(auth: AuthService) {
     res.json(await auth.login(input, req.ip ?? 'unknown'));
   });
   publicRoutes.post('/auth/token/logout/', requireAuth(auth), async (req, res) => {
-    await auth.logout(req.get('authorization')!.replace(/^Token\s+/, '').trim());
+    await auth.logout(
+      req
+        .get('authorization')!
+        .replace(/^Token\s+/, '')
+        .trim(),
+    );
     res.status(204).end();
   });
   publicRoutes.post('/auth/users/', async (req, res) => {

@@ -6,7 +6,14 @@ import { authService } from './auth.service.ts';
 // A token's last use on a fake repository whose reads take a while, as a busy database's do: the calls
 // that find the once-a-minute record due together must write it once, not once each.
 const SECRET = 's'.repeat(32);
-const user = { id: 7, email: 'd@x.test', username: 'd', role: 'distributor', userType: 'distributor', activated: true } as unknown as UserRow;
+const user = {
+  id: 7,
+  email: 'd@x.test',
+  username: 'd',
+  role: 'distributor',
+  userType: 'distributor',
+  activated: true,
+} as unknown as UserRow;
 
 function fakeRepo(lastUsedAt: Date | null) {
   const token = { id: 11, hash: keyHash(SECRET, 'tok0123456789'), createdAt: new Date('2026-11-28T09:00:00Z'), lastUsedAt };
@@ -14,7 +21,9 @@ function fakeRepo(lastUsedAt: Date | null) {
   const repo = {
     async findUserByTokenHash(hash: string) {
       await new Promise((r) => setTimeout(r, 5));
-      return hash === token.hash ? { ...user, tokenId: token.id, tokenCreatedAt: token.createdAt, tokenLastUsedAt: token.lastUsedAt } : undefined;
+      return hash === token.hash
+        ? { ...user, tokenId: token.id, tokenCreatedAt: token.createdAt, tokenLastUsedAt: token.lastUsedAt }
+        : undefined;
     },
     async touchToken(_id: number, at: Date) {
       await new Promise((r) => setTimeout(r, 5));
@@ -27,9 +36,16 @@ function fakeRepo(lastUsedAt: Date | null) {
 }
 
 const serviceAt = (repo: AuthRepository, clock: { t: number }) =>
-  authService({ repo, mailer: {} as never, limits: {} as never, secretKey: SECRET, publicUrl: 'http://x', now: () => new Date(clock.t) });
+  authService({
+    repo,
+    mailer: {} as never,
+    limits: {} as never,
+    secretKey: SECRET,
+    publicUrl: 'http://x',
+    now: () => new Date(clock.t),
+  });
 
-describe('authenticate: the token\'s last use', () => {
+describe("authenticate: the token's last use", () => {
   it('is written once by fifty concurrent calls that find it due, and again only a minute later', async () => {
     const clock = { t: Date.parse('2026-11-28T10:00:00Z') };
     const { repo, touches } = fakeRepo(new Date(clock.t - 61_000));

@@ -66,9 +66,24 @@ export function authService(deps: AuthServiceDeps) {
       return { ...user, access: accessOf(user) };
     }
     return {
-      id: 0, email: 'service@fleet.internal', username: 'service', passwordHash: '', company: '', phone: '', role: 'distributor',
-      userType: 'distributor', activated: true, rejectedAt: null, deactivatedReason: null, profileUrl: null, notifyEmail: false,
-      notifyPhone: false, notifyWeeklyReport: false, notifyDailyDispensation: false, createdAt: new Date(0), access: 'distributor',
+      id: 0,
+      email: 'service@fleet.internal',
+      username: 'service',
+      passwordHash: '',
+      company: '',
+      phone: '',
+      role: 'distributor',
+      userType: 'distributor',
+      activated: true,
+      rejectedAt: null,
+      deactivatedReason: null,
+      profileUrl: null,
+      notifyEmail: false,
+      notifyPhone: false,
+      notifyWeeklyReport: false,
+      notifyDailyDispensation: false,
+      createdAt: new Date(0),
+      access: 'distributor',
     };
   }
 
@@ -178,14 +193,18 @@ export function authService(deps: AuthServiceDeps) {
       const found = await deps.repo.findUserByTokenHash(hash(match[1]));
       if (!found) {
         // Checked after the user tokens, so a user's call costs no extra query.
-        if (deps.maintenanceCredential && (await deps.maintenanceCredential(match[1]))) return { ...(await serviceViewer()), id: -1, username: 'maintenance', readOnly: true };
+        if (deps.maintenanceCredential && (await deps.maintenanceCredential(match[1])))
+          return { ...(await serviceViewer()), id: -1, username: 'maintenance', readOnly: true };
         throw ApiError.unauthorized('Invalid token.');
       }
       const { tokenCreatedAt, tokenLastUsedAt, ...user } = found;
       const at = now();
       const ttl = deps.sessionTtl ?? { idleHours: 168, maxDays: 30 };
       const lastActive = tokenLastUsedAt ?? tokenCreatedAt;
-      if (at.getTime() - lastActive.getTime() > ttl.idleHours * 3_600_000 || at.getTime() - tokenCreatedAt.getTime() > ttl.maxDays * 86_400_000) {
+      if (
+        at.getTime() - lastActive.getTime() > ttl.idleHours * 3_600_000 ||
+        at.getTime() - tokenCreatedAt.getTime() > ttl.maxDays * 86_400_000
+      ) {
         await deps.repo.deleteTokenById(user.tokenId);
         throw ApiError.unauthorized('Session expired.');
       }
@@ -201,7 +220,9 @@ export function authService(deps: AuthServiceDeps) {
       }
       if (!user.activated) throw new ApiError(403, { detail: 'User account is disabled.', code: 'account_deactivated' });
       const active = touch ? at.getTime() : Math.max(lastActive.getTime(), recorded);
-      const tokenExpiresAt = new Date(Math.min(active + ttl.idleHours * 3_600_000, tokenCreatedAt.getTime() + ttl.maxDays * 86_400_000));
+      const tokenExpiresAt = new Date(
+        Math.min(active + ttl.idleHours * 3_600_000, tokenCreatedAt.getTime() + ttl.maxDays * 86_400_000),
+      );
       return { ...user, access: accessOf(user), tokenExpiresAt };
     },
 
@@ -245,4 +266,3 @@ export function currentUser(user: Viewer): CurrentUser {
 function escapeHtml(s: string) {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
-

@@ -3,7 +3,11 @@ import { ApiError } from '../lib/errors.ts';
 import { authLimits } from './limits.ts';
 
 const login = { perEmail: 3, perAddress: 10, windowSeconds: 600, perEmailAnyAddress: 5, backoffSeconds: 1 };
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: unknown) => (e instanceof ApiError ? e.status : 500));
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: unknown) => (e instanceof ApiError ? e.status : 500),
+  );
 
 describe('auth limits (memory)', () => {
   it('counts attempts before the outcome: 50 parallel attempts on one email+address pass 3 times', async () => {
@@ -38,8 +42,16 @@ describe('auth limits (memory)', () => {
   });
 
   it('throttles reset mails per email and role lookups per address', async () => {
-    const limits = authLimits({ login, resetPerEmail: { points: 2, durationSeconds: 60 }, checkUserPerAddress: { points: 3, durationSeconds: 60 } });
-    expect([await status(limits.resetRequest('r@x.test', 'a')), await status(limits.resetRequest('r@x.test', 'b')), await status(limits.resetRequest('r@x.test', 'c'))]).toEqual([200, 200, 429]);
+    const limits = authLimits({
+      login,
+      resetPerEmail: { points: 2, durationSeconds: 60 },
+      checkUserPerAddress: { points: 3, durationSeconds: 60 },
+    });
+    expect([
+      await status(limits.resetRequest('r@x.test', 'a')),
+      await status(limits.resetRequest('r@x.test', 'b')),
+      await status(limits.resetRequest('r@x.test', 'c')),
+    ]).toEqual([200, 200, 429]);
     const lookups = await Promise.all(Array.from({ length: 5 }, () => status(limits.checkUser('z'))));
     expect(lookups.filter((s) => s === 200)).toHaveLength(3);
   });

@@ -107,7 +107,11 @@ export function authLimits(opts: {
   const resetAddress = make('reset-address', opts.resetPerAddress?.points ?? 20, opts.resetPerAddress?.durationSeconds ?? 3600);
   // Sign-up: 10 an hour per address and 3 an hour per email (issue 42: 200 sign-ups from one address in 39 s
   // filled the distributor's request list, and their password hashing slowed every other request).
-  const signUpAddress = make('signup-address', opts.signUpPerAddress?.points ?? 10, opts.signUpPerAddress?.durationSeconds ?? 3600);
+  const signUpAddress = make(
+    'signup-address',
+    opts.signUpPerAddress?.points ?? 10,
+    opts.signUpPerAddress?.durationSeconds ?? 3600,
+  );
   const signUpEmail = make('signup-email', opts.signUpPerEmail?.points ?? 3, opts.signUpPerEmail?.durationSeconds ?? 3600);
   const checkUser = make('check-user', opts.checkUserPerAddress?.points ?? 30, opts.checkUserPerAddress?.durationSeconds ?? 60);
 
@@ -130,7 +134,6 @@ export function authLimits(opts: {
     return Math.max(0, ...waits);
   }
 
-
   async function isKnown(e: string, a: string) {
     const res = await known.get(key(e, a)).catch(() => null);
     return !!res && res.consumedPoints > 0;
@@ -151,7 +154,10 @@ export function authLimits(opts: {
     async loginAttempt(e: string, a: string): Promise<{ succeeded(): Promise<void> }> {
       const pairKey = key(e, a);
       const familiar = await isKnown(e, a);
-      const counted: [RateLimiterAbstract, string][] = [[pair, pairKey], [address, key(a)]];
+      const counted: [RateLimiterAbstract, string][] = [
+        [pair, pairKey],
+        [address, key(a)],
+      ];
       if (!familiar) counted.push([email, key(e)]);
       const wait = await consume(...counted);
       if (wait > 0) {

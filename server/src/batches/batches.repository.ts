@@ -40,7 +40,10 @@ const feeds = (batchId: number) => or(eq(devices.batchId, batchId), eq(devices.b
  * A batch's remaining litres as users must see it: the stored value less what check-ins appended to
  * batch_consumption since the last fold (schema.ts batchConsumption, migration 0015), never below 0.
  */
-const remainNow = sql<number>`greatest(0, ${batches.remainLitres} - coalesce((select sum(c.litres) from batch_consumption c where c.batch_id = ${batches.id}), 0))`.mapWith(Number);
+const remainNow =
+  sql<number>`greatest(0, ${batches.remainLitres} - coalesce((select sum(c.litres) from batch_consumption c where c.batch_id = ${batches.id}), 0))`.mapWith(
+    Number,
+  );
 /** Every column of a batch row, its remaining volume as of now. */
 const batchNow = { ...getTableColumns(batches), remainLitres: remainNow };
 
@@ -49,7 +52,9 @@ const batchNow = { ...getTableColumns(batches), remainLitres: remainNow };
  * fleet-health tick). Answers how many appended rows it moved. Locks the batch rows it changes, in id order.
  */
 export async function foldBatchConsumption(db: Db, batchId?: number): Promise<number> {
-  const res = (await db.execute(sql`select batch_consumption_fold(${batchId ?? null}::int) as n`)) as unknown as { rows: { n: number }[] };
+  const res = (await db.execute(sql`select batch_consumption_fold(${batchId ?? null}::int) as n`)) as unknown as {
+    rows: { n: number }[];
+  };
   return Number(res.rows[0]?.n ?? 0);
 }
 
@@ -98,7 +103,9 @@ export function batchesRepository(db: Db): BatchesRepository {
           and(
             filter.id != null ? eq(batches.id, filter.id) : undefined,
             filter.batchType != null ? eq(batches.batchType, filter.batchType) : undefined,
-            filter.choosableOn != null ? and(gte(batches.expireDate, filter.choosableOn), eq(batches.isRecalled, false)) : undefined,
+            filter.choosableOn != null
+              ? and(gte(batches.expireDate, filter.choosableOn), eq(batches.isRecalled, false))
+              : undefined,
           ),
         )
         .groupBy(batches.id)
@@ -127,7 +134,12 @@ export function batchesRepository(db: Db): BatchesRepository {
       const [row] = await db
         .select({ id: batches.id })
         .from(batches)
-        .where(and(sql`${batchNumberKeyOf(batches.batchNo)} = ${batchNumberKeyOf(batchNo)}`, exceptId != null ? ne(batches.id, exceptId) : undefined))
+        .where(
+          and(
+            sql`${batchNumberKeyOf(batches.batchNo)} = ${batchNumberKeyOf(batchNo)}`,
+            exceptId != null ? ne(batches.id, exceptId) : undefined,
+          ),
+        )
         .limit(1);
       return !!row;
     },
@@ -192,7 +204,10 @@ export function batchesRepository(db: Db): BatchesRepository {
     },
 
     async countFedDevices(batchId: number): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(devices).where(feeds(batchId));
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(devices)
+        .where(feeds(batchId));
       return row?.n ?? 0;
     },
 
@@ -207,11 +222,28 @@ export function batchesRepository(db: Db): BatchesRepository {
       const paused = await db
         .update(devices)
         .set({ isPause: true })
-        .where(and(inArray(devices.id, list.map((d) => d.id)), eq(devices.isPause, false)))
+        .where(
+          and(
+            inArray(
+              devices.id,
+              list.map((d) => d.id),
+            ),
+            eq(devices.isPause, false),
+          ),
+        )
         .returning({ id: devices.id });
       const wake = new Map(list.map((d) => [d.id, d.nextWakeupTime]));
       for (const { id } of paused) {
-        await requestChange(db, { deviceId: id, kind: 'other', setting: 'pause', desired: { is_pause: true }, previous: { devices: { isPause: false } }, requestedBy, nextWakeup: wake.get(id) ?? null, now: at });
+        await requestChange(db, {
+          deviceId: id,
+          kind: 'other',
+          setting: 'pause',
+          desired: { is_pause: true },
+          previous: { devices: { isPause: false } },
+          requestedBy,
+          nextWakeup: wake.get(id) ?? null,
+          now: at,
+        });
       }
       return paused.map((p) => p.id);
     },
@@ -220,7 +252,13 @@ export function batchesRepository(db: Db): BatchesRepository {
     async clientsOfBrands(brandIds: number[]): Promise<BrandClientRow[]> {
       if (!brandIds.length) return [];
       return db
-        .select({ userId: users.id, email: users.email, username: users.username, company: users.company, brandId: brandClients.brandId })
+        .select({
+          userId: users.id,
+          email: users.email,
+          username: users.username,
+          company: users.company,
+          brandId: brandClients.brandId,
+        })
         .from(brandClients)
         .innerJoin(users, eq(users.id, brandClients.userId))
         .where(inArray(brandClients.brandId, brandIds))

@@ -16,7 +16,13 @@ import { batchesService } from './batches.service.ts';
 
 /** The batch calls of spec section 7, with their exact paths. */
 export function batchesRoutes(ctx: AppContext): Routes {
-  const service = batchesService({ repo: batchesRepository(ctx.db), queue: ctx.queue, now: ctx.now, log: ctx.log, devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials) });
+  const service = batchesService({
+    repo: batchesRepository(ctx.db),
+    queue: ctx.queue,
+    now: ctx.now,
+    log: ctx.log,
+    devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials),
+  });
   const router = Router();
 
   router.get('/batch', async (req, res) => {
@@ -58,7 +64,8 @@ export function batchesRoutes(ctx: AppContext): Routes {
       path: '/api/v1/batch',
       tag,
       summary: 'Batch List: every batch for a distributor; for others the batches feeding their devices',
-      description: 'Expired batches last, then by batch number. device_count, in_use and brand_lists count only devices in the caller scope.',
+      description:
+        'Expired batches last, then by batch number. device_count, in_use and brand_lists count only devices in the caller scope.',
       responses: { 200: { description: 'Batches', schema: z.array(batchAnswerSchema) } },
     },
     {
@@ -96,7 +103,11 @@ export function batchesRoutes(ctx: AppContext): Routes {
       tag,
       summary: 'Delete a batch that feeds no device',
       description: `${distributorOnly} While devices use it: 400 {"detail": "Batch is in use by N devices."}.`,
-      responses: { 200: { description: 'Delete batch success!', schema: detail }, 400: { description: 'Batch in use', schema: detail }, 404: notFound },
+      responses: {
+        200: { description: 'Delete batch success!', schema: detail },
+        400: { description: 'Batch in use', schema: detail },
+        404: notFound,
+      },
     },
     {
       method: 'post',

@@ -29,7 +29,11 @@ const batch = (over: Partial<BatchRow> = {}): BatchRow => ({
   createdOn: new Date('2026-09-23T10:00:00Z'),
   ...over,
 });
-const usage = (b: Partial<BatchRow> = {}, deviceCount = 0, brands: BatchUsageRow['brands'] = []): BatchUsageRow => ({ batch: batch(b), deviceCount, brands });
+const usage = (b: Partial<BatchRow> = {}, deviceCount = 0, brands: BatchUsageRow['brands'] = []): BatchUsageRow => ({
+  batch: batch(b),
+  deviceCount,
+  brands,
+});
 const device = (over: Partial<FedDeviceRow> = {}): FedDeviceRow => ({
   id: 1,
   serial: 'SP240001',
@@ -55,7 +59,13 @@ const status = (fn: () => unknown) => {
 
 describe('batch answer (spec section 3 shape)', () => {
   it('shows fl.oz. as entered and litres as stored, both spellings of each field', () => {
-    const a = toBatchAnswer(usage({}, 3, [{ id: 2, name: 'Gulf Shield SPF' }, { id: 1, name: 'Bayou Clean' }]), TODAY);
+    const a = toBatchAnswer(
+      usage({}, 3, [
+        { id: 2, name: 'Gulf Shield SPF' },
+        { id: 1, name: 'Bayou Clean' },
+      ]),
+      TODAY,
+    );
     expect(a).toMatchObject({
       id: 7,
       batchType: 1,
@@ -85,8 +95,14 @@ describe('batch answer (spec section 3 shape)', () => {
 
   it('takes its status from the shared rule, with the viewer-independent day', () => {
     expect(toBatchAnswer(usage({}, 0), TODAY)).toMatchObject({ status: 'NOT_IN_USE', status_label: 'Not In Use', in_use: false });
-    expect(toBatchAnswer(usage({ expireDate: '2026-12-01' }, 2), TODAY)).toMatchObject({ status: 'ALMOST_EXPIRED', status_label: 'Almost Expire' });
-    expect(toBatchAnswer(usage({ expireDate: '2026-11-21' }, 2), TODAY)).toMatchObject({ status: 'EXPIRED', status_label: 'Expired / Recalled' });
+    expect(toBatchAnswer(usage({ expireDate: '2026-12-01' }, 2), TODAY)).toMatchObject({
+      status: 'ALMOST_EXPIRED',
+      status_label: 'Almost Expire',
+    });
+    expect(toBatchAnswer(usage({ expireDate: '2026-11-21' }, 2), TODAY)).toMatchObject({
+      status: 'EXPIRED',
+      status_label: 'Expired / Recalled',
+    });
     expect(toBatchAnswer(usage({ batchType: 2 }), TODAY).batch_type_name).toBe('Sanitizer');
     expect(toBatchAnswer(usage({ batchType: 0 }), TODAY).batch_type_name).toBe('None');
   });
@@ -136,7 +152,10 @@ describe('edited volume', () => {
 describe('path ids and messages', () => {
   it('answers 400 for a malformed id and 404 for one that cannot exist', () => {
     expect(parseBatchId('42')).toBe(42);
-    expect(status(() => parseBatchId('abc'))).toEqual({ status: 400, body: { detail: 'Batch id must be a positive whole number.' } });
+    expect(status(() => parseBatchId('abc'))).toEqual({
+      status: 400,
+      body: { detail: 'Batch id must be a positive whole number.' },
+    });
     expect(status(() => parseBatchId('-1'))).toMatchObject({ status: 400 });
     expect(status(() => parseBatchId('1'.repeat(10_240)))).toMatchObject({ status: 400 });
     expect(status(() => parseBatchId('0'))).toMatchObject({ status: 404 });
@@ -195,7 +214,8 @@ describe('service rules with a fake repository', () => {
     const repo = new Proxy({} as BatchesRepository, {
       get: (_t, name: string) => {
         if (name === 'then') return undefined;
-        if (name === 'transaction') return (fn: (r: BatchesRepository) => Promise<unknown>) => (calls.push('transaction'), fn(repo));
+        if (name === 'transaction')
+          return (fn: (r: BatchesRepository) => Promise<unknown>) => (calls.push('transaction'), fn(repo));
         const f = (impl as Record<string, unknown>)[name];
         return (...args: unknown[]) => {
           calls.push(name);
@@ -226,7 +246,10 @@ describe('service rules with a fake repository', () => {
 
   it('an unknown pump type code is refused before the database is asked', async () => {
     const { repo, calls } = fakeRepo();
-    await expect(service(repo).choosable(viewer('distributor'), '7')).rejects.toMatchObject({ status: 400, body: { detail: 'Unknown pump type code.' } });
+    await expect(service(repo).choosable(viewer('distributor'), '7')).rejects.toMatchObject({
+      status: 400,
+      body: { detail: 'Unknown pump type code.' },
+    });
     expect(calls).toEqual([]);
   });
 
@@ -282,15 +305,32 @@ describe('service rules with a fake repository', () => {
       update: async () => undefined,
       list: async () => [{ batch: batch(), deviceCount: 2, brands: [] }],
     });
-    const s = batchesService({ repo, queue: { enqueue: vi.fn(async () => undefined) }, now: () => new Date(`${TODAY}T12:00:00Z`), log: () => undefined, devicesChanged: (serials) => nudged.push(serials) });
+    const s = batchesService({
+      repo,
+      queue: { enqueue: vi.fn(async () => undefined) },
+      now: () => new Date(`${TODAY}T12:00:00Z`),
+      log: () => undefined,
+      devicesChanged: (serials) => nudged.push(serials),
+    });
     const serials = fed.map((d) => d.serial);
     await s.recall(viewer('distributor'), '7', {});
     await s.resume(viewer('distributor'), '7');
-    await s.edit(viewer('distributor'), '7', { batchNumber: 'B-RENAMED', installDate: batch().installDate, expiryDate: batch().expireDate, batchVolume: 5 });
+    await s.edit(viewer('distributor'), '7', {
+      batchNumber: 'B-RENAMED',
+      installDate: batch().installDate,
+      expiryDate: batch().expireDate,
+      batchVolume: 5,
+    });
     expect(nudged).toEqual([serials, serials, serials]);
 
     const failing = fakeRepo({ byId: async () => undefined }).repo;
-    const t = batchesService({ repo: failing, queue: { enqueue: vi.fn(async () => undefined) }, now: () => new Date(), log: () => undefined, devicesChanged: (serials) => nudged.push(serials) });
+    const t = batchesService({
+      repo: failing,
+      queue: { enqueue: vi.fn(async () => undefined) },
+      now: () => new Date(),
+      log: () => undefined,
+      devicesChanged: (serials) => nudged.push(serials),
+    });
     await expect(t.recall(viewer('distributor'), '7', {})).rejects.toMatchObject({ status: 404 });
     expect(nudged).toHaveLength(3);
   });

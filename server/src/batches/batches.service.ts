@@ -1,9 +1,35 @@
-import { addBatchSchema, BATCH_MESSAGES, BATCH_STATUS_LABEL, type BatchAnswer, batchDayOf, type BatchDevice, batchStatus, batchTypeName, displayFlOz, editBatchSchema, flOzToLitres, formatNumber, plural, pluralWord, pumpTypeCodeSchema, type RecallBatchAnswer, recallBatchSchema, type ResumeBatchAnswer, roundVolume } from '@fleet/shared';
+import {
+  addBatchSchema,
+  BATCH_MESSAGES,
+  BATCH_STATUS_LABEL,
+  type BatchAnswer,
+  batchDayOf,
+  type BatchDevice,
+  batchStatus,
+  batchTypeName,
+  displayFlOz,
+  editBatchSchema,
+  flOzToLitres,
+  formatNumber,
+  plural,
+  pluralWord,
+  pumpTypeCodeSchema,
+  type RecallBatchAnswer,
+  recallBatchSchema,
+  type ResumeBatchAnswer,
+  roundVolume,
+} from '@fleet/shared';
 import type { batchRecallNoticeSchema, JobName, JobQueue } from '@fleet/workers';
 import type { z } from 'zod';
 import { deviceScope, isDistributor, type ScopeViewer } from '../access/scope.ts';
 import { ApiError, isUniqueViolation, parse } from '../lib/errors.ts';
-import { type BatchesRepository, type BatchRow, type BatchUsageRow, type BrandClientRow, type FedDeviceRow } from './batches.repository.ts';
+import {
+  type BatchesRepository,
+  type BatchRow,
+  type BatchUsageRow,
+  type BrandClientRow,
+  type FedDeviceRow,
+} from './batches.repository.ts';
 
 export type BatchesServiceDeps = {
   repo: BatchesRepository;
@@ -122,7 +148,10 @@ export function batchesService(deps: BatchesServiceDeps) {
           // change reads and writes no device row, so it stays fast and never holds rows check-ins need.
           if (input.expiryDate !== current.expireDate) {
             const fed = await tx.fedDevices(id);
-            await tx.recomputeWarnings(fed.map((d) => d.id), today());
+            await tx.recomputeWarnings(
+              fed.map((d) => d.id),
+              today(),
+            );
           }
           return answerOf(tx, id);
         }),
@@ -164,7 +193,10 @@ export function batchesService(deps: BatchesServiceDeps) {
         const recalled = current.isRecalled ? undefined : await tx.markRecalled(id, at);
         const fed = await tx.fedDevices(id);
         const pausedIds = new Set(input.pauseDevices ? await tx.pauseDevices(fed, viewer.id, at) : []);
-        await tx.recomputeWarnings(fed.map((d) => d.id), today());
+        await tx.recomputeWarnings(
+          fed.map((d) => d.id),
+          today(),
+        );
         const clients = recalled ? await tx.clientsOfBrands(uniqueBrandIds(fed)) : [];
         const devices = fed.map((d) => toBatchDevice({ ...d, isPause: d.isPause || pausedIds.has(d.id) }, id));
         return { batch: await answerOf(tx, id), recalled, devices, clients, paused: pausedIds.size };
@@ -176,7 +208,12 @@ export function batchesService(deps: BatchesServiceDeps) {
         for (const notice of recallNotices({ batch: outcome.recalled, devices: outcome.devices, clients: outcome.clients })) {
           try {
             await deps.queue.enqueue('batch-recall-notice', notice.payload, { idempotencyKey: notice.idempotencyKey });
-            notified.push({ email: notice.payload.to, name: notice.name, company: notice.company, devices: notice.payload.devices.length });
+            notified.push({
+              email: notice.payload.to,
+              name: notice.name,
+              company: notice.company,
+              devices: notice.payload.devices.length,
+            });
           } catch (err) {
             // The recall stands (it is committed); a notice that cannot be queued is logged, not fatal.
             deps.log(`batch ${id}: recall notice for client ${notice.userId} not queued`, err);
@@ -206,7 +243,10 @@ export function batchesService(deps: BatchesServiceDeps) {
         if (!current) throw ApiError.notFound(NOT_FOUND);
         if (current.isRecalled) await tx.clearRecall(id);
         const fed = await tx.fedDevices(id);
-        await tx.recomputeWarnings(fed.map((d) => d.id), today());
+        await tx.recomputeWarnings(
+          fed.map((d) => d.id),
+          today(),
+        );
         const devices = fed.map((d) => toBatchDevice(d, id));
         const stillPaused = devices.filter((d) => d.is_pause).length;
         return {
@@ -280,7 +320,10 @@ export function toBatchAnswer(row: BatchUsageRow, today: string): BatchAnswer {
 /** Batch List order (spec section 2): expired batches last, then by batch number (SPF-2 before SPF-10). */
 export function sortForBatchList(list: BatchAnswer[]): BatchAnswer[] {
   const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-  return [...list].sort((a, b) => Number(a.status === 'EXPIRED') - Number(b.status === 'EXPIRED') || collator.compare(a.batch_no, b.batch_no) || a.id - b.id);
+  return [...list].sort(
+    (a, b) =>
+      Number(a.status === 'EXPIRED') - Number(b.status === 'EXPIRED') || collator.compare(a.batch_no, b.batch_no) || a.id - b.id,
+  );
 }
 
 /**
@@ -303,7 +346,16 @@ export function toBatchDevice(d: FedDeviceRow, batchId: number): BatchDevice {
   const pumps: (1 | 2)[] = [];
   if (d.batchId === batchId) pumps.push(1);
   if (d.batch2Id === batchId) pumps.push(2);
-  return { id: d.id, serial: d.serial, label: d.label, address: d.address, brand_id: d.brandId, brand_name: d.brandName, pumps, is_pause: d.isPause };
+  return {
+    id: d.id,
+    serial: d.serial,
+    label: d.label,
+    address: d.address,
+    brand_id: d.brandId,
+    brand_name: d.brandName,
+    pumps,
+    is_pause: d.isPause,
+  };
 }
 
 function uniqueBrandIds(devices: { brandId: number | null }[]): number[] {

@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config/config.ts';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-billing-config-'));
-const PROD = { NODE_ENV: 'production', SECRET_KEY: 'a'.repeat(40), MAINTENANCE_TOKEN: 'b'.repeat(40), SERVICE_TOKEN: 'c'.repeat(40) };
+const PROD = {
+  NODE_ENV: 'production',
+  SECRET_KEY: 'a'.repeat(40),
+  MAINTENANCE_TOKEN: 'b'.repeat(40),
+  SERVICE_TOKEN: 'c'.repeat(40),
+};
 
 describe('billing configuration', () => {
   it('generates the webhook secret once per DATA_DIR in development, beside the other secrets', () => {
@@ -28,6 +33,8 @@ describe('billing configuration', () => {
     const prodDir = tmp();
     expect(loadConfig({ ...PROD, DATA_DIR: prodDir }).billing.webhookSecret).toBeUndefined();
     expect(fs.existsSync(path.join(prodDir, 'secrets.json'))).toBe(false);
-    expect(loadConfig({ ...PROD, DATA_DIR: tmp(), BILLING_WEBHOOK_SECRET: 'p'.repeat(32), BILLING_DUE_DAYS: '30' }).billing).toMatchObject({ webhookSecret: 'p'.repeat(32), dueDays: 30 });
+    expect(
+      loadConfig({ ...PROD, DATA_DIR: tmp(), BILLING_WEBHOOK_SECRET: 'p'.repeat(32), BILLING_DUE_DAYS: '30' }).billing,
+    ).toMatchObject({ webhookSecret: 'p'.repeat(32), dueDays: 30 });
   });
 });

@@ -5,7 +5,11 @@ import { billDevices, bills, brands, devices, paymentWebhookEvents, users } from
 
 export type BillRow = typeof bills.$inferSelect;
 export type BillDeviceRow = { id: number; serial: string; label: string; address: string; brandName: string | null };
-export type BillWithDetails = { bill: BillRow; serials: string[]; payer: { id: number; email: string; username: string; company: string } };
+export type BillWithDetails = {
+  bill: BillRow;
+  serials: string[];
+  payer: { id: number; email: string; username: string; company: string };
+};
 
 /** Bills that hold a device on a plan: waiting for payment, or paid and in force. */
 const HOLDING_STATUSES = [...OPEN_BILL_STATUSES, 'ACTIVE'];
@@ -48,7 +52,13 @@ export interface BillingRepository {
   reactivateIfClear(userId: number, lastDueDate: string): Promise<boolean>;
 }
 
-const deviceColumns = { id: devices.id, serial: devices.serial, label: devices.label, address: devices.address, brandName: brands.name };
+const deviceColumns = {
+  id: devices.id,
+  serial: devices.serial,
+  label: devices.label,
+  address: devices.address,
+  brandName: brands.name,
+};
 
 /** The SQL of the billing calls. Built on a database or on a transaction (see `transaction`). */
 export function billingRepository(db: Db): BillingRepository {
@@ -57,7 +67,9 @@ export function billingRepository(db: Db): BillingRepository {
       .select({ one: sql`1` })
       .from(billDevices)
       .innerJoin(bills, eq(bills.id, billDevices.billId))
-      .where(and(eq(billDevices.deviceId, devices.id), eq(bills.productName, productPath), inArray(bills.status, HOLDING_STATUSES)));
+      .where(
+        and(eq(billDevices.deviceId, devices.id), eq(bills.productName, productPath), inArray(bills.status, HOLDING_STATUSES)),
+      );
 
   return {
     transaction<T>(fn: (repo: BillingRepository) => Promise<T>): Promise<T> {
@@ -138,7 +150,12 @@ export function billingRepository(db: Db): BillingRepository {
         })
         .from(bills)
         .innerJoin(users, eq(users.id, bills.userId))
-        .where(and(viewer ? or(eq(bills.userId, viewer.payerId), exists(holdsVisible!)) : undefined, filter.id != null ? eq(bills.id, filter.id) : undefined))
+        .where(
+          and(
+            viewer ? or(eq(bills.userId, viewer.payerId), exists(holdsVisible!)) : undefined,
+            filter.id != null ? eq(bills.id, filter.id) : undefined,
+          ),
+        )
         .orderBy(desc(bills.createdAt), desc(bills.id));
       return rows.map((r) => ({ ...r, serials: r.serials ?? [] }));
     },
@@ -153,7 +170,11 @@ export function billingRepository(db: Db): BillingRepository {
     },
 
     async recordWebhookEvent(eventId, provider, billUid) {
-      const inserted = await db.insert(paymentWebhookEvents).values({ eventId, provider, billUid }).onConflictDoNothing().returning({ id: paymentWebhookEvents.eventId });
+      const inserted = await db
+        .insert(paymentWebhookEvents)
+        .values({ eventId, provider, billUid })
+        .onConflictDoNothing()
+        .returning({ id: paymentWebhookEvents.eventId });
       return inserted.length > 0;
     },
 

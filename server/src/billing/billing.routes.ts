@@ -1,6 +1,13 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
-import { billSchema, createBillSchema, markBillPaidSchema, paymentWebhookEventSchema, unsubscriptionListAnswerSchema, unsubscriptionListSchema } from '@fleet/shared';
+import {
+  billSchema,
+  createBillSchema,
+  markBillPaidSchema,
+  paymentWebhookEventSchema,
+  unsubscriptionListAnswerSchema,
+  unsubscriptionListSchema,
+} from '@fleet/shared';
 import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/index.ts';
 import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
@@ -14,7 +21,11 @@ export const WEBHOOK_PATH = '/api/billing/webhook';
 /** The payment provider of this deployment: the offline one (the only one built), from configuration. */
 export function paymentProviderOf(ctx: Pick<AppContext, 'config'>): PaymentProvider {
   const { billing } = ctx.config;
-  return offlinePaymentProvider({ webhookSecret: billing.webhookSecret, dueDays: billing.dueDays, toleranceSeconds: billing.webhookToleranceSeconds });
+  return offlinePaymentProvider({
+    webhookSecret: billing.webhookSecret,
+    dueDays: billing.dueDays,
+    toleranceSeconds: billing.webhookToleranceSeconds,
+  });
 }
 
 /** The service as the routes and the overdue schedule build it. */
@@ -71,7 +82,8 @@ export function billingRoutes(ctx: AppContext): Routes {
       method: 'get',
       path: '/api/v1/get_all_bill',
       tag,
-      summary: 'Bills: every bill for a distributor; for a client the bills it pays and those holding its devices (listing only its devices); newest first',
+      summary:
+        'Bills: every bill for a distributor; for a client the bills it pays and those holding its devices (listing only its devices); newest first',
       description: `${who} status PENDING (issued), OVERDUE (past its due date), ACTIVE (paid: the subscription is in force), CANCELLED. deactivation_date is when an unpaid bill deactivates its payer (due date + 15 days).`,
       responses: { 200: { description: 'Bills', schema: z.array(billSchema) } },
     },
@@ -82,14 +94,18 @@ export function billingRoutes(ctx: AppContext): Routes {
       summary: 'Check out: issue a SUBSCRIPTION bill for devices of the caller, due after BILLING_DUE_DAYS',
       description: `${who} price_usd must be the catalogue price (per device per month; 8x7 support is flat) and name the catalogue name of the product (case and blanks aside; the catalogue's spelling is stored); a device already on the plan, or outside the caller's scope, is refused with a field message. The same bill_uid with the same content answers the bill already issued (200); with other content, 400.`,
       body: createBillSchema,
-      responses: { 201: { description: 'The bill issued (PENDING, with its due date)', schema: billSchema }, 200: { description: 'The same bill_uid sent again', schema: billSchema } },
+      responses: {
+        201: { description: 'The bill issued (PENDING, with its due date)', schema: billSchema },
+        200: { description: 'The same bill_uid sent again', schema: billSchema },
+      },
     },
     {
       method: 'post',
       path: '/api/v1/mark_bill_paid',
       tag,
       summary: 'Record a payment received outside the portal (distributors only)',
-      description: 'Marks the bill ACTIVE; when it was the payer\'s last bill 15 or more days overdue, the payer is re-activated in the same transaction (reactivated: true).',
+      description:
+        "Marks the bill ACTIVE; when it was the payer's last bill 15 or more days overdue, the payer is re-activated in the same transaction (reactivated: true).",
       body: markBillPaidSchema,
       responses: {
         200: { description: 'The paid bill', schema: z.object({ bill: billSchema, reactivated: z.boolean() }) },
@@ -106,7 +122,10 @@ export function billingRoutes(ctx: AppContext): Routes {
         'Headers X-Billing-Timestamp (unix seconds) and X-Billing-Signature: sha256=<hex HMAC-SHA256(BILLING_WEBHOOK_SECRET, "<timestamp>.<raw body>")>. A missing, forged or stale (beyond BILLING_WEBHOOK_TOLERANCE_SECONDS) signature answers 401; an event_id already processed answers 409 and changes nothing; 503 when no secret is configured.',
       body: paymentWebhookEventSchema,
       responses: {
-        200: { description: 'Bill paid (or already paid)', schema: z.object({ detail: z.string(), bill_uid: z.string(), reactivated: z.boolean() }) },
+        200: {
+          description: 'Bill paid (or already paid)',
+          schema: z.object({ detail: z.string(), bill_uid: z.string(), reactivated: z.boolean() }),
+        },
         401: { description: 'Missing, forged or stale signature', schema: detail },
         404: { description: 'No bill with this bill_uid', schema: detail },
         409: { description: 'Event already processed (replay)', schema: detail },

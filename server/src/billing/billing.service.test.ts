@@ -22,19 +22,44 @@ function fakeRepo(seed: { users: User[]; devices: BillDeviceRow[] }) {
     transaction: (fn) => fn(repo),
     lockBilling: async () => undefined,
     scopedDevices: async (_scope, serials) => seed.devices.filter((d) => !serials || serials.includes(d.serial)),
-    devicesNotOnPlan: async (_scope, product) => seed.devices.filter((d) => !bills.some((b) => b.productName === product && holding.includes(b.status) && b.deviceIds.includes(d.id))),
-    devicesOnPlan: async (product, ids) => seed.devices.filter((d) => ids.includes(d.id) && bills.some((b) => b.productName === product && holding.includes(b.status) && b.deviceIds.includes(d.id))),
+    devicesNotOnPlan: async (_scope, product) =>
+      seed.devices.filter(
+        (d) => !bills.some((b) => b.productName === product && holding.includes(b.status) && b.deviceIds.includes(d.id)),
+      ),
+    devicesOnPlan: async (product, ids) =>
+      seed.devices.filter(
+        (d) =>
+          ids.includes(d.id) &&
+          bills.some((b) => b.productName === product && holding.includes(b.status) && b.deviceIds.includes(d.id)),
+      ),
     billByUid: async (uid) => bills.find((b) => b.billUid === uid),
     billDeviceIds: async (id) => bills.find((b) => b.id === id)!.deviceIds,
     async insertBill(values, deviceIds) {
-      const row = { id: bills.length + 1, note: '', paymentType: 'SUBSCRIPTION', status: 'PENDING', dueDate: null, paidAt: null, createdAt: new Date(), provider: 'offline', paymentReference: null, paidBy: null, ...values, deviceIds } as BillRow & { deviceIds: number[] };
+      const row = {
+        id: bills.length + 1,
+        note: '',
+        paymentType: 'SUBSCRIPTION',
+        status: 'PENDING',
+        dueDate: null,
+        paidAt: null,
+        createdAt: new Date(),
+        provider: 'offline',
+        paymentReference: null,
+        paidBy: null,
+        ...values,
+        deviceIds,
+      } as BillRow & { deviceIds: number[] };
       bills.push(row);
       return row;
     },
     listBills: async (filter) =>
       bills
         .filter((b) => (filter.id == null || b.id === filter.id) && (filter.viewer == null || b.userId === filter.viewer.payerId))
-        .map((bill) => ({ bill, serials: seed.devices.filter((d) => bill.deviceIds.includes(d.id)).map((d) => d.serial), payer: { id: bill.userId, email: `u${bill.userId}@t`, username: 'U', company: 'C' } })),
+        .map((bill) => ({
+          bill,
+          serials: seed.devices.filter((d) => bill.deviceIds.includes(d.id)).map((d) => d.serial),
+          payer: { id: bill.userId, email: `u${bill.userId}@t`, username: 'U', company: 'C' },
+        })),
     async markPaid(id, paid) {
       const b = bills.find((x) => x.id === id && open.includes(x.status));
       if (b) Object.assign(b, { status: 'ACTIVE', paidAt: paid.at, paymentReference: paid.reference, paidBy: paid.paidBy });
@@ -46,7 +71,11 @@ function fakeRepo(seed: { users: User[]; devices: BillDeviceRow[] }) {
       due.forEach((b) => (b.status = 'OVERDUE'));
       return due.length;
     },
-    payersPastDeactivation: async (last) => [...new Set(bills.filter((b) => open.includes(b.status) && b.dueDate! <= last && users.get(b.userId)!.activated).map((b) => b.userId))],
+    payersPastDeactivation: async (last) => [
+      ...new Set(
+        bills.filter((b) => open.includes(b.status) && b.dueDate! <= last && users.get(b.userId)!.activated).map((b) => b.userId),
+      ),
+    ],
     async deactivate(ids) {
       const changed = ids.filter((id) => users.get(id)!.activated);
       changed.forEach((id) => Object.assign(users.get(id)!, { activated: false, reason: 'overdue' }));
@@ -54,7 +83,12 @@ function fakeRepo(seed: { users: User[]; devices: BillDeviceRow[] }) {
     },
     async reactivateIfClear(userId, last) {
       const u = users.get(userId)!;
-      if (u.activated || u.reason !== 'overdue' || bills.some((b) => b.userId === userId && open.includes(b.status) && b.dueDate! <= last)) return false;
+      if (
+        u.activated ||
+        u.reason !== 'overdue' ||
+        bills.some((b) => b.userId === userId && open.includes(b.status) && b.dueDate! <= last)
+      )
+        return false;
       Object.assign(u, { activated: true, reason: null });
       return true;
     },
@@ -63,7 +97,13 @@ function fakeRepo(seed: { users: User[]; devices: BillDeviceRow[] }) {
 }
 
 const SECRET = 'test-secret-'.repeat(3);
-const DEVICES: BillDeviceRow[] = [1, 2, 3].map((id) => ({ id, serial: `SP${id}`, label: `Site ${id}`, address: '', brandName: null }));
+const DEVICES: BillDeviceRow[] = [1, 2, 3].map((id) => ({
+  id,
+  serial: `SP${id}`,
+  label: `Site ${id}`,
+  address: '',
+  brandName: null,
+}));
 
 function setup(start = '2026-11-01T12:00:00Z') {
   let now = new Date(start);
@@ -80,10 +120,20 @@ function setup(start = '2026-11-01T12:00:00Z') {
   return { service, fake, ended, client, setNow: (iso: string) => (now = new Date(iso)) };
 }
 
-const checkout = { bill_uid: 'web-1', product_name: 'basic-plan', price_usd: 17, name: 'Basic Plan (Contract)', device_serial_list: ['SP1', 'SP2'], payment_type: 'SUBSCRIPTION' };
+const checkout = {
+  bill_uid: 'web-1',
+  product_name: 'basic-plan',
+  price_usd: 17,
+  name: 'Basic Plan (Contract)',
+  device_serial_list: ['SP1', 'SP2'],
+  payment_type: 'SUBSCRIPTION',
+};
 
 async function refusal(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
   return err;
 }
@@ -93,11 +143,22 @@ describe('webhook signature', () => {
   const now = new Date('2026-11-01T12:00:00Z');
   const ts = now.getTime() / 1000;
   const check = (over: Partial<Parameters<typeof verifyWebhookSignature>[0]>) =>
-    verifyWebhookSignature({ secret: SECRET, rawBody: body, timestampHeader: String(ts), signatureHeader: signWebhook(SECRET, ts, body), now, toleranceSeconds: 300, ...over });
+    verifyWebhookSignature({
+      secret: SECRET,
+      rawBody: body,
+      timestampHeader: String(ts),
+      signatureHeader: signWebhook(SECRET, ts, body),
+      now,
+      toleranceSeconds: 300,
+      ...over,
+    });
 
   it('accepts the HMAC-SHA256 of "<timestamp>.<body>" and refuses anything else', () => {
     expect(check({})).toEqual({ ok: true });
-    expect(check({ signatureHeader: signWebhook('another-secret-of-some-length', ts, body) })).toEqual({ ok: false, reason: 'forged' });
+    expect(check({ signatureHeader: signWebhook('another-secret-of-some-length', ts, body) })).toEqual({
+      ok: false,
+      reason: 'forged',
+    });
     expect(check({ rawBody: Buffer.from('{"event_id":"e2"}') })).toEqual({ ok: false, reason: 'forged' });
     // Re-dating a captured call breaks the signature: the timestamp is signed.
     expect(check({ timestampHeader: String(ts + 1) })).toEqual({ ok: false, reason: 'forged' });
@@ -108,7 +169,10 @@ describe('webhook signature', () => {
 
   it('answers 503 to any call, even a correctly signed one, when no secret is configured (the production default)', async () => {
     const unconfigured = offlinePaymentProvider({ webhookSecret: undefined, dueDays: 14, toleranceSeconds: 300 });
-    const headers: Record<string, string> = { 'x-billing-timestamp': String(ts), 'x-billing-signature': signWebhook(SECRET, ts, body) };
+    const headers: Record<string, string> = {
+      'x-billing-timestamp': String(ts),
+      'x-billing-signature': signWebhook(SECRET, ts, body),
+    };
     const call = { rawBody: body, header: (n: string) => headers[n.toLowerCase()] };
     const direct = (() => {
       try {
@@ -122,16 +186,28 @@ describe('webhook signature', () => {
     expect((direct as ApiError).body).toEqual({ detail: 'The payment webhook is not configured (BILLING_WEBHOOK_SECRET).' });
     // Through the service: refused before any event is recorded or any bill touched.
     const { fake } = setup();
-    const noSecret = billingService({ repo: fake.repo, provider: unconfigured, now: () => now, endUserSessions: async () => undefined, log: () => undefined });
+    const noSecret = billingService({
+      repo: fake.repo,
+      provider: unconfigured,
+      now: () => now,
+      endUserSessions: async () => undefined,
+      log: () => undefined,
+    });
     expect((await refusal(noSecret.webhook(call))).status).toBe(503);
     expect(fake.bills).toEqual([]);
   });
 
   it('refuses a timestamp beyond the tolerance, old or ahead', () => {
     const old = ts - 301;
-    expect(check({ timestampHeader: String(old), signatureHeader: signWebhook(SECRET, old, body) })).toEqual({ ok: false, reason: 'stale' });
+    expect(check({ timestampHeader: String(old), signatureHeader: signWebhook(SECRET, old, body) })).toEqual({
+      ok: false,
+      reason: 'stale',
+    });
     const ahead = ts + 301;
-    expect(check({ timestampHeader: String(ahead), signatureHeader: signWebhook(SECRET, ahead, body) })).toEqual({ ok: false, reason: 'stale' });
+    expect(check({ timestampHeader: String(ahead), signatureHeader: signWebhook(SECRET, ahead, body) })).toEqual({
+      ok: false,
+      reason: 'stale',
+    });
   });
 });
 
@@ -140,11 +216,22 @@ describe('billing service', () => {
     const { service, client } = setup();
     const first = await service.createBill(client, checkout);
     expect(first.created).toBe(true);
-    expect(first.bill).toMatchObject({ status: 'PENDING', due_date: '2026-11-15', deactivation_date: '2026-11-30', total_usd: 34, device_count: 2, price_usd: 17 });
+    expect(first.bill).toMatchObject({
+      status: 'PENDING',
+      due_date: '2026-11-15',
+      deactivation_date: '2026-11-30',
+      total_usd: 34,
+      device_count: 2,
+      price_usd: 17,
+    });
     expect((await service.createBill(client, checkout)).created).toBe(false);
-    expect((await refusal(service.createBill(client, { ...checkout, device_serial_list: ['SP3'] }))).body).toEqual({ bill_uid: ['This bill_uid is already used by another bill.'] });
+    expect((await refusal(service.createBill(client, { ...checkout, device_serial_list: ['SP3'] }))).body).toEqual({
+      bill_uid: ['This bill_uid is already used by another bill.'],
+    });
     // A device already on the plan (waiting for payment) cannot be billed again for it.
-    expect((await refusal(service.createBill(client, { ...checkout, bill_uid: 'web-2', device_serial_list: ['SP2', 'SP3'] }))).body).toEqual({
+    expect(
+      (await refusal(service.createBill(client, { ...checkout, bill_uid: 'web-2', device_serial_list: ['SP2', 'SP3'] }))).body,
+    ).toEqual({
       device_serial_list: ['SP2 is already on Basic Plan (Contract) (active or waiting for payment).'],
     });
     expect(await service.unsubscriptionList(client, { product_name_list: ['basic-plan', 'support plan'] })).toEqual({
@@ -186,7 +273,10 @@ describe('billing service', () => {
     const ts = Math.floor(new Date('2026-12-01T08:00:00Z').getTime() / 1000);
     const call = (body: string, over: { ts?: number; secret?: string } = {}) => {
       const t = over.ts ?? ts;
-      const headers: Record<string, string> = { 'x-billing-timestamp': String(t), 'x-billing-signature': signWebhook(over.secret ?? SECRET, t, body) };
+      const headers: Record<string, string> = {
+        'x-billing-timestamp': String(t),
+        'x-billing-signature': signWebhook(over.secret ?? SECRET, t, body),
+      };
       return { rawBody: Buffer.from(body), header: (n: string) => headers[n.toLowerCase()] };
     };
     const paid = JSON.stringify({ event_id: 'evt-1', type: 'bill.paid', bill_uid: 'web-1', reference: 'bank 123' });
@@ -208,7 +298,13 @@ describe('billing service', () => {
   it('keeps the payer deactivated while another bill is 15 days overdue', async () => {
     const { service, client, setNow, fake } = setup();
     await service.createBill(client, checkout);
-    await service.createBill(client, { ...checkout, bill_uid: 'web-2', product_name: 'sim-card', price_usd: 5, name: 'Sim Card' });
+    await service.createBill(client, {
+      ...checkout,
+      bill_uid: 'web-2',
+      product_name: 'sim-card',
+      price_usd: 5,
+      name: 'Sim Card',
+    });
     setNow('2026-12-01T08:00:00Z');
     await service.runOverdueCheck();
     const distributor = { id: 1, access: 'distributor' as const };
@@ -217,6 +313,8 @@ describe('billing service', () => {
     const last = await service.markPaid(distributor, { bill_uid: 'web-2', reference: 'cheque 9' });
     expect(last.reactivated).toBe(true);
     expect(last.bill).toMatchObject({ status: 'ACTIVE', payment_reference: 'cheque 9', deactivation_date: null });
-    expect((await refusal(service.markPaid(distributor, { bill_uid: 'web-2' }))).body).toEqual({ detail: 'This bill is already paid.' });
+    expect((await refusal(service.markPaid(distributor, { bill_uid: 'web-2' }))).body).toEqual({
+      detail: 'This bill is already paid.',
+    });
   });
 });

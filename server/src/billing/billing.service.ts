@@ -97,7 +97,9 @@ export function billingService(deps: BillingServiceDeps) {
      */
     async allBills(viewer: ScopeViewer): Promise<Bill[]> {
       requireBiller(viewer);
-      const rows = await repo.listBills(viewer.access === 'distributor' ? {} : { viewer: { payerId: viewer.id, scope: deviceScope(viewer) } });
+      const rows = await repo.listBills(
+        viewer.access === 'distributor' ? {} : { viewer: { payerId: viewer.id, scope: deviceScope(viewer) } },
+      );
       return rows.map(toBillAnswer);
     },
 
@@ -132,11 +134,17 @@ export function billingService(deps: BillingServiceDeps) {
           }
 
           const held = await tx.devicesOnPlan(plan.path, deviceIds);
-          if (held.length) throw new ApiError(400, { device_serial_list: held.map((d) => BILLING_MESSAGES.alreadyOnPlan(d.serial, plan.name)) });
+          if (held.length)
+            throw new ApiError(400, { device_serial_list: held.map((d) => BILLING_MESSAGES.alreadyOnPlan(d.serial, plan.name)) });
 
           const issuedAt = deps.now();
           const totalUsd = billTotalUsd(plan, deviceIds.length);
-          const issued = await deps.provider.issue({ billUid: input.bill_uid, totalUsd, payerEmail: viewer.email ?? '', issuedAt });
+          const issued = await deps.provider.issue({
+            billUid: input.bill_uid,
+            totalUsd,
+            payerEmail: viewer.email ?? '',
+            issuedAt,
+          });
           const row = await tx.insertBill(
             {
               userId: viewer.id,
@@ -181,7 +189,10 @@ export function billingService(deps: BillingServiceDeps) {
      * the provider check (401); an event id already handled is refused (409) and changes nothing. The
      * event id is recorded in the same transaction as the payment, so a failed payment can be re-sent.
      */
-    async webhook(call: { rawBody: Buffer; header(name: string): string | undefined }): Promise<{ detail: string; bill_uid: string; reactivated: boolean }> {
+    async webhook(call: {
+      rawBody: Buffer;
+      header(name: string): string | undefined;
+    }): Promise<{ detail: string; bill_uid: string; reactivated: boolean }> {
       const event = deps.provider.verifyWebhook(call, deps.now());
       return repo.transaction(async (tx) => {
         await tx.lockBilling();
@@ -248,7 +259,8 @@ export function toBillAnswer({ bill, serials, payer }: BillWithDetails): Bill {
     payment_type: 'SUBSCRIPTION',
     status: bill.status as BillStatus,
     due_date: bill.dueDate,
-    deactivation_date: bill.dueDate && (OPEN_BILL_STATUSES as readonly string[]).includes(bill.status) ? deactivationDay(bill.dueDate) : null,
+    deactivation_date:
+      bill.dueDate && (OPEN_BILL_STATUSES as readonly string[]).includes(bill.status) ? deactivationDay(bill.dueDate) : null,
     created_at: bill.createdAt.toISOString(),
     paid_at: bill.paidAt?.toISOString() ?? null,
     provider: bill.provider,

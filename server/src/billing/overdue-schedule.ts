@@ -24,7 +24,8 @@ export async function overdueTick(ctx: Pick<AppContext, 'db' | 'config' | 'now' 
   try {
     const result = await billingServiceOf(ctx).runOverdueCheck();
     await ledger.done(key);
-    if (result.deactivated.length) ctx.log(`billing: ${result.deactivated.length} account(s) deactivated for an invoice 15 days overdue`);
+    if (result.deactivated.length)
+      ctx.log(`billing: ${result.deactivated.length} account(s) deactivated for an invoice 15 days overdue`);
     return { ran: true as const, ...result };
   } catch (err) {
     await ledger.failed(key, String((err as Error)?.stack ?? err));

@@ -12,7 +12,12 @@ export interface PaymentProvider {
   /** Stored on each bill it issues. */
   readonly name: string;
   /** Issues a bill: answers its due date ('YYYY-MM-DD') and the provider's reference, if any. */
-  issue(bill: { billUid: string; totalUsd: number; payerEmail: string; issuedAt: Date }): Promise<{ dueDate: string; reference: string | null }>;
+  issue(bill: {
+    billUid: string;
+    totalUsd: number;
+    payerEmail: string;
+    issuedAt: Date;
+  }): Promise<{ dueDate: string; reference: string | null }>;
   /**
    * Checks a webhook call's authenticity and reads its event. Throws ApiError: 401 for a missing, forged
    * or stale signature, 400 for a signed body that is not an event, 503 when no secret is configured.
@@ -34,7 +39,11 @@ const REFUSAL: Record<'missing' | 'malformed' | 'stale' | 'forged', string> = {
  * /api/v1/mark_bill_paid) or when a signed `bill.paid` event reaches the webhook (from a bank
  * reconciliation script, or a provider configured to call it).
  */
-export function offlinePaymentProvider(opts: { webhookSecret: string | undefined; dueDays: number; toleranceSeconds: number }): PaymentProvider {
+export function offlinePaymentProvider(opts: {
+  webhookSecret: string | undefined;
+  dueDays: number;
+  toleranceSeconds: number;
+}): PaymentProvider {
   return {
     name: 'offline',
     async issue({ issuedAt }) {
@@ -42,7 +51,8 @@ export function offlinePaymentProvider(opts: { webhookSecret: string | undefined
       return { dueDate: due.toISOString().slice(0, 10), reference: null };
     },
     verifyWebhook(call, now) {
-      if (!opts.webhookSecret) throw new ApiError(503, { detail: 'The payment webhook is not configured (BILLING_WEBHOOK_SECRET).' });
+      if (!opts.webhookSecret)
+        throw new ApiError(503, { detail: 'The payment webhook is not configured (BILLING_WEBHOOK_SECRET).' });
       const check = verifyWebhookSignature({
         secret: opts.webhookSecret,
         rawBody: call.rawBody,

@@ -16,7 +16,10 @@ function brandScope(viewer: ScopeViewer): SQL | undefined {
     case 'distributor':
       return undefined;
     case 'client':
-      return inArray(brands.id, sql`(select ${brandClients.brandId} from ${brandClients} where ${brandClients.userId} = ${viewer.id})`);
+      return inArray(
+        brands.id,
+        sql`(select ${brandClients.brandId} from ${brandClients} where ${brandClients.userId} = ${viewer.id})`,
+      );
     case 'market-partner':
       return sql`exists (select 1 from ${devices} where ${devices.brandId} = ${brands.id} and ${deviceScope(viewer)})`;
   }
@@ -124,7 +127,14 @@ function brandQueries(db: Db) {
       return db
         .select({ id: users.id, email: users.email })
         .from(users)
-        .where(and(inArray(users.email, emails), eq(users.activated, true), eq(users.role, 'client'), ne(users.userType, 'market-partner')));
+        .where(
+          and(
+            inArray(users.email, emails),
+            eq(users.activated, true),
+            eq(users.role, 'client'),
+            ne(users.userType, 'market-partner'),
+          ),
+        );
     },
 
     async replaceClients(brandId: number, userIds: number[]): Promise<void> {
@@ -145,7 +155,11 @@ function brandQueries(db: Db) {
 
     /** Moves every device of one brand to another (or to none); answers the serials moved. */
     async moveDevices(fromBrandId: number, toBrandId: number | null): Promise<string[]> {
-      const rows = await db.update(devices).set({ brandId: toBrandId }).where(eq(devices.brandId, fromBrandId)).returning({ serial: devices.serial });
+      const rows = await db
+        .update(devices)
+        .set({ brandId: toBrandId })
+        .where(eq(devices.brandId, fromBrandId))
+        .returning({ serial: devices.serial });
       return rows.map((r) => r.serial);
     },
   };

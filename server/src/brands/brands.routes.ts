@@ -28,7 +28,12 @@ function brandId(raw: unknown): number {
 
 /** The brand calls of spec section 7: list, add, edit, assign to clients and devices, delete. */
 export function brandsRoutes(ctx: AppContext): Routes {
-  const service = brandsService({ repo: brandsRepository(ctx.db), images: localImageStore(ctx.uploadsDir, 'brands'), log: ctx.log, devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials) });
+  const service = brandsService({
+    repo: brandsRepository(ctx.db),
+    images: localImageStore(ctx.uploadsDir, 'brands'),
+    log: ctx.log,
+    devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials),
+  });
   const router = Router();
   // The service decides who may write; checking the role here too refuses a client or partner before
   // its upload is read into memory.
@@ -69,7 +74,13 @@ export function brandsRoutes(ctx: AppContext): Routes {
       description: 'Distributor: every brand. Client: brands assigned to it. Market partner: brands of its devices.',
       responses: { 200: { description: 'The brands', schema: z.array(brandAnswerSchema) } },
     },
-    { method: 'get', path: '/api/v1/brand/:id', tag, summary: 'One brand in the caller scope', responses: { 200: brand, 404: notFound } },
+    {
+      method: 'get',
+      path: '/api/v1/brand/:id',
+      tag,
+      summary: 'One brand in the caller scope',
+      responses: { 200: brand, 404: notFound },
+    },
     {
       method: 'post',
       path: '/api/v1/addBrand',
@@ -77,7 +88,10 @@ export function brandsRoutes(ctx: AppContext): Routes {
       summary: 'Add a brand with its logo (distributor)',
       description: 'The image type is read from its content: PNG, JPEG, GIF or WebP, at most 2 MB.',
       multipart: addBrandMultipartSchema,
-      responses: { 201: { description: 'The new brand (with its id)', schema: brandAnswerSchema }, 413: { description: 'Image larger than 2 MB' } },
+      responses: {
+        201: { description: 'The new brand (with its id)', schema: brandAnswerSchema },
+        413: { description: 'Image larger than 2 MB' },
+      },
     },
     {
       method: 'put',

@@ -12,7 +12,13 @@ import {
 import { isDistributor, type ScopeViewer } from '../access/scope.ts';
 import { ApiError } from '../lib/errors.ts';
 import type { BrandsRepository } from './brands.repository.ts';
-import { checkImage as checkUploadedImage, withStoredImage as storeImageFor, type CheckedImage, type ImageStore, type UploadedImage } from './image-upload.ts';
+import {
+  checkImage as checkUploadedImage,
+  withStoredImage as storeImageFor,
+  type CheckedImage,
+  type ImageStore,
+  type UploadedImage,
+} from './image-upload.ts';
 
 export type BrandsServiceDeps = {
   repo: BrandsRepository;
@@ -55,8 +61,10 @@ export function brandsService({ repo, images, log, devicesChanged = () => undefi
   };
 
   /** Text fields and the file of a multipart body are checked together: one answer names both problems. */
-  const checkImage = (image: UploadedImage | undefined, required: boolean, errors: Record<string, string[]>) => checkUploadedImage(image, { required, errors });
-  const withStoredImage = <T>(image: CheckedImage | undefined, write: (url: string | undefined) => Promise<T>) => storeImageFor(images, forget, image, write);
+  const checkImage = (image: UploadedImage | undefined, required: boolean, errors: Record<string, string[]>) =>
+    checkUploadedImage(image, { required, errors });
+  const withStoredImage = <T>(image: CheckedImage | undefined, write: (url: string | undefined) => Promise<T>) =>
+    storeImageFor(images, forget, image, write);
 
   return {
     list(viewer: ScopeViewer): Promise<BrandAnswer[]> {
@@ -100,7 +108,10 @@ export function brandsService({ repo, images, log, devicesChanged = () => undefi
       if (!existing) throw notFound();
       if (name !== undefined && (await repo.nameTaken(name, id))) throw nameTaken();
       const { url } = await withStoredImage(image, async (url) => {
-        const outcome = await repo.updateBrand(id, { ...(name !== undefined ? { name } : {}), ...(url ? { imageUrl: url } : {}) });
+        const outcome = await repo.updateBrand(id, {
+          ...(name !== undefined ? { name } : {}),
+          ...(url ? { imageUrl: url } : {}),
+        });
         if (outcome === 'taken') throw nameTaken();
         if (outcome === 'missing') throw notFound();
       });
@@ -121,7 +132,10 @@ export function brandsService({ repo, images, log, devicesChanged = () => undefi
         const known = new Set(found.map((u) => u.email));
         const unknown = input.clientEmails.filter((e) => !known.has(e));
         if (unknown.length) throw new ApiError(400, { clientEmails: unknown.map(BRAND_MESSAGES.unknownClient) });
-        await tx.replaceClients(brand.id, found.map((u) => u.id));
+        await tx.replaceClients(
+          brand.id,
+          found.map((u) => u.id),
+        );
       });
       const assigned = await answer(viewer, input.brandId);
       // The devices read the same, but the clients' scopes (and overviews, which every nudge polls) changed.
@@ -139,7 +153,10 @@ export function brandsService({ repo, images, log, devicesChanged = () => undefi
         const known = new Set(found.map((d) => d.serial));
         const unknown = input.deviceSerials.filter((s) => !known.has(s));
         if (unknown.length) throw new ApiError(400, { deviceSerials: unknown.map(BRAND_MESSAGES.unknownDevice) });
-        await tx.setDevicesBrand(found.map((d) => d.id), brand.id);
+        await tx.setDevicesBrand(
+          found.map((d) => d.id),
+          brand.id,
+        );
       });
       devicesChanged(input.deviceSerials);
       return answer(viewer, input.brandId);

@@ -9,7 +9,10 @@ import { errorHandler } from '../lib/errors.ts';
 import { imageUpload, localImageStore, sniffImage, uploadedImage, uploadError } from './image-upload.ts';
 
 /** A valid 1x1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]);
 const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x1a, 0, 0, 0]), Buffer.from('WEBPVP8L')]);
@@ -96,13 +99,17 @@ describe('imageUpload middleware', () => {
   });
 
   it('answers 413 for a file over 2 MB', async () => {
-    const res = await request(app).post('/up').attach('image', Buffer.alloc(2 * 1024 * 1024 + 1, 1), 'big.png');
+    const res = await request(app)
+      .post('/up')
+      .attach('image', Buffer.alloc(2 * 1024 * 1024 + 1, 1), 'big.png');
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ image: ['Image must be at most 2 MB.'] });
   });
 
   it('accepts a file of exactly 2 MB', async () => {
-    const res = await request(app).post('/up').attach('image', Buffer.alloc(2 * 1024 * 1024, 1), 'edge.png');
+    const res = await request(app)
+      .post('/up')
+      .attach('image', Buffer.alloc(2 * 1024 * 1024, 1), 'edge.png');
     expect(res.status).toBe(200);
     expect(res.body.size).toBe(2 * 1024 * 1024);
   });
@@ -137,7 +144,14 @@ describe('imageUpload middleware', () => {
 
 describe('uploadError', () => {
   it('maps every parser failure to a 4xx', () => {
-    for (const code of ['LIMIT_PART_COUNT', 'LIMIT_FILE_COUNT', 'LIMIT_FIELD_KEY', 'LIMIT_FIELD_COUNT', 'LIMIT_UNEXPECTED_FILE', 'MISSING_FIELD_NAME'] as const) {
+    for (const code of [
+      'LIMIT_PART_COUNT',
+      'LIMIT_FILE_COUNT',
+      'LIMIT_FIELD_KEY',
+      'LIMIT_FIELD_COUNT',
+      'LIMIT_UNEXPECTED_FILE',
+      'MISSING_FIELD_NAME',
+    ] as const) {
       const e = uploadError(new multer.MulterError(code as multer.ErrorCode));
       expect(e.status, code).toBe(400);
     }

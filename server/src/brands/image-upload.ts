@@ -133,7 +133,9 @@ export function uploadError(err: unknown, field = 'image'): ApiError {
       case 'LIMIT_UNEXPECTED_FILE':
         return new ApiError(400, { [field]: [`Send one file, in the '${field}' field.`] });
       case 'LIMIT_FIELD_VALUE':
-        return err.field ? new ApiError(400, { [err.field]: ['Field value too long.'] }) : ApiError.badRequest('Field value too long.');
+        return err.field
+          ? new ApiError(400, { [err.field]: ['Field value too long.'] })
+          : ApiError.badRequest('Field value too long.');
       default:
         return ApiError.badRequest(`Invalid multipart body: ${err.message}.`);
     }

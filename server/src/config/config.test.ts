@@ -22,7 +22,9 @@ describe('loadConfig', () => {
   it('takes MAP_STYLE_URL as an http(s) URL or a path on this server, and refuses anything else', () => {
     const dir = tmp();
     expect(loadConfig({ DATA_DIR: dir }).mapStyleUrl).toBeUndefined();
-    expect(loadConfig({ DATA_DIR: dir, MAP_STYLE_URL: ' https://tiles.example.org/style.json ' }).mapStyleUrl).toBe('https://tiles.example.org/style.json');
+    expect(loadConfig({ DATA_DIR: dir, MAP_STYLE_URL: ' https://tiles.example.org/style.json ' }).mapStyleUrl).toBe(
+      'https://tiles.example.org/style.json',
+    );
     expect(loadConfig({ DATA_DIR: dir, MAP_STYLE_URL: '/basemap/style.json' }).mapStyleUrl).toBe('/basemap/style.json');
     expect(() => loadConfig({ DATA_DIR: dir, MAP_STYLE_URL: 'javascript:alert(1)' })).toThrow(ConfigError);
   });
@@ -31,8 +33,12 @@ describe('loadConfig', () => {
     const dir = tmp();
     expect(loadConfig({ DATA_DIR: dir }).checkinSynchronousCommit).toBe('off');
     expect(loadConfig({ DATA_DIR: dir, CHECKIN_SYNCHRONOUS_COMMIT: ' On ' }).checkinSynchronousCommit).toBe('on');
-    expect(loadConfig({ DATA_DIR: dir, CHECKIN_SYNCHRONOUS_COMMIT: 'remote_apply' }).checkinSynchronousCommit).toBe('remote_apply');
-    expect(() => loadConfig({ DATA_DIR: dir, CHECKIN_SYNCHRONOUS_COMMIT: "on; drop table devices" })).toThrow(/CHECKIN_SYNCHRONOUS_COMMIT must be one of off, local, remote_write, on, remote_apply/);
+    expect(loadConfig({ DATA_DIR: dir, CHECKIN_SYNCHRONOUS_COMMIT: 'remote_apply' }).checkinSynchronousCommit).toBe(
+      'remote_apply',
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, CHECKIN_SYNCHRONOUS_COMMIT: 'on; drop table devices' })).toThrow(
+      /CHECKIN_SYNCHRONOUS_COMMIT must be one of off, local, remote_write, on, remote_apply/,
+    );
   });
 
   it('honours PORT and DATA_DIR', () => {
@@ -65,22 +71,39 @@ describe('loadConfig', () => {
     // No webhook key of its own (the other servers would not know it): the webhook answers 503.
     expect(c.billing.webhookSecret).toBeUndefined();
     expect(fs.existsSync(path.join(dir, 'secrets.json'))).toBe(false);
-    expect(loadConfig({ DATA_DIR: dir, ...shared, BILLING_WEBHOOK_SECRET: 'w'.repeat(32) }, { generateSecrets: false }).billing.webhookSecret).toBe('w'.repeat(32));
-    expect(() => loadConfig({ DATA_DIR: dir, ...shared, SERVICE_TOKEN: ' ' }, { generateSecrets: false })).toThrow(/SERVICE_TOKEN must be set/);
+    expect(
+      loadConfig({ DATA_DIR: dir, ...shared, BILLING_WEBHOOK_SECRET: 'w'.repeat(32) }, { generateSecrets: false }).billing
+        .webhookSecret,
+    ).toBe('w'.repeat(32));
+    expect(() => loadConfig({ DATA_DIR: dir, ...shared, SERVICE_TOKEN: ' ' }, { generateSecrets: false })).toThrow(
+      /SERVICE_TOKEN must be set/,
+    );
     expect(fs.existsSync(path.join(dir, 'secrets.json'))).toBe(false);
   });
 
   it('refuses to start in production without real secrets', () => {
     const dir = tmp();
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir })).toThrow(/SECRET_KEY must be set/);
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, SECRET_KEY: 'change-me', MAINTENANCE_TOKEN: 'change-me' })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, SECRET_KEY: 'x'.repeat(40), MAINTENANCE_TOKEN: 'short' })).toThrow(/MAINTENANCE_TOKEN must be at least 24/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, SECRET_KEY: 'change-me', MAINTENANCE_TOKEN: 'change-me' }),
+    ).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, SECRET_KEY: 'x'.repeat(40), MAINTENANCE_TOKEN: 'short' }),
+    ).toThrow(/MAINTENANCE_TOKEN must be at least 24/);
     expect(fs.existsSync(path.join(dir, 'secrets.json'))).toBe(false);
   });
 
   it('seeds nothing in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tmp(), SECRET_KEY: 'a'.repeat(40), MAINTENANCE_TOKEN: 'b'.repeat(40) })).toThrow(/SERVICE_TOKEN must be set/);
-    const c = loadConfig({ NODE_ENV: 'production', DATA_DIR: tmp(), SECRET_KEY: 'a'.repeat(40), MAINTENANCE_TOKEN: 'b'.repeat(40), SERVICE_TOKEN: 'c'.repeat(40) });
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', DATA_DIR: tmp(), SECRET_KEY: 'a'.repeat(40), MAINTENANCE_TOKEN: 'b'.repeat(40) }),
+    ).toThrow(/SERVICE_TOKEN must be set/);
+    const c = loadConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: tmp(),
+      SECRET_KEY: 'a'.repeat(40),
+      MAINTENANCE_TOKEN: 'b'.repeat(40),
+      SERVICE_TOKEN: 'c'.repeat(40),
+    });
     expect(c.isProduction).toBe(true);
     expect(c.seedDemo).toBe(false);
   });

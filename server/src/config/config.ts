@@ -64,7 +64,13 @@ export type Config = {
   /** API token lifetime (auth.service.ts): expires after idleHours unused (sliding) or maxDays in all. */
   sessionTtl: { idleHours: number; maxDays: number };
   /** Sign-in attempt limits (auth/limits.ts): per email+address, per address, per email from unknown addresses. */
-  loginLimit: { perEmail: number; perAddress: number; windowSeconds: number; perEmailAnyAddress?: number; backoffSeconds?: number };
+  loginLimit: {
+    perEmail: number;
+    perAddress: number;
+    windowSeconds: number;
+    perEmailAnyAddress?: number;
+    backoffSeconds?: number;
+  };
   /** Subscriptions and billing (server/src/billing, docs/api.md, 'Subscriptions and billing'). */
   billing: {
     /**
@@ -174,7 +180,8 @@ function vapidKeys(env: NodeJS.ProcessEnv): Config['alerts']['vapid'] {
   const subject = env.VAPID_SUBJECT?.trim();
   if (!publicKey && !privateKey) return undefined;
   if (!publicKey || !privateKey) throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
-  if (!subject || !/^(mailto:|https:)/.test(subject)) throw new ConfigError('VAPID_SUBJECT must be a mailto: or https: URL when VAPID keys are set');
+  if (!subject || !/^(mailto:|https:)/.test(subject))
+    throw new ConfigError('VAPID_SUBJECT must be a mailto: or https: URL when VAPID keys are set');
   return { publicKey, privateKey, subject };
 }
 
@@ -289,6 +296,7 @@ function geocoder(value: string | undefined, kind: string | undefined): Config['
 function mapStyleUrl(value: string | undefined): string | undefined {
   const url = value?.trim();
   if (!url) return undefined;
-  if (!/^(https?:\/\/[^\s]+|\/[^\s]*)$/i.test(url)) throw new ConfigError(`MAP_STYLE_URL must be an http(s) URL or a path on this server: ${url}`);
+  if (!/^(https?:\/\/[^\s]+|\/[^\s]*)$/i.test(url))
+    throw new ConfigError(`MAP_STYLE_URL must be an http(s) URL or a path on this server: ${url}`);
   return url;
 }

@@ -48,7 +48,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const searchPath = opts.schema ? `-c search_path=${quoteIdent(opts.schema)}` : undefined;
     // A connection that cannot be made within 5 s fails the request (503, lib/errors.ts) instead of
     // leaving it waiting on an unreachable server.
-    const pool = new pg.Pool({ connectionString: opts.url, max: 10, connectionTimeoutMillis: 5000, Client: connectMarkingClient(pg.Client), ...(searchPath ? { options: searchPath } : {}) });
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+      Client: connectMarkingClient(pg.Client),
+      ...(searchPath ? { options: searchPath } : {}),
+    });
     pool.on('error', () => {
       /* a dropped idle connection is replaced on next use; readyz reports the outage */
     });
@@ -101,7 +107,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       if (opts.dataDir && !fs.existsSync(path.join(opts.dataDir, 'PG_VERSION'))) {
         await (await PGlite.create(opts.dataDir)).close();
       }
-      client = opts.pgliteImage && !opts.dataDir ? await PGlite.create({ loadDataDir: opts.pgliteImage }) : await PGlite.create(opts.dataDir ?? 'memory://');
+      client =
+        opts.pgliteImage && !opts.dataDir
+          ? await PGlite.create({ loadDataDir: opts.pgliteImage })
+          : await PGlite.create(opts.dataDir ?? 'memory://');
     } catch (err) {
       releaseLock();
       throw err;

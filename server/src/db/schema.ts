@@ -242,7 +242,10 @@ export const devices = pgTable(
     isMaintenance: boolean('is_maintenance').notNull().default(false),
     isEnabledMaintenance: boolean('is_enabled_maintenance').notNull().default(false),
     isEnabledVandalism: boolean('is_enabled_vandalism').notNull().default(false),
-    warningLists: jsonb('warning_lists').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    warningLists: jsonb('warning_lists')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     isWarning: boolean('is_warning').notNull().default(false),
     isBatchWarning: boolean('is_batch_warning').notNull().default(false),
     batteryWarning: boolean('battery_warning').notNull().default(false),
@@ -279,7 +282,9 @@ export const devices = pgTable(
     index('devices_group_idx').on(t.groupId),
     index('devices_brand_idx').on(t.brandId),
     // The device list's order (migration 0013): an index scan instead of an on-disk sort of list_json.
-    index('devices_list_order_idx').on(t.groupId, t.number, t.serial).where(sql`group_id is not null`),
+    index('devices_list_order_idx')
+      .on(t.groupId, t.number, t.serial)
+      .where(sql`group_id is not null`),
   ],
 );
 
@@ -322,7 +327,10 @@ export const pendingChanges = pgTable(
   },
   (t) => [
     index('pending_changes_device_idx').on(t.deviceId, t.status),
-    check('pending_changes_status_check', sql.raw(`status IN (${PENDING_CHANGE_STATES.map((state) => `'${state}'`).join(', ')})`)),
+    check(
+      'pending_changes_status_check',
+      sql.raw(`status IN (${PENDING_CHANGE_STATES.map((state) => `'${state}'`).join(', ')})`),
+    ),
   ],
 );
 
@@ -372,7 +380,12 @@ export const reportEmails = pgTable(
     confirmTokenHash: text('confirm_token_hash'),
     createdAt: createdAt(),
   },
-  (t) => [index('report_emails_owner_idx').on(t.ownerId), uniqueIndex('report_emails_confirm_token_idx').on(t.confirmTokenHash).where(sql`${t.confirmTokenHash} is not null`)],
+  (t) => [
+    index('report_emails_owner_idx').on(t.ownerId),
+    uniqueIndex('report_emails_confirm_token_idx')
+      .on(t.confirmTokenHash)
+      .where(sql`${t.confirmTokenHash} is not null`),
+  ],
 );
 
 /** When an address was last sent a report-recipient confirmation, by whoever: at most one a day per address. */
@@ -438,7 +451,9 @@ export const bills = pgTable(
     uniqueIndex('bills_bill_uid_key').on(t.billUid),
     index('bills_user_idx').on(t.userId),
     // The overdue job reads only bills waiting for payment.
-    index('bills_open_due_idx').on(t.dueDate).where(sql`${t.status} in ('PENDING', 'OVERDUE')`),
+    index('bills_open_due_idx')
+      .on(t.dueDate)
+      .where(sql`${t.status} in ('PENDING', 'OVERDUE')`),
   ],
 );
 
@@ -591,7 +606,12 @@ export const outbox = pgTable(
     finishedAt: ts('finished_at'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('outbox_idempotency_key_key').on(t.idempotencyKey), index('outbox_open_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`)],
+  (t) => [
+    uniqueIndex('outbox_idempotency_key_key').on(t.idempotencyKey),
+    index('outbox_open_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 /**
@@ -650,7 +670,10 @@ export const maintenanceRecords = pgTable(
     receivedAt: ts('received_at').notNull().defaultNow(),
     /** The phone's key for this record: sent twice, stored once. */
     idempotencyKey: text('idempotency_key'),
-    refills: jsonb('refills').$type<{ pump: 1 | 2; batchId: number; batchNo: string; recalled: boolean }[]>().notNull().default([]),
+    refills: jsonb('refills')
+      .$type<{ pump: 1 | 2; batchId: number; batchNo: string; recalled: boolean }[]>()
+      .notNull()
+      .default([]),
     /** The crew the technician declared in the app (the maintenance credential is shared: declared, not proven). */
     crewId: text('crew_id'),
     crewName: text('crew_name'),
@@ -717,7 +740,9 @@ export const servicePlans = pgTable(
   },
   (t) => [
     uniqueIndex('service_plans_owner_date_version_key').on(t.ownerId, t.planDate, t.version),
-    uniqueIndex('service_plans_one_published_key').on(t.ownerId, t.planDate).where(sql`${t.status} in ('published', 'in_progress', 'done')`),
+    uniqueIndex('service_plans_one_published_key')
+      .on(t.ownerId, t.planDate)
+      .where(sql`${t.status} in ('published', 'in_progress', 'done')`),
   ],
 );
 

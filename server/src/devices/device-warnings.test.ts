@@ -33,12 +33,27 @@ beforeAll(async () => {
   database = await openDatabase({});
   const [batch] = await database.db
     .insert(batches)
-    .values({ batchNo: 'RULE-1', batchType: 1, installDate: addDays(TODAY, -100), expireDate: addDays(TODAY, 100), volumeLitres: 10, remainLitres: 10 })
+    .values({
+      batchNo: 'RULE-1',
+      batchType: 1,
+      installDate: addDays(TODAY, -100),
+      expireDate: addDays(TODAY, 100),
+      volumeLitres: 10,
+      remainLitres: 10,
+    })
     .returning({ id: batches.id });
   batchId = batch!.id;
   const [device] = await database.db
     .insert(devices)
-    .values({ serial: SERIAL, secretHash: keyHash(KEY, SECRET), leftPumpType: 'Sunscreen', rightPumpType: 'Unspecified', batchId, volumeRemain: 900, levelSensor1: true })
+    .values({
+      serial: SERIAL,
+      secretHash: keyHash(KEY, SECRET),
+      leftPumpType: 'Sunscreen',
+      rightPumpType: 'Unspecified',
+      batchId,
+      volumeRemain: 900,
+      levelSensor1: true,
+    })
     .returning({ id: devices.id });
   deviceId = device!.id;
 }, 60_000);
@@ -46,12 +61,16 @@ afterAll(async () => {
   await database?.close();
 });
 
-const warningsNow = async () => (await database.db.select({ list: devices.warningLists }).from(devices).where(eq(devices.id, deviceId)))[0]!.list as string[];
+const warningsNow = async () =>
+  (await database.db.select({ list: devices.warningLists }).from(devices).where(eq(devices.id, deviceId)))[0]!.list as string[];
 /** The two SQL paths: a recompute (batch edits, fleet health, device writes) and a device's check-in. */
 async function bothPaths(): Promise<{ recomputed: string[]; checkedIn: string[] }> {
   await recomputeWarnings(database.db, [deviceId], TODAY);
   const recomputed = await warningsNow();
-  await gatewayServiceOf(database.db, { secretKey: KEY }, () => NOW).checkin(`Basic ${Buffer.from(`${SERIAL}:${SECRET}`).toString('base64')}`, { sentAt: NOW.toISOString() });
+  await gatewayServiceOf(database.db, { secretKey: KEY }, () => NOW).checkin(
+    `Basic ${Buffer.from(`${SERIAL}:${SECRET}`).toString('base64')}`,
+    { sentAt: NOW.toISOString() },
+  );
   return { recomputed, checkedIn: await warningsNow() };
 }
 
@@ -60,25 +79,84 @@ const failedRequestCases: Case[] = [
   ['no changes', []],
   ['one failed', [{ setting: 'active', status: 'failed', at: 0 }]],
   ['one expired', [{ setting: 'active', status: 'expired', at: 0 }]],
-  ['applied and pending only', [{ setting: 'active', status: 'applied', at: 0 }, { setting: 'rental', status: 'pending', at: 1 }]],
-  ['failed, then asked again (pending)', [{ setting: 'active', status: 'failed', at: 0 }, { setting: 'active', status: 'pending', at: 1 }]],
-  ['expired, then asked again and applied', [{ setting: 'rental', status: 'expired', at: 0 }, { setting: 'rental', status: 'applied', at: 5 }]],
-  ['failed, then asked again and failed again', [{ setting: 'active', status: 'failed', at: 0 }, { setting: 'active', status: 'failed', at: 5 }]],
-  ['failed, only another setting asked since', [{ setting: 'active', status: 'failed', at: 0 }, { setting: 'rental', status: 'applied', at: 1 }]],
-  ['failed after an older applied request', [{ setting: 'active', status: 'applied', at: 0 }, { setting: 'active', status: 'expired', at: 1 }]],
-  ['two failed at the same instant', [{ setting: 'active', status: 'failed', at: 2 }, { setting: 'active', status: 'failed', at: 2 }]],
-  ['cancelled, then failed', [{ setting: 'maintenance', status: 'cancelled', at: 0 }, { setting: 'maintenance', status: 'failed', at: 3 }]],
+  [
+    'applied and pending only',
+    [
+      { setting: 'active', status: 'applied', at: 0 },
+      { setting: 'rental', status: 'pending', at: 1 },
+    ],
+  ],
+  [
+    'failed, then asked again (pending)',
+    [
+      { setting: 'active', status: 'failed', at: 0 },
+      { setting: 'active', status: 'pending', at: 1 },
+    ],
+  ],
+  [
+    'expired, then asked again and applied',
+    [
+      { setting: 'rental', status: 'expired', at: 0 },
+      { setting: 'rental', status: 'applied', at: 5 },
+    ],
+  ],
+  [
+    'failed, then asked again and failed again',
+    [
+      { setting: 'active', status: 'failed', at: 0 },
+      { setting: 'active', status: 'failed', at: 5 },
+    ],
+  ],
+  [
+    'failed, only another setting asked since',
+    [
+      { setting: 'active', status: 'failed', at: 0 },
+      { setting: 'rental', status: 'applied', at: 1 },
+    ],
+  ],
+  [
+    'failed after an older applied request',
+    [
+      { setting: 'active', status: 'applied', at: 0 },
+      { setting: 'active', status: 'expired', at: 1 },
+    ],
+  ],
+  [
+    'two failed at the same instant',
+    [
+      { setting: 'active', status: 'failed', at: 2 },
+      { setting: 'active', status: 'failed', at: 2 },
+    ],
+  ],
+  [
+    'cancelled, then failed',
+    [
+      { setting: 'maintenance', status: 'cancelled', at: 0 },
+      { setting: 'maintenance', status: 'failed', at: 3 },
+    ],
+  ],
 ];
 
 describe('FAILED_REQUEST: SQL and TypeScript agree', () => {
   it.each(failedRequestCases)('%s', async (_name, changes) => {
     await database.db.delete(pendingChanges).where(eq(pendingChanges.deviceId, deviceId));
     if (changes.length) {
-      await database.db.insert(pendingChanges).values(
-        changes.map((c) => ({ deviceId, kind: 'config', setting: c.setting, desired: true, status: c.status, requestedAt: minute(c.at) })),
-      );
+      await database.db
+        .insert(pendingChanges)
+        .values(
+          changes.map((c) => ({
+            deviceId,
+            kind: 'config',
+            setting: c.setting,
+            desired: true,
+            status: c.status,
+            requestedAt: minute(c.at),
+          })),
+        );
     }
-    const expected = hasFailedRequest(changes.map((c): ChangeOutcome => ({ setting: c.setting, status: c.status, requestedAt: minute(c.at) })));
+    const expected = hasFailedRequest(
+      changes.map((c): ChangeOutcome => ({ setting: c.setting, status: c.status, requestedAt: minute(c.at) })),
+    );
     const { recomputed, checkedIn } = await bothPaths();
     expect(recomputed.includes('FAILED_REQUEST'), 'recomputeWarnings').toBe(expected);
     expect(checkedIn.includes('FAILED_REQUEST'), 'gateway check-in').toBe(expected);
@@ -95,7 +173,12 @@ describe('batch expired: SQL and TypeScript agree', () => {
     const { recomputed, checkedIn } = await bothPaths();
     expect(recomputed.includes('BATCH_EXPIRED'), 'recomputeWarnings').toBe(expected);
     expect(checkedIn.includes('BATCH_EXPIRED'), 'gateway check-in').toBe(expected);
-    const choosable = await batchesRepository(database.db).list({ scope: undefined, onlyFedInScope: false, id: batchId, choosableOn: TODAY });
+    const choosable = await batchesRepository(database.db).list({
+      scope: undefined,
+      onlyFedInScope: false,
+      id: batchId,
+      choosableOn: TODAY,
+    });
     expect(choosable.length === 0, 'choosable batches').toBe(expected);
   });
 });
@@ -103,7 +186,10 @@ describe('batch expired: SQL and TypeScript agree', () => {
 describe('low battery: SQL and TypeScript agree', () => {
   it.each([null, 0, 49, 49.9, 50, 50.1, 100])('battery at %s %%', async (percent) => {
     // The overview counts placed devices only.
-    const [site] = await database.db.insert(deviceGroups).values({ name: 'Rules', address: '1 Rule St', lat: 29.95, lng: -90.07 }).returning({ id: deviceGroups.id });
+    const [site] = await database.db
+      .insert(deviceGroups)
+      .values({ name: 'Rules', address: '1 Rule St', lat: 29.95, lng: -90.07 })
+      .returning({ id: deviceGroups.id });
     await database.db.update(devices).set({ groupId: site!.id, batteryPercent: percent }).where(eq(devices.id, deviceId));
     const expected = deviceWarnings({
       batteryPercent: percent,

@@ -31,12 +31,31 @@ export async function recomputeWarnings(db: Tx, deviceIds: number[], today: stri
     from devices d
     left join batches lb on lb.id = d.batch_id
     left join batches rb on rb.id = d.batch2_id
-    where d.id in (${sql.join(deviceIds.map((id) => sql`${id}`), sql`, `)})`)) as unknown as {
+    where d.id in (${sql.join(
+      deviceIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`)) as unknown as {
     rows: {
-      id: number; warning_lists: string[]; is_warning: boolean; is_batch_warning: boolean; battery_warning: boolean; battery_percent: number | null; left_pump_type: string; right_pump_type: string;
-      level_sensor1: boolean; level_sensor2: boolean; volume_remain: number; volume_remain2: number;
-      last_seen_at: string | null; group_id: number | null; pump_sensor_fault: boolean; failed_request: boolean;
-      l_exp: string | null; l_rec: boolean | null; r_exp: string | null; r_rec: boolean | null;
+      id: number;
+      warning_lists: string[];
+      is_warning: boolean;
+      is_batch_warning: boolean;
+      battery_warning: boolean;
+      battery_percent: number | null;
+      left_pump_type: string;
+      right_pump_type: string;
+      level_sensor1: boolean;
+      level_sensor2: boolean;
+      volume_remain: number;
+      volume_remain2: number;
+      last_seen_at: string | null;
+      group_id: number | null;
+      pump_sensor_fault: boolean;
+      failed_request: boolean;
+      l_exp: string | null;
+      l_rec: boolean | null;
+      r_exp: string | null;
+      r_rec: boolean | null;
     }[];
   };
   for (const d of res.rows) {
@@ -60,8 +79,14 @@ export async function recomputeWarnings(db: Tx, deviceIds: number[], today: stri
     // no device row, so it neither rewrites their list answers nor locks them against check-ins.
     if (
       JSON.stringify(d.warning_lists) === JSON.stringify(list) &&
-      d.is_warning === flags.isWarning && d.is_batch_warning === flags.isBatchWarning && d.battery_warning === flags.batteryWarning
-    ) continue;
-    await db.update(devices).set({ warningLists: list, ...flags }).where(inArray(devices.id, [d.id]));
+      d.is_warning === flags.isWarning &&
+      d.is_batch_warning === flags.isBatchWarning &&
+      d.battery_warning === flags.batteryWarning
+    )
+      continue;
+    await db
+      .update(devices)
+      .set({ warningLists: list, ...flags })
+      .where(inArray(devices.id, [d.id]));
   }
 }

@@ -1,7 +1,17 @@
 import { and, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { PIN_BITS, type DeviceAnswer } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
-import { batches, batchNumberKeyOf, brands, deviceGroups, devices, pendingChanges, pumpSettings, rentals, userExclusiveDevices } from '../db/schema.ts';
+import {
+  batches,
+  batchNumberKeyOf,
+  brands,
+  deviceGroups,
+  devices,
+  pendingChanges,
+  pumpSettings,
+  rentals,
+  userExclusiveDevices,
+} from '../db/schema.ts';
 import { jsonArrayBytes } from '../lib/cached-json.ts';
 import { resolveSite } from '../sites/index.ts';
 import { recomputeWarnings } from './device-warnings.ts';
@@ -64,7 +74,10 @@ export interface DevicesRepository {
   rental(deviceId: number): Promise<RentalRow | undefined>;
   saveRental(deviceId: number, values: RentalValues): Promise<RentalRow>;
   removeRental(deviceId: number): Promise<void>;
-  pendingChangeInScopeForUpdate(id: number, scope: SQL | undefined): Promise<{ change: PendingChangeRow; serial: string } | undefined>;
+  pendingChangeInScopeForUpdate(
+    id: number,
+    scope: SQL | undefined,
+  ): Promise<{ change: PendingChangeRow; serial: string } | undefined>;
   requestChange(args: ChangeRequest): Promise<void>;
   cancelChange(change: PendingChangeRow, at: Date): Promise<void>;
   recomputeWarnings(deviceIds: number[], today: string): Promise<void>;
@@ -138,7 +151,9 @@ export function devicesRepository(db: Db): DevicesRepository {
         from devices
         left join device_groups g on g.id = devices.group_id
         left join brands b on b.id = devices.brand_id
-        where devices.serial = ${serial} and devices.group_id is not null and ${scope ?? sql`true`}`)) as unknown as { rows: { json: string }[] };
+        where devices.serial = ${serial} and devices.group_id is not null and ${scope ?? sql`true`}`)) as unknown as {
+        rows: { json: string }[];
+      };
       return res.rows[0] ? (JSON.parse(res.rows[0].json) as DeviceAnswer) : undefined;
     },
 
@@ -154,7 +169,12 @@ export function devicesRepository(db: Db): DevicesRepository {
 
     async available() {
       return db
-        .select({ serial: devices.serial, left_pump_type: devices.leftPumpType, right_pump_type: devices.rightPumpType, core_ver: devices.coreVer })
+        .select({
+          serial: devices.serial,
+          left_pump_type: devices.leftPumpType,
+          right_pump_type: devices.rightPumpType,
+          core_ver: devices.coreVer,
+        })
         .from(devices)
         .where(isNull(devices.groupId))
         .orderBy(devices.serial);
@@ -166,12 +186,19 @@ export function devicesRepository(db: Db): DevicesRepository {
     },
 
     async placedInScope(serial, scope) {
-      const [row] = await db.select().from(devices).where(and(eq(devices.serial, serial), isNotNull(devices.groupId), scope)).limit(1);
+      const [row] = await db
+        .select()
+        .from(devices)
+        .where(and(eq(devices.serial, serial), isNotNull(devices.groupId), scope))
+        .limit(1);
       return row;
     },
 
     async placedInScopeMany(serials, scope) {
-      return db.select().from(devices).where(and(inArray(devices.serial, serials), isNotNull(devices.groupId), scope));
+      return db
+        .select()
+        .from(devices)
+        .where(and(inArray(devices.serial, serials), isNotNull(devices.groupId), scope));
     },
 
     async brandExists(id) {
@@ -184,7 +211,9 @@ export function devicesRepository(db: Db): DevicesRepository {
       const [batch] = await db
         .select()
         .from(batches)
-        .where(typeof ref === 'number' ? eq(batches.id, ref) : sql`${batchNumberKeyOf(batches.batchNo)} = ${batchNumberKeyOf(ref)}`)
+        .where(
+          typeof ref === 'number' ? eq(batches.id, ref) : sql`${batchNumberKeyOf(batches.batchNo)} = ${batchNumberKeyOf(ref)}`,
+        )
         .limit(1);
       return batch;
     },
@@ -209,7 +238,9 @@ export function devicesRepository(db: Db): DevicesRepository {
 
     /** A site exists for the devices on it: the last one leaving takes it away. */
     async dropSiteIfEmpty(groupId) {
-      await db.execute(sql`delete from device_groups g where g.id = ${groupId} and not exists (select 1 from devices d where d.group_id = g.id)`);
+      await db.execute(
+        sql`delete from device_groups g where g.id = ${groupId} and not exists (select 1 from devices d where d.group_id = g.id)`,
+      );
     },
 
     async removeExclusiveAssignments(deviceId) {
@@ -247,7 +278,11 @@ export function devicesRepository(db: Db): DevicesRepository {
     },
 
     async saveRental(deviceId, values) {
-      const [row] = await db.insert(rentals).values({ deviceId, ...values }).onConflictDoUpdate({ target: rentals.deviceId, set: values }).returning();
+      const [row] = await db
+        .insert(rentals)
+        .values({ deviceId, ...values })
+        .onConflictDoUpdate({ target: rentals.deviceId, set: values })
+        .returning();
       return row!;
     },
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { mlPerShotForMode, type DeviceAnswer, type DeviceFormInput, type RentalInput } from '@fleet/shared';
 import type { ScopeViewer } from '../access/scope.ts';
-import type { ChangeRequest, DeviceBatchRow, DeviceRow, DevicesRepository, PendingChangeRow, PumpSettingRow, RentalRow, RestorePoint } from './devices.repository.ts';
+import type {
+  ChangeRequest,
+  DeviceBatchRow,
+  DeviceRow,
+  DevicesRepository,
+  PendingChangeRow,
+  PumpSettingRow,
+  RentalRow,
+  RestorePoint,
+} from './devices.repository.ts';
 import { devicesService } from './devices.service.ts';
 
 const TODAY = '2026-11-22';
@@ -99,7 +108,21 @@ type State = {
  */
 function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
   let state: State = {
-    devices: [deviceRow(), deviceRow({ id: 2, serial: 'SP260002', groupId: null, label: '', number: null, address: '', lat: null, lng: null, brandId: null, batchId: null })],
+    devices: [
+      deviceRow(),
+      deviceRow({
+        id: 2,
+        serial: 'SP260002',
+        groupId: null,
+        label: '',
+        number: null,
+        address: '',
+        lat: null,
+        lng: null,
+        brandId: null,
+        batchId: null,
+      }),
+    ],
     batches: [
       batchRow(),
       batchRow({ id: 8, batchNo: 'SAN-2601', batchType: 2 }),
@@ -120,7 +143,7 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
   const visible = (d: DeviceRow, scope: unknown) => scope === undefined || inScope.includes(d.serial);
   const device = (id: number) => state.devices.find((d) => d.id === id)!;
   // Rows are read as snapshots, as from the database: a later write does not change what was read.
-  const copy = <T,>(row: T | undefined): T | undefined => (row === undefined ? undefined : structuredClone(row));
+  const copy = <T>(row: T | undefined): T | undefined => (row === undefined ? undefined : structuredClone(row));
 
   const repo: DevicesRepository = {
     async transaction(fn) {
@@ -134,7 +157,11 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
       }
     },
     async listJson(scope, serials) {
-      return jsonBytes(state.devices.filter((d) => d.groupId != null && visible(d, scope) && (!serials || serials.includes(d.serial))).map((d) => ({ serial: d.serial })));
+      return jsonBytes(
+        state.devices
+          .filter((d) => d.groupId != null && visible(d, scope) && (!serials || serials.includes(d.serial)))
+          .map((d) => ({ serial: d.serial })),
+      );
     },
     async pinsJson(scope) {
       return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => [d.serial]));
@@ -160,11 +187,20 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
     },
     async registered(scope) {
       calls.push('registered');
-      return state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => ({ serial: d.serial, label: d.label, brand: d.brandId, location_id: null }));
+      return state.devices
+        .filter((d) => d.groupId != null && visible(d, scope))
+        .map((d) => ({ serial: d.serial, label: d.label, brand: d.brandId, location_id: null }));
     },
     async available() {
       calls.push('available');
-      return state.devices.filter((d) => d.groupId == null).map((d) => ({ serial: d.serial, left_pump_type: d.leftPumpType, right_pump_type: d.rightPumpType, core_ver: d.coreVer }));
+      return state.devices
+        .filter((d) => d.groupId == null)
+        .map((d) => ({
+          serial: d.serial,
+          left_pump_type: d.leftPumpType,
+          right_pump_type: d.rightPumpType,
+          core_ver: d.coreVer,
+        }));
     },
     async bySerialForUpdate(serial) {
       calls.push('bySerialForUpdate');
@@ -209,7 +245,8 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
       state.exclusive = state.exclusive.filter((e) => e.deviceId !== deviceId);
     },
     async cancelPendingChanges(deviceId, at) {
-      for (const p of state.pendingChanges) if (p.deviceId === deviceId && p.status === 'pending') Object.assign(p, { status: 'cancelled', resolvedAt: at });
+      for (const p of state.pendingChanges)
+        if (p.deviceId === deviceId && p.status === 'pending') Object.assign(p, { status: 'cancelled', resolvedAt: at });
     },
     async pumpSetting(deviceId) {
       return copy(state.pumpSettings.find((s) => s.deviceId === deviceId));
@@ -260,7 +297,10 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
       calls.push('cancelChange');
       const restore = (change.previous ?? {}) as RestorePoint;
       if (restore.devices) Object.assign(device(change.deviceId), restore.devices);
-      Object.assign(state.pendingChanges.find((p) => p.id === change.id)!, { status: 'cancelled', resolvedAt: at });
+      Object.assign(
+        state.pendingChanges.find((p) => p.id === change.id)!,
+        { status: 'cancelled', resolvedAt: at },
+      );
     },
     async recomputeWarnings(ids, today) {
       warned.push({ ids, today });
@@ -299,17 +339,32 @@ const form = (over: Partial<DeviceFormInput> = {}): DeviceFormInput => ({
   locationEventType: 'SITE',
   ...over,
 });
-const rentalInput = (over: Partial<RentalInput> = {}): RentalInput => ({ serials: ['SP240001'], startDate: '2026-11-01', endDate: '2026-11-30', startTime: '08:00', endTime: '18:00', ...over });
+const rentalInput = (over: Partial<RentalInput> = {}): RentalInput => ({
+  serials: ['SP240001'],
+  startDate: '2026-11-01',
+  endDate: '2026-11-30',
+  startTime: '08:00',
+  endTime: '18:00',
+  ...over,
+});
 
 describe('who may do what', () => {
-  it.each([client, partner])('$access may not add, edit, delete or list unplaced serials: 403 before the repository is asked', async (viewer) => {
-    const { repo, calls } = fakeRepo({}, ['SP240001']);
-    const s = service(repo);
-    for (const p of [s.add(viewer, form()), s.edit(viewer, 'SP240001', form({ serialNumber: 'SP240001' })), s.remove(viewer, 'SP240001'), s.available(viewer)]) {
-      expect(await refusal(p)).toEqual({ status: 403, body: { detail: 'You do not have permission to perform this action.' } });
-    }
-    expect(calls).toEqual([]);
-  });
+  it.each([client, partner])(
+    '$access may not add, edit, delete or list unplaced serials: 403 before the repository is asked',
+    async (viewer) => {
+      const { repo, calls } = fakeRepo({}, ['SP240001']);
+      const s = service(repo);
+      for (const p of [
+        s.add(viewer, form()),
+        s.edit(viewer, 'SP240001', form({ serialNumber: 'SP240001' })),
+        s.remove(viewer, 'SP240001'),
+        s.available(viewer),
+      ]) {
+        expect(await refusal(p)).toEqual({ status: 403, body: { detail: 'You do not have permission to perform this action.' } });
+      }
+      expect(calls).toEqual([]);
+    },
+  );
 
   it('the client role gets 403 on every device control, even on a device it may see', async () => {
     const { repo, calls, state } = fakeRepo({}, ['SP240001']);
@@ -376,10 +431,30 @@ describe('add device', () => {
     const { repo, state, warned, calls } = fakeRepo();
     const answer = await service(repo).add(distributor, form());
     const placed = state().devices.find((d) => d.serial === 'SP260002')!;
-    expect(placed).toMatchObject({ label: 'Kenner Pool', number: 2, groupId: 101, brandId: 10, batchId: 7, batch2Id: null, lat: 29.994123, lng: -90.2417, address: '1800 Williams Blvd, Kenner, LA 70062' });
+    expect(placed).toMatchObject({
+      label: 'Kenner Pool',
+      number: 2,
+      groupId: 101,
+      brandId: 10,
+      batchId: 7,
+      batch2Id: null,
+      lat: 29.994123,
+      lng: -90.2417,
+      address: '1800 Williams Blvd, Kenner, LA 70062',
+    });
     expect(calls).toContain('resolveSite 1800 Williams Blvd');
     expect(state().pumpSettings).toEqual([
-      { deviceId: 2, stepsPerSecond: 300, stepsPerMl: 30, stepsPerSecond2: 300, stepsPerMl2: 30, mlPerShot: mlPerShotForMode(2), mlPerShot2: mlPerShotForMode(2), vandalismMaxShots: 10, vandalismInterval: 60 },
+      {
+        deviceId: 2,
+        stepsPerSecond: 300,
+        stepsPerMl: 30,
+        stepsPerSecond2: 300,
+        stepsPerMl2: 30,
+        mlPerShot: mlPerShotForMode(2),
+        mlPerShot2: mlPerShotForMode(2),
+        vandalismMaxShots: 10,
+        vandalismInterval: 60,
+      },
     ]);
     expect(warned).toEqual([{ ids: [2], today: TODAY }]);
     expect(answer).toMatchObject({ serial: 'SP260002', label: 'Kenner Pool', batch: 7 });
@@ -395,11 +470,23 @@ describe('add device', () => {
   it.each([
     ['an unknown brand', { brandId: 99 }, { brandId: ['Unknown brand.'] }],
     ['an unknown batch', { batchNumber: 'SPF-9999' }, { batchNumber: ['Unknown batch.'] }],
-    ['a sanitizer batch in a sunscreen pump', { batchNumber: 'SAN-2601' }, { batchNumber: ['This batch does not hold sunscreen.'] }],
+    [
+      'a sanitizer batch in a sunscreen pump',
+      { batchNumber: 'SAN-2601' },
+      { batchNumber: ['This batch does not hold sunscreen.'] },
+    ],
     ['an expired batch', { batchNumber: 'SPF-OLD' }, { batchNumber: ['This batch is expired or recalled.'] }],
     ['a recalled batch', { batchNumber: 10 }, { batchNumber: ['This batch is expired or recalled.'] }],
-    ['a sunscreen batch in a sanitizer right pump', { rightPumpType: 'Sanitizer' as const, batch2Number: 'SPF-2601' }, { batch2Number: ['This batch does not hold sanitizer.'] }],
-    ['an expired right batch', { rightPumpType: 'Sunscreen' as const, batch2Number: 'SPF-OLD' }, { batch2Number: ['This batch is expired or recalled.'] }],
+    [
+      'a sunscreen batch in a sanitizer right pump',
+      { rightPumpType: 'Sanitizer' as const, batch2Number: 'SPF-2601' },
+      { batch2Number: ['This batch does not hold sanitizer.'] },
+    ],
+    [
+      'an expired right batch',
+      { rightPumpType: 'Sunscreen' as const, batch2Number: 'SPF-OLD' },
+      { batch2Number: ['This batch is expired or recalled.'] },
+    ],
   ])('refuses %s as a field error and stores nothing', async (_name, over, body) => {
     const { repo, state } = fakeRepo();
     const before = structuredClone(state());
@@ -416,7 +503,10 @@ describe('add device', () => {
   it('refuses a number another device already has at the site, naming it', async () => {
     const { repo, state } = fakeRepo();
     const same = form({ address: '6500 Magazine St, New Orleans, LA 70118', deviceNumber: 1 });
-    expect(await refusal(service(repo).add(distributor, same))).toEqual({ status: 400, body: { deviceNumber: ['Number 1 is already used at this site (S/N SP240001).'] } });
+    expect(await refusal(service(repo).add(distributor, same))).toEqual({
+      status: 400,
+      body: { deviceNumber: ['Number 1 is already used at this site (S/N SP240001).'] },
+    });
     expect(state().devices.find((d) => d.serial === 'SP260002')!.groupId).toBeNull();
     await service(repo).add(distributor, { ...same, deviceNumber: 2 });
     expect(state().devices.find((d) => d.serial === 'SP260002')!.groupId).toBe(100);
@@ -437,14 +527,23 @@ describe('add device', () => {
 });
 
 describe('edit device', () => {
-  const edit = (over: Partial<DeviceFormInput> = {}) => form({ serialNumber: 'SP240001', deviceNumber: 1, address: '6500 Magazine St, New Orleans, LA 70118', ...over });
+  const edit = (over: Partial<DeviceFormInput> = {}) =>
+    form({ serialNumber: 'SP240001', deviceNumber: 1, address: '6500 Magazine St, New Orleans, LA 70118', ...over });
 
   it('keeps the serial and the pump types', async () => {
     const { repo, state } = fakeRepo();
     const s = service(repo);
-    expect(await refusal(s.edit(distributor, 'SP240001', edit({ serialNumber: 'SP260002' })))).toEqual({ status: 400, body: { serialNumber: ['The serial number of a device cannot be changed.'] } });
-    expect(await refusal(s.edit(distributor, 'SP240001', edit({ leftPumpType: 'Sanitizer', batchNumber: 'SAN-2601' })))).toEqual({ status: 400, body: { leftPumpType: ['Pump types cannot be changed.'] } });
-    expect(await refusal(s.edit(distributor, 'SP240001', edit({ rightPumpType: 'Sanitizer', batch2Number: 'SAN-2601' })))).toEqual({ status: 400, body: { rightPumpType: ['Pump types cannot be changed.'] } });
+    expect(await refusal(s.edit(distributor, 'SP240001', edit({ serialNumber: 'SP260002' })))).toEqual({
+      status: 400,
+      body: { serialNumber: ['The serial number of a device cannot be changed.'] },
+    });
+    expect(await refusal(s.edit(distributor, 'SP240001', edit({ leftPumpType: 'Sanitizer', batchNumber: 'SAN-2601' })))).toEqual({
+      status: 400,
+      body: { leftPumpType: ['Pump types cannot be changed.'] },
+    });
+    expect(
+      await refusal(s.edit(distributor, 'SP240001', edit({ rightPumpType: 'Sanitizer', batch2Number: 'SAN-2601' }))),
+    ).toEqual({ status: 400, body: { rightPumpType: ['Pump types cannot be changed.'] } });
     expect(state().devices[0]!.label).toBe('Audubon Park Main Entrance');
   });
 
@@ -465,12 +564,34 @@ describe('edit device', () => {
 describe('delete device', () => {
   it("answers {detail: 'Device has been deleted'} and gives the serial back to the available list", async () => {
     const { repo, state, warned } = fakeRepo({
-      rentals: [{ deviceId: 1, startDate: '2026-11-01', endDate: '2026-11-30', startTime: null, endTime: null, pump2StartTime: null, pump2EndTime: null, updatedAt: NOW }],
+      rentals: [
+        {
+          deviceId: 1,
+          startDate: '2026-11-01',
+          endDate: '2026-11-30',
+          startTime: null,
+          endTime: null,
+          pump2StartTime: null,
+          pump2EndTime: null,
+          updatedAt: NOW,
+        },
+      ],
     });
     const s = service(repo);
     await s.setPause(distributor, 'SP240001', true);
     expect(await s.remove(distributor, 'SP240001')).toEqual({ detail: 'Device has been deleted' });
-    expect(state().devices[0]).toMatchObject({ groupId: null, brandId: null, label: '', number: null, address: '', lat: null, lng: null, batchId: null, batch2Id: null, isPause: false });
+    expect(state().devices[0]).toMatchObject({
+      groupId: null,
+      brandId: null,
+      label: '',
+      number: null,
+      address: '',
+      lat: null,
+      lng: null,
+      batchId: null,
+      batch2Id: null,
+      isPause: false,
+    });
     expect(state().rentals).toEqual([]);
     expect(state().exclusive).toEqual([]);
     expect(state().pendingChanges.map((p) => [p.status, p.resolvedAt])).toEqual([['cancelled', NOW]]);
@@ -486,7 +607,17 @@ describe('device controls record pending changes', () => {
     const answer = await service(repo).setPause(distributor, 'SP240001', true);
     expect(state().devices[0]!.isPause).toBe(true);
     expect(state().pendingChanges).toMatchObject([
-      { deviceId: 1, kind: 'other', setting: 'pause', desired: { is_pause: true }, previous: { devices: { isPause: false } }, requestedBy: 1, requestedAt: NOW, expectedAt: WAKE, status: 'pending' },
+      {
+        deviceId: 1,
+        kind: 'other',
+        setting: 'pause',
+        desired: { is_pause: true },
+        previous: { devices: { isPause: false } },
+        requestedBy: 1,
+        requestedAt: NOW,
+        expectedAt: WAKE,
+        status: 'pending',
+      },
     ]);
     expect(answer).toMatchObject({ is_pause: true, pending_changes: [{ setting: 'pause', kind: 'other' }] });
   });
@@ -501,15 +632,37 @@ describe('device controls record pending changes', () => {
     expect(state().devices[0]).toMatchObject({ isActivated: false, isEnabledMaintenance: true, isEnabledVandalism: true });
     expect(state().pendingChanges.map(({ kind, setting, desired, previous }) => ({ kind, setting, desired, previous }))).toEqual([
       { kind: 'activation', setting: 'active', desired: { is_activated: false }, previous: { devices: { isActivated: true } } },
-      { kind: 'other', setting: 'is_enabled_maintenance', desired: { is_enabled_maintenance: true }, previous: { devices: { isEnabledMaintenance: false } } },
-      { kind: 'other', setting: 'is_enabled_vandalism', desired: { is_enabled_vandalism: true }, previous: { devices: { isEnabledVandalism: false } } },
+      {
+        kind: 'other',
+        setting: 'is_enabled_maintenance',
+        desired: { is_enabled_maintenance: true },
+        previous: { devices: { isEnabledMaintenance: false } },
+      },
+      {
+        kind: 'other',
+        setting: 'is_enabled_vandalism',
+        desired: { is_enabled_vandalism: true },
+        previous: { devices: { isEnabledVandalism: false } },
+      },
     ]);
   });
 
   it('activation cannot change while a rental plan is on today, and can before it starts or once it ended', async () => {
-    const plan = (endDate: string, startDate = '2026-11-01'): RentalRow => ({ deviceId: 1, startDate, endDate, startTime: null, endTime: null, pump2StartTime: null, pump2EndTime: null, updatedAt: NOW });
+    const plan = (endDate: string, startDate = '2026-11-01'): RentalRow => ({
+      deviceId: 1,
+      startDate,
+      endDate,
+      startTime: null,
+      endTime: null,
+      pump2StartTime: null,
+      pump2EndTime: null,
+      updatedAt: NOW,
+    });
     const on = fakeRepo({ rentals: [plan(TODAY)] });
-    expect(await refusal(service(on.repo).setConfig(distributor, 'SP240001', { active: false }))).toEqual({ status: 400, body: { active: ['Activation cannot change while a rental plan is on.'] } });
+    expect(await refusal(service(on.repo).setConfig(distributor, 'SP240001', { active: false }))).toEqual({
+      status: 400,
+      body: { active: ['Activation cannot change while a rental plan is on.'] },
+    });
     expect(on.state().pendingChanges).toEqual([]);
     expect(on.state().devices[0]!.isActivated).toBe(true);
 
@@ -527,16 +680,29 @@ describe('device controls record pending changes', () => {
     const answer = await service(repo).registrationSetup(distributor, 'SP240001', { powerOffTime: 900, wakeUpTime: 0 });
     expect(answer).toMatchObject({ detail: 'Your time setup has been successfully saved.', poweroff_time: 600, wakeup1_time: 1 });
     expect(state().devices[0]).toMatchObject({ poweroffTime: '600', wakeup1Time: '1' });
-    expect(state().pendingChanges[0]).toMatchObject({ setting: 'registration_timer', desired: { poweroff_time: 600, wakeup1_time: 1 }, previous: { devices: { poweroffTime: '60', wakeup1Time: '30' } } });
+    expect(state().pendingChanges[0]).toMatchObject({
+      setting: 'registration_timer',
+      desired: { poweroff_time: 600, wakeup1_time: 1 },
+      previous: { devices: { poweroffTime: '60', wakeup1Time: '30' } },
+    });
   });
 
   it('reset ml refills one pump to its reservoir; a device without a right pump refuses pump 2', async () => {
     const { repo, state, warned } = fakeRepo();
     const s = service(repo);
-    expect(await refusal(s.resetMl(distributor, 'SP240001', 2))).toEqual({ status: 400, body: { pumpNumber: ['This device has no right pump.'] } });
+    expect(await refusal(s.resetMl(distributor, 'SP240001', 2))).toEqual({
+      status: 400,
+      body: { pumpNumber: ['This device has no right pump.'] },
+    });
     await s.resetMl(distributor, 'SP240001', 1);
     expect(state().devices[0]).toMatchObject({ volumeRemain: 1500, levelSensor1: true });
-    expect(state().pendingChanges).toMatchObject([{ setting: 'reset_ml_1', desired: { pump_number: 1, volume_remain: 1500 }, previous: { devices: { volumeRemain: 120, levelSensor1: false } } }]);
+    expect(state().pendingChanges).toMatchObject([
+      {
+        setting: 'reset_ml_1',
+        desired: { pump_number: 1, volume_remain: 1500 },
+        previous: { devices: { volumeRemain: 120, levelSensor1: false } },
+      },
+    ]);
     expect(warned).toEqual([{ ids: [1], today: TODAY }]);
   });
 });
@@ -561,21 +727,54 @@ describe('pump setting', () => {
   it('refuses nothing to change, a shot that is no pump mode, and a right pump the device lacks', async () => {
     const { repo, state } = fakeRepo();
     const s = service(repo);
-    expect(await refusal(s.editPumpSetting(distributor, 'SP240001', {}))).toEqual({ status: 400, body: { detail: 'Nothing to change.' } });
-    expect(await refusal(s.editPumpSetting(distributor, 'SP240001', { ml_per_shot: 3 }))).toEqual({ status: 400, body: { ml_per_shot: ['ml_per_shot must be one of the pump modes 1 to 8 (1/4 to 2 tsp).'] } });
-    expect(await refusal(s.editPumpSetting(distributor, 'SP240001', { pump_mode2: 4 }))).toEqual({ status: 400, body: { ml_per_shot2: ['This device has no right pump.'] } });
+    expect(await refusal(s.editPumpSetting(distributor, 'SP240001', {}))).toEqual({
+      status: 400,
+      body: { detail: 'Nothing to change.' },
+    });
+    expect(await refusal(s.editPumpSetting(distributor, 'SP240001', { ml_per_shot: 3 }))).toEqual({
+      status: 400,
+      body: { ml_per_shot: ['ml_per_shot must be one of the pump modes 1 to 8 (1/4 to 2 tsp).'] },
+    });
+    expect(await refusal(s.editPumpSetting(distributor, 'SP240001', { pump_mode2: 4 }))).toEqual({
+      status: 400,
+      body: { ml_per_shot2: ['This device has no right pump.'] },
+    });
     expect(state().pumpSettings).toEqual([]);
   });
 
   it('stores the new mode with the fixed steps and records the previous values', async () => {
-    const old: PumpSettingRow = { deviceId: 1, stepsPerSecond: 250, stepsPerMl: 25, stepsPerSecond2: 300, stepsPerMl2: 30, mlPerShot: mlPerShotForMode(1), mlPerShot2: mlPerShotForMode(2), vandalismMaxShots: 5, vandalismInterval: 30 };
+    const old: PumpSettingRow = {
+      deviceId: 1,
+      stepsPerSecond: 250,
+      stepsPerMl: 25,
+      stepsPerSecond2: 300,
+      stepsPerMl2: 30,
+      mlPerShot: mlPerShotForMode(1),
+      mlPerShot2: mlPerShotForMode(2),
+      vandalismMaxShots: 5,
+      vandalismInterval: 30,
+    };
     const { repo, state } = fakeRepo({ pumpSettings: [old] });
     const answer = await service(repo).editPumpSetting(distributor, 'SP240001', { pump_mode: 4, vandalism_max_shots: 12 });
-    expect(answer).toMatchObject({ detail: 'Your pump settings have been successfully updated.', pump_mode: 4, steps_per_second: 300, steps_per_ml: 30, vandalism_max_shots: 12, vandalism_interval: 30 });
+    expect(answer).toMatchObject({
+      detail: 'Your pump settings have been successfully updated.',
+      pump_mode: 4,
+      steps_per_second: 300,
+      steps_per_ml: 30,
+      vandalism_max_shots: 12,
+      vandalism_interval: 30,
+    });
     expect(state().pendingChanges[0]).toMatchObject({
       setting: 'pump_setting',
       desired: { mlPerShot: mlPerShotForMode(4), vandalismMaxShots: 12 },
-      previous: { pumpSettings: { mlPerShot: mlPerShotForMode(1), mlPerShot2: mlPerShotForMode(2), vandalismMaxShots: 5, vandalismInterval: 30 } },
+      previous: {
+        pumpSettings: {
+          mlPerShot: mlPerShotForMode(1),
+          mlPerShot2: mlPerShotForMode(2),
+          vandalismMaxShots: 5,
+          vandalismInterval: 30,
+        },
+      },
     });
   });
 });
@@ -584,30 +783,58 @@ describe('pending change cancel', () => {
   it('404 for an unknown change, 400 once it is no longer pending, else restores and answers the device', async () => {
     const { repo, warned } = fakeRepo();
     const s = service(repo);
-    expect(await refusal(s.cancelPending(distributor, 1))).toEqual({ status: 404, body: { detail: 'No pending change with this id.' } });
+    expect(await refusal(s.cancelPending(distributor, 1))).toEqual({
+      status: 404,
+      body: { detail: 'No pending change with this id.' },
+    });
     await s.setPause(distributor, 'SP240001', true);
     const answer = await s.cancelPending(distributor, 1);
     expect(answer).toMatchObject({ detail: 'The change was cancelled.', device: { is_pause: false, pending_changes: [] } });
     expect(warned).toEqual([{ ids: [1], today: TODAY }]);
-    expect(await refusal(s.cancelPending(distributor, 1))).toEqual({ status: 400, body: { detail: 'This change is no longer pending (cancelled).' } });
+    expect(await refusal(s.cancelPending(distributor, 1))).toEqual({
+      status: 400,
+      body: { detail: 'This change is no longer pending (cancelled).' },
+    });
   });
 
   it('a change on a device outside the scope is unknown', async () => {
     const { repo } = fakeRepo();
     await service(repo).setPause(distributor, 'SP240001', true);
-    expect(await refusal(service(repo).cancelPending(partner, 1))).toEqual({ status: 404, body: { detail: 'No pending change with this id.' } });
+    expect(await refusal(service(repo).cancelPending(partner, 1))).toEqual({
+      status: 404,
+      body: { detail: 'No pending change with this id.' },
+    });
   });
 });
 
 describe('rental plans', () => {
   it('answers nulls and 0 days without a plan', async () => {
     const { repo } = fakeRepo();
-    expect(await service(repo).rental(distributor, 'SP240001')).toEqual({ start_date: null, end_date: null, start_time: null, end_time: null, pump_2_start_time: null, pump_2_end_time: null, day_count: 0 });
+    expect(await service(repo).rental(distributor, 'SP240001')).toEqual({
+      start_date: null,
+      end_date: null,
+      start_time: null,
+      end_time: null,
+      pump_2_start_time: null,
+      pump_2_end_time: null,
+      day_count: 0,
+    });
   });
 
   it('counts both the first and the last day, and shows times as HH:mm', async () => {
     const { repo } = fakeRepo({
-      rentals: [{ deviceId: 1, startDate: '2026-11-01', endDate: '2026-11-30', startTime: '08:00:00', endTime: '18:15:00', pump2StartTime: null, pump2EndTime: null, updatedAt: NOW }],
+      rentals: [
+        {
+          deviceId: 1,
+          startDate: '2026-11-01',
+          endDate: '2026-11-30',
+          startTime: '08:00:00',
+          endTime: '18:15:00',
+          pump2StartTime: null,
+          pump2EndTime: null,
+          updatedAt: NOW,
+        },
+      ],
     });
     expect(await service(repo).rental(distributor, 'SP240001')).toEqual({
       start_date: '2026-11-01',
@@ -621,11 +848,25 @@ describe('rental plans', () => {
   });
 
   it('sets one plan on every selected device, marks it active and records the plan it replaces', async () => {
-    const { repo, state } = fakeRepo({ devices: [deviceRow(), deviceRow({ id: 3, serial: 'SP240003', number: 2, active: null })] });
-    const answer = await service(repo).setRental(distributor, rentalInput({ serials: ['SP240001', 'SP240003', 'SP240001'], endDate: '2026-11-01' }));
+    const { repo, state } = fakeRepo({
+      devices: [deviceRow(), deviceRow({ id: 3, serial: 'SP240003', number: 2, active: null })],
+    });
+    const answer = await service(repo).setRental(
+      distributor,
+      rentalInput({ serials: ['SP240001', 'SP240003', 'SP240001'], endDate: '2026-11-01' }),
+    );
     expect(answer).toEqual({
       detail: 'New plan has been successfully set',
-      rentals: ['SP240001', 'SP240003'].map((serial) => ({ serial, start_date: '2026-11-01', end_date: '2026-11-01', start_time: '08:00', end_time: '18:00', pump_2_start_time: null, pump_2_end_time: null, day_count: 1 })),
+      rentals: ['SP240001', 'SP240003'].map((serial) => ({
+        serial,
+        start_date: '2026-11-01',
+        end_date: '2026-11-01',
+        start_time: '08:00',
+        end_time: '18:00',
+        pump_2_start_time: null,
+        pump_2_end_time: null,
+        day_count: 1,
+      })),
     });
     expect(state().devices.map((d) => d.active)).toEqual(['1', '1']);
     expect(state().pendingChanges.map((p) => [p.deviceId, p.kind, p.setting, p.previous])).toEqual([
@@ -635,10 +876,16 @@ describe('rental plans', () => {
   });
 
   it('is all or nothing: an unknown serial or a right pump that cannot be scheduled stores no plan', async () => {
-    const { repo, state } = fakeRepo({ devices: [deviceRow(), deviceRow({ id: 3, serial: 'SP240003', number: 2, rightPumpType: 'Sanitizer', coreVer: '1.0.8' })] });
+    const { repo, state } = fakeRepo({
+      devices: [deviceRow(), deviceRow({ id: 3, serial: 'SP240003', number: 2, rightPumpType: 'Sanitizer', coreVer: '1.0.8' })],
+    });
     const s = service(repo);
-    expect(await refusal(s.setRental(distributor, rentalInput({ serials: ['SP240001', 'NOPE0001', 'NOPE0002', 'NOPE0001'] })))).toEqual({ status: 404, body: { detail: 'No device with serial NOPE0001, NOPE0002.' } });
-    expect(await refusal(s.setRental(distributor, rentalInput({ serials: ['SP240001', 'SP240003'], pump2StartTime: '09:00' })))).toEqual({
+    expect(
+      await refusal(s.setRental(distributor, rentalInput({ serials: ['SP240001', 'NOPE0001', 'NOPE0002', 'NOPE0001'] }))),
+    ).toEqual({ status: 404, body: { detail: 'No device with serial NOPE0001, NOPE0002.' } });
+    expect(
+      await refusal(s.setRental(distributor, rentalInput({ serials: ['SP240001', 'SP240003'], pump2StartTime: '09:00' }))),
+    ).toEqual({
       status: 400,
       body: { pump2StartTime: ['Device SP240001 has no right pump that can be scheduled.'] },
     });

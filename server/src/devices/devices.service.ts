@@ -74,23 +74,51 @@ export function devicesService(deps: DevicesServiceDeps) {
    * refill already made): a batch recalled after the phone last heard of it is taken, since the pump was
    * filled with it; the device then warns (BATCH_RECALLED).
    */
-  async function batchFor(tx: DevicesRepository, ref: number | string, pumpType: PumpType, field: string, opts: { day?: string; acceptRecalled?: boolean } = {}) {
+  async function batchFor(
+    tx: DevicesRepository,
+    ref: number | string,
+    pumpType: PumpType,
+    field: string,
+    opts: { day?: string; acceptRecalled?: boolean } = {},
+  ) {
     const batch = await tx.batchByRef(ref);
     if (!batch) throw ApiError.field(field, 'Unknown batch.');
-    if (batch.batchType !== PUMP_TYPE_CODE[pumpType]) throw ApiError.field(field, `This batch does not hold ${pumpType.toLowerCase()}.`);
-    if (batch.expireDate < (opts.day ?? today())) throw ApiError.field(field, opts.acceptRecalled ? `Batch ${batch.batchNo} had expired (${batch.expireDate}).` : 'This batch is expired or recalled.');
+    if (batch.batchType !== PUMP_TYPE_CODE[pumpType])
+      throw ApiError.field(field, `This batch does not hold ${pumpType.toLowerCase()}.`);
+    if (batch.expireDate < (opts.day ?? today()))
+      throw ApiError.field(
+        field,
+        opts.acceptRecalled ? `Batch ${batch.batchNo} had expired (${batch.expireDate}).` : 'This batch is expired or recalled.',
+      );
     if (batch.isRecalled && !opts.acceptRecalled) throw ApiError.field(field, 'This batch is expired or recalled.');
     return batch;
   }
-  const resolveBatch = async (tx: DevicesRepository, ref: number | string, pumpType: PumpType, field: string) => (await batchFor(tx, ref, pumpType, field)).id;
+  const resolveBatch = async (tx: DevicesRepository, ref: number | string, pumpType: PumpType, field: string) =>
+    (await batchFor(tx, ref, pumpType, field)).id;
 
   /** A pump's remaining volume back to its full reservoir (resetMl and a technician's refill), for the device to take at its wake-up. */
   async function refillVolume(tx: DevicesRepository, viewer: ScopeViewer, device: DeviceRow, pumpNumber: 1 | 2, field: string) {
     if (pumpNumber === 2 && device.rightPumpType === 'Unspecified') throw ApiError.field(field, 'This device has no right pump.');
-    await tx.update(device.id, pumpNumber === 1 ? { volumeRemain: device.reservoirMl, levelSensor1: true } : { volumeRemain2: device.reservoirMl, levelSensor2: true });
-    await pendingChange(tx, viewer, device, 'other', `reset_ml_${pumpNumber}`, { pump_number: pumpNumber, volume_remain: device.reservoirMl }, {
-      devices: pumpNumber === 1 ? { volumeRemain: device.volumeRemain, levelSensor1: device.levelSensor1 } : { volumeRemain2: device.volumeRemain2, levelSensor2: device.levelSensor2 },
-    });
+    await tx.update(
+      device.id,
+      pumpNumber === 1
+        ? { volumeRemain: device.reservoirMl, levelSensor1: true }
+        : { volumeRemain2: device.reservoirMl, levelSensor2: true },
+    );
+    await pendingChange(
+      tx,
+      viewer,
+      device,
+      'other',
+      `reset_ml_${pumpNumber}`,
+      { pump_number: pumpNumber, volume_remain: device.reservoirMl },
+      {
+        devices:
+          pumpNumber === 1
+            ? { volumeRemain: device.volumeRemain, levelSensor1: device.levelSensor1 }
+            : { volumeRemain2: device.volumeRemain2, levelSensor2: device.levelSensor2 },
+      },
+    );
   }
 
   /** Everything the Add and Edit Device forms have in common, inside the caller's transaction. */
@@ -101,7 +129,12 @@ export function devicesService(deps: DevicesServiceDeps) {
       input.rightPumpType === 'Unspecified' || input.batch2Number == null || input.batch2Number === ''
         ? null
         : await resolveBatch(tx, input.batch2Number, input.rightPumpType, 'batch2Number');
-    const groupId = await tx.resolveSite({ address: input.address, lat: input.location.lat, lng: input.location.lng, name: input.address.split(',')[0]!.trim() });
+    const groupId = await tx.resolveSite({
+      address: input.address,
+      lat: input.location.lat,
+      lng: input.location.lng,
+      name: input.address.split(',')[0]!.trim(),
+    });
     const clash = await tx.serialUsingNumber(groupId, input.deviceNumber, device.id);
     if (clash) throw ApiError.field('deviceNumber', `Number ${input.deviceNumber} is already used at this site (S/N ${clash}).`);
     const previousGroup = device.groupId;
@@ -129,9 +162,26 @@ export function devicesService(deps: DevicesServiceDeps) {
   }
 
   /** Records what the device picks up at its next wake-up (and what a cancel restores). */
-  async function pendingChange(tx: DevicesRepository, viewer: ScopeViewer, device: DeviceRow, kind: PendingKind, setting: string, desired: unknown, previous: RestorePoint) {
+  async function pendingChange(
+    tx: DevicesRepository,
+    viewer: ScopeViewer,
+    device: DeviceRow,
+    kind: PendingKind,
+    setting: string,
+    desired: unknown,
+    previous: RestorePoint,
+  ) {
     // The maintenance credential (id -1) is no user: its changes are requested by nobody in particular.
-    await tx.requestChange({ deviceId: device.id, kind, setting, desired, previous, requestedBy: viewer.id > 0 ? viewer.id : null, nextWakeup: device.nextWakeupTime, now: now() });
+    await tx.requestChange({
+      deviceId: device.id,
+      kind,
+      setting,
+      desired,
+      previous,
+      requestedBy: viewer.id > 0 ? viewer.id : null,
+      nextWakeup: device.nextWakeupTime,
+      now: now(),
+    });
   }
 
   async function pumpSetting(viewer: ScopeViewer, serial: string) {
@@ -146,14 +196,21 @@ export function devicesService(deps: DevicesServiceDeps) {
      * compressed) is the costliest thing the server does for a read, a portal write empties it at once
      * anyway, and check-ins reach an open list through the cards' pushes (every 20 s), not through it.
      */
-    listJson: (viewer: ScopeViewer, fresh = false) => cache.get(`deviceList:${scopeKey(viewer)}`, async () => cachedJson(await repo.listJson(deviceScope(viewer))), fresh, { ttlMs: LIST_TTL_MS, bytes: sizeOf }),
+    listJson: (viewer: ScopeViewer, fresh = false) =>
+      cache.get(`deviceList:${scopeKey(viewer)}`, async () => cachedJson(await repo.listJson(deviceScope(viewer))), fresh, {
+        ttlMs: LIST_TTL_MS,
+        bytes: sizeOf,
+      }),
     /**
      * The list answers of the named devices only (GET /api/v1/device?serials=): what the cards poll reads
      * for the cards watched, instead of the whole list. Never cached: a poll diffs the database as it is.
      */
     listOf: (viewer: ScopeViewer, serials: string[]) => repo.listJson(deviceScope(viewer), serials),
     /** The compact pin feed of the same devices as the list (same scope), for the map. */
-    pinsJson: (viewer: ScopeViewer, fresh = false) => cache.get(`devicePins:${scopeKey(viewer)}`, async () => cachedJson(await repo.pinsJson(deviceScope(viewer))), fresh, { bytes: sizeOf }),
+    pinsJson: (viewer: ScopeViewer, fresh = false) =>
+      cache.get(`devicePins:${scopeKey(viewer)}`, async () => cachedJson(await repo.pinsJson(deviceScope(viewer))), fresh, {
+        bytes: sizeOf,
+      }),
     async get(viewer: ScopeViewer, serial: string) {
       const d = await repo.answer(serial, deviceScope(viewer));
       if (!d) throw ApiError.notFound(NOT_FOUND);
@@ -178,7 +235,8 @@ export function devicesService(deps: DevicesServiceDeps) {
       requireDistributor(viewer);
       await repo.transaction(async (tx) => {
         const device = await tx.bySerialForUpdate(input.serialNumber);
-        if (!device || device.groupId != null) throw ApiError.field('serialNumber', 'Please select the serial number in the list above');
+        if (!device || device.groupId != null)
+          throw ApiError.field('serialNumber', 'Please select the serial number in the list above');
         await place(tx, device, input);
       });
       return answer(input.serialNumber);
@@ -204,7 +262,18 @@ export function devicesService(deps: DevicesServiceDeps) {
       requireDistributor(viewer);
       await repo.transaction(async (tx) => {
         const device = await placedInScope(tx, viewer, serial);
-        await tx.update(device.id, { groupId: null, brandId: null, label: '', number: null, address: '', lat: null, lng: null, batchId: null, batch2Id: null, isPause: false });
+        await tx.update(device.id, {
+          groupId: null,
+          brandId: null,
+          label: '',
+          number: null,
+          address: '',
+          lat: null,
+          lng: null,
+          batchId: null,
+          batch2Id: null,
+          isPause: false,
+        });
         await tx.removeExclusiveAssignments(device.id);
         await tx.removeRental(device.id);
         await tx.cancelPendingChanges(device.id, now());
@@ -215,7 +284,15 @@ export function devicesService(deps: DevicesServiceDeps) {
     },
 
     /** POST /api/v1/set_device_config/{serial}: one of active, is_enabled_maintenance, is_enabled_vandalism. */
-    async setConfig(viewer: ScopeViewer, serial: string, input: { active?: boolean | undefined; is_enabled_maintenance?: boolean | undefined; is_enabled_vandalism?: boolean | undefined }) {
+    async setConfig(
+      viewer: ScopeViewer,
+      serial: string,
+      input: {
+        active?: boolean | undefined;
+        is_enabled_maintenance?: boolean | undefined;
+        is_enabled_vandalism?: boolean | undefined;
+      },
+    ) {
       requireOperator(viewer);
       await repo.transaction(async (tx) => {
         const device = await placedInScope(tx, viewer, serial);
@@ -226,13 +303,37 @@ export function devicesService(deps: DevicesServiceDeps) {
             throw ApiError.field('active', 'Activation cannot change while a rental plan is on.');
           }
           await tx.update(device.id, { isActivated: input.active });
-          await pendingChange(tx, viewer, device, 'activation', 'active', { is_activated: input.active }, { devices: { isActivated: device.isActivated } });
+          await pendingChange(
+            tx,
+            viewer,
+            device,
+            'activation',
+            'active',
+            { is_activated: input.active },
+            { devices: { isActivated: device.isActivated } },
+          );
         } else if (input.is_enabled_maintenance !== undefined) {
           await tx.update(device.id, { isEnabledMaintenance: input.is_enabled_maintenance });
-          await pendingChange(tx, viewer, device, 'other', 'is_enabled_maintenance', { is_enabled_maintenance: input.is_enabled_maintenance }, { devices: { isEnabledMaintenance: device.isEnabledMaintenance } });
+          await pendingChange(
+            tx,
+            viewer,
+            device,
+            'other',
+            'is_enabled_maintenance',
+            { is_enabled_maintenance: input.is_enabled_maintenance },
+            { devices: { isEnabledMaintenance: device.isEnabledMaintenance } },
+          );
         } else if (input.is_enabled_vandalism !== undefined) {
           await tx.update(device.id, { isEnabledVandalism: input.is_enabled_vandalism });
-          await pendingChange(tx, viewer, device, 'other', 'is_enabled_vandalism', { is_enabled_vandalism: input.is_enabled_vandalism }, { devices: { isEnabledVandalism: device.isEnabledVandalism } });
+          await pendingChange(
+            tx,
+            viewer,
+            device,
+            'other',
+            'is_enabled_vandalism',
+            { is_enabled_vandalism: input.is_enabled_vandalism },
+            { devices: { isEnabledVandalism: device.isEnabledVandalism } },
+          );
         }
       });
       return { detail: 'Your config setup has been successfully saved.', device: await answer(serial) };
@@ -243,7 +344,15 @@ export function devicesService(deps: DevicesServiceDeps) {
       await repo.transaction(async (tx) => {
         const device = await placedInScope(tx, viewer, serial);
         await tx.update(device.id, { isPause });
-        await pendingChange(tx, viewer, device, 'other', 'pause', { is_pause: isPause }, { devices: { isPause: device.isPause } });
+        await pendingChange(
+          tx,
+          viewer,
+          device,
+          'other',
+          'pause',
+          { is_pause: isPause },
+          { devices: { isPause: device.isPause } },
+        );
       });
       return answer(serial);
     },
@@ -271,10 +380,18 @@ export function devicesService(deps: DevicesServiceDeps) {
       if (!Object.keys(changes).length) throw ApiError.badRequest('Nothing to change.');
       await repo.transaction(async (tx) => {
         const device = await placedInScope(tx, viewer, serial);
-        if (mlPerShot2 !== undefined && device.rightPumpType === 'Unspecified') throw ApiError.field('ml_per_shot2', 'This device has no right pump.');
+        if (mlPerShot2 !== undefined && device.rightPumpType === 'Unspecified')
+          throw ApiError.field('ml_per_shot2', 'This device has no right pump.');
         const old = await tx.pumpSetting(device.id);
         await tx.savePumpSetting(defaultPumpSetting(device.id), { ...changes, ...FIXED_STEPS });
-        const previous = old ? { mlPerShot: old.mlPerShot, mlPerShot2: old.mlPerShot2, vandalismMaxShots: old.vandalismMaxShots, vandalismInterval: old.vandalismInterval } : {};
+        const previous = old
+          ? {
+              mlPerShot: old.mlPerShot,
+              mlPerShot2: old.mlPerShot2,
+              vandalismMaxShots: old.vandalismMaxShots,
+              vandalismInterval: old.vandalismInterval,
+            }
+          : {};
         await pendingChange(tx, viewer, device, 'other', 'pump_setting', changes, { pumpSettings: previous });
       });
       return { detail: 'Your pump settings have been successfully updated.', ...(await pumpSetting(viewer, serial)) };
@@ -288,9 +405,22 @@ export function devicesService(deps: DevicesServiceDeps) {
       await repo.transaction(async (tx) => {
         const device = await placedInScope(tx, viewer, serial);
         await tx.update(device.id, { poweroffTime: String(powerOff), wakeup1Time: String(wakeUp) });
-        await pendingChange(tx, viewer, device, 'other', 'registration_timer', { poweroff_time: powerOff, wakeup1_time: wakeUp }, { devices: { poweroffTime: device.poweroffTime, wakeup1Time: device.wakeup1Time } });
+        await pendingChange(
+          tx,
+          viewer,
+          device,
+          'other',
+          'registration_timer',
+          { poweroff_time: powerOff, wakeup1_time: wakeUp },
+          { devices: { poweroffTime: device.poweroffTime, wakeup1Time: device.wakeup1Time } },
+        );
       });
-      return { detail: 'Your time setup has been successfully saved.', poweroff_time: powerOff, wakeup1_time: wakeUp, device: await answer(serial) };
+      return {
+        detail: 'Your time setup has been successfully saved.',
+        poweroff_time: powerOff,
+        wakeup1_time: wakeUp,
+        device: await answer(serial),
+      };
     },
 
     /** POST /api/v1/resetMl/{serial}: after a refill, the remaining volume of that pump is its full reservoir again. */
@@ -310,17 +440,30 @@ export function devicesService(deps: DevicesServiceDeps) {
      * batch must not have expired on the day of the act; one recalled meanwhile is taken and warned about.
      * The caller checked the device's scope. Answers what each pump took.
      */
-    async refill(tx: DevicesRepository, viewer: ScopeViewer, serial: string, refills: { pump: 1 | 2; batch: number | string }[], day: string) {
+    async refill(
+      tx: DevicesRepository,
+      viewer: ScopeViewer,
+      serial: string,
+      refills: { pump: 1 | 2; batch: number | string }[],
+      day: string,
+    ) {
       const device = await placedInScope(tx, viewer, serial);
       const out: { pump: 1 | 2; batchId: number; batchNo: string; recalled: boolean; batchChanged: boolean }[] = [];
       for (const [i, r] of refills.entries()) {
         const pumpType = (r.pump === 1 ? device.leftPumpType : device.rightPumpType) as PumpType;
-        if (pumpType === 'Unspecified') throw ApiError.field('refills', `Refill ${i + 1}: this device has no ${r.pump === 1 ? 'left' : 'right'} pump.`);
+        if (pumpType === 'Unspecified')
+          throw ApiError.field('refills', `Refill ${i + 1}: this device has no ${r.pump === 1 ? 'left' : 'right'} pump.`);
         const batch = await batchFor(tx, r.batch, pumpType, 'refills', { day, acceptRecalled: true });
         await refillVolume(tx, viewer, device, r.pump, 'refills');
         const current = r.pump === 1 ? device.batchId : device.batch2Id;
         if (current !== batch.id) await tx.update(device.id, r.pump === 1 ? { batchId: batch.id } : { batch2Id: batch.id });
-        out.push({ pump: r.pump, batchId: batch.id, batchNo: batch.batchNo, recalled: batch.isRecalled, batchChanged: current !== batch.id });
+        out.push({
+          pump: r.pump,
+          batchId: batch.id,
+          batchNo: batch.batchNo,
+          recalled: batch.isRecalled,
+          batchChanged: current !== batch.id,
+        });
       }
       await tx.recomputeWarnings([device.id], today());
       return out;
@@ -332,7 +475,8 @@ export function devicesService(deps: DevicesServiceDeps) {
       const serial = await repo.transaction(async (tx) => {
         const row = await tx.pendingChangeInScopeForUpdate(id, deviceScope(viewer));
         if (!row) throw ApiError.notFound('No pending change with this id.');
-        if (row.change.status !== 'pending') throw ApiError.badRequest(`This change is no longer pending (${row.change.status}).`);
+        if (row.change.status !== 'pending')
+          throw ApiError.badRequest(`This change is no longer pending (${row.change.status}).`);
         await tx.cancelChange(row.change, now());
         await tx.recomputeWarnings([row.change.deviceId], today());
         return row.serial;
@@ -343,7 +487,16 @@ export function devicesService(deps: DevicesServiceDeps) {
     async rental(viewer: ScopeViewer, serial: string) {
       const device = await placedInScope(repo, viewer, serial);
       const r = await repo.rental(device.id);
-      if (!r) return { start_date: null, end_date: null, start_time: null, end_time: null, pump_2_start_time: null, pump_2_end_time: null, day_count: 0 };
+      if (!r)
+        return {
+          start_date: null,
+          end_date: null,
+          start_time: null,
+          end_time: null,
+          pump_2_start_time: null,
+          pump_2_end_time: null,
+          day_count: 0,
+        };
       return rentalAnswer(r);
     },
 
@@ -374,10 +527,25 @@ export function devicesService(deps: DevicesServiceDeps) {
           const r = await tx.saveRental(device.id, values);
           await tx.update(device.id, { active: '1' });
           const { updatedAt: _u, ...previousRental } = before ?? { updatedAt: null };
-          await pendingChange(tx, viewer, device, 'rental', 'rental', { start_date: input.startDate, end_date: input.endDate, start_time: values.startTime, end_time: values.endTime, pump_2_start_time: values.pump2StartTime, pump_2_end_time: values.pump2EndTime }, {
-            devices: { active: device.active },
-            rental: before ? (previousRental as RestorePoint['rental']) : null,
-          });
+          await pendingChange(
+            tx,
+            viewer,
+            device,
+            'rental',
+            'rental',
+            {
+              start_date: input.startDate,
+              end_date: input.endDate,
+              start_time: values.startTime,
+              end_time: values.endTime,
+              pump_2_start_time: values.pump2StartTime,
+              pump_2_end_time: values.pump2EndTime,
+            },
+            {
+              devices: { active: device.active },
+              rental: before ? (previousRental as RestorePoint['rental']) : null,
+            },
+          );
           out.push({ serial: device.serial, ...rentalAnswer(r) });
         }
         return out;
@@ -390,7 +558,14 @@ export type DevicesService = ReturnType<typeof devicesService>;
 
 /** The settings of a device that has none stored yet: both pumps on mode 2, the hardware's limits. */
 function defaultPumpSetting(deviceId: number): PumpSettingRow {
-  return { deviceId, ...FIXED_STEPS, mlPerShot: mlPerShotForMode(2), mlPerShot2: mlPerShotForMode(2), vandalismMaxShots: 10, vandalismInterval: 60 };
+  return {
+    deviceId,
+    ...FIXED_STEPS,
+    mlPerShot: mlPerShotForMode(2),
+    mlPerShot2: mlPerShotForMode(2),
+    vandalismMaxShots: 10,
+    vandalismInterval: 60,
+  };
 }
 
 function pumpSettingAnswer(s: PumpSettingRow) {

@@ -25,12 +25,27 @@ export const PENDING_TTL_MS = 7 * 86_400_000;
  */
 export async function requestChange(
   tx: Tx,
-  args: { deviceId: number; kind: PendingKind; setting: string; desired: unknown; previous?: RestorePoint; requestedBy: number | null; nextWakeup: Date | null; now: Date },
+  args: {
+    deviceId: number;
+    kind: PendingKind;
+    setting: string;
+    desired: unknown;
+    previous?: RestorePoint;
+    requestedBy: number | null;
+    nextWakeup: Date | null;
+    now: Date;
+  },
 ): Promise<void> {
   const replaced = await tx
     .update(pendingChanges)
     .set({ status: 'replaced', resolvedAt: args.now })
-    .where(and(eq(pendingChanges.deviceId, args.deviceId), eq(pendingChanges.setting, args.setting), eq(pendingChanges.status, 'pending')))
+    .where(
+      and(
+        eq(pendingChanges.deviceId, args.deviceId),
+        eq(pendingChanges.setting, args.setting),
+        eq(pendingChanges.status, 'pending'),
+      ),
+    )
     .returning({ previous: pendingChanges.previous });
   await tx.insert(pendingChanges).values({
     deviceId: args.deviceId,
@@ -48,7 +63,8 @@ export async function requestChange(
 /** Withdraws a pending change before the device takes it and restores what the portal showed before. */
 export async function cancelChange(tx: Tx, change: typeof pendingChanges.$inferSelect, now: Date): Promise<void> {
   const restore = (change.previous ?? {}) as RestorePoint;
-  if (restore.devices && Object.keys(restore.devices).length) await tx.update(devices).set(restore.devices).where(eq(devices.id, change.deviceId));
+  if (restore.devices && Object.keys(restore.devices).length)
+    await tx.update(devices).set(restore.devices).where(eq(devices.id, change.deviceId));
   if (restore.pumpSettings && Object.keys(restore.pumpSettings).length) {
     await tx.update(pumpSettings).set(restore.pumpSettings).where(eq(pumpSettings.deviceId, change.deviceId));
   }

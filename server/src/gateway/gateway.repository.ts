@@ -18,19 +18,55 @@ export type PendingRow = { id: number; setting: string; desired: unknown };
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 /** What gateway_checkin_store (migration 0006) answers: the locked device row, then what the upload did and read. */
 export type Stored = {
-  id: number; batch_id: number | null; poweroff_time: string | null; wakeup1_time: string | null;
-  is_pause: boolean; is_activated: boolean; is_enabled_maintenance: boolean; is_enabled_vandalism: boolean;
-  left_pump_type: string; right_pump_type: string; battery_percent: number | null; level_sensor1: boolean; level_sensor2: boolean;
-  volume_remain: number; volume_remain2: number; pump_sensor_fault: boolean;
-  pe: { pump: number; ml: number; batch: number | null }[]; lv: number; bt: number; du: number; sm: number;
+  id: number;
+  batch_id: number | null;
+  poweroff_time: string | null;
+  wakeup1_time: string | null;
+  is_pause: boolean;
+  is_activated: boolean;
+  is_enabled_maintenance: boolean;
+  is_enabled_vandalism: boolean;
+  left_pump_type: string;
+  right_pump_type: string;
+  battery_percent: number | null;
+  level_sensor1: boolean;
+  level_sensor2: boolean;
+  volume_remain: number;
+  volume_remain2: number;
+  pump_sensor_fault: boolean;
+  pe: { pump: number; ml: number; batch: number | null }[];
+  lv: number;
+  bt: number;
+  du: number;
+  sm: number;
   settled: { id: number; status: string }[];
   changes: { id: number; setting: string; desired: unknown; status: string; superseded: boolean }[];
-  s1: boolean | null; v1: number | null; s2: boolean | null; v2: number | null; bp: number | null; bv: number | null;
-  l_exp: string | null; l_rec: boolean | null; r_exp: string | null; r_rec: boolean | null;
-  steps_per_second: number | null; steps_per_ml: number | null; ml_per_shot: number | null; steps_per_second2: number | null;
-  steps_per_ml2: number | null; ml_per_shot2: number | null; vandalism_max_shots: number | null; vandalism_interval: number | null;
-  has_rental: boolean; start_date: string | null; end_date: string | null; start_time: string | null; end_time: string | null;
-  pump_2_start_time: string | null; pump_2_end_time: string | null; timezone_id: string | null;
+  s1: boolean | null;
+  v1: number | null;
+  s2: boolean | null;
+  v2: number | null;
+  bp: number | null;
+  bv: number | null;
+  l_exp: string | null;
+  l_rec: boolean | null;
+  r_exp: string | null;
+  r_rec: boolean | null;
+  steps_per_second: number | null;
+  steps_per_ml: number | null;
+  ml_per_shot: number | null;
+  steps_per_second2: number | null;
+  steps_per_ml2: number | null;
+  ml_per_shot2: number | null;
+  vandalism_max_shots: number | null;
+  vandalism_interval: number | null;
+  has_rental: boolean;
+  start_date: string | null;
+  end_date: string | null;
+  start_time: string | null;
+  end_time: string | null;
+  pump_2_start_time: string | null;
+  pump_2_end_time: string | null;
+  timezone_id: string | null;
 };
 
 /** What the gateway service needs from storage; a fake of it tests the service without a database. */
@@ -60,7 +96,11 @@ export function gatewayRepository(db: Db, opts: { synchronousCommit?: Synchronou
       return device;
     },
     async setSecretHash(serial, hash) {
-      const [row] = await db.update(devices).set({ secretHash: hash }).where(eq(devices.serial, serial)).returning({ serial: devices.serial });
+      const [row] = await db
+        .update(devices)
+        .set({ secretHash: hash })
+        .where(eq(devices.serial, serial))
+        .returning({ serial: devices.serial });
       return row?.serial;
     },
     async registeredSerials(serials) {
@@ -119,7 +159,9 @@ async function checkinTransaction<T>(db: Db, commit: SynchronousCommit, body: (c
     return db.transaction((tx) =>
       body({
         store: async (serial, hash, at, upload) =>
-          rowsOf<{ r: Stored | null }>(await tx.execute(sql`select gateway_checkin_store(${serial}, ${hash}, ${at}::timestamptz, ${upload}::jsonb) as r`))[0]?.r ?? null,
+          rowsOf<{ r: Stored | null }>(
+            await tx.execute(sql`select gateway_checkin_store(${serial}, ${hash}, ${at}::timestamptz, ${upload}::jsonb) as r`),
+          )[0]?.r ?? null,
         finish: async (p) => void (await tx.execute(sql`select gateway_checkin_finish(${p}::jsonb)`)),
       }),
     );
@@ -133,7 +175,11 @@ async function checkinTransaction<T>(db: Db, commit: SynchronousCommit, body: (c
     return await body({
       async store(serial, hash, at, upload) {
         open = true;
-        const [, , stored] = results(await client.query(`begin; set local synchronous_commit = ${commit}; select gateway_checkin_store(${lit(serial)}, ${lit(hash)}, ${lit(at)}::timestamptz, ${lit(upload)}::jsonb) as r`));
+        const [, , stored] = results(
+          await client.query(
+            `begin; set local synchronous_commit = ${commit}; select gateway_checkin_store(${lit(serial)}, ${lit(hash)}, ${lit(at)}::timestamptz, ${lit(upload)}::jsonb) as r`,
+          ),
+        );
         return stored?.rows[0]?.r ?? null;
       },
       async finish(p) {
@@ -147,4 +193,3 @@ async function checkinTransaction<T>(db: Db, commit: SynchronousCommit, body: (c
     client.release(broken);
   }
 }
-

@@ -14,14 +14,23 @@ type GatewayConfig = Pick<AppContext['config'], 'secretKey'> & Partial<Pick<AppC
  * checkinSynchronousCommit (the seed, tests) a check-in commits as every other write does.
  */
 export const gatewayServiceOf = (db: Db, config: GatewayConfig, now?: () => Date) =>
-  gatewayService({ repo: gatewayRepository(db, config.checkinSynchronousCommit ? { synchronousCommit: config.checkinSynchronousCommit } : {}), secretKey: config.secretKey, ...(now ? { now } : {}) });
+  gatewayService({
+    repo: gatewayRepository(db, config.checkinSynchronousCommit ? { synchronousCommit: config.checkinSynchronousCommit } : {}),
+    secretKey: config.secretKey,
+    ...(now ? { now } : {}),
+  });
 
 /**
  * The device-facing API under /device/v1, with its own body limit (a check-in may carry 5,000 events).
  * It needs the database and the secret key only: the portal mounts it (app.ts), and so does the
  * gateway role's own process (processes/gateway.ts).
  */
-export function deviceGatewayRouter(ctx: { db: Db; config: GatewayConfig; now?: () => Date; checkedIn?: (serial: string) => void }) {
+export function deviceGatewayRouter(ctx: {
+  db: Db;
+  config: GatewayConfig;
+  now?: () => Date;
+  checkedIn?: (serial: string) => void;
+}) {
   const service = gatewayServiceOf(ctx.db, ctx.config, ctx.now);
   const router = Router();
   router.use(express.json({ limit: '2mb' }));
@@ -49,10 +58,42 @@ export function gatewayAdminRoutes(ctx: AppContext): Routes {
   });
   const tag = 'Device gateway';
   const docs: RouteDoc[] = [
-    { method: 'post', path: '/device/v1/checkin', tag, auth: 'device', summary: 'A device checks in with its telemetry and gets its configuration and pending changes', body: checkinSchema, description: 'Idempotent: dispenses and SMS carry the device sequence number; a retried upload never counts twice. Acknowledge applied changes in `applied` of the next check-in. Timestamps more than 5 minutes ahead of the server clock are refused.', responses: { 200: { description: 'Stored; the configuration, pending changes and nextCheckinBy' }, 401: { description: 'Wrong serial or secret: nothing stored' } } },
-    { method: 'get', path: '/device/v1/config', tag, auth: 'device', summary: 'The configuration and pending changes, without uploading' },
-    { method: 'post', path: '/api/v1/deviceSecret/:serial', tag, summary: 'Rotate the secret of a device (distributors; shown once)', responses: { 200: { description: '{ serial, secret }' }, 404: { description: 'Unknown serial' } } },
-    { method: 'post', path: '/api/v1/provisionDevices', tag, summary: 'Register new serials, unplaced (distributors)', body: provisionDevicesSchema, responses: { 201: { description: '{ provisioned }' } } },
+    {
+      method: 'post',
+      path: '/device/v1/checkin',
+      tag,
+      auth: 'device',
+      summary: 'A device checks in with its telemetry and gets its configuration and pending changes',
+      body: checkinSchema,
+      description:
+        'Idempotent: dispenses and SMS carry the device sequence number; a retried upload never counts twice. Acknowledge applied changes in `applied` of the next check-in. Timestamps more than 5 minutes ahead of the server clock are refused.',
+      responses: {
+        200: { description: 'Stored; the configuration, pending changes and nextCheckinBy' },
+        401: { description: 'Wrong serial or secret: nothing stored' },
+      },
+    },
+    {
+      method: 'get',
+      path: '/device/v1/config',
+      tag,
+      auth: 'device',
+      summary: 'The configuration and pending changes, without uploading',
+    },
+    {
+      method: 'post',
+      path: '/api/v1/deviceSecret/:serial',
+      tag,
+      summary: 'Rotate the secret of a device (distributors; shown once)',
+      responses: { 200: { description: '{ serial, secret }' }, 404: { description: 'Unknown serial' } },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/provisionDevices',
+      tag,
+      summary: 'Register new serials, unplaced (distributors)',
+      body: provisionDevicesSchema,
+      responses: { 201: { description: '{ provisioned }' } },
+    },
   ];
   return { router, docs };
 }

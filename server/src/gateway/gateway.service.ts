@@ -44,7 +44,8 @@ export function gatewayService({ repo, secretKey, now = () => new Date() }: Gate
       const device = await repo.deviceBySerial(serial);
       const expected = Buffer.from(device?.secretHash ?? '0'.repeat(64), 'hex');
       const given = Buffer.from(keyHash(secretKey, secret), 'hex');
-      if (!device?.secretHash || expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) throw unauthorized();
+      if (!device?.secretHash || expected.length !== given.length || !crypto.timingSafeEqual(expected, given))
+        throw unauthorized();
       return device;
     },
 
@@ -69,7 +70,14 @@ export function gatewayService({ repo, secretKey, now = () => new Date() }: Gate
       const serials = [...new Set(input.serials)];
       const taken = await repo.registeredSerials(serials);
       if (taken.length) throw ApiError.field('serials', `Already registered: ${taken.slice(0, 20).join(', ')}`);
-      await repo.insertDevices(serials.map((serial) => ({ serial, leftPumpType: input.leftPumpType, rightPumpType: input.rightPumpType, coreVer: input.coreVer })));
+      await repo.insertDevices(
+        serials.map((serial) => ({
+          serial,
+          leftPumpType: input.leftPumpType,
+          rightPumpType: input.rightPumpType,
+          coreVer: input.coreVer,
+        })),
+      );
       return { provisioned: serials.length };
     },
 
@@ -118,15 +126,25 @@ export function gatewayService({ repo, secretKey, now = () => new Date() }: Gate
         const nextIso = new Date(t.getTime() + sleep * 60_000).toISOString();
 
         const inserted = res.pe;
-        const accepted = { dispenses: inserted.length, duplicates: input.dispenses.length - inserted.length, levels: res.lv, batteries: res.bt, dataUsage: res.du, sms: res.sm };
-        const sum = (p: number, f: (r: (typeof inserted)[number]) => number) => inserted.filter((r) => r.pump === p).reduce((n, r) => n + f(r), 0);
+        const accepted = {
+          dispenses: inserted.length,
+          duplicates: input.dispenses.length - inserted.length,
+          levels: res.lv,
+          batteries: res.bt,
+          dataUsage: res.du,
+          sms: res.sm,
+        };
+        const sum = (p: number, f: (r: (typeof inserted)[number]) => number) =>
+          inserted.filter((r) => r.pump === p).reduce((n, r) => n + f(r), 0);
         const consumed = new Map<number, number>();
         for (const r of inserted) if (r.batch) consumed.set(r.batch, (consumed.get(r.batch) ?? 0) + r.ml);
 
         // Pending changes after this check-in: the statement's own updates merged into what it saw.
         const statusNow = new Map(res.settled.map((c) => [c.id, c.status]));
         const changes = res.changes.map((c) => ({ ...c, status: statusNow.get(c.id) ?? c.status }));
-        const pending = changes.filter((c) => c.status === 'pending').map((c) => ({ id: c.id, setting: c.setting, desired: c.desired }));
+        const pending = changes
+          .filter((c) => c.status === 'pending')
+          .map((c) => ({ id: c.id, setting: c.setting, desired: c.desired }));
 
         // 2. The device row as it will be, for the shared warning rules (what recomputeWarnings read before).
         const after = {
@@ -180,7 +198,14 @@ export function gatewayService({ repo, secretKey, now = () => new Date() }: Gate
           is_enabled_maintenance: res.is_enabled_maintenance,
           is_enabled_vandalism: res.is_enabled_vandalism,
           rental: res.has_rental
-            ? { start_date: res.start_date!, end_date: res.end_date!, start_time: hhmm(res.start_time), end_time: hhmm(res.end_time), pump_2_start_time: hhmm(res.pump_2_start_time), pump_2_end_time: hhmm(res.pump_2_end_time) }
+            ? {
+                start_date: res.start_date!,
+                end_date: res.end_date!,
+                start_time: hhmm(res.start_time),
+                end_time: hhmm(res.end_time),
+                pump_2_start_time: hhmm(res.pump_2_start_time),
+                pump_2_end_time: hhmm(res.pump_2_end_time),
+              }
             : null,
           pump: {
             steps_per_second: res.steps_per_second ?? 300,
@@ -209,7 +234,16 @@ export function gatewayService({ repo, secretKey, now = () => new Date() }: Gate
         is_activated: d.isActivated,
         is_enabled_maintenance: d.isEnabledMaintenance,
         is_enabled_vandalism: d.isEnabledVandalism,
-        rental: r ? { start_date: r.startDate, end_date: r.endDate, start_time: hhmm(r.startTime), end_time: hhmm(r.endTime), pump_2_start_time: hhmm(r.pump2StartTime), pump_2_end_time: hhmm(r.pump2EndTime) } : null,
+        rental: r
+          ? {
+              start_date: r.startDate,
+              end_date: r.endDate,
+              start_time: hhmm(r.startTime),
+              end_time: hhmm(r.endTime),
+              pump_2_start_time: hhmm(r.pump2StartTime),
+              pump_2_end_time: hhmm(r.pump2EndTime),
+            }
+          : null,
         pump: {
           steps_per_second: s?.stepsPerSecond ?? 300,
           steps_per_ml: s?.stepsPerMl ?? 30,
@@ -244,7 +278,11 @@ function checkTimes(input: CheckinInput, t: Date) {
   for (const [field, items] of groups) {
     for (const [i, e] of items.entries()) {
       const at = Date.parse(e.at);
-      if (at > max) throw ApiError.field(field, `Item ${i} is dated ${e.at}, in the future by the server clock (${t.toISOString()}); check the device clock.`);
+      if (at > max)
+        throw ApiError.field(
+          field,
+          `Item ${i} is dated ${e.at}, in the future by the server clock (${t.toISOString()}); check the device clock.`,
+        );
       if (at < min) throw ApiError.field(field, `Item ${i} is dated ${e.at}, older than ${GATEWAY_LIMITS.maxAgeDays} days.`);
     }
   }
@@ -265,4 +303,5 @@ function credentials(header: string | undefined): { serial: string; secret: stri
   return { serial, secret };
 }
 
-const unauthorized = () => new ApiError(401, { detail: 'Invalid device credentials.' }, { 'WWW-Authenticate': 'Basic realm="device"' });
+const unauthorized = () =>
+  new ApiError(401, { detail: 'Invalid device credentials.' }, { 'WWW-Authenticate': 'Basic realm="device"' });

@@ -13,7 +13,10 @@ export function healthRoutes(checks: { database: () => Promise<boolean>; redis?:
     res.json({ status: 'ok' });
   });
   r.get('/readyz', async (_req, res) => {
-    const [db, redis] = await Promise.all([within(checks.database), checks.redis ? within(checks.redis) : Promise.resolve(undefined)]);
+    const [db, redis] = await Promise.all([
+      within(checks.database),
+      checks.redis ? within(checks.redis) : Promise.resolve(undefined),
+    ]);
     const ready = db && redis !== false;
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : 'unavailable',

@@ -20,7 +20,8 @@ export { MISSED_CHECKINS_FOR_OFFLINE, OFFLINE_GRACE_MINUTES };
  * and a 5-minute sleeper would share.
  */
 export async function checkFleetHealth(db: Db, now: Date = realClock.now()) {
-  const minutes = (col: string, fallback: number) => sql.raw(`(case when ${col} ~ '^[0-9]+$' then ${col}::int else ${fallback} end)`);
+  const minutes = (col: string, fallback: number) =>
+    sql.raw(`(case when ${col} ~ '^[0-9]+$' then ${col}::int else ${fallback} end)`);
   const offline = (await db.execute(sql`
     update devices set is_online = false
     where is_online and group_id is not null and last_seen_at is not null

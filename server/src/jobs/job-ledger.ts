@@ -7,7 +7,11 @@ import { jobRuns } from '../db/schema.ts';
 export function dbJobLedger(db: Db, staleAfterMs = 10 * 60_000): JobLedger {
   return {
     async begin(key, name, opts = {}) {
-      const [inserted] = await db.insert(jobRuns).values({ idempotencyKey: key, name, attempts: 1 }).onConflictDoNothing().returning();
+      const [inserted] = await db
+        .insert(jobRuns)
+        .values({ idempotencyKey: key, name, attempts: 1 })
+        .onConflictDoNothing()
+        .returning();
       if (inserted) return 'run';
       // Retry a failed key, or one whose worker died long ago (or that the queue says died: takeOver);
       // never one that is done or live.
@@ -17,20 +21,21 @@ export function dbJobLedger(db: Db, staleAfterMs = 10 * 60_000): JobLedger {
       const [taken] = await db
         .update(jobRuns)
         .set({ status: 'running', attempts: sql`${jobRuns.attempts} + 1`, createdAt: new Date() })
-        .where(
-          and(
-            eq(jobRuns.idempotencyKey, key),
-            sql`(${jobRuns.status} = 'failed' or ${deadRunner})`,
-          ),
-        )
+        .where(and(eq(jobRuns.idempotencyKey, key), sql`(${jobRuns.status} = 'failed' or ${deadRunner})`))
         .returning();
       return taken ? 'run' : 'skip';
     },
     async done(key) {
-      await db.update(jobRuns).set({ status: 'done', finishedAt: new Date(), lastError: null }).where(eq(jobRuns.idempotencyKey, key));
+      await db
+        .update(jobRuns)
+        .set({ status: 'done', finishedAt: new Date(), lastError: null })
+        .where(eq(jobRuns.idempotencyKey, key));
     },
     async failed(key, error) {
-      await db.update(jobRuns).set({ status: 'failed', lastError: error.slice(0, 2000) }).where(eq(jobRuns.idempotencyKey, key));
+      await db
+        .update(jobRuns)
+        .set({ status: 'failed', lastError: error.slice(0, 2000) })
+        .where(eq(jobRuns.idempotencyKey, key));
     },
   };
 }

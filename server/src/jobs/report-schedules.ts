@@ -9,7 +9,13 @@ import { telemetryRepository } from '../telemetry/index.ts';
 
 export type SummaryPeriod = 'daily' | 'weekly';
 type Window = { from: string; until: string };
-type SummarySite = { name: string; devices: number; dispenses: number; sunscreenFlOz: number; sanitizerFlOz: number } & Partial<Window>;
+type SummarySite = {
+  name: string;
+  devices: number;
+  dispenses: number;
+  sunscreenFlOz: number;
+  sanitizerFlOz: number;
+} & Partial<Window>;
 
 /**
  * The previous calendar day, or the previous Monday-to-Sunday week, of the date it is at `now` in `timeZone`:
@@ -29,11 +35,19 @@ export function summaryWindow(period: SummaryPeriod, now: Date, timeZone = 'UTC'
  * the day before) carries its own. The idempotency key (period, user, window) makes a second scheduler, a
  * second process or a retry send nothing twice.
  */
-export async function enqueueSummaries(db: Db, queue: JobQueue<JobName>, period: SummaryPeriod, now = new Date()): Promise<number> {
+export async function enqueueSummaries(
+  db: Db,
+  queue: JobQueue<JobName>,
+  period: SummaryPeriod,
+  now = new Date(),
+): Promise<number> {
   const repo = reportsRepository(db);
   const builder = reportBuilder({ repo, telemetry: telemetryRepository(db), now: () => now });
   const flag = period === 'daily' ? users.notifyDailyDispensation : users.notifyWeeklyReport;
-  const recipients = await db.select().from(users).where(and(eq(users.activated, true), eq(flag, true)));
+  const recipients = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.activated, true), eq(flag, true)));
   let queued = 0;
   for (const u of recipients) {
     const found = await repo.siteDevices(deviceScope({ id: u.id, access: accessOf(u) }));
@@ -43,7 +57,9 @@ export async function enqueueSummaries(db: Db, queue: JobQueue<JobName>, period:
       const key = `${window.from}:${window.until}`;
       byWindow.set(key, { window, devices: [...(byWindow.get(key)?.devices ?? []), d] });
     }
-    const groups = [...byWindow.values()].sort((a, b) => b.devices.length - a.devices.length || b.window.from.localeCompare(a.window.from));
+    const groups = [...byWindow.values()].sort(
+      (a, b) => b.devices.length - a.devices.length || b.window.from.localeCompare(a.window.from),
+    );
     const main = groups[0]?.window ?? summaryWindow(period, now);
     const sites = new Map<number, SummarySite>();
     for (const { window, devices } of groups) {
@@ -51,7 +67,14 @@ export async function enqueueSummaries(db: Db, queue: JobQueue<JobName>, period:
       const own = window.from === main.from && window.until === main.until ? {} : window;
       for (const row of (await builder.reportOf(devices, window.from, window.until)).devices) {
         const d = siteOf.get(row.serial)!;
-        const site = sites.get(d.siteId!) ?? { name: d.siteName ?? '', devices: 0, dispenses: 0, sunscreenFlOz: 0, sanitizerFlOz: 0, ...own };
+        const site = sites.get(d.siteId!) ?? {
+          name: d.siteName ?? '',
+          devices: 0,
+          dispenses: 0,
+          sunscreenFlOz: 0,
+          sanitizerFlOz: 0,
+          ...own,
+        };
         site.devices += 1;
         site.dispenses += row.left_dispensed + row.right_dispensed;
         site.sunscreenFlOz += row.sunscreen_fl_oz;

@@ -17,11 +17,17 @@ export function labelCell(i: number) {
   const slot = i % (COLS * ROWS);
   const left = (PAGE.width - COLS * CELL.width - (COLS - 1) * GAP) / 2;
   const top = (PAGE.height - ROWS * CELL.height - (ROWS - 1) * GAP) / 2;
-  return { x: left + (slot % COLS) * (CELL.width + GAP), y: top + Math.floor(slot / COLS) * (CELL.height + GAP), ...CELL, page: Math.floor(i / (COLS * ROWS)) };
+  return {
+    x: left + (slot % COLS) * (CELL.width + GAP),
+    y: top + Math.floor(slot / COLS) * (CELL.height + GAP),
+    ...CELL,
+    page: Math.floor(i / (COLS * ROWS)),
+  };
 }
 
 /** What a label's code holds: the field app at that device, so a phone's own camera opens it too. */
-export const labelUrl = (publicUrl: string, serial: string) => `${publicUrl.replace(/\/$/, '')}/maintenance?device=${encodeURIComponent(serial)}`;
+export const labelUrl = (publicUrl: string, serial: string) =>
+  `${publicUrl.replace(/\/$/, '')}/maintenance?device=${encodeURIComponent(serial)}`;
 
 /**
  * A PDF of device labels: each a QR code of `<PUBLIC_URL>/maintenance?device=<serial>` (the `qrcode`
@@ -44,11 +50,21 @@ export function labelsPdf(list: LabelDevice[], publicUrl: string, title: string)
     const qx = x + (CELL.width - QR_SIZE) / 2;
     const qy = y + 6;
     doc.save().fillColor('black');
-    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.modules.get(r, c)) doc.rect(qx + (c + quiet) * unit, qy + (r + quiet) * unit, unit + 0.01, unit + 0.01);
+    for (let r = 0; r < n; r++)
+      for (let c = 0; c < n; c++)
+        if (qr.modules.get(r, c)) doc.rect(qx + (c + quiet) * unit, qy + (r + quiet) * unit, unit + 0.01, unit + 0.01);
     doc.fill().restore();
-    doc.font('Body-Bold').fontSize(14).fillColor('black').text(device.serial, x + 4, qy + QR_SIZE + 2, { width: CELL.width - 8, align: 'center', lineBreak: false });
+    doc
+      .font('Body-Bold')
+      .fontSize(14)
+      .fillColor('black')
+      .text(device.serial, x + 4, qy + QR_SIZE + 2, { width: CELL.width - 8, align: 'center', lineBreak: false });
     const line = [device.label, device.site].filter(Boolean).join(' · ');
-    doc.font('Body').fontSize(7).fillColor('#333333').text(line, x + 6, qy + QR_SIZE + 22, { width: CELL.width - 12, align: 'center', height: 18, ellipsis: true });
+    doc
+      .font('Body')
+      .fontSize(7)
+      .fillColor('#333333')
+      .text(line, x + 6, qy + QR_SIZE + 22, { width: CELL.width - 12, align: 'center', height: 18, ellipsis: true });
   });
   doc.end();
   return done;

@@ -20,7 +20,14 @@ export function labelsRoutes(ctx: AppContext): Routes {
   router.get('/deviceLabels', async (req, res) => {
     const q = parse(deviceLabelsQuerySchema, req.query);
     const rows = await ctx.db
-      .select({ serial: devices.serial, label: devices.label, site: deviceGroups.name, siteId: deviceGroups.id, brand: brands.name, number: devices.number })
+      .select({
+        serial: devices.serial,
+        label: devices.label,
+        site: deviceGroups.name,
+        siteId: deviceGroups.id,
+        brand: brands.name,
+        number: devices.number,
+      })
       .from(devices)
       .innerJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
       .leftJoin(brands, eq(brands.id, devices.brandId))
@@ -39,7 +46,14 @@ export function labelsRoutes(ctx: AppContext): Routes {
       if (missing.length) throw ApiError.field('serials', `No device with serial ${missing.join(', ')}.`);
     }
     if (!rows.length) throw ApiError.notFound(q.site !== undefined ? 'No device at this site.' : 'No device of this brand.');
-    const what = q.serials?.length === 1 ? q.serials[0]! : q.site !== undefined ? rows[0]!.site : q.brand !== undefined ? (rows[0]!.brand ?? 'brand') : 'devices';
+    const what =
+      q.serials?.length === 1
+        ? q.serials[0]!
+        : q.site !== undefined
+          ? rows[0]!.site
+          : q.brand !== undefined
+            ? (rows[0]!.brand ?? 'brand')
+            : 'devices';
     const pdf = await labelsPdf(rows, ctx.config.publicUrl, `Labels ${what}`);
     const name = `labels-${what.replace(/[^A-Za-z0-9_-]+/g, '-')}.pdf`;
     // inline: the browser's own viewer opens it (and prints it); a download link sets its own name.

@@ -111,7 +111,11 @@ describe('invalidateAfterWrites', () => {
 describe('caches over one database', () => {
   it('empty each other in process; a cache over another database keeps its values', async () => {
     const db = {};
-    const [a, b, other] = [aggregateCache({ ttlMs: 60_000, database: db }), aggregateCache({ ttlMs: 60_000, database: db }), aggregateCache({ ttlMs: 60_000, database: {} })];
+    const [a, b, other] = [
+      aggregateCache({ ttlMs: 60_000, database: db }),
+      aggregateCache({ ttlMs: 60_000, database: db }),
+      aggregateCache({ ttlMs: 60_000, database: {} }),
+    ];
     let n = 0;
     const compute = async () => ++n;
     await Promise.all([a.get('k', compute), b.get('k', compute), other.get('k', compute)]);

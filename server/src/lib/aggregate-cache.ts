@@ -79,7 +79,7 @@ export function aggregateCache(
     }
   };
   /** Keeps `value` under `key` as the newest entry; a failed computation is not kept. */
-  const store = <T,>(key: string, value: Promise<T>, sized: EntryOptions<T>['bytes']) => {
+  const store = <T>(key: string, value: Promise<T>, sized: EntryOptions<T>['bytes']) => {
     const entry: Entry = { at: Date.now(), value, bytes: 0 };
     entries.delete(key);
     entries.set(key, entry);

@@ -91,7 +91,8 @@ export function isUniqueViolation(err: unknown): boolean {
 const CONNECTING = 'duringConnect';
 
 export function markConnectError<E>(err: E): E {
-  if (err && typeof err === 'object') Object.defineProperty(err, CONNECTING, { value: true, enumerable: false, configurable: true });
+  if (err && typeof err === 'object')
+    Object.defineProperty(err, CONNECTING, { value: true, enumerable: false, configurable: true });
   return err;
 }
 
@@ -104,12 +105,26 @@ export function markConnectError<E>(err: E): E {
  * Such a request may succeed when retried; other errors at query time (55000 among them) stay a 500.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: string; message?: string; cause?: unknown; [CONNECTING]?: boolean } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: string; message?: string; cause?: unknown; [CONNECTING]?: boolean } | undefined, depth = 0;
+    e && depth < 4;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e[CONNECTING]) return true;
     const code = e.code ?? '';
-    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '53300'].includes(code) || code.startsWith('08') || /^57P0[1-5]$/.test(code)) return true;
+    if (
+      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '53300'].includes(code) ||
+      code.startsWith('08') ||
+      /^57P0[1-5]$/.test(code)
+    )
+      return true;
     if (code === '55000' && /not currently accepting connections/i.test(e.message ?? '')) return true;
-    if (/Connection terminated|timeout exceeded when trying to connect|PGlite is closed|Client has encountered a connection error/i.test(e.message ?? '')) return true;
+    if (
+      /Connection terminated|timeout exceeded when trying to connect|PGlite is closed|Client has encountered a connection error/i.test(
+        e.message ?? '',
+      )
+    )
+      return true;
   }
   return false;
 }

@@ -27,11 +27,17 @@ describe('keys', () => {
 
 describe('error handler', () => {
   const answer = (err: unknown) => {
-    const out: { status?: number; body?: unknown; headers: Record<string, string>; logged: unknown[] } = { headers: {}, logged: [] };
+    const out: { status?: number; body?: unknown; headers: Record<string, string>; logged: unknown[] } = {
+      headers: {},
+      logged: [],
+    };
     const res = {
       status: (s: number) => ((out.status = s), res),
       json: (b: unknown) => ((out.body = b), res),
-      set: (k: string | Record<string, string>, v?: string) => (Object.assign(out.headers, typeof k === 'string' ? { [k]: v } : k), res),
+      set: (k: string | Record<string, string>, v?: string) => (
+        Object.assign(out.headers, typeof k === 'string' ? { [k]: v } : k),
+        res
+      ),
     };
     errorHandler((_m, e) => out.logged.push(e))(err, {} as never, res as never, () => undefined);
     return out;
@@ -62,7 +68,11 @@ describe('error handler', () => {
     ];
     for (const err of outages) {
       expect(isDatabaseUnavailable(err), err.message).toBe(true);
-      expect(answer(err)).toMatchObject({ status: 503, headers: { 'Retry-After': '5' }, body: { detail: 'The service is temporarily unavailable. Try again shortly.' } });
+      expect(answer(err)).toMatchObject({
+        status: 503,
+        headers: { 'Retry-After': '5' },
+        body: { detail: 'The service is temporarily unavailable. Try again shortly.' },
+      });
     }
   });
 
@@ -72,6 +82,8 @@ describe('error handler', () => {
     expect(answer(new Error('Failed query', { cause: markConnectError(auth()) }))).toMatchObject({ status: 503 });
     expect(answer(auth())).toMatchObject({ status: 500 });
     // 55000 at query time is a statement that cannot run (a sequence's currval before nextval): a bug, not an outage.
-    expect(answer(Object.assign(new Error('currval of sequence "x" is not yet defined in this session'), { code: '55000' }))).toMatchObject({ status: 500 });
+    expect(
+      answer(Object.assign(new Error('currval of sequence "x" is not yet defined in this session'), { code: '55000' })),
+    ).toMatchObject({ status: 500 });
   });
 });

@@ -24,8 +24,11 @@ async function policy(config: Parameters<typeof securityHeaders>[0]): Promise<Re
 // tests/integration/security-headers.test.ts reads the whole app's headers; these are the policy's rules for
 // MAP_STYLE_URL on their own: the origin with its port, never the path, nothing for a style on this server.
 describe('securityHeaders: an operator map style (MAP_STYLE_URL) under the CSP', () => {
-  it('lets the page fetch a cross-origin style and its tiles, glyphs and sprites from the style\'s origin, and nothing more', async () => {
-    const csp = await policy({ publicUrl: 'http://portal.test', mapStyleUrl: 'https://tiles.example.org:8443/styles/basemap.json?key=public' });
+  it("lets the page fetch a cross-origin style and its tiles, glyphs and sprites from the style's origin, and nothing more", async () => {
+    const csp = await policy({
+      publicUrl: 'http://portal.test',
+      mapStyleUrl: 'https://tiles.example.org:8443/styles/basemap.json?key=public',
+    });
     // The style JSON, a pmtiles:// archive's range requests, glyphs and sprite JSON are fetches (connect-src);
     // the sprite image may be an <img> load (img-src). The origin only, not the style's path or query.
     expect(csp['connect-src']).toEqual(["'self'", 'https://tiles.example.org:8443']);
@@ -52,10 +55,24 @@ describe('securityHeaders: set once, the same as helmet on every answer', () => 
     app.use(express.json());
     app.all('/{*rest}', (_req, res) => void res.status(201).json({ ok: true }));
     const answer = await send(request.agent(app));
-    const { date: _date, connection: _connection, etag: _etag, 'content-length': _length, 'x-powered-by': poweredBy, ...rest } = answer.headers as Record<string, string>;
+    const {
+      date: _date,
+      connection: _connection,
+      etag: _etag,
+      'content-length': _length,
+      'x-powered-by': poweredBy,
+      ...rest
+    } = answer.headers as Record<string, string>;
     return { ...rest, poweredBy } as Record<string, string | undefined>;
   };
-  for (const config of [{ publicUrl: 'http://portal.test' }, { publicUrl: 'https://portal.example.com', mapStyleUrl: 'https://tiles.example.org/style.json', googleMapsApiKey: 'test-key-not-a-secret' }]) {
+  for (const config of [
+    { publicUrl: 'http://portal.test' },
+    {
+      publicUrl: 'https://portal.example.com',
+      mapStyleUrl: 'https://tiles.example.org/style.json',
+      googleMapsApiKey: 'test-key-not-a-secret',
+    },
+  ]) {
     it(`answers what helmet itself answers, whatever the request (${config.publicUrl})`, async () => {
       const requests: ((agent: request.Agent) => request.Test)[] = [
         (agent) => agent.get('/'),

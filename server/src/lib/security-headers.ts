@@ -3,7 +3,13 @@ import type { Request, RequestHandler, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /** Where the Google Maps provider loads from (only allowed when GOOGLE_MAPS_API_KEY is set). */
-const GOOGLE = ['https://maps.googleapis.com', 'https://maps.gstatic.com', 'https://*.googleapis.com', 'https://*.gstatic.com', 'https://*.google.com'];
+const GOOGLE = [
+  'https://maps.googleapis.com',
+  'https://maps.gstatic.com',
+  'https://*.googleapis.com',
+  'https://*.gstatic.com',
+  'https://*.google.com',
+];
 
 type HeaderConfig = { publicUrl: string; mapStyleUrl?: string | undefined; googleMapsApiKey?: string | undefined };
 
@@ -85,7 +91,11 @@ function fixedHeaders(middleware: RequestHandler): RequestHandler {
     },
   };
   let failed: unknown = null;
-  void middleware({ method: 'GET', url: '/', headers: {} } as Request, stand as unknown as Response, (err?: unknown) => void (failed = err ?? null));
+  void middleware(
+    { method: 'GET', url: '/', headers: {} } as Request,
+    stand as unknown as Response,
+    (err?: unknown) => void (failed = err ?? null),
+  );
   if (failed) throw failed instanceof Error ? failed : new Error(String(failed));
   const headers = [...set];
   const drop = [...removed];
@@ -101,6 +111,8 @@ function fixedHeaders(middleware: RequestHandler): RequestHandler {
  * their hash, nothing else.
  */
 export function inlinePageCsp(html: string): string {
-  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${crypto.createHash('sha256').update(m[1]!).digest('base64')}'`);
+  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${crypto.createHash('sha256').update(m[1]!).digest('base64')}'`,
+  );
   return `default-src 'self'; script-src ${hashes.join(' ') || "'none'"}; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`;
 }

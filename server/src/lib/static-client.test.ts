@@ -34,9 +34,16 @@ describe('static client and compression', () => {
     js = built.js;
     app = express();
     app.use(compressAnswers());
-    app.get('/api/v1/big', (_req, res) => void res.json({ rows: Array.from({ length: 500 }, (_, i) => ({ i, name: `row ${i}` })) }));
+    app.get(
+      '/api/v1/big',
+      (_req, res) => void res.json({ rows: Array.from({ length: 500 }, (_, i) => ({ i, name: `row ${i}` })) }),
+    );
     app.get('/api/v1/small', (_req, res) => void res.json({ ok: true }));
-    app.get('/download.xlsx', (_req, res) => void res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').send(Buffer.alloc(4096, 7)));
+    app.get(
+      '/download.xlsx',
+      (_req, res) =>
+        void res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').send(Buffer.alloc(4096, 7)),
+    );
     app.use(staticClient(built.dir));
   });
 
@@ -79,7 +86,11 @@ describe('static client and compression', () => {
   });
 
   it("serves the field app's service worker and manifest with no-cache, compressed or not, and the favicon briefly cached", async () => {
-    for (const [file, encoding] of [['/sw.js', 'br'], ['/sw.js', 'identity'], ['/manifest.webmanifest', 'gzip']] as const) {
+    for (const [file, encoding] of [
+      ['/sw.js', 'br'],
+      ['/sw.js', 'identity'],
+      ['/manifest.webmanifest', 'gzip'],
+    ] as const) {
       const res = await request(app).get(file).set('Accept-Encoding', encoding);
       expect(res.status, file).toBe(200);
       expect(res.headers['cache-control'], `${file} ${encoding}`).toBe('no-cache');

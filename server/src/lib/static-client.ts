@@ -63,7 +63,8 @@ export function preferred<T extends { name: string }>(header: string | undefined
  */
 export function staticClient(clientDir: string): Router {
   const files = new Set(walk(clientDir));
-  const cacheControl = (urlPath: string) => (REVALIDATED.has(urlPath) ? 'no-cache' : urlPath.startsWith(`/${HASHED_DIR}/`) ? IMMUTABLE : SHORT);
+  const cacheControl = (urlPath: string) =>
+    REVALIDATED.has(urlPath) ? 'no-cache' : urlPath.startsWith(`/${HASHED_DIR}/`) ? IMMUTABLE : SHORT;
   const router = Router();
 
   router.use((req, res, next) => {
@@ -83,9 +84,13 @@ export function staticClient(clientDir: string): Router {
     // The type of the original file, not of '.br'; send keeps a Content-Type already set.
     res.type(path.extname(urlPath));
     res.set('Content-Encoding', encoding.name);
-    res.sendFile(path.join(clientDir, urlPath + encoding.suffix), { headers: { 'Cache-Control': cacheControl(urlPath) }, cacheControl: false, dotfiles: 'deny' }, (err) => {
-      if (err) next(err);
-    });
+    res.sendFile(
+      path.join(clientDir, urlPath + encoding.suffix),
+      { headers: { 'Cache-Control': cacheControl(urlPath) }, cacheControl: false, dotfiles: 'deny' },
+      (err) => {
+        if (err) next(err);
+      },
+    );
   });
 
   router.use(

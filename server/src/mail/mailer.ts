@@ -15,7 +15,12 @@ export interface Mailer {
 }
 
 /** SMTP when SMTP_URL is set (smtp://user:pass@host:port); otherwise mails are written to an outbox. */
-export function createMailer(opts: { smtpUrl?: string | undefined; from: string; outboxDir: string; log?: (m: string) => void }): Mailer {
+export function createMailer(opts: {
+  smtpUrl?: string | undefined;
+  from: string;
+  outboxDir: string;
+  log?: (m: string) => void;
+}): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
@@ -35,7 +40,10 @@ export function outboxMailer(dir: string, from: string, log?: (m: string) => voi
       const info = await transport.sendMail({ from, ...message });
       fs.mkdirSync(dir, { recursive: true });
       const to = Array.isArray(message.to) ? message.to.join(',') : message.to;
-      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${to.replace(/[^a-z0-9@.-]/gi, '_').slice(0, 60)}.eml`);
+      const file = path.join(
+        dir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${to.replace(/[^a-z0-9@.-]/gi, '_').slice(0, 60)}.eml`,
+      );
       fs.writeFileSync(file, info.message as Buffer);
       log?.(`mail to ${to} written to ${file}`);
     },

@@ -34,7 +34,11 @@ export type OutboxOptions = {
  * A job the queue gave up on (every attempt failed) is marked failed with the ledger's error: a trace,
  * not a silent loss. Jobs without an idempotency key go straight to the queue (they cannot be deduplicated).
  */
-export function outboxQueue<N extends string>(db: Db, inner: JobQueue<N>, opts: OutboxOptions): JobQueue<N> & { relay(): Promise<void> } {
+export function outboxQueue<N extends string>(
+  db: Db,
+  inner: JobQueue<N>,
+  opts: OutboxOptions,
+): JobQueue<N> & { relay(): Promise<void> } {
   const log = opts.log ?? (() => undefined);
   const resendAfterMs = opts.resendAfterMs ?? 30_000;
   const enqueueTimeoutMs = opts.enqueueTimeoutMs ?? 2_000;
@@ -44,18 +48,37 @@ export function outboxQueue<N extends string>(db: Db, inner: JobQueue<N>, opts: 
   let again = false;
   let closed = false;
 
-  async function handOver(row: { id: number; jobName: string; payload: unknown; idempotencyKey: string; requestId: string | null }): Promise<boolean> {
+  async function handOver(row: {
+    id: number;
+    jobName: string;
+    payload: unknown;
+    idempotencyKey: string;
+    requestId: string | null;
+  }): Promise<boolean> {
     inFlight.add(row.idempotencyKey);
     const enqueue = () => inner.enqueue(row.jobName as N, row.payload, { idempotencyKey: row.idempotencyKey });
-    const sent = (row.requestId && opts.trace ? opts.trace.run(row.requestId, enqueue) : enqueue()).finally(() => inFlight.delete(row.idempotencyKey));
+    const sent = (row.requestId && opts.trace ? opts.trace.run(row.requestId, enqueue) : enqueue()).finally(() =>
+      inFlight.delete(row.idempotencyKey),
+    );
     let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([sent, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`queue did not answer within ${enqueueTimeoutMs} ms`)), enqueueTimeoutMs); })]);
-      await db.update(outbox).set({ relayedAt: new Date(), relayAttempts: sql`${outbox.relayAttempts} + 1`, lastError: null }).where(eq(outbox.id, row.id));
+      await Promise.race([
+        sent,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`queue did not answer within ${enqueueTimeoutMs} ms`)), enqueueTimeoutMs);
+        }),
+      ]);
+      await db
+        .update(outbox)
+        .set({ relayedAt: new Date(), relayAttempts: sql`${outbox.relayAttempts} + 1`, lastError: null })
+        .where(eq(outbox.id, row.id));
       return true;
     } catch (err) {
       sent.catch(() => undefined);
-      await db.update(outbox).set({ relayAttempts: sql`${outbox.relayAttempts} + 1`, lastError: String((err as Error)?.message ?? err).slice(0, 500) }).where(eq(outbox.id, row.id));
+      await db
+        .update(outbox)
+        .set({ relayAttempts: sql`${outbox.relayAttempts} + 1`, lastError: String((err as Error)?.message ?? err).slice(0, 500) })
+        .where(eq(outbox.id, row.id));
       log('outbox: the queue refused a job; it stays recorded and is handed over again', err);
       return false;
     } finally {
@@ -66,10 +89,24 @@ export function outboxQueue<N extends string>(db: Db, inner: JobQueue<N>, opts: 
   async function relayOnce(): Promise<void> {
     const stale = new Date(Date.now() - resendAfterMs);
     const rows = await db
-      .select({ id: outbox.id, jobName: outbox.jobName, payload: outbox.payload, idempotencyKey: outbox.idempotencyKey, requestId: outbox.requestId, relayedAt: outbox.relayedAt, ledger: jobRuns.status, ledgerError: jobRuns.lastError })
+      .select({
+        id: outbox.id,
+        jobName: outbox.jobName,
+        payload: outbox.payload,
+        idempotencyKey: outbox.idempotencyKey,
+        requestId: outbox.requestId,
+        relayedAt: outbox.relayedAt,
+        ledger: jobRuns.status,
+        ledgerError: jobRuns.lastError,
+      })
       .from(outbox)
       .leftJoin(jobRuns, eq(jobRuns.idempotencyKey, outbox.idempotencyKey))
-      .where(and(eq(outbox.status, 'pending'), or(isNull(outbox.relayedAt), lt(outbox.relayedAt, stale), inArray(jobRuns.status, ['done', 'failed']))))
+      .where(
+        and(
+          eq(outbox.status, 'pending'),
+          or(isNull(outbox.relayedAt), lt(outbox.relayedAt, stale), inArray(jobRuns.status, ['done', 'failed'])),
+        ),
+      )
       .orderBy(outbox.id)
       .limit(500);
     const done = rows.filter((r) => r.ledger === 'done').map((r) => r.id);
@@ -78,7 +115,11 @@ export function outboxQueue<N extends string>(db: Db, inner: JobQueue<N>, opts: 
       if (r.ledger === 'done' || inFlight.has(r.idempotencyKey)) continue;
       // BullMQ retries a failed attempt itself: the row is given up only once the last one is long past.
       if (r.ledger === 'failed' && r.relayedAt) {
-        if (r.relayedAt < stale) await db.update(outbox).set({ status: 'failed', finishedAt: new Date(), lastError: r.ledgerError }).where(eq(outbox.id, r.id));
+        if (r.relayedAt < stale)
+          await db
+            .update(outbox)
+            .set({ status: 'failed', finishedAt: new Date(), lastError: r.ledgerError })
+            .where(eq(outbox.id, r.id));
         continue;
       }
       if (r.relayedAt && r.ledger === 'running') continue;
@@ -122,14 +163,21 @@ export function outboxQueue<N extends string>(db: Db, inner: JobQueue<N>, opts: 
       await db
         .insert(outbox)
         .values({ jobName: name, payload, idempotencyKey: o.idempotencyKey, requestId: opts.trace?.current() ?? null })
-        .onConflictDoUpdate({ target: outbox.idempotencyKey, set: { status: 'pending', relayedAt: null, finishedAt: null }, setWhere: sql`${outbox.status} <> 'done'` });
+        .onConflictDoUpdate({
+          target: outbox.idempotencyKey,
+          set: { status: 'pending', relayedAt: null, finishedAt: null },
+          setWhere: sql`${outbox.status} <> 'done'`,
+        });
       void relay();
     },
     async drain() {
       // Everything recorded so far handed over (or the queue is down: then drain returns what it can).
       for (let i = 0; i < 100; i++) {
         await relay();
-        const [left] = await db.select({ n: sql<number>`count(*)::int` }).from(outbox).where(and(eq(outbox.status, 'pending'), isNull(outbox.relayedAt)));
+        const [left] = await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(outbox)
+          .where(and(eq(outbox.status, 'pending'), isNull(outbox.relayedAt)));
         if (!left?.n) break;
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -96,7 +96,11 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
     },
 
     async revokeCredentials(at) {
-      const rows = await db.update(maintenanceCredentials).set({ revokedAt: at }).where(isNull(maintenanceCredentials.revokedAt)).returning({ id: maintenanceCredentials.id });
+      const rows = await db
+        .update(maintenanceCredentials)
+        .set({ revokedAt: at })
+        .where(isNull(maintenanceCredentials.revokedAt))
+        .returning({ id: maintenanceCredentials.id });
       return rows.length;
     },
 
@@ -108,11 +112,16 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
           from (select 1) one
           left join lateral (select created_at, source from maintenance_credentials where revoked_at is null order by created_at desc, id desc limit 1) c on true`),
       );
-      return { active: row?.active ?? 0, lastCreatedAt: row?.last_created_at ? new Date(row.last_created_at) : null, source: row?.source ?? null };
+      return {
+        active: row?.active ?? 0,
+        lastCreatedAt: row?.last_created_at ? new Date(row.last_created_at) : null,
+        source: row?.source ?? null,
+      };
     },
 
     async candidates(scope) {
-      const batchJson = (column: SQL) => sql`(select json_build_object('id', b.id, 'batchNo', b.batch_no, 'expireDate', b.expire_date, 'isRecalled', b.is_recalled) from batches b where b.id = ${column})`;
+      const batchJson = (column: SQL) =>
+        sql`(select json_build_object('id', b.id, 'batchNo', b.batch_no, 'expireDate', b.expire_date, 'isRecalled', b.is_recalled) from batches b where b.id = ${column})`;
       const rows = await db
         .select({
           id: devices.id,
@@ -135,7 +144,10 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
           batch2: sql<Batch | null>`${batchJson(sql`${devices.batch2Id}`)}`,
           // The (device_id, occurred_at) index answers this per device without reading its history.
           firstEventAt: sql<string | null>`(select min(e.occurred_at) from pump_events e where e.device_id = ${devices.id})`,
-          lastRecord: sql<{ performedAt: string; actions: string[] } | null>`(select json_build_object('performedAt', r.performed_at, 'actions', r.actions)
+          lastRecord: sql<{
+            performedAt: string;
+            actions: string[];
+          } | null>`(select json_build_object('performedAt', r.performed_at, 'actions', r.actions)
             from maintenance_records r where r.device_id = ${devices.id} order by r.performed_at desc, r.id desc limit 1)`,
         })
         .from(devices)
@@ -155,14 +167,20 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
         await db.execute(sql`
           select device_id, pump_number::int as pump, ${slot} as slot, sum(volume_ml)::float8 as ml
           from pump_events
-          where device_id in (${sql.join(deviceIds.map((id) => sql`${id}`), sql`, `)})
+          where device_id in (${sql.join(
+            deviceIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})
             and occurred_at >= ${since.toISOString()}::timestamptz and occurred_at < ${until.toISOString()}::timestamptz
           group by 1, 2, 3`),
       ).map((r) => ({ deviceId: Number(r.device_id), pump: Number(r.pump), slot: Number(r.slot), ml: Number(r.ml) }));
     },
 
     async deviceInScope(serial, scope) {
-      const [row] = await db.select({ id: devices.id }).from(devices).where(and(eq(devices.serial, serial), scope));
+      const [row] = await db
+        .select({ id: devices.id })
+        .from(devices)
+        .where(and(eq(devices.serial, serial), scope));
       return row;
     },
 
@@ -170,7 +188,11 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
 
     async insertRecord(values) {
       // A twin with the same key waits on the unique index until the first commits, then inserts nothing.
-      const [row] = await db.insert(maintenanceRecords).values(values).onConflictDoNothing({ target: maintenanceRecords.idempotencyKey }).returning({ id: maintenanceRecords.id });
+      const [row] = await db
+        .insert(maintenanceRecords)
+        .values(values)
+        .onConflictDoNothing({ target: maintenanceRecords.idempotencyKey })
+        .returning({ id: maintenanceRecords.id });
       return row;
     },
 
@@ -179,7 +201,10 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
     },
 
     async recordByKey(idempotencyKey) {
-      const [row] = await db.select({ id: maintenanceRecords.id, deviceId: maintenanceRecords.deviceId }).from(maintenanceRecords).where(eq(maintenanceRecords.idempotencyKey, idempotencyKey));
+      const [row] = await db
+        .select({ id: maintenanceRecords.id, deviceId: maintenanceRecords.deviceId })
+        .from(maintenanceRecords)
+        .where(eq(maintenanceRecords.idempotencyKey, idempotencyKey));
       return row;
     },
 
@@ -215,7 +240,13 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
         .from(maintenanceRecords)
         .innerJoin(devices, eq(devices.id, maintenanceRecords.deviceId))
         .leftJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
-        .where(and(scope, opts.serial ? eq(devices.serial, opts.serial) : undefined, opts.id ? eq(maintenanceRecords.id, opts.id) : undefined))
+        .where(
+          and(
+            scope,
+            opts.serial ? eq(devices.serial, opts.serial) : undefined,
+            opts.id ? eq(maintenanceRecords.id, opts.id) : undefined,
+          ),
+        )
         .orderBy(desc(maintenanceRecords.performedAt), desc(maintenanceRecords.id))
         .limit(opts.limit);
     },

@@ -26,11 +26,19 @@ export const maintenanceServiceOf = (ctx: Pick<AppContext, 'db' | 'config' | 'no
     configuredToken: ctx.config.maintenanceToken,
     publicUrl: ctx.config.publicUrl,
     now: ctx.now,
-    devices: devicesService({ repo: devicesRepository(ctx.db), now: ctx.now, ...(ctx.aggregates ? { cache: ctx.aggregates } : {}) }),
+    devices: devicesService({
+      repo: devicesRepository(ctx.db),
+      now: ctx.now,
+      ...(ctx.aggregates ? { cache: ctx.aggregates } : {}),
+    }),
   });
 
 /** The calls of the /maintenance and /maintenance-result pages (paths of our choosing: the spec names none). */
-export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceOf(ctx), serviceDay = serviceDayServiceOf(ctx)): Routes {
+export function maintenanceRoutes(
+  ctx: AppContext,
+  service = maintenanceServiceOf(ctx),
+  serviceDay = serviceDayServiceOf(ctx),
+): Routes {
   const router = Router();
 
   router.get('/maintenanceDevices', async (req, res) => {
@@ -42,7 +50,8 @@ export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceO
     if (!duplicate && record.refills.length) ctx.pollNudge?.devicesChanged([record.serial]);
     res.status(duplicate ? 200 : 201).json(record);
     // A service plan visiting this device may move on (issue 48); its owner's Service day view hears it live.
-    if (!duplicate) serviceDay.deviceServiced(record.serial).catch((err: unknown) => ctx.log('service plan progress failed', err));
+    if (!duplicate)
+      serviceDay.deviceServiced(record.serial).catch((err: unknown) => ctx.log('service plan progress failed', err));
   });
   router.get('/maintenanceRecord/:id/photo', async (req, res) => {
     const photo = await service.photo(viewerOf(req), parse(z.coerce.number().int().positive(), req.params.id));
@@ -77,10 +86,14 @@ export function maintenanceRoutes(ctx: AppContext, service = maintenanceServiceO
       method: 'post',
       path: '/api/v1/maintenanceRecord',
       tag,
-      summary: 'Record what was done on a device: refills per pump with their batch, battery replaced, repaired with a note, a photo',
+      summary:
+        'Record what was done on a device: refills per pump with their batch, battery replaced, repaired with a note, a photo',
       description: `${credential} The maintenance credential, distributors, and market partners on their own devices; clients get 403. A device outside the caller's scope answers {"serial": ["No device with this serial."]}. The first body ({serial, actions, note}) is a log entry only. A refill ({pump, batch}) sets that pump's remaining volume to its full reservoir and its batch, as resetMl and the device forms do (the batch must hold the pump's fluid and not have expired on the day of the act; one recalled meanwhile is taken, and the device warns Batch recalled: the answer's warnings say so). performed_at: the phone's time of the act, within the last 7 days, never in the future. idempotency_key: sent again, the stored record is answered with 200 and nothing changes. crew: declared by the technician, not proven (the credential is shared). photo: base64 JPEG, at most 1 MB.`,
       body: maintenanceRecordInputSchema,
-      responses: { 201: { description: 'The record', schema: maintenanceRecordSchema }, 200: { description: 'The same record, already stored under this idempotency key', schema: maintenanceRecordSchema } },
+      responses: {
+        201: { description: 'The record', schema: maintenanceRecordSchema },
+        200: { description: 'The same record, already stored under this idempotency key', schema: maintenanceRecordSchema },
+      },
     },
     {
       method: 'get',

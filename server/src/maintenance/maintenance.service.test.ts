@@ -6,7 +6,13 @@ import { maintenanceService } from './maintenance.service.ts';
 const NOW = new Date('2026-11-23T12:00:00Z');
 const DIST = { id: 1, access: 'distributor' as const, email: 'd@x.test' };
 const CLIENT = { id: 2, access: 'client' as const, email: 'c@x.test' };
-const CREDENTIAL = { id: -1, access: 'distributor' as const, email: 'service@fleet.internal', readOnly: true, username: 'maintenance' };
+const CREDENTIAL = {
+  id: -1,
+  access: 'distributor' as const,
+  email: 'service@fleet.internal',
+  readOnly: true,
+  username: 'maintenance',
+};
 
 const row = (id: number, over: Partial<MaintenanceCandidateRow> = {}): MaintenanceCandidateRow => ({
   id,
@@ -33,7 +39,8 @@ const row = (id: number, over: Partial<MaintenanceCandidateRow> = {}): Maintenan
 });
 
 /** A flat rate of `mlPerHour` for pump 1 of a device over the 4-week window (each slot seen 4 times). */
-const flat = (deviceId: number, mlPerHour: number): SlotRow[] => Array.from({ length: 168 }, (_, slot) => ({ deviceId, pump: 1, slot, ml: 4 * mlPerHour }));
+const flat = (deviceId: number, mlPerHour: number): SlotRow[] =>
+  Array.from({ length: 168 }, (_, slot) => ({ deviceId, pump: 1, slot, ml: 4 * mlPerHour }));
 
 function setup(rows: MaintenanceCandidateRow[], slots: SlotRow[]) {
   const credentials = new Map<string, { revoked: boolean; source: string }>();
@@ -71,7 +78,14 @@ function setup(rows: MaintenanceCandidateRow[], slots: SlotRow[]) {
     records: async () => [],
   };
   const devices = { refill: async () => [] };
-  return maintenanceService({ repo, secretKey: 'k'.repeat(32), configuredToken: 'configured0123456789', publicUrl: 'http://portal.test', now: () => NOW, devices });
+  return maintenanceService({
+    repo,
+    secretKey: 'k'.repeat(32),
+    configuredToken: 'configured0123456789',
+    publicUrl: 'http://portal.test',
+    now: () => NOW,
+    devices,
+  });
 }
 
 describe('maintenance service', () => {
@@ -97,7 +111,16 @@ describe('maintenance service', () => {
   });
 
   it('a batch expired, recalled or almost expired is a reason; an unspecified pump is not a pump', async () => {
-    const s = setup([row(5, { batch: { id: 9, batchNo: 'B9', expireDate: '2026-12-01', isRecalled: false }, rightPumpType: 'Unspecified', volumeRemain2: 0 })], []);
+    const s = setup(
+      [
+        row(5, {
+          batch: { id: 9, batchNo: 'B9', expireDate: '2026-12-01', isRecalled: false },
+          rightPumpType: 'Unspecified',
+          volumeRemain2: 0,
+        }),
+      ],
+      [],
+    );
     const [d] = await s.devices(DIST);
     expect(d!.reasons).toEqual(['batch']);
     expect(d!.pumps).toHaveLength(1);

@@ -58,7 +58,9 @@ export function maintenanceService(deps: MaintenanceServiceDeps) {
   let registered: Promise<void> | undefined;
   /** The configured credential, registered once per process before it is first checked. */
   const registerConfigured = () =>
-    (registered ??= deps.configuredToken ? repo.registerCredential(hash(deps.configuredToken), 'configuration', null) : Promise.resolve());
+    (registered ??= deps.configuredToken
+      ? repo.registerCredential(hash(deps.configuredToken), 'configuration', null)
+      : Promise.resolve());
 
   function requireManager(viewer: Viewer) {
     if (!isDistributor(viewer) || viewer.readOnly) throw ApiError.forbidden();
@@ -104,7 +106,11 @@ export function maintenanceService(deps: MaintenanceServiceDeps) {
       const now = deps.now();
       const rows = await repo.candidates(deviceScope(viewer));
       const window = forecastWindow(now);
-      const slots = await repo.slotTotals(rows.map((r) => r.id), window.start, window.end);
+      const slots = await repo.slotTotals(
+        rows.map((r) => r.id),
+        window.start,
+        window.end,
+      );
       const today = now.toISOString().slice(0, 10);
       const list = rows.map((r) => toMaintenanceDevice(r, slots, now, today)).filter((d) => d.reasons.length > 0);
       return list.sort(
@@ -147,15 +153,25 @@ export function maintenanceService(deps: MaintenanceServiceDeps) {
         });
         if (!inserted) {
           const twin = (await tx.recordByKey(input.idempotency_key!))!;
-          if (twin.deviceId !== device.id) throw new ApiError(409, { idempotency_key: ['This key was already used for a record of another device.'] });
+          if (twin.deviceId !== device.id)
+            throw new ApiError(409, { idempotency_key: ['This key was already used for a record of another device.'] });
           return { id: twin.id, duplicate: true };
         }
         if (input.refills.length) {
           // The batch must not have expired on the day of the act (UTC, the day batches use).
-          const refills = await deps.devices.refill(tx.devices(), viewer, input.serial, input.refills, performedAt.toISOString().slice(0, 10));
+          const refills = await deps.devices.refill(
+            tx.devices(),
+            viewer,
+            input.serial,
+            input.refills,
+            performedAt.toISOString().slice(0, 10),
+          );
           const warnings = refills
             .filter((r) => r.recalled)
-            .map((r) => `Batch ${r.batchNo} in the ${r.pump === 1 ? 'left' : 'right'} pump was recalled: the device now warns of it (Batch recalled).`);
+            .map(
+              (r) =>
+                `Batch ${r.batchNo} in the ${r.pump === 1 ? 'left' : 'right'} pump was recalled: the device now warns of it (Batch recalled).`,
+            );
           const actions = new Set<MaintenanceAction>(input.actions);
           if (refills.some((r) => r.batchChanged)) actions.add('batch_replaced');
           await tx.updateRecord(inserted.id, {
@@ -190,7 +206,10 @@ function toRecord(r: Awaited<ReturnType<MaintenanceRepository['records']>>[numbe
     id: r.id,
     serial: r.serial,
     label: r.label,
-    site: r.siteName === null && r.siteAddress === null ? null : { name: r.siteName ?? '', address: r.siteAddress ?? '', timezone_id: r.timezoneId },
+    site:
+      r.siteName === null && r.siteAddress === null
+        ? null
+        : { name: r.siteName ?? '', address: r.siteAddress ?? '', timezone_id: r.timezoneId },
     actions: r.actions as MaintenanceAction[],
     note: r.note,
     recorded_by: r.recordedBy,
@@ -210,8 +229,13 @@ function toRecord(r: Awaited<ReturnType<MaintenanceRepository['records']>>[numbe
 export function timeOfAct(performedAt: string | undefined, now: Date): Date {
   if (performedAt === undefined) return now;
   const at = new Date(performedAt);
-  if (at.getTime() > now.getTime() + MAINTENANCE_CLOCK_SKEW_MS) throw ApiError.field('performed_at', 'The time of the act is in the future: check the phone\'s clock.');
-  if (at.getTime() < now.getTime() - MAINTENANCE_BACKDATE_DAYS * 86_400_000) throw ApiError.field('performed_at', `The act is more than ${MAINTENANCE_BACKDATE_DAYS} days old: records are accepted for ${MAINTENANCE_BACKDATE_DAYS} days.`);
+  if (at.getTime() > now.getTime() + MAINTENANCE_CLOCK_SKEW_MS)
+    throw ApiError.field('performed_at', "The time of the act is in the future: check the phone's clock.");
+  if (at.getTime() < now.getTime() - MAINTENANCE_BACKDATE_DAYS * 86_400_000)
+    throw ApiError.field(
+      'performed_at',
+      `The act is more than ${MAINTENANCE_BACKDATE_DAYS} days old: records are accepted for ${MAINTENANCE_BACKDATE_DAYS} days.`,
+    );
   return at.getTime() > now.getTime() ? now : at;
 }
 
@@ -231,7 +255,9 @@ export function toMaintenanceDevice(r: MaintenanceCandidateRow, slots: SlotRow[]
         pump_type: pump === 1 ? r.leftPumpType : r.rightPumpType,
         volume_remain: volume,
         low_fluid: volume <= LOW_FLUID_THRESHOLD,
-        batch: b ? { id: b.id, batch_no: b.batchNo, status: status!, is_recalled: b.isRecalled, expire_date: b.expireDate } : null,
+        batch: b
+          ? { id: b.id, batch_no: b.batchNo, status: status!, is_recalled: b.isRecalled, expire_date: b.expireDate }
+          : null,
         forecast,
         forecast_text: forecastText(forecast),
       };
@@ -244,7 +270,8 @@ export function toMaintenanceDevice(r: MaintenanceCandidateRow, slots: SlotRow[]
   if (r.warningLists.length) reasons.push('warning');
   if (pumps.some((p) => p.low_fluid)) reasons.push('low_fluid');
   if (lowBattery) reasons.push('low_battery');
-  if (pumps.some((p) => p.batch && (p.batch.is_recalled || p.batch.status === 'EXPIRED' || p.batch.status === 'ALMOST_EXPIRED'))) reasons.push('batch');
+  if (pumps.some((p) => p.batch && (p.batch.is_recalled || p.batch.status === 'EXPIRED' || p.batch.status === 'ALMOST_EXPIRED')))
+    reasons.push('batch');
   if (runsOut !== null && runsOut <= RUNS_OUT_SOON_DAYS) reasons.push('runs_out_soon');
   return {
     serial: r.serial,

@@ -40,15 +40,30 @@ export function buildOpenApi(docs: RouteDoc[], info: { title: string; version: s
   const paths: Record<string, Record<string, unknown>> = {};
   for (const d of docs) {
     const path = d.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const params = [...d.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-    const query = d.query ? Object.entries((jsonSchema(d.query, 'input').properties ?? {}) as Record<string, unknown>).map(([name, schema]) => ({ name, in: 'query', required: false, schema })) : [];
+    const params = [...d.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    const query = d.query
+      ? Object.entries((jsonSchema(d.query, 'input').properties ?? {}) as Record<string, unknown>).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema,
+        }))
+      : [];
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(d.responses ?? { 200: { description: 'OK' } })) {
-      responses[status] = r.schema ? { description: r.description, content: { 'application/json': { schema: jsonSchema(r.schema, 'output') } } } : { description: r.description };
+      responses[status] = r.schema
+        ? { description: r.description, content: { 'application/json': { schema: jsonSchema(r.schema, 'output') } } }
+        : { description: r.description };
     }
     if ((d.auth ?? 'token') !== 'none') {
       responses['401'] ??= { description: 'Missing or invalid credentials' };
-      if ((d.auth ?? 'token') === 'token') responses['403'] ??= { description: 'Account deactivated, or the action is not allowed for this role' };
+      if ((d.auth ?? 'token') === 'token')
+        responses['403'] ??= { description: 'Account deactivated, or the action is not allowed for this role' };
     }
     if (d.body || d.multipart) responses['400'] ??= { description: 'Invalid input: `{ field: [messages] }` or `{ detail }`' };
     const requestBody = d.body
@@ -72,7 +87,12 @@ export function buildOpenApi(docs: RouteDoc[], info: { title: string; version: s
     paths,
     components: {
       securitySchemes: {
-        tokenAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <key> from POST /auth/token/login/' },
+        tokenAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'Token <key> from POST /auth/token/login/',
+        },
         deviceAuth: { type: 'http', scheme: 'basic', description: 'Device serial and device secret' },
       },
     },

@@ -9,7 +9,10 @@ describe('heapGrowingPercent', () => {
     expect(heapGrowingPercent({ HEAP_GROWING_PERCENT: ' ' })).toBe(50);
     expect(heapGrowingPercent({ HEAP_GROWING_PERCENT: '0' })).toBe(0);
     expect(heapGrowingPercent({ HEAP_GROWING_PERCENT: '100' })).toBe(100);
-    for (const bad of ['-5', '1.5', 'half', '301']) expect(() => heapGrowingPercent({ HEAP_GROWING_PERCENT: bad })).toThrow(/HEAP_GROWING_PERCENT must be a whole number from 0 to 300/);
+    for (const bad of ['-5', '1.5', 'half', '301'])
+      expect(() => heapGrowingPercent({ HEAP_GROWING_PERCENT: bad })).toThrow(
+        /HEAP_GROWING_PERCENT must be a whole number from 0 to 300/,
+      );
   });
 });
 
@@ -32,7 +35,9 @@ function churn(percent: number) {
     }
     globalThis.gc();
     console.log(JSON.stringify({ max, live: process.memoryUsage().heapUsed, kept: live.length + ring.length }));`;
-  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(run.stderr);
   return JSON.parse(run.stdout) as { max: number; live: number };
 }

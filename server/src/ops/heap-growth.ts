@@ -20,7 +20,8 @@ export function heapGrowingPercent(env: NodeJS.ProcessEnv): number {
   const raw = env.HEAP_GROWING_PERCENT?.trim();
   if (!raw) return DEFAULT_HEAP_GROWING_PERCENT;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 300) throw new ConfigError(`HEAP_GROWING_PERCENT must be a whole number from 0 to 300: ${raw}`);
+  if (!Number.isInteger(value) || value < 0 || value > 300)
+    throw new ConfigError(`HEAP_GROWING_PERCENT must be a whole number from 0 to 300: ${raw}`);
   return value;
 }
 

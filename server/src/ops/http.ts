@@ -12,7 +12,12 @@ import type { ProcessMetrics } from './metrics.ts';
  * logs and into the jobs the request queues), one JSON access-log line per request, the latency
  * histogram, and the drain switch of a shutting-down process.
  */
-export function opsMiddleware(opts: { logger: Logger; metrics?: ProcessMetrics; draining?: RequestHandler; quietSuccess?: boolean }): RequestHandler[] {
+export function opsMiddleware(opts: {
+  logger: Logger;
+  metrics?: ProcessMetrics;
+  draining?: RequestHandler;
+  quietSuccess?: boolean;
+}): RequestHandler[] {
   const access = pinoHttp({
     logger: opts.logger,
     genReqId: (req, res) => {
@@ -26,7 +31,8 @@ export function opsMiddleware(opts: { logger: Logger; metrics?: ProcessMetrics; 
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
     // quietSuccess (the text lines of `npm start`): a person watching the terminal sees failures, not one
     // line per check-in of the demo fleet; the JSON log of the scaled roles keeps every request.
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : opts.quietSuccess ? 'silent' : 'info'),
+    customLogLevel: (_req, res, err) =>
+      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : opts.quietSuccess ? 'silent' : 'info',
     serializers: {
       // Never the Authorization header or cookies; the path without its query (tokens travel there).
       req: (req: { method: string; url: string }) => ({ method: req.method, path: String(req.url).split('?')[0] }),
@@ -36,9 +42,13 @@ export function opsMiddleware(opts: { logger: Logger; metrics?: ProcessMetrics; 
   const withContext: RequestHandler = (req, _res, next) => {
     requestContext.run({ requestId: String(req.id) }, next);
   };
-  return [access as unknown as RequestHandler, withContext, ...(opts.metrics ? [opts.metrics.httpMiddleware] : []), ...(opts.draining ? [opts.draining] : [])];
+  return [
+    access as unknown as RequestHandler,
+    withContext,
+    ...(opts.metrics ? [opts.metrics.httpMiddleware] : []),
+    ...(opts.draining ? [opts.draining] : []),
+  ];
 }
-
 
 /** Where a server listens, for the start-up line: `0.0.0.0:8080`, `[::]:8080`. */
 export function describeAddress(s: Server): string {

@@ -41,9 +41,22 @@ export const bullPrefixOf = (redisPrefix: string | undefined) => (redisPrefix ? 
  * also takes jobs (a `start:server` only adds them; a `start:worker` runs them). Without Redis: the
  * in-process runner of the one-command run.
  */
-export function jobQueueFor(opts: { config: Config; database: Database; mailer: Mailer; runWorker: boolean; redisPrefix?: string; concurrency?: number; log: (m: string, e?: unknown) => void; env?: NodeJS.ProcessEnv }) {
+export function jobQueueFor(opts: {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+  runWorker: boolean;
+  redisPrefix?: string;
+  concurrency?: number;
+  log: (m: string, e?: unknown) => void;
+  env?: NodeJS.ProcessEnv;
+}) {
   const env = opts.env ?? process.env;
-  const deps: JobDeps = { mailer: heldMailer(opts.mailer, env, opts.config.isProduction, opts.log), reports: reportRenderer(opts.database.db), servicePlans: servicePlanRenderer(opts.database.db) };
+  const deps: JobDeps = {
+    mailer: heldMailer(opts.mailer, env, opts.config.isProduction, opts.log),
+    reports: reportRenderer(opts.database.db),
+    servicePlans: servicePlanRenderer(opts.database.db),
+  };
   const ledger = dbJobLedger(opts.database.db);
   if (!opts.config.redisUrl) return { queue: inProcessQueue(jobs, deps, ledger, opts.log), depth: undefined };
   const queue = bullmqQueue(jobs, deps, ledger, {

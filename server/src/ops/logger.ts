@@ -34,7 +34,12 @@ export function requestIdOf(header: unknown): string {
 export type LogFormat = 'json' | 'text';
 export type LogFn = (msg: string, err?: unknown) => void;
 
-export function createLogger(opts: { role: string; format: LogFormat; level?: string; destination?: NodeJS.WritableStream }): Logger {
+export function createLogger(opts: {
+  role: string;
+  format: LogFormat;
+  level?: string;
+  destination?: NodeJS.WritableStream;
+}): Logger {
   const options = {
     level: opts.level ?? 'info',
     base: { pid: process.pid, role: opts.role },
@@ -47,7 +52,8 @@ export function createLogger(opts: { role: string; format: LogFormat; level?: st
     },
     serializers: { err: pino.stdSerializers.err },
   };
-  if (opts.format === 'json') return pino(options, (opts.destination as pino.DestinationStream | undefined) ?? pino.destination({ fd: 1, sync: false }));
+  if (opts.format === 'json')
+    return pino(options, (opts.destination as pino.DestinationStream | undefined) ?? pino.destination({ fd: 1, sync: false }));
   return pino(options, textStream(opts.destination ?? process.stdout));
 }
 
@@ -56,7 +62,12 @@ function textStream(out: NodeJS.WritableStream): Writable {
   return new Writable({
     write(chunk, _enc, done) {
       try {
-        const { level, msg, requestId, err } = JSON.parse(String(chunk)) as { level: number; msg?: string; requestId?: string; err?: { stack?: string; message?: string } };
+        const { level, msg, requestId, err } = JSON.parse(String(chunk)) as {
+          level: number;
+          msg?: string;
+          requestId?: string;
+          err?: { stack?: string; message?: string };
+        };
         const prefix = level >= 50 ? 'error: ' : level === 40 ? 'warn: ' : '';
         out.write(`${prefix}${msg ?? ''}${requestId ? ` [${requestId}]` : ''}${err ? `\n${err.stack ?? err.message}` : ''}\n`);
       } catch {
@@ -80,13 +91,15 @@ export function logFn(logger: Logger, level: 'info' | 'warn' | 'error' = 'info')
  * (seed progress, the simulator) are JSON lines too. An Error among the arguments becomes `err`.
  */
 export function routeConsole(logger: Logger) {
-  const write = (level: 'info' | 'warn' | 'error') => (...args: unknown[]) => {
-    const err = args.find((a) => a instanceof Error) as Error | undefined;
-    const rest = err ? args.filter((a) => a !== err) : args;
-    const msg = util.format(...rest).trim();
-    if (err) logger[level]({ err }, msg || err.message);
-    else logger[level](msg);
-  };
+  const write =
+    (level: 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) => {
+      const err = args.find((a) => a instanceof Error) as Error | undefined;
+      const rest = err ? args.filter((a) => a !== err) : args;
+      const msg = util.format(...rest).trim();
+      if (err) logger[level]({ err }, msg || err.message);
+      else logger[level](msg);
+    };
   console.log = write('info');
   console.info = write('info');
   console.warn = write('warn');

@@ -7,7 +7,9 @@ import { processMetrics, routeOf } from './metrics.ts';
 /** The value of one series in Prometheus text: `name{labels...} value`, all the given labels present. */
 function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
   const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  const line = text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && want.every((w) => l.includes(w)));
+  const line = text
+    .split('\n')
+    .find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && want.every((w) => l.includes(w)));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
@@ -30,7 +32,10 @@ function appWith(metrics: ReturnType<typeof processMetrics>) {
     res.status(outcome === 'failed' ? 500 : 204).end();
   });
   app.use('/device/v1', gateway);
-  app.use(((err, _req, res, _next) => void res.status((err as { status: number }).status).json({ detail: 'x' })) as express.ErrorRequestHandler);
+  app.use(
+    ((err, _req, res, _next) =>
+      void res.status((err as { status: number }).status).json({ detail: 'x' })) as express.ErrorRequestHandler,
+  );
   return app;
 }
 
@@ -38,7 +43,8 @@ describe('processMetrics (GET /metrics)', () => {
   it('times requests by route pattern (under its mount path, errors too), method and status, never by the raw path', async () => {
     const metrics = processMetrics({ role: 'server' });
     const app = appWith(metrics);
-    for (const serial of ['SP240001', 'SP240002', 'SP240003']) expect((await request(app).get(`/api/v1/device/${serial}`)).status).toBe(200);
+    for (const serial of ['SP240001', 'SP240002', 'SP240003'])
+      expect((await request(app).get(`/api/v1/device/${serial}`)).status).toBe(200);
     expect((await request(app).get('/api/v1/device/SP404')).status).toBe(404);
     expect((await request(app).get('/nothing/here')).status).toBe(404);
     const text = await metrics.text();
@@ -66,7 +72,9 @@ describe('processMetrics (GET /metrics)', () => {
     expect(series(text, 'device_checkins_total', { outcome: 'accepted' })).toBe(2);
     expect(series(text, 'device_checkins_total', { outcome: 'refused' })).toBe(1);
     expect(series(text, 'device_checkins_total', { outcome: 'failed' })).toBe(1);
-    expect(series(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/device/v1/checkin', status: '204' })).toBe(2);
+    expect(
+      series(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/device/v1/checkin', status: '204' }),
+    ).toBe(2);
   });
 
   it('reports open sockets, upstream polls by topic and the queue depth by state as they are now', async () => {
@@ -114,7 +122,9 @@ describe('processMetrics (GET /metrics)', () => {
     };
     const mailer = metrics.countedMailer(inner);
     let text = await metrics.text();
-    expect([series(text, 'mails_total', { outcome: 'sent' }), series(text, 'mails_total', { outcome: 'failed' })]).toEqual([0, 0]);
+    expect([series(text, 'mails_total', { outcome: 'sent' }), series(text, 'mails_total', { outcome: 'failed' })]).toEqual([
+      0, 0,
+    ]);
     const message = { to: 'a@example.test', subject: 'Daily', text: 'x' } as Parameters<Mailer['send']>[0];
     await mailer.send(message);
     await mailer.send({ ...message, to: 'b@example.test' });

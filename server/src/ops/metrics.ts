@@ -20,10 +20,25 @@ export function processMetrics(opts: { role: string }) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const polls = new Counter({ name: 'upstream_polls_total', help: 'Upstream GETs the pollers made to the device API, by topic.', labelNames: ['topic'] as const, registers: [registry] });
+  const polls = new Counter({
+    name: 'upstream_polls_total',
+    help: 'Upstream GETs the pollers made to the device API, by topic.',
+    labelNames: ['topic'] as const,
+    registers: [registry],
+  });
   for (const topic of ['device', 'deviceCards', 'simLog', 'overview']) polls.inc({ topic }, 0);
-  const checkins = new Counter({ name: 'device_checkins_total', help: 'Device check-ins at POST /device/v1/checkin, by outcome (accepted: 2xx, refused: 4xx, failed: 5xx).', labelNames: ['outcome'] as const, registers: [registry] });
-  const mails = new Counter({ name: 'mails_total', help: 'Mails handed to SMTP (or the outbox directory), by outcome: sent or failed.', labelNames: ['outcome'] as const, registers: [registry] });
+  const checkins = new Counter({
+    name: 'device_checkins_total',
+    help: 'Device check-ins at POST /device/v1/checkin, by outcome (accepted: 2xx, refused: 4xx, failed: 5xx).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const mails = new Counter({
+    name: 'mails_total',
+    help: 'Mails handed to SMTP (or the outbox directory), by outcome: sent or failed.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   for (const outcome of ['sent', 'failed']) mails.inc({ outcome }, 0);
 
   let socketCount: () => number = () => 0;
@@ -72,7 +87,8 @@ export function processMetrics(opts: { role: string }) {
       const route = matched ?? routeOf(req.baseUrl, (current as { path?: unknown } | undefined)?.path, req.path);
       const status = res.statusCode;
       end({ method: req.method, route, status: String(status) });
-      if (route === '/device/v1/checkin' && req.method === 'POST') checkins.inc({ outcome: status < 300 ? 'accepted' : status < 500 ? 'refused' : 'failed' });
+      if (route === '/device/v1/checkin' && req.method === 'POST')
+        checkins.inc({ outcome: status < 300 ? 'accepted' : status < 500 ? 'refused' : 'failed' });
     });
     next();
   };

@@ -22,10 +22,14 @@ describe('processRole', () => {
     expect(roleRequirements('all', {})).toEqual([]);
     expect(roleRequirements('server', { databaseUrl: 'postgres://x', redisUrl: 'redis://x' })).toEqual([]);
     expect(roleRequirements('server', {})).toHaveLength(2);
-    expect(roleRequirements('worker', { databaseUrl: 'postgres://x', redisUrl: 'redis://x' })).toEqual([expect.stringMatching(/DEVICE_API_URL/)]);
+    expect(roleRequirements('worker', { databaseUrl: 'postgres://x', redisUrl: 'redis://x' })).toEqual([
+      expect.stringMatching(/DEVICE_API_URL/),
+    ]);
     // The device gateway shares the database and nothing else.
     expect(roleRequirements('gateway', { databaseUrl: 'postgres://x' })).toEqual([]);
-    expect(roleRequirements('gateway', { redisUrl: 'redis://x' })).toEqual([expect.stringMatching(/^gateway needs DATABASE_URL/)]);
+    expect(roleRequirements('gateway', { redisUrl: 'redis://x' })).toEqual([
+      expect.stringMatching(/^gateway needs DATABASE_URL/),
+    ]);
   });
 });
 
@@ -40,14 +44,24 @@ describe('shared secrets of the scaled roles', () => {
     const [problem] = sharedSecretProblems('server', {});
     expect(problem).toMatch(/^server needs SECRET_KEY, MAINTENANCE_TOKEN, SERVICE_TOKEN set in the environment/);
     // Only the missing ones are named; blank counts as missing.
-    expect(sharedSecretProblems('worker', { ...all, MAINTENANCE_TOKEN: '  ', SERVICE_TOKEN: undefined })).toEqual([expect.stringMatching(/^worker needs MAINTENANCE_TOKEN, SERVICE_TOKEN set/)]);
+    expect(sharedSecretProblems('worker', { ...all, MAINTENANCE_TOKEN: '  ', SERVICE_TOKEN: undefined })).toEqual([
+      expect.stringMatching(/^worker needs MAINTENANCE_TOKEN, SERVICE_TOKEN set/),
+    ]);
   });
 
   it('start:server without them exits 1 with that message, before writing any development secret', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-role-'));
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/main.ts', '--role=server'], {
       cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'development', DATA_DIR: dataDir, SECRET_KEY: all.SECRET_KEY, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'development',
+        DATA_DIR: dataDir,
+        SECRET_KEY: all.SECRET_KEY,
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+        REDIS_URL: 'redis://127.0.0.1:1',
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });

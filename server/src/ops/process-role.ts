@@ -25,15 +25,20 @@ export function processRole(argv: string[], env: NodeJS.ProcessEnv = process.env
 }
 
 /** What a scaled role needs besides the one-command defaults; answers the problems, empty when none. */
-export function roleRequirements(role: ProcessRole, config: { databaseUrl?: string | undefined; redisUrl?: string | undefined; deviceApiUrl?: string | undefined }): string[] {
+export function roleRequirements(
+  role: ProcessRole,
+  config: { databaseUrl?: string | undefined; redisUrl?: string | undefined; deviceApiUrl?: string | undefined },
+): string[] {
   if (role === 'all') return [];
   const problems: string[] = [];
   // Several processes share one database and one Redis: an embedded database or an in-process queue
   // would give each process its own, and none would see the others' work.
   if (!config.databaseUrl) problems.push(`${role} needs DATABASE_URL (PostgreSQL shared by every process)`);
   // The gateway writes check-ins to the database and uses nothing in Redis.
-  if (!config.redisUrl && role !== 'gateway') problems.push(`${role} needs REDIS_URL (queue, socket adapter and poll registry shared by every process)`);
-  if (role === 'worker' && !config.deviceApiUrl) problems.push('worker needs DEVICE_API_URL (the servers it polls, e.g. the proxy in front of them)');
+  if (!config.redisUrl && role !== 'gateway')
+    problems.push(`${role} needs REDIS_URL (queue, socket adapter and poll registry shared by every process)`);
+  if (role === 'worker' && !config.deviceApiUrl)
+    problems.push('worker needs DEVICE_API_URL (the servers it polls, e.g. the proxy in front of them)');
   return problems;
 }
 

@@ -53,7 +53,14 @@ describe('progress of long work', () => {
     const c = clock();
     const written: string[] = [];
     const lines: string[] = [];
-    const p = createProgress({ title: 'scale seed', stages, log: (l) => lines.push(l), tty: { write: (t) => written.push(t), columns: 100 }, now: c.now, redrawMs: 5 });
+    const p = createProgress({
+      title: 'scale seed',
+      stages,
+      log: (l) => lines.push(l),
+      tty: { write: (t) => written.push(t), columns: 100 },
+      now: c.now,
+      redrawMs: 5,
+    });
     await p.stage('fleet', async () => c.advance(1_000));
     await p.stage('pump events', async () => {
       c.advance(3_000);

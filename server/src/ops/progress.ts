@@ -54,7 +54,14 @@ export function formatDuration(ms: number): string {
 }
 
 /** One plain line: `demo seed [3/8] 41% pump events (about 35 s left)`. */
-export function progressLine(title: string, index: number, count: number, name: string, share: number, leftMs: number | undefined): string {
+export function progressLine(
+  title: string,
+  index: number,
+  count: number,
+  name: string,
+  share: number,
+  leftMs: number | undefined,
+): string {
   const eta = leftMs === undefined ? 'estimating time left' : `about ${formatDuration(leftMs)} left`;
   return `${title} [${index + 1}/${count}] ${Math.floor(share * 100)}% ${name} (${eta})`;
 }

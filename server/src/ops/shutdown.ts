@@ -60,11 +60,14 @@ export function gracefulShutdown(opts: {
       };
       net.Server.prototype.close.call(listener, () => done());
       closeIdle();
-      setTimeout(() => {
-        // Past the deadline's share for requests: whatever is still open is cut.
-        listener.closeAllConnections();
-        done();
-      }, Math.max(0, deadline - Date.now())).unref();
+      setTimeout(
+        () => {
+          // Past the deadline's share for requests: whatever is still open is cut.
+          listener.closeAllConnections();
+          done();
+        },
+        Math.max(0, deadline - Date.now()),
+      ).unref();
     });
   }
 

@@ -11,11 +11,25 @@ import { overviewService } from './overview.service.ts';
 export function overviewRoutes(ctx: AppContext): Routes {
   const service = overviewService({ repo: overviewRepository(ctx.db), ...(ctx.aggregates ? { cache: ctx.aggregates } : {}) });
   const router = Router();
-  router.get('/overview', async (req, res) =>
-    void res.json(await service.overview(viewerOf(req), parse(overviewQuerySchema, req.query).location, wantsFresh(req.get('Cache-Control')))),
+  router.get(
+    '/overview',
+    async (req, res) =>
+      void res.json(
+        await service.overview(
+          viewerOf(req),
+          parse(overviewQuerySchema, req.query).location,
+          wantsFresh(req.get('Cache-Control')),
+        ),
+      ),
   );
   const docs: RouteDoc[] = [
-    { method: 'get', path: '/api/v1/overview', tag: 'Overview', summary: 'Fleet counts and usage totals (fl.oz.) in the caller scope, overall or for one county', query: overviewQuerySchema },
+    {
+      method: 'get',
+      path: '/api/v1/overview',
+      tag: 'Overview',
+      summary: 'Fleet counts and usage totals (fl.oz.) in the caller scope, overall or for one county',
+      query: overviewQuerySchema,
+    },
   ];
   return { router, docs };
 }

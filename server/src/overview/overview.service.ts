@@ -17,7 +17,11 @@ export function overviewService({ repo, cache = noAggregateCache }: OverviewServ
   return {
     /** `fresh`: skip the cache (a poll nudged by a portal write). */
     async overview(viewer: ScopeViewer, location?: number, fresh = false) {
-      const r = await cache.get(`overview:${scopeKey(viewer)}:${location ?? ''}`, () => repo.counts(deviceScope(viewer), location), fresh);
+      const r = await cache.get(
+        `overview:${scopeKey(viewer)}:${location ?? ''}`,
+        () => repo.counts(deviceScope(viewer), location),
+        fresh,
+      );
       // A distributor counts every batch and brand it manages, used or not; others count what feeds their devices.
       const all = viewer.access === 'distributor' && !location;
       return {

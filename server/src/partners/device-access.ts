@@ -12,13 +12,17 @@ type Target = { in(room: string): { socketsLeave(rooms: string[]): unknown } };
  * subscription is checked against the scope again, so it is refused. Reaches every process's sockets
  * through realtime/socket-target.ts, like the session ender.
  */
-export function deviceAccessHub(opts: { redisUrl?: string | undefined; redisPrefix?: string; log?: (m: string, e?: unknown) => void } = {}) {
+export function deviceAccessHub(
+  opts: { redisUrl?: string | undefined; redisPrefix?: string; log?: (m: string, e?: unknown) => void } = {},
+) {
   const target = socketTarget<Target>({ ...opts, name: 'device access' });
   return {
     async revokeDevices(userId: number, serials: string[]) {
       const t = target.get();
       if (!t || !serials.length) return;
-      await t.in(rooms.user(userId)).socketsLeave(serials.flatMap((s) => [rooms.device(s), rooms.deviceCards(s), rooms.simLog(s)]));
+      await t
+        .in(rooms.user(userId))
+        .socketsLeave(serials.flatMap((s) => [rooms.device(s), rooms.deviceCards(s), rooms.simLog(s)]));
     },
     attach: target.attach,
     detach: target.detach,

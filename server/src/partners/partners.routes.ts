@@ -12,7 +12,12 @@ import { NOT_A_PARTNER, partnersService } from './partners.service.ts';
  * POST /api/v1/addExclusiveDevices/{email} and /api/v1/removeExclusiveDevices/{email} with {deviceSerials}.
  */
 export function partnersRoutes(ctx: AppContext): Routes {
-  const service = partnersService({ repo: partnersRepository(ctx.db), deviceAccess: ctx.deviceAccess, log: ctx.log, devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials) });
+  const service = partnersService({
+    repo: partnersRepository(ctx.db),
+    deviceAccess: ctx.deviceAccess,
+    log: ctx.log,
+    devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials),
+  });
   const router = Router();
 
   router.get('/allUser', async (req, res) => {
@@ -30,7 +35,9 @@ export function partnersRoutes(ctx: AppContext): Routes {
   const distributorOnly = 'Distributors only: clients, market-partner users and the maintenance credential get 403.';
   const writeResponses = {
     200: { description: 'The market-partner user with its exclusive devices now', schema: partnerUserSchema },
-    400: { description: `Unknown serials: {"deviceSerials": ["Unknown device: X"]}; not a partner: {"email": ["${NOT_A_PARTNER}"]}` },
+    400: {
+      description: `Unknown serials: {"deviceSerials": ["Unknown device: X"]}; not a partner: {"email": ["${NOT_A_PARTNER}"]}`,
+    },
     404: { description: 'No user with this email', schema: detail },
   };
   const docs: RouteDoc[] = [

@@ -34,7 +34,13 @@ function fake() {
         .filter((a) => id === undefined || a.id === id)
         .map((a) => {
           const mine = devices.filter((d) => pairs.has(`${a.id}:${d.id}`));
-          return { id: a.id, email: a.email, user_type: a.userType, exclusive_device_serials: mine.map((d) => d.serial), exclusive_devices: mine.map((d) => d.id) } as unknown as PartnerUser;
+          return {
+            id: a.id,
+            email: a.email,
+            user_type: a.userType,
+            exclusive_device_serials: mine.map((d) => d.serial),
+            exclusive_devices: mine.map((d) => d.id),
+          } as unknown as PartnerUser;
         });
     },
     async accountByEmail(email) {
@@ -55,7 +61,12 @@ function fake() {
   };
   const revoked: [number, string[]][] = [];
   const nudged: string[][] = [];
-  const service = partnersService({ repo, deviceAccess: { revokeDevices: async (u, s) => void revoked.push([u, s]) }, log: () => undefined, devicesChanged: (s) => void nudged.push(s) });
+  const service = partnersService({
+    repo,
+    deviceAccess: { revokeDevices: async (u, s) => void revoked.push([u, s]) },
+    log: () => undefined,
+    devicesChanged: (s) => void nudged.push(s),
+  });
   return { service, revoked, nudged, pairs: () => [...pairs].sort() };
 }
 
@@ -96,9 +107,15 @@ describe('partners service', () => {
 
   it('refuses unknown serials as a whole, non-partners, unknown emails', async () => {
     const { service, pairs } = fake();
-    await expect(service.addDevices(DIST, 'p@x.test', { deviceSerials: ['B', 'Z'] })).rejects.toMatchObject({ status: 400, body: { deviceSerials: ['Unknown device: Z'] } });
+    await expect(service.addDevices(DIST, 'p@x.test', { deviceSerials: ['B', 'Z'] })).rejects.toMatchObject({
+      status: 400,
+      body: { deviceSerials: ['Unknown device: Z'] },
+    });
     expect(pairs()).toEqual(['2:10']);
-    await expect(service.addDevices(DIST, 'c@x.test', { deviceSerials: ['B'] })).rejects.toMatchObject({ status: 400, body: { email: ['Only market-partner users have exclusive devices.'] } });
+    await expect(service.addDevices(DIST, 'c@x.test', { deviceSerials: ['B'] })).rejects.toMatchObject({
+      status: 400,
+      body: { email: ['Only market-partner users have exclusive devices.'] },
+    });
     expect(await status(service.addDevices(DIST, 'nobody@x.test', { deviceSerials: ['B'] }))).toBe(404);
     expect(await status(service.addDevices(DIST, 'not an email', { deviceSerials: ['B'] }))).toBe(404);
     expect(await status(service.addDevices(PARTNER, 'p@x.test', { deviceSerials: ['B'] }))).toBe(403);

@@ -68,7 +68,10 @@ export function partnersService(deps: PartnersServiceDeps) {
       requireDistributor(viewer);
       const { answer, serials } = await repo.transaction(async (tx) => {
         const { account, found } = await resolve(tx, emailParam, body);
-        await tx.addExclusive(account.id, found.map((d) => d.id));
+        await tx.addExclusive(
+          account.id,
+          found.map((d) => d.id),
+        );
         return { answer: await answerOf(tx, account.id), serials: found.map((d) => d.serial) };
       });
       deps.devicesChanged?.(serials);
@@ -84,8 +87,17 @@ export function partnersService(deps: PartnersServiceDeps) {
       requireDistributor(viewer);
       const { answer, userId, removed } = await repo.transaction(async (tx) => {
         const { account, found } = await resolve(tx, emailParam, body);
-        const removedIds = new Set(await tx.removeExclusive(account.id, found.map((d) => d.id)));
-        return { answer: await answerOf(tx, account.id), userId: account.id, removed: found.filter((d) => removedIds.has(d.id)).map((d) => d.serial) };
+        const removedIds = new Set(
+          await tx.removeExclusive(
+            account.id,
+            found.map((d) => d.id),
+          ),
+        );
+        return {
+          answer: await answerOf(tx, account.id),
+          userId: account.id,
+          removed: found.filter((d) => removedIds.has(d.id)).map((d) => d.serial),
+        };
       });
       deps.devicesChanged?.(removed);
       if (removed.length) {

@@ -13,14 +13,57 @@ type Country = 'US' | 'AU';
 
 /** US states (GeoNames admin1 is already the postal abbreviation) and DC. */
 const US_STATES: Record<string, string> = {
-  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado', CT: 'Connecticut',
-  DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia', HI: 'Hawaii', ID: 'Idaho', IL: 'Illinois',
-  IN: 'Indiana', IA: 'Iowa', KS: 'Kansas', KY: 'Kentucky', LA: 'Louisiana', ME: 'Maine', MD: 'Maryland',
-  MA: 'Massachusetts', MI: 'Michigan', MN: 'Minnesota', MS: 'Mississippi', MO: 'Missouri', MT: 'Montana',
-  NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire', NJ: 'New Jersey', NM: 'New Mexico', NY: 'New York',
-  NC: 'North Carolina', ND: 'North Dakota', OH: 'Ohio', OK: 'Oklahoma', OR: 'Oregon', PA: 'Pennsylvania',
-  RI: 'Rhode Island', SC: 'South Carolina', SD: 'South Dakota', TN: 'Tennessee', TX: 'Texas', UT: 'Utah',
-  VT: 'Vermont', VA: 'Virginia', WA: 'Washington', WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
+  AL: 'Alabama',
+  AK: 'Alaska',
+  AZ: 'Arizona',
+  AR: 'Arkansas',
+  CA: 'California',
+  CO: 'Colorado',
+  CT: 'Connecticut',
+  DE: 'Delaware',
+  DC: 'District of Columbia',
+  FL: 'Florida',
+  GA: 'Georgia',
+  HI: 'Hawaii',
+  ID: 'Idaho',
+  IL: 'Illinois',
+  IN: 'Indiana',
+  IA: 'Iowa',
+  KS: 'Kansas',
+  KY: 'Kentucky',
+  LA: 'Louisiana',
+  ME: 'Maine',
+  MD: 'Maryland',
+  MA: 'Massachusetts',
+  MI: 'Michigan',
+  MN: 'Minnesota',
+  MS: 'Mississippi',
+  MO: 'Missouri',
+  MT: 'Montana',
+  NE: 'Nebraska',
+  NV: 'Nevada',
+  NH: 'New Hampshire',
+  NJ: 'New Jersey',
+  NM: 'New Mexico',
+  NY: 'New York',
+  NC: 'North Carolina',
+  ND: 'North Dakota',
+  OH: 'Ohio',
+  OK: 'Oklahoma',
+  OR: 'Oregon',
+  PA: 'Pennsylvania',
+  RI: 'Rhode Island',
+  SC: 'South Carolina',
+  SD: 'South Dakota',
+  TN: 'Tennessee',
+  TX: 'Texas',
+  UT: 'Utah',
+  VT: 'Vermont',
+  VA: 'Virginia',
+  WA: 'Washington',
+  WV: 'West Virginia',
+  WI: 'Wisconsin',
+  WY: 'Wyoming',
 };
 
 /** GeoNames admin1 codes of Australia (checked against the data: Sydney 02, Melbourne 07, Darwin 03, Canberra 01, ...). */
@@ -39,14 +82,29 @@ const COUNTRY_LABEL: Record<Country, string> = { US: 'USA', AU: 'Australia' };
 
 /** Normalised words that name a country at the end of an input ("Metairie, LA, USA", "Sydney Australia"). */
 const COUNTRY_WORDS: Record<string, Country> = {
-  us: 'US', usa: 'US', 'united states': 'US', 'united states of america': 'US', america: 'US',
-  au: 'AU', aus: 'AU', australia: 'AU', 'commonwealth of australia': 'AU',
+  us: 'US',
+  usa: 'US',
+  'united states': 'US',
+  'united states of america': 'US',
+  america: 'US',
+  au: 'AU',
+  aus: 'AU',
+  australia: 'AU',
+  'commonwealth of australia': 'AU',
 };
 
 type Region = { country: Country; abbr: string; name: string };
 const REGIONS: Region[] = [
-  ...Object.entries(US_STATES).map(([abbr, name]) => ({ country: 'US' as const, abbr: abbr.toLowerCase(), name: normalise(name) })),
-  ...Object.values(AU_STATES).map(([abbr, name]) => ({ country: 'AU' as const, abbr: abbr.toLowerCase(), name: normalise(name) })),
+  ...Object.entries(US_STATES).map(([abbr, name]) => ({
+    country: 'US' as const,
+    abbr: abbr.toLowerCase(),
+    name: normalise(name),
+  })),
+  ...Object.values(AU_STATES).map(([abbr, name]) => ({
+    country: 'AU' as const,
+    abbr: abbr.toLowerCase(),
+    name: normalise(name),
+  })),
 ];
 
 /** Lowercase, accents stripped, apostrophes and dots dropped ("O'Fallon" → "ofallon", "St. Louis" → "st louis"), other punctuation a space. */
@@ -61,7 +119,16 @@ export function normalise(s: string): string {
 }
 
 /** Abbreviations that GeoNames spells both ways ("St Kilda", "Saint Paul"): each name is also indexed under the other spelling. */
-const ALIASES: Record<string, string> = { st: 'saint', saint: 'st', ste: 'sainte', sainte: 'ste', mt: 'mount', mount: 'mt', ft: 'fort', fort: 'ft' };
+const ALIASES: Record<string, string> = {
+  st: 'saint',
+  saint: 'st',
+  ste: 'sainte',
+  sainte: 'ste',
+  mt: 'mount',
+  mount: 'mt',
+  ft: 'fort',
+  fort: 'ft',
+};
 
 type Place = {
   id: number;
@@ -166,7 +233,8 @@ function buildIndex(cities: RawCity[]): Index {
 /** Which places an input's region part allows (a country, or states by (country, abbreviation)). */
 type RegionFilter = { countries: Set<Country>; states: Set<string> };
 
-const allows = (f: RegionFilter | undefined, p: Place) => !f || f.countries.has(p.country) || f.states.has(`${p.country}:${p.state}`);
+const allows = (f: RegionFilter | undefined, p: Place) =>
+  !f || f.countries.has(p.country) || f.states.has(`${p.country}:${p.state}`);
 
 /**
  * Reads a normalised region phrase: "la", "louisiana", "la usa", "nsw australia", "usa", "la 70003".
@@ -188,9 +256,15 @@ function parseRegion(phrase: string, prefix: boolean): RegionFilter | undefined 
   if (!rest) return country ? { countries: new Set([country]), states: new Set() } : undefined;
   const typing = prefix && !country;
   const states = REGIONS.filter(
-    (r) => (!country || r.country === country) && (r.abbr === rest || r.name === rest || (typing && (r.abbr.startsWith(rest) || r.name.startsWith(rest)))),
+    (r) =>
+      (!country || r.country === country) &&
+      (r.abbr === rest || r.name === rest || (typing && (r.abbr.startsWith(rest) || r.name.startsWith(rest)))),
   ).map((r) => `${r.country}:${r.abbr.toUpperCase()}`);
-  const countries = typing ? Object.entries(COUNTRY_WORDS).filter(([w]) => w.startsWith(rest)).map(([, c]) => c) : [];
+  const countries = typing
+    ? Object.entries(COUNTRY_WORDS)
+        .filter(([w]) => w.startsWith(rest))
+        .map(([, c]) => c)
+    : [];
   if (!states.length && !countries.length) return undefined;
   return { countries: new Set(countries), states: new Set(states) };
 }
@@ -237,7 +311,12 @@ function lowerBound(keys: string[], q: string): number {
 }
 
 /** Ranks: 0 the whole name, 1 a prefix of the name, 2 a prefix of a later word; then population. */
-function search(ix: Index, name: string, countries: Set<Country>, filter: RegionFilter | undefined): { place: Place; rank: number }[] {
+function search(
+  ix: Index,
+  name: string,
+  countries: Set<Country>,
+  filter: RegionFilter | undefined,
+): { place: Place; rank: number }[] {
   const best = new Map<number, number>();
   for (let i = lowerBound(ix.keys, name); i < ix.keys.length && ix.keys[i]!.startsWith(name); i++) {
     const ref = ix.refs[i]!;
@@ -297,11 +376,19 @@ export type PlaceName = { name: string; state: string; population: number; lat: 
  * names them so a person sees where the pins are without a Google key). A box crossing the antimeridian
  * (west > east) is read as two.
  */
-export async function placesInBox(box: { west: number; south: number; east: number; north: number }, minPopulation: number, limit: number): Promise<PlaceName[]> {
+export async function placesInBox(
+  box: { west: number; south: number; east: number; north: number },
+  minPopulation: number,
+  limit: number,
+): Promise<PlaceName[]> {
   const { places } = await gazetteer();
-  const inLng = box.west <= box.east ? (lng: number) => lng >= box.west && lng <= box.east : (lng: number) => lng >= box.west || lng <= box.east;
+  const inLng =
+    box.west <= box.east
+      ? (lng: number) => lng >= box.west && lng <= box.east
+      : (lng: number) => lng >= box.west || lng <= box.east;
   const out: Place[] = [];
-  for (const p of places) if (p.population >= minPopulation && p.lat >= box.south && p.lat <= box.north && inLng(p.lng)) out.push(p);
+  for (const p of places)
+    if (p.population >= minPopulation && p.lat >= box.south && p.lat <= box.north && inLng(p.lng)) out.push(p);
   out.sort((a, b) => b.population - a.population || a.name.localeCompare(b.name));
   return out.slice(0, limit).map((p) => ({ name: p.name, state: p.state, population: p.population, lat: p.lat, lng: p.lng }));
 }
@@ -312,7 +399,12 @@ export async function placesInBox(box: { west: number; south: number; east: numb
  * Marrero across the river and 5 km from New Orleans' centre): a town that `sameArea` accepts (the caller
  * passes "in the point's county") wins when it is not much farther, within twice the nearest distance plus 5 km.
  */
-export async function nearestTown(lat: number, lng: number, maxKm: number, sameArea?: (town: { lat: number; lng: number }) => boolean): Promise<(PlaceName & { distanceKm: number }) | undefined> {
+export async function nearestTown(
+  lat: number,
+  lng: number,
+  maxKm: number,
+  sameArea?: (town: { lat: number; lng: number }) => boolean,
+): Promise<(PlaceName & { distanceKm: number }) | undefined> {
   const { places } = await gazetteer();
   // A linear pass over the ~25,000 US and Australian towns takes about a millisecond: no spatial index needed.
   const near: { place: Place; km: number }[] = [];
@@ -325,7 +417,14 @@ export async function nearestTown(lat: number, lng: number, maxKm: number, sameA
   const reach = near[0]!.km * 2 + 5;
   const best = (sameArea && near.find((n) => n.km <= reach && sameArea(n.place))) || near[0]!;
   const { place } = best;
-  return { name: place.name, state: place.state, population: place.population, lat: place.lat, lng: place.lng, distanceKm: best.km };
+  return {
+    name: place.name,
+    state: place.state,
+    population: place.population,
+    lat: place.lat,
+    lng: place.lng,
+    distanceKm: best.km,
+  };
 }
 
 const EARTH_KM = 6371;
@@ -342,7 +441,6 @@ export async function placeById(id: string): Promise<PlaceSuggestion | undefined
   const place = (await gazetteer()).byId.get(Number(m[1]));
   return place && toSuggestion(place);
 }
-
 
 /** The offline provider. The data is loaded on the first call, once per process. */
 export function gazetteerPlaces(): PlacesProvider {

@@ -23,11 +23,35 @@ const MAGAZINE = {
   addresstype: 'leisure',
   name: 'Audubon Zoo',
   display_name: 'Audubon Zoo, 6500, Magazine Street, Audubon, New Orleans, Orleans Parish, Louisiana, 70118, United States',
-  address: { leisure: 'Audubon Zoo', house_number: '6500', road: 'Magazine Street', city: 'New Orleans', state: 'Louisiana', postcode: '70118', country: 'United States', country_code: 'us' },
+  address: {
+    leisure: 'Audubon Zoo',
+    house_number: '6500',
+    road: 'Magazine Street',
+    city: 'New Orleans',
+    state: 'Louisiana',
+    postcode: '70118',
+    country: 'United States',
+    country_code: 'us',
+  },
   boundingbox: ['29.9183', '29.9272', '-90.1349', '-90.1229'],
 };
-const STREET = { ...MAGAZINE, place_id: 1, osm_type: 'node', osm_id: 42, name: '', lat: '29.9230', lon: '-90.1270', display_name: '6500, Magazine Street, New Orleans, Louisiana, 70118, United States' };
-const ELSEWHERE = { ...MAGAZINE, place_id: 2, osm_id: 43, display_name: 'Magazine Street, Halifax, Canada', address: { country_code: 'ca' } };
+const STREET = {
+  ...MAGAZINE,
+  place_id: 1,
+  osm_type: 'node',
+  osm_id: 42,
+  name: '',
+  lat: '29.9230',
+  lon: '-90.1270',
+  display_name: '6500, Magazine Street, New Orleans, Louisiana, 70118, United States',
+};
+const ELSEWHERE = {
+  ...MAGAZINE,
+  place_id: 2,
+  osm_id: 43,
+  display_name: 'Magazine Street, Halifax, Canada',
+  address: { country_code: 'ca' },
+};
 
 describe('geocoder adapter against a local server in the documented formats', () => {
   const seen: URL[] = [];
@@ -49,14 +73,36 @@ describe('geocoder adapter against a local server in the documented formats', ()
     await new Promise((r) => server.close(r));
   });
   const both = { countries: ['us', 'au'] as PlaceCountry[], limit: 5 };
-  const fallback: PlacesProvider = { source: 'gazetteer', suggest: async () => [{ place_id: 'gz:1', description: 'Fallback, LA, USA', main_text: 'Fallback', secondary_text: 'LA, USA', location: { lat: 1, lng: 2 }, country: 'US', source: 'gazetteer' }] };
+  const fallback: PlacesProvider = {
+    source: 'gazetteer',
+    suggest: async () => [
+      {
+        place_id: 'gz:1',
+        description: 'Fallback, LA, USA',
+        main_text: 'Fallback',
+        secondary_text: 'LA, USA',
+        location: { lat: 1, lng: 2 },
+        country: 'US',
+        source: 'gazetteer',
+      },
+    ],
+  };
 
   it("Nominatim: finds a street address ('6500 Magazine St New Orleans') with its coordinates, asking /search as documented", async () => {
     reply = () => ({ status: 200, body: [MAGAZINE, STREET, ELSEWHERE] });
-    const places = await geocoderPlaces('nominatim', `${base}/`, fetch, { fallback, userAgent: 'fleet-portal (http://portal.test)' }).suggest('6500 Magazine St New Orleans', both);
+    const places = await geocoderPlaces('nominatim', `${base}/`, fetch, {
+      fallback,
+      userAgent: 'fleet-portal (http://portal.test)',
+    }).suggest('6500 Magazine St New Orleans', both);
     const asked = seen.at(-1)!;
     expect(asked.pathname).toBe('/search');
-    expect(Object.fromEntries(asked.searchParams)).toEqual({ q: '6500 Magazine St New Orleans', format: 'jsonv2', countrycodes: 'us,au', limit: '5', addressdetails: '1' });
+    expect(Object.fromEntries(asked.searchParams)).toEqual({
+      q: '6500 Magazine St New Orleans',
+      format: 'jsonv2',
+      countrycodes: 'us,au',
+      limit: '5',
+      addressdetails: '1',
+    });
     expect(agents.at(-1)).toBe('fleet-portal (http://portal.test)');
     // The Canadian one is dropped (spec section 5: US and AU only); lat/lon strings become numbers.
     expect(places).toEqual([
@@ -101,7 +147,10 @@ describe('geocoder adapter against a local server in the documented formats', ()
   it('a geocoder that does not answer in time, or cannot be reached, answers from the gazetteer', async () => {
     const hang = http.createServer(() => undefined);
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
-    const slow = await geocoderPlaces('nominatim', `http://127.0.0.1:${(hang.address() as AddressInfo).port}`, fetch, { fallback, timeoutMs: 100 }).suggest('x', both);
+    const slow = await geocoderPlaces('nominatim', `http://127.0.0.1:${(hang.address() as AddressInfo).port}`, fetch, {
+      fallback,
+      timeoutMs: 100,
+    }).suggest('x', both);
     hang.closeAllConnections();
     await new Promise((r) => hang.close(r));
     expect(slow[0]!.source).toBe('gazetteer');
@@ -115,9 +164,26 @@ describe('geocoder adapter against a local server in the documented formats', ()
       body: {
         type: 'FeatureCollection',
         features: [
-          { type: 'Feature', geometry: { type: 'Point', coordinates: [-90.1281, 29.9227] }, properties: { gid: 'openaddresses:address:us/la/orleans:abc', name: '6500 Magazine Street', label: '6500 Magazine Street, New Orleans, LA, USA', country_a: 'USA' } },
-          { type: 'Feature', geometry: { type: 'Point', coordinates: [151.2, -33.87] }, properties: { gid: 'whosonfirst:locality:1', name: 'Sydney', label: 'Sydney, NSW, Australia', country_a: 'AUS' } },
-          { type: 'Feature', geometry: { type: 'Point', coordinates: [2.35, 48.85] }, properties: { gid: 'x', name: 'Paris', label: 'Paris, France', country_a: 'FRA' } },
+          {
+            type: 'Feature',
+            geometry: { type: 'Point', coordinates: [-90.1281, 29.9227] },
+            properties: {
+              gid: 'openaddresses:address:us/la/orleans:abc',
+              name: '6500 Magazine Street',
+              label: '6500 Magazine Street, New Orleans, LA, USA',
+              country_a: 'USA',
+            },
+          },
+          {
+            type: 'Feature',
+            geometry: { type: 'Point', coordinates: [151.2, -33.87] },
+            properties: { gid: 'whosonfirst:locality:1', name: 'Sydney', label: 'Sydney, NSW, Australia', country_a: 'AUS' },
+          },
+          {
+            type: 'Feature',
+            geometry: { type: 'Point', coordinates: [2.35, 48.85] },
+            properties: { gid: 'x', name: 'Paris', label: 'Paris, France', country_a: 'FRA' },
+          },
         ],
       },
     });

@@ -38,7 +38,10 @@ type NominatimPlace = {
 };
 
 type PeliasAnswer = {
-  features?: { geometry?: { coordinates?: [number, number] }; properties?: { gid?: string; id?: string; label?: string; name?: string; country_a?: string; country_code?: string } }[];
+  features?: {
+    geometry?: { coordinates?: [number, number] };
+    properties?: { gid?: string; id?: string; label?: string; name?: string; country_a?: string; country_code?: string };
+  }[];
 };
 
 const ALPHA3: Record<string, 'US' | 'AU'> = { USA: 'US', AUS: 'AU', US: 'US', AU: 'AU' };
@@ -57,7 +60,12 @@ function nominatimMain(p: NominatimPlace): string | undefined {
   return p.name?.trim() || street || undefined;
 }
 
-export function geocoderPlaces(kind: GeocoderKind, baseUrl: string, fetchImpl: typeof fetch = fetch, options: GeocoderOptions = {}): PlacesProvider {
+export function geocoderPlaces(
+  kind: GeocoderKind,
+  baseUrl: string,
+  fetchImpl: typeof fetch = fetch,
+  options: GeocoderOptions = {},
+): PlacesProvider {
   const fallback = options.fallback ?? gazetteerPlaces();
   const timeoutMs = options.timeoutMs ?? 4000;
   const base = baseUrl.replace(/\/+$/, '');
@@ -70,7 +78,13 @@ export function geocoderPlaces(kind: GeocoderKind, baseUrl: string, fetchImpl: t
   }
 
   async function nominatim(input: string, opts: SuggestOptions): Promise<PlaceSuggestion[]> {
-    const q = new URLSearchParams({ q: input, format: 'jsonv2', countrycodes: opts.countries.join(','), limit: String(opts.limit), addressdetails: '1' });
+    const q = new URLSearchParams({
+      q: input,
+      format: 'jsonv2',
+      countrycodes: opts.countries.join(','),
+      limit: String(opts.limit),
+      addressdetails: '1',
+    });
     const answer = await get<unknown>(`${base}/search?${q}`);
     if (!Array.isArray(answer)) throw new GeocoderError('Unexpected Nominatim answer (not a list)');
     const out: PlaceSuggestion[] = [];
@@ -79,10 +93,25 @@ export function geocoderPlaces(kind: GeocoderKind, baseUrl: string, fetchImpl: t
       const lng = Number(p?.lon);
       const country = ALPHA3[(p?.address?.country_code ?? '').toUpperCase()];
       const description = p?.display_name?.trim();
-      if (!Number.isFinite(lat) || !Number.isFinite(lng) || !country || !description || !opts.countries.includes(country.toLowerCase() as 'us' | 'au')) continue;
+      if (
+        !Number.isFinite(lat) ||
+        !Number.isFinite(lng) ||
+        !country ||
+        !description ||
+        !opts.countries.includes(country.toLowerCase() as 'us' | 'au')
+      )
+        continue;
       const { main, secondary } = parts(description, nominatimMain(p));
       const id = p.osm_type && p.osm_id != null ? `${p.osm_type}:${p.osm_id}` : String(p.place_id ?? `${lat},${lng}`);
-      out.push({ place_id: `nm:${id}`, description, main_text: main, secondary_text: secondary, location: { lat, lng }, country, source: 'geocoder' });
+      out.push({
+        place_id: `nm:${id}`,
+        description,
+        main_text: main,
+        secondary_text: secondary,
+        location: { lat, lng },
+        country,
+        source: 'geocoder',
+      });
     }
     return out.slice(0, opts.limit);
   }
@@ -91,15 +120,31 @@ export function geocoderPlaces(kind: GeocoderKind, baseUrl: string, fetchImpl: t
     const alpha3 = opts.countries.map((c) => (c === 'us' ? 'USA' : 'AUS')).join(',');
     const q = new URLSearchParams({ text: input, 'boundary.country': alpha3, size: String(opts.limit), lang: 'en' });
     const answer = await get<PeliasAnswer>(`${base}/v1/search?${q}`);
-    if (answer === null || typeof answer !== 'object' || !Array.isArray(answer.features)) throw new GeocoderError('Unexpected Pelias answer (no features)');
+    if (answer === null || typeof answer !== 'object' || !Array.isArray(answer.features))
+      throw new GeocoderError('Unexpected Pelias answer (no features)');
     const out: PlaceSuggestion[] = [];
     for (const f of answer.features) {
       const [lng, lat] = f?.geometry?.coordinates ?? [];
       const country = ALPHA3[(f?.properties?.country_a ?? f?.properties?.country_code ?? '').toUpperCase()];
       const description = f?.properties?.label?.trim();
-      if (typeof lat !== 'number' || typeof lng !== 'number' || !country || !description || !opts.countries.includes(country.toLowerCase() as 'us' | 'au')) continue;
+      if (
+        typeof lat !== 'number' ||
+        typeof lng !== 'number' ||
+        !country ||
+        !description ||
+        !opts.countries.includes(country.toLowerCase() as 'us' | 'au')
+      )
+        continue;
       const { main, secondary } = parts(description, f.properties?.name);
-      out.push({ place_id: `pl:${f.properties?.gid ?? f.properties?.id ?? `${lat},${lng}`}`, description, main_text: main, secondary_text: secondary, location: { lat, lng }, country, source: 'geocoder' });
+      out.push({
+        place_id: `pl:${f.properties?.gid ?? f.properties?.id ?? `${lat},${lng}`}`,
+        description,
+        main_text: main,
+        secondary_text: secondary,
+        location: { lat, lng },
+        country,
+        source: 'geocoder',
+      });
     }
     return out.slice(0, opts.limit);
   }

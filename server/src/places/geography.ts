@@ -38,24 +38,35 @@ export function locationFromCounty(fips: string, displayName: string, state: str
   const county = countyByFips(fips);
   const collection: FeatureCollection = {
     type: 'FeatureCollection',
-    features: [{ type: 'Feature', id: fips, properties: { name_2: displayName, name_1: state, fips }, geometry: county.geometry }],
+    features: [
+      { type: 'Feature', id: fips, properties: { name_2: displayName, name_1: state, fips }, geometry: county.geometry },
+    ],
   };
   const [lng, lat] = geoCentroid(county);
-  return { name: displayName, state, fips, geoJson: JSON.stringify(collection), centroid: `POINT(${lng.toFixed(6)} ${lat.toFixed(6)})` };
+  return {
+    name: displayName,
+    state,
+    fips,
+    geoJson: JSON.stringify(collection),
+    centroid: `POINT(${lng.toFixed(6)} ${lat.toFixed(6)})`,
+  };
 }
 
 let states: Map<string, string> | undefined;
 /** The name of a US state by its two-digit FIPS code ('22': 'Louisiana'); '' when unknown. */
 export function usStateName(fips: string): string {
   if (!states) {
-    const topology = JSON.parse(fs.readFileSync(require.resolve('us-atlas/states-10m.json'), 'utf8')) as Topology<{ states: GeometryCollection<{ name: string }> }>;
+    const topology = JSON.parse(fs.readFileSync(require.resolve('us-atlas/states-10m.json'), 'utf8')) as Topology<{
+      states: GeometryCollection<{ name: string }>;
+    }>;
     const fc = feature(topology, topology.objects.states) as FeatureCollection<Geometry, { name: string }>;
     states = new Map(fc.features.map((f: Feature<Geometry, { name: string }>) => [String(f.id), f.properties.name]));
   }
   return states.get(fips) ?? '';
 }
 
-let countyBounds: { feature: Feature<Geometry, { name: string }>; west: number; south: number; east: number; north: number }[] | undefined;
+let countyBounds:
+  { feature: Feature<Geometry, { name: string }>; west: number; south: number; east: number; north: number }[] | undefined;
 
 /** The packaged US county whose outline holds the point (a bounding-box pass first); undefined outside it (e.g. Australia). */
 export function usCountyAt(lat: number, lng: number): Feature<Geometry, { name: string }> | undefined {

@@ -38,7 +38,10 @@ export function googlePlaces(apiKey: string, fetchImpl: typeof fetch = fetch, op
 
   async function call<T>(url: string, init: RequestInit): Promise<T> {
     const res = await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    if (!res.ok) throw new GoogleError(`Google Places answered ${res.status} to ${url.startsWith(AUTOCOMPLETE_URL) ? 'autocomplete' : 'place details'}`);
+    if (!res.ok)
+      throw new GoogleError(
+        `Google Places answered ${res.status} to ${url.startsWith(AUTOCOMPLETE_URL) ? 'autocomplete' : 'place details'}`,
+      );
     return (await res.json()) as T;
   }
 
@@ -71,7 +74,11 @@ export function googlePlaces(apiKey: string, fetchImpl: typeof fetch = fetch, op
           headers: { 'Content-Type': 'application/json', 'X-Goog-Api-Key': apiKey },
           body: JSON.stringify({ input, includedRegionCodes: opts.countries, languageCode: 'en' }),
         });
-        if (answer === null || typeof answer !== 'object' || (answer.suggestions !== undefined && !Array.isArray(answer.suggestions))) {
+        if (
+          answer === null ||
+          typeof answer !== 'object' ||
+          (answer.suggestions !== undefined && !Array.isArray(answer.suggestions))
+        ) {
           throw new GoogleError('Unexpected Google autocomplete answer');
         }
         const predictions = (answer.suggestions ?? [])

@@ -34,8 +34,16 @@ export interface PlacesProvider {
  * setting it is a choice made for the address search alone, where a Google key also serves the map. Either
  * remote one answers from the gazetteer when it fails.
  */
-export function placesProviderFor(config: Pick<Config, 'googleMapsApiKey' | 'geocoder' | 'publicUrl'>, log?: (msg: string, err?: unknown) => void): PlacesProvider {
+export function placesProviderFor(
+  config: Pick<Config, 'googleMapsApiKey' | 'geocoder' | 'publicUrl'>,
+  log?: (msg: string, err?: unknown) => void,
+): PlacesProvider {
   const gazetteer = gazetteerPlaces();
-  if (config.geocoder) return geocoderPlaces(config.geocoder.kind, config.geocoder.url, fetch, { fallback: gazetteer, log, userAgent: `fleet-portal (${config.publicUrl})` });
+  if (config.geocoder)
+    return geocoderPlaces(config.geocoder.kind, config.geocoder.url, fetch, {
+      fallback: gazetteer,
+      log,
+      userAgent: `fleet-portal (${config.publicUrl})`,
+    });
   return config.googleMapsApiKey ? googlePlaces(config.googleMapsApiKey, fetch, { fallback: gazetteer, log }) : gazetteer;
 }

@@ -14,7 +14,18 @@ export const placeSuggestionsQuery = z.object({
     .string({ error: 'Must be a string.' })
     .regex(/^\s*(us|au)\s*(,\s*(us|au)\s*)*$/i, { error: 'Must be us, au or us,au.' })
     .optional()
-    .transform((v): PlaceCountry[] => (v ? [...new Set(v.toLowerCase().split(',').map((c) => c.trim() as PlaceCountry))] : [...PLACE_COUNTRIES]))
+    .transform((v): PlaceCountry[] =>
+      v
+        ? [
+            ...new Set(
+              v
+                .toLowerCase()
+                .split(',')
+                .map((c) => c.trim() as PlaceCountry),
+            ),
+          ]
+        : [...PLACE_COUNTRIES],
+    )
     .describe('Comma-separated subset of us,au (default both).'),
   limit: z.coerce
     .number({ error: 'A whole number from 1 to 20 is required.' })
@@ -26,7 +37,9 @@ export const placeSuggestionsQuery = z.object({
 });
 
 const placeSuggestion = z.object({
-  place_id: z.string().describe("'gz:<GeoNames id>' from the offline gazetteer, 'nm:...' or 'pl:...' from the geocoder, else a Google place id"),
+  place_id: z
+    .string()
+    .describe("'gz:<GeoNames id>' from the offline gazetteer, 'nm:...' or 'pl:...' from the geocoder, else a Google place id"),
   description: z.string().describe("e.g. 'Metairie, LA, USA'"),
   main_text: z.string(),
   secondary_text: z.string(),
@@ -37,7 +50,9 @@ const placeSuggestion = z.object({
 
 export const placeSuggestionsAnswer = z.object({
   suggestions: z.array(placeSuggestion),
-  source: z.enum(['gazetteer', 'google', 'geocoder']).describe('Where these suggestions came from (the gazetteer when Google or the geocoder failed)'),
+  source: z
+    .enum(['gazetteer', 'google', 'geocoder'])
+    .describe('Where these suggestions came from (the gazetteer when Google or the geocoder failed)'),
 });
 
 const coordinate = (name: string, min: number, max: number) =>
@@ -68,7 +83,15 @@ export const placeNamesQuery = z
   })
   .refine((q) => q.south <= q.north, { path: ['south'], error: 'The south edge must not be north of the north edge.' });
 export const placeNamesAnswer = z.object({
-  places: z.array(z.object({ name: z.string(), state: z.string().describe("'LA', 'NSW', ..."), population: z.number().int(), lat: z.number(), lng: z.number() })),
+  places: z.array(
+    z.object({
+      name: z.string(),
+      state: z.string().describe("'LA', 'NSW', ..."),
+      population: z.number().int(),
+      lat: z.number(),
+      lng: z.number(),
+    }),
+  ),
 });
 
 /** GET /api/v1/placeSuggestions: address suggestions for the Add/Edit Device form (spec section 5: US and AU only). */
@@ -136,7 +159,9 @@ export function placesRoutes(ctx: AppContext, provider: PlacesProvider = placesP
       query: placeNamesQuery,
       responses: {
         200: { description: 'Towns in the box, most populous first (possibly none)', schema: placeNamesAnswer },
-        400: { description: 'Invalid input: `{ west: [...] }`, `{ south: [...] }`, `{ minPopulation: [...] }` or `{ limit: [...] }`' },
+        400: {
+          description: 'Invalid input: `{ west: [...] }`, `{ south: [...] }`, `{ minPopulation: [...] }` or `{ limit: [...] }`',
+        },
       },
     },
   ];

@@ -105,20 +105,36 @@ function fakeFetch(answer: (url: string, init: RequestInit) => Response | Promis
   return { fetch: fn as unknown as typeof fetch, calls };
 }
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const googleAnswer = (url: string) => {
   if (url === AUTOCOMPLETE_URL) {
     return json({
       suggestions: [
-        { placePrediction: { place: 'places/ChIJ-metairie', placeId: 'ChIJ-metairie', text: { text: 'Metairie, LA, USA' }, structuredFormat: { mainText: { text: 'Metairie' }, secondaryText: { text: 'LA, USA' } } } },
+        {
+          placePrediction: {
+            place: 'places/ChIJ-metairie',
+            placeId: 'ChIJ-metairie',
+            text: { text: 'Metairie, LA, USA' },
+            structuredFormat: { mainText: { text: 'Metairie' }, secondaryText: { text: 'LA, USA' } },
+          },
+        },
         { queryPrediction: { text: { text: 'metairie pizza' } } },
-        { placePrediction: { placeId: 'ChIJ-manly', text: { text: 'Manly NSW, Australia' }, structuredFormat: { mainText: { text: 'Manly' }, secondaryText: { text: 'NSW, Australia' } } } },
+        {
+          placePrediction: {
+            placeId: 'ChIJ-manly',
+            text: { text: 'Manly NSW, Australia' },
+            structuredFormat: { mainText: { text: 'Manly' }, secondaryText: { text: 'NSW, Australia' } },
+          },
+        },
       ],
     });
   }
-  if (url.endsWith('/ChIJ-metairie')) return json({ formattedAddress: 'Metairie, LA, USA', location: { latitude: 29.984, longitude: -90.153 } });
-  if (url.endsWith('/ChIJ-manly')) return json({ formattedAddress: 'Manly NSW 2095, Australia', location: { latitude: -33.797, longitude: 151.288 } });
+  if (url.endsWith('/ChIJ-metairie'))
+    return json({ formattedAddress: 'Metairie, LA, USA', location: { latitude: 29.984, longitude: -90.153 } });
+  if (url.endsWith('/ChIJ-manly'))
+    return json({ formattedAddress: 'Manly NSW 2095, Australia', location: { latitude: -33.797, longitude: 151.288 } });
   return json({ error: { code: 404 } }, 404);
 };
 
@@ -129,7 +145,17 @@ const recordingFallback = (): PlacesProvider & { inputs: string[] } => {
     inputs,
     async suggest(input) {
       inputs.push(input);
-      return [{ place_id: 'gz:1', description: 'Fallback, LA, USA', main_text: 'Fallback', secondary_text: 'LA, USA', location: { lat: 30, lng: -90 }, country: 'US', source: 'gazetteer' }];
+      return [
+        {
+          place_id: 'gz:1',
+          description: 'Fallback, LA, USA',
+          main_text: 'Fallback',
+          secondary_text: 'LA, USA',
+          location: { lat: 30, lng: -90 },
+          country: 'US',
+          source: 'gazetteer',
+        },
+      ];
     },
   };
 };
@@ -146,10 +172,17 @@ describe('Google Places provider (fake fetch; no network here)', () => {
     const headers = new Headers(auto!.init.headers);
     expect(headers.get('X-Goog-Api-Key')).toBe('KEY123');
     expect(headers.get('Content-Type')).toBe('application/json');
-    expect(JSON.parse(String(auto!.init.body))).toEqual({ input: 'metai', includedRegionCodes: ['us', 'au'], languageCode: 'en' });
+    expect(JSON.parse(String(auto!.init.body))).toEqual({
+      input: 'metai',
+      includedRegionCodes: ['us', 'au'],
+      languageCode: 'en',
+    });
     expect(auto!.init.signal).toBeInstanceOf(AbortSignal);
 
-    expect(details.map((c) => c.url)).toEqual(['https://places.googleapis.com/v1/places/ChIJ-metairie', 'https://places.googleapis.com/v1/places/ChIJ-manly']);
+    expect(details.map((c) => c.url)).toEqual([
+      'https://places.googleapis.com/v1/places/ChIJ-metairie',
+      'https://places.googleapis.com/v1/places/ChIJ-manly',
+    ]);
     for (const c of details) {
       const h = new Headers(c.init.headers);
       expect(h.get('X-Goog-Api-Key')).toBe('KEY123');
@@ -160,15 +193,34 @@ describe('Google Places provider (fake fetch; no network here)', () => {
     for (const c of calls) expect(c.url).not.toContain('KEY123');
 
     expect(result).toEqual([
-      { place_id: 'ChIJ-metairie', description: 'Metairie, LA, USA', main_text: 'Metairie', secondary_text: 'LA, USA', location: { lat: 29.984, lng: -90.153 }, country: 'US', source: 'google' },
-      { place_id: 'ChIJ-manly', description: 'Manly NSW, Australia', main_text: 'Manly', secondary_text: 'NSW, Australia', location: { lat: -33.797, lng: 151.288 }, country: 'AU', source: 'google' },
+      {
+        place_id: 'ChIJ-metairie',
+        description: 'Metairie, LA, USA',
+        main_text: 'Metairie',
+        secondary_text: 'LA, USA',
+        location: { lat: 29.984, lng: -90.153 },
+        country: 'US',
+        source: 'google',
+      },
+      {
+        place_id: 'ChIJ-manly',
+        description: 'Manly NSW, Australia',
+        main_text: 'Manly',
+        secondary_text: 'NSW, Australia',
+        location: { lat: -33.797, lng: 151.288 },
+        country: 'AU',
+        source: 'google',
+      },
     ]);
     expect(fallback.inputs).toEqual([]);
   });
 
   it('sends only the requested regions and resolves at most `limit` predictions', async () => {
     const { fetch, calls } = fakeFetch(googleAnswer);
-    const result = await googlePlaces('K', fetch, { fallback: recordingFallback() }).suggest('man', { countries: ['au'], limit: 1 });
+    const result = await googlePlaces('K', fetch, { fallback: recordingFallback() }).suggest('man', {
+      countries: ['au'],
+      limit: 1,
+    });
     expect(JSON.parse(String(calls[0]!.init.body)).includedRegionCodes).toEqual(['au']);
     expect(calls).toHaveLength(2);
     expect(result).toHaveLength(1);

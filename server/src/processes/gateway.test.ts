@@ -8,10 +8,20 @@ import { createGatewayApp } from './gateway.ts';
 const unusedDb = new Proxy({}, { get: () => () => Promise.reject(new Error('no database in this test')) }) as unknown as Db;
 const app = (up = true) =>
   createGatewayApp({
-    config: { secretKey: 'k'.repeat(32), checkinSynchronousCommit: 'off', publicUrl: 'http://localhost:8080', mapStyleUrl: undefined, googleMapsApiKey: undefined, trustProxy: false },
+    config: {
+      secretKey: 'k'.repeat(32),
+      checkinSynchronousCommit: 'off',
+      publicUrl: 'http://localhost:8080',
+      mapStyleUrl: undefined,
+      googleMapsApiKey: undefined,
+      trustProxy: false,
+    },
     database: { db: unusedDb, ping: async () => up },
     log: () => undefined,
-    metrics: { contentType: 'text/plain; version=0.0.4; charset=utf-8', text: async () => 'device_checkins_total{outcome="accepted"} 0\n' },
+    metrics: {
+      contentType: 'text/plain; version=0.0.4; charset=utf-8',
+      text: async () => 'device_checkins_total{outcome="accepted"} 0\n',
+    },
   });
 
 describe('the gateway role app', () => {
@@ -24,7 +34,7 @@ describe('the gateway role app', () => {
     expect((await request(app()).get('/metrics')).text).toContain('device_checkins_total');
   });
 
-  it('refuses a check-in without device credentials with the gateway\'s 401', async () => {
+  it("refuses a check-in without device credentials with the gateway's 401", async () => {
     const res = await request(app()).post('/device/v1/checkin').send({ sentAt: new Date().toISOString() });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ detail: 'Invalid device credentials.' });

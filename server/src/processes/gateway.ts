@@ -29,7 +29,10 @@ import type { gracefulShutdown } from '../ops/shutdown.ts';
  * a check-in only writes the device's rows, and the pollers see the change at their next poll as before.
  */
 export function createGatewayApp(deps: {
-  config: Pick<Config, 'secretKey' | 'checkinSynchronousCommit' | 'publicUrl' | 'mapStyleUrl' | 'googleMapsApiKey' | 'trustProxy'>;
+  config: Pick<
+    Config,
+    'secretKey' | 'checkinSynchronousCommit' | 'publicUrl' | 'mapStyleUrl' | 'googleMapsApiKey' | 'trustProxy'
+  >;
   database: Pick<Database, 'db' | 'ping'>;
   now?: () => Date;
   log: (msg: string, err?: unknown) => void;
@@ -48,7 +51,15 @@ export function createGatewayApp(deps: {
   app.use(securityHeaders(deps.config));
   app.use(compressAnswers());
   app.use(healthRoutes({ database: deps.database.ping }));
-  app.use('/device/v1', deviceGatewayRouter({ db: deps.database.db, config: deps.config, ...(deps.now ? { now: deps.now } : {}), ...(deps.checkedIn ? { checkedIn: deps.checkedIn } : {}) }).router);
+  app.use(
+    '/device/v1',
+    deviceGatewayRouter({
+      db: deps.database.db,
+      config: deps.config,
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.checkedIn ? { checkedIn: deps.checkedIn } : {}),
+    }).router,
+  );
   const metrics = deps.metrics;
   if (metrics) app.get('/metrics', async (_req, res) => void res.type(metrics.contentType).send(await metrics.text()));
   app.use(notFoundHandler);
@@ -68,12 +79,27 @@ export function startGateway(opts: {
   const { config, database, logger, log, metrics, shutdown } = opts;
   // The gateway records the alerts its check-ins raise (incidents and notification rows); the servers and
   // workers dispatch them (their loops claim due rows every second), so it needs no queue or sockets.
-  const alerts = alertsFeatureOf(database.db, { ...config, alerts: { ...config.alerts, vapid: undefined } }, {
-    mailQueue: { enqueue: async () => { throw new Error('the gateway role sends nothing'); } },
-    emitToUser: () => undefined,
+  const alerts = alertsFeatureOf(
+    database.db,
+    { ...config, alerts: { ...config.alerts, vapid: undefined } },
+    {
+      mailQueue: {
+        enqueue: async () => {
+          throw new Error('the gateway role sends nothing');
+        },
+      },
+      emitToUser: () => undefined,
+      log,
+    },
+  );
+  const app = createGatewayApp({
+    config,
+    database,
     log,
+    ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }),
+    metrics,
+    checkedIn: (serial) => alerts.engine.deviceCheckedIn(serial),
   });
-  const app = createGatewayApp({ config, database, log, ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }), metrics, checkedIn: (serial) => alerts.engine.deviceCheckedIn(serial) });
   const server = http.createServer(app);
   shutdown.attach(server);
   shutdown.add(['alerts', () => alerts.engine.flushCheckins()], ['database', () => database.close()]);

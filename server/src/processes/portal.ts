@@ -41,7 +41,14 @@ export async function startPortal(opts: {
   env: NodeJS.ProcessEnv;
 }): Promise<http.Server> {
   const { role, config, database, mailer, logger, logFormat, log, metrics, shutdown, redisPrefix, env } = opts;
-  const { queue, depth } = jobQueueFor({ config, database, mailer, runWorker: role === 'all', redisPrefix: config.redisPrefix, log });
+  const { queue, depth } = jobQueueFor({
+    config,
+    database,
+    mailer,
+    runWorker: role === 'all',
+    redisPrefix: config.redisPrefix,
+    log,
+  });
   if (depth) metrics.watchQueue(depth);
   const sessions = sessionHub({ redisUrl: config.redisUrl, redisPrefix, log });
   const deviceAccess = deviceAccessHub({ redisUrl: config.redisUrl, redisPrefix, log });
@@ -87,7 +94,10 @@ export async function startPortal(opts: {
   // Alerts: every server process dispatches due notifications (claimed with SKIP LOCKED, so never twice);
   // the one-command run also evaluates the fleet every minute and escalates (start:worker does it scaled).
   const stopAlerts = app.alerts.start({ fleet: role === 'all' });
-  const stopSchedules = role === 'all' ? startSchedules({ db: database.db, config, now: () => clock.now(), sessions, log, queue: app.queue }) : () => undefined;
+  const stopSchedules =
+    role === 'all'
+      ? startSchedules({ db: database.db, config, now: () => clock.now(), sessions, log, queue: app.queue })
+      : () => undefined;
   let simulator: Simulator | null = null;
   shutdown.attach(server, () => {
     // At the transport, so browsers reconnect (elsewhere, through the proxy) and resubscribe.
@@ -100,25 +110,38 @@ export async function startPortal(opts: {
     ['alerts', () => stopAlerts()],
     // Jobs this process runs (the one-command run) finish; queued ones stay in Redis for the workers.
     ['queue', () => app.queue.close()],
-    ['redis', () => {
-      sessions.close();
-      deviceAccess.close();
-      app.redis?.close();
-      void app.nudges.close();
-      void app.aggregates.close();
-    }],
+    [
+      'redis',
+      () => {
+        sessions.close();
+        deviceAccess.close();
+        app.redis?.close();
+        void app.nudges.close();
+        void app.aggregates.close();
+      },
+    ],
     ['database', () => database.close()],
   );
 
   server.listen(config.port, config.host, async () => {
-    log(role === 'all' ? `Fleet portal listening on ${config.publicUrl}` : `server: listening on ${describeAddress(server)} (public ${config.publicUrl})`);
+    log(
+      role === 'all'
+        ? `Fleet portal listening on ${config.publicUrl}`
+        : `server: listening on ${describeAddress(server)} (public ${config.publicUrl})`,
+    );
     if (role !== 'all') return;
     if (!config.isProduction) {
       const demo = ['distributor@demo.test', 'client@demo.test', 'partner@demo.test'];
       const present = [];
       for (const email of demo) {
-        const [u] = await database.db.select({ role: users.role, userType: users.userType }).from(users).where(eq(users.email, email));
-        if (u) present.push(`  ${email.padEnd(24)} ${DEMO_PASSWORD}   (${u.userType === 'market-partner' ? 'market-partner' : u.role})`);
+        const [u] = await database.db
+          .select({ role: users.role, userType: users.userType })
+          .from(users)
+          .where(eq(users.email, email));
+        if (u)
+          present.push(
+            `  ${email.padEnd(24)} ${DEMO_PASSWORD}   (${u.userType === 'market-partner' ? 'market-partner' : u.role})`,
+          );
       }
       if (present.length) console.log(`Demo accounts:\n${present.join('\n')}`);
     }
@@ -131,7 +154,8 @@ export async function startPortal(opts: {
             baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
             listDevices: async () => {
               const demo = await demoSimulatorDevices(database.db, config.secretKey);
-              if (demo.keyed || demo.skipped) console.log(`simulator: ${demo.keyed} demo devices keyed, ${demo.skipped} devices with other secrets left alone`);
+              if (demo.keyed || demo.skipped)
+                console.log(`simulator: ${demo.keyed} demo devices keyed, ${demo.skipped} devices with other secrets left alone`);
               return demo.devices;
             },
           },

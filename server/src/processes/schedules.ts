@@ -28,17 +28,26 @@ type SummaryPeriod = Parameters<typeof enqueueSummaries>[2];
  */
 export function startSchedules(
   ctx: Pick<AppContext, 'db' | 'config' | 'now' | 'sessions' | 'log'> & { queue: JobQueue<JobName> },
-  opts: { claim?: (tick: string, slot: Date, periodMs?: number) => Promise<boolean>; fleetHealthEveryMs?: number; daily?: string; weekly?: string } = {},
+  opts: {
+    claim?: (tick: string, slot: Date, periodMs?: number) => Promise<boolean>;
+    fleetHealthEveryMs?: number;
+    daily?: string;
+    weekly?: string;
+  } = {},
 ): () => void {
   const stops = [fleetHealth(ctx, opts), reportSchedules(ctx, opts), overdueSchedule(ctx)];
   return () => stops.forEach((stop) => stop());
 }
 
-function fleetHealth(ctx: { db: AppContext['db']; now: AppContext['now']; log: Log }, opts: { claim?: (tick: string, slot: Date, periodMs?: number) => Promise<boolean>; fleetHealthEveryMs?: number }) {
+function fleetHealth(
+  ctx: { db: AppContext['db']; now: AppContext['now']; log: Log },
+  opts: { claim?: (tick: string, slot: Date, periodMs?: number) => Promise<boolean>; fleetHealthEveryMs?: number },
+) {
   const everyMs = opts.fleetHealthEveryMs ?? 60_000;
   const check = async () => {
     const r = await checkFleetHealth(ctx.db, ctx.now());
-    if (r.wentOffline.length || r.expiredChanges) ctx.log(`fleet health: ${r.wentOffline.length} offline, ${r.expiredChanges} pending changes expired`);
+    if (r.wentOffline.length || r.expiredChanges)
+      ctx.log(`fleet health: ${r.wentOffline.length} offline, ${r.expiredChanges} pending changes expired`);
   };
   const claim = opts.claim;
   if (!claim) {
@@ -58,19 +67,26 @@ function fleetHealth(ctx: { db: AppContext['db']; now: AppContext['now']; log: L
   });
 }
 
-function reportSchedules(ctx: { db: AppContext['db']; queue: JobQueue<JobName>; log: Log }, opts: { claim?: (tick: string, slot: Date) => Promise<boolean>; daily?: string; weekly?: string }) {
+function reportSchedules(
+  ctx: { db: AppContext['db']; queue: JobQueue<JobName>; log: Log },
+  opts: { claim?: (tick: string, slot: Date) => Promise<boolean>; daily?: string; weekly?: string },
+) {
   // node-cron hands each run the time it was scheduled for (its `date`, a whole second), the same on every
   // worker; the moment the callback happens to run would differ between workers by their delays.
   const run = (period: SummaryPeriod) => async (cronCtx?: { date?: Date }) => {
     try {
-      if (opts.claim && !(await opts.claim(`summary-${period}`, cronCtx?.date ?? new Date(Math.floor(Date.now() / 1000) * 1000)))) return;
+      if (opts.claim && !(await opts.claim(`summary-${period}`, cronCtx?.date ?? new Date(Math.floor(Date.now() / 1000) * 1000))))
+        return;
       const n = await enqueueSummaries(ctx.db, ctx.queue, period);
       ctx.log(`${period} summaries queued for ${n} recipients`);
     } catch (err) {
       ctx.log(`${period} summaries failed`, err);
     }
   };
-  const tasks = [cron.schedule(opts.daily ?? '0 7 * * *', run('daily')), cron.schedule(opts.weekly ?? '0 7 * * 1', run('weekly'))];
+  const tasks = [
+    cron.schedule(opts.daily ?? '0 7 * * *', run('daily')),
+    cron.schedule(opts.weekly ?? '0 7 * * 1', run('weekly')),
+  ];
   return () => tasks.forEach((t) => t.stop());
 }
 

@@ -47,7 +47,16 @@ export async function startWorker(opts: {
   const env = opts.env ?? process.env;
   const db = database.db;
 
-  const { queue: jobQueue, depth } = jobQueueFor({ config, database, mailer: opts.mailer, runWorker: true, redisPrefix: opts.redisPrefix, log, concurrency: Number(env.WORKER_CONCURRENCY ?? 4), env });
+  const { queue: jobQueue, depth } = jobQueueFor({
+    config,
+    database,
+    mailer: opts.mailer,
+    runWorker: true,
+    redisPrefix: opts.redisPrefix,
+    log,
+    concurrency: Number(env.WORKER_CONCURRENCY ?? 4),
+    env,
+  });
   if (depth) metrics.watchQueue(depth);
   const queue = outboxQueue(db, jobQueue, {
     validate: (name, payload) => {
@@ -128,23 +137,32 @@ export async function startWorker(opts: {
   const server = http.createServer(app);
   opts.shutdown.attach(server);
   opts.shutdown.add(
-    ['schedules', () => {
-      stopSchedules();
-      stopAlertsMinute();
-    }],
+    [
+      'schedules',
+      () => {
+        stopSchedules();
+        stopAlertsMinute();
+      },
+    ],
     ['alerts', () => stopAlerts()],
-    ['pollers', async () => {
-      await pollers.stop();
-      await nudges.close();
-    }],
+    [
+      'pollers',
+      async () => {
+        await pollers.stop();
+        await nudges.close();
+      },
+    ],
     // BullMQ's worker.close() waits for its active jobs; the outbox relay stops after them.
     ['queue', () => queue.close()],
     ['sessions', () => sessions.close()],
     ['watch registry', () => registry.close()],
-    ['redis', () => {
-      redis.disconnect();
-      emitterRedis.disconnect();
-    }],
+    [
+      'redis',
+      () => {
+        redis.disconnect();
+        emitterRedis.disconnect();
+      },
+    ],
     ['database', () => database.close()],
   );
   server.listen(config.port, config.host, () => log(`worker: health and metrics on ${describeAddress(server)}`));
@@ -154,9 +172,13 @@ export async function startWorker(opts: {
 /** POLL_PERIODS=device=10000,simLog=15000: the spec's periods, changed (tests shorten them). */
 export function pollPeriods(text: string): Partial<Record<SubscriptionTopic, number>> {
   const out: Partial<Record<SubscriptionTopic, number>> = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [topic, ms] = part.split('=');
-    if (!['device', 'deviceCards', 'simLog', 'overview'].includes(topic!) || !(Number(ms) >= 100)) throw new Error(`POLL_PERIODS: '${part}' is not topic=milliseconds (100 or more)`);
+    if (!['device', 'deviceCards', 'simLog', 'overview'].includes(topic!) || !(Number(ms) >= 100))
+      throw new Error(`POLL_PERIODS: '${part}' is not topic=milliseconds (100 or more)`);
     out[topic as SubscriptionTopic] = Number(ms);
   }
   return out;

@@ -3,7 +3,16 @@ import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createRedis } from '@fleet/workers';
 import type { SubscriptionTopic } from '@fleet/shared';
-import { memoryPollState, memoryWatchRegistry, pollCounters, pollNudger, redisPollState, redisWatchRegistry, startPollers, type NudgeSource } from '@fleet/workers';
+import {
+  memoryPollState,
+  memoryWatchRegistry,
+  pollCounters,
+  pollNudger,
+  redisPollState,
+  redisWatchRegistry,
+  startPollers,
+  type NudgeSource,
+} from '@fleet/workers';
 import type { AuthService } from '../auth/index.ts';
 import type { Db } from '../db/client.ts';
 import { attachRealtime, type FleetIo } from './socket-server.ts';
@@ -60,7 +69,12 @@ export async function startRealtime(
     sub = createRedis(opts.redisUrl, 'command');
     // Without a listener an unreachable Redis throws an unhandled 'error' and ends the process; ioredis
     // reconnects by itself, so a log line is all that is needed.
-    for (const [name, r] of [['state', redis], ['adapter pub', pub], ['adapter sub', sub]] as const) r.on('error', (err) => log(`realtime redis (${name}) error`, err));
+    for (const [name, r] of [
+      ['state', redis],
+      ['adapter pub', pub],
+      ['adapter sub', sub],
+    ] as const)
+      r.on('error', (err) => log(`realtime redis (${name}) error`, err));
   }
   const processId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   const registry = redis ? redisWatchRegistry(redis, processId) : memoryWatchRegistry();
@@ -75,24 +89,28 @@ export async function startRealtime(
   opts.deviceAccess?.attach(socket.io);
   opts.servicePlans?.attach(socket.io);
   const counters = pollCounters();
-  const ownNudger = !opts.nudges && opts.redisUrl && opts.pollers !== false ? pollNudger({ redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix ?? 'fleet:', log }) : undefined;
+  const ownNudger =
+    !opts.nudges && opts.redisUrl && opts.pollers !== false
+      ? pollNudger({ redisUrl: opts.redisUrl, redisPrefix: opts.redisPrefix ?? 'fleet:', log })
+      : undefined;
   const nudges = opts.nudges ?? ownNudger?.source;
-  const pollers = opts.pollers === false
-    ? undefined
-    : startPollers({
-        registry,
-        state: redis ? redisPollState(redis, { processId }) : memoryPollState(),
-        ...(nudges ? { nudges } : {}),
-        get: deviceApiGetter(opts.deviceApiUrl, opts.serviceToken),
-        emit: socket.emit,
-        countPoll: (topic) => {
-          counters.countPoll(topic);
-          opts.countPoll?.(topic);
-        },
-        log,
-        ...(opts.periods ? { periods: opts.periods } : {}),
-        ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
-      });
+  const pollers =
+    opts.pollers === false
+      ? undefined
+      : startPollers({
+          registry,
+          state: redis ? redisPollState(redis, { processId }) : memoryPollState(),
+          ...(nudges ? { nudges } : {}),
+          get: deviceApiGetter(opts.deviceApiUrl, opts.serviceToken),
+          emit: socket.emit,
+          countPoll: (topic) => {
+            counters.countPoll(topic);
+            opts.countPoll?.(topic);
+          },
+          log,
+          ...(opts.periods ? { periods: opts.periods } : {}),
+          ...(opts.tickMs ? { tickMs: opts.tickMs } : {}),
+        });
   return {
     io: socket.io,
     counters,
@@ -115,7 +133,11 @@ export function deviceApiGetter(deviceApiUrl: string, serviceToken: string) {
   const base = deviceApiUrl.replace(/\/$/, '');
   return async (path: string, actAs?: number, opts?: { fresh?: boolean }) => {
     const res = await fetch(`${base}${path}`, {
-      headers: { Authorization: `Token ${serviceToken}`, ...(actAs ? { 'X-Act-As': String(actAs) } : {}), ...(opts?.fresh ? { 'Cache-Control': 'no-cache' } : {}) },
+      headers: {
+        Authorization: `Token ${serviceToken}`,
+        ...(actAs ? { 'X-Act-As': String(actAs) } : {}),
+        ...(opts?.fresh ? { 'Cache-Control': 'no-cache' } : {}),
+      },
       signal: AbortSignal.timeout(8000),
     });
     return { status: res.status, body: res.status === 200 ? await res.json() : null };

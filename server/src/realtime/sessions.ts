@@ -22,10 +22,14 @@ export type SessionEnder = {
 };
 
 /** What can end sockets in a room: the push server, or the Redis emitter (same calls). */
-type Target = { in(room: string): { emit(event: string, payload: unknown): unknown; disconnectSockets(close?: boolean): unknown } };
+type Target = {
+  in(room: string): { emit(event: string, payload: unknown): unknown; disconnectSockets(close?: boolean): unknown };
+};
 
 /** The session ender of one process (see socket-target.ts for how it reaches the sockets). */
-export function sessionHub(opts: { redisUrl?: string | undefined; redisPrefix?: string; log?: (m: string, e?: unknown) => void } = {}) {
+export function sessionHub(
+  opts: { redisUrl?: string | undefined; redisPrefix?: string; log?: (m: string, e?: unknown) => void } = {},
+) {
   const sockets = socketTarget<Target>({ ...opts, name: 'session' });
 
   function end(room: string, reason: SessionEndReason) {
@@ -47,7 +51,11 @@ export function sessionHub(opts: { redisUrl?: string | undefined; redisPrefix?: 
      * A typed event to every socket of a user (room user:{id}), from any process: the alerts' in-app
      * channel. Answers false when no push server or Redis can reach sockets (no socket to reach).
      */
-    emitToUser<E extends keyof ServerToClientEvents>(userId: number, event: E, ...payload: Parameters<ServerToClientEvents[E]>): boolean {
+    emitToUser<E extends keyof ServerToClientEvents>(
+      userId: number,
+      event: E,
+      ...payload: Parameters<ServerToClientEvents[E]>
+    ): boolean {
       const t = sockets.get();
       if (!t) return false;
       t.in(rooms.user(userId)).emit(event, payload[0]);

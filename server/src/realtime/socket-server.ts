@@ -3,7 +3,16 @@ import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { COUNTY_ERROR, overviewSubject, rooms, subscriptionSchema, type ClientToServerEvents, type SessionEndReason, type ServerToClientEvents, type SubscriptionTopic } from '@fleet/shared';
+import {
+  COUNTY_ERROR,
+  overviewSubject,
+  rooms,
+  subscriptionSchema,
+  type ClientToServerEvents,
+  type SessionEndReason,
+  type ServerToClientEvents,
+  type SubscriptionTopic,
+} from '@fleet/shared';
 import type { WatchRegistry } from '@fleet/workers';
 import { deviceScope } from '../access/scope.ts';
 import type { AuthService, Viewer } from '../auth/index.ts';
@@ -11,12 +20,16 @@ import type { Db } from '../db/client.ts';
 import { devices, locations } from '../db/schema.ts';
 import { ApiError } from '../lib/errors.ts';
 
-type SocketData = { viewer: Viewer; token: string; subs: Map<string, { topic: SubscriptionTopic; subject: string }>; expiry?: NodeJS.Timeout };
+type SocketData = {
+  viewer: Viewer;
+  token: string;
+  subs: Map<string, { topic: SubscriptionTopic; subject: string }>;
+  expiry?: NodeJS.Timeout;
+};
 /** The longest a socket waits between checks of its token's expiry (a timer cannot wait 30 days). */
 const EXPIRY_CHECK_MAX_MS = 6 * 3_600_000;
 type FleetSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type FleetIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-
 
 /**
  * The push gateway: a browser authenticates its socket with the same token as REST and subscribes to
@@ -25,10 +38,17 @@ export type FleetIo = Server<ClientToServerEvents, ServerToClientEvents, Record<
  */
 export function attachRealtime(
   httpServer: http.Server,
-  deps: { db: Db; auth: AuthService; registry: WatchRegistry; redis?: { pub: Redis; sub: Redis; channel?: string }; log?: (m: string, e?: unknown) => void },
+  deps: {
+    db: Db;
+    auth: AuthService;
+    registry: WatchRegistry;
+    redis?: { pub: Redis; sub: Redis; channel?: string };
+    log?: (m: string, e?: unknown) => void;
+  },
 ) {
   const io: FleetIo = new Server(httpServer, { path: '/socket.io', serveClient: false, transports: ['websocket', 'polling'] });
-  if (deps.redis) io.adapter(createAdapter(deps.redis.pub, deps.redis.sub, deps.redis.channel ? { key: deps.redis.channel } : {}));
+  if (deps.redis)
+    io.adapter(createAdapter(deps.redis.pub, deps.redis.sub, deps.redis.channel ? { key: deps.redis.channel } : {}));
 
   io.use(async (socket, next) => {
     try {
@@ -78,7 +98,12 @@ export function attachRealtime(
   }
 
   const roomOf = (topic: SubscriptionTopic, subject: string) => {
-    if (topic !== 'overview') return topic === 'device' ? rooms.device(subject) : topic === 'deviceCards' ? rooms.deviceCards(subject) : rooms.simLog(subject);
+    if (topic !== 'overview')
+      return topic === 'device'
+        ? rooms.device(subject)
+        : topic === 'deviceCards'
+          ? rooms.deviceCards(subject)
+          : rooms.simLog(subject);
     const { userId, location } = overviewSubject.parse(subject);
     return rooms.overview(userId, location);
   };
@@ -93,7 +118,8 @@ export function attachRealtime(
       socket.data.viewer = await deps.auth.authenticate(`Token ${socket.data.token}`, undefined, { peek });
       return null;
     } catch (err) {
-      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return err.status === 403 ? 'deactivated' : 'expired';
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403))
+        return err.status === 403 ? 'deactivated' : 'expired';
       throw err;
     }
   }
@@ -141,7 +167,8 @@ export function attachRealtime(
         const viewer = socket.data.viewer;
         if (sub.topic === 'overview') {
           // The counts themselves are scoped by the REST call the poller makes as this viewer.
-          if (sub.location !== undefined && !(await countyExists(sub.location))) return reply({ ok: false, error: 'No county with this id.' });
+          if (sub.location !== undefined && !(await countyExists(sub.location)))
+            return reply({ ok: false, error: 'No county with this id.' });
           const subject = overviewSubject.format(viewer.id, sub.location);
           await join(socket, 'overview', subject, rooms.overview(viewer.id, sub.location));
           return reply({ ok: true, subscribed: [`overview:${subject}`] });
@@ -149,9 +176,14 @@ export function attachRealtime(
         const wanted = sub.topic === 'deviceCards' ? [...new Set(sub.serials)] : [sub.serial];
         const allowed = await allowedSerials(viewer, wanted);
         const refused = wanted.filter((s) => !allowed.has(s));
-        if (sub.topic !== 'deviceCards' && refused.length) return reply({ ok: false, error: 'No device with this serial.', refused });
+        if (sub.topic !== 'deviceCards' && refused.length)
+          return reply({ ok: false, error: 'No device with this serial.', refused });
         for (const s of wanted.filter((x) => allowed.has(x))) await join(socket, sub.topic, s, roomOf(sub.topic, s));
-        return reply(refused.length ? { ok: false, error: 'Some devices are outside your scope.', refused } : { ok: true, subscribed: wanted.map((s) => `${sub.topic}:${s}`) });
+        return reply(
+          refused.length
+            ? { ok: false, error: 'Some devices are outside your scope.', refused }
+            : { ok: true, subscribed: wanted.map((s) => `${sub.topic}:${s}`) },
+        );
       } catch (err) {
         deps.log?.('subscribe failed', err);
         reply({ ok: false, error: 'Something went wrong.' });
@@ -161,14 +193,20 @@ export function attachRealtime(
       const parsed = subscriptionSchema.safeParse(raw);
       if (parsed.success) {
         const sub = parsed.data;
-        const subjects = sub.topic === 'overview' ? [overviewSubject.format(socket.data.viewer.id, sub.location)] : sub.topic === 'deviceCards' ? sub.serials : [sub.serial];
+        const subjects =
+          sub.topic === 'overview'
+            ? [overviewSubject.format(socket.data.viewer.id, sub.location)]
+            : sub.topic === 'deviceCards'
+              ? sub.serials
+              : [sub.serial];
         for (const s of subjects) await leave(socket, sub.topic, s, roomOf(sub.topic, s));
       }
       if (typeof ack === 'function') ack({ ok: true });
     });
     socket.on('disconnect', async () => {
       clearTimeout(socket.data.expiry);
-      for (const { topic, subject } of [...socket.data.subs.values()]) await deps.registry.remove(topic, subject).catch(() => undefined);
+      for (const { topic, subject } of [...socket.data.subs.values()])
+        await deps.registry.remove(topic, subject).catch(() => undefined);
       socket.data.subs.clear();
     });
   });

@@ -12,7 +12,12 @@ import type { Server } from 'socket.io';
  * The HTTP app is built before its push server starts, so the push server attaches itself
  * (realtime.ts); the session ender and the partners' device access hub build on this.
  */
-export function socketTarget<T>(opts: { redisUrl?: string | undefined; redisPrefix?: string; name: string; log?: (m: string, e?: unknown) => void }) {
+export function socketTarget<T>(opts: {
+  redisUrl?: string | undefined;
+  redisPrefix?: string;
+  name: string;
+  log?: (m: string, e?: unknown) => void;
+}) {
   let io: Server | undefined;
   let emitter: { redis: Redis; emitter: Emitter } | undefined;
   return {

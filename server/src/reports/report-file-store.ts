@@ -22,7 +22,10 @@ export interface ReportFileStore {
  * process a promise per key is shared; across processes the others poll the row, and take over a claim whose
  * builder stopped (older than `staleAfterMs`). Rows older than `keepMs` are pruned on each new claim.
  */
-export function dbReportFileStore(db: Db, opts: { staleAfterMs?: number; pollMs?: number; keepMs?: number } = {}): ReportFileStore {
+export function dbReportFileStore(
+  db: Db,
+  opts: { staleAfterMs?: number; pollMs?: number; keepMs?: number } = {},
+): ReportFileStore {
   const staleAfterMs = opts.staleAfterMs ?? 2 * 60_000;
   const pollMs = opts.pollMs ?? 250;
   const keepMs = opts.keepMs ?? 24 * 3_600_000;
@@ -32,7 +35,11 @@ export function dbReportFileStore(db: Db, opts: { staleAfterMs?: number; pollMs?
 
   /** True when this caller now holds the key's claim: a new row, or a claim left by a builder that stopped. */
   async function claim(key: string): Promise<boolean> {
-    const [inserted] = await db.insert(reportFiles).values({ requestKey: key }).onConflictDoNothing().returning({ key: reportFiles.requestKey });
+    const [inserted] = await db
+      .insert(reportFiles)
+      .values({ requestKey: key })
+      .onConflictDoNothing()
+      .returning({ key: reportFiles.requestKey });
     if (inserted) {
       await db.delete(reportFiles).where(lt(reportFiles.createdAt, olderThan(keepMs)));
       return true;
@@ -40,7 +47,13 @@ export function dbReportFileStore(db: Db, opts: { staleAfterMs?: number; pollMs?
     const [taken] = await db
       .update(reportFiles)
       .set({ claimedAt: new Date() })
-      .where(and(eq(reportFiles.requestKey, key), eq(reportFiles.status, 'building'), lt(reportFiles.claimedAt, olderThan(staleAfterMs))))
+      .where(
+        and(
+          eq(reportFiles.requestKey, key),
+          eq(reportFiles.status, 'building'),
+          lt(reportFiles.claimedAt, olderThan(staleAfterMs)),
+        ),
+      )
       .returning({ key: reportFiles.requestKey });
     return !!taken;
   }
@@ -53,7 +66,10 @@ export function dbReportFileStore(db: Db, opts: { staleAfterMs?: number; pollMs?
       if (await claim(key)) {
         try {
           const built = await build();
-          await db.update(reportFiles).set({ status: 'ready', summary: built.summary, xlsx: built.xlsx, pdf: built.pdf }).where(eq(reportFiles.requestKey, key));
+          await db
+            .update(reportFiles)
+            .set({ status: 'ready', summary: built.summary, xlsx: built.xlsx, pdf: built.pdf })
+            .where(eq(reportFiles.requestKey, key));
           return built;
         } catch (err) {
           await db.delete(reportFiles).where(and(eq(reportFiles.requestKey, key), eq(reportFiles.status, 'building')));

@@ -48,35 +48,50 @@ const REPORT: ReportAnswer = {
   generated_at: '2026-03-09T10:00:00Z',
   counts: { devices: 2, brands: 1, counties: 1 },
   devices: [device({}), device({ serial: 'SP240002', name: 'Short', warnings: [] })],
-  totals: { left_dispensed: 409072, right_dispensed: 2468, sunscreen_dispensed: 409072, sanitizer_dispensed: 2468, sunscreen_fl_oz: 24691.34, sanitizer_fl_oz: 179 },
+  totals: {
+    left_dispensed: 409072,
+    right_dispensed: 2468,
+    sunscreen_dispensed: 409072,
+    sanitizer_dispensed: 2468,
+    sunscreen_fl_oz: 24691.34,
+    sanitizer_fl_oz: 179,
+  },
 };
 /** The words of a text, for checks that do not care where a wrapped cell breaks its lines. */
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
 describe('report files read well', () => {
-  it.skipIf(!pdfTextChecks)('PDF: every header and value whole (wrapped, never cut), warnings in words; pages render', async () => {
-    const pdf = await reportPdf(REPORT, { compress: false });
-    const text = pdfText(pdf);
-    const found = new Set(words(text));
-    expect(text).not.toMatch(/\.\.\.|…/);
-    for (const c of REPORT_COLUMNS) for (const w of words(c.header)) expect(found, `header word '${w}' of '${c.header}'`).toContain(w);
-    for (const w of words(`${REPORT.devices[0]!.name} ${REPORT.devices[0]!.address} ${REPORT.devices[0]!.brand}`)) expect(found, w).toContain(w);
-    for (const n of ['204,536', '12,345.67', '409,072', '24,691.34', '48.0']) expect(found).toContain(n);
-    expect(text).toMatch(/Batch\s+expired/);
-    expect(text).toMatch(/Left\s+sanitizer\s+pump\s+empty/);
-    expect(text).not.toMatch(/BATCH_|_PUMP|BATTERY/);
-    // Rendered to PNG (what a reader sees): tests/.artifacts/report-pdf-1.png, looked at by hand.
-    const out = path.join(process.cwd(), 'tests', '.artifacts');
-    fs.mkdirSync(out, { recursive: true });
-    const file = path.join(os.tmpdir(), `report-${process.pid}.pdf`);
-    fs.writeFileSync(file, pdf);
-    const png = spawnSync('pdftoppm', ['-png', '-r', '110', '-f', '1', '-l', '1', file, path.join(out, 'report-pdf')]);
-    fs.rmSync(file, { force: true });
-    expect(png.status).toBe(0);
-  });
+  it.skipIf(!pdfTextChecks)(
+    'PDF: every header and value whole (wrapped, never cut), warnings in words; pages render',
+    async () => {
+      const pdf = await reportPdf(REPORT, { compress: false });
+      const text = pdfText(pdf);
+      const found = new Set(words(text));
+      expect(text).not.toMatch(/\.\.\.|…/);
+      for (const c of REPORT_COLUMNS)
+        for (const w of words(c.header)) expect(found, `header word '${w}' of '${c.header}'`).toContain(w);
+      for (const w of words(`${REPORT.devices[0]!.name} ${REPORT.devices[0]!.address} ${REPORT.devices[0]!.brand}`))
+        expect(found, w).toContain(w);
+      for (const n of ['204,536', '12,345.67', '409,072', '24,691.34', '48.0']) expect(found).toContain(n);
+      expect(text).toMatch(/Batch\s+expired/);
+      expect(text).toMatch(/Left\s+sanitizer\s+pump\s+empty/);
+      expect(text).not.toMatch(/BATCH_|_PUMP|BATTERY/);
+      // Rendered to PNG (what a reader sees): tests/.artifacts/report-pdf-1.png, looked at by hand.
+      const out = path.join(process.cwd(), 'tests', '.artifacts');
+      fs.mkdirSync(out, { recursive: true });
+      const file = path.join(os.tmpdir(), `report-${process.pid}.pdf`);
+      fs.writeFileSync(file, pdf);
+      const png = spawnSync('pdftoppm', ['-png', '-r', '110', '-f', '1', '-l', '1', file, path.join(out, 'report-pdf')]);
+      fs.rmSync(file, { force: true });
+      expect(png.status).toBe(0);
+    },
+  );
 
   it('PDF: a table longer than a page repeats its header and keeps every row whole', async () => {
-    const many = { ...REPORT, devices: Array.from({ length: 60 }, (_, i) => device({ serial: `SP24${String(i).padStart(4, '0')}` })) };
+    const many = {
+      ...REPORT,
+      devices: Array.from({ length: 60 }, (_, i) => device({ serial: `SP24${String(i).padStart(4, '0')}` })),
+    };
     const pdf = await reportPdf(many, { compress: false });
     if (!pdfTextChecks) return;
     const text = pdfText(pdf);

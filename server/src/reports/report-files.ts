@@ -25,7 +25,11 @@ const FL_OZ = '#,##0.00';
 export function formatNumber(value: string | number | null, numFmt: string | undefined): string | number | null {
   if (typeof value !== 'number' || !numFmt) return value;
   const decimals = numFmt.includes('.') ? numFmt.split('.')[1]!.length : 0;
-  return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: numFmt.includes(',') });
+  return value.toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+    useGrouping: numFmt.includes(','),
+  });
 }
 
 /** A device's warnings in words (WARNING_TEXT), never its codes: 'Batch expired, Low battery'. */
@@ -43,13 +47,55 @@ export const REPORT_COLUMNS: Column[] = [
   { header: 'County', value: (r) => r.county ?? '', xlsxWidth: 22, pdfWidth: 55 },
   { header: 'Address', value: (r) => r.address, xlsxWidth: 40, pdfWidth: 83 },
   { header: 'Left Pump', value: (r) => r.left_pump_type, xlsxWidth: 12, pdfWidth: 45 },
-  { header: 'Left Pump Dispenses', value: (r) => r.left_dispensed, total: (t) => t.left_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 44 },
+  {
+    header: 'Left Pump Dispenses',
+    value: (r) => r.left_dispensed,
+    total: (t) => t.left_dispensed,
+    numFmt: INT,
+    xlsxWidth: 12,
+    pdfWidth: 44,
+  },
   { header: 'Right Pump', value: (r) => r.right_pump_type, xlsxWidth: 12, pdfWidth: 45 },
-  { header: 'Right Pump Dispenses', value: (r) => r.right_dispensed, total: (t) => t.right_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 44 },
-  { header: 'Sunscreen Dispensed', value: (r) => r.sunscreen_dispensed, total: (t) => t.sunscreen_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 44 },
-  { header: 'Sanitizer Dispensed', value: (r) => r.sanitizer_dispensed, total: (t) => t.sanitizer_dispensed, numFmt: INT, xlsxWidth: 12, pdfWidth: 44 },
-  { header: 'Sunscreen Used (fl.oz.)', value: (r) => r.sunscreen_fl_oz, total: (t) => t.sunscreen_fl_oz, numFmt: FL_OZ, xlsxWidth: 14, pdfWidth: 46 },
-  { header: 'Sanitizer Used (fl.oz.)', value: (r) => r.sanitizer_fl_oz, total: (t) => t.sanitizer_fl_oz, numFmt: FL_OZ, xlsxWidth: 14, pdfWidth: 46 },
+  {
+    header: 'Right Pump Dispenses',
+    value: (r) => r.right_dispensed,
+    total: (t) => t.right_dispensed,
+    numFmt: INT,
+    xlsxWidth: 12,
+    pdfWidth: 44,
+  },
+  {
+    header: 'Sunscreen Dispensed',
+    value: (r) => r.sunscreen_dispensed,
+    total: (t) => t.sunscreen_dispensed,
+    numFmt: INT,
+    xlsxWidth: 12,
+    pdfWidth: 44,
+  },
+  {
+    header: 'Sanitizer Dispensed',
+    value: (r) => r.sanitizer_dispensed,
+    total: (t) => t.sanitizer_dispensed,
+    numFmt: INT,
+    xlsxWidth: 12,
+    pdfWidth: 44,
+  },
+  {
+    header: 'Sunscreen Used (fl.oz.)',
+    value: (r) => r.sunscreen_fl_oz,
+    total: (t) => t.sunscreen_fl_oz,
+    numFmt: FL_OZ,
+    xlsxWidth: 14,
+    pdfWidth: 46,
+  },
+  {
+    header: 'Sanitizer Used (fl.oz.)',
+    value: (r) => r.sanitizer_fl_oz,
+    total: (t) => t.sanitizer_fl_oz,
+    numFmt: FL_OZ,
+    xlsxWidth: 14,
+    pdfWidth: 46,
+  },
   { header: 'Battery %', value: (r) => r.battery_percent, numFmt: '0.0', xlsxWidth: 10, pdfWidth: 34 },
   { header: 'Warnings', value: (r) => warningsInWords(r.warnings), xlsxWidth: 30, pdfWidth: 74 },
 ];
@@ -122,7 +168,11 @@ export function reportPdf(report: ReportAnswer, opts: { compress?: boolean } = {
   };
   const row = (values: Cells, y: number, opts: { bold?: boolean; fill?: string } = {}) => {
     const height = rowHeight(values, opts.bold);
-    if (opts.fill) doc.rect(MARGIN, y, doc.page.width - 2 * MARGIN, height).fill(opts.fill).fillColor('black');
+    if (opts.fill)
+      doc
+        .rect(MARGIN, y, doc.page.width - 2 * MARGIN, height)
+        .fill(opts.fill)
+        .fillColor('black');
     useFont(!!opts.bold);
     let x = MARGIN;
     REPORT_COLUMNS.forEach((c, i) => {
@@ -159,11 +209,14 @@ export function reportPdf(report: ReportAnswer, opts: { compress?: boolean } = {
     // Writing inside the bottom margin would start a new page: lift the margin for the footer.
     const marginBottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.font('Body').fontSize(8).text(`${report.range_label}    Page ${i + 1} of ${pages.count}`, MARGIN, doc.page.height - MARGIN + 8, {
-      width: doc.page.width - 2 * MARGIN,
-      align: 'right',
-      lineBreak: false,
-    });
+    doc
+      .font('Body')
+      .fontSize(8)
+      .text(`${report.range_label}    Page ${i + 1} of ${pages.count}`, MARGIN, doc.page.height - MARGIN + 8, {
+        width: doc.page.width - 2 * MARGIN,
+        align: 'right',
+        lineBreak: false,
+      });
     doc.page.margins.bottom = marginBottom;
   }
   doc.end();

@@ -33,7 +33,11 @@ export type ReportRendererOptions = {
  * A job without a request key (queued before keys existed) builds its own.
  */
 export function reportRenderer(db: Db, opts: ReportRendererOptions = {}): ReportDeps['reports'] {
-  const builder = reportBuilder({ repo: reportsRepository(db), telemetry: telemetryRepository(db), now: opts.now ?? (() => new Date()) });
+  const builder = reportBuilder({
+    repo: reportsRepository(db),
+    telemetry: telemetryRepository(db),
+    now: opts.now ?? (() => new Date()),
+  });
   const store = opts.store ?? dbReportFileStore(db);
   const files = opts.files ?? reportFiles;
   return {

@@ -34,7 +34,11 @@ export interface ReportsRepository {
   emailById(ownerId: number, id: number): Promise<ReportEmailRow | undefined>;
   emailTaken(ownerId: number, email: string, exceptId?: number): Promise<boolean>;
   insertEmail(values: typeof reportEmails.$inferInsert): Promise<ReportEmailRow>;
-  updateEmail(ownerId: number, id: number, values: Partial<Pick<ReportEmailRow, 'email' | 'name' | 'isEnable' | 'confirmedAt' | 'confirmTokenHash'>>): Promise<ReportEmailRow | undefined>;
+  updateEmail(
+    ownerId: number,
+    id: number,
+    values: Partial<Pick<ReportEmailRow, 'email' | 'name' | 'isEnable' | 'confirmedAt' | 'confirmTokenHash'>>,
+  ): Promise<ReportEmailRow | undefined>;
   removeEmail(ownerId: number, id: number): Promise<boolean>;
   /** The name and email of a list's owner, for the confirmation mail. */
   ownerLabel(ownerId: number): Promise<string>;
@@ -76,7 +80,10 @@ export function reportsRepository(db: Db): ReportsRepository {
     },
 
     async emailById(ownerId: number, id: number) {
-      const [row] = await db.select().from(reportEmails).where(and(eq(reportEmails.ownerId, ownerId), eq(reportEmails.id, id)));
+      const [row] = await db
+        .select()
+        .from(reportEmails)
+        .where(and(eq(reportEmails.ownerId, ownerId), eq(reportEmails.id, id)));
       return row;
     },
 
@@ -84,7 +91,13 @@ export function reportsRepository(db: Db): ReportsRepository {
       const [row] = await db
         .select({ id: reportEmails.id })
         .from(reportEmails)
-        .where(and(eq(reportEmails.ownerId, ownerId), sql`lower(${reportEmails.email}) = lower(${email})`, exceptId != null ? ne(reportEmails.id, exceptId) : undefined))
+        .where(
+          and(
+            eq(reportEmails.ownerId, ownerId),
+            sql`lower(${reportEmails.email}) = lower(${email})`,
+            exceptId != null ? ne(reportEmails.id, exceptId) : undefined,
+          ),
+        )
         .limit(1);
       return !!row;
     },
@@ -128,7 +141,10 @@ export function reportsRepository(db: Db): ReportsRepository {
     },
 
     async removeEmail(ownerId, id) {
-      const gone = await db.delete(reportEmails).where(and(eq(reportEmails.ownerId, ownerId), eq(reportEmails.id, id))).returning({ id: reportEmails.id });
+      const gone = await db
+        .delete(reportEmails)
+        .where(and(eq(reportEmails.ownerId, ownerId), eq(reportEmails.id, id)))
+        .returning({ id: reportEmails.id });
       return gone.length > 0;
     },
 
@@ -154,7 +170,13 @@ export function reportsRepository(db: Db): ReportsRepository {
       const [row] = await db
         .select({ id: reportTags.id })
         .from(reportTags)
-        .where(and(eq(reportTags.ownerId, ownerId), sql`lower(btrim(${reportTags.name})) = lower(btrim(${name}))`, exceptId != null ? ne(reportTags.id, exceptId) : undefined))
+        .where(
+          and(
+            eq(reportTags.ownerId, ownerId),
+            sql`lower(btrim(${reportTags.name})) = lower(btrim(${name}))`,
+            exceptId != null ? ne(reportTags.id, exceptId) : undefined,
+          ),
+        )
         .limit(1);
       return !!row;
     },
@@ -165,7 +187,10 @@ export function reportsRepository(db: Db): ReportsRepository {
     },
 
     async renameTag(ownerId, id, name) {
-      await db.update(reportTags).set({ name }).where(and(eq(reportTags.ownerId, ownerId), eq(reportTags.id, id)));
+      await db
+        .update(reportTags)
+        .set({ name })
+        .where(and(eq(reportTags.ownerId, ownerId), eq(reportTags.id, id)));
     },
 
     async setTagDevices(tagId, deviceIds) {
@@ -174,7 +199,10 @@ export function reportsRepository(db: Db): ReportsRepository {
     },
 
     async removeTag(ownerId, id) {
-      const gone = await db.delete(reportTags).where(and(eq(reportTags.ownerId, ownerId), eq(reportTags.id, id))).returning({ id: reportTags.id });
+      const gone = await db
+        .delete(reportTags)
+        .where(and(eq(reportTags.ownerId, ownerId), eq(reportTags.id, id)))
+        .returning({ id: reportTags.id });
       return gone.length > 0;
     },
 

@@ -42,25 +42,44 @@ export function reportsRoutes(ctx: AppContext): Routes {
   });
   const router = Router();
   const file = (res: Response, name: string, type: string, content: Buffer) => {
-    res.set({ 'Cache-Control': 'no-store', 'Content-Type': type, 'Content-Disposition': contentDisposition(name), 'Content-Length': String(content.length) }).send(content);
+    res
+      .set({
+        'Cache-Control': 'no-store',
+        'Content-Type': type,
+        'Content-Disposition': contentDisposition(name),
+        'Content-Length': String(content.length),
+      })
+      .send(content);
   };
 
   router.get('/email', async (req, res) => void res.json(await service.emails(viewerOf(req))));
   router.post('/addEmail', async (req, res) => void res.status(201).json(await service.addEmail(viewerOf(req), req.body)));
   router.post('/email/:id', async (req, res) => void res.json(await service.editEmail(viewerOf(req), req.params.id, req.body)));
-  router.post('/deleteEmail/:id', async (req, res) => void res.json(await service.removeEmail(viewerOf(req), req.params.id, req.body)));
+  router.post(
+    '/deleteEmail/:id',
+    async (req, res) => void res.json(await service.removeEmail(viewerOf(req), req.params.id, req.body)),
+  );
 
   router.get('/reportTag', async (req, res) => void res.json(await service.tags(viewerOf(req))));
   router.post('/addReportTag', async (req, res) => void res.status(201).json(await service.addTag(viewerOf(req), req.body)));
-  router.post('/editReportTag/:id', async (req, res) => void res.json(await service.editTag(viewerOf(req), req.params.id, req.body)));
+  router.post(
+    '/editReportTag/:id',
+    async (req, res) => void res.json(await service.editTag(viewerOf(req), req.params.id, req.body)),
+  );
   router.post('/removeReportTag/:id', async (req, res) => void res.json(await service.removeTag(viewerOf(req), req.params.id)));
 
-  router.post('/report', async (req, res) => void res.json(await service.build(viewerOf(req), parse(reportRequestSchema, req.body ?? {}))));
+  router.post(
+    '/report',
+    async (req, res) => void res.json(await service.build(viewerOf(req), parse(reportRequestSchema, req.body ?? {}))),
+  );
   router.post('/downloadReport', async (req, res) => {
     const report = await service.build(viewerOf(req), parse(reportRequestSchema, req.body ?? {}));
     file(res, reportFileName(report.start_date, report.end_date, 'xlsx'), XLSX_TYPE, await reportXlsx(report));
   });
-  router.post('/emailReport', async (req, res) => void res.status(202).json(await service.emailReport(viewerOf(req), req.body, req.get('idempotency-key'))));
+  router.post(
+    '/emailReport',
+    async (req, res) => void res.status(202).json(await service.emailReport(viewerOf(req), req.body, req.get('idempotency-key'))),
+  );
 
   // POST /api/pdf (outside /api/v1, as the spec's client calls it): renders report data it is given.
   const pdf = Router();
@@ -73,14 +92,22 @@ export function reportsRoutes(ctx: AppContext): Routes {
 
   const tag = 'Reports';
   const detail = z.object({ detail: z.string() });
-  const own = 'Each user has its own list: another user\'s id answers 404.';
-  const emailNotFound = { description: 'No report email with this id in the caller\'s list', schema: detail };
-  const tagNotFound = { description: 'No report tag with this id among the caller\'s tags', schema: detail };
+  const own = "Each user has its own list: another user's id answers 404.";
+  const emailNotFound = { description: "No report email with this id in the caller's list", schema: detail };
+  const tagNotFound = { description: "No report tag with this id among the caller's tags", schema: detail };
   const serials = `Every serial must be a device of the caller's scope: otherwise 400 {"deviceSerials": ["Unknown device: ..."]} (the same for a serial that does not exist). At most ${REPORT_LIMITS.maxDevices} devices.`;
-  const range = "startDate and endDate are the first and last calendar day ('YYYY-MM-DD', or ISO 8601 with offset: the date written in it counts); each site reports those days in its own time zone. endDate before startDate: 400.";
-  const fileNote = "Content-Disposition carries the spec's name '<start>-<end>' with dates YYYY/MMM/DD in RFC 5987 filename* (slashes percent-encoded), and the same name with '_' for '/' as the plain filename.";
+  const range =
+    "startDate and endDate are the first and last calendar day ('YYYY-MM-DD', or ISO 8601 with offset: the date written in it counts); each site reports those days in its own time zone. endDate before startDate: 400.";
+  const fileNote =
+    "Content-Disposition carries the spec's name '<start>-<end>' with dates YYYY/MMM/DD in RFC 5987 filename* (slashes percent-encoded), and the same name with '_' for '/' as the plain filename.";
   const docs: RouteDoc[] = [
-    { method: 'get', path: '/api/v1/email', tag, summary: 'Email List for Report: the caller\'s addresses, oldest first', responses: { 200: { description: 'Addresses', schema: z.array(reportEmailAnswerSchema) } } },
+    {
+      method: 'get',
+      path: '/api/v1/email',
+      tag,
+      summary: "Email List for Report: the caller's addresses, oldest first",
+      responses: { 200: { description: 'Addresses', schema: z.array(reportEmailAnswerSchema) } },
+    },
     {
       method: 'post',
       path: '/api/v1/addEmail',
@@ -112,8 +139,8 @@ export function reportsRoutes(ctx: AppContext): Routes {
       method: 'get',
       path: '/api/v1/reportTag',
       tag,
-      summary: 'The caller\'s saved tags (device lists), by name',
-      description: 'Each tag lists its devices in the caller\'s scope, as deviceSerials and devices [{serial, label}].',
+      summary: "The caller's saved tags (device lists), by name",
+      description: "Each tag lists its devices in the caller's scope, as deviceSerials and devices [{serial, label}].",
       responses: { 200: { description: 'Tags', schema: z.array(reportTagAnswerSchema) } },
     },
     {
@@ -164,10 +191,14 @@ export function reportsRoutes(ctx: AppContext): Routes {
       method: 'post',
       path: '/api/v1/emailReport',
       tag,
-      summary: 'Mail the report (xlsx and pdf attached) to addresses of the caller\'s Email List for Report: queued',
+      summary: "Mail the report (xlsx and pdf attached) to addresses of the caller's Email List for Report: queued",
       description: `One queued job per confirmed address, retried on failure; addresses that have not confirmed are skipped and listed in \`unconfirmed\` (400 when none has), and asked again at most once a day. At most 30 report mails an hour per user (429, Retry-After). each keyed by the request (caller, range, devices, addresses, request id) and the address, so a retry, a second worker or the same request again never mails twice. The request id is requestId in the body, else the Idempotency-Key header, else a new one (each call then sends). Empty emails: 400 {"emails": ["${REPORT_MESSAGES.emailListEmpty}"]}; an address not enabled in the caller's list: 400. ${serials}`,
       body: emailReportSchema,
-      responses: { 202: { description: 'Queued', schema: emailReportAnswerSchema }, 429: { description: 'Over 30 report mails in the hour; see Retry-After' }, 503: { description: 'The queue is unreachable: send again with the same requestId', schema: detail } },
+      responses: {
+        202: { description: 'Queued', schema: emailReportAnswerSchema },
+        429: { description: 'Over 30 report mails in the hour; see Retry-After' },
+        503: { description: 'The queue is unreachable: send again with the same requestId', schema: detail },
+      },
     },
     {
       method: 'post',
@@ -200,8 +231,12 @@ export function reportsRoutes(ctx: AppContext): Routes {
     tag,
     auth: 'none',
     summary: 'Confirm a report recipient (the link of its confirmation mail); an HTML page saying what was confirmed',
-    description: 'A new address on an Email List for Report gets one confirmation mail (at most one a day per address); no report reaches it before this link is opened. The token is single-purpose and works once.',
-    responses: { 200: { description: 'Confirmed (text/html)' }, 404: { description: 'Unknown, used or replaced token (text/html)' } },
+    description:
+      'A new address on an Email List for Report gets one confirmation mail (at most one a day per address); no report reaches it before this link is opened. The token is single-purpose and works once.',
+    responses: {
+      200: { description: 'Confirmed (text/html)' },
+      404: { description: 'Unknown, used or replaced token (text/html)' },
+    },
   });
   return { router, docs, mounts: [{ path: '/api/pdf', router: pdf }], publicMounts: [{ path: CONFIRM_PATH, router: confirm }] };
 }

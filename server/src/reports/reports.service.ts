@@ -1,5 +1,28 @@
 import crypto from 'node:crypto';
-import { addDays, addReportEmailSchema, addReportTagSchema, daysBetween, deleteReportEmailSchema, editReportEmailSchema, editReportTagSchema, type EmailReportAnswer, emailReportSchema, mlToFlOz, pluralWord, REPORT_LIMITS, REPORT_MESSAGES, type ReportAnswer, reportDateLabel, reportDateOfInput, type ReportDevice, type ReportEmailAnswer, type ReportTagAnswer, roundVolume, siteTimeZone, zonedTimeToInstant } from '@fleet/shared';
+import {
+  addDays,
+  addReportEmailSchema,
+  addReportTagSchema,
+  daysBetween,
+  deleteReportEmailSchema,
+  editReportEmailSchema,
+  editReportTagSchema,
+  type EmailReportAnswer,
+  emailReportSchema,
+  mlToFlOz,
+  pluralWord,
+  REPORT_LIMITS,
+  REPORT_MESSAGES,
+  type ReportAnswer,
+  reportDateLabel,
+  reportDateOfInput,
+  type ReportDevice,
+  type ReportEmailAnswer,
+  type ReportTagAnswer,
+  roundVolume,
+  siteTimeZone,
+  zonedTimeToInstant,
+} from '@fleet/shared';
 import { jobIdOf, type JobName, type JobQueue, type ReportEmailPayload } from '@fleet/workers';
 import { deviceScope, type ScopeViewer } from '../access/scope.ts';
 import { ApiError, isUniqueViolation, parse } from '../lib/errors.ts';
@@ -48,10 +71,19 @@ export function reportsService(deps: ReportsServiceDeps) {
 
   async function tagAnswers(viewer: ScopeViewer, ownerId: number, id?: number): Promise<ReportTagAnswer[]> {
     const tags = await repo.tags(ownerId, id);
-    const devices = await repo.tagDevices(tags.map((t) => t.id), deviceScope(viewer));
+    const devices = await repo.tagDevices(
+      tags.map((t) => t.id),
+      deviceScope(viewer),
+    );
     return tags.map((t) => {
       const own = devices.filter((d) => d.tagId === t.id);
-      return { id: t.id, name: t.name, isSavedTag: t.isSavedTag, deviceSerials: own.map((d) => d.serial), devices: own.map((d) => ({ serial: d.serial, label: d.label })) };
+      return {
+        id: t.id,
+        name: t.name,
+        isSavedTag: t.isSavedTag,
+        deviceSerials: own.map((d) => d.serial),
+        devices: own.map((d) => ({ serial: d.serial, label: d.label })),
+      };
     });
   }
 
@@ -95,38 +127,48 @@ export function reportsService(deps: ReportsServiceDeps) {
     /** POST /addEmail: an address once per list (ignoring case), at most 50. */
     async addEmail(viewer: ScopeViewer, body: unknown): Promise<ReportEmailAnswer> {
       const input = parse(addReportEmailSchema, body ?? {});
-      return repo.transaction(async (tx) => {
-        await tx.lockOwner(viewer.id);
-        if (await tx.emailTaken(viewer.id, input.email)) throw ApiError.field('email', REPORT_MESSAGES.duplicateEmail);
-        if ((await tx.emails(viewer.id)).length >= REPORT_LIMITS.maxEmails) {
-          throw ApiError.badRequest(`The Email List for Report holds at most ${REPORT_LIMITS.maxEmails} addresses.`);
-        }
-        return tx.insertEmail({ ownerId: viewer.id, name: input.name, email: input.email, isEnable: true });
-      }).then(async (row) => {
-        // A new recipient is asked first: no report reaches it before it confirms.
-        await sendConfirmation(row);
-        return toEmailAnswer(row);
-      });
+      return repo
+        .transaction(async (tx) => {
+          await tx.lockOwner(viewer.id);
+          if (await tx.emailTaken(viewer.id, input.email)) throw ApiError.field('email', REPORT_MESSAGES.duplicateEmail);
+          if ((await tx.emails(viewer.id)).length >= REPORT_LIMITS.maxEmails) {
+            throw ApiError.badRequest(`The Email List for Report holds at most ${REPORT_LIMITS.maxEmails} addresses.`);
+          }
+          return tx.insertEmail({ ownerId: viewer.id, name: input.name, email: input.email, isEnable: true });
+        })
+        .then(async (row) => {
+          // A new recipient is asked first: no report reaches it before it confirms.
+          await sendConfirmation(row);
+          return toEmailAnswer(row);
+        });
     },
 
     /** POST /email/{id}: change the address, the name or the Enabled switch. */
     async editEmail(viewer: ScopeViewer, idParam: unknown, body: unknown): Promise<ReportEmailAnswer> {
       const id = parseId(idParam, 'Report email', EMAIL_NOT_FOUND);
-      return repo.transaction(async (tx) => {
-        await tx.lockOwner(viewer.id);
-        // Another user's id answers 404 whatever the body (ownership before validation).
-        if (!(await tx.emailById(viewer.id, id))) throw ApiError.notFound(EMAIL_NOT_FOUND);
-        const input = parse(editReportEmailSchema, body ?? {});
-        if (input.email !== undefined && (await tx.emailTaken(viewer.id, input.email, id))) throw ApiError.field('email', REPORT_MESSAGES.duplicateEmail);
-        const before = (await tx.emailById(viewer.id, id))!;
-        // Another address is another recipient: it confirms before any report reaches it.
-        const moved = input.email !== undefined && input.email.toLowerCase() !== before.email.toLowerCase();
-        const row = await tx.updateEmail(viewer.id, id, { email: input.email, name: input.name, isEnable: input.is_enable, ...(moved ? { confirmedAt: null, confirmTokenHash: null } : {}) });
-        return { row: row!, moved };
-      }).then(async ({ row, moved }) => {
-        if (moved) await sendConfirmation(row);
-        return toEmailAnswer(row);
-      });
+      return repo
+        .transaction(async (tx) => {
+          await tx.lockOwner(viewer.id);
+          // Another user's id answers 404 whatever the body (ownership before validation).
+          if (!(await tx.emailById(viewer.id, id))) throw ApiError.notFound(EMAIL_NOT_FOUND);
+          const input = parse(editReportEmailSchema, body ?? {});
+          if (input.email !== undefined && (await tx.emailTaken(viewer.id, input.email, id)))
+            throw ApiError.field('email', REPORT_MESSAGES.duplicateEmail);
+          const before = (await tx.emailById(viewer.id, id))!;
+          // Another address is another recipient: it confirms before any report reaches it.
+          const moved = input.email !== undefined && input.email.toLowerCase() !== before.email.toLowerCase();
+          const row = await tx.updateEmail(viewer.id, id, {
+            email: input.email,
+            name: input.name,
+            isEnable: input.is_enable,
+            ...(moved ? { confirmedAt: null, confirmTokenHash: null } : {}),
+          });
+          return { row: row!, moved };
+        })
+        .then(async ({ row, moved }) => {
+          if (moved) await sendConfirmation(row);
+          return toEmailAnswer(row);
+        });
     },
 
     /** GET /confirmReportEmail/{token}: the link of a confirmation mail. Answers who confirmed what, or undefined for a token not (or no longer) valid. */
@@ -158,10 +200,14 @@ export function reportsService(deps: ReportsServiceDeps) {
         repo.transaction(async (tx) => {
           await tx.lockOwner(viewer.id);
           if (await tx.tagNameTaken(viewer.id, input.name)) throw ApiError.field('name', REPORT_MESSAGES.duplicateTagName);
-          if ((await tx.tags(viewer.id)).length >= REPORT_LIMITS.maxTags) throw ApiError.badRequest(`At most ${REPORT_LIMITS.maxTags} saved tags.`);
+          if ((await tx.tags(viewer.id)).length >= REPORT_LIMITS.maxTags)
+            throw ApiError.badRequest(`At most ${REPORT_LIMITS.maxTags} saved tags.`);
           const devices = await devicesOf(viewer, input.deviceSerials, tx);
           const tag = await tx.insertTag({ ownerId: viewer.id, name: input.name, isSavedTag: true });
-          await tx.setTagDevices(tag.id, devices.map((d) => d.id));
+          await tx.setTagDevices(
+            tag.id,
+            devices.map((d) => d.id),
+          );
           return tag.id;
         }),
       );
@@ -219,30 +265,51 @@ export function reportsService(deps: ReportsServiceDeps) {
       await devicesOf(viewer, input.deviceSerials);
       const list = new Map((await repo.emails(viewer.id)).filter((e) => e.isEnable).map((e) => [e.email.toLowerCase(), e]));
       const strangers = input.emails.filter((e) => !list.has(e));
-      if (strangers.length) throw ApiError.field('emails', `Not an enabled address of your Email List for Report: ${strangers.join(', ')}.`);
+      if (strangers.length)
+        throw ApiError.field('emails', `Not an enabled address of your Email List for Report: ${strangers.join(', ')}.`);
       // Recipients that have not confirmed are skipped (and asked again, at most once a day per address).
       const unconfirmed = input.emails.filter((e) => !list.get(e)!.confirmedAt);
       const recipients = input.emails.filter((e) => list.get(e)!.confirmedAt);
       for (const e of unconfirmed) await sendConfirmation(list.get(e)!);
       if (!recipients.length) {
-        throw ApiError.field('emails', `No report sent: ${unconfirmed.join(', ')} ${unconfirmed.length === 1 ? 'has' : 'have'} not confirmed yet. A confirmation mail goes to each new address (at most one a day); reports follow once it is confirmed.`);
+        throw ApiError.field(
+          'emails',
+          `No report sent: ${unconfirmed.join(', ')} ${unconfirmed.length === 1 ? 'has' : 'have'} not confirmed yet. A confirmation mail goes to each new address (at most one a day); reports follow once it is confirmed.`,
+        );
       }
       await deps.reportMails?.take(`user:${viewer.id}`, recipients.length);
       const requestId = input.requestId ?? idempotencyKey?.trim().slice(0, 100) ?? crypto.randomUUID();
       const startDate = reportDateOfInput(input.startDate);
       const endDate = reportDateOfInput(input.endDate);
-      const requestKey = reportRequestKey({ userId: viewer.id, startDate, endDate, deviceSerials: input.deviceSerials, emails: recipients, requestId });
+      const requestKey = reportRequestKey({
+        userId: viewer.id,
+        startDate,
+        endDate,
+        deviceSerials: input.deviceSerials,
+        emails: recipients,
+        requestId,
+      });
       const jobs: EmailReportAnswer['jobs'] = [];
       try {
         for (const to of recipients) {
           const key = `report-email:${requestKey}:${to}`;
-          const payload: ReportEmailPayload = { to, name: list.get(to)!.name, requestedBy: viewer.id, deviceSerials: input.deviceSerials, startDate, endDate, requestKey };
+          const payload: ReportEmailPayload = {
+            to,
+            name: list.get(to)!.name,
+            requestedBy: viewer.id,
+            deviceSerials: input.deviceSerials,
+            startDate,
+            endDate,
+            requestKey,
+          };
           await deps.queue.enqueue('report-email', payload, { idempotencyKey: key });
           jobs.push({ email: to, jobId: jobIdOf(key) });
         }
       } catch (err) {
         // The mails already queued keep their keys: sending the same request id again queues only the rest.
-        throw new ApiError(503, { detail: `The report mail could not be queued (${(err as Error).message}); send again with requestId "${requestId}".` });
+        throw new ApiError(503, {
+          detail: `The report mail could not be queued (${(err as Error).message}); send again with requestId "${requestId}".`,
+        });
       }
       return { detail: REPORT_MESSAGES.queued, jobId: requestKey, requestId, jobs, unconfirmed };
     },
@@ -288,7 +355,12 @@ export function reportBuilder(deps: Pick<ReportsServiceDeps, 'repo' | 'telemetry
     const batteryOf = new Map(battery.map((b) => [b.device_id, b.percent]));
     const devices = found.map((d) => reportRow(d, pumpsOf.get(d.id) ?? [], batteryOf.get(d.id) ?? null));
     const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-    devices.sort((a, b) => collator.compare(a.county ?? '\uffff', b.county ?? '\uffff') || collator.compare(a.name, b.name) || collator.compare(a.serial, b.serial));
+    devices.sort(
+      (a, b) =>
+        collator.compare(a.county ?? '\uffff', b.county ?? '\uffff') ||
+        collator.compare(a.name, b.name) ||
+        collator.compare(a.serial, b.serial),
+    );
     return {
       title: 'Dispensing Report',
       start_date: start,
@@ -309,12 +381,12 @@ export function reportBuilder(deps: Pick<ReportsServiceDeps, 'repo' | 'telemetry
   return { devicesOf, build, reportOf };
 }
 
-
 // ---------------------------------------------------------------- pure parts
 
 /** A path id: 400 when it is not a whole number, 404 when it cannot name a row. */
 export function parseId(raw: unknown, what: string, notFound: string): number {
-  if (typeof raw !== 'string' || !/^\d{1,12}$/.test(raw)) throw ApiError.badRequest(`${what} id must be a positive whole number.`);
+  if (typeof raw !== 'string' || !/^\d{1,12}$/.test(raw))
+    throw ApiError.badRequest(`${what} id must be a positive whole number.`);
   const id = Number(raw);
   if (id < 1 || id > MAX_ID) throw ApiError.notFound(notFound);
   return id;
@@ -331,19 +403,43 @@ export function toEmailAnswer(row: ReportEmailRow): ReportEmailAnswer {
 }
 
 /** The key of one emailReport request: the same inputs and request id always give the same key. */
-export function reportRequestKey(r: { userId: number; startDate: string; endDate: string; deviceSerials: string[]; emails: string[]; requestId: string }): string {
-  const canonical = JSON.stringify([r.userId, r.startDate, r.endDate, [...r.deviceSerials].sort(), [...r.emails].sort(), r.requestId]);
+export function reportRequestKey(r: {
+  userId: number;
+  startDate: string;
+  endDate: string;
+  deviceSerials: string[];
+  emails: string[];
+  requestId: string;
+}): string {
+  const canonical = JSON.stringify([
+    r.userId,
+    r.startDate,
+    r.endDate,
+    [...r.deviceSerials].sort(),
+    [...r.emails].sort(),
+    r.requestId,
+  ]);
   return crypto.createHash('sha256').update(canonical).digest('hex').slice(0, 32);
 }
 
 const flOz2 = (ml: number) => roundVolume(mlToFlOz(ml), 2);
 
 /** One device's row from its per-pump totals (pump 1 left, 2 right); fluid follows each pump's type. */
-export function reportRow(d: ReportDeviceRow, pumps: { pump: number; n: number; ml: number }[], batteryPercent: number | null): ReportDevice {
-  const of = (pump: number) => pumps.filter((p) => p.pump === pump).reduce((acc, p) => ({ n: acc.n + Number(p.n), ml: acc.ml + Number(p.ml) }), { n: 0, ml: 0 });
+export function reportRow(
+  d: ReportDeviceRow,
+  pumps: { pump: number; n: number; ml: number }[],
+  batteryPercent: number | null,
+): ReportDevice {
+  const of = (pump: number) =>
+    pumps
+      .filter((p) => p.pump === pump)
+      .reduce((acc, p) => ({ n: acc.n + Number(p.n), ml: acc.ml + Number(p.ml) }), { n: 0, ml: 0 });
   const left = of(1);
   const right = of(2);
-  const fluid = (type: string) => [left, right].filter((_, i) => (i === 0 ? d.leftPumpType : d.rightPumpType) === type).reduce((a, p) => ({ n: a.n + p.n, ml: a.ml + p.ml }), { n: 0, ml: 0 });
+  const fluid = (type: string) =>
+    [left, right]
+      .filter((_, i) => (i === 0 ? d.leftPumpType : d.rightPumpType) === type)
+      .reduce((a, p) => ({ n: a.n + p.n, ml: a.ml + p.ml }), { n: 0, ml: 0 });
   const sunscreen = fluid('Sunscreen');
   const sanitizer = fluid('Sanitizer');
   return {
@@ -374,7 +470,13 @@ export function totalsOf(rows: ReportDevice[]): ReportAnswer['totals'] {
     right_dispensed: sum((r) => r.right_dispensed),
     sunscreen_dispensed: sum((r) => r.sunscreen_dispensed),
     sanitizer_dispensed: sum((r) => r.sanitizer_dispensed),
-    sunscreen_fl_oz: roundVolume(sum((r) => r.sunscreen_fl_oz), 2),
-    sanitizer_fl_oz: roundVolume(sum((r) => r.sanitizer_fl_oz), 2),
+    sunscreen_fl_oz: roundVolume(
+      sum((r) => r.sunscreen_fl_oz),
+      2,
+    ),
+    sanitizer_fl_oz: roundVolume(
+      sum((r) => r.sanitizer_fl_oz),
+      2,
+    ),
   };
 }

@@ -18,7 +18,12 @@ const historyDays = historyArg ? Number(historyArg.split('=')[1]) : 365;
 const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pgdata') });
 try {
   // A bar on a terminal, plain lines with the share done and the time left otherwise.
-  const opts = { historyDays, uploadsDir: path.join(config.dataDir, 'uploads'), log: console.log, tty: process.stdout.isTTY ? process.stdout : undefined };
+  const opts = {
+    historyDays,
+    uploadsDir: path.join(config.dataDir, 'uploads'),
+    log: console.log,
+    tty: process.stdout.isTTY ? process.stdout : undefined,
+  };
   if (args.includes('--reset')) {
     await database.exec(`TRUNCATE users, locations, device_groups, brands, batches, devices RESTART IDENTITY CASCADE`);
     await seedDemo(database, opts);

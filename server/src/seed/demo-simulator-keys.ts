@@ -44,13 +44,26 @@ export async function demoSimulatorDevices(db: Db, secretKey: string) {
     // The demo's still units keep the warnings that come from their own readings (seed/demo-data.ts).
     .where(and(like(devices.serial, DEMO_PLACED_SERIALS), notInArray(devices.serial, [...DEMO_STILL_SERIALS])))
     .orderBy(devices.serial);
-  const played: { serial: string; secret: string; leftPumpType: string; rightPumpType: string; timezone: string | null; volumeRemain: number | null; volumeRemain2: number | null; batteryPercent: number | null }[] = [];
+  const played: {
+    serial: string;
+    secret: string;
+    leftPumpType: string;
+    rightPumpType: string;
+    timezone: string | null;
+    volumeRemain: number | null;
+    volumeRemain2: number | null;
+    batteryPercent: number | null;
+  }[] = [];
   let keyed = 0;
   for (const d of placed) {
     const secret = demoDeviceSecret(secretKey, d.serial);
     const hash = keyHash(secretKey, secret);
     if (d.secretHash === null) {
-      const [row] = await db.update(devices).set({ secretHash: hash }).where(and(eq(devices.serial, d.serial), isNull(devices.secretHash))).returning({ serial: devices.serial });
+      const [row] = await db
+        .update(devices)
+        .set({ secretHash: hash })
+        .where(and(eq(devices.serial, d.serial), isNull(devices.secretHash)))
+        .returning({ serial: devices.serial });
       if (!row) continue;
       keyed += 1;
     } else if (d.secretHash !== hash) {

@@ -15,7 +15,14 @@ const ANALYZE_STAGE = { name: 'scale fleet: ANALYZE', weight: 4 };
  */
 export async function seedScale(
   database: Database,
-  opts: { devices: number; sites: number; historyDays: number; uploadsDir: string; log?: (m: string) => void; tty?: ProgressTty | undefined },
+  opts: {
+    devices: number;
+    sites: number;
+    historyDays: number;
+    uploadsDir: string;
+    log?: (m: string) => void;
+    tty?: ProgressTty | undefined;
+  },
 ) {
   const log = opts.log ?? (() => undefined);
   const t0 = Date.now();
@@ -29,10 +36,13 @@ export async function seedScale(
   });
   await seedDemo(database, { uploadsDir: opts.uploadsDir, now, telemetry: false, log, progress });
   const existingSites = await count(database.db, 'device_groups');
-  const existingDevices = (await database.db.execute(sql`select count(*)::int as n from devices where group_id is not null`)) as unknown as { rows: { n: number }[] };
+  const existingDevices = (await database.db.execute(
+    sql`select count(*)::int as n from devices where group_id is not null`,
+  )) as unknown as { rows: { n: number }[] };
   const newSites = Math.max(0, opts.sites - existingSites);
   const newDevices = Math.max(0, opts.devices - existingDevices.rows[0]!.n);
-  await progress.stage(BENCH_FLEET_STAGE.name, () => database.exec(`
+  await progress.stage(BENCH_FLEET_STAGE.name, () =>
+    database.exec(`
     SELECT setseed(0.17);
     INSERT INTO device_groups (name, address, lat, lng, location_id, timezone_id)
     SELECT 'Bench Site ' || n, n || ' Bench Rd, New Orleans, LA 70112',
@@ -66,9 +76,17 @@ export async function seedScale(
 
     INSERT INTO user_exclusive_devices (user_id, device_id)
     SELECT (SELECT id FROM users WHERE email = 'partner@demo.test'), id FROM devices WHERE serial LIKE 'BN%' AND substr(serial, 3)::int % 20 = 0;
-  `));
-  log(`scale fleet: ${opts.devices} devices on ${opts.sites} sites placed in ${((Date.now() - t0) / 1000).toFixed(1)} s; generating ${opts.historyDays} days of telemetry...`);
-  const rows = await seedTelemetry(database, { historyDays: opts.historyDays, now, density: { pumpRate: 1.2, readingEveryHours: 24, smsEveryDays: 7 }, progress });
+  `),
+  );
+  log(
+    `scale fleet: ${opts.devices} devices on ${opts.sites} sites placed in ${((Date.now() - t0) / 1000).toFixed(1)} s; generating ${opts.historyDays} days of telemetry...`,
+  );
+  const rows = await seedTelemetry(database, {
+    historyDays: opts.historyDays,
+    now,
+    density: { pumpRate: 1.2, readingEveryHours: 24, smsEveryDays: 7 },
+    progress,
+  });
   await progress.stage(ANALYZE_STAGE.name, () => database.exec('ANALYZE'));
   progress.done();
   log(`scale fleet ready in ${((Date.now() - t0) / 1000).toFixed(1)} s with ${rows} telemetry rows`);

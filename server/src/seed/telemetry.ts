@@ -140,6 +140,7 @@ export async function seedTelemetry(
   `),
   );
   let rows = 0;
-  for (const table of ['pump_events', 'battery_readings', 'data_usage', 'level_readings', 'sms_log']) rows += await count(database.db, table);
+  for (const table of ['pump_events', 'battery_readings', 'data_usage', 'level_readings', 'sms_log'])
+    rows += await count(database.db, table);
   return rows;
 }

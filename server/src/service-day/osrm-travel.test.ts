@@ -20,7 +20,9 @@ beforeAll(async () => {
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'InvalidUrl', message: 'bad' }));
       return;
     }
-    const coords = decodeURIComponent(m[1]!).split(';').map((p) => p.split(',').map(Number) as [number, number]);
+    const coords = decodeURIComponent(m[1]!)
+      .split(';')
+      .map((p) => p.split(',').map(Number) as [number, number]);
     const idx = (name: string) => (url.searchParams.get(name) ?? coords.map((_, i) => i).join(';')).split(';').map(Number);
     const sources = idx('sources');
     const destinations = idx('destinations');
@@ -54,7 +56,9 @@ describe('osrmSource (ROUTING_URL)', () => {
       [1000, 1500, 0],
     ]);
     expect(m.metres[0]![2]).toBe(100_000);
-    expect(requests.at(-1)).toMatch(/^\/table\/v1\/driving\/-90\.000000,30\.000000;-90\.000000,30\.500000;-89\.000000,30\.000000;/);
+    expect(requests.at(-1)).toMatch(
+      /^\/table\/v1\/driving\/-90\.000000,30\.000000;-90\.000000,30\.500000;-89\.000000,30\.000000;/,
+    );
     expect(requests.at(-1)).toContain('annotations=duration,distance');
   });
 

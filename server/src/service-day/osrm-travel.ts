@@ -13,7 +13,10 @@ import { greatCircleMatrix, greatCircleSource, type LatLng, type TravelMatrix, t
 const BLOCK = 50;
 const UNREACHABLE_SEC = 1e9;
 
-export function osrmSource(baseUrl: string, opts: { fetch?: typeof fetch; profile?: string; timeoutMs?: number } = {}): TravelTimeSource {
+export function osrmSource(
+  baseUrl: string,
+  opts: { fetch?: typeof fetch; profile?: string; timeoutMs?: number } = {},
+): TravelTimeSource {
   const base = baseUrl.replace(/\/$/, '');
   const doFetch = opts.fetch ?? fetch;
   const profile = opts.profile ?? 'driving';
@@ -32,8 +35,14 @@ export function osrmSource(baseUrl: string, opts: { fetch?: typeof fetch; profil
           const destinations = to.map((_, k) => from.length + k).join(';');
           const url = `${base}/table/v1/${profile}/${coords}?sources=${sources}&destinations=${destinations}&annotations=duration,distance`;
           const res = await doFetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 20_000) });
-          const body = (await res.json().catch(() => null)) as { code?: string; message?: string; durations?: (number | null)[][]; distances?: (number | null)[][] } | null;
-          if (!res.ok || body?.code !== 'Ok' || !body.durations) throw new Error(`routing service: ${body?.code ?? res.status} ${body?.message ?? ''}`.trim());
+          const body = (await res.json().catch(() => null)) as {
+            code?: string;
+            message?: string;
+            durations?: (number | null)[][];
+            distances?: (number | null)[][];
+          } | null;
+          if (!res.ok || body?.code !== 'Ok' || !body.durations)
+            throw new Error(`routing service: ${body?.code ?? res.status} ${body?.message ?? ''}`.trim());
           from.forEach((_, a) =>
             to.forEach((__, b) => {
               const s = body.durations![a]?.[b];
@@ -51,4 +60,5 @@ export function osrmSource(baseUrl: string, opts: { fetch?: typeof fetch; profil
 }
 
 /** ROUTING_URL set: the routing service; else the built-in great-circle estimate. */
-export const travelSourceFor = (routingUrl: string | undefined): TravelTimeSource => (routingUrl ? osrmSource(routingUrl) : greatCircleSource());
+export const travelSourceFor = (routingUrl: string | undefined): TravelTimeSource =>
+  routingUrl ? osrmSource(routingUrl) : greatCircleSource();

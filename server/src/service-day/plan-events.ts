@@ -9,7 +9,9 @@ type Target = { in(room: string): { emit(event: 'servicePlan:progressed', payloa
  * when it connects), from whichever process recorded the maintenance: its own push server once attached,
  * else the Redis emitter (socket-target.ts).
  */
-export function servicePlanEvents(opts: { redisUrl?: string | undefined; redisPrefix?: string; log?: (m: string, e?: unknown) => void } = {}) {
+export function servicePlanEvents(
+  opts: { redisUrl?: string | undefined; redisPrefix?: string; log?: (m: string, e?: unknown) => void } = {},
+) {
   const sockets = socketTarget<Target>({ ...opts, name: 'service-plan' });
   return {
     progressed(ownerId: number, payload: ServicePlanProgress) {

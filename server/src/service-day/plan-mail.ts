@@ -26,7 +26,9 @@ export function crewPlanLines(date: string, c: CrewPlan): string[] {
   for (const s of c.stops) {
     lines.push(`${s.order}. ${clock(s.eta)}  ${s.site.name || s.site.address} - ${s.site.address}`);
     for (const d of s.devices) {
-      const refill = d.refill.map((r) => `${r.pump === 1 ? 'left' : 'right'} ${r.litres} L from ${r.batchNumber ?? 'NO USABLE BATCH'}`).join(', ');
+      const refill = d.refill
+        .map((r) => `${r.pump === 1 ? 'left' : 'right'} ${r.litres} L from ${r.batchNumber ?? 'NO USABLE BATCH'}`)
+        .join(', ');
       lines.push(`   ${d.serial}${d.topUp ? ' (top-up)' : ''}: ${d.reasons.join('; ')}`);
       if (refill) lines.push(`      refill: ${refill}`);
       if (d.battery) lines.push('      swap the battery');
@@ -44,7 +46,11 @@ export function crewPlanLines(date: string, c: CrewPlan): string[] {
 }
 
 export function crewPlanPdf(date: string, c: CrewPlan): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: `Service day ${date}: ${c.crew.name}`, Creator: 'Fleet Portal' } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 40,
+    info: { Title: `Service day ${date}: ${c.crew.name}`, Creator: 'Fleet Portal' },
+  });
   doc.registerFont('Body', FONT);
   doc.registerFont('Body-Bold', FONT_BOLD);
   const chunks: Buffer[] = [];
@@ -56,7 +62,11 @@ export function crewPlanPdf(date: string, c: CrewPlan): Promise<Buffer> {
   const [title, ...rest] = crewPlanLines(date, c);
   doc.font('Body-Bold').fontSize(16).text(title!);
   doc.moveDown(0.5);
-  for (const line of rest) doc.font(/^\d+\. /.test(line) || /:$/.test(line) ? 'Body-Bold' : 'Body').fontSize(10).text(line || ' ');
+  for (const line of rest)
+    doc
+      .font(/^\d+\. /.test(line) || /:$/.test(line) ? 'Body-Bold' : 'Body')
+      .fontSize(10)
+      .text(line || ' ');
   doc.end();
   return done;
 }
@@ -65,7 +75,10 @@ export function crewPlanPdf(date: string, c: CrewPlan): Promise<Buffer> {
 export function servicePlanRenderer(db: Db): ServicePlanDeps['servicePlans'] {
   return {
     async render(planId, crewId) {
-      const [row] = await db.select({ body: servicePlans.body, date: servicePlans.planDate, version: servicePlans.version }).from(servicePlans).where(eq(servicePlans.id, planId));
+      const [row] = await db
+        .select({ body: servicePlans.body, date: servicePlans.planDate, version: servicePlans.version })
+        .from(servicePlans)
+        .where(eq(servicePlans.id, planId));
       if (!row) throw new Error(`service plan ${planId} is gone`);
       const body = row.body as PlanBody;
       const c = body.crews.find((x) => x.crew.id === crewId);
@@ -74,7 +87,13 @@ export function servicePlanRenderer(db: Db): ServicePlanDeps['servicePlans'] {
       return {
         subject: `Service day ${row.date}: ${c.crew.name}, ${c.totals.stops} stops`,
         text: crewPlanLines(row.date, c).join('\n'),
-        attachments: [{ filename: `service-day-${row.date}-${c.crew.name.replace(/[^\w-]+/g, '-')}.pdf`, content: pdf, contentType: 'application/pdf' }],
+        attachments: [
+          {
+            filename: `service-day-${row.date}-${c.crew.name.replace(/[^\w-]+/g, '-')}.pdf`,
+            content: pdf,
+            contentType: 'application/pdf',
+          },
+        ],
       };
     },
   };

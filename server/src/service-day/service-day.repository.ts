@@ -34,34 +34,57 @@ export type PlanDeviceRow = {
   firstEventAt: Date | null;
 };
 
-export type StockRow = { batchNo: string; batchType: number; expireDate: string; remainLitres: number; isRecalled: boolean; brandIds: number[] };
+export type StockRow = {
+  batchNo: string;
+  batchType: number;
+  expireDate: string;
+  remainLitres: number;
+  isRecalled: boolean;
+  brandIds: number[];
+};
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 const PUBLISHED = ['published', 'in_progress', 'done'];
 
 export function serviceDayRepository(db: Db) {
   const repo = {
-
     // ------------------------------------------------------------ crews
     crews: (ownerId: number) => db.select().from(crews).where(eq(crews.ownerId, ownerId)).orderBy(asc(crews.name), asc(crews.id)),
     crewsByIds: (ownerId: number, ids: number[]) =>
-      ids.length ? db.select().from(crews).where(and(eq(crews.ownerId, ownerId), inArray(crews.id, ids))).orderBy(asc(crews.id)) : Promise.resolve([] as CrewRow[]),
+      ids.length
+        ? db
+            .select()
+            .from(crews)
+            .where(and(eq(crews.ownerId, ownerId), inArray(crews.id, ids)))
+            .orderBy(asc(crews.id))
+        : Promise.resolve([] as CrewRow[]),
     async insertCrew(ownerId: number, values: CrewValues) {
-      const [row] = await db.insert(crews).values({ ...values, ownerId }).returning();
+      const [row] = await db
+        .insert(crews)
+        .values({ ...values, ownerId })
+        .returning();
       return row!;
     },
     async updateCrew(ownerId: number, id: number, values: CrewValues) {
-      const [row] = await db.update(crews).set(values).where(and(eq(crews.id, id), eq(crews.ownerId, ownerId))).returning();
+      const [row] = await db
+        .update(crews)
+        .set(values)
+        .where(and(eq(crews.id, id), eq(crews.ownerId, ownerId)))
+        .returning();
       return row;
     },
     async deleteCrew(ownerId: number, id: number) {
-      const rows = await db.delete(crews).where(and(eq(crews.id, id), eq(crews.ownerId, ownerId))).returning({ id: crews.id });
+      const rows = await db
+        .delete(crews)
+        .where(and(eq(crews.id, id), eq(crews.ownerId, ownerId)))
+        .returning({ id: crews.id });
       return rows.length > 0;
     },
 
     // ------------------------------------------------------------ what the plan reads
     async devices(scope: SQL | undefined): Promise<PlanDeviceRow[]> {
-      const batchJson = (column: SQL) => sql`(select json_build_object('batchNo', b.batch_no, 'expireDate', b.expire_date, 'isRecalled', b.is_recalled) from batches b where b.id = ${column})`;
+      const batchJson = (column: SQL) =>
+        sql`(select json_build_object('batchNo', b.batch_no, 'expireDate', b.expire_date, 'isRecalled', b.is_recalled) from batches b where b.id = ${column})`;
       const rows = await db
         .select({
           id: devices.id,
@@ -92,7 +115,8 @@ export function serviceDayRepository(db: Db) {
       return rows.map((r) => ({ ...r, firstEventAt: r.firstEventAt ? new Date(r.firstEventAt) : null }));
     },
 
-    slotTotals: (deviceIds: number[], since: Date, until: Date): Promise<SlotRow[]> => maintenanceRepository(db).slotTotals(deviceIds, since, until),
+    slotTotals: (deviceIds: number[], since: Date, until: Date): Promise<SlotRow[]> =>
+      maintenanceRepository(db).slotTotals(deviceIds, since, until),
 
     /** The lowest battery reading of each site-local day since `since`, per device. */
     async batteryDailyMinimums(deviceIds: number[], since: Date): Promise<{ deviceId: number; date: string; percent: number }[]> {
@@ -103,20 +127,37 @@ export function serviceDayRepository(db: Db) {
           from battery_readings r
           join devices d on d.id = r.device_id
           left join device_groups g on g.id = d.group_id
-          where r.device_id in (${sql.join(deviceIds.map((id) => sql`${id}`), sql`, `)}) and r.recorded_at >= ${since.toISOString()}::timestamptz
+          where r.device_id in (${sql.join(
+            deviceIds.map((id) => sql`${id}`),
+            sql`, `,
+          )}) and r.recorded_at >= ${since.toISOString()}::timestamptz
           group by 1, 2`),
       ).map((r) => ({ deviceId: Number(r.device_id), date: r.day, percent: Number(r.percent) }));
     },
 
     /** Batches with fluid left (what check-ins took and was not folded yet subtracted), with the brands they feed. */
     async stock(): Promise<StockRow[]> {
-      return rowsOf<{ batch_no: string; batch_type: number; expire_date: string; remain: number; is_recalled: boolean; brand_ids: number[] | null }>(
+      return rowsOf<{
+        batch_no: string;
+        batch_type: number;
+        expire_date: string;
+        remain: number;
+        is_recalled: boolean;
+        brand_ids: number[] | null;
+      }>(
         await db.execute(sql`
           select b.batch_no, b.batch_type, to_char(b.expire_date, 'YYYY-MM-DD') as expire_date, b.is_recalled,
                  greatest(0, b.remain_litres - coalesce((select sum(c.litres) from batch_consumption c where c.batch_id = b.id), 0))::float8 as remain,
                  (select array_agg(distinct d.brand_id) from devices d where (d.batch_id = b.id or d.batch2_id = b.id) and d.brand_id is not null) as brand_ids
           from batches b`),
-      ).map((r) => ({ batchNo: r.batch_no, batchType: Number(r.batch_type), expireDate: r.expire_date, remainLitres: Number(r.remain), isRecalled: r.is_recalled, brandIds: (r.brand_ids ?? []).map(Number) }));
+      ).map((r) => ({
+        batchNo: r.batch_no,
+        batchType: Number(r.batch_type),
+        expireDate: r.expire_date,
+        remainLitres: Number(r.remain),
+        isRecalled: r.is_recalled,
+        brandIds: (r.brand_ids ?? []).map(Number),
+      }));
     },
 
     // ------------------------------------------------------------ plans
@@ -135,14 +176,25 @@ export function serviceDayRepository(db: Db) {
       return row as PlanRow;
     },
     async plans(ownerId: number, date: string) {
-      return (await db.select().from(servicePlans).where(and(eq(servicePlans.ownerId, ownerId), eq(servicePlans.planDate, date))).orderBy(desc(servicePlans.version))) as PlanRow[];
+      return (await db
+        .select()
+        .from(servicePlans)
+        .where(and(eq(servicePlans.ownerId, ownerId), eq(servicePlans.planDate, date)))
+        .orderBy(desc(servicePlans.version))) as PlanRow[];
     },
     async plan(ownerId: number, id: number) {
-      const [row] = await db.select().from(servicePlans).where(and(eq(servicePlans.id, id), eq(servicePlans.ownerId, ownerId)));
+      const [row] = await db
+        .select()
+        .from(servicePlans)
+        .where(and(eq(servicePlans.id, id), eq(servicePlans.ownerId, ownerId)));
       return row as PlanRow | undefined;
     },
     async planForUpdate(ownerId: number, id: number) {
-      const [row] = await db.select().from(servicePlans).where(and(eq(servicePlans.id, id), eq(servicePlans.ownerId, ownerId))).for('update');
+      const [row] = await db
+        .select()
+        .from(servicePlans)
+        .where(and(eq(servicePlans.id, id), eq(servicePlans.ownerId, ownerId)))
+        .for('update');
       return row as PlanRow | undefined;
     },
     /** The owner's published plan of the date, if any (published, in progress or done). */
@@ -186,7 +238,13 @@ export function serviceDayRepository(db: Db) {
         .select({ id: servicePlans.id, ownerId: servicePlans.ownerId })
         .from(servicePlanDevices)
         .innerJoin(servicePlans, eq(servicePlans.id, servicePlanDevices.planId))
-        .where(and(eq(servicePlanDevices.serial, serial), inArray(servicePlans.status, ['published', 'in_progress']), isNotNull(servicePlans.publishedAt)));
+        .where(
+          and(
+            eq(servicePlanDevices.serial, serial),
+            inArray(servicePlans.status, ['published', 'in_progress']),
+            isNotNull(servicePlans.publishedAt),
+          ),
+        );
     },
   };
   return {

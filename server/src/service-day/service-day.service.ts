@@ -85,10 +85,17 @@ export function serviceDayService(deps: ServiceDayDeps) {
   /** Stops done (every device with a record since publishing) and the status that follows from them. */
   async function progressOf(plan: PlanRow) {
     const serviced = plan.publishedAt ? await repo.servicedSince(plan.id, plan.publishedAt) : new Set<string>();
-    const stops = plan.body.crews.flatMap((c) => c.stops.map((s) => ({ crewId: c.crew.id, order: s.order, done: s.devices.length > 0 && s.devices.every((d) => serviced.has(d.serial)) })));
+    const stops = plan.body.crews.flatMap((c) =>
+      c.stops.map((s) => ({
+        crewId: c.crew.id,
+        order: s.order,
+        done: s.devices.length > 0 && s.devices.every((d) => serviced.has(d.serial)),
+      })),
+    );
     const done = stops.filter((s) => s.done).length;
     let status = plan.status as ServicePlanStatus;
-    if (status === 'published' || status === 'in_progress') status = stops.length && done === stops.length ? 'done' : serviced.size ? 'in_progress' : 'published';
+    if (status === 'published' || status === 'in_progress')
+      status = stops.length && done === stops.length ? 'done' : serviced.size ? 'in_progress' : 'published';
     if (status !== plan.status) await repo.advanceStatus(plan.id, status);
     return { serviced, stops, done, status };
   }
@@ -105,7 +112,11 @@ export function serviceDayService(deps: ServiceDayDeps) {
       publishedAt: plan.publishedAt?.toISOString() ?? null,
       crews: plan.body.crews.map((c) => ({
         ...c,
-        stops: c.stops.map((s) => ({ ...s, done: doneAt.get(`${c.crew.id}:${s.order}`) ?? false, devices: s.devices.map((d) => ({ ...d, serviced: p.serviced.has(d.serial) })) })),
+        stops: c.stops.map((s) => ({
+          ...s,
+          done: doneAt.get(`${c.crew.id}:${s.order}`) ?? false,
+          devices: s.devices.map((d) => ({ ...d, serviced: p.serviced.has(d.serial) })),
+        })),
       })),
       unplanned: plan.body.unplanned,
       shortages: plan.body.shortages,
@@ -117,7 +128,15 @@ export function serviceDayService(deps: ServiceDayDeps) {
 
   async function progressPayload(plan: PlanRow): Promise<ServicePlanProgress> {
     const p = await progressOf(plan);
-    return { planId: plan.id, date: plan.planDate, status: p.status, progress: { stops: p.stops.length, done: p.done }, stops: p.stops, serviced: [...p.serviced].sort(), at: deps.now().toISOString() };
+    return {
+      planId: plan.id,
+      date: plan.planDate,
+      status: p.status,
+      progress: { stops: p.stops.length, done: p.done },
+      stops: p.stops,
+      serviced: [...p.serviced].sort(),
+      at: deps.now().toISOString(),
+    };
   }
 
   /** The due rules' view of each placed device in scope (forecast rates, battery trend, batches). */
@@ -125,7 +144,10 @@ export function serviceDayService(deps: ServiceDayDeps) {
     const rows = await repo.devices(deviceScope(viewer));
     const ids = rows.map((r) => r.id);
     const window = forecastWindow(now);
-    const [slots, battery] = await Promise.all([repo.slotTotals(ids, window.start, window.end), repo.batteryDailyMinimums(ids, new Date(now.getTime() - (BATTERY_TREND_DAYS + 1) * DAY))]);
+    const [slots, battery] = await Promise.all([
+      repo.slotTotals(ids, window.start, window.end),
+      repo.batteryDailyMinimums(ids, new Date(now.getTime() - (BATTERY_TREND_DAYS + 1) * DAY)),
+    ]);
     const slotsOf = new Map<string, number[]>();
     for (const s of slots) {
       const key = `${s.deviceId}:${s.pump}`;
@@ -134,13 +156,18 @@ export function serviceDayService(deps: ServiceDayDeps) {
       slotsOf.set(key, arr);
     }
     const batteryOf = new Map<number, { date: string; percent: number }[]>();
-    for (const b of battery) batteryOf.set(b.deviceId, [...(batteryOf.get(b.deviceId) ?? []), { date: b.date, percent: b.percent }]);
+    for (const b of battery)
+      batteryOf.set(b.deviceId, [...(batteryOf.get(b.deviceId) ?? []), { date: b.date, percent: b.percent }]);
     const devices = rows.map((r): DueDevice => {
       const timeZone = siteTimeZone(r.timezoneId);
       const pumps = ([1, 2] as const).flatMap((pump): DuePump[] => {
         const type = pump === 1 ? r.leftPumpType : r.rightPumpType;
         if (type !== 'Sunscreen' && type !== 'Sanitizer') return [];
-        const rates = forecastRates({ mlBySlot: slotsOf.get(`${r.id}:${pump}`) ?? new Array<number>(HOURS_PER_WEEK).fill(0), now, observedFrom: r.firstEventAt });
+        const rates = forecastRates({
+          mlBySlot: slotsOf.get(`${r.id}:${pump}`) ?? new Array<number>(HOURS_PER_WEEK).fill(0),
+          now,
+          observedFrom: r.firstEventAt,
+        });
         const b = pump === 1 ? r.batch : r.batch2;
         return [
           {
@@ -207,7 +234,21 @@ export function serviceDayService(deps: ServiceDayDeps) {
       if (missing.length) throw ApiError.field('crewIds', `No crew with id ${missing.join(', ')}.`);
       const now = deps.now();
       const [{ devices, rows }, stock] = await Promise.all([dueDevices(viewer, now), repo.stock()]);
-      const sites = [...new Map(rows.map((r) => [r.siteId, { id: r.siteId, name: r.siteName, address: r.siteAddress, lat: r.siteLat, lng: r.siteLng, timeZone: siteTimeZone(r.timezoneId) }])).values()];
+      const sites = [
+        ...new Map(
+          rows.map((r) => [
+            r.siteId,
+            {
+              id: r.siteId,
+              name: r.siteName,
+              address: r.siteAddress,
+              lat: r.siteLat,
+              lng: r.siteLng,
+              timeZone: siteTimeZone(r.timezoneId),
+            },
+          ]),
+        ).values(),
+      ];
       const planBody: PlanBody = await planServiceDay({
         date: input.date,
         now,
@@ -224,7 +265,18 @@ export function serviceDayService(deps: ServiceDayDeps) {
         sites,
         devices,
         stock: stock.flatMap((b): StockBatch[] =>
-          b.batchType === 1 || b.batchType === 2 ? [{ batchNo: b.batchNo, fluid: b.batchType === 1 ? 'Sunscreen' : 'Sanitizer', brandIds: b.brandIds, expireDate: b.expireDate, remainLitres: b.remainLitres, recalled: b.isRecalled }] : [],
+          b.batchType === 1 || b.batchType === 2
+            ? [
+                {
+                  batchNo: b.batchNo,
+                  fluid: b.batchType === 1 ? 'Sunscreen' : 'Sanitizer',
+                  brandIds: b.brandIds,
+                  expireDate: b.expireDate,
+                  remainLitres: b.remainLitres,
+                  recalled: b.isRecalled,
+                },
+              ]
+            : [],
         ),
         travel: deps.travel,
       }).catch((err: unknown) => {
@@ -232,7 +284,12 @@ export function serviceDayService(deps: ServiceDayDeps) {
       });
       const row = await repo.transaction(async (tx) => {
         await tx.lockOwnerDate(owner, input.date);
-        return tx.insertPlan({ ownerId: owner, planDate: input.date, body: planBody, createdBy: viewer.id > 0 ? viewer.id : null });
+        return tx.insertPlan({
+          ownerId: owner,
+          planDate: input.date,
+          body: planBody,
+          createdBy: viewer.id > 0 ? viewer.id : null,
+        });
       });
       return answer(row);
     },
@@ -267,18 +324,34 @@ export function serviceDayService(deps: ServiceDayDeps) {
           if (current && current.id !== p.id) await tx.setStatus(current.id, 'superseded');
           const at = deps.now();
           await tx.setStatus(p.id, 'published', at);
-          await tx.insertPlanDevices(p.body.crews.flatMap((c) => c.stops.flatMap((s) => s.devices.map((d) => ({ planId: p.id, serial: d.serial, crewId: c.crew.id, stopOrder: s.order })))));
+          await tx.insertPlanDevices(
+            p.body.crews.flatMap((c) =>
+              c.stops.flatMap((s) =>
+                s.devices.map((d) => ({ planId: p.id, serial: d.serial, crewId: c.crew.id, stopOrder: s.order })),
+              ),
+            ),
+          );
           return { ...p, status: 'published', publishedAt: at };
         }
         return p;
       });
       // The mails after the commit (a plan is never mailed that was not published); the same keys again on
       // a repeated publish: the outbox records each mail once, so this also mends a publish cut short.
-      const crewsById = new Map((await repo.crewsByIds(owner, plan.body.crews.map((c) => c.crew.id))).map((c) => [c.id, c]));
+      const crewsById = new Map(
+        (
+          await repo.crewsByIds(
+            owner,
+            plan.body.crews.map((c) => c.crew.id),
+          )
+        ).map((c) => [c.id, c]),
+      );
       for (const c of plan.body.crews) {
         const crew = crewsById.get(c.crew.id);
         if (!crew || !c.stops.length) continue;
-        await deps.enqueueMail({ to: crew.email, planId: plan.id, crewId: c.crew.id, link: `${deps.publicUrl}/maintenance` }, `service-plan:${plan.id}:${c.crew.id}`);
+        await deps.enqueueMail(
+          { to: crew.email, planId: plan.id, crewId: c.crew.id, link: `${deps.publicUrl}/maintenance` },
+          `service-plan:${plan.id}:${c.crew.id}`,
+        );
       }
       return answer(plan);
     },

@@ -46,7 +46,14 @@ export async function resolveSite(tx: Tx, input: { address: string; lat: number;
   const locationId = await countyFor(tx, input.lat, input.lng);
   const [created] = await tx
     .insert(deviceGroups)
-    .values({ name: input.name, address: input.address, lat: input.lat, lng: input.lng, locationId, timezoneId: timezoneAt(input.lat, input.lng) })
+    .values({
+      name: input.name,
+      address: input.address,
+      lat: input.lat,
+      lng: input.lng,
+      locationId,
+      timezoneId: timezoneAt(input.lat, input.lng),
+    })
     .returning({ id: deviceGroups.id });
   return created!.id;
 }
@@ -61,6 +68,9 @@ export async function countyFor(tx: Tx, lat: number, lng: number): Promise<numbe
   const county = usCountyAt(lat, lng);
   if (!county || typeof county.id !== 'string') return null;
   const { name, state } = countyDisplayName(county);
-  const [created] = await tx.insert(locations).values(locationFromCounty(county.id, name, state)).returning({ id: locations.id });
+  const [created] = await tx
+    .insert(locations)
+    .values(locationFromCounty(county.id, name, state))
+    .returning({ id: locations.id });
   return created!.id;
 }

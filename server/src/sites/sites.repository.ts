@@ -85,7 +85,10 @@ export function sitesRepository(db: Db): SitesRepository {
     async siteInScope(scope, id) {
       const res = (await db.execute(sql`
         select g.lat, g.lng from device_groups g
-        where g.id = ${id} and exists (select 1 from devices where devices.group_id = g.id and ${inScope(scope)})`)) as unknown as Rows<{ lat: number; lng: number }>;
+        where g.id = ${id} and exists (select 1 from devices where devices.group_id = g.id and ${inScope(scope)})`)) as unknown as Rows<{
+        lat: number;
+        lng: number;
+      }>;
       return res.rows[0];
     },
 

@@ -87,7 +87,10 @@ describe('sites service', () => {
   });
 
   it('answers 404 for a site outside the scope; stores the zone of the coordinates, never another', async () => {
-    const refused = sitesService(fakeRepo()).updateTimezone({ id: 5, access: 'market-partner' }, { id: 3, timezone_id: 'America/Chicago' });
+    const refused = sitesService(fakeRepo()).updateTimezone(
+      { id: 5, access: 'market-partner' },
+      { id: 3, timezone_id: 'America/Chicago' },
+    );
     await expect(refused).rejects.toBeInstanceOf(ApiError);
     await expect(refused).rejects.toMatchObject({ status: 404 });
     const stored: string[] = [];
@@ -97,11 +100,20 @@ describe('sites service', () => {
       setTimezone: async (_scope, id, timezone_id) => (stored.push(timezone_id), { id, timezone_id }),
     });
     const distributor = { id: 1, access: 'distributor' } as const;
-    expect(await sitesService({ repo }).updateTimezone(distributor, { id: 3, timezone_id: 'America/Chicago' })).toEqual({ id: 3, timezone_id: 'America/Chicago' });
+    expect(await sitesService({ repo }).updateTimezone(distributor, { id: 3, timezone_id: 'America/Chicago' })).toEqual({
+      id: 3,
+      timezone_id: 'America/Chicago',
+    });
     // An alias of the same zone is the same zone; what is stored is the boundary data's name.
-    expect(await sitesService({ repo }).updateTimezone(distributor, { id: 3, timezone_id: 'US/Central' })).toEqual({ id: 3, timezone_id: 'America/Chicago' });
+    expect(await sitesService({ repo }).updateTimezone(distributor, { id: 3, timezone_id: 'US/Central' })).toEqual({
+      id: 3,
+      timezone_id: 'America/Chicago',
+    });
     const wrong = sitesService({ repo }).updateTimezone(distributor, { id: 3, timezone_id: 'Australia/Sydney' });
-    await expect(wrong).rejects.toMatchObject({ status: 400, body: { timezone_id: ['This site is in America/Chicago (from its coordinates), not Australia/Sydney.'] } });
+    await expect(wrong).rejects.toMatchObject({
+      status: 400,
+      body: { timezone_id: ['This site is in America/Chicago (from its coordinates), not Australia/Sydney.'] },
+    });
     expect(stored).toEqual(['America/Chicago', 'America/Chicago']);
   });
 });

@@ -67,7 +67,12 @@ export function sitesService({ repo, cache = noAggregateCache }: SitesServiceDep
       const zones = timezonesAt(site.lat, site.lng);
       const zone = zones.find((z) => canonicalZone(z) === canonicalZone(input.timezone_id));
       if (!zone) {
-        throw ApiError.field('timezone_id', zones.length ? `This site is in ${zones[0]} (from its coordinates), not ${input.timezone_id}.` : 'No time zone can be derived from this site\'s coordinates.');
+        throw ApiError.field(
+          'timezone_id',
+          zones.length
+            ? `This site is in ${zones[0]} (from its coordinates), not ${input.timezone_id}.`
+            : "No time zone can be derived from this site's coordinates.",
+        );
       }
       const row = await repo.setTimezone(scope, input.id, zone);
       if (!row) throw ApiError.notFound('No site with this id.');

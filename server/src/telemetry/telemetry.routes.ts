@@ -22,8 +22,14 @@ export function telemetryRoutes(ctx: AppContext): Routes {
   const service = telemetryService({ repo: telemetryRepository(ctx.db), now: ctx.now });
   const router = Router();
 
-  router.post('/getPumpLog', async (req, res) => void res.json(await service.pumpLog(viewerOf(req), parse(pumpLogRequestSchema, req.body))));
-  router.post('/batteryLog', async (req, res) => void res.json(await service.batteryLog(viewerOf(req), parse(batteryLogRequestSchema, req.body))));
+  router.post(
+    '/getPumpLog',
+    async (req, res) => void res.json(await service.pumpLog(viewerOf(req), parse(pumpLogRequestSchema, req.body))),
+  );
+  router.post(
+    '/batteryLog',
+    async (req, res) => void res.json(await service.batteryLog(viewerOf(req), parse(batteryLogRequestSchema, req.body))),
+  );
   router.get('/monthDataUsage/:serial/:date', async (req, res) => {
     const p = parse(monthDataUsageParamsSchema, req.params);
     res.json(await service.monthDataUsage(viewerOf(req), p.serial, p.date));
@@ -37,13 +43,17 @@ export function telemetryRoutes(ctx: AppContext): Routes {
     const { limit } = parse(simLogQuerySchema, req.query);
     res.json(await service.simLog(viewerOf(req), serial, limit));
   });
-  router.post('/sms_status/:serial', async (req, res) => void res.json(await service.smsStatus(viewerOf(req), parse(serialParamsSchema, req.params).serial)));
+  router.post(
+    '/sms_status/:serial',
+    async (req, res) => void res.json(await service.smsStatus(viewerOf(req), parse(serialParamsSchema, req.params).serial)),
+  );
 
   const tag = 'Telemetry';
   const p = (path: string) => `/api/v1${path}`;
   const notFound = { 404: { description: 'Unknown serial, not on a site, or outside the caller scope' } };
   const bad = { 400: { description: 'Invalid input: `{ field: [messages] }`' } };
-  const siteTime = 'Buckets are cut in the site time zone (UTC when the site has none); labels are site-local ISO 8601 with offset.';
+  const siteTime =
+    'Buckets are cut in the site time zone (UTC when the site has none); labels are site-local ISO 8601 with offset.';
   const docs: RouteDoc[] = [
     {
       method: 'post',
@@ -52,7 +62,14 @@ export function telemetryRoutes(ctx: AppContext): Routes {
       summary: 'Dispense counts and remaining volume per hour (DAILY), day (WEEKLY) or month (MONTHLY)',
       description: `${siteTime} DAILY: the hours of todayDate (23 or 25 on a daylight-saving change day). WEEKLY: 7 days ending at endDate. MONTHLY: whole months from startDate (default 6 months before endDate) to endDate. Devices: SINGLE the serial, ADDRESS its site, DISTRICT its county, ALL the caller scope (always within scope). Totals count pumps 1 and 2 over the whole range; remainDatas is the last level reading at or before each bucket end for SINGLE, null otherwise. Pump 2 on a device without a right pump answers empty series.`,
       body: pumpLogRequestSchema,
-      responses: { 200: { description: '{ total_left_pump_dispensation, total_right_pump_dispensation, dispensingDatas: [{date, value}], remainDatas: [{date, value}] }' }, ...bad, ...notFound },
+      responses: {
+        200: {
+          description:
+            '{ total_left_pump_dispensation, total_right_pump_dispensation, dispensingDatas: [{date, value}], remainDatas: [{date, value}] }',
+        },
+        ...bad,
+        ...notFound,
+      },
     },
     {
       method: 'post',
@@ -68,7 +85,8 @@ export function telemetryRoutes(ctx: AppContext): Routes {
       path: p('/monthDataUsage/:serial/:date'),
       tag,
       summary: "Mobile data used per site-local day of a month ('YYYY-MM' or any date of it)",
-      description: "Every day of the month: usage in MB (kB / 1024, 2 decimals) and status LOW USAGE (< 50 % of the device's median day over the last 30 days), HIGH USAGE (> 150 %), NORMAL, or NO DATA (usage 0) for a day without readings.",
+      description:
+        "Every day of the month: usage in MB (kB / 1024, 2 decimals) and status LOW USAGE (< 50 % of the device's median day over the last 30 days), HIGH USAGE (> 150 %), NORMAL, or NO DATA (usage 0) for a day without readings.",
       responses: { 200: { description: "{ 'YYYY-MM-DD': { status, usage } }" }, ...bad, ...notFound },
     },
     {
@@ -85,16 +103,24 @@ export function telemetryRoutes(ctx: AppContext): Routes {
       tag,
       summary: 'SMS log of a device, newest first (polled every 15 s)',
       query: simLogQuerySchema,
-      responses: { 200: { description: '[{ direction, message, created_when }] (created_when in site time)' }, ...bad, ...notFound },
+      responses: {
+        200: { description: '[{ direction, message, created_when }] (created_when in site time)' },
+        ...bad,
+        ...notFound,
+      },
     },
     {
       method: 'post',
       path: p('/sms_status/:serial'),
       tag,
       summary: 'SIM panel summary: SIM identity, signal quality and band, SMS and data over the last 30 days',
-      description: "The spec does not show this call's answer; this is the SIM panel's summary. signal_band: no signal < 29, poor < 45, fair < 61, good < 77, excellent; 'error' without a reading; 'Unavailable' while the device is registering.",
+      description:
+        "The spec does not show this call's answer; this is the SIM panel's summary. signal_band: no signal < 29, poor < 45, fair < 61, good < 77, excellent; 'error' without a reading; 'Unavailable' while the device is registering.",
       responses: {
-        200: { description: '{ simcardPhoneNumber, imei, simSerialNumber, signal_quality, signal_band, last_sms_at, sms_in_30d, sms_out_30d, data_used_30d_mb }' },
+        200: {
+          description:
+            '{ simcardPhoneNumber, imei, simSerialNumber, signal_quality, signal_band, last_sms_at, sms_in_30d, sms_out_30d, data_used_30d_mb }',
+        },
         ...notFound,
       },
     },

@@ -88,7 +88,12 @@ describe('telemetry service', () => {
       pumpNumber: 2,
       serial: 'SP240001',
     });
-    expect(answer).toEqual({ total_left_pump_dispensation: 5, total_right_pump_dispensation: 4, dispensingDatas: [], remainDatas: [] });
+    expect(answer).toEqual({
+      total_left_pump_dispensation: 5,
+      total_right_pump_dispensation: 4,
+      dispensingDatas: [],
+      remainDatas: [],
+    });
   });
 
   it('refuses a MONTHLY range that starts after it ends, with a field message', async () => {
@@ -100,12 +105,17 @@ describe('telemetry service', () => {
       startDate: '2026-11-01',
       endDate: '2026-10-01',
     });
-    await expect(refused).rejects.toMatchObject({ status: 400, body: { startDate: ['The start date must be on or before the end date.'] } });
+    await expect(refused).rejects.toMatchObject({
+      status: 400,
+      body: { startDate: ['The start date must be on or before the end date.'] },
+    });
   });
 
   it('gives SMS times and the SIM summary in site time', async () => {
     const service = telemetryService({ ...fakeRepo(), now: () => NOW });
-    expect(await service.simLog(distributor, 'SP240001', 10)).toEqual([{ direction: 'OUT', message: 'STATUS', created_when: '2026-11-22T08:30:00-06:00' }]);
+    expect(await service.simLog(distributor, 'SP240001', 10)).toEqual([
+      { direction: 'OUT', message: 'STATUS', created_when: '2026-11-22T08:30:00-06:00' },
+    ]);
     expect(await service.smsStatus(distributor, 'SP240001')).toEqual({
       simcardPhoneNumber: '+15045550100',
       imei: '356938035643809',

@@ -34,7 +34,19 @@ import type { TelemetryDevice, TelemetryRepository } from './telemetry.repositor
 
 export type TelemetryServiceDeps = {
   /** The reads this service makes (telemetryRepository; a fake in the unit tests). */
-  repo: Pick<TelemetryRepository, 'device' | 'deviceSet' | 'pumpCounts' | 'remainAt' | 'batteryCount' | 'batteryReadings' | 'batteryAverages' | 'usage' | 'smsLog' | 'smsSummary'>;
+  repo: Pick<
+    TelemetryRepository,
+    | 'device'
+    | 'deviceSet'
+    | 'pumpCounts'
+    | 'remainAt'
+    | 'batteryCount'
+    | 'batteryReadings'
+    | 'batteryAverages'
+    | 'usage'
+    | 'smsLog'
+    | 'smsSummary'
+  >;
   now?: () => Date;
 };
 
@@ -51,7 +63,6 @@ const fail = (p: RangeProblem): never => {
  * answer does not depend on the database's own time zone data.
  */
 export function telemetryService({ repo, now = () => new Date() }: TelemetryServiceDeps) {
-
   async function deviceOf(viewer: ScopeViewer, serial: string): Promise<TelemetryDevice & { tz: string; today: string }> {
     const device = await repo.device(serial, deviceScope(viewer));
     if (!device) throw ApiError.notFound('No device with this serial.');
@@ -66,16 +77,28 @@ export function telemetryService({ repo, now = () => new Date() }: TelemetryServ
    * last day shown (or up to yesterday when that is today or later, so a partial day never sets the norm),
    * counting only days that have readings. `scale` turns the day baseline into the bucket's (1/24 per hour).
    */
-  async function usageSeries(device: TelemetryDevice & { tz: string; today: string }, buckets: TimeBucket[], lastDay: string, scale: number) {
+  async function usageSeries(
+    device: TelemetryDevice & { tz: string; today: string },
+    buckets: TimeBucket[],
+    lastDay: string,
+    scale: number,
+  ) {
     const baselineEnd = lastDay < device.today ? addDays(lastDay, 1) : device.today;
     const window = dayBuckets(addDays(baselineEnd, -TELEMETRY_LIMITS.usageBaselineDays), addDays(baselineEnd, -1), device.tz);
-    const [shown, past] = await Promise.all([repo.usage(device.id, bucketThresholds(buckets)), repo.usage(device.id, bucketThresholds(window))]);
+    const [shown, past] = await Promise.all([
+      repo.usage(device.id, bucketThresholds(buckets)),
+      repo.usage(device.id, bucketThresholds(window)),
+    ]);
     const dayBaseline = median(past.map((r) => Number(r.kb) / 1024));
     const byBucket = new Map(shown.map((r) => [r.b, Number(r.kb)]));
     return buckets.map((b, i) => {
       const kb = byBucket.get(i + 1);
       const mb = kb === undefined ? null : kb / 1024;
-      return { bucket: b, usage: kb === undefined ? 0 : kbToMb(kb), status: usageStatus(mb, dayBaseline == null ? null : dayBaseline * scale) };
+      return {
+        bucket: b,
+        usage: kb === undefined ? 0 : kbToMb(kb),
+        status: usageStatus(mb, dayBaseline == null ? null : dayBaseline * scale),
+      };
     });
   }
 
@@ -100,7 +123,10 @@ export function telemetryService({ repo, now = () => new Date() }: TelemetryServ
       const plan = pumpLogPlan(input.filterDateType, dates, device.today, device.tz);
       if ('problem' in plan) return fail(plan.problem);
       const { buckets } = plan;
-      const counts = await repo.pumpCounts(repo.deviceSet(input.filterDeviceType, device, deviceScope(viewer)), bucketThresholds(buckets));
+      const counts = await repo.pumpCounts(
+        repo.deviceSet(input.filterDeviceType, device, deviceScope(viewer)),
+        bucketThresholds(buckets),
+      );
       const perBucket = buckets.map(() => 0);
       const totals = { 1: 0, 2: 0 } as Record<number, number>;
       for (const c of counts) {
@@ -118,8 +144,15 @@ export function telemetryService({ repo, now = () => new Date() }: TelemetryServ
       answer.dispensingDatas = buckets.map((b, i) => ({ date: b.label, value: perBucket[i] ?? 0 }));
       if (input.filterDeviceType === 'SINGLE') {
         const at = now().getTime();
-        const remain = await repo.remainAt(device.id, input.pumpNumber, buckets.map((b) => b.end));
-        answer.remainDatas = buckets.map((b, i) => ({ date: b.label, value: b.start.getTime() > at || remain[i] == null ? null : round(remain[i]!, 1) }));
+        const remain = await repo.remainAt(
+          device.id,
+          input.pumpNumber,
+          buckets.map((b) => b.end),
+        );
+        answer.remainDatas = buckets.map((b, i) => ({
+          date: b.label,
+          value: b.start.getTime() > at || remain[i] == null ? null : round(remain[i]!, 1),
+        }));
       } else {
         answer.remainDatas = buckets.map((b) => ({ date: b.label, value: null }));
       }
@@ -133,7 +166,10 @@ export function telemetryService({ repo, now = () => new Date() }: TelemetryServ
      */
     async batteryLog(viewer: ScopeViewer, input: BatteryLogRequest): Promise<BatteryLogPoint[]> {
       const device = await deviceOf(viewer, input.serial);
-      const range = batteryLogRange({ startDate: localDate(input.startDate, device.tz), endDate: localDate(input.endDate, device.tz) }, device.today);
+      const range = batteryLogRange(
+        { startDate: localDate(input.startDate, device.tz), endDate: localDate(input.endDate, device.tz) },
+        device.today,
+      );
       if ('problem' in range) return fail(range.problem);
       const from = zonedTimeToInstant(range.firstDate, device.tz);
       const to = zonedTimeToInstant(addDays(range.lastDate, 1), device.tz);
@@ -147,7 +183,11 @@ export function telemetryService({ repo, now = () => new Date() }: TelemetryServ
       const days = dayBuckets(range.firstDate, range.lastDate, device.tz);
       return (await repo.batteryAverages(device.id, bucketThresholds(days)))
         .filter((r) => r.b >= 1 && r.b <= days.length)
-        .map((r) => ({ battery_percent: round(Number(r.percent), 1), battery_volt: round(Number(r.volt), 2), update_on: days[r.b - 1]!.label }));
+        .map((r) => ({
+          battery_percent: round(Number(r.percent), 1),
+          battery_volt: round(Number(r.volt), 2),
+          update_on: days[r.b - 1]!.label,
+        }));
     },
 
     /** GET /monthDataUsage: every site-local day of the month, keyed 'YYYY-MM-DD', MB used and its status. */
@@ -169,13 +209,22 @@ export function telemetryService({ repo, now = () => new Date() }: TelemetryServ
       const device = await deviceOf(viewer, serial);
       const day = localDateOfInput(date, device.tz);
       const series = await usageSeries(device, hourBuckets(day, device.tz), day, 1 / 24);
-      return series.map((s) => ({ name: `${s.bucket.label.slice(11, 13)}:00`, value: s.usage, status: s.status, start: s.bucket.label }));
+      return series.map((s) => ({
+        name: `${s.bucket.label.slice(11, 13)}:00`,
+        value: s.usage,
+        status: s.status,
+        start: s.bucket.label,
+      }));
     },
 
     /** GET /simLog: the SMS log, newest first, created_when in site time. */
     async simLog(viewer: ScopeViewer, serial: string, limit: number): Promise<SimLogRow[]> {
       const device = await deviceOf(viewer, serial);
-      return (await repo.smsLog(device.id, limit)).map((r) => ({ direction: r.direction, message: r.message, created_when: toZonedIso(Number(r.at), device.tz) }));
+      return (await repo.smsLog(device.id, limit)).map((r) => ({
+        direction: r.direction,
+        message: r.message,
+        created_when: toZonedIso(Number(r.at), device.tz),
+      }));
     },
 
     /**

@@ -6,7 +6,21 @@ import { users } from '../db/schema.ts';
 export type UserRow = typeof users.$inferSelect;
 /** What editUser, activeUser and rejectUser may change on an account. */
 export type UserPatch = Partial<
-  Pick<typeof users.$inferInsert, 'username' | 'company' | 'phone' | 'profileUrl' | 'notifyEmail' | 'notifyPhone' | 'notifyWeeklyReport' | 'notifyDailyDispensation' | 'activated' | 'rejectedAt' | 'role' | 'userType'>
+  Pick<
+    typeof users.$inferInsert,
+    | 'username'
+    | 'company'
+    | 'phone'
+    | 'profileUrl'
+    | 'notifyEmail'
+    | 'notifyPhone'
+    | 'notifyWeeklyReport'
+    | 'notifyDailyDispensation'
+    | 'activated'
+    | 'rejectedAt'
+    | 'role'
+    | 'userType'
+  >
 >;
 
 /**

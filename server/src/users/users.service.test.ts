@@ -5,14 +5,39 @@ import { ApiError } from '../lib/errors.ts';
 import type { UserPatch, UserRow, UsersRepository } from './users.repository.ts';
 import { mayEdit, toUserAccount, usersService } from './users.service.ts';
 
-const CLIENT: ClientUser = { id: 2, name: 'Chris Client', company: 'Crescent City Parks', email: 'client@demo.test', phone: '', brands: [{ id: 1, name: 'SunStop' }], profile_url: null, is_enable_notification_email: false, is_enable_notification_phone: false };
+const CLIENT: ClientUser = {
+  id: 2,
+  name: 'Chris Client',
+  company: 'Crescent City Parks',
+  email: 'client@demo.test',
+  phone: '',
+  brands: [{ id: 1, name: 'SunStop' }],
+  profile_url: null,
+  is_enable_notification_email: false,
+  is_enable_notification_phone: false,
+};
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 const PHP = new TextEncoder().encode('<?php system($_GET["c"]); ?>');
 
 const row = (id: number, email: string, over: Partial<UserRow> = {}): UserRow => ({
-  id, email, username: email.split('@')[0]!, passwordHash: 'x', company: 'Co', phone: '', role: 'client', userType: 'client', activated: true,
-  rejectedAt: null, deactivatedReason: null, profileUrl: null, notifyEmail: false, notifyPhone: false, notifyWeeklyReport: false,
-  notifyDailyDispensation: false, createdAt: new Date('2026-01-01T00:00:00Z'), ...over,
+  id,
+  email,
+  username: email.split('@')[0]!,
+  passwordHash: 'x',
+  company: 'Co',
+  phone: '',
+  role: 'client',
+  userType: 'client',
+  activated: true,
+  rejectedAt: null,
+  deactivatedReason: null,
+  profileUrl: null,
+  notifyEmail: false,
+  notifyPhone: false,
+  notifyWeeklyReport: false,
+  notifyDailyDispensation: false,
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+  ...over,
 });
 
 const DIST = { id: 1, access: 'distributor' as const };
@@ -57,13 +82,26 @@ function setup(extra: UserRow[] = []) {
     },
     remove: async (url) => void (url && removed.push(url)),
   };
-  const queue = { enqueue: async (_name: string, payload: unknown, opts?: { idempotencyKey?: string }) => void mails.push({ payload, key: opts?.idempotencyKey }) };
-  const service = usersService({ repo, images, queue, publicUrl: 'http://portal.test', now: () => new Date('2026-02-01T00:00:00Z'), log: () => undefined });
+  const queue = {
+    enqueue: async (_name: string, payload: unknown, opts?: { idempotencyKey?: string }) =>
+      void mails.push({ payload, key: opts?.idempotencyKey }),
+  };
+  const service = usersService({
+    repo,
+    images,
+    queue,
+    publicUrl: 'http://portal.test',
+    now: () => new Date('2026-02-01T00:00:00Z'),
+    log: () => undefined,
+  });
   return { service, rows, stored, removed, mails, breakWrites: () => void (failWrite = true) };
 }
 
 const statusOf = async (p: Promise<unknown>) => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   return (err as ApiError).status;
 };
@@ -94,12 +132,20 @@ describe('users service: sign-up requests', () => {
     expect(rows.get('signup@demo.test')).toMatchObject({ activated: true, role: 'client', userType: 'client' });
     const again = await service.activate(DIST, 'signup@demo.test');
     expect(again).toMatchObject({ detail: 'signup@demo.test has been activated!', already: true });
-    expect(mails).toEqual([{ payload: { to: 'signup@demo.test', name: 'signup', decision: 'activated', signInUrl: 'http://portal.test/' }, key: 'sign-up-decision:activated:4' }]);
+    expect(mails).toEqual([
+      {
+        payload: { to: 'signup@demo.test', name: 'signup', decision: 'activated', signInUrl: 'http://portal.test/' },
+        key: 'sign-up-decision:activated:4',
+      },
+    ]);
   });
 
   it('rejects a request (kept, marked, mailed once) and refuses to reject an active account', async () => {
     const { service, rows, mails } = setup();
-    await expect(service.reject(DIST, 'signup@demo.test')).resolves.toMatchObject({ detail: 'signup@demo.test has been rejected!', already: false });
+    await expect(service.reject(DIST, 'signup@demo.test')).resolves.toMatchObject({
+      detail: 'signup@demo.test has been rejected!',
+      already: false,
+    });
     expect(rows.get('signup@demo.test')!.rejectedAt).toEqual(new Date('2026-02-01T00:00:00Z'));
     await expect(service.reject(DIST, 'signup@demo.test')).resolves.toMatchObject({ already: true });
     expect(mails.map((m) => m.key)).toEqual(['sign-up-decision:rejected:4']);
@@ -128,14 +174,37 @@ describe('users service: editUser', () => {
   it("applies 'True'/'False', keeps what is 'None' or left out, and never changes the email", async () => {
     const { service, rows } = setup();
     rows.set('client@demo.test', { ...rows.get('client@demo.test')!, notifyPhone: true });
-    const saved = await service.edit(CLI, 'client@demo.test', { phone: ' +1 504 555 0199 ', isEnableNotificationEmail: 'True', isEnableNotificationPhone: 'None', isEnableNotificationWeeklyReport: 'true', email: 'x@y.test' }, undefined);
-    expect(saved).toMatchObject({ email: 'client@demo.test', phone: '+1 504 555 0199', company: 'Co', is_enable_notification_email: true, is_enable_notification_phone: true, is_enable_notification_weekly_report: true, is_enable_notification_daily_dispensation: false });
+    const saved = await service.edit(
+      CLI,
+      'client@demo.test',
+      {
+        phone: ' +1 504 555 0199 ',
+        isEnableNotificationEmail: 'True',
+        isEnableNotificationPhone: 'None',
+        isEnableNotificationWeeklyReport: 'true',
+        email: 'x@y.test',
+      },
+      undefined,
+    );
+    expect(saved).toMatchObject({
+      email: 'client@demo.test',
+      phone: '+1 504 555 0199',
+      company: 'Co',
+      is_enable_notification_email: true,
+      is_enable_notification_phone: true,
+      is_enable_notification_weekly_report: true,
+      is_enable_notification_daily_dispensation: false,
+    });
   });
 
   it('lets a distributor edit a request and a client, but not another distributor or a partner', async () => {
     const { service } = setup();
-    await expect(service.edit(DIST, 'signup@demo.test', { company: 'Pelican Outfitters LLC' }, undefined)).resolves.toMatchObject({ company: 'Pelican Outfitters LLC' });
-    await expect(service.edit(DIST, 'client@demo.test', { username: 'Chris C.' }, undefined)).resolves.toMatchObject({ name: 'Chris C.' });
+    await expect(service.edit(DIST, 'signup@demo.test', { company: 'Pelican Outfitters LLC' }, undefined)).resolves.toMatchObject(
+      { company: 'Pelican Outfitters LLC' },
+    );
+    await expect(service.edit(DIST, 'client@demo.test', { username: 'Chris C.' }, undefined)).resolves.toMatchObject({
+      name: 'Chris C.',
+    });
     expect(await statusOf(service.edit(DIST, 'other.distributor@demo.test', { phone: '1' }, undefined))).toBe(403);
     expect(await statusOf(service.edit(DIST, 'partner@demo.test', { phone: '1' }, undefined))).toBe(403);
   });
@@ -145,13 +214,17 @@ describe('users service: editUser', () => {
     expect(await statusOf(service.edit(CLI, 'signup@demo.test', { phone: '1' }, undefined))).toBe(403);
     expect(await statusOf(service.edit(MP, 'client@demo.test', { phone: '1' }, undefined))).toBe(403);
     expect(await statusOf(service.edit(CLI, 'nobody@demo.test', { phone: '1' }, undefined))).toBe(404);
-    await expect(service.edit(MP, 'partner@demo.test', { isEnableNotificationDailyDispensation: 'True' }, undefined)).resolves.toMatchObject({ is_enable_notification_daily_dispensation: true });
+    await expect(
+      service.edit(MP, 'partner@demo.test', { isEnableNotificationDailyDispensation: 'True' }, undefined),
+    ).resolves.toMatchObject({ is_enable_notification_daily_dispensation: true });
     expect(rows.get('signup@demo.test')!.phone).toBe('');
   });
 
   it('answers field messages for a bad flag, a blank name and an image that is not one by content', async () => {
     const { service, stored } = setup();
-    const err = await service.edit(CLI, 'client@demo.test', { isEnableNotificationEmail: 'yes', username: '  ' }, { bytes: PHP }).catch((e: ApiError) => e);
+    const err = await service
+      .edit(CLI, 'client@demo.test', { isEnableNotificationEmail: 'yes', username: '  ' }, { bytes: PHP })
+      .catch((e: ApiError) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(400);
     expect(Object.keys((err as ApiError).body).sort()).toEqual(['image', 'isEnableNotificationEmail', 'username']);
@@ -172,7 +245,9 @@ describe('users service: editUser', () => {
   it("removes the image with isRemoveImage 'True', and refuses an image with it", async () => {
     const { service, removed } = setup();
     expect(await statusOf(service.edit(CLI, 'client@demo.test', { isRemoveImage: 'True' }, { bytes: PNG }))).toBe(400);
-    await expect(service.edit(CLI, 'client@demo.test', { isRemoveImage: 'True' }, undefined)).resolves.toMatchObject({ profile_url: null });
+    await expect(service.edit(CLI, 'client@demo.test', { isRemoveImage: 'True' }, undefined)).resolves.toMatchObject({
+      profile_url: null,
+    });
     expect(removed).toEqual(['/uploads/profiles/old.png']);
   });
 });
@@ -189,6 +264,8 @@ describe('who may edit whom, and the account answer', () => {
   it('labels the type as the dialog shows it', () => {
     expect(toUserAccount(row(1, 'd@x.test', { role: 'distributor', userType: 'distributor' })).type).toBe('Distributor');
     expect(toUserAccount(row(3, 'p@x.test', { role: 'distributor', userType: 'market-partner' })).type).toBe('Market Partner');
-    expect(toUserAccount(row(4, 's@x.test', { role: 'distributor', userType: 'distributor', activated: false })).type).toBe('Client');
+    expect(toUserAccount(row(4, 's@x.test', { role: 'distributor', userType: 'distributor', activated: false })).type).toBe(
+      'Client',
+    );
   });
 });

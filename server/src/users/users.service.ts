@@ -102,7 +102,8 @@ export function usersService(deps: UsersServiceDeps) {
       if (input.isEnableNotificationEmail !== undefined) patch.notifyEmail = input.isEnableNotificationEmail;
       if (input.isEnableNotificationPhone !== undefined) patch.notifyPhone = input.isEnableNotificationPhone;
       if (input.isEnableNotificationWeeklyReport !== undefined) patch.notifyWeeklyReport = input.isEnableNotificationWeeklyReport;
-      if (input.isEnableNotificationDailyDispensation !== undefined) patch.notifyDailyDispensation = input.isEnableNotificationDailyDispensation;
+      if (input.isEnableNotificationDailyDispensation !== undefined)
+        patch.notifyDailyDispensation = input.isEnableNotificationDailyDispensation;
       if (input.isRemoveImage) patch.profileUrl = null;
 
       const { url, result } = await withStoredImage(deps.images, forget, image, (url) =>
@@ -139,7 +140,11 @@ export function usersService(deps: UsersServiceDeps) {
         return { user: row, changed: true };
       });
       if (outcome.changed) await mailDecision(outcome.user, 'activated');
-      return { detail: USER_MESSAGES.activated(outcome.user.email), user: toUserAccount(outcome.user), already: !outcome.changed };
+      return {
+        detail: USER_MESSAGES.activated(outcome.user.email),
+        user: toUserAccount(outcome.user),
+        already: !outcome.changed,
+      };
     },
 
     /**
@@ -167,7 +172,8 @@ export function usersService(deps: UsersServiceDeps) {
 // ---------------------------------------------------------------- pure parts (unit tested)
 
 /** True for a sign-up request still waiting for a decision (see isPendingSignUp in the repository). */
-export const isPendingRow = (u: Pick<UserRow, 'activated' | 'rejectedAt' | 'deactivatedReason'>) => !u.activated && !u.rejectedAt && !u.deactivatedReason;
+export const isPendingRow = (u: Pick<UserRow, 'activated' | 'rejectedAt' | 'deactivatedReason'>) =>
+  !u.activated && !u.rejectedAt && !u.deactivatedReason;
 
 /** Own account always; a distributor also a pending sign-up or a client account (spec section 6). */
 export function mayEdit(viewer: ScopeViewer, target: UserRow): boolean {

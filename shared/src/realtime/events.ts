@@ -20,11 +20,19 @@ export type SubscribeAck = { ok: true; subscribed: string[] } | { ok: false; err
 
 export type ServerToClientEvents = {
   /** Fields of a device that changed since the last poll (a patch of the device answer). */
-  'device:changed': (payload: { serial: string; patch: Partial<DeviceListItemShape> & Record<string, unknown>; at: string }) => void;
+  'device:changed': (payload: {
+    serial: string;
+    patch: Partial<DeviceListItemShape> & Record<string, unknown>;
+    at: string;
+  }) => void;
   /** Pending flags of a device changed (set by a person, or cleared by the device's acknowledgement). */
   'pendingFlags:changed': (payload: { serial: string; pending_flags: PendingFlags; at: string }) => void;
   /** New SMS log rows, newest first. */
-  'smsLog:appended': (payload: { serial: string; rows: { direction: string; message: string; created_when: string }[]; at: string }) => void;
+  'smsLog:appended': (payload: {
+    serial: string;
+    rows: { direction: string; message: string; created_when: string }[];
+    at: string;
+  }) => void;
   /** Overview counts that changed, and which overview they belong to (null: overall). */
   'overview:changed': (payload: OverviewChangedPayload) => void;
   /**
@@ -89,4 +97,9 @@ export const rooms = {
 };
 
 /** Poll periods per topic (spec section 9). */
-export const POLL_MS: Record<SubscriptionTopic, number> = { device: 10_000, deviceCards: 20_000, simLog: 15_000, overview: 20_000 };
+export const POLL_MS: Record<SubscriptionTopic, number> = {
+  device: 10_000,
+  deviceCards: 20_000,
+  simLog: 15_000,
+  overview: 20_000,
+};

@@ -4,7 +4,11 @@ import { serialSchema } from '../schemas/device.schema.ts';
 /** The answer to an overview subscription whose location is not a county id. */
 export const COUNTY_ERROR = 'location is a county id.';
 /** A county id: locations.id, capped at PostgreSQL's integer so a huge id is refused here rather than failing in SQL. */
-const location = z.number({ error: COUNTY_ERROR }).int({ error: COUNTY_ERROR }).positive({ error: COUNTY_ERROR }).max(2_147_483_647, { error: COUNTY_ERROR });
+const location = z
+  .number({ error: COUNTY_ERROR })
+  .int({ error: COUNTY_ERROR })
+  .positive({ error: COUNTY_ERROR })
+  .max(2_147_483_647, { error: COUNTY_ERROR });
 
 /**
  * What a socket may subscribe to (events.ts `subscribe`): the push server parses every subscription with it,

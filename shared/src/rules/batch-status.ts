@@ -66,6 +66,10 @@ export const batchDayOf = (at: Date): string => at.toISOString().slice(0, 10);
 export type BatchWarningState = { expired: boolean; recalled: boolean };
 
 /** A stored batch (its expire_date and is_recalled columns, null when none feeds the pump) as the warning rules read it. */
-export function batchWarningState(expireDate: string | null, isRecalled: boolean | null, today: string): BatchWarningState | null {
+export function batchWarningState(
+  expireDate: string | null,
+  isRecalled: boolean | null,
+  today: string,
+): BatchWarningState | null {
   return expireDate == null ? null : { expired: isBatchExpired(String(expireDate), today), recalled: !!isRecalled };
 }

@@ -33,7 +33,11 @@ export function compareVersions(a: string, b: string): number {
 
 /** The right pump can be scheduled only on a device with two pumps and software 1.0.9 or higher. */
 export function supportsRightPump(device: { right_pump_type: string; core_ver: string | null }): boolean {
-  return device.right_pump_type !== 'Unspecified' && !!device.core_ver && compareVersions(device.core_ver, MIN_SOFTWARE_VERSION_RIGHT_PUMP) >= 0;
+  return (
+    device.right_pump_type !== 'Unspecified' &&
+    !!device.core_ver &&
+    compareVersions(device.core_ver, MIN_SOFTWARE_VERSION_RIGHT_PUMP) >= 0
+  );
 }
 
 /** Remaining fluid in tsp = 0.2 x the volume value (spec section 9). */
@@ -60,7 +64,10 @@ export const offlineAfterMinutes = (poweroffMinutes: number, wakeupMinutes: numb
   (poweroffMinutes + wakeupMinutes) * MISSED_CHECKINS_FOR_OFFLINE + OFFLINE_GRACE_MINUTES;
 
 /** The offline rule at `now` (the injected clock's time): strictly later than the line goes offline. */
-export function isOfflineAt(device: { lastSeenAt: Date | number | null; poweroffMinutes: number; wakeupMinutes: number }, now: Date | number): boolean {
+export function isOfflineAt(
+  device: { lastSeenAt: Date | number | null; poweroffMinutes: number; wakeupMinutes: number },
+  now: Date | number,
+): boolean {
   if (device.lastSeenAt == null) return false;
   return +now - +device.lastSeenAt > offlineAfterMinutes(device.poweroffMinutes, device.wakeupMinutes) * 60_000;
 }

@@ -39,7 +39,12 @@ describe('forecastDaysUntilEmpty', () => {
   it('a young device: the rate is from the days it has, and says so', () => {
     const now = MONDAY + 3 * 24 * HOUR;
     // 3 days observed, 60 ml every hour of them (slots 0..71 once each).
-    const f = forecastDaysUntilEmpty({ remainingMl: 60 * 24 * 2, mlBySlot: slots((s) => (s < 72 ? 60 : 0)), now, observedFrom: MONDAY });
+    const f = forecastDaysUntilEmpty({
+      remainingMl: 60 * 24 * 2,
+      mlBySlot: slots((s) => (s < 72 ? 60 : 0)),
+      now,
+      observedFrom: MONDAY,
+    });
     expect(f).toMatchObject({ kind: 'forecast', basisDays: 3, basis: "the last 3 days' rate" });
     // Thursday onwards has no history: those hours take the average rate (60 ml), so 2 days.
     expect(f.kind === 'forecast' && f.days).toBeCloseTo(2, 6);
@@ -61,8 +66,15 @@ describe('forecastDaysUntilEmpty', () => {
   });
 
   it('not enough data: no dispensing, or less than a day of history', () => {
-    expect(forecastDaysUntilEmpty({ remainingMl: 500, mlBySlot: slots(() => 0), now: MONDAY })).toMatchObject({ kind: 'not-enough-data' });
-    const young = forecastDaysUntilEmpty({ remainingMl: 500, mlBySlot: slots(() => 5), now: MONDAY, observedFrom: MONDAY - 10 * HOUR });
+    expect(forecastDaysUntilEmpty({ remainingMl: 500, mlBySlot: slots(() => 0), now: MONDAY })).toMatchObject({
+      kind: 'not-enough-data',
+    });
+    const young = forecastDaysUntilEmpty({
+      remainingMl: 500,
+      mlBySlot: slots(() => 5),
+      now: MONDAY,
+      observedFrom: MONDAY - 10 * HOUR,
+    });
     expect(young.kind).toBe('not-enough-data');
     expect(forecastText(young)).toBe('not enough data');
   });
@@ -70,7 +82,9 @@ describe('forecastDaysUntilEmpty', () => {
   it('an empty pump is empty now; less than a day reads so', () => {
     const rate = slots(() => 40);
     expect(forecastText(forecastDaysUntilEmpty({ remainingMl: 0, mlBySlot: rate, now: MONDAY }))).toBe('empty now');
-    expect(forecastText(forecastDaysUntilEmpty({ remainingMl: 50, mlBySlot: rate, now: MONDAY }))).toBe("less than a day at the last 4 weeks' rate");
+    expect(forecastText(forecastDaysUntilEmpty({ remainingMl: 50, mlBySlot: rate, now: MONDAY }))).toBe(
+      "less than a day at the last 4 weeks' rate",
+    );
   });
 
   it('starts mid-hour with what is left of that hour', () => {

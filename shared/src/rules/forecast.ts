@@ -29,7 +29,8 @@ export function hourOfWeek(at: Date | number): number {
 }
 
 /** The same slot in PostgreSQL, for grouping pump_events by it (column: a timestamptz expression). */
-export const slotSql = (column: string) => `((extract(isodow from ${column} at time zone 'UTC')::int - 1) * 24 + extract(hour from ${column} at time zone 'UTC')::int)`;
+export const slotSql = (column: string) =>
+  `((extract(isodow from ${column} at time zone 'UTC')::int - 1) * 24 + extract(hour from ${column} at time zone 'UTC')::int)`;
 
 export type ForecastInput = {
   /** Millilitres left in the pump now. */
@@ -75,7 +76,9 @@ export function forecastWindow(now: Date | number, observedFrom?: Date | number 
  * Millilitres an hour for each hour-of-week slot, from the window's history (null: not enough data).
  * The forecast below and the service day's "what is left at the ETA" (remainingAtMl) drain with these.
  */
-export function forecastRates(input: Omit<ForecastInput, 'remainingMl'>): { rate: number[]; mlPerDay: number; basisDays: number; basis: string } | { rate: null; basisDays: number; basis: string } {
+export function forecastRates(
+  input: Omit<ForecastInput, 'remainingMl'>,
+): { rate: number[]; mlPerDay: number; basisDays: number; basis: string } | { rate: null; basisDays: number; basis: string } {
   const weeks = input.weeks ?? FORECAST_WEEKS;
   const { start, end } = forecastWindow(input.now, input.observedFrom, weeks);
   const startMs = start.getTime();
@@ -103,7 +106,12 @@ export function forecastRates(input: Omit<ForecastInput, 'remainingMl'>): { rate
  * Drains `remainingMl` hour by hour from `from` with the slot rates: the instant it is empty (null when it
  * lasts past `until`) and what is left at `until`.
  */
-export function drain(remainingMl: number, rate: readonly number[], from: number, until: number): { emptyAt: number | null; leftMl: number } {
+export function drain(
+  remainingMl: number,
+  rate: readonly number[],
+  from: number,
+  until: number,
+): { emptyAt: number | null; leftMl: number } {
   let left = Math.max(0, remainingMl);
   if (left === 0) return { emptyAt: from, leftMl: 0 };
   let t = from;
@@ -118,7 +126,12 @@ export function drain(remainingMl: number, rate: readonly number[], from: number
 }
 
 /** What the forecast says will remain in a pump at `at` (the service day's refill amount is the reservoir less this). */
-export function remainingAtMl(remainingMl: number, rate: readonly number[] | null, now: Date | number, at: Date | number): number {
+export function remainingAtMl(
+  remainingMl: number,
+  rate: readonly number[] | null,
+  now: Date | number,
+  at: Date | number,
+): number {
   const from = new Date(now).getTime();
   const until = new Date(at).getTime();
   if (!rate || until <= from) return Math.max(0, remainingMl);
@@ -134,7 +147,8 @@ export function forecastDaysUntilEmpty(input: ForecastInput): Forecast {
   const remaining = Math.max(0, input.remainingMl);
   if (remaining === 0) return { kind: 'forecast', days: 0, beyondHorizon: false, mlPerDay, basisDays, basis };
   const { emptyAt } = drain(remaining, r.rate, endMs, endMs + FORECAST_HORIZON_DAYS * 24 * HOUR);
-  if (emptyAt !== null) return { kind: 'forecast', days: (emptyAt - endMs) / (24 * HOUR), beyondHorizon: false, mlPerDay, basisDays, basis };
+  if (emptyAt !== null)
+    return { kind: 'forecast', days: (emptyAt - endMs) / (24 * HOUR), beyondHorizon: false, mlPerDay, basisDays, basis };
   return { kind: 'forecast', days: FORECAST_HORIZON_DAYS, beyondHorizon: true, mlPerDay, basisDays, basis };
 }
 

@@ -60,10 +60,38 @@ describe('FAILED_REQUEST (a failed or expired change until a newer request of it
     ['no changes', [], false],
     ['one failed', [{ setting: 'active', status: 'failed', requestedAt: at(0) }], true],
     ['one expired', [{ setting: 'active', status: 'expired', requestedAt: at(0) }], true],
-    ['applied and pending only', [{ setting: 'active', status: 'applied', requestedAt: at(0) }, { setting: 'rental', status: 'pending', requestedAt: at(1) }], false],
-    ['failed, then asked again', [{ setting: 'active', status: 'failed', requestedAt: at(0) }, { setting: 'active', status: 'pending', requestedAt: at(1) }], false],
-    ['failed, another setting asked again', [{ setting: 'active', status: 'failed', requestedAt: at(0) }, { setting: 'rental', status: 'applied', requestedAt: at(1) }], true],
-    ['failed after an older request', [{ setting: 'active', status: 'applied', requestedAt: at(0) }, { setting: 'active', status: 'expired', requestedAt: at(1) }], true],
+    [
+      'applied and pending only',
+      [
+        { setting: 'active', status: 'applied', requestedAt: at(0) },
+        { setting: 'rental', status: 'pending', requestedAt: at(1) },
+      ],
+      false,
+    ],
+    [
+      'failed, then asked again',
+      [
+        { setting: 'active', status: 'failed', requestedAt: at(0) },
+        { setting: 'active', status: 'pending', requestedAt: at(1) },
+      ],
+      false,
+    ],
+    [
+      'failed, another setting asked again',
+      [
+        { setting: 'active', status: 'failed', requestedAt: at(0) },
+        { setting: 'rental', status: 'applied', requestedAt: at(1) },
+      ],
+      true,
+    ],
+    [
+      'failed after an older request',
+      [
+        { setting: 'active', status: 'applied', requestedAt: at(0) },
+        { setting: 'active', status: 'expired', requestedAt: at(1) },
+      ],
+      true,
+    ],
   ] as const)('%s', (_name, changes, expected) => {
     expect(hasFailedRequest(changes)).toBe(expected);
   });
@@ -96,7 +124,11 @@ describe('device warnings', () => {
     expect(deviceWarnings({ ...base, rightPumpType: 'Unspecified', volumeRemain2: 0, levelSensor2: false })).toEqual([]);
   });
   it('flags expired and recalled batches and sets the batch flag', () => {
-    const list = deviceWarnings({ ...base, leftBatch: { expired: true, recalled: false }, rightBatch: { expired: false, recalled: true } });
+    const list = deviceWarnings({
+      ...base,
+      leftBatch: { expired: true, recalled: false },
+      rightBatch: { expired: false, recalled: true },
+    });
     expect(list).toEqual(['BATCH_EXPIRED', 'BATCH_RECALLED']);
     expect(warningFlags(list)).toEqual({ isWarning: true, isBatchWarning: true, batteryWarning: false });
   });

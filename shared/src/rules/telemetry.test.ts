@@ -126,7 +126,11 @@ describe('buckets', () => {
   it('the spring-forward day has 23 hours and skips 02:00', () => {
     const b = hourBuckets('2026-03-08', CHI);
     expect(b).toHaveLength(23);
-    expect(b.map((x) => x.label.slice(11, 16))).toEqual(['00:00', '01:00', ...Array.from({ length: 21 }, (_, i) => `${String(i + 3).padStart(2, '0')}:00`)]);
+    expect(b.map((x) => x.label.slice(11, 16))).toEqual([
+      '00:00',
+      '01:00',
+      ...Array.from({ length: 21 }, (_, i) => `${String(i + 3).padStart(2, '0')}:00`),
+    ]);
     expect(b[0]!.label).toBe('2026-03-08T00:00:00-06:00');
     expect(b[1]!.label).toBe('2026-03-08T01:00:00-06:00');
     expect(b[2]!.label).toBe('2026-03-08T03:00:00-05:00');
@@ -147,7 +151,11 @@ describe('buckets', () => {
   it('days are local midnight to local midnight', () => {
     const b = dayBuckets('2026-03-07', '2026-03-09', CHI);
     expect(b.map((x) => (x.end.getTime() - x.start.getTime()) / 3_600_000)).toEqual([24, 23, 24]);
-    expect(b.map((x) => x.label)).toEqual(['2026-03-07T00:00:00-06:00', '2026-03-08T00:00:00-06:00', '2026-03-09T00:00:00-05:00']);
+    expect(b.map((x) => x.label)).toEqual([
+      '2026-03-07T00:00:00-06:00',
+      '2026-03-08T00:00:00-06:00',
+      '2026-03-09T00:00:00-05:00',
+    ]);
     expect(bucketThresholds(b).map((d) => d.toISOString())).toEqual([
       '2026-03-07T06:00:00.000Z',
       '2026-03-08T06:00:00.000Z',
@@ -176,12 +184,28 @@ describe('pump log plan', () => {
     const p = pumpLogPlan('WEEKLY', { endDate: '2026-03-10', startDate: '2026-01-01' }, '2026-11-22', CHI);
     if (!('buckets' in p)) throw new Error('problem');
     expect(p.firstDate).toBe('2026-03-04');
-    expect(p.buckets.map((b) => b.label.slice(0, 10))).toEqual(['2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10']);
+    expect(p.buckets.map((b) => b.label.slice(0, 10))).toEqual([
+      '2026-03-04',
+      '2026-03-05',
+      '2026-03-06',
+      '2026-03-07',
+      '2026-03-08',
+      '2026-03-09',
+      '2026-03-10',
+    ]);
   });
   it('MONTHLY: 6 months back from endDate by default, whole months', () => {
     const p = pumpLogPlan('MONTHLY', { endDate: '2026-03-10' }, '2026-11-22', CHI);
     if (!('buckets' in p)) throw new Error('problem');
-    expect(p.buckets.map((b) => b.label.slice(0, 7))).toEqual(['2025-09', '2025-10', '2025-11', '2025-12', '2026-01', '2026-02', '2026-03']);
+    expect(p.buckets.map((b) => b.label.slice(0, 7))).toEqual([
+      '2025-09',
+      '2025-10',
+      '2025-11',
+      '2025-12',
+      '2026-01',
+      '2026-02',
+      '2026-03',
+    ]);
     expect([p.firstDate, p.lastDate]).toEqual(['2025-09-01', '2026-03-31']);
   });
   it('defaults to the site today, and refuses reversed or huge ranges', () => {
@@ -201,10 +225,19 @@ describe('pump log plan', () => {
 describe('request schemas', () => {
   const ok = { filterDateType: 'DAILY', pumpNumber: 1, todayDate: '2026-03-08', filterDeviceType: 'SINGLE', serial: 'SP240001' };
   it('accepts the client payload, blank dates as missing', () => {
-    expect(pumpLogRequestSchema.parse({ ...ok, startDate: '', endDate: null, pumpNumber: '2' })).toEqual({ ...ok, pumpNumber: 2 });
+    expect(pumpLogRequestSchema.parse({ ...ok, startDate: '', endDate: null, pumpNumber: '2' })).toEqual({
+      ...ok,
+      pumpNumber: 2,
+    });
   });
   it('answers a message per field', () => {
-    const r = pumpLogRequestSchema.safeParse({ filterDateType: 'HOURLY', pumpNumber: 3, todayDate: '2026-02-30', endDate: 'x'.repeat(10_000), filterDeviceType: 'WORLD' });
+    const r = pumpLogRequestSchema.safeParse({
+      filterDateType: 'HOURLY',
+      pumpNumber: 3,
+      todayDate: '2026-02-30',
+      endDate: 'x'.repeat(10_000),
+      filterDeviceType: 'WORLD',
+    });
     expect(r.success).toBe(false);
     expect(fieldErrors(r.error!)).toEqual({
       filterDateType: ['Choose one of DAILY, WEEKLY, MONTHLY.'],

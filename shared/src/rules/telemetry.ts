@@ -236,7 +236,7 @@ export function monthBuckets(first: string, last: string, timeZone: string): Tim
 function calendarBuckets(first: string, through: string, next: (date: string) => string, timeZone: string): TimeBucket[] {
   const out: TimeBucket[] = [];
   let start = zonedTimeToInstant(first, timeZone);
-  for (let date = first; date <= through; ) {
+  for (let date = first; date <= through;) {
     const following = next(date);
     const end = zonedTimeToInstant(following, timeZone);
     out.push(bucket(start, end, timeZone));
@@ -281,7 +281,9 @@ export function pumpLogPlan(
   const start = dates.startDate ?? addMonths(end, -TELEMETRY_LIMITS.monthlyDefaultMonthsBack);
   if (start > end) return { problem: { field: 'startDate', message: 'The start date must be on or before the end date.' } };
   if (monthsBetween(start, end) + 1 > TELEMETRY_LIMITS.monthlyMaxMonths) {
-    return { problem: { field: 'startDate', message: `A monthly range may span at most ${TELEMETRY_LIMITS.monthlyMaxMonths} months.` } };
+    return {
+      problem: { field: 'startDate', message: `A monthly range may span at most ${TELEMETRY_LIMITS.monthlyMaxMonths} months.` },
+    };
   }
   return { buckets: monthBuckets(start, end, timeZone), firstDate: monthStartOf(start), lastDate: monthEndOf(end) };
 }
@@ -293,7 +295,8 @@ export function batteryLogRange(
 ): { firstDate: string; lastDate: string } | { problem: RangeProblem } {
   const lastDate = dates.endDate ?? today;
   const firstDate = dates.startDate ?? addDays(addMonths(lastDate, -TELEMETRY_LIMITS.batteryDefaultMonthsBack), 1);
-  if (firstDate > lastDate) return { problem: { field: 'startDate', message: 'The start date must be on or before the end date.' } };
+  if (firstDate > lastDate)
+    return { problem: { field: 'startDate', message: 'The start date must be on or before the end date.' } };
   if (daysBetween(firstDate, lastDate) + 1 > TELEMETRY_LIMITS.batteryMaxDays) {
     return { problem: { field: 'startDate', message: 'The range may span at most 5 years.' } };
   }

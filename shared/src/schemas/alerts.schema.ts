@@ -4,28 +4,47 @@ import { ALERT_CONDITIONS, SEVERITIES } from '../rules/alerts/settings.ts';
 import { CHANNELS, minutesOfDay } from '../rules/alerts/matching.ts';
 import { isTimeZone } from '../rules/telemetry.ts';
 
-const id = z.number({ error: 'Must be a number.' }).int({ error: 'Must be a whole number.' }).positive({ error: 'Must be a positive number.' }).max(2_147_483_647, { error: 'No such id.' });
+const id = z
+  .number({ error: 'Must be a number.' })
+  .int({ error: 'Must be a whole number.' })
+  .positive({ error: 'Must be a positive number.' })
+  .max(2_147_483_647, { error: 'No such id.' });
 
 export const ruleScopeSchema = z.discriminatedUnion(
   'type',
-  [z.object({ type: z.literal('all') }), z.object({ type: z.literal('brand'), id }), z.object({ type: z.literal('county'), id }), z.object({ type: z.literal('site'), id })],
+  [
+    z.object({ type: z.literal('all') }),
+    z.object({ type: z.literal('brand'), id }),
+    z.object({ type: z.literal('county'), id }),
+    z.object({ type: z.literal('site'), id }),
+  ],
   { error: "Must be {type: 'all'} or {type: 'brand' | 'county' | 'site', id}." },
 );
 
-const time = z.string({ error: 'Must be a time HH:mm.' }).refine((t) => minutesOfDay(t) !== null, { error: 'Must be a time HH:mm (00:00 to 23:59).' });
+const time = z
+  .string({ error: 'Must be a time HH:mm.' })
+  .refine((t) => minutesOfDay(t) !== null, { error: 'Must be a time HH:mm (00:00 to 23:59).' });
 
 export const quietHoursSchema = z
   .object({
     from: time,
     to: time,
-    timeZone: z.string({ error: 'Must be a time zone.' }).max(64).refine(isTimeZone, { error: 'Must be an IANA time zone such as America/Chicago.' }),
+    timeZone: z
+      .string({ error: 'Must be a time zone.' })
+      .max(64)
+      .refine(isTimeZone, { error: 'Must be an IANA time zone such as America/Chicago.' }),
   })
   .refine((q) => q.from !== q.to, { error: 'Quiet hours must start and end at different times.', path: ['to'] });
 
 export const notificationRuleSchema = z.object({
   condition: z.enum(['ANY', ...ALERT_CONDITIONS], { error: `Unknown condition: one of ANY, ${ALERT_CONDITIONS.join(', ')}.` }),
   scope: ruleScopeSchema,
-  channels: z.array(z.enum(CHANNELS, { error: `Unknown channel: one of ${CHANNELS.join(', ')}.` }), { error: 'Must be a list of channels.' }).min(1, { error: 'Choose at least one channel.' }).max(4),
+  channels: z
+    .array(z.enum(CHANNELS, { error: `Unknown channel: one of ${CHANNELS.join(', ')}.` }), {
+      error: 'Must be a list of channels.',
+    })
+    .min(1, { error: 'Choose at least one channel.' })
+    .max(4),
   quietHours: quietHoursSchema.nullable().default(null),
   digest: z.boolean({ error: 'Must be true or false.' }).default(false),
 });
@@ -33,7 +52,17 @@ export const notificationRuleSchema = z.object({
 export const escalationPolicySchema = z.object({
   afterMinutes: z.number({ error: 'Must be a number of minutes.' }).int().min(1, { error: 'At least 1 minute.' }).max(10_080),
   repeatMinutes: z.number({ error: 'Must be a number of minutes.' }).int().min(5, { error: 'At least 5 minutes.' }).max(10_080),
-  steps: z.array(z.object({ userId: id, channels: z.array(z.enum(CHANNELS, { error: `Unknown channel: one of ${CHANNELS.join(', ')}.` })).min(1, { error: 'Choose at least one channel.' }).max(4) })).max(10),
+  steps: z
+    .array(
+      z.object({
+        userId: id,
+        channels: z
+          .array(z.enum(CHANNELS, { error: `Unknown channel: one of ${CHANNELS.join(', ')}.` }))
+          .min(1, { error: 'Choose at least one channel.' })
+          .max(4),
+      }),
+    )
+    .max(10),
 });
 
 /** PUT /api/v1/notificationRules: the caller's rules, and (distributors) their organisation's escalation policy. */
@@ -55,7 +84,16 @@ export type NotificationRulesAnswer = z.infer<typeof notificationRulesAnswerSche
 export const INCIDENT_STATES = ['open', 'acknowledged', 'resolved'] as const;
 export type IncidentState = (typeof INCIDENT_STATES)[number];
 
-export const TIMELINE_KINDS = ['raised', 'alert', 'notified', 'acknowledged', 'escalated', 'comment', 'resolved', 'reopened'] as const;
+export const TIMELINE_KINDS = [
+  'raised',
+  'alert',
+  'notified',
+  'acknowledged',
+  'escalated',
+  'comment',
+  'resolved',
+  'reopened',
+] as const;
 
 export const timelineEntrySchema = z.object({
   at: z.string(),
@@ -99,4 +137,12 @@ export const pushSubscriptionSchema = z.object({
 });
 
 /** The in-app notice of an incident (socket `incident:notified` to room user:{id}). */
-export type IncidentNotice = { id: number; state: IncidentState; severity: (typeof SEVERITIES)[number]; reason: string; site: string | null; at: string; kind: 'raised' | 'escalated' | 'reopened' };
+export type IncidentNotice = {
+  id: number;
+  state: IncidentState;
+  severity: (typeof SEVERITIES)[number];
+  reason: string;
+  site: string | null;
+  at: string;
+  kind: 'raised' | 'escalated' | 'reopened';
+};

@@ -30,7 +30,8 @@ export const MAX_BATCH_VOLUME_FL_OZ = 100_000;
 export const MAX_BATCH_NUMBER_LENGTH = 64;
 
 const isBlank = (input: unknown) => input === undefined || input === null || (typeof input === 'string' && input.trim() === '');
-const requiredOr = (otherwise: string) => (issue: { input?: unknown }) => (isBlank(issue.input) ? BATCH_MESSAGES.required : otherwise);
+const requiredOr = (otherwise: string) => (issue: { input?: unknown }) =>
+  isBlank(issue.input) ? BATCH_MESSAGES.required : otherwise;
 
 const batchNumber = z
   .string({ error: requiredOr('Must be a string.') })
@@ -69,18 +70,22 @@ const jsonObject = { error: 'Send a JSON object with the batch fields.' };
 const expiryAfterInstall = (v: { installDate: string; expiryDate: string }, ctx: z.RefinementCtx) => {
   // Object checks run even after a field's refine failed: compare only two real dates.
   if (!isCalendarDate(v.installDate) || !isCalendarDate(v.expiryDate)) return;
-  if (v.expiryDate <= v.installDate) ctx.addIssue({ code: 'custom', path: ['expiryDate'], message: BATCH_MESSAGES.expiryBeforeInstall });
+  if (v.expiryDate <= v.installDate)
+    ctx.addIssue({ code: 'custom', path: ['expiryDate'], message: BATCH_MESSAGES.expiryBeforeInstall });
 };
 
 /** POST /api/v1/addBatch : the ADD NEW BATCH popup. batchVolume is in fl.oz.; it is stored in litres. */
 export const addBatchSchema = z
-  .object({
-    batchType: z.literal([1, 2], { error: requiredOr('Batch type must be 1 (Sunscreen) or 2 (Sanitizer).') }),
-    batchNumber,
-    installDate: calendarDate,
-    expiryDate: calendarDate,
-    batchVolume,
-  }, jsonObject)
+  .object(
+    {
+      batchType: z.literal([1, 2], { error: requiredOr('Batch type must be 1 (Sunscreen) or 2 (Sanitizer).') }),
+      batchNumber,
+      installDate: calendarDate,
+      expiryDate: calendarDate,
+      batchVolume,
+    },
+    jsonObject,
+  )
   .superRefine(expiryAfterInstall);
 export type AddBatchInput = z.infer<typeof addBatchSchema>;
 
@@ -89,13 +94,16 @@ export type AddBatchInput = z.infer<typeof addBatchSchema>;
  * (the popup shows it greyed out) but must equal the stored type: the service refuses a change.
  */
 export const editBatchSchema = z
-  .object({
-    batchType: z.literal([0, 1, 2], { error: 'Batch type must be 0, 1 (Sunscreen) or 2 (Sanitizer).' }).nullish(),
-    batchNumber,
-    installDate: calendarDate,
-    expiryDate: calendarDate,
-    batchVolume,
-  }, jsonObject)
+  .object(
+    {
+      batchType: z.literal([0, 1, 2], { error: 'Batch type must be 0, 1 (Sunscreen) or 2 (Sanitizer).' }).nullish(),
+      batchNumber,
+      installDate: calendarDate,
+      expiryDate: calendarDate,
+      batchVolume,
+    },
+    jsonObject,
+  )
   .superRefine(expiryAfterInstall);
 export type EditBatchInput = z.infer<typeof editBatchSchema>;
 

@@ -11,7 +11,8 @@ import { serialSchema } from './device.schema.ts';
 export const BILLING_MESSAGES = {
   unknownProduct: (name: string) => `Unknown product: ${name}.`,
   notBillable: (name: string) => `${name} has no price yet (TBA) and cannot be billed.`,
-  wrongPrice: (name: string, price: number, flat: boolean) => `The price of ${name} is ${formatUsd(price)} ${flat ? 'per month' : 'per device per month'}.`,
+  wrongPrice: (name: string, price: number, flat: boolean) =>
+    `The price of ${name} is ${formatUsd(price)} ${flat ? 'per month' : 'per device per month'}.`,
   wrongName: (product: string, name: string) => `The name of ${product} is ${name}.`,
   tooManyDevices: (name: string, max: number) => `${name} covers at most ${max} devices per bill.`,
   noDevices: 'Choose at least one device.',
@@ -48,17 +49,25 @@ export const unsubscriptionListSchema = z.object({
 });
 export type UnsubscriptionListInput = z.input<typeof unsubscriptionListSchema>;
 
-export const unsubscribedDeviceSchema = z.object({ serial: z.string(), label: z.string(), address: z.string(), brand_name: z.string().nullable() });
+export const unsubscribedDeviceSchema = z.object({
+  serial: z.string(),
+  label: z.string(),
+  address: z.string(),
+  brand_name: z.string().nullable(),
+});
 export type UnsubscribedDevice = z.infer<typeof unsubscribedDeviceSchema>;
 /** Keyed by the product path as asked (so "support plan" answers under "support plan"). */
 export const unsubscriptionListAnswerSchema = z.record(z.string(), z.array(unsubscribedDeviceSchema));
 export type UnsubscriptionListAnswer = z.infer<typeof unsubscriptionListAnswerSchema>;
 
 /** A bill id the caller makes (idempotency: the same bill_uid with the same content answers the same bill). */
-const billUid = text(64).min(1, { error: 'This field may not be blank.', abort: true }).regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, { error: 'Use letters, digits and . _ : - only.' });
+const billUid = text(64)
+  .min(1, { error: 'This field may not be blank.', abort: true })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, { error: 'Use letters, digits and . _ : - only.' });
 
 /** Names compared as a person reads them: case and runs of blanks aside. */
-const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+const sameName = (a: string, b: string) =>
+  a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /**
  * POST /api/v1/create_bill (spec section 3: bill_uid, product_name, price_usd, name, device_serial_list, note,
@@ -84,14 +93,22 @@ export const createBillSchema = z
     if (!plan || plan.priceUsd === null) return;
     // The price is the catalogue's: a client that sends another one is told the real price, never billed it.
     if (Math.round(input.price_usd * 100) !== Math.round(plan.priceUsd * 100)) {
-      ctx.addIssue({ code: 'custom', path: ['price_usd'], message: BILLING_MESSAGES.wrongPrice(plan.name, plan.priceUsd, plan.pricing === 'flat') });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['price_usd'],
+        message: BILLING_MESSAGES.wrongPrice(plan.name, plan.priceUsd, plan.pricing === 'flat'),
+      });
     }
     // A bill named otherwise than its product would read as another plan on every screen and invoice.
     if (input.name && !sameName(input.name, plan.name)) {
       ctx.addIssue({ code: 'custom', path: ['name'], message: BILLING_MESSAGES.wrongName(plan.path, plan.name) });
     }
     if (plan.maxDevices !== null && input.device_serial_list.length > plan.maxDevices) {
-      ctx.addIssue({ code: 'custom', path: ['device_serial_list'], message: BILLING_MESSAGES.tooManyDevices(plan.name, plan.maxDevices) });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['device_serial_list'],
+        message: BILLING_MESSAGES.tooManyDevices(plan.name, plan.maxDevices),
+      });
     }
   });
 export type CreateBillInput = z.input<typeof createBillSchema>;

@@ -29,7 +29,9 @@ const PG_INT_MAX = 2_147_483_647;
 /** A brand id in a JSON body. Strictly a number: the spec's client keeps ids as numbers. */
 export const brandIdField = () =>
   z
-    .number({ error: (i) => (i.input === undefined || i.input === null ? 'This field is required.' : 'A valid integer is required.') })
+    .number({
+      error: (i) => (i.input === undefined || i.input === null ? 'This field is required.' : 'A valid integer is required.'),
+    })
     .int({ error: 'A valid integer is required.' })
     .min(1, { error: 'A valid integer is required.' })
     .max(PG_INT_MAX, { error: 'A valid integer is required.' });
@@ -75,7 +77,9 @@ const unique = <T>(list: T[]) => [...new Set(list)];
 export const assignBrandToClientSchema = z.object({
   brandId: brandIdField(),
   clientEmails: z
-    .array(email(), { error: (i) => (i.input === undefined || i.input === null ? 'This field is required.' : 'Must be a list of emails.') })
+    .array(email(), {
+      error: (i) => (i.input === undefined || i.input === null ? 'This field is required.' : 'Must be a list of emails.'),
+    })
     .transform(unique)
     .refine((list) => list.length <= MAX_CLIENTS_PER_BRAND, { error: BRAND_MESSAGES.tooManyClients }),
 });
@@ -85,7 +89,9 @@ export type AssignBrandToClientInput = z.infer<typeof assignBrandToClientSchema>
 export const assignBrandToDeviceSchema = z.object({
   brandId: brandIdField(),
   deviceSerials: z
-    .array(requiredText(64), { error: (i) => (i.input === undefined || i.input === null ? BRAND_MESSAGES.noDevices : 'Must be a list of serials.') })
+    .array(requiredText(64), {
+      error: (i) => (i.input === undefined || i.input === null ? BRAND_MESSAGES.noDevices : 'Must be a list of serials.'),
+    })
     .min(1, { error: BRAND_MESSAGES.noDevices })
     .max(10_000, { error: 'Ensure this list has no more than 10000 serials.' })
     .transform(unique),

@@ -40,4 +40,3 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   }
   return out;
 }
-

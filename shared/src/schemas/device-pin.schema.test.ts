@@ -19,7 +19,16 @@ describe('the pin feed tuple', () => {
   });
 
   it('names the tuple fields as the device answer does, with no position when lat or lng is missing', () => {
-    const tuple = devicePinTupleSchema.parse(['SN-7', 26.1, -80.1, PIN_BITS.is_online | PIN_BITS.is_warning, 'Lifeguard 7', 7, 12, 3]);
+    const tuple = devicePinTupleSchema.parse([
+      'SN-7',
+      26.1,
+      -80.1,
+      PIN_BITS.is_online | PIN_BITS.is_warning,
+      'Lifeguard 7',
+      7,
+      12,
+      3,
+    ]);
     expect(decodeDevicePin(tuple)).toEqual({
       serial: 'SN-7',
       location: { lat: 26.1, lng: -80.1 },

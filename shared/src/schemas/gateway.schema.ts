@@ -43,7 +43,14 @@ export const checkinSchema = z.object({
     .max(GATEWAY_LIMITS.readings)
     .default([]),
   sms: z
-    .array(z.object({ seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), direction: z.enum(['IN', 'OUT']), message: text(480), at }))
+    .array(
+      z.object({
+        seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        direction: z.enum(['IN', 'OUT']),
+        message: text(480),
+        at,
+      }),
+    )
     .max(GATEWAY_LIMITS.sms)
     .default([]),
   /** Current signal quality 0..100 (spec section 9 bands). */
@@ -53,7 +60,10 @@ export const checkinSchema = z.object({
   /** Ids of pending changes the device applied since its last check-in. */
   applied: z.array(z.number().int().positive()).max(100).default([]),
   /** Pending changes the device could not apply. */
-  failed: z.array(z.object({ id: z.number().int().positive(), reason: z.string().max(200) })).max(100).default([]),
+  failed: z
+    .array(z.object({ id: z.number().int().positive(), reason: z.string().max(200) }))
+    .max(100)
+    .default([]),
 });
 export type CheckinInput = z.infer<typeof checkinSchema>;
 
@@ -63,8 +73,24 @@ export type DeviceConfig = {
   is_activated: boolean;
   is_enabled_maintenance: boolean;
   is_enabled_vandalism: boolean;
-  rental: { start_date: string; end_date: string; start_time: string | null; end_time: string | null; pump_2_start_time: string | null; pump_2_end_time: string | null } | null;
-  pump: { steps_per_second: number; steps_per_ml: number; ml_per_shot: number; steps_per_second2: number; steps_per_ml2: number; ml_per_shot2: number; vandalism_max_shots: number; vandalism_interval: number };
+  rental: {
+    start_date: string;
+    end_date: string;
+    start_time: string | null;
+    end_time: string | null;
+    pump_2_start_time: string | null;
+    pump_2_end_time: string | null;
+  } | null;
+  pump: {
+    steps_per_second: number;
+    steps_per_ml: number;
+    ml_per_shot: number;
+    steps_per_second2: number;
+    steps_per_ml2: number;
+    ml_per_shot2: number;
+    vandalism_max_shots: number;
+    vandalism_interval: number;
+  };
   /** Minutes the device sleeps between check-ins, and stays awake at each wake-up. */
   poweroff_minutes: number;
   wakeup_minutes: number;
@@ -86,7 +112,15 @@ export type DeviceSecretAnswer = { serial: string; secret: string };
 
 /** POST /api/v1/provisionDevices: a distributor registers new serials (unplaced) for hardware about to ship. */
 export const provisionDevicesSchema = z.object({
-  serials: z.array(z.string().trim().regex(/^[A-Za-z0-9_-]{3,32}$/, { error: 'Serials are 3 to 32 letters, digits, - or _.' })).min(1).max(10_000),
+  serials: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9_-]{3,32}$/, { error: 'Serials are 3 to 32 letters, digits, - or _.' }),
+    )
+    .min(1)
+    .max(10_000),
   leftPumpType: z.enum(['Sunscreen', 'Sanitizer']).default('Sunscreen'),
   rightPumpType: z.enum(['Unspecified', 'Sunscreen', 'Sanitizer']).default('Unspecified'),
   coreVer: z.string().trim().max(32).default('1.1.2'),

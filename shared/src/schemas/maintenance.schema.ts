@@ -66,7 +66,9 @@ export const maintenanceRecordInputSchema = z
   .object({
     serial: serialSchema,
     actions: z
-      .array(z.enum(MAINTENANCE_ACTIONS, { error: `Each action is one of ${MAINTENANCE_ACTIONS.join(', ')}.` }), { error: 'Choose what was done.' })
+      .array(z.enum(MAINTENANCE_ACTIONS, { error: `Each action is one of ${MAINTENANCE_ACTIONS.join(', ')}.` }), {
+        error: 'Choose what was done.',
+      })
       .max(MAINTENANCE_ACTIONS.length)
       .optional()
       .default([]),
@@ -74,13 +76,17 @@ export const maintenanceRecordInputSchema = z
     refills: z
       .array(maintenanceRefillSchema, { error: 'refills is a list of {pump, batch}.' })
       .max(2, { error: 'A device has at most two pumps.' })
-      .refine((list) => new Set(list.map((r) => r.pump)).size === list.length, { error: 'Each pump is refilled once in a record.' })
+      .refine((list) => new Set(list.map((r) => r.pump)).size === list.length, {
+        error: 'Each pump is refilled once in a record.',
+      })
       .optional()
       .default([]),
     battery_replaced: z.boolean({ error: 'battery_replaced is true or false.' }).optional().default(false),
     repaired: z.boolean({ error: 'repaired is true or false.' }).optional().default(false),
     photo: photoSchema.optional(),
-    performed_at: z.iso.datetime({ offset: true, error: 'performed_at is an ISO date and time, like 2026-05-01T14:30:00Z.' }).optional(),
+    performed_at: z.iso
+      .datetime({ offset: true, error: 'performed_at is an ISO date and time, like 2026-05-01T14:30:00Z.' })
+      .optional(),
     idempotency_key: z
       .string({ error: 'idempotency_key is 8 to 100 letters, digits, - or _.' })
       .regex(/^[A-Za-z0-9_-]{8,100}$/, { error: 'idempotency_key is 8 to 100 letters, digits, - or _.' })
@@ -88,7 +94,8 @@ export const maintenanceRecordInputSchema = z
     crew: maintenanceCrewSchema.optional(),
   })
   .superRefine((v, ctx) => {
-    if (!v.actions.length && !v.refills.length && !v.battery_replaced && !v.repaired) ctx.addIssue({ code: 'custom', path: ['actions'], message: 'Choose what was done.' });
+    if (!v.actions.length && !v.refills.length && !v.battery_replaced && !v.repaired)
+      ctx.addIssue({ code: 'custom', path: ['actions'], message: 'Choose what was done.' });
     if (v.repaired && !v.note) ctx.addIssue({ code: 'custom', path: ['note'], message: 'Say what was repaired.' });
   })
   .transform((v) => {
@@ -105,7 +112,14 @@ export const MAINTENANCE_REASONS = ['in_maintenance', 'warning', 'low_fluid', 'l
 export type MaintenanceReason = (typeof MAINTENANCE_REASONS)[number];
 
 const forecastSchema = z.union([
-  z.object({ kind: z.literal('forecast'), days: z.number(), beyondHorizon: z.boolean(), mlPerDay: z.number(), basisDays: z.number(), basis: z.string() }),
+  z.object({
+    kind: z.literal('forecast'),
+    days: z.number(),
+    beyondHorizon: z.boolean(),
+    mlPerDay: z.number(),
+    basisDays: z.number(),
+    basis: z.string(),
+  }),
   z.object({ kind: z.literal('not-enough-data'), basisDays: z.number(), basis: z.string() }),
 ]);
 
@@ -114,7 +128,9 @@ export const maintenancePumpSchema = z.object({
   pump_type: z.string(),
   volume_remain: z.number(),
   low_fluid: z.boolean(),
-  batch: z.object({ id: z.number(), batch_no: z.string(), status: z.string(), is_recalled: z.boolean(), expire_date: z.string() }).nullable(),
+  batch: z
+    .object({ id: z.number(), batch_no: z.string(), status: z.string(), is_recalled: z.boolean(), expire_date: z.string() })
+    .nullable(),
   forecast: forecastSchema,
   /** The forecast in words: "~3 days at the last 4 weeks' rate", or "not enough data". */
   forecast_text: z.string(),
@@ -151,7 +167,9 @@ export const maintenanceRecordSchema = z.object({
   performed_at: z.string(),
   /** When the server stored it (performed_at is the phone's time of the act). */
   received_at: z.string(),
-  refills: z.array(z.object({ pump: z.union([z.literal(1), z.literal(2)]), batch_id: z.number(), batch_no: z.string(), recalled: z.boolean() })),
+  refills: z.array(
+    z.object({ pump: z.union([z.literal(1), z.literal(2)]), batch_id: z.number(), batch_no: z.string(), recalled: z.boolean() }),
+  ),
   crew: z.object({ id: z.string(), name: z.string() }).nullable(),
   /** GET it with the same credential (null without a photo). */
   photo_url: z.string().nullable(),

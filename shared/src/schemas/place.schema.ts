@@ -8,7 +8,10 @@ import { z } from 'zod';
 const coordinate = (min: number, max: number) => {
   const error = `A number from ${min} to ${max} is required.`;
   // A blank or repeated parameter is no number (coercion alone reads '' as 0).
-  return z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : typeof v === 'number' ? v : undefined), z.number({ error }).min(min, { error }).max(max, { error }));
+  return z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : typeof v === 'number' ? v : undefined),
+    z.number({ error }).min(min, { error }).max(max, { error }),
+  );
 };
 
 export const nearestPlaceQuery = z.object({
@@ -19,7 +22,10 @@ export type NearestPlaceQuery = z.infer<typeof nearestPlaceQuery>;
 
 export const nearestPlaceAnswer = z.object({
   name: z.string().describe("The town, e.g. 'New Orleans'"),
-  county: z.string().nullable().describe("The US county holding the point ('Orleans Parish'); null outside the US data set (Australia)"),
+  county: z
+    .string()
+    .nullable()
+    .describe("The US county holding the point ('Orleans Parish'); null outside the US data set (Australia)"),
   state: z.string().describe("'LA', 'NSW', ..."),
   lat: z.number().describe("The town's latitude"),
   lng: z.number().describe("The town's longitude"),

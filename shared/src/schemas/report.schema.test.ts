@@ -36,11 +36,15 @@ describe('report file names (spec section 7: <start>-<end>.xlsx, dates YYYY/MMM/
 });
 
 describe('report payloads', () => {
-  it('accepts the spec\'s tag plus name in every form the client may send', () => {
+  it("accepts the spec's tag plus name in every form the client may send", () => {
     const expected = { name: 'Parks', deviceSerials: ['SP1', 'SP2'] };
     expect(addReportTagSchema.parse({ name: 'Parks', deviceSerials: ['SP1', 'SP2', 'SP1'] })).toEqual(expected);
-    expect(addReportTagSchema.parse({ name: 'Parks', tag: { name: 'Temporary Device List', deviceSerials: ['SP1', 'SP2'] } })).toEqual(expected);
-    expect(addReportTagSchema.parse({ name: 'Parks', tag: { devices: [{ serial: 'SP1' }, { serial: 'SP2' }] } })).toEqual(expected);
+    expect(
+      addReportTagSchema.parse({ name: 'Parks', tag: { name: 'Temporary Device List', deviceSerials: ['SP1', 'SP2'] } }),
+    ).toEqual(expected);
+    expect(addReportTagSchema.parse({ name: 'Parks', tag: { devices: [{ serial: 'SP1' }, { serial: 'SP2' }] } })).toEqual(
+      expected,
+    );
     expect(addReportTagSchema.parse({ name: 'Parks', tag: ['SP1', { serial: 'SP2' }] })).toEqual(expected);
     expect(addReportTagSchema.safeParse({ name: 'Parks', tag: ['SP1'], deviceSerials: ['SP1'] }).success).toBe(false);
     expect(addReportTagSchema.safeParse({ name: '', deviceSerials: ['SP1'] }).success).toBe(false);

@@ -78,7 +78,8 @@ export function contentDisposition(fileName: string): string {
 // ---------------------------------------------------------------- Email List for Report
 
 const name = requiredText(REPORT_LIMITS.nameLength);
-const object = <T extends z.ZodRawShape>(shape: T, hint: string) => z.object(shape, { error: `Send a JSON object, e.g. ${hint}.` });
+const object = <T extends z.ZodRawShape>(shape: T, hint: string) =>
+  z.object(shape, { error: `Send a JSON object, e.g. ${hint}.` });
 
 /** POST /api/v1/addEmail: the Email Setup form (name and email, both non-empty). */
 export const addReportEmailSchema = object({ email: email(), name }, '{"email": "ops@example.com", "name": "Ops"}');
@@ -100,7 +101,10 @@ export type EditReportEmailInput = z.infer<typeof editReportEmailSchema>;
  */
 export const deleteReportEmailSchema = z.preprocess(
   (v) => v ?? {},
-  object({ isEnable: z.literal(false, { error: 'isEnable must be false (this call deletes the address).' }).optional() }, '{"isEnable": false}'),
+  object(
+    { isEnable: z.literal(false, { error: 'isEnable must be false (this call deletes the address).' }).optional() },
+    '{"isEnable": false}',
+  ),
 );
 
 export const reportEmailAnswerSchema = z.object({
@@ -114,7 +118,11 @@ export type ReportEmailAnswer = z.infer<typeof reportEmailAnswerSchema>;
 
 // ---------------------------------------------------------------- report tags
 
-const serial = z.string({ error: 'Each serial must be a string.' }).trim().min(1, { error: 'A serial may not be blank.' }).max(64, { error: 'Unknown serial.' });
+const serial = z
+  .string({ error: 'Each serial must be a string.' })
+  .trim()
+  .min(1, { error: 'A serial may not be blank.' })
+  .max(64, { error: 'Unknown serial.' });
 
 /** Serials of a device list: at least one, each once (in the order first given). */
 export const deviceSerialsSchema = z
@@ -129,7 +137,8 @@ export const deviceSerialsSchema = z
  * list ({ tag: [...] }) are read the same way. Sending both deviceSerials and tag is refused as ambiguous.
  */
 function serialsOfTag(tag: unknown): unknown {
-  if (Array.isArray(tag)) return tag.map((d) => (d && typeof d === 'object' && 'serial' in d ? (d as { serial: unknown }).serial : d));
+  if (Array.isArray(tag))
+    return tag.map((d) => (d && typeof d === 'object' && 'serial' in d ? (d as { serial: unknown }).serial : d));
   if (tag && typeof tag === 'object') {
     const t = tag as { deviceSerials?: unknown; devices?: unknown };
     return t.deviceSerials !== undefined ? t.deviceSerials : serialsOfTag(t.devices ?? undefined);
@@ -157,9 +166,11 @@ export type AddReportTagInput = z.infer<typeof addReportTagSchema>;
 
 /** POST /api/v1/editReportTag/{id}: a new name, a new device list (replacing the old one), or both. */
 export const editReportTagSchema = withTag(
-  z.object({ name: name.optional(), deviceSerials: deviceSerialsSchema.optional() }, tagObject).refine((v) => v.name !== undefined || v.deviceSerials !== undefined, {
-    error: 'Send a new name, new deviceSerials, or both.',
-  }),
+  z
+    .object({ name: name.optional(), deviceSerials: deviceSerialsSchema.optional() }, tagObject)
+    .refine((v) => v.name !== undefined || v.deviceSerials !== undefined, {
+      error: 'Send a new name, new deviceSerials, or both.',
+    }),
 );
 export type EditReportTagInput = z.infer<typeof editReportTagSchema>;
 
@@ -193,7 +204,10 @@ const reportShape = {
 
 /** POST /api/v1/downloadReport and POST /api/v1/report. */
 export const reportRequestSchema = z
-  .object(reportShape, { error: 'Send a JSON object, e.g. {"deviceSerials": ["SP240001"], "startDate": "2026-11-01T00:00:00-06:00", "endDate": "2026-11-21T23:59:59-06:00"}.' })
+  .object(reportShape, {
+    error:
+      'Send a JSON object, e.g. {"deviceSerials": ["SP240001"], "startDate": "2026-11-01T00:00:00-06:00", "endDate": "2026-11-21T23:59:59-06:00"}.',
+  })
   .superRefine(range);
 export type ReportRequest = z.infer<typeof reportRequestSchema>;
 
@@ -211,7 +225,12 @@ export const emailReportSchema = z
         .min(1, { error: REPORT_MESSAGES.emailListEmpty })
         .max(REPORT_LIMITS.maxEmails, { error: `At most ${REPORT_LIMITS.maxEmails} addresses.` })
         .transform((list) => [...new Set(list)]),
-      requestId: z.string({ error: 'Must be a string.' }).trim().min(1).max(100, { error: 'Ensure this field has no more than 100 characters.' }).optional(),
+      requestId: z
+        .string({ error: 'Must be a string.' })
+        .trim()
+        .min(1)
+        .max(100, { error: 'Ensure this field has no more than 100 characters.' })
+        .optional(),
     },
     { error: 'Send a JSON object with deviceSerials, startDate, endDate and emails.' },
   )
@@ -274,6 +293,8 @@ export const emailReportAnswerSchema = z.object({
   jobId: z.string().describe('Names this send: the same request id gives the same jobId and sends nothing more'),
   requestId: z.string(),
   jobs: z.array(z.object({ email: z.string(), jobId: z.string() })),
-  unconfirmed: z.array(z.string()).describe('Addresses skipped because they have not confirmed yet (each is asked again, at most once a day)'),
+  unconfirmed: z
+    .array(z.string())
+    .describe('Addresses skipped because they have not confirmed yet (each is asked again, at most once a day)'),
 });
 export type EmailReportAnswer = z.infer<typeof emailReportAnswerSchema>;

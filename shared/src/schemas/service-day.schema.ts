@@ -8,7 +8,10 @@ const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const minutesOf = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
 
 const coordinate = (name: string, min: number, max: number) =>
-  z.number({ error: `The depot needs its ${name} (the depot's coordinates).` }).min(min, `${name} must be between ${min} and ${max}.`).max(max, `${name} must be between ${min} and ${max}.`);
+  z
+    .number({ error: `The depot needs its ${name} (the depot's coordinates).` })
+    .min(min, `${name} must be between ${min} and ${max}.`)
+    .max(max, `${name} must be between ${min} and ${max}.`);
 
 export const crewInputSchema = z
   .object({
@@ -26,7 +29,11 @@ export const crewInputSchema = z
     startTime: z.string().regex(HHMM, 'Use HH:mm, e.g. 08:00.'),
     endTime: z.string().regex(HHMM, 'Use HH:mm, e.g. 17:00.'),
     capacityLitres: z.number({ error: 'Required' }).min(0, 'Capacity cannot be negative.').max(100_000),
-    capacityBatteries: z.number({ error: 'Required' }).int('Whole batteries only.').min(0, 'Capacity cannot be negative.').max(10_000),
+    capacityBatteries: z
+      .number({ error: 'Required' })
+      .int('Whole batteries only.')
+      .min(0, 'Capacity cannot be negative.')
+      .max(10_000),
   })
   .refine((c) => !HHMM.test(c.startTime) || !HHMM.test(c.endTime) || minutesOf(c.endTime) > minutesOf(c.startTime), {
     path: ['endTime'],
@@ -67,12 +74,27 @@ export const SERVICE_PLAN_STATUS_LABEL: Record<ServicePlanStatus, string> = {
 };
 
 const fluid = z.enum(['Sunscreen', 'Sanitizer']);
-const site = z.object({ id: z.number(), name: z.string(), address: z.string(), lat: z.number(), lng: z.number(), timeZone: z.string() });
+const site = z.object({
+  id: z.number(),
+  name: z.string(),
+  address: z.string(),
+  lat: z.number(),
+  lng: z.number(),
+  timeZone: z.string(),
+});
 const plannedDevice = z.object({
   serial: z.string(),
   reasons: z.array(z.string()),
   topUp: z.boolean(),
-  refill: z.array(z.object({ pump: z.union([z.literal(1), z.literal(2)]), fluid, litres: z.number(), batchNumber: z.string().nullable(), replacesBatch: z.boolean() })),
+  refill: z.array(
+    z.object({
+      pump: z.union([z.literal(1), z.literal(2)]),
+      fluid,
+      litres: z.number(),
+      batchNumber: z.string().nullable(),
+      replacesBatch: z.boolean(),
+    }),
+  ),
   battery: z.literal('swap').nullable(),
   fix: z.array(z.string()),
   /** A maintenance record of this device since the plan was published. */
@@ -81,7 +103,16 @@ const plannedDevice = z.object({
 const shortage = z.object({ brand: z.string(), fluid, litres: z.number(), text: z.string() });
 export const crewPlanSchema = z.object({
   crew: z.object({ id: z.number(), name: z.string(), timeZone: z.string(), startTime: z.string(), endTime: z.string() }),
-  stops: z.array(z.object({ order: z.number(), site, eta: z.string(), driveMinutes: z.number(), devices: z.array(plannedDevice), done: z.boolean() })),
+  stops: z.array(
+    z.object({
+      order: z.number(),
+      site,
+      eta: z.string(),
+      driveMinutes: z.number(),
+      devices: z.array(plannedDevice),
+      done: z.boolean(),
+    }),
+  ),
   pickList: z.object({
     batches: z.array(z.object({ batchNumber: z.string(), brand: z.string(), fluid, litres: z.number() })),
     litres: z.number(),
@@ -89,7 +120,15 @@ export const crewPlanSchema = z.object({
     shortages: z.array(shortage),
     warningsToFix: z.array(z.object({ serial: z.string(), text: z.string() })),
   }),
-  totals: z.object({ stops: z.number(), devices: z.number(), km: z.number(), drivingMinutes: z.number(), serviceMinutes: z.number(), start: z.string(), returnAt: z.string() }),
+  totals: z.object({
+    stops: z.number(),
+    devices: z.number(),
+    km: z.number(),
+    drivingMinutes: z.number(),
+    serviceMinutes: z.number(),
+    start: z.string(),
+    returnAt: z.string(),
+  }),
 });
 export const servicePlanSchema = z.object({
   id: z.number(),
@@ -99,7 +138,14 @@ export const servicePlanSchema = z.object({
   createdAt: z.string(),
   publishedAt: z.string().nullable(),
   crews: z.array(crewPlanSchema),
-  unplanned: z.array(z.object({ serial: z.string(), site: z.object({ id: z.number(), name: z.string() }), reasons: z.array(z.string()), why: z.string() })),
+  unplanned: z.array(
+    z.object({
+      serial: z.string(),
+      site: z.object({ id: z.number(), name: z.string() }),
+      reasons: z.array(z.string()),
+      why: z.string(),
+    }),
+  ),
   shortages: z.array(shortage),
   note: z.string().nullable(),
   travelSource: z.string(),

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { FILTER_DATE_TYPES, FILTER_DEVICE_TYPES, isCalendarDate, isDateInput, MONTH_RE, TELEMETRY_LIMITS, YEAR_MAX, YEAR_MIN, type SignalBand, type UsageStatus } from '../rules/telemetry.ts';
+import {
+  FILTER_DATE_TYPES,
+  FILTER_DEVICE_TYPES,
+  isCalendarDate,
+  isDateInput,
+  MONTH_RE,
+  TELEMETRY_LIMITS,
+  YEAR_MAX,
+  YEAR_MIN,
+  type SignalBand,
+  type UsageStatus,
+} from '../rules/telemetry.ts';
 import { requiredText } from './common.ts';
 
 /**

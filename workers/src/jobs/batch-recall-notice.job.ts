@@ -3,7 +3,15 @@ import type { JobDefinition } from '../queue.ts';
 
 export type MailAttachment = { filename: string; content: Buffer; contentType?: string };
 export type MailDeps = {
-  mailer: { send(m: { to: string | string[]; subject: string; text: string; html?: string; attachments?: MailAttachment[] }): Promise<void> };
+  mailer: {
+    send(m: {
+      to: string | string[];
+      subject: string;
+      text: string;
+      html?: string;
+      attachments?: MailAttachment[];
+    }): Promise<void>;
+  };
 };
 
 /** Tells one client company that a batch feeding its devices was recalled. */
@@ -20,7 +28,10 @@ export const batchRecallNoticeSchema = z.object({
 export const batchRecallNoticeJob: JobDefinition<typeof batchRecallNoticeSchema, MailDeps> = {
   schema: batchRecallNoticeSchema,
   async process(p, deps) {
-    const lines = p.devices.map((d) => `- ${d.label || d.serial} (S/N ${d.serial}), ${d.address}: ${d.pumps.map((n) => (n === 1 ? 'left' : 'right')).join(' and ')} pump`);
+    const lines = p.devices.map(
+      (d) =>
+        `- ${d.label || d.serial} (S/N ${d.serial}), ${d.address}: ${d.pumps.map((n) => (n === 1 ? 'left' : 'right')).join(' and ')} pump`,
+    );
     await deps.mailer.send({
       to: p.to,
       subject: `Batch ${p.batchNumber} recalled`,

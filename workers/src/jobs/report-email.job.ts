@@ -32,7 +32,11 @@ export type RenderedReport = {
 };
 
 export type ReportDeps = {
-  reports: { render(request: Pick<ReportEmailPayload, 'requestedBy' | 'deviceSerials' | 'startDate' | 'endDate' | 'requestKey'>): Promise<RenderedReport> };
+  reports: {
+    render(
+      request: Pick<ReportEmailPayload, 'requestedBy' | 'deviceSerials' | 'startDate' | 'endDate' | 'requestKey'>,
+    ): Promise<RenderedReport>;
+  };
 };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

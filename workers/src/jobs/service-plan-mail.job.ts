@@ -16,7 +16,9 @@ export const servicePlanMailSchema = z.object({
 export type ServicePlanMailPayload = z.output<typeof servicePlanMailSchema>;
 
 export type ServicePlanDeps = {
-  servicePlans: { render(planId: number, crewId: number): Promise<{ subject: string; text: string; attachments: MailAttachment[] }> };
+  servicePlans: {
+    render(planId: number, crewId: number): Promise<{ subject: string; text: string; attachments: MailAttachment[] }>;
+  };
 };
 
 export const servicePlanMailJob: JobDefinition<typeof servicePlanMailSchema, MailDeps & ServicePlanDeps> = {
@@ -25,6 +27,11 @@ export const servicePlanMailJob: JobDefinition<typeof servicePlanMailSchema, Mai
   backoffMs: 1000,
   async process(p, deps) {
     const r = await deps.servicePlans.render(p.planId, p.crewId);
-    await deps.mailer.send({ to: p.to, subject: r.subject, text: `${r.text}\n\nOpen the maintenance page to record each visit: ${p.link}`, attachments: r.attachments });
+    await deps.mailer.send({
+      to: p.to,
+      subject: r.subject,
+      text: `${r.text}\n\nOpen the maintenance page to record each visit: ${p.link}`,
+      attachments: r.attachments,
+    });
   },
 };

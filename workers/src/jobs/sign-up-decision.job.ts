@@ -19,14 +19,24 @@ export const signUpDecisionJob: JobDefinition<typeof signUpDecisionSchema, MailD
       await deps.mailer.send({
         to: p.to,
         subject: 'Your account has been activated',
-        text: [hello, '', 'Your sign-up request has been approved and your account is now active.', `Sign in with your email and password at ${p.signInUrl}`].join('\n'),
+        text: [
+          hello,
+          '',
+          'Your sign-up request has been approved and your account is now active.',
+          `Sign in with your email and password at ${p.signInUrl}`,
+        ].join('\n'),
       });
       return;
     }
     await deps.mailer.send({
       to: p.to,
       subject: 'Your sign-up request was not approved',
-      text: [hello, '', 'Your sign-up request was not approved, so this account cannot sign in.', 'If you think this is a mistake, please contact your distributor.'].join('\n'),
+      text: [
+        hello,
+        '',
+        'Your sign-up request was not approved, so this account cannot sign in.',
+        'If you think this is a mistake, please contact your distributor.',
+      ].join('\n'),
     });
   },
 };

@@ -3,7 +3,10 @@
  * Objects compare field by field (deep, order-insensitive for object keys); the patch holds the new
  * values of the top-level fields that differ.
  */
-export function diffFields(prev: Record<string, unknown> | undefined, next: Record<string, unknown>): Record<string, unknown> | null {
+export function diffFields(
+  prev: Record<string, unknown> | undefined,
+  next: Record<string, unknown>,
+): Record<string, unknown> | null {
   if (!prev) return null;
   const patch: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(prev), ...Object.keys(next)])) {
@@ -29,5 +32,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }

@@ -17,7 +17,9 @@ export type PollNudger = {
 
 const channelOf = (prefix: string) => `${prefix}poll:nudge`;
 
-export function pollNudger(opts: { redisUrl?: string | undefined; redisPrefix?: string; log?: (m: string, e?: unknown) => void } = {}): PollNudger {
+export function pollNudger(
+  opts: { redisUrl?: string | undefined; redisPrefix?: string; log?: (m: string, e?: unknown) => void } = {},
+): PollNudger {
   const listeners = new Set<(serials: string[]) => void>();
   const channel = channelOf(opts.redisPrefix ?? 'fleet:');
   let pub: Redis | undefined;

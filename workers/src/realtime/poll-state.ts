@@ -119,7 +119,9 @@ export function redisPollState(redis: Redis, opts: RedisPollStateOptions): PollS
   let renewing: Promise<void> | undefined;
   let short = false;
   const balance = async (mode: 'keep' | 'release') => {
-    const [fair, ...mine] = ((await redis.eval(BALANCE, 1, 'pollers', opts.processId, leaseMs, shards, mode, `${prefix}pollshard:`)) as number[]).map(Number);
+    const [fair, ...mine] = (
+      (await redis.eval(BALANCE, 1, 'pollers', opts.processId, leaseMs, shards, mode, `${prefix}pollshard:`)) as number[]
+    ).map(Number);
     held = new Set(mine);
     short = held.size < fair!;
   };

@@ -1,9 +1,21 @@
-import { overviewSubject, POLL_MS, rooms, type OverviewChangedPayload, type PendingFlags, type ServerToClientEvents, type SubscriptionTopic } from '@fleet/shared';
+import {
+  overviewSubject,
+  POLL_MS,
+  rooms,
+  type OverviewChangedPayload,
+  type PendingFlags,
+  type ServerToClientEvents,
+  type SubscriptionTopic,
+} from '@fleet/shared';
 import { appendedRows, diffFields } from './diff.ts';
 import type { PollState, Snapshot } from './poll-state.ts';
 import type { WatchRegistry } from './watch-registry.ts';
 
-type Emit = <E extends keyof ServerToClientEvents>(room: string, event: E, payload: Parameters<ServerToClientEvents[E]>[0]) => void;
+type Emit = <E extends keyof ServerToClientEvents>(
+  room: string,
+  event: E,
+  payload: Parameters<ServerToClientEvents[E]>[0],
+) => void;
 
 export type PollerDeps = {
   registry: WatchRegistry;
@@ -111,7 +123,8 @@ export function startPollers(deps: PollerDeps) {
     if (!patch) return;
     const at = new Date().toISOString();
     deps.emit(rooms.device(serial), 'device:changed', { serial, patch, at });
-    if (patch.pending_flags && next.pending_flags) deps.emit(rooms.device(serial), 'pendingFlags:changed', { serial, pending_flags: next.pending_flags, at });
+    if (patch.pending_flags && next.pending_flags)
+      deps.emit(rooms.device(serial), 'pendingFlags:changed', { serial, pending_flags: next.pending_flags, at });
   }
 
   /** One filtered list call per CARDS_PER_GET watched serials; each card diffed against its own snapshot. */
@@ -134,7 +147,8 @@ export function startPollers(deps: PollerDeps) {
           await remember(key, next, !!patch || !prev, 'deviceCards');
           if (!patch) return;
           deps.emit(rooms.deviceCards(serial), 'device:changed', { serial, patch, at });
-          if (patch.pending_flags && next.pending_flags) deps.emit(rooms.deviceCards(serial), 'pendingFlags:changed', { serial, pending_flags: next.pending_flags, at });
+          if (patch.pending_flags && next.pending_flags)
+            deps.emit(rooms.deviceCards(serial), 'pendingFlags:changed', { serial, pending_flags: next.pending_flags, at });
         }),
       );
     }
@@ -156,7 +170,9 @@ export function startPollers(deps: PollerDeps) {
   async function pollOverview(subject: string) {
     const { userId, location } = overviewSubject.parse(subject);
     const key = `overview:${subject}`;
-    const res = await deps.get(location ? `/api/v1/overview?location=${location}` : '/api/v1/overview', userId, { fresh: urgent.delete(key) });
+    const res = await deps.get(location ? `/api/v1/overview?location=${location}` : '/api/v1/overview', userId, {
+      fresh: urgent.delete(key),
+    });
     deps.countPoll('overview');
     if (res.status !== 200) return;
     const next = res.body as Record<string, number | null>;
@@ -164,7 +180,11 @@ export function startPollers(deps: PollerDeps) {
     const patch = diffFields(prev, next);
     await remember(key, next, !!patch || !prev, 'overview');
     // The changed counts, and always which overview they belong to: a client may watch overall and a county.
-    if (patch) deps.emit(rooms.overview(userId, location), 'overview:changed', { ...(patch as Record<string, number | null>), location } satisfies OverviewChangedPayload);
+    if (patch)
+      deps.emit(rooms.overview(userId, location), 'overview:changed', {
+        ...(patch as Record<string, number | null>),
+        location,
+      } satisfies OverviewChangedPayload);
   }
 
   /** Runs one poll of `keys` (one subject, or a batch of cards); a key already in flight is left to that poll. */
@@ -242,10 +262,13 @@ export function startPollers(deps: PollerDeps) {
   async function tick() {
     await deps.state.refresh();
     const seen = new Set<string>();
-    for (const serial of await deps.registry.watched('device')) pollIfDue(`device:${serial}`, 'device', () => pollDevice(serial), seen);
+    for (const serial of await deps.registry.watched('device'))
+      pollIfDue(`device:${serial}`, 'device', () => pollDevice(serial), seen);
     pollCardsIfDue(await deps.registry.watched('deviceCards'), seen);
-    for (const serial of await deps.registry.watched('simLog')) pollIfDue(`simLog:${serial}`, 'simLog', () => pollSimLog(serial), seen);
-    for (const subject of await deps.registry.watched('overview')) pollIfDue(`overview:${subject}`, 'overview', () => pollOverview(subject), seen);
+    for (const serial of await deps.registry.watched('simLog'))
+      pollIfDue(`simLog:${serial}`, 'simLog', () => pollSimLog(serial), seen);
+    for (const subject of await deps.registry.watched('overview'))
+      pollIfDue(`overview:${subject}`, 'overview', () => pollOverview(subject), seen);
     // Nobody watches these any more: forget them (a new watcher starts from the shared snapshot).
     for (const key of due.keys()) if (!seen.has(key)) due.delete(key);
     for (const key of new Set([...snapshots.keys(), ...loaded])) if (!seen.has(key)) disown(key);
@@ -253,7 +276,10 @@ export function startPollers(deps: PollerDeps) {
 
   /** Makes the subjects of changed devices due now; the next tick (started at once) polls those this process owns. */
   function nudged(serials: string[]) {
-    const keys = [...serials.flatMap((s) => [`device:${s}`, cardKey(s), `simLog:${s}`]), ...[...due.keys()].filter((k) => k.startsWith('overview:'))];
+    const keys = [
+      ...serials.flatMap((s) => [`device:${s}`, cardKey(s), `simLog:${s}`]),
+      ...[...due.keys()].filter((k) => k.startsWith('overview:')),
+    ];
     for (const key of keys) {
       if (!due.has(key)) continue;
       if (key.startsWith('overview:')) urgent.add(key);
@@ -304,8 +330,12 @@ export function pollCounters() {
       return topic ? (counts[topic] ?? 0) : Object.values(counts).reduce((a, b) => a + b, 0);
     },
     prometheus() {
-      const lines = ['# HELP upstream_polls_total Upstream GETs the pollers made to the device API, by topic.', '# TYPE upstream_polls_total counter'];
-      for (const topic of ['device', 'deviceCards', 'simLog', 'overview']) lines.push(`upstream_polls_total{topic="${topic}"} ${counts[topic] ?? 0}`);
+      const lines = [
+        '# HELP upstream_polls_total Upstream GETs the pollers made to the device API, by topic.',
+        '# TYPE upstream_polls_total counter',
+      ];
+      for (const topic of ['device', 'deviceCards', 'simLog', 'overview'])
+        lines.push(`upstream_polls_total{topic="${topic}"} ${counts[topic] ?? 0}`);
       return `${lines.join('\n')}\n`;
     },
   };

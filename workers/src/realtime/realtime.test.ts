@@ -24,7 +24,10 @@ describe('diffFields', () => {
 describe('appendedRows', () => {
   const key = (r: { created_when: string; message: string }) => `${r.created_when}|${r.message}`;
   it('finds new rows of a newest-first log, nothing on the first look', () => {
-    const a = [{ created_when: '2', message: 'b' }, { created_when: '1', message: 'a' }];
+    const a = [
+      { created_when: '2', message: 'b' },
+      { created_when: '1', message: 'a' },
+    ];
     expect(appendedRows(undefined, a, key)).toEqual([]);
     expect(appendedRows(a, [{ created_when: '3', message: 'c' }, ...a], key)).toEqual([{ created_when: '3', message: 'c' }]);
     expect(appendedRows(a, a, key)).toEqual([]);
@@ -108,7 +111,9 @@ describe('overview poller', () => {
     answers['/api/v1/overview'] = { ...answers['/api/v1/overview']!, warning_devices: 5, total_devices: 11 };
     await vi.advanceTimersByTimeAsync(PERIOD);
     expect(gets.filter((g) => g.endsWith('?location=12'))).toHaveLength(3);
-    expect(emits.slice(1)).toEqual([{ room: 'overview:7', event: 'overview:changed', payload: { warning_devices: 5, total_devices: 11, location: null } }]);
+    expect(emits.slice(1)).toEqual([
+      { room: 'overview:7', event: 'overview:changed', payload: { warning_devices: 5, total_devices: 11, location: null } },
+    ]);
     await pollers.stop();
   });
 
@@ -129,7 +134,10 @@ describe('overview poller', () => {
 
 describe('cards poller', () => {
   const PERIOD = POLL_MS.deviceCards;
-  const serialsOf = (path: string) => decodeURIComponent(new URL(path, 'http://x').searchParams.get('serials') ?? '').split(',').filter(Boolean);
+  const serialsOf = (path: string) =>
+    decodeURIComponent(new URL(path, 'http://x').searchParams.get('serials') ?? '')
+      .split(',')
+      .filter(Boolean);
 
   /** Cards watched over a fake device API answering the filtered list call; the test edits devices between periods. */
   async function setup(watched: string[]) {
@@ -171,7 +179,13 @@ describe('cards poller', () => {
     expect(gets).toHaveLength(3);
     await vi.advanceTimersByTimeAsync(1000);
     expect(gets).toHaveLength(6);
-    expect(emits).toEqual([{ room: 'devices:SP300123', event: 'device:changed', payload: expect.objectContaining({ serial: 'SP300123', patch: { is_pause: true } }) }]);
+    expect(emits).toEqual([
+      {
+        room: 'devices:SP300123',
+        event: 'device:changed',
+        payload: expect.objectContaining({ serial: 'SP300123', patch: { is_pause: true } }),
+      },
+    ]);
     await pollers.stop();
   });
 
@@ -267,7 +281,10 @@ describe('nudged polls', () => {
     const pollers = startPollers({
       registry,
       state: memoryPollState(),
-      get: async (path) => (gets.push(path), { status: 200, body: path.includes('overview') ? { total_devices: 1 } : { serial: 'A', is_pause: false } }),
+      get: async (path) => (
+        gets.push(path),
+        { status: 200, body: path.includes('overview') ? { total_devices: 1 } : { serial: 'A', is_pause: false } }
+      ),
       emit: () => undefined,
       countPoll: () => undefined,
       nudges: { subscribe: (l) => (listeners.add(l), () => void listeners.delete(l)) },

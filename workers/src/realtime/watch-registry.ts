@@ -106,7 +106,13 @@ export function redisWatchRegistry(redis: Redis, processId: string, ttlSeconds =
     async add(topic, subject) {
       topics.add(topic);
       if (counts.add(topic, subject)) {
-        await redis.multi().sadd(key(topic), subject).expire(key(topic), ttlSeconds).sadd(`watch:${topic}:processes`, processId).publish(channel, topic).exec();
+        await redis
+          .multi()
+          .sadd(key(topic), subject)
+          .expire(key(topic), ttlSeconds)
+          .sadd(`watch:${topic}:processes`, processId)
+          .publish(channel, topic)
+          .exec();
       }
     },
     async remove(topic, subject) {

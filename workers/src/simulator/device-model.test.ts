@@ -22,8 +22,23 @@ const REAL_START = Date.UTC(2026, 0, 14, 12, 0, 0); // any real instant: the mod
 /** A simulated instant at a local hour of Chicago on Wednesday 2026-01-14 (CST, UTC-6). */
 const chicago = (hour: number, minute = 0) => Date.UTC(2026, 0, 14, hour + 6, minute);
 
-const spec = (serial = 'SIM00001', over: Partial<SimDeviceSpec> = {}): SimDeviceSpec => ({ serial, leftPumpType: 'Sunscreen', rightPumpType: 'Sanitizer', timezone: 'America/Chicago', ...over });
-const device = (over: { simStart?: number; speed?: number; seed?: number; demandSeed?: number; params?: Partial<ModelParams>; spec?: Partial<SimDeviceSpec> } = {}) =>
+const spec = (serial = 'SIM00001', over: Partial<SimDeviceSpec> = {}): SimDeviceSpec => ({
+  serial,
+  leftPumpType: 'Sunscreen',
+  rightPumpType: 'Sanitizer',
+  timezone: 'America/Chicago',
+  ...over,
+});
+const device = (
+  over: {
+    simStart?: number;
+    speed?: number;
+    seed?: number;
+    demandSeed?: number;
+    params?: Partial<ModelParams>;
+    spec?: Partial<SimDeviceSpec>;
+  } = {},
+) =>
   createDevice(spec('SIM00001', over.spec), {
     speed: over.speed ?? 60,
     realStart: REAL_START,
@@ -37,7 +52,7 @@ const device = (over: { simStart?: number; speed?: number; seed?: number; demand
 const realFor = (d: DeviceState, sim: number) => d.realStart + (sim - d.simStart) / d.speed;
 const run = (d: DeviceState, simHours: number, random = seededRandom(7), stepMinutes = 30) => {
   const end = d.simStart + simHours * HOUR;
-  for (let t = d.simStart; t < end; ) {
+  for (let t = d.simStart; t < end;) {
     t = Math.min(end, t + stepMinutes * MINUTE);
     advance(d, realFor(d, t), random);
   }
@@ -48,7 +63,16 @@ const config = (over: Partial<DeviceConfig> = {}): DeviceConfig => ({
   is_enabled_maintenance: false,
   is_enabled_vandalism: false,
   rental: null,
-  pump: { steps_per_second: 300, steps_per_ml: 30, ml_per_shot: 2.464, steps_per_second2: 300, steps_per_ml2: 30, ml_per_shot2: 2.464, vandalism_max_shots: 10, vandalism_interval: 60 },
+  pump: {
+    steps_per_second: 300,
+    steps_per_ml: 30,
+    ml_per_shot: 2.464,
+    steps_per_second2: 300,
+    steps_per_ml2: 30,
+    ml_per_shot2: 2.464,
+    vandalism_max_shots: 10,
+    vandalism_interval: 60,
+  },
   poweroff_minutes: 30,
   wakeup_minutes: 5,
   time_zone: 'America/Chicago',
@@ -127,10 +151,18 @@ describe('simulated device: dispensing', () => {
 describe('simulated device: rental timer', () => {
   it('dispenses only inside the rental dates and daily hours of each pump', () => {
     const d = device({ simStart: chicago(8), params: { peakShotsPerHour: 60 } });
-    const rental = { start_date: '2026-01-10', end_date: '2026-01-20', start_time: '10:00', end_time: '12:00', pump_2_start_time: '14:00', pump_2_end_time: '15:00' };
+    const rental = {
+      start_date: '2026-01-10',
+      end_date: '2026-01-20',
+      start_time: '10:00',
+      end_time: '12:00',
+      pump_2_start_time: '14:00',
+      pump_2_end_time: '15:00',
+    };
     applyAndClear(d, answer([], { rental }));
     run(d, 10);
-    const hours = (pump: number) => d.buffer.dispenses.filter((e) => e.pump === pump).map((e) => localTime(d, simOf(d, e.at)).hour);
+    const hours = (pump: number) =>
+      d.buffer.dispenses.filter((e) => e.pump === pump).map((e) => localTime(d, simOf(d, e.at)).hour);
     expect(hours(1).length).toBeGreaterThan(0);
     expect(hours(1).every((h) => h >= 10 && h < 12)).toBe(true);
     expect(hours(2).length).toBeGreaterThan(0);
@@ -175,7 +207,11 @@ describe('simulated device: fluid, battery, signal', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const d = device({ seed, simStart: chicago(0) });
       run(d, 24 * 20, seededRandom(seed));
-      expect(d.buffer.batteries.filter((b) => !(b.percent >= 0 && b.percent <= 100 && Math.abs(b.volt - (3.3 + (b.percent / 100) * 0.9)) < 0.01))).toEqual([]);
+      expect(
+        d.buffer.batteries.filter(
+          (b) => !(b.percent >= 0 && b.percent <= 100 && Math.abs(b.volt - (3.3 + (b.percent / 100) * 0.9)) < 0.01),
+        ),
+      ).toEqual([]);
       expect(d.buffer.dataUsage.filter((u) => !(u.signalQuality >= 20 && u.signalQuality <= 95))).toEqual([]);
     }
     // Over one day: down through the night, up through the sunny hours.
@@ -227,7 +263,10 @@ describe('simulated device: check-ins', () => {
     const before = d.pumps[0]!.volume;
     expect(before).toBeLessThan(250);
     const upload = buildUpload(d, realFor(d, d.simCursor));
-    settleUpload(d, upload, { config: config(), pending: [{ id: 41, setting: 'reset_ml_1', desired: { pump_number: 1, volume_remain: 1500 } }] });
+    settleUpload(d, upload, {
+      config: config(),
+      pending: [{ id: 41, setting: 'reset_ml_1', desired: { pump_number: 1, volume_remain: 1500 } }],
+    });
     expect(d.pumps[0]!.volume).toBe(1500);
     expect(d.pumps[0]!.refills).toBe(1);
     // The answer of the next check-in still lists it (not yet acknowledged): applied once, not twice.
@@ -236,7 +275,10 @@ describe('simulated device: check-ins', () => {
     expect(level.volumeRemain).toBeGreaterThan(1400);
     expect(level.sensor).toBe(true);
     const dispensed = 1500 - d.pumps[0]!.volume;
-    settleUpload(d, buildUpload(d, realFor(d, d.simCursor)), { config: config(), pending: [{ id: 41, setting: 'reset_ml_1', desired: { pump_number: 1, volume_remain: 1500 } }] });
+    settleUpload(d, buildUpload(d, realFor(d, d.simCursor)), {
+      config: config(),
+      pending: [{ id: 41, setting: 'reset_ml_1', desired: { pump_number: 1, volume_remain: 1500 } }],
+    });
     expect(d.pumps[0]!.volume).toBe(1500 - dispensed);
     expect(d.pumps[0]!.refills).toBe(1);
     // The right pump is untouched.
@@ -274,7 +316,9 @@ describe('simulated device: check-ins', () => {
         advance(d, real, random);
         const u = buildUpload(d, real);
         expect(Date.parse(u.body.sentAt)).toBeLessThanOrEqual(real);
-        const future = [...u.body.dispenses, ...u.body.levels, ...u.body.batteries, ...u.body.dataUsage, ...u.body.sms].filter((e) => Date.parse(e.at) > real);
+        const future = [...u.body.dispenses, ...u.body.levels, ...u.body.batteries, ...u.body.dataUsage, ...u.body.sms].filter(
+          (e) => Date.parse(e.at) > real,
+        );
         expect(future).toEqual([]);
         settleUpload(d, u, answer());
       }
@@ -309,8 +353,18 @@ describe('simulated device: the same demand for every policy', () => {
   it('the same seed brings the same customers whatever happens to the pumps', () => {
     // Two runs of one unit on one demand seed, each with its own shared stream (battery, SMS, signal...):
     // A is refilled at once whenever low, B is left empty for a day and paused for hours.
-    const a = device({ seed: 1, demandSeed: 99, simStart: chicago(0), params: { peakShotsPerHour: 40, siteStaffRefills: false } });
-    const b = device({ seed: 2, demandSeed: 99, simStart: chicago(0), params: { peakShotsPerHour: 40, siteStaffRefills: false } });
+    const a = device({
+      seed: 1,
+      demandSeed: 99,
+      simStart: chicago(0),
+      params: { peakShotsPerHour: 40, siteStaffRefills: false },
+    });
+    const b = device({
+      seed: 2,
+      demandSeed: 99,
+      simStart: chicago(0),
+      params: { peakShotsPerHour: 40, siteStaffRefills: false },
+    });
     const randomA = seededRandom(3);
     const randomB = seededRandom(4);
     for (let h = 1; h <= 24 * 4; h++) {

@@ -145,7 +145,13 @@ export type DeviceState = {
   smsSeq: number;
   shotsSinceReading: number;
   config: { paused: boolean; activated: boolean; poweroffMinutes: number; wakeupMinutes: number; rental: DeviceConfig['rental'] };
-  buffer: { dispenses: Dispense[]; levels: LevelReading[]; batteries: BatteryReading[]; dataUsage: DataUsageReading[]; sms: Sms[] };
+  buffer: {
+    dispenses: Dispense[];
+    levels: LevelReading[];
+    batteries: BatteryReading[];
+    dataUsage: DataUsageReading[];
+    sms: Sms[];
+  };
   /** Pending ids answered by the server, to acknowledge in the next check-in. */
   toAck: number[];
   /** Ids already acknowledged in a delivered check-in (recent ones), so none is acknowledged twice. */
@@ -211,14 +217,31 @@ function gaussian(random: Random): number {
 
 export function createDevice(
   spec: SimDeviceSpec,
-  opts: { speed: number; realStart: number; simStart?: number; random: Random; params?: Partial<ModelParams>; seqStart?: number; demandSeed?: number },
+  opts: {
+    speed: number;
+    realStart: number;
+    simStart?: number;
+    random: Random;
+    params?: Partial<ModelParams>;
+    seqStart?: number;
+    demandSeed?: number;
+  },
 ): DeviceState {
   if (!(opts.speed > 0)) throw new Error('speed must be positive');
   const params = { ...DEFAULT_PARAMS, ...opts.params };
   const random = opts.random;
   const simStart = opts.simStart ?? opts.realStart;
   const shot = spec.mlPerShot ?? 2.464;
-  const pump = (n: 1 | 2, fluid: PumpType): PumpState => ({ pump: n, fluid, mlPerShot: shot, volume: 0, seq: opts.seqStart ?? 0, refillAt: null, batch: (n === 1 ? spec.batch : spec.batch2) ?? null, refills: 0 });
+  const pump = (n: 1 | 2, fluid: PumpType): PumpState => ({
+    pump: n,
+    fluid,
+    mlPerShot: shot,
+    volume: 0,
+    seq: opts.seqStart ?? 0,
+    refillAt: null,
+    batch: (n === 1 ? spec.batch : spec.batch2) ?? null,
+    refills: 0,
+  });
   const pumps: PumpState[] = [pump(1, spec.leftPumpType)];
   if (spec.rightPumpType !== 'Unspecified') pumps.push(pump(2, spec.rightPumpType));
   for (const p of pumps) p.volume = round(params.reservoirMl * (0.35 + 0.65 * random()), 1);
@@ -242,7 +265,10 @@ export function createDevice(
     nextReadingAt: Math.ceil(simStart / readingMs) * readingMs,
     timezone: validZone(spec.timezone) ?? 'America/Chicago',
     pumps,
-    battery: battery != null && Number.isFinite(battery) ? clamp(battery, 0, capacity) : round(Math.min(capacity, 55 + random() * 45), 1),
+    battery:
+      battery != null && Number.isFinite(battery)
+        ? clamp(battery, 0, capacity)
+        : round(Math.min(capacity, 55 + random() * 45), 1),
     batteryCapacity: capacity,
     // Panels sized for the site: a sunny day more than makes up a day and night's drain, a run of
     // cloudy days does not (the battery then dips, and recovers in the sun).
@@ -290,7 +316,8 @@ function mixKey(...parts: number[]): number {
  * shifts another's numbers. Stream 1 and 2 are the pumps (index: the UTC hour since the epoch), stream 0
  * the weather (index: the local day).
  */
-export const keyedRandom = (seed: number, serial: string, stream: number, index: number): Random => seededRandom(mixKey(seed, hashString(serial), stream, index));
+export const keyedRandom = (seed: number, serial: string, stream: number, index: number): Random =>
+  seededRandom(mixKey(seed, hashString(serial), stream, index));
 
 /**
  * The day's weather factor at the unit (0.25..1.75): each day leans on the day before (AR(1) around 1),
@@ -298,7 +325,8 @@ export const keyedRandom = (seed: number, serial: string, stream: number, index:
  */
 export function weatherOn(seed: number, serial: string, day: number): number {
   let f = 1;
-  for (let k = day - 10; k <= day; k++) f = clamp(1 + 0.7 * (f - 1) + (keyedRandom(seed, serial, 0, k)() - 0.5) * 0.6, 0.25, 1.75);
+  for (let k = day - 10; k <= day; k++)
+    f = clamp(1 + 0.7 * (f - 1) + (keyedRandom(seed, serial, 0, k)() - 0.5) * 0.6, 0.25, 1.75);
   return f;
 }
 
@@ -311,7 +339,12 @@ export function weatherOn(seed: number, serial: string, day: number): number {
 export function hourlyArrivals(d: DeviceState, pump: { pump: 1 | 2; fluid: PumpType }, hour: number): number[] {
   const start = hour * HOUR;
   const lt = localTime(d, start + HOUR / 2);
-  const rate = dispenseRate(d.params, lt, d.weather.day === lt.day ? d.weather.factor : weatherOn(d.demandSeed, d.serial, lt.day), pump.fluid);
+  const rate = dispenseRate(
+    d.params,
+    lt,
+    d.weather.day === lt.day ? d.weather.factor : weatherOn(d.demandSeed, d.serial, lt.day),
+    pump.fluid,
+  );
   const random = keyedRandom(d.demandSeed, d.serial, pump.pump, hour);
   const n = poisson(rate, random);
   return Array.from({ length: n }, () => start + random() * HOUR).sort((a, b) => a - b);
@@ -342,7 +375,19 @@ const formats = new Map<string, Intl.DateTimeFormat | null>();
 function formatFor(zone: string): Intl.DateTimeFormat | null {
   if (!formats.has(zone)) {
     try {
-      formats.set(zone, new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }));
+      formats.set(
+        zone,
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: zone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: 'numeric',
+          second: 'numeric',
+        }),
+      );
     } catch {
       formats.set(zone, null);
     }
@@ -378,7 +423,10 @@ export function localTime(d: DeviceState, t: number): LocalTime {
 function localStrings(lt: LocalTime): { date: string; hhmm: string } {
   const h = Math.floor(lt.hour);
   const m = Math.floor((lt.hour - h) * 60);
-  return { date: new Date(lt.day * DAY).toISOString().slice(0, 10), hhmm: `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}` };
+  return {
+    date: new Date(lt.day * DAY).toISOString().slice(0, 10),
+    hhmm: `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`,
+  };
 }
 
 /** Share of the peak dispensing rate by local hour: none at night, busiest around 13:00. */
@@ -432,7 +480,11 @@ export function advance(d: DeviceState, realNow: number, random: Random): number
     if (d.weather.day !== lt.day) d.weather = { day: lt.day, factor: weatherOn(d.demandSeed, d.serial, lt.day) };
 
     // Battery: a solar panel by day (less under clouds), a small idle drain, a little per shot.
-    d.battery = clamp(d.battery + sunShape(lt.hour) * 2.6 * d.panel * clamp(0.3 + 0.7 * d.weather.factor, 0.2, 1.3) * dtH - 0.55 * dtH, 0, d.batteryCapacity);
+    d.battery = clamp(
+      d.battery + sunShape(lt.hour) * 2.6 * d.panel * clamp(0.3 + 0.7 * d.weather.factor, 0.2, 1.3) * dtH - 0.55 * dtH,
+      0,
+      d.batteryCapacity,
+    );
     if (d.dead && d.battery >= 5) d.dead = false;
     if (!d.dead && d.battery <= 0.5) d.dead = true;
 
@@ -456,16 +508,28 @@ export function advance(d: DeviceState, realNow: number, random: Random): number
       }
       // Site staff notice a low reservoir and come back to refill it some hours later, in the daytime.
       if (p.siteStaffRefills) {
-        if (pump.volume <= p.lowLevelMl && pump.refillAt === null) pump.refillAt = t1 + between(random, p.refillDelayHours) * HOUR;
-        if (pump.refillAt !== null && t1 >= pump.refillAt && lt.hour >= STAFF_HOURS[0] && lt.hour < STAFF_HOURS[1]) refillPump(d, pump.pump);
+        if (pump.volume <= p.lowLevelMl && pump.refillAt === null)
+          pump.refillAt = t1 + between(random, p.refillDelayHours) * HOUR;
+        if (pump.refillAt !== null && t1 >= pump.refillAt && lt.hour >= STAFF_HOURS[0] && lt.hour < STAFF_HOURS[1])
+          refillPump(d, pump.pump);
       }
     }
 
     if (!d.dead && random() < (p.smsPerDay * dtH) / 24) {
       const at = t0 + random() * (t1 - t0);
-      d.buffer.sms.push({ seq: ++d.smsSeq, direction: 'OUT', message: `STATUS ${d.serial} BAT=${Math.round(d.battery)}% SQ=${d.signal} L1=${Math.round(d.pumps[0]!.volume)}ml`, at: new Date(realAt(d, at)).toISOString() });
+      d.buffer.sms.push({
+        seq: ++d.smsSeq,
+        direction: 'OUT',
+        message: `STATUS ${d.serial} BAT=${Math.round(d.battery)}% SQ=${d.signal} L1=${Math.round(d.pumps[0]!.volume)}ml`,
+        at: new Date(realAt(d, at)).toISOString(),
+      });
       const reply = ['ACK STATUS', 'CONFIG OK', 'ACK WAKEUP 06:00'][Math.floor(random() * 3)]!;
-      d.buffer.sms.push({ seq: ++d.smsSeq, direction: 'IN', message: reply, at: new Date(realAt(d, Math.min(at + 2 * MINUTE, t1))).toISOString() });
+      d.buffer.sms.push({
+        seq: ++d.smsSeq,
+        direction: 'IN',
+        message: reply,
+        at: new Date(realAt(d, Math.min(at + 2 * MINUTE, t1))).toISOString(),
+      });
       d.totals.sms += 2;
       made += 2;
     }
@@ -485,7 +549,12 @@ function takeReadings(d: DeviceState, t: number, lt: LocalTime, random: Random):
   const percent = round(d.battery, 1);
   d.buffer.batteries.push({ at: stamp(d, 'battery', t), volt: round(3.3 + (percent / 100) * 0.9, 2), percent });
   for (const pump of d.pumps) {
-    d.buffer.levels.push({ pump: pump.pump, at: stamp(d, pump.pump === 1 ? 'level1' : 'level2', t), sensor: pump.volume > 0, volumeRemain: round(pump.volume, 1) });
+    d.buffer.levels.push({
+      pump: pump.pump,
+      at: stamp(d, pump.pump === 1 ? 'level1' : 'level2', t),
+      sensor: pump.volume > 0,
+      volumeRemain: round(pump.volume, 1),
+    });
   }
   const awake = lt.hour >= 8 && lt.hour < 19;
   const kb = ((awake ? 30 : 6) + random() * 10) * (d.params.readingEveryMinutes / 15) + 1.5 * d.shotsSinceReading;
@@ -511,13 +580,25 @@ export function buildUpload(d: DeviceState, realNow: number): Upload {
   };
   return {
     body,
-    counts: { dispenses: body.dispenses.length, levels: body.levels.length, batteries: body.batteries.length, dataUsage: body.dataUsage.length, sms: body.sms.length },
+    counts: {
+      dispenses: body.dispenses.length,
+      levels: body.levels.length,
+      batteries: body.batteries.length,
+      dataUsage: body.dataUsage.length,
+      sms: body.sms.length,
+    },
     applied: body.applied,
   };
 }
 
-export const uploadSize = (u: Upload) => u.counts.dispenses + u.counts.levels + u.counts.batteries + u.counts.dataUsage + u.counts.sms;
-export const buffered = (d: DeviceState) => d.buffer.dispenses.length + d.buffer.levels.length + d.buffer.batteries.length + d.buffer.dataUsage.length + d.buffer.sms.length;
+export const uploadSize = (u: Upload) =>
+  u.counts.dispenses + u.counts.levels + u.counts.batteries + u.counts.dataUsage + u.counts.sms;
+export const buffered = (d: DeviceState) =>
+  d.buffer.dispenses.length +
+  d.buffer.levels.length +
+  d.buffer.batteries.length +
+  d.buffer.dataUsage.length +
+  d.buffer.sms.length;
 
 /** Drops what an upload carried from the buffer (delivered, or refused for good). */
 export function dropSent(d: DeviceState, u: Upload) {
@@ -578,7 +659,8 @@ function applyPending(d: DeviceState, change: { setting: string; desired: unknow
   const m = /^reset_ml_([12])$/.exec(change.setting);
   if (!m) return;
   const desired = (change.desired ?? {}) as { volume_remain?: unknown };
-  const volume = typeof desired.volume_remain === 'number' && desired.volume_remain > 0 ? desired.volume_remain : d.params.reservoirMl;
+  const volume =
+    typeof desired.volume_remain === 'number' && desired.volume_remain > 0 ? desired.volume_remain : d.params.reservoirMl;
   refillPump(d, Number(m[1]) as 1 | 2, { volumeMl: volume });
 }
 
@@ -598,7 +680,12 @@ export function refillPump(d: DeviceState, pumpNumber: 1 | 2, opts: { volumeMl?:
  * device drops off the network for a while (it keeps buffering, and uploads it all when back); or soon
  * when the upload just delivered was full and more is buffered (`backlog`).
  */
-export function nextWake(d: DeviceState, realNow: number, random: Random, opts: { backlog?: boolean } = {}): { delayMs: number; offline: boolean } {
+export function nextWake(
+  d: DeviceState,
+  realNow: number,
+  random: Random,
+  opts: { backlog?: boolean } = {},
+): { delayMs: number; offline: boolean } {
   const p = d.params;
   if (d.offlineUntil !== null && simAt(d, realNow) >= d.offlineUntil) d.offlineUntil = null;
   if (opts.backlog && buffered(d) > 0) return { delayMs: p.drainDelayMs, offline: false };

@@ -40,7 +40,8 @@ export function networkDown(scenarios: readonly Scenario[], unit: { serial: stri
 /** The most charge the unit's battery holds at t, % (100 unless a failure happened by then). */
 export function batteryCapacityAt(scenarios: readonly Scenario[], serial: string, t: number): number {
   let capacity = 100;
-  for (const s of scenarios) if (s.kind === 'battery-failure' && s.serial === serial && t >= s.at) capacity = Math.min(capacity, s.capacity);
+  for (const s of scenarios)
+    if (s.kind === 'battery-failure' && s.serial === serial && t >= s.at) capacity = Math.min(capacity, s.capacity);
   return capacity;
 }
 
@@ -82,15 +83,38 @@ export function seasonScenarios(
   const random = seededRandom(seed ^ 0x5ce7a210);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
   // Whole hours within the season, daytime-ish starts so an outage overlaps opening hours.
-  const when = (marginDays: number) => season.start + Math.floor(random() * Math.max(1, season.days - marginDays)) * 24 * HOUR + (8 + Math.floor(random() * 8)) * HOUR;
+  const when = (marginDays: number) =>
+    season.start +
+    Math.floor(random() * Math.max(1, season.days - marginDays)) * 24 * HOUR +
+    (8 + Math.floor(random() * 8)) * HOUR;
   const out: Scenario[] = [];
   const sites = [...new Set(fleet.units.map((u) => u.site))];
-  for (let k = 0; k < (plan.outages?.count ?? 0) && sites.length; k++) out.push({ kind: 'carrier-outage', site: pick(sites), from: when(1), hours: plan.outages!.hours });
+  for (let k = 0; k < (plan.outages?.count ?? 0) && sites.length; k++)
+    out.push({ kind: 'carrier-outage', site: pick(sites), from: when(1), hours: plan.outages!.hours });
   for (let k = 0; k < (plan.flapping?.count ?? 0) && fleet.units.length; k++) {
     const from = when(plan.flapping!.days);
-    out.push({ kind: 'flapping', serial: pick(fleet.units).serial, from, until: from + plan.flapping!.days * 24 * HOUR, periodMinutes: plan.flapping!.periodMinutes, offShare: plan.flapping!.offShare, seed: Math.floor(random() * 2 ** 32) });
+    out.push({
+      kind: 'flapping',
+      serial: pick(fleet.units).serial,
+      from,
+      until: from + plan.flapping!.days * 24 * HOUR,
+      periodMinutes: plan.flapping!.periodMinutes,
+      offShare: plan.flapping!.offShare,
+      seed: Math.floor(random() * 2 ** 32),
+    });
   }
-  for (let k = 0; k < (plan.batteryFailures?.count ?? 0) && fleet.units.length; k++) out.push({ kind: 'battery-failure', serial: pick(fleet.units).serial, at: when(1), capacity: plan.batteryFailures!.capacity });
-  if (plan.recallAt !== undefined && fleet.batches.length) out.push({ kind: 'batch-recall', batch: pick(fleet.batches), at: season.start + Math.round(plan.recallAt * season.days) * 24 * HOUR + 9 * HOUR });
+  for (let k = 0; k < (plan.batteryFailures?.count ?? 0) && fleet.units.length; k++)
+    out.push({
+      kind: 'battery-failure',
+      serial: pick(fleet.units).serial,
+      at: when(1),
+      capacity: plan.batteryFailures!.capacity,
+    });
+  if (plan.recallAt !== undefined && fleet.batches.length)
+    out.push({
+      kind: 'batch-recall',
+      batch: pick(fleet.batches),
+      at: season.start + Math.round(plan.recallAt * season.days) * 24 * HOUR + 9 * HOUR,
+    });
   return out;
 }

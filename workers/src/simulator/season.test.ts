@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { defaultCrews, naivePolicy, nextLocalHour, nonePolicy, runSeason, seasonFleet, siteStaffPolicy, type PlanInput, type ServicePolicy } from './season.ts';
+import {
+  defaultCrews,
+  naivePolicy,
+  nextLocalHour,
+  nonePolicy,
+  runSeason,
+  seasonFleet,
+  siteStaffPolicy,
+  type PlanInput,
+  type ServicePolicy,
+} from './season.ts';
 
 const START = Date.UTC(2026, 5, 1, 5, 0); // 00:00 in Chicago (CDT)
 const fleet = seasonFleet(3, { devices: 40, sites: 6, start: START });
@@ -44,7 +54,12 @@ describe('season runner', () => {
     expect(first.now.toISOString()).toBe('2026-06-01T11:00:00.000Z');
     expect(first.crews[0]).toMatchObject({ id: 'crew-1', hours: { start: 8, end: 17 } });
     const unit = first.fleet[0]!;
-    expect(unit).toMatchObject({ serial: 'SEA00001', online: true, site: { timezone: 'America/Chicago' }, checkin: { poweroffMinutes: 30, wakeupMinutes: 5 } });
+    expect(unit).toMatchObject({
+      serial: 'SEA00001',
+      online: true,
+      site: { timezone: 'America/Chicago' },
+      checkin: { poweroffMinutes: 30, wakeupMinutes: 5 },
+    });
     expect(unit.pumps[0]).toMatchObject({ pump: 1, fluid: 'Sunscreen', reservoirMl: 1500, batch: 'SPF-S1' });
     expect(unit.batteryPercent).toBeGreaterThan(0);
     expect(r.visits).toBe(3);
@@ -57,6 +72,8 @@ describe('season runner', () => {
   it('plans at the local hour, across a daylight-saving change', () => {
     expect(new Date(nextLocalHour(START, 'America/Chicago', 6)).toISOString()).toBe('2026-06-01T11:00:00.000Z');
     // 01:00 CDT on the night the clocks go back: 06:00 is CST, 12:00 UTC (not 11:00).
-    expect(new Date(nextLocalHour(Date.UTC(2026, 10, 1, 6), 'America/Chicago', 6)).toISOString()).toBe('2026-11-01T12:00:00.000Z');
+    expect(new Date(nextLocalHour(Date.UTC(2026, 10, 1, 6), 'America/Chicago', 6)).toISOString()).toBe(
+      '2026-11-01T12:00:00.000Z',
+    );
   });
 });

@@ -134,7 +134,14 @@ export const roadKm = (a: { lat: number; lng: number }, b: { lat: number; lng: n
 
 // ------------------------------------------------------------------ built-in policies
 
-const LOW_FLUID: readonly WarningCode[] = ['LEFT_PUMP_VOLUME', 'RIGHT_PUMP_VOLUME', 'LEFT_SUNSCREEN_PUMP', 'RIGHT_SUNSCREEN_PUMP', 'LEFT_SANITIZER_PUMP', 'RIGHT_SANITIZER_PUMP'];
+const LOW_FLUID: readonly WarningCode[] = [
+  'LEFT_PUMP_VOLUME',
+  'RIGHT_PUMP_VOLUME',
+  'LEFT_SUNSCREEN_PUMP',
+  'RIGHT_SUNSCREEN_PUMP',
+  'LEFT_SANITIZER_PUMP',
+  'RIGHT_SANITIZER_PUMP',
+];
 
 /** No crews and no site staff: what the fleet does left alone. */
 export const nonePolicy: ServicePolicy = { name: 'none', planDay: () => [] };
@@ -151,10 +158,12 @@ export const siteStaffPolicy: ServicePolicy = { name: 'site-staff', siteStaff: t
 export const naivePolicy: ServicePolicy = {
   name: 'naive',
   planDay({ fleet, crews }) {
-    const waiting = fleet.filter((d) => d.warnings.some((w) => LOW_FLUID.includes(w) || w === 'BATCH_RECALLED' || w === 'BATCH_EXPIRED'));
+    const waiting = fleet.filter((d) =>
+      d.warnings.some((w) => LOW_FLUID.includes(w) || w === 'BATCH_RECALLED' || w === 'BATCH_EXPIRED'),
+    );
     const state = crews.map((c) => ({ crew: c, at: c.depot, minutes: 0, visits: [] as Visit[], open: true }));
     const taken = new Set<string>();
-    for (let open = true; open; ) {
+    for (let open = true; open;) {
       open = false;
       for (const s of state) {
         if (!s.open) continue;
@@ -176,7 +185,11 @@ export const naivePolicy: ServicePolicy = {
         s.at = best;
         const refills = best.pumps
           .filter((p) => !p.sensor || p.volumeMl <= LOW_FLUID_THRESHOLD || p.batchRecalled || p.batchExpired)
-          .map((p) => ((p.batchRecalled || p.batchExpired) && s.crew.stock?.[p.fluid] ? { pump: p.pump, batch: s.crew.stock[p.fluid]! } : { pump: p.pump }));
+          .map((p) =>
+            (p.batchRecalled || p.batchExpired) && s.crew.stock?.[p.fluid]
+              ? { pump: p.pump, batch: s.crew.stock[p.fluid]! }
+              : { pump: p.pump },
+          );
         s.visits.push({ serial: best.serial, refills });
         open = true;
       }
@@ -211,7 +224,17 @@ export type SeasonFleet = { units: SeasonUnit[]; batches: SeasonBatch[] };
  * default), `devices` units spread over them, two in five with a sanitizer pump beside the sunscreen one,
  * levels staggered between the low line and full.
  */
-export function seasonFleet(seed: number, opts: { devices: number; sites?: number; center?: { lat: number; lng: number }; radiusKm?: number; timezone?: string; start?: number }): SeasonFleet {
+export function seasonFleet(
+  seed: number,
+  opts: {
+    devices: number;
+    sites?: number;
+    center?: { lat: number; lng: number };
+    radiusKm?: number;
+    timezone?: string;
+    start?: number;
+  },
+): SeasonFleet {
   const random = seededRandom(seed ^ 0x0f1ee7);
   const center = opts.center ?? { lat: 29.9511, lng: -90.0715 };
   const radius = opts.radiusKm ?? 45;
@@ -220,7 +243,13 @@ export function seasonFleet(seed: number, opts: { devices: number; sites?: numbe
   const sites = Array.from({ length: siteCount }, (_, k) => {
     const r = radius * Math.sqrt(random());
     const a = 2 * Math.PI * random();
-    return { id: `site-${k + 1}`, name: `Site ${k + 1}`, timezone, lat: center.lat + (r / 111) * Math.sin(a), lng: center.lng + (r / (111 * Math.cos((center.lat * Math.PI) / 180))) * Math.cos(a) };
+    return {
+      id: `site-${k + 1}`,
+      name: `Site ${k + 1}`,
+      timezone,
+      lat: center.lat + (r / 111) * Math.sin(a),
+      lng: center.lng + (r / (111 * Math.cos((center.lat * Math.PI) / 180))) * Math.cos(a),
+    };
   });
   const start = opts.start ?? Date.UTC(2026, 5, 1);
   const expiry = (days: number) => new Date(start + days * DAY).toISOString().slice(0, 10);
@@ -303,7 +332,19 @@ type Row = {
  */
 export function memoryPortal(fleet: SeasonFleet, reservoirMl = 1500): SeasonPortal {
   const rows = new Map<string, Row>(
-    fleet.units.map((u) => [u.serial, { unit: u, volume: [u.volumeMl, u.volume2Ml], sensor: [u.volumeMl > 0, u.volume2Ml > 0], battery: null, lastSeenAt: null, batch: [u.batch, u.batch2], paused: false, pending: [] }]),
+    fleet.units.map((u) => [
+      u.serial,
+      {
+        unit: u,
+        volume: [u.volumeMl, u.volume2Ml],
+        sensor: [u.volumeMl > 0, u.volume2Ml > 0],
+        battery: null,
+        lastSeenAt: null,
+        batch: [u.batch, u.batch2],
+        paused: false,
+        pending: [],
+      },
+    ]),
   );
   const batches = new Map(fleet.batches.map((b) => [b.batchNo, { ...b, recalled: false }]));
   let ids = 0;
@@ -351,9 +392,20 @@ export function memoryPortal(fleet: SeasonFleet, reservoirMl = 1500): SeasonPort
           const b = no ? batches.get(no) : undefined;
           return b ? batchWarningState(b.expireDate, b.recalled, today) : null;
         };
-        const pumps: PumpView[] = [{ pump: 1 as const, fluid: u.leftPumpType }, ...(u.rightPumpType !== 'Unspecified' ? [{ pump: 2 as const, fluid: u.rightPumpType }] : [])].map((p) => {
+        const pumps: PumpView[] = [
+          { pump: 1 as const, fluid: u.leftPumpType },
+          ...(u.rightPumpType !== 'Unspecified' ? [{ pump: 2 as const, fluid: u.rightPumpType }] : []),
+        ].map((p) => {
           const s = state(r.batch[p.pump - 1]!);
-          return { ...p, volumeMl: r.volume[p.pump - 1]!, reservoirMl, sensor: r.sensor[p.pump - 1]!, batch: r.batch[p.pump - 1]!, batchRecalled: !!s?.recalled, batchExpired: !!s?.expired };
+          return {
+            ...p,
+            volumeMl: r.volume[p.pump - 1]!,
+            reservoirMl,
+            sensor: r.sensor[p.pump - 1]!,
+            batch: r.batch[p.pump - 1]!,
+            batchRecalled: !!s?.recalled,
+            batchExpired: !!s?.expired,
+          };
         });
         const warnings = deviceWarnings({
           batteryPercent: r.battery,
@@ -376,9 +428,15 @@ export function memoryPortal(fleet: SeasonFleet, reservoirMl = 1500): SeasonPort
           pumps,
           batteryPercent: r.battery,
           warnings,
-          online: lastSeen !== null && !isOfflineAt({ lastSeenAt: lastSeen, poweroffMinutes: u.poweroffMinutes, wakeupMinutes: u.wakeupMinutes }, at),
+          online:
+            lastSeen !== null &&
+            !isOfflineAt({ lastSeenAt: lastSeen, poweroffMinutes: u.poweroffMinutes, wakeupMinutes: u.wakeupMinutes }, at),
           lastSeenAt: lastSeen === null ? null : new Date(lastSeen),
-          checkin: { poweroffMinutes: u.poweroffMinutes, wakeupMinutes: u.wakeupMinutes, nextCheckinBy: lastSeen === null ? null : new Date(lastSeen + u.poweroffMinutes * MINUTE) },
+          checkin: {
+            poweroffMinutes: u.poweroffMinutes,
+            wakeupMinutes: u.wakeupMinutes,
+            nextCheckinBy: lastSeen === null ? null : new Date(lastSeen + u.poweroffMinutes * MINUTE),
+          },
         };
       });
     },
@@ -393,7 +451,16 @@ export function configOf(unit: SeasonUnit, paused: boolean): DeviceConfig {
     is_enabled_maintenance: false,
     is_enabled_vandalism: false,
     rental: null,
-    pump: { steps_per_second: 300, steps_per_ml: 30, ml_per_shot: unit.mlPerShot, steps_per_second2: 300, steps_per_ml2: 30, ml_per_shot2: unit.mlPerShot, vandalism_max_shots: 10, vandalism_interval: 60 },
+    pump: {
+      steps_per_second: 300,
+      steps_per_ml: 30,
+      ml_per_shot: unit.mlPerShot,
+      steps_per_second2: 300,
+      steps_per_ml2: 30,
+      ml_per_shot2: unit.mlPerShot,
+      vandalism_max_shots: 10,
+      vandalism_interval: 60,
+    },
     poweroff_minutes: unit.poweroffMinutes,
     wakeup_minutes: unit.wakeupMinutes,
     time_zone: unit.site.timezone,
@@ -464,19 +531,60 @@ export async function runSeason(opts: SeasonOptions): Promise<SeasonReport> {
 
   const slots: UnitSlot[] = fleet.units.map((unit, i) => {
     const d = createDevice(
-      { serial: unit.serial, leftPumpType: unit.leftPumpType, rightPumpType: unit.rightPumpType, mlPerShot: unit.mlPerShot, timezone: unit.site.timezone, batch: unit.batch, batch2: unit.batch2, initial: { volumeMl: unit.volumeMl, volume2Ml: unit.volume2Ml } },
+      {
+        serial: unit.serial,
+        leftPumpType: unit.leftPumpType,
+        rightPumpType: unit.rightPumpType,
+        mlPerShot: unit.mlPerShot,
+        timezone: unit.site.timezone,
+        batch: unit.batch,
+        batch2: unit.batch2,
+        initial: { volumeMl: unit.volumeMl, volume2Ml: unit.volume2Ml },
+      },
       // Speed 1 and real start = simulated start: the unit stamps its events in simulated time, which is
       // what the portal's clock reads too.
-      { speed: 1, realStart: opts.start, simStart: opts.start, random, params, seqStart: 0, demandSeed: (opts.seed * 7919 + i) >>> 0 },
+      {
+        speed: 1,
+        realStart: opts.start,
+        simStart: opts.start,
+        random,
+        params,
+        seqStart: 0,
+        demandSeed: (opts.seed * 7919 + i) >>> 0,
+      },
     );
     d.config.poweroffMinutes = unit.poweroffMinutes;
     d.config.wakeupMinutes = unit.wakeupMinutes;
     // First check-ins spread over one sleep, as a fleet that has been running for a while.
-    return { unit, d, wakeAt: opts.start + Math.floor(random() * unit.poweroffMinutes) * MINUTE, lastHour: [-1, -1], emptyHour: [-1, -1] };
+    return {
+      unit,
+      d,
+      wakeAt: opts.start + Math.floor(random() * unit.poweroffMinutes) * MINUTE,
+      lastHour: [-1, -1],
+      emptyHour: [-1, -1],
+    };
   });
   const bySerial = new Map(slots.map((s) => [s.unit.serial, s]));
 
-  const report: SeasonReport = { policy: policy.name, devices: slots.length, days: opts.days, pumpHours: 0, emptyPumpHours: 0, emptyShare: 0, km: 0, visits: 0, earlyVisits: 0, earlyVisitShare: 0, refills: 0, droppedVisits: 0, customers: 0, missedCustomers: 0, missedShare: 0, checkins: 0, elapsedMs: 0 };
+  const report: SeasonReport = {
+    policy: policy.name,
+    devices: slots.length,
+    days: opts.days,
+    pumpHours: 0,
+    emptyPumpHours: 0,
+    emptyShare: 0,
+    km: 0,
+    visits: 0,
+    earlyVisits: 0,
+    earlyVisitShare: 0,
+    refills: 0,
+    droppedVisits: 0,
+    customers: 0,
+    missedCustomers: 0,
+    missedShare: 0,
+    checkins: 0,
+    elapsedMs: 0,
+  };
   let due: Due[] = [];
   const recalled = new Set<string>();
   const planZone = crews[0]?.timezone ?? fleet.units[0]?.site.timezone ?? 'UTC';
@@ -563,7 +671,10 @@ export async function runSeason(opts: SeasonOptions): Promise<SeasonReport> {
         const arrive = at + (leg / crew.speedKmh) * HOUR;
         const back = (roadKm(s.unit, crew.depot) / crew.speedKmh) * HOUR;
         // Fluid is planned on what the portal shows; the van carries what it had left.
-        const need = v.refills.reduce((n, r) => n + reservoir - Math.max(0, s.d.pumps.find((p) => p.pump === r.pump)?.volume ?? reservoir), 0);
+        const need = v.refills.reduce(
+          (n, r) => n + reservoir - Math.max(0, s.d.pumps.find((p) => p.pump === r.pump)?.volume ?? reservoir),
+          0,
+        );
         if (arrive + crew.serviceMinutes * MINUTE + back > dayEnd || need > carried) {
           report.droppedVisits++;
           continue;

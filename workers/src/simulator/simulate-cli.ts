@@ -88,7 +88,10 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (err) {
-    throw new Error(`${method} ${baseUrl}${path}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message} (is the portal running?)`, { cause: err });
+    throw new Error(
+      `${method} ${baseUrl}${path}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message} (is the portal running?)`,
+      { cause: err },
+    );
   }
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
@@ -98,16 +101,19 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 /** Runs `fn` over `items`, `n` at a time. */
 async function pool<T>(items: T[], n: number, fn: (item: T, i: number) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
+    }),
+  );
 }
 
 type Listed = { serial: string; left_pump_type: string; right_pump_type: string };
-const asPump = (v: string, fallback: PumpType): PumpType => (v === 'Sunscreen' || v === 'Sanitizer' || v === 'Unspecified' ? v : fallback);
+const asPump = (v: string, fallback: PumpType): PumpType =>
+  v === 'Sunscreen' || v === 'Sanitizer' || v === 'Unspecified' ? v : fallback;
 const SIM = /^SIM(\d+)$/;
 
 /** Provisions and places SIM serials until the portal has `wanted` placed devices. */
@@ -116,12 +122,16 @@ async function ensureDevices(placed: Listed[]): Promise<void> {
   if (need <= 0) return;
   const available = await api<{ serial: string }[]>('GET', '/api/v1/avaliableDevice');
   const simIndex = (s: string) => Number(SIM.exec(s)?.[1] ?? 0);
-  const reuse = available.map((a) => a.serial).filter((s) => SIM.test(s)).slice(0, need);
+  const reuse = available
+    .map((a) => a.serial)
+    .filter((s) => SIM.test(s))
+    .slice(0, need);
   let maxIndex = Math.max(0, ...placed.map((p) => simIndex(p.serial)), ...available.map((a) => simIndex(a.serial)));
   const fresh: string[] = [];
   while (reuse.length + fresh.length < need) fresh.push(`SIM${String(++maxIndex).padStart(6, '0')}`);
   if (fresh.length) {
-    for (let i = 0; i < fresh.length; i += 10_000) await api('POST', '/api/v1/provisionDevices', { serials: fresh.slice(i, i + 10_000) });
+    for (let i = 0; i < fresh.length; i += 10_000)
+      await api('POST', '/api/v1/provisionDevices', { serials: fresh.slice(i, i + 10_000) });
     console.log(`provisioned ${fresh.length} new serials (${fresh[0]} .. ${fresh.at(-1)})`);
   }
   const brands = await api<{ id: number; name: string }[]>('GET', '/api/v1/brand');
@@ -147,11 +157,15 @@ async function ensureDevices(placed: Listed[]): Promise<void> {
       ...(dual ? { batch2Number: batch2 } : {}),
       address: `${site} Simulated Way, New Orleans, LA`,
       // Within ~20 m of the site's point, so the ten devices of a site share it.
-      location: { lat: Number((lat + (d() * 2 - 1) * 0.0002).toFixed(6)), lng: Number((lng + (d() * 2 - 1) * 0.0002).toFixed(6)) },
+      location: {
+        lat: Number((lat + (d() * 2 - 1) * 0.0002).toFixed(6)),
+        lng: Number((lng + (d() * 2 - 1) * 0.0002).toFixed(6)),
+      },
       leftPumpType: 'Sunscreen',
       rightPumpType: dual ? 'Sanitizer' : 'Unspecified',
     });
-    if (++done % 100 === 0 || done === serials.length) console.log(`placed ${done}/${serials.length} devices (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    if (++done % 100 === 0 || done === serials.length)
+      console.log(`placed ${done}/${serials.length} devices (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   });
 }
 
@@ -168,12 +182,29 @@ async function main() {
   console.log(`rotating the secrets of ${chosen.length} devices (their previous secrets stop working)...`);
   const fleet: SimulatedDevice[] = new Array(chosen.length);
   await pool(chosen, 8, async (d, i) => {
-    const { secret } = await api<{ serial: string; secret: string }>('POST', `/api/v1/deviceSecret/${encodeURIComponent(d.serial)}`);
-    fleet[i] = { serial: d.serial, secret, leftPumpType: asPump(d.left_pump_type, 'Sunscreen'), rightPumpType: asPump(d.right_pump_type, 'Unspecified') };
+    const { secret } = await api<{ serial: string; secret: string }>(
+      'POST',
+      `/api/v1/deviceSecret/${encodeURIComponent(d.serial)}`,
+    );
+    fleet[i] = {
+      serial: d.serial,
+      secret,
+      leftPumpType: asPump(d.left_pump_type, 'Sunscreen'),
+      rightPumpType: asPump(d.right_pump_type, 'Unspecified'),
+    };
   });
 
-  console.log(`simulating ${fleet.length} devices at ${speed}x speed against ${baseUrl}${duration ? ` for ${duration} s` : ' (Ctrl-C to stop)'}`);
-  const sim = startSimulator({ baseUrl, devices: fleet, speed, maxInFlight: concurrency, log: (m) => console.log(m), ...(simStart !== undefined ? { simStart } : {}) });
+  console.log(
+    `simulating ${fleet.length} devices at ${speed}x speed against ${baseUrl}${duration ? ` for ${duration} s` : ' (Ctrl-C to stop)'}`,
+  );
+  const sim = startSimulator({
+    baseUrl,
+    devices: fleet,
+    speed,
+    maxInFlight: concurrency,
+    log: (m) => console.log(m),
+    ...(simStart !== undefined ? { simStart } : {}),
+  });
   const started = Date.now();
   let last = { at: started, checkins: 0, stored: 0, errors: 0 };
   const line = () => {
@@ -198,7 +229,9 @@ async function main() {
     console.log(`${why}: stopping...`);
     await sim.stop();
     const s = line();
-    console.log(`done: ${s.checkins} check-ins, ${s.stored} data points stored (${s.duplicates} duplicates), ${s.acknowledged} pending changes acknowledged, ${s.failures} retried failures, ${s.rejected} refused uploads, ${s.stopped} devices stopped on 401`);
+    console.log(
+      `done: ${s.checkins} check-ins, ${s.stored} data points stored (${s.duplicates} duplicates), ${s.acknowledged} pending changes acknowledged, ${s.failures} retried failures, ${s.rejected} refused uploads, ${s.stopped} devices stopped on 401`,
+    );
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -168,11 +168,14 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
 
   function schedule(slot: Slot, delayMs: number) {
     if (stopping || slot.stopped) return;
-    slot.timer = setTimeout(() => {
-      slot.timer = null;
-      queue.push(slot);
-      dispatch();
-    }, Math.max(0, delayMs));
+    slot.timer = setTimeout(
+      () => {
+        slot.timer = null;
+        queue.push(slot);
+        dispatch();
+      },
+      Math.max(0, delayMs),
+    );
   }
 
   function dispatch() {
@@ -204,7 +207,11 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
     let status: number;
     let text: string;
     try {
-      const res = await send(url, { method: 'POST', headers: { authorization: slot.auth, 'content-type': 'application/json' }, body });
+      const res = await send(url, {
+        method: 'POST',
+        headers: { authorization: slot.auth, 'content-type': 'application/json' },
+        body,
+      });
       status = res.status;
       text = await res.text();
     } catch (err) {
@@ -236,12 +243,18 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
     } else if (status === 0 || status >= 500 || status === 429 || status === 408) {
       counters.failures++;
       slot.attempt++;
-      warn(`retry${status}`, `simulator: ${slot.spec.serial} check-in failed (${status ? `HTTP ${status}` : text}); retrying with backoff (attempt ${slot.attempt})`);
+      warn(
+        `retry${status}`,
+        `simulator: ${slot.spec.serial} check-in failed (${status ? `HTTP ${status}` : text}); retrying with backoff (attempt ${slot.attempt})`,
+      );
       schedule(slot, retryDelay(d.params, slot.attempt, random));
     } else {
       counters.rejected++;
       dropSent(d, upload);
-      warn(`rejected${status}`, `simulator: ${slot.spec.serial} upload refused with HTTP ${status}, dropped: ${text.slice(0, 300)}`);
+      warn(
+        `rejected${status}`,
+        `simulator: ${slot.spec.serial} upload refused with HTTP ${status}, dropped: ${text.slice(0, 300)}`,
+      );
       slot.attempt = 0;
       schedule(slot, nextWake(d, Date.now(), random).delayMs);
     }
@@ -283,7 +296,11 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
 }
 
 const isFull = (u: { counts: { dispenses: number; levels: number; batteries: number; dataUsage: number; sms: number } }) =>
-  u.counts.dispenses >= 5000 || u.counts.levels >= 1000 || u.counts.batteries >= 1000 || u.counts.dataUsage >= 1000 || u.counts.sms >= 500;
+  u.counts.dispenses >= 5000 ||
+  u.counts.levels >= 1000 ||
+  u.counts.batteries >= 1000 ||
+  u.counts.dataUsage >= 1000 ||
+  u.counts.sms >= 500;
 
 /** A minimal fetch over node:http(s) with one kept-alive agent: cheaper per request than undici's fetch. */
 function httpClient(target: string, maxSockets: number, timeoutMs: number) {
@@ -350,7 +367,11 @@ export type DemoSimulatorContext = {
  * `npm start` in development: the demo fleet checks in live. Speed from SIMULATOR_SPEED (default 60:
  * an hour of the fleet's life per real minute).
  */
-export async function startDemoSimulator(ctx: DemoSimulatorContext, log: (msg: string) => void = console.log, env: NodeJS.ProcessEnv = process.env): Promise<Simulator> {
+export async function startDemoSimulator(
+  ctx: DemoSimulatorContext,
+  log: (msg: string) => void = console.log,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Simulator> {
   const asked = Number(env.SIMULATOR_SPEED ?? 60);
   const speed = Number.isFinite(asked) && asked > 0 ? asked : 60;
   const devices: SimulatedDevice[] = (await ctx.listDevices()).map((d) => ({
@@ -362,10 +383,14 @@ export async function startDemoSimulator(ctx: DemoSimulatorContext, log: (msg: s
     initial: { volumeMl: d.volumeRemain ?? null, volume2Ml: d.volumeRemain2 ?? null, batteryPercent: d.batteryPercent ?? null },
     // A unit last seen with a low battery has a failing one (scenarios.ts): it holds little charge, so the
     // demo's BATTERY warnings hold instead of clearing at the first sunny check-in.
-    ...(d.batteryPercent != null && d.batteryPercent < LOW_BATTERY_PERCENT ? { batteryCapacity: Math.max(5, Math.min(LOW_BATTERY_PERCENT - 5, d.batteryPercent + 5)) } : {}),
+    ...(d.batteryPercent != null && d.batteryPercent < LOW_BATTERY_PERCENT
+      ? { batteryCapacity: Math.max(5, Math.min(LOW_BATTERY_PERCENT - 5, d.batteryPercent + 5)) }
+      : {}),
   }));
   const sim = startSimulator({ baseUrl: ctx.baseUrl, devices, speed, log, maxInFlight: 16 });
-  log(`simulator: ${devices.length} demo devices check in live at ${speed}x speed (SIMULATOR_SPEED to change, SIMULATOR=off to disable)`);
+  log(
+    `simulator: ${devices.length} demo devices check in live at ${speed}x speed (SIMULATOR_SPEED to change, SIMULATOR=off to disable)`,
+  );
   return sim;
 }
 

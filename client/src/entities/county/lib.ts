@@ -16,15 +16,22 @@ export type CountyRow = StatusTally & { id: number; name: string };
  * One row per county holding at least one of the devices, sorted by name. `batch` keeps only devices fed
  * by that batch number (either pump).
  */
-export function countyRows(devices: readonly Device[], countyNames: ReadonlyMap<number, string>, batch: string | null = null): CountyRow[] {
+export function countyRows(
+  devices: readonly Device[],
+  countyNames: ReadonlyMap<number, string>,
+  batch: string | null = null,
+): CountyRow[] {
   const rows = new Map<number, CountyRow>();
   for (const d of devices) {
     if (d.location_id == null) continue;
     if (batch !== null && d.batchNumber !== batch && d.batch2Number !== batch) continue;
     let row = rows.get(d.location_id);
-    if (!row) rows.set(d.location_id, (row = { id: d.location_id, name: countyNames.get(d.location_id) ?? `County ${d.location_id}`, ...emptyTally() }));
+    if (!row)
+      rows.set(
+        d.location_id,
+        (row = { id: d.location_id, name: countyNames.get(d.location_id) ?? `County ${d.location_id}`, ...emptyTally() }),
+      );
     tally(row, d);
   }
   return [...rows.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
-

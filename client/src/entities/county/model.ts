@@ -41,5 +41,7 @@ export function countyOutlines(rows: readonly LocationRow[]): CountyCollection {
 export const $counties = createStore<CountyCollection>({ type: 'FeatureCollection', features: [] });
 $counties.on(fetchCountiesFx.doneData, (_, rows) => countyOutlines(rows)).reset(countiesCleared);
 /** County id to name, for lists and cards (one map for every screen). */
-export const $countyNames = $counties.map((collection): ReadonlyMap<number, string> => new Map(collection.features.map((f) => [f.id, f.properties.name])));
+export const $countyNames = $counties.map(
+  (collection): ReadonlyMap<number, string> => new Map(collection.features.map((f) => [f.id, f.properties.name])),
+);
 sample({ clock: countiesRequested, fn: () => undefined, target: fetchCountiesFx });

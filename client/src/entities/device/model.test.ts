@@ -50,17 +50,29 @@ describe('device store', () => {
   it('lays changes that arrived during a list or pin read over its answer, which the server may have taken before them', async () => {
     const held: { list?: () => void; pins?: () => void } = {};
     const scope = fork({
-      values: [[$devices, normaliseDevices([fakeDevice('A1'), fakeDevice('B2')])], [$devicePins, pinsOf([fakeDevice('A1'), fakeDevice('B2')])]],
+      values: [
+        [$devices, normaliseDevices([fakeDevice('A1'), fakeDevice('B2')])],
+        [$devicePins, pinsOf([fakeDevice('A1'), fakeDevice('B2')])],
+      ],
       handlers: [
         // Both answers were taken before the changes below: the old label, not paused.
         [fetchDevicesFx, () => new Promise((resolve) => (held.list = () => resolve([fakeDevice('A1'), fakeDevice('B2')])))],
-        [fetchDevicePinsFx, () => new Promise((resolve) => (held.pins = () => resolve(Object.values(pinsOf([fakeDevice('A1'), fakeDevice('B2')])))))],
+        [
+          fetchDevicePinsFx,
+          () =>
+            new Promise((resolve) => (held.pins = () => resolve(Object.values(pinsOf([fakeDevice('A1'), fakeDevice('B2')]))))),
+        ],
       ],
     });
     // allSettled waits for the scope's effects, the held reads too: the events are launched without waiting.
     const settled: Promise<unknown>[] = [allSettled(fetchDevicesFx, { scope }), allSettled(fetchDevicePinsFx, { scope })];
     // While both reads are on their way: a write's answer renames A1, a push pauses B2.
-    settled.push(allSettled(deviceAnswered, { scope, params: { ...fakeDevice('A1'), label: 'Renamed during the read', pending_changes: [] } }));
+    settled.push(
+      allSettled(deviceAnswered, {
+        scope,
+        params: { ...fakeDevice('A1'), label: 'Renamed during the read', pending_changes: [] },
+      }),
+    );
     settled.push(allSettled(devicesPatched, { scope, params: { B2: { is_pause: true } } }));
     held.list!();
     held.pins!();
@@ -73,7 +85,10 @@ describe('device store', () => {
 
     // Once no read is on its way the changes are dropped: the next read's answer is the truth again.
     const again = fork({ handlers: [[fetchDevicesFx, async () => [{ ...fakeDevice('A1'), label: 'From the server' }]]] });
-    await allSettled(deviceAnswered, { scope: again, params: { ...fakeDevice('A1'), label: 'Answered before the read started' } });
+    await allSettled(deviceAnswered, {
+      scope: again,
+      params: { ...fakeDevice('A1'), label: 'Answered before the read started' },
+    });
     await allSettled(fetchDevicesFx, { scope: again });
     expect(again.getState($devices).A1).toMatchObject({ label: 'From the server' });
     held.list = undefined;
@@ -144,7 +159,11 @@ describe('pin feed and the full list on demand', () => {
 
   it("reads one device's full answer for its card when the list is not loaded", async () => {
     const asked: string[] = [];
-    const scope = fork({ handlers: [[fetchDeviceDetailsFx, async (serial: string) => (asked.push(serial), fakeDevice(serial, { address: '1 Beach Rd' }))]] });
+    const scope = fork({
+      handlers: [
+        [fetchDeviceDetailsFx, async (serial: string) => (asked.push(serial), fakeDevice(serial, { address: '1 Beach Rd' }))],
+      ],
+    });
     await allSettled(devicePinClicked, { scope, params: 'A1' });
     expect(asked).toEqual(['A1']);
     expect(scope.getState($selectedDevice)).toMatchObject({ serial: 'A1', address: '1 Beach Rd' });

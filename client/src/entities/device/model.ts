@@ -48,7 +48,9 @@ export const fetchDevicePinsFx = createApiFx<void, DevicePin[]>(async () => {
   return pins;
 });
 /** One device's full answer, for the selected pin's card while the full list is not loaded. */
-export const fetchDeviceDetailsFx = createApiFx<string, Device>((serial) => http<Device>(`/api/v1/device/${encodeURIComponent(serial)}`));
+export const fetchDeviceDetailsFx = createApiFx<string, Device>((serial) =>
+  http<Device>(`/api/v1/device/${encodeURIComponent(serial)}`),
+);
 
 /** Normalised: one entry per serial, so a realtime patch touches one key. */
 export const $devices = createStore<DeviceRecord>({});
@@ -130,7 +132,20 @@ export function applyDevicePatches(devices: DeviceRecord, patches: Record<string
 }
 
 /** The fields of a device:changed patch that a pin carries. */
-const PIN_FIELDS = ['label', 'location', 'number', 'location_group', 'brand', 'is_pause', 'is_warning', 'is_online', 'is_registration', 'is_activated', 'is_batch_warning', 'is_maintenance'] as const;
+const PIN_FIELDS = [
+  'label',
+  'location',
+  'number',
+  'location_group',
+  'brand',
+  'is_pause',
+  'is_warning',
+  'is_online',
+  'is_registration',
+  'is_activated',
+  'is_batch_warning',
+  'is_maintenance',
+] as const;
 
 /** Applies the pin fields of patches to known pins; the same object when no pin changed. */
 /**
@@ -179,23 +194,59 @@ const $listReadChanges = createStore<Record<string, DevicePatch>>({}, { serializ
 const $pinsReadChanges = createStore<Record<string, DevicePatch>>({}, { serialize: 'ignore' });
 const changeArrived = createEvent<Record<string, DevicePatch>>();
 sample({ clock: devicesPatched, target: changeArrived });
-sample({ clock: deviceAnswered, fn: (device): Record<string, DevicePatch> => ({ [device.serial]: listFieldsOf(device) }), target: changeArrived });
-sample({ clock: changeArrived, source: { pending: fetchDevicesFx.pending, changes: $listReadChanges }, filter: ({ pending }) => pending, fn: ({ changes }, patches) => mergePatches(changes, patches), target: $listReadChanges });
-sample({ clock: changeArrived, source: { pending: fetchDevicePinsFx.pending, changes: $pinsReadChanges }, filter: ({ pending }) => pending, fn: ({ changes }, patches) => mergePatches(changes, patches), target: $pinsReadChanges });
-sample({ clock: fetchDevicesFx.doneData, source: $listReadChanges, fn: (changes, list) => applyDevicePatches(normaliseDevices(list), changes), target: $devices });
-sample({ clock: fetchDevicePinsFx.doneData, source: $pinsReadChanges, fn: (changes, list) => applyPinPatches(pinRecordOf(list), changes), target: $devicePins });
+sample({
+  clock: deviceAnswered,
+  fn: (device): Record<string, DevicePatch> => ({ [device.serial]: listFieldsOf(device) }),
+  target: changeArrived,
+});
+sample({
+  clock: changeArrived,
+  source: { pending: fetchDevicesFx.pending, changes: $listReadChanges },
+  filter: ({ pending }) => pending,
+  fn: ({ changes }, patches) => mergePatches(changes, patches),
+  target: $listReadChanges,
+});
+sample({
+  clock: changeArrived,
+  source: { pending: fetchDevicePinsFx.pending, changes: $pinsReadChanges },
+  filter: ({ pending }) => pending,
+  fn: ({ changes }, patches) => mergePatches(changes, patches),
+  target: $pinsReadChanges,
+});
+sample({
+  clock: fetchDevicesFx.doneData,
+  source: $listReadChanges,
+  fn: (changes, list) => applyDevicePatches(normaliseDevices(list), changes),
+  target: $devices,
+});
+sample({
+  clock: fetchDevicePinsFx.doneData,
+  source: $pinsReadChanges,
+  fn: (changes, list) => applyPinPatches(pinRecordOf(list), changes),
+  target: $devicePins,
+});
 // Cleared once the last read of its kind has landed (effector counts the reads on their way).
-sample({ clock: fetchDevicesFx.finally, source: fetchDevicesFx.inFlight, filter: (reads) => reads === 0, fn: () => ({}), target: $listReadChanges });
-sample({ clock: fetchDevicePinsFx.finally, source: fetchDevicePinsFx.inFlight, filter: (reads) => reads === 0, fn: () => ({}), target: $pinsReadChanges });
+sample({
+  clock: fetchDevicesFx.finally,
+  source: fetchDevicesFx.inFlight,
+  filter: (reads) => reads === 0,
+  fn: () => ({}),
+  target: $listReadChanges,
+});
+sample({
+  clock: fetchDevicePinsFx.finally,
+  source: fetchDevicePinsFx.inFlight,
+  filter: (reads) => reads === 0,
+  fn: () => ({}),
+  target: $pinsReadChanges,
+});
 $listReadChanges.reset(devicesCleared);
 $pinsReadChanges.reset(devicesCleared);
 
 $devices
   .on(devicesPatched, applyDevicePatches)
   .on(deviceAnswered, (devices, device) => applyDevicePatches(devices, { [device.serial]: listFieldsOf(device) }));
-$devicePins
-  .on(devicesPatched, applyPinPatches)
-  .reset(devicesCleared);
+$devicePins.on(devicesPatched, applyPinPatches).reset(devicesCleared);
 $pinsStatus
   .on(fetchDevicePinsFx, (status) => (status === 'ready' ? status : 'loading'))
   .on(fetchDevicePinsFx.done, () => 'ready')
@@ -215,8 +266,20 @@ $devicesStatus.reset(devicesCleared);
 
 sample({ clock: [pinsRequested, devicesRequested], fn: () => undefined, target: fetchDevicePinsFx });
 // The full list again only where a view already read it.
-sample({ clock: devicesRequested, source: $devicesStatus, filter: (status) => status !== 'idle', fn: () => undefined, target: fetchDevicesFx });
-sample({ clock: deviceListNeeded, source: { status: $devicesStatus, pending: fetchDevicesFx.pending }, filter: ({ status, pending }) => !pending && (status === 'idle' || status === 'failed'), fn: () => undefined, target: fetchDevicesFx });
+sample({
+  clock: devicesRequested,
+  source: $devicesStatus,
+  filter: (status) => status !== 'idle',
+  fn: () => undefined,
+  target: fetchDevicesFx,
+});
+sample({
+  clock: deviceListNeeded,
+  source: { status: $devicesStatus, pending: fetchDevicesFx.pending },
+  filter: ({ status, pending }) => !pending && (status === 'idle' || status === 'failed'),
+  fn: () => undefined,
+  target: fetchDevicesFx,
+});
 sample({ clock: fetchDeviceDetailsFx.doneData, target: deviceAnswered });
 // A pin's card shows the full answer: read that one device unless the list already holds it.
 sample({

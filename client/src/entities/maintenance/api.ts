@@ -15,7 +15,9 @@ export const maintenanceApi = {
   devices: (token?: string) => http<MaintenanceDevice[]>('/api/v1/maintenanceDevices', token ? { token } : {}),
   records: (token?: string) => http<MaintenanceRecord[]>('/api/v1/maintenanceRecords', token ? { token } : {}),
   credentialStatus: () => http<CredentialStatus>('/api/v1/maintenanceCredential'),
-  rotateCredential: () => http<{ token: string; link: string; revoked: number }>('/api/v1/maintenanceCredential/rotate', { method: 'POST' }),
+  rotateCredential: () =>
+    http<{ token: string; link: string; revoked: number }>('/api/v1/maintenanceCredential/rotate', { method: 'POST' }),
   revokeCredential: () => http<{ revoked: number }>('/api/v1/maintenanceCredential/revoke', { method: 'POST' }),
-  record: (input: MaintenanceRecordInput, token?: string) => http<MaintenanceRecord>('/api/v1/maintenanceRecord', { method: 'POST', json: input, ...(token ? { token } : {}) }),
+  record: (input: MaintenanceRecordInput, token?: string) =>
+    http<MaintenanceRecord>('/api/v1/maintenanceRecord', { method: 'POST', json: input, ...(token ? { token } : {}) }),
 };

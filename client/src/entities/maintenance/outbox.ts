@@ -66,7 +66,8 @@ export const outbox = {
     return { sent, refused };
   },
 
-  saveDevices: async (list: MaintenanceDevice[]) => void (await db().snapshots.put({ name: 'devices', at: new Date().toISOString(), value: list })),
+  saveDevices: async (list: MaintenanceDevice[]) =>
+    void (await db().snapshots.put({ name: 'devices', at: new Date().toISOString(), value: list })),
   async savedDevices(): Promise<{ at: string; list: MaintenanceDevice[] } | null> {
     const row = await db().snapshots.get('devices');
     return row ? { at: row.at, list: row.value as MaintenanceDevice[] } : null;

@@ -11,7 +11,10 @@ export const overviewPatched = createEvent<Overview>();
 export const fetchOverviewFx = createApiFx<void, Overview>(() => http<Overview>('/api/v1/overview'));
 
 export const $overview = createStore<Overview | null>(null);
-$overview.on(fetchOverviewFx.doneData, (_, overview) => overview).on(overviewPatched, (overview, patch) => (overview ? { ...overview, ...patch } : overview)).reset(overviewCleared);
+$overview
+  .on(fetchOverviewFx.doneData, (_, overview) => overview)
+  .on(overviewPatched, (overview, patch) => (overview ? { ...overview, ...patch } : overview))
+  .reset(overviewCleared);
 sample({ clock: overviewRequested, fn: () => undefined, target: fetchOverviewFx });
 /** The last read failed and nothing was shown yet: the dashboard says so and offers to try again. */
 export const $overviewFailed = createStore(false)
@@ -26,15 +29,24 @@ export const $overviewFailed = createStore(false)
  */
 export const countyOverviewRequested = createEvent<number>();
 export const countyOverviewPatched = createEvent<Overview & { location: number }>();
-export const fetchCountyOverviewFx = createApiFx<number, Overview>((location) => http<Overview>(`/api/v1/overview?location=${location}`));
+export const fetchCountyOverviewFx = createApiFx<number, Overview>((location) =>
+  http<Overview>(`/api/v1/overview?location=${location}`),
+);
 
 export const $countyOverview = createStore<Overview | null>(null);
 // Only the answer for the county asked last lands; a push for another county is ignored.
-const $countyAsked = createStore<number | null>(null).on(countyOverviewRequested, (_, id) => id).reset(overviewCleared);
+const $countyAsked = createStore<number | null>(null)
+  .on(countyOverviewRequested, (_, id) => id)
+  .reset(overviewCleared);
 $countyOverview
   .on(countyOverviewRequested, () => null)
   .on(
-    sample({ clock: fetchCountyOverviewFx.done, source: $countyAsked, filter: (asked, { params }) => asked === params, fn: (_, { result }) => result }),
+    sample({
+      clock: fetchCountyOverviewFx.done,
+      source: $countyAsked,
+      filter: (asked, { params }) => asked === params,
+      fn: (_, { result }) => result,
+    }),
     (_, overview) => overview,
   )
   .reset(overviewCleared);
@@ -47,6 +59,9 @@ sample({
 });
 sample({ clock: countyOverviewRequested, target: fetchCountyOverviewFx });
 export const $countyOverviewFailed = createStore(false)
-  .on(sample({ clock: fetchCountyOverviewFx.fail, source: $countyAsked, filter: (asked, { params }) => asked === params }), () => true)
+  .on(
+    sample({ clock: fetchCountyOverviewFx.fail, source: $countyAsked, filter: (asked, { params }) => asked === params }),
+    () => true,
+  )
   .on(countyOverviewRequested, () => false)
   .reset(overviewCleared);

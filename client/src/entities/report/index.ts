@@ -9,4 +9,14 @@ export {
   RESULT_MS,
   type ReportEmail,
 } from './model';
-export { browserZoneLabel, dayCount, dayCountText, defaultRange, rangeProblem, reportBody, reportFile, type ReportBody, type ReportFormat } from './lib/range';
+export {
+  browserZoneLabel,
+  dayCount,
+  dayCountText,
+  defaultRange,
+  rangeProblem,
+  reportBody,
+  reportFile,
+  type ReportBody,
+  type ReportFormat,
+} from './lib/range';

@@ -3,9 +3,28 @@ import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { apiAuthFailed, HttpError } from '../../shared/api';
 import { pushHistoryFx } from '../../shared/routing';
-import { $accessLevel, $sessionStatus, $user, clearTokenFx, fetchCurrentUserFx, logoutFx, logoutRequested, readTokenFx, saveTokenFx, sessionCheckRequested, tokenReceived } from './model';
+import {
+  $accessLevel,
+  $sessionStatus,
+  $user,
+  clearTokenFx,
+  fetchCurrentUserFx,
+  logoutFx,
+  logoutRequested,
+  readTokenFx,
+  saveTokenFx,
+  sessionCheckRequested,
+  tokenReceived,
+} from './model';
 
-const USER = { id: 1, email: 'p@demo.test', username: 'P', role: 'distributor', user_type: 'market-partner', profile_url: null } as CurrentUser;
+const USER = {
+  id: 1,
+  email: 'p@demo.test',
+  username: 'P',
+  role: 'distributor',
+  user_type: 'market-partner',
+  profile_url: null,
+} as CurrentUser;
 
 function setup(user: () => Promise<CurrentUser>, token: string | null = 'tok') {
   const log: string[] = [];
@@ -16,7 +35,13 @@ function setup(user: () => Promise<CurrentUser>, token: string | null = 'tok') {
       [clearTokenFx, () => void log.push('clear')],
       [fetchCurrentUserFx, user],
       [logoutFx, async () => void log.push('logout')],
-      [pushHistoryFx, ({ to, replace }: { to: string; replace?: boolean }) => (log.push(`go ${to}${replace ? ' (replace)' : ''}`), { pathname: '/', search: to.slice(1) })],
+      [
+        pushHistoryFx,
+        ({ to, replace }: { to: string; replace?: boolean }) => (
+          log.push(`go ${to}${replace ? ' (replace)' : ''}`),
+          { pathname: '/', search: to.slice(1) }
+        ),
+      ],
     ],
   });
   return { scope, log };

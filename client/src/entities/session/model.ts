@@ -49,7 +49,12 @@ $sessionStatus
 
 sample({ clock: sessionCheckRequested, target: readTokenFx });
 sample({ clock: readTokenFx.doneData, filter: (token) => token !== null, fn: () => undefined, target: fetchCurrentUserFx });
-sample({ clock: readTokenFx.doneData, filter: (token) => token === null, fn: () => 'anonymous' as const, target: $sessionStatus });
+sample({
+  clock: readTokenFx.doneData,
+  filter: (token) => token === null,
+  fn: () => 'anonymous' as const,
+  target: $sessionStatus,
+});
 
 sample({ clock: tokenReceived, target: saveTokenFx });
 sample({ clock: saveTokenFx.done, fn: () => undefined, target: fetchCurrentUserFx });

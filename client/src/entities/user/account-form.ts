@@ -46,7 +46,10 @@ const flag = (on: boolean) => (on ? 'True' : 'False');
  * The multipart body of POST /api/v1/editUser/{email} (spec section 7): the text fields, the flags as
  * 'True'/'False' strings, and 'None' for the report switches a form does not show (kept as they are).
  */
-export function editUserForm(draft: AccountDraft, opts: { switches: boolean; image: File | null; removeImage: boolean }): FormData {
+export function editUserForm(
+  draft: AccountDraft,
+  opts: { switches: boolean; image: File | null; removeImage: boolean },
+): FormData {
   const form = new FormData();
   form.set('username', draft.username);
   form.set('company', draft.company);
@@ -61,7 +64,8 @@ export function editUserForm(draft: AccountDraft, opts: { switches: boolean; ima
 }
 
 /** POST /api/v1/editUser/{email}. */
-const editUser = ({ email, form }: { email: string; form: FormData }) => http<UserAccount>(`/api/v1/editUser/${segment(email)}`, { method: 'POST', form });
+const editUser = ({ email, form }: { email: string; form: FormData }) =>
+  http<UserAccount>(`/api/v1/editUser/${segment(email)}`, { method: 'POST', form });
 
 /**
  * One account form: read-only until edited (or always editable), a draft of its fields, a chosen
@@ -113,20 +117,53 @@ export function createAccountForm(options: { switches: boolean }) {
     clock: saveClicked,
     source: { account: $account, draft: $draft, image: $image, removeImage: $removeImage, editing: $editing, saving: $saving },
     filter: ({ account, draft, editing, saving }) => account !== null && draft !== null && editing && !saving,
-    fn: ({ account, draft, image, removeImage }) => ({ email: account!.email, form: editUserForm(draft!, { switches: options.switches, image, removeImage }) }),
+    fn: ({ account, draft, image, removeImage }) => ({
+      email: account!.email,
+      form: editUserForm(draft!, { switches: options.switches, image, removeImage }),
+    }),
     target: saveFx,
   });
 
   // Saved: what the server answered is what the form shows now; read-only again unless always editable.
-  sample({ clock: saveFx.doneData, source: $account, filter: Boolean, fn: (account, answer) => ({ ...account, ...answerView(answer, account.type) }), target: $account });
-  sample({ clock: saveFx.doneData, source: $account, filter: Boolean, fn: (account, answer) => draftOf(answerView(answer, account.type)), target: $draft });
+  sample({
+    clock: saveFx.doneData,
+    source: $account,
+    filter: Boolean,
+    fn: (account, answer) => ({ ...account, ...answerView(answer, account.type) }),
+    target: $account,
+  });
+  sample({
+    clock: saveFx.doneData,
+    source: $account,
+    filter: Boolean,
+    fn: (account, answer) => draftOf(answerView(answer, account.type)),
+    target: $draft,
+  });
   sample({ clock: saveFx.done, source: $alwaysEditable, target: $editing });
   $image.reset(saveFx.done);
   $removeImage.reset(saveFx.done);
 
   return {
-    opened, closed, editStarted, editCancelled, fieldChanged, imageChosen, imageRemoved, saveClicked, saveFx, saved,
-    $account, $editing, $alwaysEditable, $draft, $image, $removeImage, $error, $fieldErrors, $saving, switches: options.switches,
+    opened,
+    closed,
+    editStarted,
+    editCancelled,
+    fieldChanged,
+    imageChosen,
+    imageRemoved,
+    saveClicked,
+    saveFx,
+    saved,
+    $account,
+    $editing,
+    $alwaysEditable,
+    $draft,
+    $image,
+    $removeImage,
+    $error,
+    $fieldErrors,
+    $saving,
+    switches: options.switches,
   };
 }
 export type AccountFormModel = ReturnType<typeof createAccountForm>;

@@ -3,7 +3,17 @@ import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { $clientChoices, clientChoices, clientUsersCleared, clientUsersRequested, fetchClientUsersFx } from './model';
 
-const client = (email: string, company: string, brands: ClientUser['brands'] = []): ClientUser => ({ id: email.length, name: company, company, email, phone: '', brands, profile_url: null, is_enable_notification_email: false, is_enable_notification_phone: false });
+const client = (email: string, company: string, brands: ClientUser['brands'] = []): ClientUser => ({
+  id: email.length,
+  name: company,
+  company,
+  email,
+  phone: '',
+  brands,
+  profile_url: null,
+  is_enable_notification_email: false,
+  is_enable_notification_phone: false,
+});
 
 describe('client choices', () => {
   it('lists each client once, by company', () => {
@@ -20,7 +30,14 @@ describe('client choices', () => {
   });
 
   it('offers every client GET /api/v1/myUser answers, one with no brand too, until the session ends', async () => {
-    const scope = fork({ handlers: [[fetchClientUsersFx, async () => [client('a@x.test', 'Acme', [{ id: 1, name: 'SunStop' }]), client('n@x.test', 'New Co')]]] });
+    const scope = fork({
+      handlers: [
+        [
+          fetchClientUsersFx,
+          async () => [client('a@x.test', 'Acme', [{ id: 1, name: 'SunStop' }]), client('n@x.test', 'New Co')],
+        ],
+      ],
+    });
     await allSettled(clientUsersRequested, { scope });
     expect(scope.getState($clientChoices).map((c) => c.email)).toEqual(['a@x.test', 'n@x.test']);
     await allSettled(clientUsersCleared, { scope });

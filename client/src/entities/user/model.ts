@@ -52,7 +52,14 @@ export function clientChoices(clients: readonly Pick<ClientUser, 'email' | 'name
   const list = [...byEmail.values()];
   const short = (c: Omit<ClientChoice, 'label'>) => c.company.trim() || c.name.trim() || c.email;
   // The company reads best in a narrow select; the email tells two clients of one company apart.
-  const shared = (c: Omit<ClientChoice, 'label'>) => list.filter((x) => short(x).toLowerCase() === short(c).toLowerCase()).length > 1;
-  return list.map((c) => ({ ...c, label: shared(c) || short(c) === c.email ? `${short(c)} (${c.email})`.replace(`${c.email} (${c.email})`, c.email) : short(c) })).sort((a, b) => a.label.localeCompare(b.label));
+  const shared = (c: Omit<ClientChoice, 'label'>) =>
+    list.filter((x) => short(x).toLowerCase() === short(c).toLowerCase()).length > 1;
+  return list
+    .map((c) => ({
+      ...c,
+      label:
+        shared(c) || short(c) === c.email ? `${short(c)} (${c.email})`.replace(`${c.email} (${c.email})`, c.email) : short(c),
+    }))
+    .sort((a, b) => a.label.localeCompare(b.label));
 }
 export const $clientChoices = $clientUsers.map(clientChoices);

@@ -5,8 +5,20 @@ import { $user, fetchCurrentUserFx } from '../../entities/session';
 import { $savedNotice, accountSettingsShown, settingsForm } from './model';
 
 const ME: CurrentUser = {
-  id: 1, email: 'partner@x.test', username: 'Pat', company: 'Big Easy', phone: '', role: 'distributor', user_type: 'market-partner', access: 'market-partner', profile_url: null, activated: true,
-  is_enable_notification_email: false, is_enable_notification_phone: false, is_enable_notification_weekly_report: false, is_enable_notification_daily_dispensation: true,
+  id: 1,
+  email: 'partner@x.test',
+  username: 'Pat',
+  company: 'Big Easy',
+  phone: '',
+  role: 'distributor',
+  user_type: 'market-partner',
+  access: 'market-partner',
+  profile_url: null,
+  activated: true,
+  is_enable_notification_email: false,
+  is_enable_notification_phone: false,
+  is_enable_notification_weekly_report: false,
+  is_enable_notification_daily_dispensation: true,
 };
 
 describe('account settings', () => {
@@ -16,7 +28,13 @@ describe('account settings', () => {
     const scope = fork({
       values: [[$user, ME]],
       handlers: [
-        [settingsForm.saveFx, async ({ form }: { form: FormData }) => (sent.push(form), { ...ME, name: 'Pat', type: 'Market Partner' } as unknown as UserAccount)],
+        [
+          settingsForm.saveFx,
+          async ({ form }: { form: FormData }) => (
+            sent.push(form),
+            { ...ME, name: 'Pat', type: 'Market Partner' } as unknown as UserAccount
+          ),
+        ],
         [fetchCurrentUserFx, async () => (reads++, ME)],
       ],
     });

@@ -17,7 +17,11 @@ export const settingsForm = createAccountForm({ switches: true });
 /** 'Account saved.' after a save, until the next edit: the answer to Save besides the form itself. */
 export const $savedNotice = createStore(false);
 
-const TYPE_LABEL: Record<AccessLevel, string> = { distributor: 'Distributor', client: 'Client', 'market-partner': 'Market Partner' };
+const TYPE_LABEL: Record<AccessLevel, string> = {
+  distributor: 'Distributor',
+  client: 'Client',
+  'market-partner': 'Market Partner',
+};
 
 export const ownView = (user: CurrentUser, level: AccessLevel): AccountView => ({
   email: user.email,

@@ -1,6 +1,2 @@
-export {
-  $visibleDevices,
-  pinFilterReset,
-  pinTypeToggled,
-} from './model';
+export { $visibleDevices, pinFilterReset, pinTypeToggled } from './model';
 export { ActivePinPanel } from './ui/active-pin-panel';

@@ -15,9 +15,14 @@ export const $enabledPinTypes = createStore<EnabledPinTypes>({ regular: true, pa
 $enabledPinTypes.on(pinTypeToggled, (enabled, type) => ({ ...enabled, [type]: !enabled[type] })).reset(pinFilterReset);
 
 /** Devices that have a place on the map, whatever the filter (from the compact pin feed). */
-export const $placedDevices = $devicePins.map((pins) => Object.values(pins).filter((d) => d.location !== null && d.location !== undefined));
+export const $placedDevices = $devicePins.map((pins) =>
+  Object.values(pins).filter((d) => d.location !== null && d.location !== undefined),
+);
 
-export function filterPins<T extends Pick<DevicePin, 'is_pause' | 'is_warning' | 'is_online' | 'is_registration'>>(devices: readonly T[], enabled: EnabledPinTypes): T[] {
+export function filterPins<T extends Pick<DevicePin, 'is_pause' | 'is_warning' | 'is_online' | 'is_registration'>>(
+  devices: readonly T[],
+  enabled: EnabledPinTypes,
+): T[] {
   if (enabled.regular && enabled.pause && enabled.warning) return devices as T[];
   return devices.filter((device) => enabled[pinTypeOf(device)]);
 }

@@ -1,4 +1,11 @@
-import { addBatchSchema, editBatchSchema, fieldErrors, type AddBatchInput, type BatchAnswer, type EditBatchInput } from '@fleet/shared';
+import {
+  addBatchSchema,
+  editBatchSchema,
+  fieldErrors,
+  type AddBatchInput,
+  type BatchAnswer,
+  type EditBatchInput,
+} from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { batchesRequested } from '../../entities/batch';
 import { $accessLevel, sessionEnded } from '../../entities/session';
@@ -40,7 +47,13 @@ export const BATCH_RESULT = {
 /** Spec section 9: batch popups close after 2 s. */
 export const BATCH_RESULT_MS = 2000;
 
-export const EMPTY_BATCH_FORM: BatchFormValues = { batchType: '', batchNumber: '', installDate: '', expiryDate: '', batchVolume: '' };
+export const EMPTY_BATCH_FORM: BatchFormValues = {
+  batchType: '',
+  batchNumber: '',
+  installDate: '',
+  expiryDate: '',
+  batchVolume: '',
+};
 
 export function formOfBatch(batch: BatchAnswer): BatchFormValues {
   return {
@@ -83,8 +96,12 @@ export function checkBatchForm(form: BatchFormValues, mode: 'add' | 'edit'): Che
 
 // ---------------------------------------------------------------- calls
 
-export const addBatchFx = createApiFx((input: AddBatchInput) => http<BatchAnswer>('/api/v1/addBatch', { method: 'POST', json: input }));
-export const editBatchFx = createApiFx(({ id, input }: { id: number; input: EditBatchInput }) => http<BatchAnswer>(`/api/v1/editBatch/${id}`, { method: 'POST', json: input }));
+export const addBatchFx = createApiFx((input: AddBatchInput) =>
+  http<BatchAnswer>('/api/v1/addBatch', { method: 'POST', json: input }),
+);
+export const editBatchFx = createApiFx(({ id, input }: { id: number; input: EditBatchInput }) =>
+  http<BatchAnswer>(`/api/v1/editBatch/${id}`, { method: 'POST', json: input }),
+);
 export const deleteBatchFx = createApiFx(async (id: number) => {
   await http<{ detail: string }>(`/api/v1/deleteBatch/${id}`, { method: 'POST' });
   return id;
@@ -115,7 +132,10 @@ export const $batchSaving = combine(addBatchFx.pending, editBatchFx.pending, del
 const addOpened = sample({ clock: batchAddOpened, filter: $canManageBatches });
 const editOpened = sample({ clock: batchEditOpened, filter: $canManageBatches });
 
-$batchFormMode.on(addOpened, () => 'add').on(editOpened, () => 'edit').reset(batchFormClosed, formFinished, sessionEnded);
+$batchFormMode
+  .on(addOpened, () => 'add')
+  .on(editOpened, () => 'edit')
+  .reset(batchFormClosed, formFinished, sessionEnded);
 $editedBatch.on(editOpened, (_, batch) => batch).reset(addOpened, batchFormClosed, formFinished, sessionEnded);
 $batchForm
   .on(editOpened, (_, batch) => formOfBatch(batch))
@@ -128,7 +148,9 @@ $batchErrors
     return rest;
   })
   .reset(addOpened, editOpened, batchFormClosed, formFinished, sessionEnded);
-$confirmingBatchDelete.on(batchDeleteRequested, () => true).reset(batchDeleteCancelled, deleteBatchFx, batchFormClosed, formFinished, sessionEnded);
+$confirmingBatchDelete
+  .on(batchDeleteRequested, () => true)
+  .reset(batchDeleteCancelled, deleteBatchFx, batchFormClosed, formFinished, sessionEnded);
 
 // ---------------------------------------------------------------- saving
 
@@ -153,17 +175,38 @@ sample({
   target: editBatchFx,
 });
 // A 400 names its fields ('already has batch number'): they show under the inputs.
-const serverFieldErrors = (error: Error): BatchFieldErrors => firstPerField(Object.fromEntries(Object.entries(fieldMessages(error)).map(([k, v]) => [k, [v]])));
+const serverFieldErrors = (error: Error): BatchFieldErrors =>
+  firstPerField(Object.fromEntries(Object.entries(fieldMessages(error)).map(([k, v]) => [k, [v]])));
 $batchErrors.on([addBatchFx.failData, editBatchFx.failData], (errors, error) => ({ ...errors, ...serverFieldErrors(error) }));
 
 sample({ clock: deleteBatchFx.done, source: $batchFormMode, filter: (mode) => mode === 'edit', target: formFinished });
 sample({ clock: [addBatchFx.done, editBatchFx.done], target: formFinished });
 sample({ clock: [addBatchFx.done, editBatchFx.done, deleteBatchFx.done], fn: () => undefined, target: batchesRequested });
 
-sample({ clock: addBatchFx.doneData, fn: (b) => ({ tone: 'success' as const, title: BATCH_RESULT.added, message: `BATCH ${b.batch_no} (${b.batch_type_name}, ${b.batchVolume} fl.oz.) is in the Batch List.` }), target: batchResult.shown });
-sample({ clock: editBatchFx.doneData, fn: (b) => ({ tone: 'success' as const, title: BATCH_RESULT.edited, message: `BATCH ${b.batch_no} is saved.` }), target: batchResult.shown });
-sample({ clock: addBatchFx.failData, fn: (e) => ({ tone: 'danger' as const, title: BATCH_RESULT.addFailed, message: serverReason(e) }), target: batchResult.shown });
-sample({ clock: editBatchFx.failData, fn: (e) => ({ tone: 'danger' as const, title: BATCH_RESULT.editFailed, message: serverReason(e) }), target: batchResult.shown });
+sample({
+  clock: addBatchFx.doneData,
+  fn: (b) => ({
+    tone: 'success' as const,
+    title: BATCH_RESULT.added,
+    message: `BATCH ${b.batch_no} (${b.batch_type_name}, ${b.batchVolume} fl.oz.) is in the Batch List.`,
+  }),
+  target: batchResult.shown,
+});
+sample({
+  clock: editBatchFx.doneData,
+  fn: (b) => ({ tone: 'success' as const, title: BATCH_RESULT.edited, message: `BATCH ${b.batch_no} is saved.` }),
+  target: batchResult.shown,
+});
+sample({
+  clock: addBatchFx.failData,
+  fn: (e) => ({ tone: 'danger' as const, title: BATCH_RESULT.addFailed, message: serverReason(e) }),
+  target: batchResult.shown,
+});
+sample({
+  clock: editBatchFx.failData,
+  fn: (e) => ({ tone: 'danger' as const, title: BATCH_RESULT.editFailed, message: serverReason(e) }),
+  target: batchResult.shown,
+});
 
 // ---------------------------------------------------------------- delete (edit only, after the question)
 
@@ -174,12 +217,20 @@ sample({
   fn: ({ batch }) => batch!.id,
   target: deleteBatchFx,
 });
-sample({ clock: deleteBatchFx.done, fn: () => ({ tone: 'success' as const, title: BATCH_RESULT.deleted, message: BATCH_RESULT.deletedText }), target: batchResult.shown });
+sample({
+  clock: deleteBatchFx.done,
+  fn: () => ({ tone: 'success' as const, title: BATCH_RESULT.deleted, message: BATCH_RESULT.deletedText }),
+  target: batchResult.shown,
+});
 sample({
   clock: deleteBatchFx.failData,
   fn: (e) => {
     const reason = serverReason(e);
-    return { tone: 'danger' as const, title: BATCH_RESULT.deleteFailed, message: reason ? `${BATCH_RESULT.deleteFailedText} ${reason}` : BATCH_RESULT.deleteFailedText };
+    return {
+      tone: 'danger' as const,
+      title: BATCH_RESULT.deleteFailed,
+      message: reason ? `${BATCH_RESULT.deleteFailedText} ${reason}` : BATCH_RESULT.deleteFailedText,
+    };
   },
   target: batchResult.shown,
 });

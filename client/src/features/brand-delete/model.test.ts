@@ -17,7 +17,8 @@ import {
   transferTargetConfirmed,
 } from './model';
 
-const brand = (id: number, name: string, device_count: number) => ({ id, name, device_count, clients: [], deviceSerials: [] }) as unknown as BrandAnswer;
+const brand = (id: number, name: string, device_count: number) =>
+  ({ id, name, device_count, clients: [], deviceSerials: [] }) as unknown as BrandAnswer;
 const BRANDS = [brand(1, 'SunStop', 3), brand(2, 'Bayou', 0), brand(3, 'Gulf', 5)];
 
 function setup(fail = false) {
@@ -25,11 +26,14 @@ function setup(fail = false) {
   const scope = fork({
     values: [[$brands, BRANDS]],
     handlers: [
-      [deleteBrandFx, async (p: { id: number; transferBrandId: number | null }) => {
-        calls.push(p);
-        if (fail) throw new HttpError(500, null);
-        return { detail: 'Brand deleted', transferred: p.transferBrandId ? 3 : 0 };
-      }],
+      [
+        deleteBrandFx,
+        async (p: { id: number; transferBrandId: number | null }) => {
+          calls.push(p);
+          if (fail) throw new HttpError(500, null);
+          return { detail: 'Brand deleted', transferred: p.transferBrandId ? 3 : 0 };
+        },
+      ],
       [fetchBrandsFx, async () => BRANDS],
       [fetchDevicesFx, async () => []],
       [brandDeleteResult.timerFx, async () => -1],
@@ -53,7 +57,10 @@ describe('brand delete dialog', () => {
     expect(scope.getState($deleteStep)).toBe('confirm');
     await allSettled(brandDeleteConfirmed, { scope });
     expect(calls).toEqual([{ id: 1, transferBrandId: 3 }]);
-    expect(scope.getState(brandDeleteResult.$result)).toMatchObject({ title: 'BRAND DELETED', message: 'SunStop is deleted. 3 devices moved to Gulf.' });
+    expect(scope.getState(brandDeleteResult.$result)).toMatchObject({
+      title: 'BRAND DELETED',
+      message: 'SunStop is deleted. 3 devices moved to Gulf.',
+    });
     expect(scope.getState($deleteStep)).toBe('closed');
   });
 

@@ -23,7 +23,10 @@ export const BRAND_DELETE_TEXT = {
 } as const;
 
 export const deleteBrandFx = createApiFx(({ id, transferBrandId }: { id: number; transferBrandId: number | null }) =>
-  http<DeleteBrandAnswer>(`/api/v1/deleteBrand/${id}`, { method: 'POST', json: transferBrandId === null ? {} : { transferBrandId } }),
+  http<DeleteBrandAnswer>(`/api/v1/deleteBrand/${id}`, {
+    method: 'POST',
+    json: transferBrandId === null ? {} : { transferBrandId },
+  }),
 );
 
 export const brandDeleteRequested = createEvent<BrandAnswer>();
@@ -58,9 +61,18 @@ export const $transferChoices = sample({
 
 // 'No' to the transfer: the devices keep no brand.
 $transferTarget.on(transferAnswered, (target, yes) => (yes ? target : null));
-const picked = sample({ clock: transferTargetConfirmed, source: { step: $deleteStep, target: $transferTarget }, filter: ({ step }) => step === 'transfer-pick' });
+const picked = sample({
+  clock: transferTargetConfirmed,
+  source: { step: $deleteStep, target: $transferTarget },
+  filter: ({ step }) => step === 'transfer-pick',
+});
 sample({ clock: picked, filter: ({ target }) => target !== null, fn: () => 'confirm' as const, target: $deleteStep });
-sample({ clock: picked, filter: ({ target }) => target === null, fn: () => 'Choose the brand that takes the devices.', target: $transferTargetError });
+sample({
+  clock: picked,
+  filter: ({ target }) => target === null,
+  fn: () => 'Choose the brand that takes the devices.',
+  target: $transferTargetError,
+});
 
 sample({
   clock: brandDeleteConfirmed,
@@ -83,4 +95,8 @@ sample({
   },
   target: brandDeleteResult.shown,
 });
-sample({ clock: deleteBrandFx.fail, fn: () => ({ tone: 'danger' as const, title: BRAND_DELETE_TEXT.failed, message: null }), target: brandDeleteResult.shown });
+sample({
+  clock: deleteBrandFx.fail,
+  fn: () => ({ tone: 'danger' as const, title: BRAND_DELETE_TEXT.failed, message: null }),
+  target: brandDeleteResult.shown,
+});

@@ -23,12 +23,47 @@ import {
   withClient,
 } from './model';
 
-const user = (access: string) => ({ id: 1, email: `${access}@demo.test`, role: access === 'client' ? 'client' : 'distributor', user_type: access, access }) as unknown as CurrentUser;
-const SUNSTOP = { id: 3, name: 'SunStop', image: '/u/s.png', image_url: '/u/s.png', clients: [{ id: 7, email: 'c1@x.test', name: 'C1', company: 'One' }], deviceSerials: [], device_count: 0 } as BrandAnswer;
+const user = (access: string) =>
+  ({
+    id: 1,
+    email: `${access}@demo.test`,
+    role: access === 'client' ? 'client' : 'distributor',
+    user_type: access,
+    access,
+  }) as unknown as CurrentUser;
+const SUNSTOP = {
+  id: 3,
+  name: 'SunStop',
+  image: '/u/s.png',
+  image_url: '/u/s.png',
+  clients: [{ id: 7, email: 'c1@x.test', name: 'C1', company: 'One' }],
+  deviceSerials: [],
+  device_count: 0,
+} as BrandAnswer;
 /** GET /api/v1/myUser: a client on SunStop and one with no brand yet. */
 const CLIENT_USERS: ClientUser[] = [
-  { id: 7, email: 'c1@x.test', name: 'C1', company: 'One', phone: '', brands: [{ id: 3, name: 'SunStop' }], profile_url: null, is_enable_notification_email: false, is_enable_notification_phone: false },
-  { id: 8, email: 'c2@x.test', name: 'C2', company: 'Two', phone: '', brands: [], profile_url: null, is_enable_notification_email: false, is_enable_notification_phone: false },
+  {
+    id: 7,
+    email: 'c1@x.test',
+    name: 'C1',
+    company: 'One',
+    phone: '',
+    brands: [{ id: 3, name: 'SunStop' }],
+    profile_url: null,
+    is_enable_notification_email: false,
+    is_enable_notification_phone: false,
+  },
+  {
+    id: 8,
+    email: 'c2@x.test',
+    name: 'C2',
+    company: 'Two',
+    phone: '',
+    brands: [],
+    profile_url: null,
+    is_enable_notification_email: false,
+    is_enable_notification_phone: false,
+  },
 ];
 const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' });
 
@@ -106,12 +141,18 @@ describe('ADD NEW BRAND and brand details', () => {
   });
 
   it('a failed add says FAIL TO ADD BRAND and puts the server’s field message under the name', async () => {
-    const { scope } = setup('distributor', () => Promise.reject(new HttpError(400, { name: ['A brand with this name already exists.'] })));
+    const { scope } = setup('distributor', () =>
+      Promise.reject(new HttpError(400, { name: ['A brand with this name already exists.'] })),
+    );
     await allSettled(brandAddOpened, { scope });
     await allSettled(brandNameChanged, { scope, params: 'SunStop' });
     await allSettled(brandImageChosen, { scope, params: png() });
     await allSettled(brandFormSubmitted, { scope });
-    expect(scope.getState(brandResult.$result)).toMatchObject({ tone: 'danger', title: 'FAIL TO ADD BRAND', message: 'A brand with this name already exists.' });
+    expect(scope.getState(brandResult.$result)).toMatchObject({
+      tone: 'danger',
+      title: 'FAIL TO ADD BRAND',
+      message: 'A brand with this name already exists.',
+    });
     expect(scope.getState($brandErrors).name).toBe('A brand with this name already exists.');
     expect(scope.getState($brandFormMode)).toBe('add');
   });

@@ -60,7 +60,8 @@ export function checkBrandForm(form: BrandFormValues, existingImage: string | nu
 
 // ---------------------------------------------------------------- calls
 
-const assignClients = (brandId: number, clientEmails: string[]) => http<BrandAnswer>('/api/v1/assignBrandToClient', { method: 'POST', json: { brandId, clientEmails } });
+const assignClients = (brandId: number, clientEmails: string[]) =>
+  http<BrandAnswer>('/api/v1/assignBrandToClient', { method: 'POST', json: { brandId, clientEmails } });
 
 /** addBrand answers the id; the clients follow (spec section 7: 'then assignBrandToClient'). */
 export const addBrandFx = createApiFx(async ({ name, image, clients }: { name: string; image: File; clients: string[] }) => {
@@ -71,15 +72,17 @@ export const addBrandFx = createApiFx(async ({ name, image, clients }: { name: s
   return clients.length ? assignClients(brand.id, clients) : brand;
 });
 /** PUT only what changed (name and/or logo), then the client set, which replaces the old one. */
-export const editBrandFx = createApiFx(async ({ id, name, image, clients }: { id: number; name: string | null; image: File | null; clients: string[] }) => {
-  if (name !== null || image) {
-    const form = new FormData();
-    if (name !== null) form.set('name', name.trim());
-    if (image) form.set('image', image);
-    await sendForm<BrandAnswer>(`/api/v1/brand/${id}`, 'PUT', form);
-  }
-  return assignClients(id, clients);
-});
+export const editBrandFx = createApiFx(
+  async ({ id, name, image, clients }: { id: number; name: string | null; image: File | null; clients: string[] }) => {
+    if (name !== null || image) {
+      const form = new FormData();
+      if (name !== null) form.set('name', name.trim());
+      if (image) form.set('image', image);
+      await sendForm<BrandAnswer>(`/api/v1/brand/${id}`, 'PUT', form);
+    }
+    return assignClients(id, clients);
+  },
+);
 
 // ---------------------------------------------------------------- events and stores
 
@@ -98,7 +101,9 @@ export const brandResult = createResultPopup({ ms: BRAND_RESULT_MS, resetOn: [se
 export const $canManageBrands = $accessLevel.map((level) => level === 'distributor');
 export const $brandFormMode = createStore<BrandFormMode>('closed');
 export const $editedBrandId = createStore<number | null>(null);
-export const $editedBrand = combine($brands, $editedBrandId, (brands, id) => (id === null ? null : (brands.find((b) => b.id === id) ?? null)));
+export const $editedBrand = combine($brands, $editedBrandId, (brands, id) =>
+  id === null ? null : (brands.find((b) => b.id === id) ?? null),
+);
 export const $brandForm = createStore<BrandFormValues>(EMPTY_BRAND_FORM, { serialize: 'ignore' });
 export const $brandErrors = createStore<BrandFieldErrors>({});
 export const $brandSaving = combine(addBrandFx.pending, editBrandFx.pending, (a, e) => a || e);
@@ -115,7 +120,10 @@ const editOpened = sample({ clock: detailOpened, filter: $canManageBrands });
 sample({ clock: [addOpened, editOpened], fn: () => undefined, target: clientUsersRequested });
 sample({ clock: sessionEnded, fn: () => undefined, target: clientUsersCleared });
 
-$brandFormMode.on(addOpened, () => 'add').on(editOpened, () => 'edit').reset(brandFormClosed, formFinished, sessionEnded);
+$brandFormMode
+  .on(addOpened, () => 'add')
+  .on(editOpened, () => 'edit')
+  .reset(brandFormClosed, formFinished, sessionEnded);
 $editedBrandId.on(editOpened, (_, brand) => brand.id).reset(addOpened, brandFormClosed, formFinished, sessionEnded);
 $brandForm
   .on(editOpened, (_, brand) => formOfBrand(brand))
@@ -135,7 +143,12 @@ const checked = sample({
   clock: brandFormSubmitted,
   source: { form: $brandForm, mode: $brandFormMode, brand: $editedBrand, saving: $brandSaving },
   filter: ({ mode, saving }) => mode !== 'closed' && !saving,
-  fn: ({ form, mode, brand }) => ({ form, mode, brand, errors: checkBrandForm(form, mode === 'edit' ? (brand?.image_url ?? null) : null) }),
+  fn: ({ form, mode, brand }) => ({
+    form,
+    mode,
+    brand,
+    errors: checkBrandForm(form, mode === 'edit' ? (brand?.image_url ?? null) : null),
+  }),
 });
 $brandErrors.on(checked, (_, { errors }) => errors);
 const valid = sample({ clock: checked, filter: ({ errors }) => Object.keys(errors).length === 0 });
@@ -148,7 +161,12 @@ sample({
 sample({
   clock: valid,
   filter: ({ mode, brand }) => mode === 'edit' && brand !== null,
-  fn: ({ form, brand }) => ({ id: brand!.id, name: form.name.trim() === brand!.name ? null : form.name, image: form.image, clients: chosenClients(form.clients) }),
+  fn: ({ form, brand }) => ({
+    id: brand!.id,
+    name: form.name.trim() === brand!.name ? null : form.name,
+    image: form.image,
+    clients: chosenClients(form.clients),
+  }),
   target: editBrandFx,
 });
 
@@ -169,9 +187,29 @@ sample({ clock: [addBrandFx.done, editBrandFx.done], fn: () => undefined, target
 export const brandSaved = createEvent<BrandAnswer>();
 sample({ clock: [addBrandFx.doneData, editBrandFx.doneData], target: brandSaved });
 
-const clientsText = (b: BrandAnswer) => (b.clients.length ? ` Clients: ${b.clients.map((c) => c.company || c.email).join(', ')}.` : '');
-sample({ clock: addBrandFx.doneData, fn: (b) => ({ tone: 'success' as const, title: BRAND_RESULT.added, message: `${b.name} is in the Brand List.${clientsText(b)}` }), target: brandResult.shown });
-sample({ clock: editBrandFx.doneData, fn: (b) => ({ tone: 'success' as const, title: BRAND_RESULT.edited, message: `${b.name} is saved.${clientsText(b)}` }), target: brandResult.shown });
-sample({ clock: addBrandFx.failData, fn: (e) => ({ tone: 'danger' as const, title: BRAND_RESULT.addFailed, message: serverReason(e) }), target: brandResult.shown });
-sample({ clock: editBrandFx.failData, fn: (e) => ({ tone: 'danger' as const, title: BRAND_RESULT.editFailed, message: serverReason(e) }), target: brandResult.shown });
-
+const clientsText = (b: BrandAnswer) =>
+  b.clients.length ? ` Clients: ${b.clients.map((c) => c.company || c.email).join(', ')}.` : '';
+sample({
+  clock: addBrandFx.doneData,
+  fn: (b) => ({
+    tone: 'success' as const,
+    title: BRAND_RESULT.added,
+    message: `${b.name} is in the Brand List.${clientsText(b)}`,
+  }),
+  target: brandResult.shown,
+});
+sample({
+  clock: editBrandFx.doneData,
+  fn: (b) => ({ tone: 'success' as const, title: BRAND_RESULT.edited, message: `${b.name} is saved.${clientsText(b)}` }),
+  target: brandResult.shown,
+});
+sample({
+  clock: addBrandFx.failData,
+  fn: (e) => ({ tone: 'danger' as const, title: BRAND_RESULT.addFailed, message: serverReason(e) }),
+  target: brandResult.shown,
+});
+sample({
+  clock: editBrandFx.failData,
+  fn: (e) => ({ tone: 'danger' as const, title: BRAND_RESULT.editFailed, message: serverReason(e) }),
+  target: brandResult.shown,
+});

@@ -8,12 +8,21 @@ import { http, segment } from '../../shared/api';
  * The device panel's control model (widgets/device-panel/controls.model.ts) runs them.
  */
 export type DeviceConfigKind = 'maintenance' | 'vandalism' | 'active';
-const FIELD: Record<DeviceConfigKind, string> = { maintenance: 'is_enabled_maintenance', vandalism: 'is_enabled_vandalism', active: 'active' };
+const FIELD: Record<DeviceConfigKind, string> = {
+  maintenance: 'is_enabled_maintenance',
+  vandalism: 'is_enabled_vandalism',
+  active: 'active',
+};
 
 export const CONFIG_SAVED = 'Your config setup has been successfully saved.';
 
 export const setDeviceConfig = async (serial: string, kind: DeviceConfigKind, value: boolean): Promise<DeviceAnswer> =>
-  deviceOfWriteAnswer(await http<DeviceWriteAnswer>(`/api/v1/set_device_config/${segment(serial)}`, { method: 'POST', json: { [FIELD[kind]]: value } }));
+  deviceOfWriteAnswer(
+    await http<DeviceWriteAnswer>(`/api/v1/set_device_config/${segment(serial)}`, {
+      method: 'POST',
+      json: { [FIELD[kind]]: value },
+    }),
+  );
 
 export function deviceConfigText(kind: DeviceConfigKind, value: boolean): string {
   switch (kind) {

@@ -38,6 +38,18 @@ export const $canManageDevices = $accessLevel.map((level) => level === 'distribu
  */
 export type DeviceFormAsk = { count: number; serial: string | null };
 export const $deviceFormAsk = createStore<DeviceFormAsk>({ count: 0, serial: null });
-sample({ clock: addDeviceOpened, source: $deviceFormAsk, filter: $canManageDevices, fn: ({ count }): DeviceFormAsk => ({ count: count + 1, serial: null }), target: $deviceFormAsk });
-sample({ clock: editDeviceOpened, source: $deviceFormAsk, filter: $canManageDevices, fn: ({ count }, serial): DeviceFormAsk => ({ count: count + 1, serial }), target: $deviceFormAsk });
+sample({
+  clock: addDeviceOpened,
+  source: $deviceFormAsk,
+  filter: $canManageDevices,
+  fn: ({ count }): DeviceFormAsk => ({ count: count + 1, serial: null }),
+  target: $deviceFormAsk,
+});
+sample({
+  clock: editDeviceOpened,
+  source: $deviceFormAsk,
+  filter: $canManageDevices,
+  fn: ({ count }, serial): DeviceFormAsk => ({ count: count + 1, serial }),
+  target: $deviceFormAsk,
+});
 $deviceFormAsk.reset(sessionEnded);

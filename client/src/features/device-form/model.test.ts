@@ -55,17 +55,36 @@ import {
 import { pinNamed, pinPlacedOnMap, placeOnMapRequested, placingOnMapEnded } from './entry';
 
 const user = (access: CurrentUser['access']) =>
-  ({ id: 1, email: `${access}@demo.test`, role: access === 'client' ? 'client' : 'distributor', user_type: access, access }) as unknown as CurrentUser;
+  ({
+    id: 1,
+    email: `${access}@demo.test`,
+    role: access === 'client' ? 'client' : 'distributor',
+    user_type: access,
+    access,
+  }) as unknown as CurrentUser;
 
 const batch = (id: number, batchType: number, status: BatchAnswer['status'], is_recalled = false) =>
-  ({ id, batchType, batch_type: batchType, batch_no: `B${id}`, batchNumber: `B${id}`, expire_date: '2030-01-01', status, is_recalled }) as BatchAnswer;
+  ({
+    id,
+    batchType,
+    batch_type: batchType,
+    batch_no: `B${id}`,
+    batchNumber: `B${id}`,
+    expire_date: '2030-01-01',
+    status,
+    is_recalled,
+  }) as BatchAnswer;
 
 const BATCHES: Record<number, BatchAnswer[]> = {
   1: [batch(11, 1, 'IN_USE'), batch(12, 1, 'EXPIRED'), batch(13, 1, 'ALMOST_EXPIRED'), batch(14, 1, 'NOT_IN_USE', true)],
   2: [batch(21, 2, 'NOT_IN_USE'), batch(22, 2, 'EXPIRED')],
 };
 const NEW_ORLEANS = { name: 'New Orleans', county: 'Orleans Parish', state: 'LA', lat: 29.95, lng: -90.07, distanceKm: 5.2 };
-const BATON_ROUGE: PlaceSuggestion = { place_id: 'gz:1', description: 'Baton Rouge, LA, USA', location: { lat: 30.45, lng: -91.15 } };
+const BATON_ROUGE: PlaceSuggestion = {
+  place_id: 'gz:1',
+  description: 'Baton Rouge, LA, USA',
+  location: { lat: 30.45, lng: -91.15 },
+};
 
 const placed = (serial: string, fields: Partial<DeviceAnswer> = {}) =>
   ({
@@ -91,23 +110,55 @@ const placed = (serial: string, fields: Partial<DeviceAnswer> = {}) =>
  * result popup's timer ends for another popup (-1), so a popup stays for the test to read unless
  * `closeResults` lets timers end for the popup they were started for.
  */
-function setup(options: { access?: CurrentUser['access']; add?: (input: DeviceFormInput) => Promise<DeviceAnswer>; remove?: (serial: string) => Promise<string>; closeResults?: boolean } = {}) {
+function setup(
+  options: {
+    access?: CurrentUser['access'];
+    add?: (input: DeviceFormInput) => Promise<DeviceAnswer>;
+    remove?: (serial: string) => Promise<string>;
+    closeResults?: boolean;
+  } = {},
+) {
   const calls: string[] = [];
   const sent: unknown[] = [];
   const scope = fork({
     values: [[$user, user(options.access ?? 'distributor')]],
     handlers: [
-      [fetchAvailableFx, async () => (calls.push('available'), [{ serial: 'SP260001', left_pump_type: 'Sunscreen', right_pump_type: 'Sanitizer', core_ver: '1.1.2' }])],
+      [
+        fetchAvailableFx,
+        async () => (
+          calls.push('available'),
+          [{ serial: 'SP260001', left_pump_type: 'Sunscreen', right_pump_type: 'Sanitizer', core_ver: '1.1.2' }]
+        ),
+      ],
       [fetchBrandsFx, async () => (calls.push('brands'), [{ id: 3, name: 'SunStop' }])],
       [fetchBatchesFx, async (code: number) => (calls.push(`batches:${code}`), BATCHES[code] ?? [])],
       [fetchDeviceFx, async (serial: string) => (calls.push(`device:${serial}`), placed(serial))],
-      [fetchSuggestionsFx, async (input: string) => (calls.push(`places:${input}`), input.startsWith('Baton') ? [BATON_ROUGE] : [])],
+      [
+        fetchSuggestionsFx,
+        async (input: string) => (calls.push(`places:${input}`), input.startsWith('Baton') ? [BATON_ROUGE] : []),
+      ],
       [suggestDelayFx, async (input: string) => input],
       [coordinateDelayFx, async (typed: CoordinateText) => typed],
-      [fetchNearestPlaceFx, async (point: { lat: number; lng: number }) => (calls.push(`nearest:${point.lat},${point.lng}`), point.lat > 0 ? NEW_ORLEANS : null)],
+      [
+        fetchNearestPlaceFx,
+        async (point: { lat: number; lng: number }) => (
+          calls.push(`nearest:${point.lat},${point.lng}`),
+          point.lat > 0 ? NEW_ORLEANS : null
+        ),
+      ],
       [resultTimerFx, async (seq: number) => (options.closeResults ? seq : -1)],
-      [addDeviceFx, options.add ?? (async (input: DeviceFormInput) => (sent.push(input), placed(input.serialNumber, { address: input.address })))],
-      [editDeviceFx, async ({ serial, input }: { serial: string; input: DeviceFormInput }) => (sent.push({ serial, ...input }), placed(serial, { label: input.deviceName }))],
+      [
+        addDeviceFx,
+        options.add ??
+          (async (input: DeviceFormInput) => (sent.push(input), placed(input.serialNumber, { address: input.address }))),
+      ],
+      [
+        editDeviceFx,
+        async ({ serial, input }: { serial: string; input: DeviceFormInput }) => (
+          sent.push({ serial, ...input }),
+          placed(serial, { label: input.deviceName })
+        ),
+      ],
       [deleteDeviceFx, options.remove ?? (async (serial: string) => (calls.push(`delete:${serial}`), serial))],
       // A write re-reads the map's pins (the full list only where a view had read it).
       [fetchDevicePinsFx, async () => (calls.push('devices'), [])],
@@ -185,7 +236,11 @@ describe('device form model', () => {
     expect(calls).toContain('batches:2');
     expect(scope.getState($leftBatches).map((b) => b.id)).toEqual([11, 13]);
     expect(scope.getState($rightBatches).map((b) => b.id)).toEqual([21]);
-    expect(Object.values(scope.getState($batchChoices)).flat().some((b) => b.status === 'EXPIRED')).toBe(false);
+    expect(
+      Object.values(scope.getState($batchChoices))
+        .flat()
+        .some((b) => b.status === 'EXPIRED'),
+    ).toBe(false);
   });
 
   it('adds: sends the checked form, shows DEVICE ADDED, closes, and re-reads the devices and the overview', async () => {
@@ -196,7 +251,12 @@ describe('device form model', () => {
     expect(calls).toEqual(expect.arrayContaining(['brands', 'available', 'batches:1']));
     expect(scope.getState($availableStatus)).toBe('ready');
     await fillValidAdd(scope);
-    expect(scope.getState($form)).toMatchObject({ leftPumpType: 'Sunscreen', rightPumpType: 'Sanitizer', address: 'Baton Rouge, LA, USA', location: { lat: 30.45, lng: -91.15 } });
+    expect(scope.getState($form)).toMatchObject({
+      leftPumpType: 'Sunscreen',
+      rightPumpType: 'Sanitizer',
+      address: 'Baton Rouge, LA, USA',
+      location: { lat: 30.45, lng: -91.15 },
+    });
 
     calls.length = 0;
     await allSettled(formSubmitted, { scope });
@@ -232,7 +292,11 @@ describe('device form model', () => {
     await fillValidAdd(scope);
     calls.length = 0;
     await allSettled(formSubmitted, { scope });
-    expect(scope.getState($result)).toMatchObject({ tone: 'danger', title: 'FAIL TO ADD DEVICE', message: 'Number 7 is already used at this site (S/N SP1).' });
+    expect(scope.getState($result)).toMatchObject({
+      tone: 'danger',
+      title: 'FAIL TO ADD DEVICE',
+      message: 'Number 7 is already used at this site (S/N SP1).',
+    });
     expect(scope.getState($errors).deviceNumber).toBe('Number 7 is already used at this site (S/N SP1).');
     expect(scope.getState($mode)).toBe('add');
     expect(calls).not.toContain('devices');
@@ -244,10 +308,21 @@ describe('device form model', () => {
     const unwatch = deviceDeleted.watch((s) => deleted.push(s));
     await allSettled(editDeviceOpened, { scope, params: 'A1' });
     expect(calls).toContain('device:A1');
-    expect(scope.getState($form)).toMatchObject({ serialNumber: 'A1', deviceName: 'Pier 1', brandId: '3', deviceNumber: '4', batchNumber: '11', batch2Number: '21', locationEventType: 'EVENT', imei: '350000000000001' });
+    expect(scope.getState($form)).toMatchObject({
+      serialNumber: 'A1',
+      deviceName: 'Pier 1',
+      brandId: '3',
+      deviceNumber: '4',
+      batchNumber: '11',
+      batch2Number: '21',
+      locationEventType: 'EVENT',
+      imei: '350000000000001',
+    });
     await allSettled(fieldChanged, { scope, params: { field: 'deviceName', value: 'Pier 2' } });
     await allSettled(formSubmitted, { scope });
-    expect(sent).toEqual([expect.objectContaining({ serial: 'A1', serialNumber: 'A1', deviceName: 'Pier 2', location: { lat: 29.98, lng: -90.15 } })]);
+    expect(sent).toEqual([
+      expect.objectContaining({ serial: 'A1', serialNumber: 'A1', deviceName: 'Pier 2', location: { lat: 29.98, lng: -90.15 } }),
+    ]);
     expect(scope.getState($mode)).toBe('closed');
 
     await allSettled(editDeviceOpened, { scope, params: 'A1' });
@@ -323,7 +398,7 @@ describe('device form model', () => {
 describe('placing the device by hand (issue 42)', () => {
   const MAGAZINE_ST = { lat: 29.9213, lng: -90.1036 };
 
-  it("a street address no suggestion knows: the pin dropped on the map saves the device there, named by the nearest town", async () => {
+  it('a street address no suggestion knows: the pin dropped on the map saves the device there, named by the nearest town', async () => {
     const { scope, sent, calls } = setup();
     const asked: unknown[] = [];
     const named: (string | null)[] = [];
@@ -344,7 +419,11 @@ describe('placing the device by hand (issue 42)', () => {
     expect(scope.getState($coordinateText)).toEqual({ lat: '29.921300', lng: '-90.103600' });
     expect(scope.getState($errors).address).toBeUndefined();
     expect(calls).toContain('nearest:29.9213,-90.1036');
-    expect(scope.getState($pinName)).toEqual({ status: 'ready', text: 'New Orleans, LA · Orleans Parish · 5.2 km', town: 'New Orleans, LA' });
+    expect(scope.getState($pinName)).toEqual({
+      status: 'ready',
+      text: 'New Orleans, LA · Orleans Parish · 5.2 km',
+      town: 'New Orleans, LA',
+    });
     expect(named.at(-1)).toBe('New Orleans, LA · Orleans Parish · 5.2 km');
     // The typed street stays (only an empty address takes the town's name), and typing more keeps the pin.
     expect(scope.getState($form).address).toBe('6500 Magazine St New Orleans');

@@ -12,9 +12,30 @@ import { countiesRequested } from '../../entities/county';
 import { devicesRequested } from '../../entities/device';
 import { overviewRequested } from '../../entities/overview';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, GENERIC_FAILURE, http, HttpError, nearestPlace, nearestPlaceText, segment, serverReason } from '../../shared/api';
+import {
+  createApiFx,
+  GENERIC_FAILURE,
+  http,
+  HttpError,
+  nearestPlace,
+  nearestPlaceText,
+  segment,
+  serverReason,
+} from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
-import { $canManageDevices, addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened, pinNamed, pinPlacedOnMap, placeOnMapRequested, placingOnMapEnded, type LatLngPoint } from './entry';
+import {
+  $canManageDevices,
+  addDeviceOpened,
+  deviceDeleted,
+  deviceFormClosed,
+  deviceSaved,
+  editDeviceOpened,
+  pinNamed,
+  pinPlacedOnMap,
+  placeOnMapRequested,
+  placingOnMapEnded,
+  type LatLngPoint,
+} from './entry';
 
 export { addDeviceOpened, deviceDeleted, deviceFormClosed, deviceSaved, editDeviceOpened } from './entry';
 
@@ -48,7 +69,10 @@ export type DeviceFormValues = {
   simSerialNumber: string;
 };
 /** The fields typed or chosen directly (address and serial have their own events). */
-export type EnteredField = Exclude<keyof DeviceFormValues, 'location' | 'address' | 'serialNumber' | 'leftPumpType' | 'rightPumpType' | 'locationEventType'>;
+export type EnteredField = Exclude<
+  keyof DeviceFormValues,
+  'location' | 'address' | 'serialNumber' | 'leftPumpType' | 'rightPumpType' | 'locationEventType'
+>;
 export type FieldErrors = Partial<Record<keyof DeviceFormValues, string>>;
 
 /** GET /api/v1/avaliableDevice: a provisioned serial that is not placed yet. */
@@ -74,7 +98,8 @@ export function parseCoordinates(typed: CoordinateText): LatLngPoint | null {
   const lng = read(typed.lng, 180);
   return lat === null || lng === null ? null : { lat, lng };
 }
-const coordinateText = (point: LatLngPoint | null): CoordinateText => (point ? { lat: point.lat.toFixed(6), lng: point.lng.toFixed(6) } : { lat: '', lng: '' });
+const coordinateText = (point: LatLngPoint | null): CoordinateText =>
+  point ? { lat: point.lat.toFixed(6), lng: point.lng.toFixed(6) } : { lat: '', lng: '' };
 
 /** Spec section 8, word for word. */
 export const RESULT_TEXT = {
@@ -150,7 +175,8 @@ export function formInput(form: DeviceFormValues): Record<string, unknown> {
 /** Field messages keyed like the form; the coordinate's message shows under the address. */
 export function formErrorsOf(body: Record<string, unknown>): FieldErrors {
   const errors: FieldErrors = {};
-  const first = (v: unknown) => (Array.isArray(v) ? (v.find((m) => typeof m === 'string') as string | undefined) : typeof v === 'string' ? v : undefined);
+  const first = (v: unknown) =>
+    Array.isArray(v) ? (v.find((m) => typeof m === 'string') as string | undefined) : typeof v === 'string' ? v : undefined;
   for (const [key, value] of Object.entries(body)) {
     const message = first(value);
     if (!message) continue;
@@ -187,7 +213,8 @@ export async function checkForm(form: DeviceFormValues): Promise<Checked> {
 }
 
 /** Batches a pump may be given: never an EXPIRED one (spec section 4), nor a recalled lot. */
-export const choosableBatches = (batches: readonly BatchAnswer[]): BatchAnswer[] => batches.filter((b) => b.status !== 'EXPIRED' && !b.is_recalled);
+export const choosableBatches = (batches: readonly BatchAnswer[]): BatchAnswer[] =>
+  batches.filter((b) => b.status !== 'EXPIRED' && !b.is_recalled);
 
 // ---------------------------------------------------------------- calls
 
@@ -199,7 +226,9 @@ export const fetchSuggestionsFx = createApiFx(async (input: string) => {
   const query = new URLSearchParams({ input, country: PLACE_COUNTRIES });
   return (await http<{ suggestions: PlaceSuggestion[] }>(`/api/v1/placeSuggestions?${query}`)).suggestions;
 });
-export const addDeviceFx = createApiFx((input: DeviceFormInput) => http<DeviceAnswer>('/api/v1/addDevice', { method: 'POST', json: input }));
+export const addDeviceFx = createApiFx((input: DeviceFormInput) =>
+  http<DeviceAnswer>('/api/v1/addDevice', { method: 'POST', json: input }),
+);
 export const editDeviceFx = createApiFx(({ serial, input }: { serial: string; input: DeviceFormInput }) =>
   http<DeviceAnswer>(`/api/v1/editDevice/${segment(serial)}`, { method: 'PUT', json: input }),
 );
@@ -210,10 +239,13 @@ export const deleteDeviceFx = createApiFx(async (serial: string) => {
 export const fetchNearestPlaceFx = createApiFx((point: LatLngPoint) => nearestPlace(point));
 /** Resolves with the coordinates typed once typing has paused. */
 export const coordinateDelayFx = createEffect(
-  (typed: CoordinateText) => new Promise<CoordinateText>((resolve) => window.setTimeout(() => resolve(typed), COORDINATE_DELAY_MS)),
+  (typed: CoordinateText) =>
+    new Promise<CoordinateText>((resolve) => window.setTimeout(() => resolve(typed), COORDINATE_DELAY_MS)),
 );
 /** Resolves with what was typed once typing has paused. */
-export const suggestDelayFx = createEffect((input: string) => new Promise<string>((resolve) => window.setTimeout(() => resolve(input), SUGGEST_DELAY_MS)));
+export const suggestDelayFx = createEffect(
+  (input: string) => new Promise<string>((resolve) => window.setTimeout(() => resolve(input), SUGGEST_DELAY_MS)),
+);
 
 // ---------------------------------------------------------------- events
 
@@ -270,28 +302,39 @@ export const $pinName = createStore<PinName>({ status: 'idle', text: null, town:
 export const $saving = combine(addDeviceFx.pending, editDeviceFx.pending, deleteDeviceFx.pending, (a, e, d) => a || e || d);
 
 export const $leftBatches = combine($form, $batchChoices, (form, choices) => choices[PUMP_TYPE_CODE[form.leftPumpType]] ?? []);
-export const $rightBatches = combine($form, $batchChoices, (form, choices) => (form.rightPumpType === 'Unspecified' ? [] : (choices[PUMP_TYPE_CODE[form.rightPumpType]] ?? [])));
+export const $rightBatches = combine($form, $batchChoices, (form, choices) =>
+  form.rightPumpType === 'Unspecified' ? [] : (choices[PUMP_TYPE_CODE[form.rightPumpType]] ?? []),
+);
 
 // ---------------------------------------------------------------- opening and closing
 
 const addOpened = sample({ clock: addDeviceOpened, filter: $canManageDevices });
 const editOpened = sample({ clock: editDeviceOpened, filter: $canManageDevices });
 
-$mode.on(addOpened, () => 'add').on(editOpened, () => 'edit').reset(deviceFormClosed, formFinished, sessionEnded);
+$mode
+  .on(addOpened, () => 'add')
+  .on(editOpened, () => 'edit')
+  .reset(deviceFormClosed, formFinished, sessionEnded);
 $editSerial.on(editOpened, (_, serial) => serial).reset(addOpened, deviceFormClosed, formFinished, sessionEnded);
 $form.reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
 $errors.reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
 $suggestions.reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded, suggestionChosen, suggestionsDismissed);
 $suggestStatus.reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded, suggestionChosen, suggestionsDismissed);
 // The question closes once the delete starts (deleteConfirmed reads it first: no delete without it).
-$confirmingDelete.on(deleteRequested, () => true).reset(deleteCancelled, deleteDeviceFx, deviceFormClosed, formFinished, sessionEnded);
+$confirmingDelete
+  .on(deleteRequested, () => true)
+  .reset(deleteCancelled, deleteDeviceFx, deviceFormClosed, formFinished, sessionEnded);
 $available.reset(sessionEnded);
 $brands.reset(sessionEnded);
 $batchChoices.reset(sessionEnded);
 
 sample({ clock: [addOpened, editOpened], fn: () => undefined, target: fetchBrandsFx });
 sample({ clock: addOpened, fn: () => undefined, target: fetchAvailableFx });
-sample({ clock: addOpened, fn: () => ({ left: EMPTY_FORM.leftPumpType, right: EMPTY_FORM.rightPumpType }), target: pumpTypesKnown });
+sample({
+  clock: addOpened,
+  fn: () => ({ left: EMPTY_FORM.leftPumpType, right: EMPTY_FORM.rightPumpType }),
+  target: pumpTypesKnown,
+});
 sample({ clock: editOpened, target: fetchDeviceFx });
 
 $available.on(fetchAvailableFx.doneData, (_, list) => list);
@@ -335,7 +378,14 @@ const serialPicked = sample({
 });
 $form.on(serialPicked, (form, { serial, device }) =>
   device && (device.left_pump_type !== form.leftPumpType || device.right_pump_type !== form.rightPumpType)
-    ? { ...form, serialNumber: serial, leftPumpType: device.left_pump_type, rightPumpType: device.right_pump_type, batchNumber: '', batch2Number: '' }
+    ? {
+        ...form,
+        serialNumber: serial,
+        leftPumpType: device.left_pump_type,
+        rightPumpType: device.right_pump_type,
+        batchNumber: '',
+        batch2Number: '',
+      }
     : { ...form, serialNumber: serial },
 );
 sample({
@@ -344,10 +394,20 @@ sample({
   fn: ({ device }) => ({ left: device!.left_pump_type, right: device!.right_pump_type }),
   target: pumpTypesKnown,
 });
-sample({ clock: pumpTypeChanged, source: $form, fn: (form) => ({ left: form.leftPumpType, right: form.rightPumpType }), target: pumpTypesKnown });
+sample({
+  clock: pumpTypeChanged,
+  source: $form,
+  fn: (form) => ({ left: form.leftPumpType, right: form.rightPumpType }),
+  target: pumpTypesKnown,
+});
 
 // The batches of each pump's fluid, read fresh whenever a form opens or a pump type is set.
-sample({ clock: pumpTypesKnown, filter: ({ left }) => left !== 'Unspecified', fn: ({ left }) => PUMP_TYPE_CODE[left], target: fetchBatchesFx });
+sample({
+  clock: pumpTypesKnown,
+  filter: ({ left }) => left !== 'Unspecified',
+  fn: ({ left }) => PUMP_TYPE_CODE[left],
+  target: fetchBatchesFx,
+});
 sample({
   clock: pumpTypesKnown,
   filter: ({ left, right }) => right !== 'Unspecified' && right !== left,
@@ -358,21 +418,27 @@ const batchesLoaded = fetchBatchesFx.done.map(({ params, result }) => ({ code: p
 $batchChoices.on(batchesLoaded, (choices, { code, batches }) => ({ ...choices, [code]: batches }));
 // A device's current batch that has since expired or been recalled is no choice any more.
 $form.on(batchesLoaded, (form, { code, batches }) => {
-  const keep = (id: string, type: PumpType) => id === '' || PUMP_TYPE_CODE[type] !== code || batches.some((b) => String(b.id) === id);
+  const keep = (id: string, type: PumpType) =>
+    id === '' || PUMP_TYPE_CODE[type] !== code || batches.some((b) => String(b.id) === id);
   const left = keep(form.batchNumber, form.leftPumpType);
   const right = form.rightPumpType === 'Unspecified' || keep(form.batch2Number, form.rightPumpType);
-  return left && right ? form : { ...form, batchNumber: left ? form.batchNumber : '', batch2Number: right ? form.batch2Number : '' };
+  return left && right
+    ? form
+    : { ...form, batchNumber: left ? form.batchNumber : '', batch2Number: right ? form.batch2Number : '' };
 });
 
 // Address: typing leaves no coordinate from a suggestion; a chosen suggestion sets address and location
 // together. A coordinate set by hand (a pin, typed numbers) stays while the address is typed: that is how a
 // street address the town-level suggestions do not know ('6500 Magazine St') gets its real place (issue 42).
 $form
-  .on(sample({ clock: addressTyped, source: $locatedByHand, fn: (byHand, address) => ({ byHand, address }) }), (form, { byHand, address }) => ({
-    ...form,
-    address,
-    location: byHand ? form.location : null,
-  }))
+  .on(
+    sample({ clock: addressTyped, source: $locatedByHand, fn: (byHand, address) => ({ byHand, address }) }),
+    (form, { byHand, address }) => ({
+      ...form,
+      address,
+      location: byHand ? form.location : null,
+    }),
+  )
   .on(suggestionChosen, (form, s) => ({ ...form, address: s.description, location: s.location }));
 const $lookingUp = combine($form, $locatedByHand, (form, byHand) => form.location === null || byHand);
 sample({ clock: addressTyped, filter: (text) => text.trim().length >= SUGGEST_MIN_CHARS, target: suggestDelayFx });
@@ -400,12 +466,29 @@ $locatedByHand
   .reset(suggestionChosen, addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
 
 // The map: the form steps aside, the pin goes where it is dropped or dragged; Cancel puts it back.
-sample({ clock: placeOnMapClicked, source: { mode: $mode, placing: $placingOnMap }, filter: ({ mode, placing }) => mode !== 'closed' && !placing, fn: () => true, target: $placingOnMap });
-const placingStarted = sample({ clock: placeOnMapClicked, source: { form: $form, placing: $placingOnMap }, filter: ({ placing }) => placing, fn: ({ form }) => form.location });
+sample({
+  clock: placeOnMapClicked,
+  source: { mode: $mode, placing: $placingOnMap },
+  filter: ({ mode, placing }) => mode !== 'closed' && !placing,
+  fn: () => true,
+  target: $placingOnMap,
+});
+const placingStarted = sample({
+  clock: placeOnMapClicked,
+  source: { form: $form, placing: $placingOnMap },
+  filter: ({ placing }) => placing,
+  fn: ({ form }) => form.location,
+});
 sample({ clock: placingStarted, fn: (location) => ({ location }), target: $locationBeforePlacing });
 sample({ clock: placingStarted, target: placeOnMapRequested });
 // A pin already placed keeps its name on the map.
-sample({ clock: placingStarted, source: $pinName, filter: (name, location) => location !== null && name.text !== null, fn: (name) => name.text, target: pinNamed });
+sample({
+  clock: placingStarted,
+  source: $pinName,
+  filter: (name, location) => location !== null && name.text !== null,
+  fn: (name) => name.text,
+  target: pinNamed,
+});
 sample({ clock: pinPlacedOnMap, filter: $placingOnMap, target: locatedByHand });
 const placingCancelled = sample({
   clock: placingOnMapEnded,
@@ -413,7 +496,11 @@ const placingCancelled = sample({
   filter: (before, how) => before !== null && how === 'cancelled',
   fn: (before) => before!.location,
 });
-const placingDone = sample({ clock: placingOnMapEnded, source: $locationBeforePlacing, filter: (before, how) => before !== null && how === 'done' });
+const placingDone = sample({
+  clock: placingOnMapEnded,
+  source: $locationBeforePlacing,
+  filter: (before, how) => before !== null && how === 'done',
+});
 $form.on(placingCancelled, (form, location) => ({ ...form, location }));
 $placingOnMap.reset(placingCancelled, placingDone, addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
 $locationBeforePlacing.reset(placingCancelled, placingDone, addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
@@ -437,27 +524,44 @@ $coordinateText
   .reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
 
 // The pin is named by the nearest town (the gazetteer); only the answer for where it is now lands.
-const locationChanged = sample({ clock: $form.map((form) => form.location), filter: (location): location is LatLngPoint => location !== null });
+const locationChanged = sample({
+  clock: $form.map((form) => form.location),
+  filter: (location): location is LatLngPoint => location !== null,
+});
 sample({ clock: locationChanged, target: fetchNearestPlaceFx });
 const pinNameLoaded = sample({
   clock: fetchNearestPlaceFx.done,
   source: $form,
   filter: (form, { params }) => form.location?.lat === params.lat && form.location?.lng === params.lng,
-  fn: (_, { result }): PinName => ({ status: 'ready', text: result ? nearestPlaceText(result) : null, town: result ? `${result.name}, ${result.state}` : null }),
+  fn: (_, { result }): PinName => ({
+    status: 'ready',
+    text: result ? nearestPlaceText(result) : null,
+    town: result ? `${result.name}, ${result.state}` : null,
+  }),
 });
 $pinName
   .on(fetchNearestPlaceFx, (name) => ({ ...name, status: 'loading' }))
   .on(pinNameLoaded, (_, name) => name)
   .on(fetchNearestPlaceFx.fail, (name) => ({ ...name, status: 'failed' }))
-  .on($form.map((form) => form.location), (name, location) => (location ? name : { status: 'idle', text: null, town: null }))
+  .on(
+    $form.map((form) => form.location),
+    (name, location) => (location ? name : { status: 'idle', text: null, town: null }),
+  )
   .reset(addOpened, editOpened, deviceFormClosed, formFinished, sessionEnded);
 sample({ clock: pinNameLoaded, fn: (name) => name.text, target: pinNamed });
 // A pin placed with no address yet gets the town's name to start from (the person can still type the street).
 $form.on(
-  sample({ clock: pinNameLoaded, source: $locatedByHand, filter: (byHand, name) => byHand && name.town !== null, fn: (_, name) => name.town! }),
+  sample({
+    clock: pinNameLoaded,
+    source: $locatedByHand,
+    filter: (byHand, name) => byHand && name.town !== null,
+    fn: (_, name) => name.town!,
+  }),
   (form, town) => (form.address.trim() === '' ? { ...form, address: town } : form),
 );
-$suggestions.on(suggestionsLoaded, (_, list) => list).on(addressTyped, (list, text) => (text.trim().length < SUGGEST_MIN_CHARS ? [] : list));
+$suggestions
+  .on(suggestionsLoaded, (_, list) => list)
+  .on(addressTyped, (list, text) => (text.trim().length < SUGGEST_MIN_CHARS ? [] : list));
 $suggestStatus
   .on(fetchSuggestionsFx, () => 'loading')
   .on(suggestionsLoaded, () => 'ready')
@@ -484,7 +588,8 @@ sample({ clock: [addOpened, editOpened], fn: () => undefined, target: preloadSch
 sample({
   clock: formSubmitted,
   source: { form: $form, mode: $mode, saving: $saving, status: $deviceStatus, checking: checkFormFx.pending },
-  filter: ({ mode, saving, status, checking }) => !saving && !checking && (mode === 'add' || (mode === 'edit' && status === 'ready')),
+  filter: ({ mode, saving, status, checking }) =>
+    !saving && !checking && (mode === 'add' || (mode === 'edit' && status === 'ready')),
   fn: ({ form }) => form,
   target: checkFormFx,
 });
@@ -493,14 +598,27 @@ const checked = checkFormFx.doneData;
 sample({
   clock: checkFormFx.fail,
   source: $mode,
-  fn: (mode) => ({ tone: 'danger' as const, title: mode === 'edit' ? RESULT_TEXT.editFailed : RESULT_TEXT.addFailed, message: GENERIC_FAILURE }),
+  fn: (mode) => ({
+    tone: 'danger' as const,
+    title: mode === 'edit' ? RESULT_TEXT.editFailed : RESULT_TEXT.addFailed,
+    message: GENERIC_FAILURE,
+  }),
   target: resultShown,
 });
 // When the lookup found no place for what was typed, the coordinate's message says what to do instead of
 // pointing at an empty list (issue 42, docs/decisions/pin-instead-of-dropdown.md).
 $errors.on(
-  sample({ clock: checked, source: { status: $suggestStatus, suggestions: $suggestions }, fn: (list, result) => ({ result, noFit: list.status === 'ready' && list.suggestions.length === 0 }) }),
-  (_, { result, noFit }) => (result.ok ? {} : noFit && result.errors.address === SELECT_FROM_DROPDOWN ? { ...result.errors, address: NO_SUGGESTION_FITS } : result.errors),
+  sample({
+    clock: checked,
+    source: { status: $suggestStatus, suggestions: $suggestions },
+    fn: (list, result) => ({ result, noFit: list.status === 'ready' && list.suggestions.length === 0 }),
+  }),
+  (_, { result, noFit }) =>
+    result.ok
+      ? {}
+      : noFit && result.errors.address === SELECT_FROM_DROPDOWN
+        ? { ...result.errors, address: NO_SUGGESTION_FITS }
+        : result.errors,
 );
 sample({
   clock: checked,
@@ -519,18 +637,40 @@ sample({
 
 // A 400 names its fields: they show under the inputs like the client's own messages.
 const fieldFailure = (error: Error): FieldErrors =>
-  error instanceof HttpError && error.status === 400 && error.body && typeof error.body === 'object' ? formErrorsOf(error.body as Record<string, unknown>) : {};
+  error instanceof HttpError && error.status === 400 && error.body && typeof error.body === 'object'
+    ? formErrorsOf(error.body as Record<string, unknown>)
+    : {};
 $errors.on([addDeviceFx.failData, editDeviceFx.failData], (errors, error) => ({ ...errors, ...fieldFailure(error) }));
 
 sample({ clock: [addDeviceFx.doneData, editDeviceFx.doneData], target: deviceSaved });
 sample({ clock: deleteDeviceFx.doneData, target: deviceDeleted });
 // The device shows on the map and in its county at once; a site in a county new to the portal brings its outline.
-sample({ clock: [deviceSaved, deviceDeleted], fn: () => undefined, target: [formFinished, devicesRequested, overviewRequested, countiesRequested] });
+sample({
+  clock: [deviceSaved, deviceDeleted],
+  fn: () => undefined,
+  target: [formFinished, devicesRequested, overviewRequested, countiesRequested],
+});
 
-sample({ clock: addDeviceFx.doneData, fn: (d) => ({ tone: 'success' as const, title: RESULT_TEXT.added, message: `S/N ${d.serial} is on the map at ${d.address}.` }), target: resultShown });
-sample({ clock: editDeviceFx.doneData, fn: (d) => ({ tone: 'success' as const, title: RESULT_TEXT.edited, message: `${d.label || d.serial} at ${d.address}.` }), target: resultShown });
-sample({ clock: addDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.addFailed, message: serverReason(e) ?? GENERIC_FAILURE }), target: resultShown });
-sample({ clock: editDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.editFailed, message: serverReason(e) ?? GENERIC_FAILURE }), target: resultShown });
+sample({
+  clock: addDeviceFx.doneData,
+  fn: (d) => ({ tone: 'success' as const, title: RESULT_TEXT.added, message: `S/N ${d.serial} is on the map at ${d.address}.` }),
+  target: resultShown,
+});
+sample({
+  clock: editDeviceFx.doneData,
+  fn: (d) => ({ tone: 'success' as const, title: RESULT_TEXT.edited, message: `${d.label || d.serial} at ${d.address}.` }),
+  target: resultShown,
+});
+sample({
+  clock: addDeviceFx.failData,
+  fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.addFailed, message: serverReason(e) ?? GENERIC_FAILURE }),
+  target: resultShown,
+});
+sample({
+  clock: editDeviceFx.failData,
+  fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.editFailed, message: serverReason(e) ?? GENERIC_FAILURE }),
+  target: resultShown,
+});
 
 // Delete (edit only), after the confirmation.
 sample({
@@ -540,6 +680,14 @@ sample({
   fn: ({ serial }) => serial!,
   target: deleteDeviceFx,
 });
-sample({ clock: deleteDeviceFx.done, fn: () => ({ tone: 'success' as const, title: RESULT_TEXT.deleted, message: null }), target: resultShown });
+sample({
+  clock: deleteDeviceFx.done,
+  fn: () => ({ tone: 'success' as const, title: RESULT_TEXT.deleted, message: null }),
+  target: resultShown,
+});
 // The title already says 'Something went wrong': a message only when the server said more.
-sample({ clock: deleteDeviceFx.failData, fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.deleteFailed, message: serverReason(e) }), target: resultShown });
+sample({
+  clock: deleteDeviceFx.failData,
+  fn: (e) => ({ tone: 'danger' as const, title: RESULT_TEXT.deleteFailed, message: serverReason(e) }),
+  target: resultShown,
+});

@@ -33,7 +33,9 @@ const scope = (handlers: readonly unknown[] = []) => fork({ handlers: [...base, 
 describe('Email Setup', () => {
   it('sends nothing without both a name and an email; adds and says EMAIL ADDED', async () => {
     const sent: unknown[] = [];
-    const s = scope([[addEmailFx, async (input: { name: string; email: string }) => (sent.push(input), { id: 3, ...input, is_enable: true })]]);
+    const s = scope([
+      [addEmailFx, async (input: { name: string; email: string }) => (sent.push(input), { id: 3, ...input, is_enable: true })],
+    ]);
     await allSettled(emailSetupOpened, { scope: s });
     expect(s.getState($open)).toBe(true);
     await allSettled(newNameChanged, { scope: s, params: 'Night shift' });
@@ -48,17 +50,25 @@ describe('Email Setup', () => {
   });
 
   it('says FAIL TO ADD EMAIL with the reason', async () => {
-    const s = scope([[addEmailFx, async () => Promise.reject(new HttpError(400, { email: ['This email is already in the list.'] }))]]);
+    const s = scope([
+      [addEmailFx, async () => Promise.reject(new HttpError(400, { email: ['This email is already in the list.'] }))],
+    ]);
     await allSettled(emailSetupOpened, { scope: s });
     await allSettled(newNameChanged, { scope: s, params: 'Ops' });
     await allSettled(newEmailChanged, { scope: s, params: 'ops@x.test' });
     await allSettled(addClicked, { scope: s });
-    expect(s.getState($result)).toMatchObject({ tone: 'danger', title: 'FAIL TO ADD EMAIL', message: 'This email is already in the list.' });
+    expect(s.getState($result)).toMatchObject({
+      tone: 'danger',
+      title: 'FAIL TO ADD EMAIL',
+      message: 'This email is already in the list.',
+    });
   });
 
   it('keeps switches until Save, which sends the changed rows and says EMAIL EDITTED; Cancel forgets them', async () => {
     const sent: unknown[] = [];
-    const s = scope([[editEmailsFx, async (rows: ReportEmail[]) => (sent.push(rows.map((r) => ({ id: r.id, is_enable: r.is_enable }))), rows)]]);
+    const s = scope([
+      [editEmailsFx, async (rows: ReportEmail[]) => (sent.push(rows.map((r) => ({ id: r.id, is_enable: r.is_enable }))), rows)],
+    ]);
     await allSettled(emailSetupOpened, { scope: s });
     await allSettled(enabledToggled, { scope: s, params: 1 });
     expect(s.getState($rows).map((r) => r.is_enable)).toEqual([false, false]);
@@ -102,7 +112,13 @@ describe('Email Setup', () => {
   });
 
   it('the popup closes itself', async () => {
-    const s = fork({ handlers: [[fetchReportEmailsFx, async () => []], [deleteEmailFx, async (id: number) => id], [resultTimerFx, async (seq: number) => seq]] as never });
+    const s = fork({
+      handlers: [
+        [fetchReportEmailsFx, async () => []],
+        [deleteEmailFx, async (id: number) => id],
+        [resultTimerFx, async (seq: number) => seq],
+      ] as never,
+    });
     await allSettled(deleteClicked, { scope: s, params: 9 });
     expect(s.getState($result)).toBeNull();
   });

@@ -36,11 +36,19 @@ export const addClicked = createEvent();
 export const enabledToggled = createEvent<number>();
 export const deleteClicked = createEvent<number>();
 
-export const addEmailFx = createApiFx((input: { name: string; email: string }) => http<ReportEmail>('/api/v1/addEmail', { method: 'POST', json: input }));
+export const addEmailFx = createApiFx((input: { name: string; email: string }) =>
+  http<ReportEmail>('/api/v1/addEmail', { method: 'POST', json: input }),
+);
 /** Sends each changed row in turn; fails on the first refusal (the rows sent before it stay saved). */
 export const editEmailsFx = createApiFx(async (rows: readonly ReportEmail[]) => {
   const saved: ReportEmail[] = [];
-  for (const row of rows) saved.push(await http<ReportEmail>(`/api/v1/email/${row.id}`, { method: 'POST', json: { email: row.email, is_enable: row.is_enable } }));
+  for (const row of rows)
+    saved.push(
+      await http<ReportEmail>(`/api/v1/email/${row.id}`, {
+        method: 'POST',
+        json: { email: row.email, is_enable: row.is_enable },
+      }),
+    );
   return saved;
 });
 export const deleteEmailFx = createApiFx(async (id: number) => {
@@ -48,7 +56,12 @@ export const deleteEmailFx = createApiFx(async (id: number) => {
   return id;
 });
 /** Each call's result popup, closing itself after RESULT_MS. */
-export const { shown: resultShown, closed: resultClosed, timerFx: resultTimerFx, $result } = createResultPopup({ ms: RESULT_MS, resetOn: [sessionEnded] });
+export const {
+  shown: resultShown,
+  closed: resultClosed,
+  timerFx: resultTimerFx,
+  $result,
+} = createResultPopup({ ms: RESULT_MS, resetOn: [sessionEnded] });
 
 export const $open = createStore(false);
 export const $newName = createStore('');
@@ -57,9 +70,16 @@ export const $newEmail = createStore('');
 export const $switches = createStore<Record<number, boolean>>({});
 export const $busy = combine(addEmailFx.pending, editEmailsFx.pending, deleteEmailFx.pending, (a, e, d) => a || e || d);
 /** The list as the dialog shows it: the switches applied. */
-export const $rows = combine($reportEmails, $switches, (list, switches) => list.map((row) => (row.id in switches ? { ...row, is_enable: switches[row.id]! } : row)));
+export const $rows = combine($reportEmails, $switches, (list, switches) =>
+  list.map((row) => (row.id in switches ? { ...row, is_enable: switches[row.id]! } : row)),
+);
 /** Spec section 5: a name and an email, both non-empty. */
-export const $canAdd = combine($newName, $newEmail, $busy, (name, email, busy) => !busy && name.trim() !== '' && email.trim() !== '');
+export const $canAdd = combine(
+  $newName,
+  $newEmail,
+  $busy,
+  (name, email, busy) => !busy && name.trim() !== '' && email.trim() !== '',
+);
 
 $open.on(emailSetupOpened, () => true).reset(emailSetupCancelled, sessionEnded);
 $newName.on(newNameChanged, (_, v) => v).reset(emailSetupOpened, emailSetupCancelled, addEmailFx.done, sessionEnded);
@@ -91,8 +111,16 @@ sample({
   target: addEmailFx,
 });
 sample({ clock: addEmailFx.doneData, fn: (row) => [row], target: reportEmailsStored });
-sample({ clock: addEmailFx.doneData, fn: (row) => ({ tone: 'success' as const, title: RESULT_TEXT.added, message: `${row.email} is on the Email List for Report.` }), target: resultShown });
-sample({ clock: addEmailFx.failData, fn: (error) => ({ tone: 'danger' as const, title: RESULT_TEXT.addFailed, message: failureMessage(error) }), target: resultShown });
+sample({
+  clock: addEmailFx.doneData,
+  fn: (row) => ({ tone: 'success' as const, title: RESULT_TEXT.added, message: `${row.email} is on the Email List for Report.` }),
+  target: resultShown,
+});
+sample({
+  clock: addEmailFx.failData,
+  fn: (error) => ({ tone: 'danger' as const, title: RESULT_TEXT.addFailed, message: failureMessage(error) }),
+  target: resultShown,
+});
 
 // Save: the changed rows, or a plain close when nothing changed.
 const changedRows = sample({
@@ -104,14 +132,33 @@ const changedRows = sample({
 sample({ clock: changedRows, filter: (rows) => rows.length > 0, target: editEmailsFx });
 sample({ clock: changedRows, filter: (rows) => rows.length === 0, fn: () => undefined, target: emailSetupCancelled });
 sample({ clock: editEmailsFx.doneData, target: reportEmailsStored });
-sample({ clock: editEmailsFx.doneData, fn: (rows) => ({ tone: 'success' as const, title: RESULT_TEXT.edited, message: rows.map((r) => `${r.email}: ${r.is_enable ? 'enabled' : 'disabled'}`).join(', ') }), target: resultShown });
+sample({
+  clock: editEmailsFx.doneData,
+  fn: (rows) => ({
+    tone: 'success' as const,
+    title: RESULT_TEXT.edited,
+    message: rows.map((r) => `${r.email}: ${r.is_enable ? 'enabled' : 'disabled'}`).join(', '),
+  }),
+  target: resultShown,
+});
 sample({ clock: editEmailsFx.done, fn: () => undefined, target: emailSetupCancelled });
-sample({ clock: editEmailsFx.failData, fn: (error) => ({ tone: 'danger' as const, title: RESULT_TEXT.editFailed, message: failureMessage(error) }), target: resultShown });
+sample({
+  clock: editEmailsFx.failData,
+  fn: (error) => ({ tone: 'danger' as const, title: RESULT_TEXT.editFailed, message: failureMessage(error) }),
+  target: resultShown,
+});
 // Rows saved before a refusal are stored; the refused ones keep their switch for another try.
 sample({ clock: editEmailsFx.fail, fn: () => undefined, target: reportEmailsRequested });
 
 sample({ clock: deleteClicked, source: $busy, filter: (busy) => !busy, fn: (_, id) => id, target: deleteEmailFx });
 sample({ clock: deleteEmailFx.doneData, target: reportEmailRemoved });
-sample({ clock: deleteEmailFx.done, fn: () => ({ tone: 'success' as const, title: RESULT_TEXT.deleted, message: 'The address was removed from the list.' }), target: resultShown });
-sample({ clock: deleteEmailFx.failData, fn: (error) => ({ tone: 'danger' as const, title: RESULT_TEXT.deleteFailed, message: failureMessage(error) }), target: resultShown });
-
+sample({
+  clock: deleteEmailFx.done,
+  fn: () => ({ tone: 'success' as const, title: RESULT_TEXT.deleted, message: 'The address was removed from the list.' }),
+  target: resultShown,
+});
+sample({
+  clock: deleteEmailFx.failData,
+  fn: (error) => ({ tone: 'danger' as const, title: RESULT_TEXT.deleteFailed, message: failureMessage(error) }),
+  target: resultShown,
+});

@@ -1,5 +1,2 @@
-export {
-  $forgotEmail,
-  forgotEmailPrefilled,
-} from './model';
+export { $forgotEmail, forgotEmailPrefilled } from './model';
 export { ForgotPasswordForm } from './ui/forgot-password-form';

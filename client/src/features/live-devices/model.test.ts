@@ -1,6 +1,14 @@
 import { allSettled, fork, scopeBind } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { $devicePins, $devices, $devicesStatus, deviceAnswered, fetchDevicePinsFx, fetchDevicesFx, normaliseDevices } from '../../entities/device';
+import {
+  $devicePins,
+  $devices,
+  $devicesStatus,
+  deviceAnswered,
+  fetchDevicePinsFx,
+  fetchDevicesFx,
+  normaliseDevices,
+} from '../../entities/device';
 import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
 import { $overview, fetchOverviewFx } from '../../entities/overview';
 import { $connected, deviceChangedReceived, overviewChangedReceived, socketConnected, subscribeFx } from '../../shared/realtime';

@@ -89,11 +89,22 @@ $subscribed
   .reset(socketDisconnected, liveUpdatesStopped);
 
 sample({ clock: liveUpdatesStarted, target: readTokenFx });
-sample({ clock: readTokenFx.doneData, filter: (token): token is string => token !== null, fn: (token) => ({ token: token as string }), target: connectRequested });
+sample({
+  clock: readTokenFx.doneData,
+  filter: (token): token is string => token !== null,
+  fn: (token) => ({ token: token as string }),
+  target: connectRequested,
+});
 sample({ clock: liveUpdatesStopped, target: disconnectRequested });
 
 // Throttle: the first patch of a quiet period starts the timer, the timer's end applies everything.
-sample({ clock: deviceChangedReceived, source: flushTimerFx.pending, filter: (pending) => !pending, fn: () => undefined, target: flushTimerFx });
+sample({
+  clock: deviceChangedReceived,
+  source: flushTimerFx.pending,
+  filter: (pending) => !pending,
+  fn: () => undefined,
+  target: flushTimerFx,
+});
 sample({
   clock: flushTimerFx.done,
   source: $buffer,

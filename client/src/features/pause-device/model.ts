@@ -7,6 +7,8 @@ import { http, segment } from '../../shared/api';
  * control model (widgets/device-panel/controls.model.ts) runs it and shows its loading and result dialog.
  */
 export const pauseDevice = async (serial: string, isPause: boolean): Promise<DeviceAnswer> =>
-  deviceOfWriteAnswer(await http<DeviceWriteAnswer>(`/api/v1/setPauseDevice/${segment(serial)}`, { method: 'POST', json: { isPause } }));
+  deviceOfWriteAnswer(
+    await http<DeviceWriteAnswer>(`/api/v1/setPauseDevice/${segment(serial)}`, { method: 'POST', json: { isPause } }),
+  );
 
 export const pauseText = (isPause: boolean) => (isPause ? 'Device paused' : 'Device resumed');

@@ -5,24 +5,66 @@ import { fetchBatchListFx } from '../../entities/batch';
 import { $devices, normaliseDevices } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { HttpError } from '../../shared/api';
-import { $affectedDevices, $recallQuestion, pauseDevicesToggled, recallBatchFx, recallConfirmed, recallRequested, recallResult, resumeBatchFx, resumeConfirmed, resumeRequested } from './model';
+import {
+  $affectedDevices,
+  $recallQuestion,
+  pauseDevicesToggled,
+  recallBatchFx,
+  recallConfirmed,
+  recallRequested,
+  recallResult,
+  resumeBatchFx,
+  resumeConfirmed,
+  resumeRequested,
+} from './model';
 
 const BATCH = { id: 4, batch_no: 'SPF-4' } as BatchAnswer;
 const answer = (fields: Partial<RecallBatchAnswer> = {}) =>
-  ({ detail: 'Recall batch success!', batch: BATCH, devices: [{ serial: 'A1', label: 'Pier', address: 'x', is_pause: true, pumps: [1] }], paused: 1, already_recalled: false, notified: [{ email: 'c@x.test', name: 'C', company: 'Acme', devices: 1 }], ...fields }) as RecallBatchAnswer;
+  ({
+    detail: 'Recall batch success!',
+    batch: BATCH,
+    devices: [{ serial: 'A1', label: 'Pier', address: 'x', is_pause: true, pumps: [1] }],
+    paused: 1,
+    already_recalled: false,
+    notified: [{ email: 'c@x.test', name: 'C', company: 'Acme', devices: 1 }],
+    ...fields,
+  }) as RecallBatchAnswer;
 
 function setup(fail = false) {
   const calls: unknown[] = [];
   let lists = 0;
   const scope = fork({
-    values: [[$devices, normaliseDevices([fakeDevice('A1', { batch: 4 }), fakeDevice('B2', { batch: 1, batch2Number: 'spf-4' }), fakeDevice('C3', { batch: 1 })])]],
+    values: [
+      [
+        $devices,
+        normaliseDevices([
+          fakeDevice('A1', { batch: 4 }),
+          fakeDevice('B2', { batch: 1, batch2Number: 'spf-4' }),
+          fakeDevice('C3', { batch: 1 }),
+        ]),
+      ],
+    ],
     handlers: [
-      [recallBatchFx, async (p: unknown) => {
-        calls.push(['recall', p]);
-        if (fail) throw new HttpError(500, null);
-        return answer();
-      }],
-      [resumeBatchFx, async (id: number) => (calls.push(['resume', id]), { detail: 'Resume batch success!', batch: BATCH, devices: [], still_paused: 0, note: 'No device fed by this batch is paused.' }) as ResumeBatchAnswer],
+      [
+        recallBatchFx,
+        async (p: unknown) => {
+          calls.push(['recall', p]);
+          if (fail) throw new HttpError(500, null);
+          return answer();
+        },
+      ],
+      [
+        resumeBatchFx,
+        async (id: number) =>
+          (calls.push(['resume', id]),
+          {
+            detail: 'Resume batch success!',
+            batch: BATCH,
+            devices: [],
+            still_paused: 0,
+            note: 'No device fed by this batch is paused.',
+          }) as ResumeBatchAnswer,
+      ],
       [fetchBatchListFx, async () => (lists++, [])],
     ],
   });
@@ -67,6 +109,9 @@ describe('recall and resume', () => {
     await allSettled(recallConfirmed, { scope });
     await allSettled(resumeConfirmed, { scope });
     expect(calls).toEqual([['resume', 4]]);
-    expect(scope.getState(recallResult.$result)).toMatchObject({ title: 'Resume batch success!', message: 'No device fed by this batch is paused.' });
+    expect(scope.getState(recallResult.$result)).toMatchObject({
+      title: 'Resume batch success!',
+      message: 'No device fed by this batch is paused.',
+    });
   });
 });

@@ -24,7 +24,9 @@ export const RECALL_TEXT = {
 export const recallBatchFx = createApiFx(({ id, pauseDevices }: { id: number; pauseDevices: boolean }) =>
   http<RecallBatchAnswer>(`/api/v1/recallBatch/${id}`, { method: 'POST', json: { pauseDevices } }),
 );
-export const resumeBatchFx = createApiFx((id: number) => http<ResumeBatchAnswer>(`/api/v1/resumeBatch/${id}`, { method: 'POST' }));
+export const resumeBatchFx = createApiFx((id: number) =>
+  http<ResumeBatchAnswer>(`/api/v1/resumeBatch/${id}`, { method: 'POST' }),
+);
 
 export const recallRequested = createEvent<BatchAnswer>();
 export const resumeRequested = createEvent<BatchAnswer>();
@@ -38,10 +40,14 @@ export const $recallQuestion = createStore<{ kind: 'recall' | 'resume'; batch: B
   .on(recallRequested, (_, batch) => ({ kind: 'recall', batch }))
   .on(resumeRequested, (_, batch) => ({ kind: 'resume', batch }))
   .reset(recallCancelled, recallBatchFx.finally, resumeBatchFx.finally, sessionEnded);
-export const $pauseDevices = createStore(false).on(pauseDevicesToggled, (_, on) => on).reset(recallRequested, sessionEnded);
+export const $pauseDevices = createStore(false)
+  .on(pauseDevicesToggled, (_, on) => on)
+  .reset(recallRequested, sessionEnded);
 export const $recallPending = combine(recallBatchFx.pending, resumeBatchFx.pending, (a, b) => a || b);
 /** The devices the batch in question feeds, as the browser knows them. */
-export const $affectedDevices = combine($recallQuestion, $devices, (question, devices) => (question ? fedDevices(Object.values(devices), question.batch) : []));
+export const $affectedDevices = combine($recallQuestion, $devices, (question, devices) =>
+  question ? fedDevices(Object.values(devices), question.batch) : [],
+);
 
 /** What the last recall or resume did, for its modal (kept until dismissed: it has a list to read). */
 export type RecallOutcome =
@@ -68,14 +74,52 @@ export function recallMessage(answer: RecallBatchAnswer): string {
   const n = answer.devices.length;
   const devices = plural(n, 'device');
   const paused = answer.paused ? ` ${formatNumber(answer.paused)} paused now.` : '';
-  const mailed = answer.already_recalled ? ' It was already recalled: nobody was mailed again.' : answer.notified.length ? ` Notice queued for ${plural(answer.notified.length, 'client company', 'client companies')}.` : ' No client company to notify.';
+  const mailed = answer.already_recalled
+    ? ' It was already recalled: nobody was mailed again.'
+    : answer.notified.length
+      ? ` Notice queued for ${plural(answer.notified.length, 'client company', 'client companies')}.`
+      : ' No client company to notify.';
   return `BATCH ${answer.batch.batch_no} is recalled; ${devices} ${pluralWord(n, 'warns', 'warn')} on the map.${paused}${mailed}`;
 }
 
-sample({ clock: recallBatchFx.doneData, fn: (answer): RecallOutcome => ({ tone: 'success', title: RECALL_TEXT.recalled, message: recallMessage(answer), kind: 'recall', answer }), target: recallResult.shown });
-sample({ clock: resumeBatchFx.doneData, fn: (answer): RecallOutcome => ({ tone: 'success', title: RECALL_TEXT.resumed, message: answer.note, kind: 'resume', answer }), target: recallResult.shown });
-sample({ clock: recallBatchFx.failData, fn: (e): RecallOutcome => ({ tone: 'danger', title: RECALL_TEXT.recallFailed, message: serverReason(e) ?? GENERIC_FAILURE, kind: 'recall', answer: null }), target: recallResult.shown });
-sample({ clock: resumeBatchFx.failData, fn: (e): RecallOutcome => ({ tone: 'danger', title: RECALL_TEXT.resumeFailed, message: serverReason(e) ?? GENERIC_FAILURE, kind: 'resume', answer: null }), target: recallResult.shown });
+sample({
+  clock: recallBatchFx.doneData,
+  fn: (answer): RecallOutcome => ({
+    tone: 'success',
+    title: RECALL_TEXT.recalled,
+    message: recallMessage(answer),
+    kind: 'recall',
+    answer,
+  }),
+  target: recallResult.shown,
+});
+sample({
+  clock: resumeBatchFx.doneData,
+  fn: (answer): RecallOutcome => ({ tone: 'success', title: RECALL_TEXT.resumed, message: answer.note, kind: 'resume', answer }),
+  target: recallResult.shown,
+});
+sample({
+  clock: recallBatchFx.failData,
+  fn: (e): RecallOutcome => ({
+    tone: 'danger',
+    title: RECALL_TEXT.recallFailed,
+    message: serverReason(e) ?? GENERIC_FAILURE,
+    kind: 'recall',
+    answer: null,
+  }),
+  target: recallResult.shown,
+});
+sample({
+  clock: resumeBatchFx.failData,
+  fn: (e): RecallOutcome => ({
+    tone: 'danger',
+    title: RECALL_TEXT.resumeFailed,
+    message: serverReason(e) ?? GENERIC_FAILURE,
+    kind: 'resume',
+    answer: null,
+  }),
+  target: recallResult.shown,
+});
 // The card's state changes: the list is read again (the devices' warnings come by push).
 sample({ clock: [recallBatchFx.done, resumeBatchFx.done], fn: () => undefined, target: batchesRequested });
 // The full device answers are read only once a view shows them (the map draws from the compact pin feed).

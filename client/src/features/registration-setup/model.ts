@@ -9,6 +9,10 @@ import { createApiFx, http, segment } from '../../shared/api';
 export const TIME_SAVED = 'Your time setup has been successfully saved.';
 export const TIME_FAILED = 'Oops! There was an error saving your time setup. Please try again later.';
 
-export const saveTimerFx = createApiFx(({ serial, powerOffTime, wakeUpTime }: { serial: string; powerOffTime: number; wakeUpTime: number }) =>
-  http<{ detail: string; device: DeviceAnswer }>(`/api/v1/deviceRegistrationSetup/${segment(serial)}`, { method: 'POST', json: { powerOffTime, wakeUpTime } }),
+export const saveTimerFx = createApiFx(
+  ({ serial, powerOffTime, wakeUpTime }: { serial: string; powerOffTime: number; wakeUpTime: number }) =>
+    http<{ detail: string; device: DeviceAnswer }>(`/api/v1/deviceRegistrationSetup/${segment(serial)}`, {
+      method: 'POST',
+      json: { powerOffTime, wakeUpTime },
+    }),
 );

@@ -16,15 +16,32 @@ export type Rental = {
   pump_2_end_time: string | null;
   day_count: number;
 };
-export type RentalWrite = { serials: string[]; startDate: string; endDate: string; startTime: string | null; endTime: string | null; pump2StartTime: string | null; pump2EndTime: string | null };
+export type RentalWrite = {
+  serials: string[];
+  startDate: string;
+  endDate: string;
+  startTime: string | null;
+  endTime: string | null;
+  pump2StartTime: string | null;
+  pump2EndTime: string | null;
+};
 export type RentalSaved = { detail: string; rentals: (Rental & { serial: string })[] };
 
 export const RENTAL_SAVED = 'New plan has been successfully set';
 
 export const fetchRentalFx = createApiFx((serial: string) => http<Rental>(`/api/v1/rentalV2/${segment(serial)}`));
-export const saveRentalFx = createApiFx((input: RentalWrite) => http<RentalSaved>('/api/v1/rentalV2', { method: 'POST', json: input }));
+export const saveRentalFx = createApiFx((input: RentalWrite) =>
+  http<RentalSaved>('/api/v1/rentalV2', { method: 'POST', json: input }),
+);
 
-export type RentalForm = { startDate: string; endDate: string; startTime: string | null; endTime: string | null; pump2StartTime: string | null; pump2EndTime: string | null };
+export type RentalForm = {
+  startDate: string;
+  endDate: string;
+  startTime: string | null;
+  endTime: string | null;
+  pump2StartTime: string | null;
+  pump2EndTime: string | null;
+};
 /** A new plan starts on the site's today and runs 30 days (the site's calendar, not the browser's). */
 export const rentalFormOf = (r: Rental | null, today: string): RentalForm => ({
   startDate: r?.start_date ?? today,

@@ -1,7 +1,16 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../shared/api';
-import { $error, $fileName, $step, downloadClosed, fetchReportFileFx, formatChosen, reportDownloadOpened, saveFileFx } from './model';
+import {
+  $error,
+  $fileName,
+  $step,
+  downloadClosed,
+  fetchReportFileFx,
+  formatChosen,
+  reportDownloadOpened,
+  saveFileFx,
+} from './model';
 
 const body = { deviceSerials: ['SP240001'], startDate: '2026-03-01T00:00:00-06:00', endDate: '2026-03-08T23:59:59-05:00' };
 
@@ -10,7 +19,13 @@ describe('report download', () => {
     const requested: unknown[] = [];
     const scope = fork({
       handlers: [
-        [fetchReportFileFx, async (params: unknown) => (requested.push(params), { blob: new Blob(['x']), fileName: '2026_Mar_01-2026_Mar_08.xlsx' })],
+        [
+          fetchReportFileFx,
+          async (params: unknown) => (
+            requested.push(params),
+            { blob: new Blob(['x']), fileName: '2026_Mar_01-2026_Mar_08.xlsx' }
+          ),
+        ],
         [saveFileFx, ({ fileName }: { fileName: string }) => fileName],
       ],
     });
@@ -48,7 +63,10 @@ describe('report download', () => {
     let release: () => void = () => undefined;
     const scope = fork({
       handlers: [
-        [fetchReportFileFx, () => (calls++, new Promise((resolve) => (release = () => resolve({ blob: new Blob(['x']), fileName: 'f.pdf' }))))],
+        [
+          fetchReportFileFx,
+          () => (calls++, new Promise((resolve) => (release = () => resolve({ blob: new Blob(['x']), fileName: 'f.pdf' })))),
+        ],
         [saveFileFx, () => 'f.pdf'],
       ],
     });

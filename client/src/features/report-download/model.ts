@@ -80,4 +80,10 @@ sample({
   target: fetchReportFileFx,
 });
 // An answer for a dialog that was closed meanwhile is not saved.
-sample({ clock: fetchReportFileFx.doneData, source: $step, filter: (step) => step === 'loading', fn: (_, file) => file, target: saveFileFx });
+sample({
+  clock: fetchReportFileFx.doneData,
+  source: $step,
+  filter: (step) => step === 'loading',
+  fn: (_, file) => file,
+  target: saveFileFx,
+});

@@ -2,7 +2,17 @@ import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { $reportEmails, fetchReportEmailsFx, reportEmailsRequested } from '../../entities/report';
 import { HttpError } from '../../shared/api';
-import { $error, $requestId, $step, emailDialogClosed, emailReportOpened, newRequestIdFx, sendConfirmed, sendReportFx, sentTimerFx } from './model';
+import {
+  $error,
+  $requestId,
+  $step,
+  emailDialogClosed,
+  emailReportOpened,
+  newRequestIdFx,
+  sendConfirmed,
+  sendReportFx,
+  sentTimerFx,
+} from './model';
 
 const body = { deviceSerials: ['SP240001'], startDate: '2026-03-01T00:00:00-06:00', endDate: '2026-03-08T23:59:59-05:00' };
 const emails = [
@@ -15,7 +25,10 @@ const answer = (input: { requestId: string }) => ({ detail: 'queued', jobId: 'j'
 describe('email report', () => {
   it('says Email List Empty ! and sends nothing when no address is enabled', async () => {
     const sent: unknown[] = [];
-    const s = fork({ values: [[$reportEmails, [emails[1]]]], handlers: [[sendReportFx, async (i: unknown) => sent.push(i)]] as never });
+    const s = fork({
+      values: [[$reportEmails, [emails[1]]]],
+      handlers: [[sendReportFx, async (i: unknown) => sent.push(i)]] as never,
+    });
     await allSettled(emailReportOpened, { scope: s, params: body });
     expect(s.getState($step)).toBe('empty');
     await allSettled(sendConfirmed, { scope: s });
@@ -48,7 +61,13 @@ describe('email report', () => {
       values: [[$reportEmails, emails]],
       handlers: [
         [newRequestIdFx, () => `req-${++ids}`],
-        [sendReportFx, async (input: { requestId: string }) => (sent.push(input.requestId), fail ? Promise.reject(new HttpError(500, { detail: 'Mail queue down' })) : answer(input))],
+        [
+          sendReportFx,
+          async (input: { requestId: string }) => (
+            sent.push(input.requestId),
+            fail ? Promise.reject(new HttpError(500, { detail: 'Mail queue down' })) : answer(input)
+          ),
+        ],
         // A timer for an older popup: it closes nothing.
         [sentTimerFx, async () => -1],
       ] as never,

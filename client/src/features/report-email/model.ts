@@ -33,7 +33,9 @@ export const sendConfirmed = createEvent();
 export const emailDialogClosed = createEvent();
 
 export const newRequestIdFx = createEffect(() =>
-  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `r-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`,
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `r-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`,
 );
 export const sendReportFx = createApiFx((input: ReportBody & { emails: string[]; requestId: string }) => {
   const problem = rangeProblem({ startDate: input.startDate.slice(0, 10), endDate: input.endDate.slice(0, 10) });
@@ -51,14 +53,31 @@ const $seq = createStore(0);
 
 /** 400 { emails: ['Email List Empty !'] }: the list was emptied elsewhere meanwhile. */
 const isListEmpty = (error: unknown) =>
-  error instanceof HttpError && error.status === 400 && JSON.stringify((error.body as { emails?: unknown })?.emails ?? '').includes(REPORT_MESSAGES.emailListEmpty);
+  error instanceof HttpError &&
+  error.status === 400 &&
+  JSON.stringify((error.body as { emails?: unknown })?.emails ?? '').includes(REPORT_MESSAGES.emailListEmpty);
 
 /** Opened while the list is being read: wait for the answer. */
-const waiting = sample({ clock: emailReportOpened, source: fetchReportEmailsFx.pending, filter: (pending) => pending, fn: () => undefined });
+const waiting = sample({
+  clock: emailReportOpened,
+  source: fetchReportEmailsFx.pending,
+  filter: (pending) => pending,
+  fn: () => undefined,
+});
 /** The enabled addresses to ask about: at once when no read is running, else when the read settles. */
 const opened = merge([
-  sample({ clock: emailReportOpened, source: { emails: $enabledEmails, pending: fetchReportEmailsFx.pending }, filter: ({ pending }) => !pending, fn: ({ emails }) => ({ emails }) }),
-  sample({ clock: fetchReportEmailsFx.finally, source: { emails: $enabledEmails, step: $step }, filter: ({ step }) => step === 'reading', fn: ({ emails }) => ({ emails }) }),
+  sample({
+    clock: emailReportOpened,
+    source: { emails: $enabledEmails, pending: fetchReportEmailsFx.pending },
+    filter: ({ pending }) => !pending,
+    fn: ({ emails }) => ({ emails }),
+  }),
+  sample({
+    clock: fetchReportEmailsFx.finally,
+    source: { emails: $enabledEmails, step: $step },
+    filter: ({ step }) => step === 'reading',
+    fn: ({ emails }) => ({ emails }),
+  }),
 ]);
 $body.on(emailReportOpened, (_, body) => body).reset(emailDialogClosed, sessionEnded);
 $recipients.on(opened, (_, { emails }) => emails).reset(emailDialogClosed, sessionEnded);
@@ -69,7 +88,9 @@ $step
   .on(sendReportFx.done, () => 'sent')
   .on(sendReportFx.failData, (_, error) => (isListEmpty(error) ? 'empty' : 'error'))
   .reset(emailDialogClosed, sessionEnded);
-$error.on(sendReportFx.failData, (_, error) => failureMessage(error)).reset(emailReportOpened, sendReportFx, emailDialogClosed, sessionEnded);
+$error
+  .on(sendReportFx.failData, (_, error) => failureMessage(error))
+  .reset(emailReportOpened, sendReportFx, emailDialogClosed, sessionEnded);
 $requestId.on(newRequestIdFx.doneData, (_, id) => id).reset(emailDialogClosed, sessionEnded);
 $seq.on(sendReportFx.done, (n) => n + 1);
 
@@ -84,4 +105,10 @@ sample({
 });
 sample({ clock: sendReportFx.done, source: $seq, target: sentTimerFx });
 // Closes after 1 s, unless something newer is on show.
-sample({ clock: sentTimerFx.doneData, source: { step: $step, seq: $seq }, filter: ({ step, seq }, done) => step === 'sent' && seq === done, fn: () => undefined, target: emailDialogClosed });
+sample({
+  clock: sentTimerFx.doneData,
+  source: { step: $step, seq: $seq },
+  filter: ({ step, seq }, done) => step === 'sent' && seq === done,
+  fn: () => undefined,
+  target: emailDialogClosed,
+});

@@ -41,13 +41,25 @@ import {
   type ReportTag,
 } from './model';
 
-const device = (serial: string, label: string, brand: number | null, location_id: number | null) => ({ serial, label, brand, location_id, address: '' });
+const device = (serial: string, label: string, brand: number | null, location_id: number | null) => ({
+  serial,
+  label,
+  brand,
+  location_id,
+  address: '',
+});
 const devices = {
   A: device('A', 'Audubon Park 1', 1, 10),
   B: device('B', 'Audubon Park 2', 1, 10),
   C: device('C', 'City Park', 2, 11),
 };
-const tag = (id: number, name: string, deviceSerials: string[]): ReportTag => ({ id, name, isSavedTag: true, deviceSerials, devices: deviceSerials.map((serial) => ({ serial, label: serial })) });
+const tag = (id: number, name: string, deviceSerials: string[]): ReportTag => ({
+  id,
+  name,
+  isSavedTag: true,
+  deviceSerials,
+  devices: deviceSerials.map((serial) => ({ serial, label: serial })),
+});
 const parks = tag(1, 'Parks', ['A', 'B']);
 
 /** A scope with the three devices and one saved tag; `handlers` replace the calls a test watches. */
@@ -131,7 +143,15 @@ describe('report tags', () => {
 
   it('edits of a saved tag stay a draft until Save sends them', async () => {
     const sent: unknown[] = [];
-    const s = scope([[editTagFx, async (input: { id: number; name: string; deviceSerials: string[] }) => (sent.push(input), tag(input.id, input.name, input.deviceSerials))]]);
+    const s = scope([
+      [
+        editTagFx,
+        async (input: { id: number; name: string; deviceSerials: string[] }) => (
+          sent.push(input),
+          tag(input.id, input.name, input.deviceSerials)
+        ),
+      ],
+    ]);
     await allSettled(tagsRequested, { scope: s });
     await allSettled(tagClicked, { scope: s, params: 1 });
     await allSettled(advanceFilterOpened, { scope: s });

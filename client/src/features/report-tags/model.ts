@@ -47,7 +47,9 @@ export const newTagCancelled = createEvent();
 export const noticeDismissed = createEvent();
 
 export const fetchTagsFx = createApiFx(() => http<ReportTag[]>('/api/v1/reportTag'));
-export const addTagFx = createApiFx((input: { name: string; deviceSerials: string[] }) => http<ReportTag>('/api/v1/addReportTag', { method: 'POST', json: input }));
+export const addTagFx = createApiFx((input: { name: string; deviceSerials: string[] }) =>
+  http<ReportTag>('/api/v1/addReportTag', { method: 'POST', json: input }),
+);
 export const editTagFx = createApiFx(({ id, ...input }: { id: number; name: string; deviceSerials: string[] }) =>
   http<ReportTag>(`/api/v1/editReportTag/${id}`, { method: 'POST', json: input }),
 );
@@ -68,12 +70,17 @@ export const $crossTagId = createStore<number | null>(null);
 export const $notice = createStore<TagNotice>(null);
 
 export const $selectedTag = combine($tags, $selectedTagId, (tags, id) => tags.find((t) => t.id === id) ?? null);
-export const $currentSerials = combine($selectedTag, $draftSerials, $temporarySerials, (tag, draft, temporary) => (tag ? (draft ?? tag.deviceSerials) : temporary));
+export const $currentSerials = combine($selectedTag, $draftSerials, $temporarySerials, (tag, draft, temporary) =>
+  tag ? (draft ?? tag.deviceSerials) : temporary,
+);
 export const $currentName = $selectedTag.map((tag) => tag?.name ?? TAG_TEXT.temporary);
 export const $counts = combine($currentSerials, $devices, (serials, devices) => listCounts(serials, devices));
 /** Devices on a list that would be lost by starting a new one. */
-export const $unsaved = combine($selectedTag, $draftSerials, $temporarySerials, (tag, draft, temporary) =>
-  temporary.length > 0 || (tag !== null && draft !== null && !sameSerials(draft, tag.deviceSerials)),
+export const $unsaved = combine(
+  $selectedTag,
+  $draftSerials,
+  $temporarySerials,
+  (tag, draft, temporary) => temporary.length > 0 || (tag !== null && draft !== null && !sameSerials(draft, tag.deviceSerials)),
 );
 
 // ---------------------------------------------------------------- tags list
@@ -98,9 +105,7 @@ $selectedTagId
   .reset(newListStarted, sessionEnded);
 // A tag chosen or left drops the draft of the last one.
 $draftSerials.reset(tagClicked, addTagFx.done, editTagFx.done, removeTagFx.done, newListStarted, sessionEnded);
-$crossTagId
-  .on(tagLongPressed, (_, id) => id)
-  .reset(tagClicked, removeTagFx.done, sessionEnded);
+$crossTagId.on(tagLongPressed, (_, id) => id).reset(tagClicked, removeTagFx.done, sessionEnded);
 // The Temporary Device List became a tag: it starts empty again.
 $temporarySerials.reset(addTagFx.done, newListStarted, sessionEnded);
 
@@ -108,8 +113,12 @@ sample({ clock: tagDeleteClicked, filter: removeTagFx.pending.map((p) => !p), ta
 
 // ---------------------------------------------------------------- Advance Filter
 
-export const $filterOpen = createStore(false).on(advanceFilterOpened, () => true).reset(advanceFilterClosed, advanceFilterApplied, sessionEnded);
-export const $filterSearch = createStore('').on(filterSearchChanged, (_, s) => s).reset(advanceFilterOpened, sessionEnded);
+export const $filterOpen = createStore(false)
+  .on(advanceFilterOpened, () => true)
+  .reset(advanceFilterClosed, advanceFilterApplied, sessionEnded);
+export const $filterSearch = createStore('')
+  .on(filterSearchChanged, (_, s) => s)
+  .reset(advanceFilterOpened, sessionEnded);
 export const $filterPicked = createStore<string[]>([]).reset(sessionEnded);
 /** The caller's devices, in the API's order, narrowed by the search; none while closed (pushes cost nothing then). */
 export const $filterRows = combine($devices, $filterSearch, $filterOpen, (devices, search, open): Device[] =>
@@ -118,19 +127,60 @@ export const $filterRows = combine($devices, $filterSearch, $filterOpen, (device
 
 sample({ clock: advanceFilterOpened, source: $currentSerials, target: $filterPicked });
 $filterPicked.on(filterRowToggled, toggleSerial);
-sample({ clock: filterAllSelected, source: { picked: $filterPicked, rows: $filterRows }, fn: ({ picked, rows }) => selectAll(picked, rows.map((d) => d.serial)), target: $filterPicked });
-sample({ clock: filterAllCleared, source: { picked: $filterPicked, rows: $filterRows }, fn: ({ picked, rows }) => clearAll(picked, rows.map((d) => d.serial)), target: $filterPicked });
+sample({
+  clock: filterAllSelected,
+  source: { picked: $filterPicked, rows: $filterRows },
+  fn: ({ picked, rows }) =>
+    selectAll(
+      picked,
+      rows.map((d) => d.serial),
+    ),
+  target: $filterPicked,
+});
+sample({
+  clock: filterAllCleared,
+  source: { picked: $filterPicked, rows: $filterRows },
+  fn: ({ picked, rows }) =>
+    clearAll(
+      picked,
+      rows.map((d) => d.serial),
+    ),
+  target: $filterPicked,
+});
 
-const applied = sample({ clock: advanceFilterApplied, source: { picked: $filterPicked, tag: $selectedTag }, fn: ({ picked, tag }) => ({ picked, tag }) });
+const applied = sample({
+  clock: advanceFilterApplied,
+  source: { picked: $filterPicked, tag: $selectedTag },
+  fn: ({ picked, tag }) => ({ picked, tag }),
+});
 sample({ clock: applied, filter: ({ tag }) => tag === null, fn: ({ picked }) => picked, target: $temporarySerials });
-sample({ clock: applied, filter: ({ tag }) => tag !== null, fn: ({ picked, tag }) => (sameSerials(picked, tag!.deviceSerials) ? null : picked), target: $draftSerials });
+sample({
+  clock: applied,
+  filter: ({ tag }) => tag !== null,
+  fn: ({ picked, tag }) => (sameSerials(picked, tag!.deviceSerials) ? null : picked),
+  target: $draftSerials,
+});
 
 // ---------------------------------------------------------------- Tag name dialog
 
-export const $tagDialogOpen = createStore(false).on(tagDialogOpened, () => true).reset(tagDialogClosed, addTagFx.done, editTagFx.done, newListStarted, sessionEnded);
-export const $tagName = createStore('').on(tagNameChanged, (_, name) => name).reset(sessionEnded);
-export const $tagNameError = createStore<string | null>(null).reset(tagDialogOpened, tagNameChanged, tagDialogClosed, sessionEnded);
-export const $tagFormError = createStore<string | null>(null).reset(tagDialogOpened, tagNameChanged, tagDialogClosed, sessionEnded);
+export const $tagDialogOpen = createStore(false)
+  .on(tagDialogOpened, () => true)
+  .reset(tagDialogClosed, addTagFx.done, editTagFx.done, newListStarted, sessionEnded);
+export const $tagName = createStore('')
+  .on(tagNameChanged, (_, name) => name)
+  .reset(sessionEnded);
+export const $tagNameError = createStore<string | null>(null).reset(
+  tagDialogOpened,
+  tagNameChanged,
+  tagDialogClosed,
+  sessionEnded,
+);
+export const $tagFormError = createStore<string | null>(null).reset(
+  tagDialogOpened,
+  tagNameChanged,
+  tagDialogClosed,
+  sessionEnded,
+);
 export const $confirmOpen = createStore(false).reset(newTagCancelled, newTagConfirmed, newListStarted, sessionEnded);
 export const $tagSaving = combine(addTagFx.pending, editTagFx.pending, (a, e) => a || e);
 
@@ -144,15 +194,40 @@ const saveAttempt = sample({
   fn: ({ name, serials, tag }) => ({ name: name.trim(), serials, tag }),
 });
 sample({ clock: saveAttempt, filter: ({ name }) => name === '', fn: () => TAG_TEXT.nameRequired, target: $tagNameError });
-sample({ clock: saveAttempt, filter: ({ name, serials }) => name !== '' && serials.length === 0, fn: () => TAG_TEXT.needDevices, target: $tagFormError });
+sample({
+  clock: saveAttempt,
+  filter: ({ name, serials }) => name !== '' && serials.length === 0,
+  fn: () => TAG_TEXT.needDevices,
+  target: $tagFormError,
+});
 const valid = sample({ clock: saveAttempt, filter: ({ name, serials }) => name !== '' && serials.length > 0 });
-sample({ clock: valid, filter: ({ tag }) => tag === null, fn: ({ name, serials }) => ({ name, deviceSerials: serials }), target: addTagFx });
-sample({ clock: valid, filter: ({ tag }) => tag !== null, fn: ({ name, serials, tag }) => ({ id: tag!.id, name, deviceSerials: serials }), target: editTagFx });
+sample({
+  clock: valid,
+  filter: ({ tag }) => tag === null,
+  fn: ({ name, serials }) => ({ name, deviceSerials: serials }),
+  target: addTagFx,
+});
+sample({
+  clock: valid,
+  filter: ({ tag }) => tag !== null,
+  fn: ({ name, serials, tag }) => ({ id: tag!.id, name, deviceSerials: serials }),
+  target: editTagFx,
+});
 
 // 'please create new name' (and any other name message) under the field; anything else under the form.
 const saveFailed = sample({ clock: [addTagFx.failData, editTagFx.failData] });
-sample({ clock: saveFailed, filter: (error) => fieldMessages(error).name !== undefined, fn: (error) => fieldMessages(error).name!, target: $tagNameError });
-sample({ clock: saveFailed, filter: (error) => fieldMessages(error).name === undefined, fn: (error) => failureMessage(error), target: $tagFormError });
+sample({
+  clock: saveFailed,
+  filter: (error) => fieldMessages(error).name !== undefined,
+  fn: (error) => fieldMessages(error).name!,
+  target: $tagNameError,
+});
+sample({
+  clock: saveFailed,
+  filter: (error) => fieldMessages(error).name === undefined,
+  fn: (error) => failureMessage(error),
+  target: $tagFormError,
+});
 
 // New Tag: straight away when nothing would be lost, else ask first (Enter confirms, Escape closes).
 sample({ clock: newTagClicked, source: $unsaved, filter: (unsaved) => !unsaved, fn: () => undefined, target: newListStarted });

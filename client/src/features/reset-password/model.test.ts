@@ -2,7 +2,18 @@ import { MESSAGES } from '@fleet/shared';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../shared/api';
-import { $resetProblem, $resetResult, $resetSettled, $resetToken, newPasswordChanged, resetCleared, repeatPasswordChanged, resetPasswordFx, resetSubmitted, resetTokenReceived } from './model';
+import {
+  $resetProblem,
+  $resetResult,
+  $resetSettled,
+  $resetToken,
+  newPasswordChanged,
+  resetCleared,
+  repeatPasswordChanged,
+  resetPasswordFx,
+  resetSubmitted,
+  resetTokenReceived,
+} from './model';
 
 function setup(handler: (body: { token: string; password: string }) => Promise<unknown> = async () => ({})) {
   const calls: { token: string; password: string }[] = [];
@@ -37,7 +48,9 @@ describe('reset-password model', () => {
     const { scope, calls } = setup();
     await allSettled(resetTokenReceived, { scope, params: 'tok' });
     await submit(scope, password, repeat);
-    expect(scope.getState($resetProblem)).toBe('Password must be at least 8 characters and include uppercase, lowercase, and digit.');
+    expect(scope.getState($resetProblem)).toBe(
+      'Password must be at least 8 characters and include uppercase, lowercase, and digit.',
+    );
     expect(calls).toEqual([]);
   });
 

@@ -54,7 +54,12 @@ const checked = sample({
   fn: ({ password, repeat, token }) => ({ problem: resetPasswordProblem(password, repeat), password, token }),
 });
 sample({ clock: checked, filter: ({ problem }) => problem !== null, fn: ({ problem }) => problem, target: $resetProblem });
-sample({ clock: checked, filter: ({ problem, token }) => problem === null && !token, fn: () => MESSAGES.resetFailed, target: $resetProblem });
+sample({
+  clock: checked,
+  filter: ({ problem, token }) => problem === null && !token,
+  fn: () => MESSAGES.resetFailed,
+  target: $resetProblem,
+});
 sample({
   clock: checked,
   filter: ({ problem, token }) => problem === null && !!token,

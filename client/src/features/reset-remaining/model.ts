@@ -7,6 +7,8 @@ import { http, segment } from '../../shared/api';
  * (POST /api/v1/resetMl). The device panel's control model (widgets/device-panel/controls.model.ts) runs it.
  */
 export const resetRemaining = async (serial: string, pump: 1 | 2): Promise<DeviceAnswer> =>
-  deviceOfWriteAnswer(await http<DeviceWriteAnswer>(`/api/v1/resetMl/${segment(serial)}`, { method: 'POST', json: { pumpNumber: pump } }));
+  deviceOfWriteAnswer(
+    await http<DeviceWriteAnswer>(`/api/v1/resetMl/${segment(serial)}`, { method: 'POST', json: { pumpNumber: pump } }),
+  );
 
 export const RESET_DONE = 'Remaining amount reset';

@@ -2,7 +2,21 @@ import type { Crew, ServicePlan } from '@fleet/shared';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { servicePlanProgressedReceived } from '../../shared/realtime';
-import { $message, $plan, $routes, crewToggled, deleteCrewFx, loadCrewsFx, loadPlansFx, planClicked, planFx, publishClicked, publishFx, serviceDayOpened, tomorrow } from './model';
+import {
+  $message,
+  $plan,
+  $routes,
+  crewToggled,
+  deleteCrewFx,
+  loadCrewsFx,
+  loadPlansFx,
+  planClicked,
+  planFx,
+  publishClicked,
+  publishFx,
+  serviceDayOpened,
+  tomorrow,
+} from './model';
 
 const crew = (id: number, lng: number): Crew => ({
   id,
@@ -22,7 +36,17 @@ const stop = (order: number, lng: number) => ({
   eta: '2026-11-29T08:30:00-06:00',
   driveMinutes: 10,
   done: false,
-  devices: [{ serial: `S${order}`, reasons: ['Left sunscreen pump is empty'], topUp: false, refill: [], battery: null, fix: [], serviced: false }],
+  devices: [
+    {
+      serial: `S${order}`,
+      reasons: ['Left sunscreen pump is empty'],
+      topUp: false,
+      refill: [],
+      battery: null,
+      fix: [],
+      serviced: false,
+    },
+  ],
 });
 const plan = (over: Partial<ServicePlan> = {}): ServicePlan => ({
   id: 9,
@@ -66,7 +90,12 @@ describe('service day model', () => {
   });
 
   it('draws each crew from its depot through its stops and back, straight segments, numbered', async () => {
-    const scope = fork({ handlers: [[loadCrewsFx, async () => [crew(1, -90)]], [loadPlansFx, async () => [plan()]]] });
+    const scope = fork({
+      handlers: [
+        [loadCrewsFx, async () => [crew(1, -90)]],
+        [loadPlansFx, async () => [plan()]],
+      ],
+    });
     await allSettled(serviceDayOpened, { scope });
     const [route] = scope.getState($routes);
     expect(route!.path).toEqual([
@@ -79,13 +108,26 @@ describe('service day model', () => {
   });
 
   it('publishing answers the published plan; a failure says why', async () => {
-    const scope = fork({ handlers: [[loadCrewsFx, async () => []], [loadPlansFx, async () => [plan()]], [publishFx, async () => plan({ status: 'published' })]] });
+    const scope = fork({
+      handlers: [
+        [loadCrewsFx, async () => []],
+        [loadPlansFx, async () => [plan()]],
+        [publishFx, async () => plan({ status: 'published' })],
+      ],
+    });
     await allSettled(serviceDayOpened, { scope });
     await allSettled(publishClicked, { scope });
     expect(scope.getState($plan)?.status).toBe('published');
     expect(scope.getState($message)?.text).toBe('Published: each crew is mailed its plan (1 mails).');
     const failing = fork({
-      handlers: [[loadCrewsFx, async () => []], [loadPlansFx, async () => [plan()]], [publishFx, async () => Promise.reject(Object.assign(new Error('x'), { body: { detail: 'No service plan with this id.' } }))]],
+      handlers: [
+        [loadCrewsFx, async () => []],
+        [loadPlansFx, async () => [plan()]],
+        [
+          publishFx,
+          async () => Promise.reject(Object.assign(new Error('x'), { body: { detail: 'No service plan with this id.' } })),
+        ],
+      ],
     });
     await allSettled(serviceDayOpened, { scope: failing });
     await allSettled(publishClicked, { scope: failing });
@@ -93,9 +135,22 @@ describe('service day model', () => {
   });
 
   it('live progress patches the shown plan only', async () => {
-    const scope = fork({ handlers: [[loadCrewsFx, async () => []], [loadPlansFx, async () => [plan({ status: 'published' })]], [deleteCrewFx, async () => ({ detail: '' })]] });
+    const scope = fork({
+      handlers: [
+        [loadCrewsFx, async () => []],
+        [loadPlansFx, async () => [plan({ status: 'published' })]],
+        [deleteCrewFx, async () => ({ detail: '' })],
+      ],
+    });
     await allSettled(serviceDayOpened, { scope });
-    const progress = { date: '2026-11-29', status: 'in_progress' as const, progress: { stops: 2, done: 1 }, stops: [{ crewId: 1, order: 1, done: true }], serviced: ['S1'], at: '' };
+    const progress = {
+      date: '2026-11-29',
+      status: 'in_progress' as const,
+      progress: { stops: 2, done: 1 },
+      stops: [{ crewId: 1, order: 1, done: true }],
+      serviced: ['S1'],
+      at: '',
+    };
     await allSettled(servicePlanProgressedReceived, { scope, params: { ...progress, planId: 99 } });
     expect(scope.getState($plan)?.status).toBe('published');
     await allSettled(servicePlanProgressedReceived, { scope, params: { ...progress, planId: 9 } });

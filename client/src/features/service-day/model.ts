@@ -14,7 +14,8 @@ export const serviceApi = {
   editCrew: (id: number, body: CrewInput) => http<Crew>(`/api/v1/crews/${segment(String(id))}`, { method: 'PUT', json: body }),
   deleteCrew: (id: number) => http<{ detail: string }>(`/api/v1/crews/${segment(String(id))}`, { method: 'DELETE' }),
   plans: (date: string) => http<ServicePlan[]>(`/api/v1/servicePlans?date=${segment(date)}`),
-  plan: (date: string, crewIds: number[]) => http<ServicePlan>('/api/v1/servicePlans', { method: 'POST', json: { date, crewIds } }),
+  plan: (date: string, crewIds: number[]) =>
+    http<ServicePlan>('/api/v1/servicePlans', { method: 'POST', json: { date, crewIds } }),
   publish: (id: number) => http<ServicePlan>(`/api/v1/servicePlans/${segment(String(id))}/publish`, { method: 'POST' }),
 };
 
@@ -41,10 +42,14 @@ export const loadCrewsFx = createApiFx(serviceApi.crews);
 export const loadPlansFx = createApiFx(serviceApi.plans);
 export const planFx = createApiFx(({ date, crewIds }: { date: string; crewIds: number[] }) => serviceApi.plan(date, crewIds));
 export const publishFx = createApiFx(serviceApi.publish);
-export const saveCrewFx = createApiFx(({ id, body }: { id: number | null; body: CrewInput }) => (id === null ? serviceApi.addCrew(body) : serviceApi.editCrew(id, body)));
+export const saveCrewFx = createApiFx(({ id, body }: { id: number | null; body: CrewInput }) =>
+  id === null ? serviceApi.addCrew(body) : serviceApi.editCrew(id, body),
+);
 export const deleteCrewFx = createApiFx(serviceApi.deleteCrew);
 
-export const $open = createStore(false).on(serviceDayOpened, () => true).reset(serviceDayClosed);
+export const $open = createStore(false)
+  .on(serviceDayOpened, () => true)
+  .reset(serviceDayClosed);
 export const $date = createStore(tomorrow()).on(dateChanged, (_, d) => d);
 export const $crews = createStore<Crew[]>([]).on(loadCrewsFx.doneData, (_, list) => list);
 /** Crews chosen for the plan: every crew unless unticked. */
@@ -56,11 +61,18 @@ export const $unticked = createStore<ReadonlySet<number>>(new Set()).on(crewTogg
 });
 export const $chosenCrewIds = combine($crews, $unticked, (crews, off) => crews.filter((c) => !off.has(c.id)).map((c) => c.id));
 export const $plan = createStore<ServicePlan | null>(null).reset(serviceDayClosed, dateChanged);
-export const $crewsFailed = createStore(false).on(loadCrewsFx.fail, () => true).reset(loadCrewsFx);
+export const $crewsFailed = createStore(false)
+  .on(loadCrewsFx.fail, () => true)
+  .reset(loadCrewsFx);
 export const $planning = planFx.pending;
 export const $publishing = publishFx.pending;
 /** The last action's answer in words (role=status): planned, published, saved, or why not. */
-export const $message = createStore<{ kind: 'ok' | 'error'; text: string } | null>(null).reset(serviceDayClosed, planClicked, publishClicked, crewSaved);
+export const $message = createStore<{ kind: 'ok' | 'error'; text: string } | null>(null).reset(
+  serviceDayClosed,
+  planClicked,
+  publishClicked,
+  crewSaved,
+);
 export const $crewErrors = createStore<Record<string, string[]>>({}).reset(crewSaved, serviceDayClosed);
 export const $savedCrew = createStore(0).on(saveCrewFx.done, (n) => n + 1);
 
@@ -77,18 +89,54 @@ sample({ clock: [serviceDayOpened, dateChanged], source: $date, target: loadPlan
 sample({ clock: loadPlansFx.doneData, filter: (list) => list.length > 0, fn: (list) => list[0]!, target: $plan });
 sample({ clock: planClicked, source: { date: $date, crewIds: $chosenCrewIds }, target: planFx });
 sample({ clock: planFx.doneData, target: $plan });
-sample({ clock: planFx.doneData, fn: (p) => ({ kind: 'ok' as const, text: p.note ?? `Planned: version ${p.version}, ${p.crews.reduce((a, c) => a + c.stops.length, 0)} stops, ${p.unplanned.length} devices unplanned.` }), target: $message });
-sample({ clock: planFx.failData, fn: (e) => ({ kind: 'error' as const, text: `Could not plan: ${reasonOf(e)}` }), target: $message });
+sample({
+  clock: planFx.doneData,
+  fn: (p) => ({
+    kind: 'ok' as const,
+    text:
+      p.note ??
+      `Planned: version ${p.version}, ${p.crews.reduce((a, c) => a + c.stops.length, 0)} stops, ${p.unplanned.length} devices unplanned.`,
+  }),
+  target: $message,
+});
+sample({
+  clock: planFx.failData,
+  fn: (e) => ({ kind: 'error' as const, text: `Could not plan: ${reasonOf(e)}` }),
+  target: $message,
+});
 sample({ clock: publishClicked, source: $plan, filter: (p) => p !== null, fn: (p) => p!.id, target: publishFx });
 sample({ clock: publishFx.doneData, target: $plan });
-sample({ clock: publishFx.doneData, fn: (p) => ({ kind: 'ok' as const, text: `Published: each crew is mailed its plan (${p.crews.filter((c) => c.stops.length).length} mails).` }), target: $message });
-sample({ clock: publishFx.failData, fn: (e) => ({ kind: 'error' as const, text: `Could not publish: ${reasonOf(e)}` }), target: $message });
+sample({
+  clock: publishFx.doneData,
+  fn: (p) => ({
+    kind: 'ok' as const,
+    text: `Published: each crew is mailed its plan (${p.crews.filter((c) => c.stops.length).length} mails).`,
+  }),
+  target: $message,
+});
+sample({
+  clock: publishFx.failData,
+  fn: (e) => ({ kind: 'error' as const, text: `Could not publish: ${reasonOf(e)}` }),
+  target: $message,
+});
 sample({ clock: crewSaved, target: saveCrewFx });
 sample({ clock: crewDeleted, target: deleteCrewFx });
 sample({ clock: [saveCrewFx.done, deleteCrewFx.done], target: loadCrewsFx });
-sample({ clock: saveCrewFx.done, fn: ({ params }) => ({ kind: 'ok' as const, text: params.id === null ? 'Crew added.' : 'Crew saved.' }), target: $message });
-sample({ clock: saveCrewFx.failData, fn: (e) => ((e as { body?: unknown }).body ?? {}) as Record<string, string[]>, target: $crewErrors });
-sample({ clock: [saveCrewFx.failData, deleteCrewFx.failData], fn: (e) => ({ kind: 'error' as const, text: reasonOf(e) }), target: $message });
+sample({
+  clock: saveCrewFx.done,
+  fn: ({ params }) => ({ kind: 'ok' as const, text: params.id === null ? 'Crew added.' : 'Crew saved.' }),
+  target: $message,
+});
+sample({
+  clock: saveCrewFx.failData,
+  fn: (e) => ((e as { body?: unknown }).body ?? {}) as Record<string, string[]>,
+  target: $crewErrors,
+});
+sample({
+  clock: [saveCrewFx.failData, deleteCrewFx.failData],
+  fn: (e) => ({ kind: 'error' as const, text: reasonOf(e) }),
+  target: $message,
+});
 
 /** Progress pushed live: the shown plan's stops and devices take the pushed state. */
 export function applyProgress(plan: ServicePlan, p: ServicePlanProgress): ServicePlan {
@@ -100,7 +148,11 @@ export function applyProgress(plan: ServicePlan, p: ServicePlanProgress): Servic
     progress: p.progress,
     crews: plan.crews.map((c) => ({
       ...c,
-      stops: c.stops.map((s) => ({ ...s, done: done.get(`${c.crew.id}:${s.order}`) ?? s.done, devices: s.devices.map((d) => ({ ...d, serviced: serviced.has(d.serial) || d.serviced })) })),
+      stops: c.stops.map((s) => ({
+        ...s,
+        done: done.get(`${c.crew.id}:${s.order}`) ?? s.done,
+        devices: s.devices.map((d) => ({ ...d, serviced: serviced.has(d.serial) || d.serviced })),
+      })),
     })),
   };
 }
@@ -112,7 +164,12 @@ sample({
   target: $plan,
 });
 
-export type RouteLine = { crewId: number; color: string; path: [number, number][]; stops: { order: number; lng: number; lat: number; done: boolean }[] };
+export type RouteLine = {
+  crewId: number;
+  color: string;
+  path: [number, number][];
+  stops: { order: number; lng: number; lat: number; done: boolean }[];
+};
 
 /** What the map draws: each crew's depot -> stops -> depot as straight segments, its numbered stops. */
 export const $routes = combine($open, $plan, $crews, (open, plan, crews): RouteLine[] => {

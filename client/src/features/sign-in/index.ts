@@ -1,7 +1,2 @@
-export {
-  $email,
-  deactivatedLoginRefused,
-  emailPrefilled,
-  signedIn,
-} from './model';
+export { $email, deactivatedLoginRefused, emailPrefilled, signedIn } from './model';
 export { SignInForm } from './ui/sign-in-form';

@@ -1,7 +1,18 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../shared/api';
-import { $accountKind, $error, checkUserFx, deactivatedLoginRefused, emailChanged, loginFx, lookupIdleFx, passwordChanged, signedIn, signInSubmitted } from './model';
+import {
+  $accountKind,
+  $error,
+  checkUserFx,
+  deactivatedLoginRefused,
+  emailChanged,
+  loginFx,
+  lookupIdleFx,
+  passwordChanged,
+  signedIn,
+  signInSubmitted,
+} from './model';
 
 describe('sign-in model', () => {
   it('sends the email lowercased and hands on the token', async () => {
@@ -54,7 +65,10 @@ describe('sign-in model', () => {
         [
           loginFx,
           async () => {
-            throw new HttpError(401, { detail: 'Your sign-up request was not approved. Please contact your distributor.', code: 'sign_up_rejected' });
+            throw new HttpError(401, {
+              detail: 'Your sign-up request was not approved. Please contact your distributor.',
+              code: 'sign_up_rejected',
+            });
           },
         ],
         [lookupIdleFx, async () => -1],
@@ -72,7 +86,13 @@ describe('sign-in model', () => {
     const scope = fork({
       handlers: [
         [lookupIdleFx, async (edit: number) => edit],
-        [checkUserFx, async (email: string) => (looked.push(email), { role: email.startsWith('client') ? 'client' : 'distributor', user_type: 'x' })],
+        [
+          checkUserFx,
+          async (email: string) => (
+            looked.push(email),
+            { role: email.startsWith('client') ? 'client' : 'distributor', user_type: 'x' }
+          ),
+        ],
       ],
     });
     await allSettled(emailChanged, { scope, params: 'Distributor@demo.test' });

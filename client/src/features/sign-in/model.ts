@@ -30,7 +30,9 @@ export const loginFx = createEffect<{ email: string; password: string }, LoginAn
   http<LoginAnswer>('/auth/token/login/', { method: 'POST', json: { email, password } }),
 );
 /** GET /api/v1/checkUser/{email}: 404 when no account has this email. */
-export const checkUserFx = createEffect<string, UserKind, Error>((email) => http<UserKind>(`/api/v1/checkUser/${segment(email)}`));
+export const checkUserFx = createEffect<string, UserKind, Error>((email) =>
+  http<UserKind>(`/api/v1/checkUser/${segment(email)}`),
+);
 /** The idle timer of the role lookup; resolves with the edit it was started for. */
 export const lookupIdleFx = createEffect<number, number>(
   (edit) => new Promise((resolve) => window.setTimeout(() => resolve(edit), ROLE_LOOKUP_IDLE_MS)),
@@ -44,7 +46,8 @@ export const $pending = loginFx.pending;
 const $emailEdits = createStore(0);
 const $lookup = createStore<{ email: string; kind: AccountKind | null } | null>(null);
 
-export const kindOfRole = (role: string): AccountKind | null => (role === 'distributor' ? 'distributor' : role === 'client' ? 'company' : null);
+export const kindOfRole = (role: string): AccountKind | null =>
+  role === 'distributor' ? 'distributor' : role === 'client' ? 'company' : null;
 
 /** Lit only while the email is still the one that was looked up. */
 export const $accountKind = sample({
@@ -57,7 +60,10 @@ export const deactivatedLoginRefused = createEvent();
 /** The token of an accepted login. */
 export const signedIn = createEvent<string>();
 
-$email.on(emailChanged, (_, value) => value).on(emailPrefilled, (_, value) => value).reset(signInReset);
+$email
+  .on(emailChanged, (_, value) => value)
+  .on(emailPrefilled, (_, value) => value)
+  .reset(signInReset);
 $password.on(passwordChanged, (_, value) => value).reset(signInReset);
 $emailEdits.on(emailChanged, (n) => n + 1).on(emailPrefilled, (n) => n + 1);
 $error.reset(emailChanged, passwordChanged, signInSubmitted, signInReset, emailPrefilled);
@@ -75,13 +81,23 @@ sample({ clock: loginFx.doneData, target: signInReset });
  * A sign-up request waiting for approval, or rejected, is refused with its own 401 code: the overdue
  * invoice dialog would tell it something untrue, so the form says the server's words instead.
  */
-const isSignUpRefusal = (error: Error) => error instanceof HttpError && error.status === 401 && /^sign_up_/.test(String((error.body as { code?: unknown } | null)?.code ?? ''));
-sample({ clock: loginFx.failData, filter: (error) => error instanceof HttpError && error.status === 401 && !isSignUpRefusal(error), target: deactivatedLoginRefused });
+const isSignUpRefusal = (error: Error) =>
+  error instanceof HttpError &&
+  error.status === 401 &&
+  /^sign_up_/.test(String((error.body as { code?: unknown } | null)?.code ?? ''));
+sample({
+  clock: loginFx.failData,
+  filter: (error) => error instanceof HttpError && error.status === 401 && !isSignUpRefusal(error),
+  target: deactivatedLoginRefused,
+});
 sample({
   clock: loginFx.failData,
   filter: (error) => !(error instanceof HttpError && error.status === 401) || isSignUpRefusal(error),
   // A throttled address reads the server's own text: retrying at once would fail again.
-  fn: (error) => (error instanceof HttpError && (error.status === 429 || isSignUpRefusal(error)) && error.detail ? error.detail : MESSAGES.loginFailed),
+  fn: (error) =>
+    error instanceof HttpError && (error.status === 429 || isSignUpRefusal(error)) && error.detail
+      ? error.detail
+      : MESSAGES.loginFailed,
   target: $error,
 });
 

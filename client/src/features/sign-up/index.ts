@@ -1,4 +1,2 @@
-export {
-  signUpReset,
-} from './model';
+export { signUpReset } from './model';
 export { SignUpForm as SignUpFormView } from './ui/sign-up-form';

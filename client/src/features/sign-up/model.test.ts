@@ -14,10 +14,17 @@ import {
 } from './model';
 
 async function fill(scope: ReturnType<typeof fork>, values: Partial<Record<SignUpField, string>>) {
-  for (const [field, value] of Object.entries(values)) await allSettled(signUpFieldChanged, { scope, params: { field: field as SignUpField, value } });
+  for (const [field, value] of Object.entries(values))
+    await allSettled(signUpFieldChanged, { scope, params: { field: field as SignUpField, value } });
 }
 
-const VALID = { username: 'Dee Distributor', company: 'Dee Co', email: '  New@Example.TEST ', phone: '+1 504 555 0199', password: 'Secret123' };
+const VALID = {
+  username: 'Dee Distributor',
+  company: 'Dee Co',
+  email: '  New@Example.TEST ',
+  phone: '+1 504 555 0199',
+  password: 'Secret123',
+};
 
 describe('sign-up model', () => {
   it('sends the spec payload (email lowercased, role distributor, ticks) and turns the button to Sign Up Success !', async () => {
@@ -60,9 +67,14 @@ describe('sign-up model', () => {
     await allSettled(signUpSubmitted, { scope });
     expect(scope.getState($signUpButtonText)).toBe('Sign Up Fail : user with this email already exists.');
 
-    body = { email: ['Enter a valid email address.'], password: ['This password is too short. It must contain at least 8 characters.'] };
+    body = {
+      email: ['Enter a valid email address.'],
+      password: ['This password is too short. It must contain at least 8 characters.'],
+    };
     await allSettled(signUpSubmitted, { scope });
-    expect(scope.getState($signUpButtonText)).toBe('Sign Up Fail : This password is too short. It must contain at least 8 characters.');
+    expect(scope.getState($signUpButtonText)).toBe(
+      'Sign Up Fail : This password is too short. It must contain at least 8 characters.',
+    );
   });
 
   it('clears the result when any field or tick is edited', async () => {

@@ -48,7 +48,8 @@ export const REQUIRED_SIGN_UP_FIELDS: readonly (readonly [SignUpField, string])[
   ['password', 'Password'],
 ];
 /** The required fields left blank, in the form's order. */
-export const blankRequiredFields = (form: SignUpForm): SignUpField[] => REQUIRED_SIGN_UP_FIELDS.filter(([field]) => !form[field].trim()).map(([field]) => field);
+export const blankRequiredFields = (form: SignUpForm): SignUpField[] =>
+  REQUIRED_SIGN_UP_FIELDS.filter(([field]) => !form[field].trim()).map(([field]) => field);
 /**
  * 'Name, Company, Email and Password are required.': every blank required field named at once (issue 42:
  * the server's rule shows the password's message first, so an empty form named only the password).
@@ -64,7 +65,9 @@ export const notificationToggled = createEvent<NotificationChannel>();
 export const signUpSubmitted = createEvent();
 export const signUpReset = createEvent();
 
-export const signUpFx = createEffect<SignUpPayload, unknown, Error>((payload) => http('/auth/users/', { method: 'POST', json: payload }));
+export const signUpFx = createEffect<SignUpPayload, unknown, Error>((payload) =>
+  http('/auth/users/', { method: 'POST', json: payload }),
+);
 
 export const $signUpForm = createStore<SignUpForm>(EMPTY_SIGN_UP_FORM);
 export const $signUpResult = createStore<SignUpResult>({ status: 'idle' });
@@ -74,7 +77,11 @@ export const $signUpBlank = createStore<SignUpField[]>([]);
 
 /** The button's text in each state. */
 export const signUpButtonText = (result: SignUpResult): string =>
-  result.status === 'success' ? MESSAGES.signUpSuccess : result.status === 'failure' ? `${MESSAGES.signUpFailPrefix}${result.message}` : 'Sign Up';
+  result.status === 'success'
+    ? MESSAGES.signUpSuccess
+    : result.status === 'failure'
+      ? `${MESSAGES.signUpFailPrefix}${result.message}`
+      : 'Sign Up';
 export const $signUpButtonText = $signUpResult.map(signUpButtonText);
 
 export const toSignUpPayload = (form: SignUpForm): SignUpPayload => ({
@@ -100,10 +107,18 @@ $signUpForm
 $signUpResult
   .on(signUpFx.done, () => ({ status: 'success' }))
   // The server's `{ field: [messages] }`: the password's first message, else the first element.
-  .on(signUpFx.failData, (_, error) => ({ status: 'failure', message: firstErrorMessage(error instanceof HttpError ? error.body : null) }))
+  .on(signUpFx.failData, (_, error) => ({
+    status: 'failure',
+    message: firstErrorMessage(error instanceof HttpError ? error.body : null),
+  }))
   .reset(signUpFieldChanged, notificationToggled, signUpReset);
 
-const submitted = sample({ clock: signUpSubmitted, source: { form: $signUpForm, pending: $signUpPending }, filter: ({ pending }) => !pending, fn: ({ form }) => form });
+const submitted = sample({
+  clock: signUpSubmitted,
+  source: { form: $signUpForm, pending: $signUpPending },
+  filter: ({ pending }) => !pending,
+  fn: ({ form }) => form,
+});
 // A blank required field is named before anything is sent (the server would refuse it too).
 const blankFound = sample({ clock: submitted, filter: (form) => blankRequiredFields(form).length > 0, fn: blankRequiredFields });
 $signUpBlank

@@ -50,7 +50,11 @@ describe("'Add Device To {brand}'", () => {
     const { scope } = setup();
     await allSettled(transferOpened, { scope, params: 1 });
     expect(serials(scope)).toEqual(['B2', 'C3', 'D4']);
-    expect(scope.getState($transferOptions)).toEqual({ addresses: ['Park', 'Pier 1'], brands: [[2, 'Bayou']], districts: [1, 2] });
+    expect(scope.getState($transferOptions)).toEqual({
+      addresses: ['Park', 'Pier 1'],
+      brands: [[2, 'Bayou']],
+      districts: [1, 2],
+    });
     await allSettled(transferFilterChanged, { scope, params: { district: 2 } });
     expect(serials(scope)).toEqual(['C3', 'D4']);
     await allSettled(transferFilterChanged, { scope, params: { brand: 'none' } });
@@ -74,7 +78,10 @@ describe("'Add Device To {brand}'", () => {
     await allSettled(deviceToggled, { scope, params: 'B2' });
     await allSettled(transferClicked, { scope });
     expect(sent).toEqual([{ brandId: 1, deviceSerials: ['D4'] }]);
-    expect(scope.getState(transferResult.$result)).toMatchObject({ title: 'DEVICES TRANSFERRED', message: '1 device now belongs to SunStop.' });
+    expect(scope.getState(transferResult.$result)).toMatchObject({
+      title: 'DEVICES TRANSFERRED',
+      message: '1 device now belongs to SunStop.',
+    });
     expect(reads.sort()).toEqual(['brands', 'devices']);
   });
 });

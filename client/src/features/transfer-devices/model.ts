@@ -56,8 +56,12 @@ export const transferClicked = createEvent();
 
 export const transferResult = createResultPopup({ ms: 1500, resetOn: [sessionEnded] });
 
-export const $transferBrandId = createStore<number | null>(null).on(transferOpened, (_, id) => id).reset(transferClosed, assignDevicesFx.done, sessionEnded);
-export const $transferBrand = combine($brands, $transferBrandId, (brands, id) => (id === null ? null : (brands.find((b) => b.id === id) ?? null)));
+export const $transferBrandId = createStore<number | null>(null)
+  .on(transferOpened, (_, id) => id)
+  .reset(transferClosed, assignDevicesFx.done, sessionEnded);
+export const $transferBrand = combine($brands, $transferBrandId, (brands, id) =>
+  id === null ? null : (brands.find((b) => b.id === id) ?? null),
+);
 export const $transferFilters = createStore<TransferFilters>(NO_FILTERS)
   .on(transferFilterChanged, (f, change) => ({ ...f, ...change }))
   .reset(transferOpened, sessionEnded);
@@ -74,19 +78,30 @@ export const $shownSerial = createStore<string | null>(null)
   .reset(transferOpened, sessionEnded);
 
 const $allDevices = $devices.map((devices) => Object.values(devices));
-export const $transferRows = combine($allDevices, $transferBrandId, $transferFilters, (devices, id, f) => (id === null ? [] : transferRows(devices, id, f)));
+export const $transferRows = combine($allDevices, $transferBrandId, $transferFilters, (devices, id, f) =>
+  id === null ? [] : transferRows(devices, id, f),
+);
 /** Filter choices come from the devices that could join (whatever the other filters say). */
 export const $transferOptions = combine($allDevices, $transferBrandId, (devices, id) => {
   const candidates = id === null ? [] : transferRows(devices, id, NO_FILTERS);
   return {
     addresses: [...new Set(candidates.map((d) => d.address).filter(Boolean))].sort(),
-    brands: [...new Map(candidates.filter((d) => d.brand !== null).map((d) => [d.brand!, d.brand_name ?? `Brand ${d.brand}`])).entries()].sort((a, b) => a[1].localeCompare(b[1])),
+    brands: [
+      ...new Map(candidates.filter((d) => d.brand !== null).map((d) => [d.brand!, d.brand_name ?? `Brand ${d.brand}`])).entries(),
+    ].sort((a, b) => a[1].localeCompare(b[1])),
     districts: [...new Set(candidates.map((d) => d.location_id).filter((x): x is number => x !== null))],
   };
 });
 export const $shownDevice = combine($devices, $shownSerial, (devices, serial) => (serial ? (devices[serial] ?? null) : null));
 
-$selectedSerials.on(sample({ clock: selectAllClicked, source: { selected: $selectedSerials, rows: $transferRows }, fn: ({ selected, rows }) => selectAll(selected, rows) }), (_, next) => next);
+$selectedSerials.on(
+  sample({
+    clock: selectAllClicked,
+    source: { selected: $selectedSerials, rows: $transferRows },
+    fn: ({ selected, rows }) => selectAll(selected, rows),
+  }),
+  (_, next) => next,
+);
 
 // Transfer needs at least one selected device (spec section 5).
 sample({
@@ -107,6 +122,10 @@ sample({
   }),
   target: transferResult.shown,
 });
-sample({ clock: assignDevicesFx.failData, fn: (e) => ({ tone: 'danger' as const, title: TRANSFER_TEXT.failed, message: serverReason(e) }), target: transferResult.shown });
+sample({
+  clock: assignDevicesFx.failData,
+  fn: (e) => ({ tone: 'danger' as const, title: TRANSFER_TEXT.failed, message: serverReason(e) }),
+  target: transferResult.shown,
+});
 // The full device answers are read only once a view shows them (the map draws from the compact pin feed).
 sample({ clock: transferOpened, fn: () => undefined, target: deviceListNeeded });

@@ -3,22 +3,59 @@ import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { $pendingUsers, fetchClientUsersFx, fetchPendingUsersFx } from '../../entities/user';
 import { HttpError } from '../../shared/api';
-import { $detailMode, activateClicked, activateFx, decisionPopup, editAccountClicked, rejectClicked, rejectConfirmed, rejectFx, requestForm, viewDetailClicked } from './model';
+import {
+  $detailMode,
+  activateClicked,
+  activateFx,
+  decisionPopup,
+  editAccountClicked,
+  rejectClicked,
+  rejectConfirmed,
+  rejectFx,
+  requestForm,
+  viewDetailClicked,
+} from './model';
 
 const REQUEST: UserAccount = {
-  id: 9, name: 'Ada', username: 'Ada', company: 'Ada Co', email: 'ada@x.test', phone: '', role: 'distributor', user_type: 'distributor', type: 'Client', activated: false, rejected: false,
-  profile_url: null, is_enable_notification_email: true, is_enable_notification_phone: false, is_enable_notification_weekly_report: false, is_enable_notification_daily_dispensation: false,
+  id: 9,
+  name: 'Ada',
+  username: 'Ada',
+  company: 'Ada Co',
+  email: 'ada@x.test',
+  phone: '',
+  role: 'distributor',
+  user_type: 'distributor',
+  type: 'Client',
+  activated: false,
+  rejected: false,
+  profile_url: null,
+  is_enable_notification_email: true,
+  is_enable_notification_phone: false,
+  is_enable_notification_weekly_report: false,
+  is_enable_notification_daily_dispensation: false,
   created_at: '2026-01-01T00:00:00.000Z',
 };
-const CLIENT: ClientUser = { id: 2, name: 'Chris', company: 'Parks', email: 'c@x.test', phone: '', brands: [], profile_url: null, is_enable_notification_email: false, is_enable_notification_phone: true };
+const CLIENT: ClientUser = {
+  id: 2,
+  name: 'Chris',
+  company: 'Parks',
+  email: 'c@x.test',
+  phone: '',
+  brands: [],
+  profile_url: null,
+  is_enable_notification_email: false,
+  is_enable_notification_phone: true,
+};
 
 function setup(fail = false, rereadPending: () => Promise<UserAccount[]> = async () => [], pending: UserAccount[] = []) {
   const calls: string[] = [];
-  const decided = (call: string) => async (email: string): Promise<SignUpDecisionAnswer> => {
-    calls.push(`${call} ${email}`);
-    if (fail) throw new HttpError(400, { detail: 'This account is already active.' });
-    return { detail: `${email} has been ${call}!`, already: false, user: REQUEST };
-  };
+  const decided =
+    (call: string) =>
+    async (email: string): Promise<SignUpDecisionAnswer> => {
+      calls.push(`${call} ${email}`);
+      if (fail) throw new HttpError(400, { detail: 'This account is already active.' });
+      return { detail: `${email} has been ${call}!`, already: false, user: REQUEST };
+    };
   const scope = fork({
     values: [[$pendingUsers, pending]],
     handlers: [

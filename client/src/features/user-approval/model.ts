@@ -1,6 +1,12 @@
 import { USER_MESSAGES, type ClientUser, type SignUpDecisionAnswer, type UserAccount } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
-import { clientUsersRequested, createAccountForm, pendingUserDecided, pendingUsersRequested, type AccountView } from '../../entities/user';
+import {
+  clientUsersRequested,
+  createAccountForm,
+  pendingUserDecided,
+  pendingUsersRequested,
+  type AccountView,
+} from '../../entities/user';
 import { sessionEnded } from '../../entities/session';
 import { createApiFx, failureMessage, http, segment } from '../../shared/api';
 import { createResultPopup, type PopupResult } from '../../shared/lib';
@@ -24,7 +30,8 @@ export const rejectCancelled = createEvent();
 
 export const requestForm = createAccountForm({ switches: false });
 
-const decide = (call: 'activeUser' | 'rejectUser') => (email: string) => http<SignUpDecisionAnswer>(`/api/v1/${call}/${segment(email)}`, { method: 'POST' });
+const decide = (call: 'activeUser' | 'rejectUser') => (email: string) =>
+  http<SignUpDecisionAnswer>(`/api/v1/${call}/${segment(email)}`, { method: 'POST' });
 export const activateFx = createApiFx(decide('activeUser'));
 export const rejectFx = createApiFx(decide('rejectUser'));
 
@@ -58,8 +65,16 @@ $deciding
   .on(rejectFx, () => 'reject')
   .reset(activateFx.finally, rejectFx.finally);
 
-sample({ clock: activateFx.done, fn: ({ params }): PopupResult => ({ tone: 'success', title: USER_MESSAGES.activated(params), message: null }), target: decisionPopup.shown });
-sample({ clock: rejectFx.done, fn: ({ params }): PopupResult => ({ tone: 'success', title: USER_MESSAGES.rejected(params), message: null }), target: decisionPopup.shown });
+sample({
+  clock: activateFx.done,
+  fn: ({ params }): PopupResult => ({ tone: 'success', title: USER_MESSAGES.activated(params), message: null }),
+  target: decisionPopup.shown,
+});
+sample({
+  clock: rejectFx.done,
+  fn: ({ params }): PopupResult => ({ tone: 'success', title: USER_MESSAGES.rejected(params), message: null }),
+  target: decisionPopup.shown,
+});
 sample({
   clock: [activateFx.failData, rejectFx.failData],
   fn: (error): PopupResult => ({ tone: 'danger', title: 'Something went wrong.', message: failureMessage(error) }),
@@ -68,4 +83,8 @@ sample({
 
 // What changed on the server shows in both lists: a decided request leaves one and may join the other.
 sample({ clock: [activateFx.done, rejectFx.done], fn: ({ params }) => params, target: pendingUserDecided });
-sample({ clock: [activateFx.done, rejectFx.done, requestForm.saved], fn: () => undefined, target: [pendingUsersRequested, clientUsersRequested] });
+sample({
+  clock: [activateFx.done, rejectFx.done, requestForm.saved],
+  fn: () => undefined,
+  target: [pendingUsersRequested, clientUsersRequested],
+});

@@ -46,12 +46,17 @@ export const $visibleCompanies = combine($companies, $companySearch, (companies,
   return query ? companies.filter((c) => c.name.toLowerCase().includes(query)) : companies;
 });
 /** The company shown on the right: the one chosen, else the first listed. */
-export const $selectedCompany = combine($visibleCompanies, $selectedKey, (list, key) => list.find((c) => c.key === key) ?? list[0] ?? null);
+export const $selectedCompany = combine(
+  $visibleCompanies,
+  $selectedKey,
+  (list, key) => list.find((c) => c.key === key) ?? list[0] ?? null,
+);
 
 /** Every device the distributor sees, as the picker and the exclusive lists show it. */
 export const $deviceIndex = $devices.map((record) => {
   const index = new Map<string, PickerDevice>();
-  for (const d of Object.values(record)) index.set(d.serial, { serial: d.serial, label: String(d.label ?? ''), address: String(d.address ?? '') });
+  for (const d of Object.values(record))
+    index.set(d.serial, { serial: d.serial, label: String(d.label ?? ''), address: String(d.address ?? '') });
   return index;
 });
 
@@ -73,7 +78,13 @@ export const resultPopup = createResultPopup({ ms: 1500 });
 
 // Loading: distributors only; the device list is the app's (loaded once after sign-in, kept live by pushes).
 sample({ clock: [pageMounted, retryClicked], filter: $isDistributor, target: fetchUsersFx });
-sample({ clock: [pageMounted, retryClicked], source: $devicesStatus, filter: (s, _) => s === 'idle' || s === 'failed', fn: () => undefined, target: deviceListNeeded });
+sample({
+  clock: [pageMounted, retryClicked],
+  source: $devicesStatus,
+  filter: (s, _) => s === 'idle' || s === 'failed',
+  fn: () => undefined,
+  target: deviceListNeeded,
+});
 $users.on(fetchUsersFx.doneData, (_, list) => list);
 $status
   .on(fetchUsersFx, (s) => (s === 'ready' ? s : 'loading'))
@@ -90,7 +101,9 @@ $users.on(addDevicesFx.doneData, replaceUser).on(removeDevicesFx.doneData, repla
 // The device picker.
 $pickerEmail.on(pickerOpened, (_, email) => email).reset(pickerClosed, addDevicesFx.done);
 $pickerQuery.on(pickerSearched, (_, q) => q).reset(pickerOpened);
-$pickerChosen.on(pickerToggled, (list, serial) => (list.includes(serial) ? list.filter((s) => s !== serial) : [...list, serial])).reset(pickerOpened, pickerClosed, addDevicesFx.done);
+$pickerChosen
+  .on(pickerToggled, (list, serial) => (list.includes(serial) ? list.filter((s) => s !== serial) : [...list, serial]))
+  .reset(pickerOpened, pickerClosed, addDevicesFx.done);
 $pickerError
   .on(addDevicesFx.failData, (_, e) => Object.values(fieldMessages(e))[0] ?? failureMessage(e))
   .reset(pickerOpened, pickerClosed, addDevicesFx);
@@ -102,16 +115,29 @@ sample({
 });
 sample({
   clock: addDevicesFx.done,
-  fn: ({ params }) => ({ tone: 'success' as const, title: 'DEVICES ADDED', message: `${plural(params.serials.length, 'device')} ${pluralWord(params.serials.length, 'is', 'are')} now exclusive to ${params.email}.` }),
+  fn: ({ params }) => ({
+    tone: 'success' as const,
+    title: 'DEVICES ADDED',
+    message: `${plural(params.serials.length, 'device')} ${pluralWord(params.serials.length, 'is', 'are')} now exclusive to ${params.email}.`,
+  }),
   target: resultPopup.shown,
 });
 
 // Removing one device, after a confirmation.
 $removing.on(removeRequested, (_, r) => r).reset(removeCancelled, removeDevicesFx.finally);
-sample({ clock: removeConfirmed, source: $removing, filter: (r): r is { email: string; serial: string } => r !== null, target: removeDevicesFx });
+sample({
+  clock: removeConfirmed,
+  source: $removing,
+  filter: (r): r is { email: string; serial: string } => r !== null,
+  target: removeDevicesFx,
+});
 sample({
   clock: removeDevicesFx.done,
-  fn: ({ params }) => ({ tone: 'success' as const, title: 'DEVICE REMOVED', message: `${params.email} no longer sees ${params.serial}.` }),
+  fn: ({ params }) => ({
+    tone: 'success' as const,
+    title: 'DEVICE REMOVED',
+    message: `${params.email} no longer sees ${params.serial}.`,
+  }),
   target: resultPopup.shown,
 });
 sample({

@@ -45,7 +45,9 @@ $records.on(loadRecordsFx.doneData, (_, list) => list);
 $status
   .on(loadRecordsFx, (s) => (s === 'ready' ? s : 'loading'))
   .on(loadRecordsFx.done, () => 'ready')
-  .on(loadRecordsFx.failData, (_, e) => (e instanceof HttpError && (e.status === 401 || e.status === 403) ? 'signed-out' : 'failed'));
+  .on(loadRecordsFx.failData, (_, e) =>
+    e instanceof HttpError && (e.status === 401 || e.status === 403) ? 'signed-out' : 'failed',
+  );
 $error.on(loadRecordsFx.failData, (_, e) => `What was done could not be loaded: ${failureMessage(e)}`).reset(loadRecordsFx.done);
 
 $credentialStatus.on(loadCredentialFx.doneData, (_, s) => s).reset(loadCredentialFx.fail);
@@ -54,8 +56,14 @@ sample({ clock: revokeConfirmed, target: revokeFx });
 $credentialPending.on([rotateFx, revokeFx], () => true).on([rotateFx.finally, revokeFx.finally], () => false);
 $newCredential.on(rotateFx.doneData, (_, r) => ({ token: r.token, link: r.link })).reset(newCredentialDismissed, revokeFx.done);
 $credentialMessage
-  .on(rotateFx.done, () => ({ tone: 'success', text: 'A new maintenance credential is active; the previous one no longer opens /maintenance.' }))
-  .on(revokeFx.doneData, (_, r) => ({ tone: 'success', text: `Maintenance access revoked (${plural(r.revoked, 'credential')}).` }))
+  .on(rotateFx.done, () => ({
+    tone: 'success',
+    text: 'A new maintenance credential is active; the previous one no longer opens /maintenance.',
+  }))
+  .on(revokeFx.doneData, (_, r) => ({
+    tone: 'success',
+    text: `Maintenance access revoked (${plural(r.revoked, 'credential')}).`,
+  }))
   .on([rotateFx.failData, revokeFx.failData], (_, e) => ({ tone: 'danger', text: `Something went wrong: ${failureMessage(e)}` }))
   .reset(rotateFx, revokeFx);
 sample({ clock: [rotateFx.done, revokeFx.done], target: loadCredentialFx });

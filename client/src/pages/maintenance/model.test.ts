@@ -54,7 +54,16 @@ function setup() {
       [
         enqueueFx,
         async (p: { serial: string; label: string; actions: string[]; note: string }) => {
-          const entry = { seq: ++seq, key: `k${seq}`, serial: p.serial, label: p.label, body: { ...p, idempotency_key: `k${seq}`, performed_at: '2026-11-28T10:00:00Z' }, status: 'waiting', reason: null, createdAt: '' } as OutboxEntry;
+          const entry = {
+            seq: ++seq,
+            key: `k${seq}`,
+            serial: p.serial,
+            label: p.label,
+            body: { ...p, idempotency_key: `k${seq}`, performed_at: '2026-11-28T10:00:00Z' },
+            status: 'waiting',
+            reason: null,
+            createdAt: '',
+          } as OutboxEntry;
           box.push(entry);
           return entry;
         },
@@ -106,9 +115,22 @@ describe('/maintenance model', () => {
     await allSettled(credentialEntered, { scope, params: 'good-credential' });
     await allSettled(recordOpened, { scope, params: 'SP1' });
     await allSettled(recordSubmitted, { scope, params: { actions: ['refilled'], note: 'ok' } });
-    expect(sentBodies).toEqual([{ serial: 'SP1', label: 'Beach', actions: ['refilled'], note: 'ok', idempotency_key: 'k1', performed_at: '2026-11-28T10:00:00Z' }]);
+    expect(sentBodies).toEqual([
+      {
+        serial: 'SP1',
+        label: 'Beach',
+        actions: ['refilled'],
+        note: 'ok',
+        idempotency_key: 'k1',
+        performed_at: '2026-11-28T10:00:00Z',
+      },
+    ]);
     expect(scope.getState($recordSerial)).toBeNull();
-    expect(scope.getState(recordPopup.$result)).toMatchObject({ tone: 'success', title: 'WORK RECORDED', message: 'Beach: 1 action saved.' });
+    expect(scope.getState(recordPopup.$result)).toMatchObject({
+      tone: 'success',
+      title: 'WORK RECORDED',
+      message: 'Beach: 1 action saved.',
+    });
     expect(scope.getState($waiting)).toBe(0);
     expect(loads).toEqual(['good-credential', 'good-credential']);
   });

@@ -1,7 +1,13 @@
 import { plural } from '@fleet/shared';
 import type { MaintenanceAction, MaintenanceDevice } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { MAINTENANCE_CREDENTIAL_KEY, maintenanceApi, outbox, readStoredCredential, type OutboxEntry } from '../../entities/maintenance';
+import {
+  MAINTENANCE_CREDENTIAL_KEY,
+  maintenanceApi,
+  outbox,
+  readStoredCredential,
+  type OutboxEntry,
+} from '../../entities/maintenance';
 import { failureMessage, HttpError } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 import { $updateReady, applyUpdateFx, pwaStarted, reloadClicked } from './pwa';
@@ -36,10 +42,17 @@ export const storeCredentialFx = createEffect((token: string | null) => {
 
 export const loadDevicesFx = createEffect((token: string) => maintenanceApi.devices(token));
 /** A record made on the phone: kept in the outbox (IndexedDB) first, whatever the signal, then sent. */
-export const enqueueFx = createEffect(({ serial, label, actions, note }: { serial: string; label: string; actions: MaintenanceAction[]; note: string }) => {
-  const key = crypto.randomUUID();
-  return outbox.add({ key, serial, label, body: { serial, actions, note, idempotency_key: key, performed_at: new Date().toISOString() } });
-});
+export const enqueueFx = createEffect(
+  ({ serial, label, actions, note }: { serial: string; label: string; actions: MaintenanceAction[]; note: string }) => {
+    const key = crypto.randomUUID();
+    return outbox.add({
+      key,
+      serial,
+      label,
+      body: { serial, actions, note, idempotency_key: key, performed_at: new Date().toISOString() },
+    });
+  },
+);
 export const loadOutboxFx = createEffect(() => outbox.list());
 export const sendOutboxFx = createEffect((token: string) => outbox.send(token));
 export const dismissRefusedFx = createEffect((seq: number) => outbox.remove(seq));
@@ -74,7 +87,12 @@ sample({ clock: refreshClicked, source: $credential, filter: (t): t is string =>
 
 // The first answer that works makes the credential the page's; a refused one is forgotten.
 sample({ clock: loadDevicesFx.done, fn: ({ params }) => params, target: [$credential, storeCredentialFx] });
-sample({ clock: loadDevicesFx.fail, filter: ({ error }) => isRefused(error), fn: () => null, target: [$credential, $trying, storeCredentialFx] });
+sample({
+  clock: loadDevicesFx.fail,
+  filter: ({ error }) => isRefused(error),
+  fn: () => null,
+  target: [$credential, $trying, storeCredentialFx],
+});
 sample({ clock: credentialForgotten, fn: () => null, target: [$credential, $trying, storeCredentialFx] });
 
 $devices.on(loadDevicesFx.doneData, (_, list) => list).reset(credentialForgotten);
@@ -86,7 +104,9 @@ $status
   .reset(credentialForgotten);
 $loadError
   .on(loadDevicesFx.fail, (_, { error }) =>
-    isRefused(error) ? 'This maintenance credential is not valid: it may have been replaced or revoked. Ask a distributor for the current one.' : `The devices could not be loaded: ${failureMessage(error)}`,
+    isRefused(error)
+      ? 'This maintenance credential is not valid: it may have been replaced or revoked. Ask a distributor for the current one.'
+      : `The devices could not be loaded: ${failureMessage(error)}`,
   )
   .reset(loadDevicesFx.done, credentialForgotten);
 
@@ -108,7 +128,11 @@ sample({
   clock: recordSubmitted,
   source: { serial: $recordSerial, devices: $devices },
   filter: ({ serial }) => serial !== null,
-  fn: ({ serial, devices }, input) => ({ serial: serial!, label: devices.find((d) => d.serial === serial)?.label ?? '', ...input }),
+  fn: ({ serial, devices }, input) => ({
+    serial: serial!,
+    label: devices.find((d) => d.serial === serial)?.label ?? '',
+    ...input,
+  }),
   target: enqueueFx,
 });
 sample({
@@ -133,19 +157,40 @@ sample({
 });
 sample({ clock: refusedDismissed, target: dismissRefusedFx });
 // What was sent shows in the list (each device's last visit): read it again.
-sample({ clock: sendOutboxFx.doneData, source: $credential, filter: (token, { sent }) => token !== null && sent.length > 0, fn: (token) => token!, target: loadDevicesFx });
+sample({
+  clock: sendOutboxFx.doneData,
+  source: $credential,
+  filter: (token, { sent }) => token !== null && sent.length > 0,
+  fn: (token) => token!,
+  target: loadDevicesFx,
+});
 
 // The list for a start without signal: kept on each load, shown (with its time) when the server cannot be reached.
 sample({ clock: loadDevicesFx.doneData, target: saveDevicesFx });
 $savedAt.reset(loadDevicesFx.done);
-sample({ clock: loadDevicesFx.fail, filter: ({ error }) => error instanceof HttpError && error.status === 0, target: savedDevicesFx });
+sample({
+  clock: loadDevicesFx.fail,
+  filter: ({ error }) => error instanceof HttpError && error.status === 0,
+  target: savedDevicesFx,
+});
 sample({ clock: savedDevicesFx.doneData, filter: Boolean, fn: (saved) => saved!.list, target: $devices });
 sample({ clock: savedDevicesFx.doneData, filter: Boolean, fn: (saved) => saved!.at, target: $savedAt });
 // With the list from the phone the page runs on the credential it was tried with (checked when the signal returns).
-sample({ clock: savedDevicesFx.doneData, source: $trying, filter: (t, saved) => t !== null && saved !== null, fn: (t) => t!, target: $credential });
+sample({
+  clock: savedDevicesFx.doneData,
+  source: $trying,
+  filter: (t, saved) => t !== null && saved !== null,
+  fn: (t) => t!,
+  target: $credential,
+});
 sample({ clock: savedDevicesFx.doneData, filter: Boolean, fn: () => 'ready' as const, target: $status });
 
 // The field app: its service worker registers when the page opens; a waiting version reloads only on the
 // technician's Reload, and never while a record form is open (the button waits too: maintenance-page.tsx).
 sample({ clock: pageMounted, target: pwaStarted });
-sample({ clock: reloadClicked, source: { ready: $updateReady, serial: $recordSerial }, filter: ({ ready, serial }) => ready && serial === null, target: applyUpdateFx });
+sample({
+  clock: reloadClicked,
+  source: { ready: $updateReady, serial: $recordSerial },
+  filter: ({ ready, serial }) => ready && serial === null,
+  target: applyUpdateFx,
+});

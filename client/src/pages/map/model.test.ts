@@ -29,8 +29,17 @@ describe('map page wiring', () => {
     const scope = setup();
     await allSettled(deviceChosen, { scope, params: 'B2' });
     expect(scope.getState($panelSerial)).toBe('B2');
-    await allSettled(areaFocused, { scope, params: [[-90.1, 29.9], [-89.6, 30.3]] });
-    expect(scope.getState($viewRequest)?.bounds).toEqual([[-90.1, 29.9], [-89.6, 30.3]]);
+    await allSettled(areaFocused, {
+      scope,
+      params: [
+        [-90.1, 29.9],
+        [-89.6, 30.3],
+      ],
+    });
+    expect(scope.getState($viewRequest)?.bounds).toEqual([
+      [-90.1, 29.9],
+      [-89.6, 30.3],
+    ]);
   });
 
   it("opens the device panel from the selected pin's card, and hides the card while the panel is open", async () => {

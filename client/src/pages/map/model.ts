@@ -2,7 +2,15 @@ import { createStore, sample } from 'effector';
 import { areaFocused, deviceChosen } from '../../widgets/dashboard-panel';
 import { $panelSerial, panelOpened } from '../../widgets/device-panel';
 import { pinNamed, pinPlacedOnMap, placeOnMapRequested, placingOnMapEnded } from '../../features/device-form';
-import { boundsRequested, pinPlacingStarted, placingFinished, placingPinLabelled, placingPinMoved, zoomInClicked, zoomOutClicked } from '../../widgets/map';
+import {
+  boundsRequested,
+  pinPlacingStarted,
+  placingFinished,
+  placingPinLabelled,
+  placingPinMoved,
+  zoomInClicked,
+  zoomOutClicked,
+} from '../../widgets/map';
 import { userManagementRequested, zoomInRequested, zoomOutRequested } from '../../widgets/profile-panel';
 import { deviceManagerRequested, panelShownChanged } from '../../widgets/selected-device';
 

@@ -13,7 +13,8 @@ export const loadMapPage = () => import('./ui/map-page');
 export const loadOfflineMap = () => import('../../widgets/map/offline/offline-map');
 
 /** A frame has been painted with what is on screen now (the second animation frame from here). */
-const painted = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
+const painted = () =>
+  new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
 
 export const preloadMapFx = createEffect(async () => {
   // Once the screen in front (the map's shell with its clock, or the login page) has painted: still in

@@ -23,7 +23,11 @@ export const $sites = createStore<ReadonlyMap<number, Site>>(new Map())
   .on(fetchSitesFx.doneData, (_, list) => new Map(list.map((s) => [s.id, s])))
   .reset(sessionEnded);
 export const $batches = createStore<ReadonlyMap<string, BatchInfo>>(new Map())
-  .on(fetchBatchesFx.doneData, (_, list) => new Map(list.map((b) => [b.batchNumber, { batchNumber: b.batchNumber, status: b.status, is_recalled: b.is_recalled }])))
+  .on(
+    fetchBatchesFx.doneData,
+    (_, list) =>
+      new Map(list.map((b) => [b.batchNumber, { batchNumber: b.batchNumber, status: b.status, is_recalled: b.is_recalled }])),
+  )
   .reset(sessionEnded);
 export const $extrasFailed = createStore(false)
   .on([fetchSitesFx.fail, fetchBatchesFx.fail], () => true)
@@ -31,7 +35,9 @@ export const $extrasFailed = createStore(false)
 export { $countyNames };
 const rowOf = rowCache();
 /** The report is built only in the tab that shows /status: the map tab loads this module too, and must not pay for it on every push. */
-const $shown = createStore(false).on(statusPageMounted, () => true).reset(sessionEnded);
+const $shown = createStore(false)
+  .on(statusPageMounted, () => true)
+  .reset(sessionEnded);
 export const $report = combine($shown, $devices, $countyNames, $sites, $batches, (shown, devices, names, sites, batches) =>
   statusReport(shown ? Object.values(devices) : [], names, sites, batches, rowOf),
 );

@@ -19,7 +19,9 @@ describe('serverReason', () => {
 describe('failureMessage', () => {
   it('falls back to the status, then to a client error, then to the plain sentence', () => {
     expect(failureMessage(new HttpError(502, null))).toBe(`${GENERIC_FAILURE} (HTTP 502)`);
-    expect(failureMessage(new Error('The start date must be on or before the end date.'))).toBe('The start date must be on or before the end date.');
+    expect(failureMessage(new Error('The start date must be on or before the end date.'))).toBe(
+      'The start date must be on or before the end date.',
+    );
     expect(failureMessage('nope')).toBe(GENERIC_FAILURE);
     expect(failureMessage(new HttpError(500, { detail: 'Server down' }))).toBe('Server down');
   });
@@ -27,7 +29,10 @@ describe('failureMessage', () => {
 
 describe('fieldMessages', () => {
   it('keeps the first message of each field of a 400, not the detail', () => {
-    expect(fieldMessages(new HttpError(400, { name: [1, 'taken', 'other'], batch_no: 'bad', detail: 'no' }))).toEqual({ name: 'taken', batch_no: 'bad' });
+    expect(fieldMessages(new HttpError(400, { name: [1, 'taken', 'other'], batch_no: 'bad', detail: 'no' }))).toEqual({
+      name: 'taken',
+      batch_no: 'bad',
+    });
     expect(fieldMessages(new HttpError(500, { name: ['taken'] }))).toEqual({});
   });
 });

@@ -19,10 +19,13 @@ export const startTimerFx = createEffect((): Timer => {
   tick(Date.now());
   let interval: number | undefined;
   // Aligned to the next whole second, so the seconds change with the system clock.
-  const timeout = window.setTimeout(() => {
-    tick(Date.now());
-    interval = window.setInterval(() => tick(Date.now()), 1000);
-  }, 1000 - (Date.now() % 1000));
+  const timeout = window.setTimeout(
+    () => {
+      tick(Date.now());
+      interval = window.setInterval(() => tick(Date.now()), 1000);
+    },
+    1000 - (Date.now() % 1000),
+  );
   return {
     stop: () => {
       window.clearTimeout(timeout);

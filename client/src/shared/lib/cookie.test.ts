@@ -24,7 +24,11 @@ function fakeBrowser(protocol: 'http:' | 'https:') {
   });
   return written;
 }
-const attributes = (line: string) => line.split(';').slice(1).map((s) => s.trim());
+const attributes = (line: string) =>
+  line
+    .split(';')
+    .slice(1)
+    .map((s) => s.trim());
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -4,7 +4,16 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   let format = formatters.get(timeZone);
   if (!format) {
     try {
-      format = new Intl.DateTimeFormat('en-US', { timeZone, day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true, timeZoneName: 'short' });
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        hour12: true,
+        timeZoneName: 'short',
+      });
     } catch {
       // An unknown zone reads as UTC (the zone named in the answer says so).
       format = formatterOf('UTC');

@@ -1,4 +1,11 @@
-import type { ClientToServerEvents, ServerToClientEvents, ServicePlanProgress, SessionEndReason, SubscribeAck, Subscription } from '@fleet/shared';
+import type {
+  ClientToServerEvents,
+  ServerToClientEvents,
+  ServicePlanProgress,
+  SessionEndReason,
+  SubscribeAck,
+  Subscription,
+} from '@fleet/shared';
 import { attach, createEffect, createEvent, createStore, sample, scopeBind } from 'effector';
 import type { Socket } from 'socket.io-client';
 import { yieldToBrowser } from '../lib';
@@ -133,7 +140,16 @@ export const unsubscribeFx = attach({
 });
 
 $socket.on(connectFx.doneData, (_, socket) => socket).reset(disconnectFx.finally);
-$connected.on(socketConnected, () => true).on(socketDisconnected, () => false).reset(disconnectFx.finally);
+$connected
+  .on(socketConnected, () => true)
+  .on(socketDisconnected, () => false)
+  .reset(disconnectFx.finally);
 
-sample({ clock: connectRequested, source: $socket, filter: (socket) => socket === null, fn: (_, params) => params, target: connectFx });
+sample({
+  clock: connectRequested,
+  source: $socket,
+  filter: (socket) => socket === null,
+  fn: (_, params) => params,
+  target: connectFx,
+});
 sample({ clock: disconnectRequested, target: disconnectFx });

@@ -19,7 +19,9 @@ export const ROUTES = {
 } as const;
 
 const readLocation = (): AppLocation =>
-  typeof window === 'undefined' ? { pathname: '/', search: '' } : { pathname: window.location.pathname, search: window.location.search };
+  typeof window === 'undefined'
+    ? { pathname: '/', search: '' }
+    : { pathname: window.location.pathname, search: window.location.search };
 
 export const $location = createStore<AppLocation>({ pathname: '/', search: '' });
 export const $pathname = $location.map((l) => l.pathname);

@@ -1,2 +1,1 @@
-;
 export { AuthModal } from './ui/auth-modal';

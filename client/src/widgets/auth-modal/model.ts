@@ -28,7 +28,10 @@ $authView
   .on(signUpClosed, () => 'sign_in')
   .on(resetPasswordClosed, () => 'sign_in')
   .on(resetTokenReceived, () => 'reset_password');
-$signInMode.on(forgotPasswordOpened, () => 'forgot').on(forgotPasswordClosed, () => 'login').on(authTabSelected, () => 'login');
+$signInMode
+  .on(forgotPasswordOpened, () => 'forgot')
+  .on(forgotPasswordClosed, () => 'login')
+  .on(authTabSelected, () => 'login');
 
 sample({ clock: forgotPasswordOpened, source: $email, target: forgotEmailPrefilled });
 sample({ clock: forgotPasswordClosed, source: $forgotEmail, target: emailPrefilled });

@@ -12,10 +12,14 @@ export const batchListOpened = createEvent();
 export const batchBrandFilterChanged = createEvent<number | null>();
 export const batchListRetried = createEvent();
 
-export const $batchBrandFilter = createStore<number | null>(null).on(batchBrandFilterChanged, (_, id) => id).reset(sessionEnded);
+export const $batchBrandFilter = createStore<number | null>(null)
+  .on(batchBrandFilterChanged, (_, id) => id)
+  .reset(sessionEnded);
 export const $visibleBatches = combine($batches, $batchBrandFilter, batchesOfBrand);
 export const $batchListStatus = $batchesStatus;
-export const $batchBrandOptions = $brands.map((brands) => brands.map(({ id, name }) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)));
+export const $batchBrandOptions = $brands.map((brands) =>
+  brands.map(({ id, name }) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)),
+);
 
 sample({ clock: [batchListOpened, batchListRetried], target: [batchesRequested, brandsRequested] });
 // Nothing of the last user's batches or brands stays after sign-out.

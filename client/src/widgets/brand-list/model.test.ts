@@ -8,19 +8,51 @@ import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { $user } from '../../entities/session';
 import { $deleteStep, $deletingBrand } from '../../features/brand-delete/model';
 import { brandInitials, searchBrands } from './lib/brand-list-lib';
-import { $canDelete, $selectedBrandCounties, $visibleBrands, brandListOpened, brandSearchChanged, brandTileClicked, deleteClicked, editModeToggled } from './model';
+import {
+  $canDelete,
+  $selectedBrandCounties,
+  $visibleBrands,
+  brandListOpened,
+  brandSearchChanged,
+  brandTileClicked,
+  deleteClicked,
+  editModeToggled,
+} from './model';
 
-const brand = (id: number, name: string, device_count = 0) => ({ id, name, device_count, clients: [], deviceSerials: [], image: null, image_url: null }) as BrandAnswer;
+const brand = (id: number, name: string, device_count = 0) =>
+  ({ id, name, device_count, clients: [], deviceSerials: [], image: null, image_url: null }) as BrandAnswer;
 const BRANDS = [brand(1, 'SunStop', 2), brand(2, 'Bayou Clean'), brand(3, 'Gulf Shield SPF')];
-const user = (access: string) => ({ id: 1, email: 'x@demo.test', role: access === 'client' ? 'client' : 'distributor', user_type: access, access }) as unknown as CurrentUser;
+const user = (access: string) =>
+  ({
+    id: 1,
+    email: 'x@demo.test',
+    role: access === 'client' ? 'client' : 'distributor',
+    user_type: access,
+    access,
+  }) as unknown as CurrentUser;
 
 function setup(access = 'distributor') {
   let reads = 0;
   const scope = fork({
     values: [
       [$user, user(access)],
-      [$devices, normaliseDevices([fakeDevice('A1', { brand: 1, location_id: 5 }), fakeDevice('B2', { brand: 1, location_id: 5, is_online: false }), fakeDevice('C3', { brand: 2, location_id: 6 })])],
-      [$counties, { type: 'FeatureCollection', features: [{ type: 'Feature', id: 5, properties: { id: 5, name: 'Orleans' }, geometry: { type: 'Polygon', coordinates: [] } }] }],
+      [
+        $devices,
+        normaliseDevices([
+          fakeDevice('A1', { brand: 1, location_id: 5 }),
+          fakeDevice('B2', { brand: 1, location_id: 5, is_online: false }),
+          fakeDevice('C3', { brand: 2, location_id: 6 }),
+        ]),
+      ],
+      [
+        $counties,
+        {
+          type: 'FeatureCollection',
+          features: [
+            { type: 'Feature', id: 5, properties: { id: 5, name: 'Orleans' }, geometry: { type: 'Polygon', coordinates: [] } },
+          ],
+        },
+      ],
     ],
     handlers: [[fetchBrandsFx, async () => (reads++, BRANDS)]],
   });
@@ -66,7 +98,9 @@ describe('Brand List', () => {
     const { scope } = setup();
     await allSettled(brandListOpened, { scope });
     await allSettled(brandTileClicked, { scope, params: 1 });
-    expect(scope.getState($selectedBrandCounties)).toEqual([{ id: 5, name: 'Orleans', total: 2, online: 1, offline: 1, warning: 0 }]);
+    expect(scope.getState($selectedBrandCounties)).toEqual([
+      { id: 5, name: 'Orleans', total: 2, online: 1, offline: 1, warning: 0 },
+    ]);
   });
 });
 

@@ -19,25 +19,47 @@ export const brandTileClicked = createEvent<number>();
 export const editModeToggled = createEvent();
 export const deleteClicked = createEvent();
 
-export const $brandSearch = createStore('').on(brandSearchChanged, (_, text) => text).reset(sessionEnded);
+export const $brandSearch = createStore('')
+  .on(brandSearchChanged, (_, text) => text)
+  .reset(sessionEnded);
 export const $selectedBrandId = createStore<number | null>(null)
   .on(brandTileClicked, (current, id) => (current === id ? null : id))
   .on(brandSaved, (_, brand) => brand.id)
   .reset(brandDeleted, sessionEnded);
-export const $editMode = createStore(false).on(editModeToggled, (on) => !on).reset(sessionEnded);
+export const $editMode = createStore(false)
+  .on(editModeToggled, (on) => !on)
+  .reset(sessionEnded);
 export const $canManageBrandList = $accessLevel.map((level) => level === 'distributor');
 export const $brandListStatus = $brandsStatus;
 
 export const $visibleBrands = combine($brands, $brandSearch, searchBrands);
-export const $selectedBrand = combine($brands, $selectedBrandId, (brands, id) => (id === null ? null : (brands.find((b) => b.id === id) ?? null)));
+export const $selectedBrand = combine($brands, $selectedBrandId, (brands, id) =>
+  id === null ? null : (brands.find((b) => b.id === id) ?? null),
+);
 /** Spec section 2: Delete is enabled only with a brand selected in edit mode. */
-export const $canDelete = combine($editMode, $selectedBrand, $canManageBrandList, (edit, brand, can) => can && edit && brand !== null);
+export const $canDelete = combine(
+  $editMode,
+  $selectedBrand,
+  $canManageBrandList,
+  (edit, brand, can) => can && edit && brand !== null,
+);
 
 /** The selected brand's devices rolled up by county (as the COUNTY cards count them). */
 export const $selectedBrandCounties = combine($devices, $selectedBrandId, $countyNames, (devices, id, names) =>
-  id === null ? [] : countyRows(Object.values(devices).filter((d) => d.brand === id), names),
+  id === null
+    ? []
+    : countyRows(
+        Object.values(devices).filter((d) => d.brand === id),
+        names,
+      ),
 );
 
 sample({ clock: brandListOpened, target: brandsRequested });
-sample({ clock: deleteClicked, source: { can: $canDelete, brand: $selectedBrand }, filter: ({ can }) => can, fn: ({ brand }) => brand!, target: brandDeleteRequested });
+sample({
+  clock: deleteClicked,
+  source: { can: $canDelete, brand: $selectedBrand },
+  filter: ({ can }) => can,
+  fn: ({ brand }) => brand!,
+  target: brandDeleteRequested,
+});
 sample({ clock: sessionEnded, target: brandsCleared });

@@ -1,2 +1,1 @@
-;
 export { ClockPanel } from './ui/clock-panel';

@@ -1,7 +1,17 @@
 import dayjs from 'dayjs';
 
 /** What the clock panel shows for `now`, in the browser's time zone. */
-export type ClockFace = { time: string; seconds: string; meridiem: string; gmt: string; weekday: string; day: string; month: string; year: string; iso: string };
+export type ClockFace = {
+  time: string;
+  seconds: string;
+  meridiem: string;
+  gmt: string;
+  weekday: string;
+  day: string;
+  month: string;
+  year: string;
+  iso: string;
+};
 
 export function clockFace(now: number): ClockFace {
   const at = dayjs(now);

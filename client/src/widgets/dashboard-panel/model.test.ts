@@ -30,7 +30,24 @@ const $focusedArea = createStore<unknown>(null).on(areaFocused, (_, bounds) => b
 const $chosenDevice = createStore<string | null>(null).on(deviceChosen, (_, serial) => serial);
 
 const outline = (west: number, south: number) =>
-  JSON.stringify({ type: 'FeatureCollection', features: [{ properties: { name_2: 'x' }, geometry: { type: 'Polygon', coordinates: [[[west, south], [west + 0.5, south + 0.4], [west, south + 0.4]]] } }] });
+  JSON.stringify({
+    type: 'FeatureCollection',
+    features: [
+      {
+        properties: { name_2: 'x' },
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [west, south],
+              [west + 0.5, south + 0.4],
+              [west, south + 0.4],
+            ],
+          ],
+        },
+      },
+    ],
+  });
 
 function setup(user: Record<string, unknown> = { role: 'distributor', user_type: 'distributor' }) {
   const log: string[] = [];
@@ -38,8 +55,17 @@ function setup(user: Record<string, unknown> = { role: 'distributor', user_type:
   const scope = fork({
     values: [[$user, user]],
     handlers: [
-      [subscribeFx, async (_s: unknown, sub: { topic: string; location?: number }) => (log.push(`+${sub.topic}:${sub.location ?? ''}`), { ok: true, subscribed: [] })],
-      [unsubscribeFx, (_s: unknown, sub: { topic: string; location?: number }) => void log.push(`-${sub.topic}:${sub.location ?? ''}`)],
+      [
+        subscribeFx,
+        async (_s: unknown, sub: { topic: string; location?: number }) => (
+          log.push(`+${sub.topic}:${sub.location ?? ''}`),
+          { ok: true, subscribed: [] }
+        ),
+      ],
+      [
+        unsubscribeFx,
+        (_s: unknown, sub: { topic: string; location?: number }) => void log.push(`-${sub.topic}:${sub.location ?? ''}`),
+      ],
       [
         fetchDevicesFx,
         async () => [
@@ -55,7 +81,13 @@ function setup(user: Record<string, unknown> = { role: 'distributor', user_type:
           { id: 2, name: 'Orleans', geoJson: outline(-90.1, 29.9) },
         ],
       ],
-      [fetchCountyOverviewFx, async (location: number) => (overviewReads.push(location), { location, total_devices: location === 2 ? 2 : 1, pause_devices: 0 })],
+      [
+        fetchCountyOverviewFx,
+        async (location: number) => (
+          overviewReads.push(location),
+          { location, total_devices: location === 2 ? 2 : 1, pause_devices: 0 }
+        ),
+      ],
     ],
   });
   return { scope, log, overviewReads };

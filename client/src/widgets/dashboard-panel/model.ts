@@ -65,21 +65,43 @@ export const deviceChosen = createEvent<string>();
 /** Out: the map should show this area (west-south and east-north corners, [lng, lat]): a county's outline. */
 export const areaFocused = createEvent<[[number, number], [number, number]]>();
 
-export const $collapsed = createStore(false).on(collapseToggled, (c) => !c).reset(dashboardReset);
+export const $collapsed = createStore(false)
+  .on(collapseToggled, (c) => !c)
+  .reset(dashboardReset);
 export const $tab = createStore<DashboardTab>('overview').reset(dashboardReset);
 export const $filterView = createStore<FilterView | null>(null)
   .on(filterViewOpened, (_, view) => view)
   .reset(filterViewClosed, tabSelected, dashboardReset);
-export const $searchText = createStore('').on(searchChanged, (_, text) => text).reset(filterViewOpened, dashboardReset);
-export const $brandFilter = createStore<number | null>(null).on(brandFilterChanged, (_, id) => id).reset(filterViewOpened, dashboardReset);
-export const $countyFilter = createStore<number | null>(null).on(countyFilterChanged, (_, id) => id).reset(dashboardReset);
-export const $partnerFilter = createStore<string[]>([]).on(partnerFilterChanged, (_, keys) => keys).reset(filterViewOpened, dashboardReset);
-export const $deviceListTab = createStore<DeviceListTab>('county').on(deviceListTabSelected, (_, tab) => tab).reset(dashboardReset);
-export const $batchFilter = createStore<string | null>(null).on(batchFilterChanged, (_, batch) => batch).reset(dashboardReset);
-export const $selectedCounty = createStore<number | null>(null).on(countyClicked, (_, id) => id).reset(countyCleared, dashboardReset);
-export const $drillCounty = createStore<number | null>(null).on(countyDrilledIn, (_, id) => id).reset(drillBackClicked, countyCleared, dashboardReset);
-export const $partnerSearch = createStore('').on(partnerSearchChanged, (_, text) => text).reset(dashboardReset);
-export const $selectedPartner = createStore<string | null>(null).on(partnerClicked, (current, key) => (current === key ? null : key)).reset(dashboardReset);
+export const $searchText = createStore('')
+  .on(searchChanged, (_, text) => text)
+  .reset(filterViewOpened, dashboardReset);
+export const $brandFilter = createStore<number | null>(null)
+  .on(brandFilterChanged, (_, id) => id)
+  .reset(filterViewOpened, dashboardReset);
+export const $countyFilter = createStore<number | null>(null)
+  .on(countyFilterChanged, (_, id) => id)
+  .reset(dashboardReset);
+export const $partnerFilter = createStore<string[]>([])
+  .on(partnerFilterChanged, (_, keys) => keys)
+  .reset(filterViewOpened, dashboardReset);
+export const $deviceListTab = createStore<DeviceListTab>('county')
+  .on(deviceListTabSelected, (_, tab) => tab)
+  .reset(dashboardReset);
+export const $batchFilter = createStore<string | null>(null)
+  .on(batchFilterChanged, (_, batch) => batch)
+  .reset(dashboardReset);
+export const $selectedCounty = createStore<number | null>(null)
+  .on(countyClicked, (_, id) => id)
+  .reset(countyCleared, dashboardReset);
+export const $drillCounty = createStore<number | null>(null)
+  .on(countyDrilledIn, (_, id) => id)
+  .reset(drillBackClicked, countyCleared, dashboardReset);
+export const $partnerSearch = createStore('')
+  .on(partnerSearchChanged, (_, text) => text)
+  .reset(dashboardReset);
+export const $selectedPartner = createStore<string | null>(null)
+  .on(partnerClicked, (current, key) => (current === key ? null : key))
+  .reset(dashboardReset);
 
 /** The fleet as a list, in the order the API gives it (site, number). */
 export const $deviceList = $devices.map((devices) => Object.values(devices));
@@ -88,7 +110,15 @@ export { $countyNames };
 // Built while a list is open (the pushes that change the fleet should not pay for it otherwise).
 const $searchIndex = combine($deviceList, $filterView, (devices, view) => (view ? searchIndex(devices) : null));
 export const $filteredDevices = combine(
-  { devices: $deviceList, index: $searchIndex, view: $filterView, search: $searchText, brand: $brandFilter, county: $countyFilter, partners: $partnerFilter },
+  {
+    devices: $deviceList,
+    index: $searchIndex,
+    view: $filterView,
+    search: $searchText,
+    brand: $brandFilter,
+    county: $countyFilter,
+    partners: $partnerFilter,
+  },
   ({ devices, index, view, search, brand, county, partners }): Device[] =>
     view ? filterDevices(devices, { view, search: searchKey(search), brand, county, partners }, index) : [],
 );
@@ -97,31 +127,59 @@ export const $partnerCompanies = $deviceList.map(partnerCompanies);
 export const $batchOptions = $deviceList.map(batchNumbers);
 /** Every county holding a device (the filter list's County dropdown), whatever the Batch filter. */
 export const $countyOptions = combine($deviceList, $countyNames, (devices, names) => countyRows(devices, names));
-export const $countyRows = combine($deviceList, $countyNames, $batchFilter, (devices, names, batch) => countyRows(devices, names, batch));
-export const $siteRows = combine($deviceList, $drillCounty, $batchFilter, (devices, county, batch) => (county === null ? [] : siteRows(devices, county, batch)));
+export const $countyRows = combine($deviceList, $countyNames, $batchFilter, (devices, names, batch) =>
+  countyRows(devices, names, batch),
+);
+export const $siteRows = combine($deviceList, $drillCounty, $batchFilter, (devices, county, batch) =>
+  county === null ? [] : siteRows(devices, county, batch),
+);
 export const $visiblePartners = combine($partnerCompanies, $partnerSearch, (companies, search) => {
   const key = searchKey(search);
   return key ? companies.filter((c) => searchKey(c.company).includes(key)) : companies;
 });
 /** The counties of the selected market-partner company (its devices only). */
-export const $partnerCountyRows = combine($deviceList, $countyNames, $partnerCompanies, $selectedPartner, (devices, names, companies, key) => {
-  const company = companies.find((c) => c.key === key);
-  if (!company) return [];
-  const serials = new Set(company.serials);
-  return countyRows(
-    devices.filter((d) => serials.has(d.serial)),
-    names,
-  );
-});
+export const $partnerCountyRows = combine(
+  $deviceList,
+  $countyNames,
+  $partnerCompanies,
+  $selectedPartner,
+  (devices, names, companies, key) => {
+    const company = companies.find((c) => c.key === key);
+    if (!company) return [];
+    const serials = new Set(company.serials);
+    return countyRows(
+      devices.filter((d) => serials.has(d.serial)),
+      names,
+    );
+  },
+);
 
 /** Spec section 6: market partners get no SUBSCRIPTIONS tab and no Market Partner sub-tab; only distributors add devices. */
 export const $isMarketPartner = $accessLevel.map((level) => level === 'market-partner');
 export const $canAddDevice = $accessLevel.map((level) => level === 'distributor');
 
 // A tab a role does not have is never shown, even if it was the last one chosen.
-sample({ clock: tabSelected, source: $isMarketPartner, filter: (mp, tab) => !(mp && tab === 'subscriptions'), fn: (_, tab) => tab, target: $tab });
-sample({ clock: $isMarketPartner, source: $tab, filter: (tab, mp) => mp && tab === 'subscriptions', fn: () => 'overview' as const, target: $tab });
-sample({ clock: $isMarketPartner, source: $deviceListTab, filter: (tab, mp) => mp && tab === 'partner', fn: () => 'county' as const, target: $deviceListTab });
+sample({
+  clock: tabSelected,
+  source: $isMarketPartner,
+  filter: (mp, tab) => !(mp && tab === 'subscriptions'),
+  fn: (_, tab) => tab,
+  target: $tab,
+});
+sample({
+  clock: $isMarketPartner,
+  source: $tab,
+  filter: (tab, mp) => mp && tab === 'subscriptions',
+  fn: () => 'overview' as const,
+  target: $tab,
+});
+sample({
+  clock: $isMarketPartner,
+  source: $deviceListTab,
+  filter: (tab, mp) => mp && tab === 'partner',
+  fn: () => 'county' as const,
+  target: $deviceListTab,
+});
 
 // A filter list opened while a county is the dashboard's view starts on that county.
 sample({ clock: filterViewOpened, source: $selectedCounty, target: $countyFilter });
@@ -159,10 +217,27 @@ export const moveCountySubscriptionFx = createEffect(async ({ from, to }: { from
 const $subscribedCounty = createStore<number | null>(null, { serialize: 'ignore' })
   .on(moveCountySubscriptionFx.done, (_, { params }) => params.to)
   .reset(dashboardReset);
-sample({ clock: $selectedCounty.updates, source: $subscribedCounty, fn: (from, to) => ({ from, to }), target: moveCountySubscriptionFx });
+sample({
+  clock: $selectedCounty.updates,
+  source: $subscribedCounty,
+  fn: (from, to) => ({ from, to }),
+  target: moveCountySubscriptionFx,
+});
 // After a reconnect the server has forgotten the subscription and the counts may have moved.
-sample({ clock: socketConnected, source: $selectedCounty, filter: (id, { reconnect }) => reconnect && id !== null, fn: (to) => ({ from: null, to }), target: moveCountySubscriptionFx });
-sample({ clock: socketConnected, source: $selectedCounty, filter: (id, { reconnect }) => reconnect && id !== null, fn: (id) => id as number, target: countyOverviewRequested });
+sample({
+  clock: socketConnected,
+  source: $selectedCounty,
+  filter: (id, { reconnect }) => reconnect && id !== null,
+  fn: (to) => ({ from: null, to }),
+  target: moveCountySubscriptionFx,
+});
+sample({
+  clock: socketConnected,
+  source: $selectedCounty,
+  filter: (id, { reconnect }) => reconnect && id !== null,
+  fn: (id) => id as number,
+  target: countyOverviewRequested,
+});
 // The full device answers are read only once a view shows them (the map draws from the compact pin feed).
 sample({ clock: filterViewOpened, fn: () => undefined, target: deviceListNeeded });
 sample({ clock: tabSelected, filter: (tab) => tab !== 'overview', fn: () => undefined, target: deviceListNeeded });

@@ -57,7 +57,9 @@ export const deviceActionFx = createApiFx(async (action: DeviceAction): Promise<
     case 'resetMl':
       return resetRemaining(action.serial, action.pump);
     case 'cancel':
-      return deviceOfWriteAnswer(await http<DeviceWriteAnswer>(`/api/v1/cancelPendingChange/${action.changeId}`, { method: 'POST' }));
+      return deviceOfWriteAnswer(
+        await http<DeviceWriteAnswer>(`/api/v1/cancelPendingChange/${action.changeId}`, { method: 'POST' }),
+      );
   }
 });
 
@@ -101,7 +103,13 @@ $notice
   .on(noticeShown, (current, notice) => ({ phase: notice.tone, text: notice.text, seq: (current?.seq ?? 0) + 1 }))
   .on(noticeTimedOut, (current, seq) => (current?.seq === seq ? null : current))
   .reset(noticeDismissed, panelClosed);
-sample({ clock: noticeDisplayed, source: $notice, filter: (n, seq) => n !== null && n.phase !== 'loading' && n.seq === seq, fn: (_, seq) => seq, target: hideLaterFx });
+sample({
+  clock: noticeDisplayed,
+  source: $notice,
+  filter: (n, seq) => n !== null && n.phase !== 'loading' && n.seq === seq,
+  fn: (_, seq) => seq,
+  target: hideLaterFx,
+});
 
 /**
  * A toggle shows the value asked for while its call runs; when the call fails it goes back (spec section
@@ -110,7 +118,9 @@ sample({ clock: noticeDisplayed, source: $notice, filter: (n, seq) => n !== null
 export const $optimistic = createStore<Record<string, boolean>>({});
 const toggleKinds = new Set(['pause', 'maintenance', 'vandalism', 'active']);
 $optimistic
-  .on(deviceActionFx, (state, a) => ('value' in a && toggleKinds.has(a.kind) ? { ...state, [`${a.serial}:${a.kind}`]: a.value } : state))
+  .on(deviceActionFx, (state, a) =>
+    'value' in a && toggleKinds.has(a.kind) ? { ...state, [`${a.serial}:${a.kind}`]: a.value } : state,
+  )
   .on(deviceActionFx.finally, (state, { params: a }) => {
     const { [`${a.serial}:${a.kind}`]: _gone, ...rest } = state;
     return rest;
@@ -121,13 +131,25 @@ export const $runningAction = createStore<DeviceAction | null>(null)
   .on(deviceActionFx, (_, action) => action)
   .reset(deviceActionFx.finally, panelClosed);
 /** The value a toggle shows: the one asked for while its call runs, else the device's. */
-export const toggleShown = (optimistic: Record<string, boolean>, serial: string, kind: 'pause' | 'maintenance' | 'vandalism' | 'active', actual: boolean) =>
-  optimistic[`${serial}:${kind}`] ?? actual;
+export const toggleShown = (
+  optimistic: Record<string, boolean>,
+  serial: string,
+  kind: 'pause' | 'maintenance' | 'vandalism' | 'active',
+  actual: boolean,
+) => optimistic[`${serial}:${kind}`] ?? actual;
 
 sample({ clock: deviceActionFx, fn: () => SAVING, target: controlStarted });
 sample({ clock: deviceActionFx.doneData, target: panelDeviceReplaced });
-sample({ clock: deviceActionFx.done, fn: ({ params }) => ({ tone: 'success' as const, text: successText(params) }), target: noticeShown });
-sample({ clock: deviceActionFx.fail, fn: ({ error }) => ({ tone: 'danger' as const, text: failureText(error) }), target: noticeShown });
+sample({
+  clock: deviceActionFx.done,
+  fn: ({ params }) => ({ tone: 'success' as const, text: successText(params) }),
+  target: noticeShown,
+});
+sample({
+  clock: deviceActionFx.fail,
+  fn: ({ error }) => ({ tone: 'danger' as const, text: failureText(error) }),
+  target: noticeShown,
+});
 // A refused change may leave the shown state behind the server's: read it again.
 sample({ clock: deviceActionFx.fail, fn: ({ params }) => params.serial, target: fetchPanelDeviceFx });
 
@@ -143,6 +165,16 @@ sample({ clock: saveRentalFx.done, fn: () => ({ tone: 'success' as const, text: 
 // A saved plan ends the multi-select mode: the cards are device cards again.
 $multiSelected.reset(saveRentalFx.done);
 // The spec: a rental failure shows the server's answer as the error toast.
-sample({ clock: saveRentalFx.fail, fn: ({ error }) => ({ tone: 'danger' as const, text: failureText(error) }), target: noticeShown });
+sample({
+  clock: saveRentalFx.fail,
+  fn: ({ error }) => ({ tone: 'danger' as const, text: failureText(error) }),
+  target: noticeShown,
+});
 // A saved setting is pending for the device: read the device for its new pending flags.
-sample({ clock: [savePumpSettingFx.done, saveRentalFx.done], source: $panelSerial, filter: (s): s is string => s !== null, fn: (s) => s as string, target: fetchPanelDeviceFx });
+sample({
+  clock: [savePumpSettingFx.done, saveRentalFx.done],
+  source: $panelSerial,
+  filter: (s): s is string => s !== null,
+  fn: (s) => s as string,
+  target: fetchPanelDeviceFx,
+});

@@ -34,7 +34,13 @@ function setup(options: { missing?: string[] } = {}) {
   const pumpDates: string[] = [];
   const scope = fork({
     handlers: [
-      [subscribeFx, async (sub: { topic: string; serial?: string }) => (calls.push(`+${sub.topic}:${sub.serial}`), { ok: true, subscribed: [] })],
+      [
+        subscribeFx,
+        async (sub: { topic: string; serial?: string }) => (
+          calls.push(`+${sub.topic}:${sub.serial}`),
+          { ok: true, subscribed: [] }
+        ),
+      ],
       [unsubscribeFx, async () => undefined],
       [
         fetchPanelDeviceFx,
@@ -47,10 +53,23 @@ function setup(options: { missing?: string[] } = {}) {
       [fetchDeviceDetailsFx, async (serial: string) => (calls.push(`details:${serial}`), device(serial))],
       [fetchDevicesFx, async () => []],
       [fetchSimLogFx, async (serial: string) => (calls.push(`simLog:${serial}`), [])],
-      [fetchPumpLogFx, async ({ serial, query }: { serial: string; query: { date: string } }) => (calls.push(`pumpLog:${serial}`), pumpDates.push(query.date), emptyLog)],
+      [
+        fetchPumpLogFx,
+        async ({ serial, query }: { serial: string; query: { date: string } }) => (
+          calls.push(`pumpLog:${serial}`),
+          pumpDates.push(query.date),
+          emptyLog
+        ),
+      ],
       [fetchBatteryFx, async () => []],
       [fetchMonthUsageFx, async () => ({})],
-      [pushHistoryFx, ({ to }: { to: string }) => (pushed.push(to), { pathname: to.split('?')[0] ?? '/', search: to.includes('?') ? `?${to.split('?')[1]}` : '' })],
+      [
+        pushHistoryFx,
+        ({ to }: { to: string }) => (
+          pushed.push(to),
+          { pathname: to.split('?')[0] ?? '/', search: to.includes('?') ? `?${to.split('?')[1]}` : '' }
+        ),
+      ],
     ],
   });
   return { scope, calls, pushed, pumpDates };
@@ -68,14 +87,23 @@ describe('panel on the site calendar', () => {
   });
 
   it('opens DAILY on the window holding the latest data: 12:00-18:00 at 3 PM, not the empty evening', () => {
-    const hours = Array.from({ length: 24 }, (_, h) => ({ date: `2026-11-22T${String(h).padStart(2, '0')}:00:00-06:00`, value: h >= 8 && h <= 14 ? 3 : 0 }));
+    const hours = Array.from({ length: 24 }, (_, h) => ({
+      date: `2026-11-22T${String(h).padStart(2, '0')}:00:00-06:00`,
+      value: h >= 8 && h <= 14 ? 3 : 0,
+    }));
     const remain = hours.map((r, h) => ({ date: r.date, value: h <= 15 ? 500 : null }));
     const threePm = Date.parse('2026-11-22T15:10:00-06:00');
     expect(latestPage(hours, remain, threePm)).toBe(2);
     expect(pageHours(hours, 2)).toBe('12:00–18:00');
     expect(pageHours(hours, 3)).toBe('18:00–24:00');
     // A past day with data in the evening opens on its last window; a day in the future on its first.
-    expect(latestPage(hours, hours.map((r) => ({ date: r.date, value: 1 })), Date.parse('2026-11-23T12:00:00-06:00'))).toBe(3);
+    expect(
+      latestPage(
+        hours,
+        hours.map((r) => ({ date: r.date, value: 1 })),
+        Date.parse('2026-11-23T12:00:00-06:00'),
+      ),
+    ).toBe(3);
     expect(latestPage(hours, remain, Date.parse('2026-11-21T12:00:00-06:00'))).toBe(0);
   });
 
@@ -89,11 +117,17 @@ describe('panel on the site calendar', () => {
     const { scope, calls } = setup();
     await allSettled(panelOpened, { scope, params: 'A1' });
     calls.length = 0;
-    await allSettled(deviceChangedReceived, { scope, params: { serial: 'A1', patch: { last_seen_at: new Date().toISOString(), volume_remain: 400 }, at: '' } });
+    await allSettled(deviceChangedReceived, {
+      scope,
+      params: { serial: 'A1', patch: { last_seen_at: new Date().toISOString(), volume_remain: 400 }, at: '' },
+    });
     expect(calls).toEqual(['pumpLog:A1']);
     // A push for another device, or one changing nothing of the sort, reads nothing.
     calls.length = 0;
-    await allSettled(deviceChangedReceived, { scope, params: { serial: 'B2', patch: { last_seen_at: new Date().toISOString() }, at: '' } });
+    await allSettled(deviceChangedReceived, {
+      scope,
+      params: { serial: 'B2', patch: { last_seen_at: new Date().toISOString() }, at: '' },
+    });
     await allSettled(deviceChangedReceived, { scope, params: { serial: 'A1', patch: { signal_quality: 40 }, at: '' } });
     expect(calls).toEqual([]);
   });

@@ -5,7 +5,8 @@ import { deviceDeleted, deviceSaved } from '../../features/device-form';
 import { subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import { $panelDevice, $panelSerial, fetchPanelDeviceFx, panelOpened, type PanelDevice } from './model';
 
-const device = (serial: string, fields: Partial<PanelDevice> = {}) => ({ ...fakeDevice(serial), pending_changes: [], timezone_id: null, ...fields }) as unknown as PanelDevice;
+const device = (serial: string, fields: Partial<PanelDevice> = {}) =>
+  ({ ...fakeDevice(serial), pending_changes: [], timezone_id: null, ...fields }) as unknown as PanelDevice;
 
 function setup() {
   return fork({

@@ -1,7 +1,2 @@
 export { DevicePanel } from './ui/device-panel';
-export {
-  $panelSerial,
-  panelClosed,
-  panelOpened,
-  panelRouteRead,
-} from './model';
+export { $panelSerial, panelClosed, panelOpened, panelRouteRead } from './model';

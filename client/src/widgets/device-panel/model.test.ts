@@ -4,7 +4,13 @@ import { $devices, devicesRequested, fetchDevicesFx } from '../../entities/devic
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { fetchOverviewFx } from '../../entities/overview';
 import { flushTimerFx } from '../../features/live-devices';
-import { smsLogAppendedReceived, socketConnected, subscribeFx, unsubscribeFx, deviceChangedReceived } from '../../shared/realtime';
+import {
+  smsLogAppendedReceived,
+  socketConnected,
+  subscribeFx,
+  unsubscribeFx,
+  deviceChangedReceived,
+} from '../../shared/realtime';
 import {
   $groupDevices,
   $panelDevice,
@@ -31,11 +37,29 @@ function setup(list: () => ReturnType<typeof fakeDevice>[] = () => []) {
   const reads: string[] = [];
   const scope = fork({
     handlers: [
-      [subscribeFx, async (_s: unknown, sub: { topic: string; serial?: string }) => (log.push(`+${sub.topic}:${sub.serial ?? ''}`), { ok: true, subscribed: [] })],
-      [unsubscribeFx, (_s: unknown, sub: { topic: string; serial?: string }) => void log.push(`-${sub.topic}:${sub.serial ?? ''}`)],
-      [fetchPanelDeviceFx, async (serial: string) => (reads.push(`device:${serial}`), { ...fakeDevice(serial), pending_changes: [], timezone_id: 'America/Chicago' } as unknown as PanelDevice)],
+      [
+        subscribeFx,
+        async (_s: unknown, sub: { topic: string; serial?: string }) => (
+          log.push(`+${sub.topic}:${sub.serial ?? ''}`),
+          { ok: true, subscribed: [] }
+        ),
+      ],
+      [
+        unsubscribeFx,
+        (_s: unknown, sub: { topic: string; serial?: string }) => void log.push(`-${sub.topic}:${sub.serial ?? ''}`),
+      ],
+      [
+        fetchPanelDeviceFx,
+        async (serial: string) => (
+          reads.push(`device:${serial}`),
+          { ...fakeDevice(serial), pending_changes: [], timezone_id: 'America/Chicago' } as unknown as PanelDevice
+        ),
+      ],
       [fetchSimLogFx, async (serial: string) => (reads.push(`simLog:${serial}`), [row('hello')])],
-      [fetchPumpLogFx, async () => ({ total_left_pump_dispensation: 0, total_right_pump_dispensation: 0, dispensingDatas: [], remainDatas: [] })],
+      [
+        fetchPumpLogFx,
+        async () => ({ total_left_pump_dispensation: 0, total_right_pump_dispensation: 0, dispensingDatas: [], remainDatas: [] }),
+      ],
       [fetchBatteryFx, async () => []],
       [fetchMonthUsageFx, async () => ({})],
       [fetchDevicesFx, async () => list()],
@@ -99,7 +123,7 @@ describe('device panel model', () => {
     expect(reads).toEqual(['device:A1']);
   });
 
-  it('shows the device store\'s device: a push, a write and a list read show the same in the panel and the list', async () => {
+  it("shows the device store's device: a push, a write and a list read show the same in the panel and the list", async () => {
     let list = [fakeDevice('A1', { battery_percent: 50 }), fakeDevice('B1')];
     const { scope } = setup(() => list);
     await allSettled(panelOpened, { scope, params: 'A1' });
@@ -114,12 +138,23 @@ describe('device panel model', () => {
     // The fields only the single answer carries come from the panel's read.
     expect(shown().timezone_id).toBe('America/Chicago');
 
-    await allSettled(deviceChangedReceived, { scope, params: { serial: 'A1', patch: { battery_percent: 12, label: 'Pier' }, at } });
+    await allSettled(deviceChangedReceived, {
+      scope,
+      params: { serial: 'A1', patch: { battery_percent: 12, label: 'Pier' }, at },
+    });
     expect(shown()).toMatchObject({ battery_percent: 12, label: 'Pier' });
     sameAsList();
 
     // A write's answer (pause) lands in the store: the list shows it too; its pending change stays a detail.
-    const change = { id: 7, kind: 'setting', setting: 'is_pause', requested_at: at, requested_by: 1, expected_at: null, expires_at: null };
+    const change = {
+      id: 7,
+      kind: 'setting',
+      setting: 'is_pause',
+      requested_at: at,
+      requested_by: 1,
+      expected_at: null,
+      expires_at: null,
+    };
     await allSettled(panelDeviceReplaced, { scope, params: { ...shown(), is_pause: true, pending_changes: [change] } });
     expect(listed().is_pause).toBe(true);
     expect(shown().pending_changes).toEqual([change]);
@@ -129,7 +164,12 @@ describe('device panel model', () => {
     // The list read again: its values are the panel's, and the detail fields stay.
     list = [fakeDevice('A1', { label: 'Renamed', battery_percent: 40 }), fakeDevice('B1')];
     await allSettled(devicesRequested, { scope });
-    expect(shown()).toMatchObject({ label: 'Renamed', battery_percent: 40, timezone_id: 'America/Chicago', pending_changes: [change] });
+    expect(shown()).toMatchObject({
+      label: 'Renamed',
+      battery_percent: 40,
+      timezone_id: 'America/Chicago',
+      pending_changes: [change],
+    });
     sameAsList();
     expect(scope.getState($panelStatus)).toBe('ready');
   });

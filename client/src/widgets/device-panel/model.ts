@@ -59,7 +59,9 @@ type Watch = { serial: string | null; sim: boolean };
 /** Moves the panel's subscriptions from what it watched to what it watches now. */
 export const moveSubscriptionsFx = createEffect(async ({ from, to }: { from: Watch; to: Watch }) => {
   const subs = (w: Watch): Subscription[] =>
-    w.serial ? [{ topic: 'device', serial: w.serial }, ...(w.sim ? [{ topic: 'simLog', serial: w.serial } as Subscription] : [])] : [];
+    w.serial
+      ? [{ topic: 'device', serial: w.serial }, ...(w.sim ? [{ topic: 'simLog', serial: w.serial } as Subscription] : [])]
+      : [];
   const key = (s: Subscription) => JSON.stringify(s);
   const next = new Set(subs(to).map(key));
   const prev = new Set(subs(from).map(key));
@@ -86,7 +88,10 @@ export const $smsLog = createStore<SimLogRow[] | null>(null);
 export const $smsLogStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');
 const $watching = createStore<Watch>({ serial: null, sim: false });
 
-$panelSerial.on(panelOpened, (_, serial) => serial).on(panelDeviceSelected, (_, serial) => serial).reset(panelClosed);
+$panelSerial
+  .on(panelOpened, (_, serial) => serial)
+  .on(panelDeviceSelected, (_, serial) => serial)
+  .reset(panelClosed);
 $section.reset(panelClosed).on(sectionSelected, (_, section) => section);
 $collapsed.on(collapseToggled, (c) => !c).reset(panelClosed, panelOpened);
 
@@ -109,7 +114,9 @@ sample({
 $panelStatus
   .on(fetchPanelDeviceFx, (status) => (status === 'ready' ? 'ready' : 'loading'))
   .on(loaded, () => 'ready')
-  .on(fetchPanelDeviceFx.fail, (status, { error }) => (status === 'ready' ? status : error instanceof HttpError && error.status === 404 ? 'missing' : 'failed'))
+  .on(fetchPanelDeviceFx.fail, (status, { error }) =>
+    status === 'ready' ? status : error instanceof HttpError && error.status === 404 ? 'missing' : 'failed',
+  )
   .on([panelOpened, panelDeviceSelected], () => 'loading')
   .reset(panelClosed);
 
@@ -121,7 +128,12 @@ const simLoaded = sample({
   fn: (_, { result }) => result,
 });
 /** Appended rows of the device shown (a push for another serial, from a room being left, is ignored). */
-const smsAppendedHere = sample({ clock: smsLogAppendedReceived, source: $panelSerial, filter: (serial, { serial: s }) => serial === s, fn: (_, { rows }) => rows });
+const smsAppendedHere = sample({
+  clock: smsLogAppendedReceived,
+  source: $panelSerial,
+  filter: (serial, { serial: s }) => serial === s,
+  fn: (_, { rows }) => rows,
+});
 $smsLog
   .on(simLoaded, (_, rows) => rows)
   .on(smsAppendedHere, (rows, appended) => {
@@ -189,7 +201,10 @@ sample({
 // Subscriptions follow what is shown, once it is known to exist (a device not found is never watched).
 // The serial of the device loaded (a string, so a push patching the device does not move anything).
 const $loadedSerial = $panelDevice.map((d) => d?.serial ?? null);
-const $wanted = combine($loadedSerial, $section, (serial, section): Watch => ({ serial, sim: serial !== null && section === 'sim' }));
+const $wanted = combine($loadedSerial, $section, (serial, section): Watch => ({
+  serial,
+  sim: serial !== null && section === 'sim',
+}));
 sample({
   clock: $wanted,
   source: $watching,
@@ -201,7 +216,13 @@ sample({
 $watching.on(moveSubscriptionsFx, (_, { to }) => to);
 // After a reconnect the server forgot this socket's rooms: subscribe again and re-read.
 sample({ clock: socketConnected, source: $watching, filter: (w) => w.serial !== null, target: resubscribeFx });
-sample({ clock: socketConnected, source: $panelSerial, filter: (serial, { reconnect }) => reconnect && serial !== null, fn: (serial) => serial as string, target: fetchPanelDeviceFx });
+sample({
+  clock: socketConnected,
+  source: $panelSerial,
+  filter: (serial, { reconnect }) => reconnect && serial !== null,
+  fn: (serial) => serial as string,
+  target: fetchPanelDeviceFx,
+});
 sample({
   clock: socketConnected,
   source: { serial: $panelSerial, section: $section },
@@ -251,7 +272,8 @@ sample({
 sample({
   clock: addressRead,
   source: { open: $panelSerial, pathname: $pathname },
-  filter: ({ open, pathname }, query) => onMapScreen(pathname) && !!query.get(DEVICE_QUERY) && open !== null && open !== query.get(DEVICE_QUERY),
+  filter: ({ open, pathname }, query) =>
+    onMapScreen(pathname) && !!query.get(DEVICE_QUERY) && open !== null && open !== query.get(DEVICE_QUERY),
   fn: (_, query) => query.get(DEVICE_QUERY) as string,
   target: panelDeviceSelected,
 });
@@ -274,13 +296,27 @@ sample({
 sample({
   clock: combine($panelSerial, $section, (serial, section) => ({ serial, section })),
   source: $location,
-  filter: (location, { serial, section }) => onMapScreen(location.pathname) && panelSearch(location.search, serial, section) !== (location.search === '?' ? '' : location.search),
+  filter: (location, { serial, section }) =>
+    onMapScreen(location.pathname) &&
+    panelSearch(location.search, serial, section) !== (location.search === '?' ? '' : location.search),
   fn: (location, { serial, section }) => ({ to: `${location.pathname}${panelSearch(location.search, serial, section)}` }),
   target: navigated,
 });
 
 // EDIT DEVICE saved or deleted the device shown: show the saved values at once, or close the panel.
-sample({ clock: deviceSaved, source: $panelSerial, filter: (serial, device) => serial === device.serial, fn: (_, device) => device, target: panelDeviceReplaced });
-sample({ clock: deviceDeleted, source: $panelSerial, filter: (serial, deleted) => serial === deleted, fn: () => undefined, target: panelClosed });
+sample({
+  clock: deviceSaved,
+  source: $panelSerial,
+  filter: (serial, device) => serial === device.serial,
+  fn: (_, device) => device,
+  target: panelDeviceReplaced,
+});
+sample({
+  clock: deviceDeleted,
+  source: $panelSerial,
+  filter: (serial, deleted) => serial === deleted,
+  fn: () => undefined,
+  target: panelClosed,
+});
 // The full device answers are read only once a view shows them (the map draws from the compact pin feed).
 sample({ clock: panelOpened, fn: () => undefined, target: deviceListNeeded });

@@ -10,7 +10,20 @@ import { saveTimerFx, TIME_FAILED } from '../../features/registration-setup';
 import { fetchRentalFx, saveRentalFx, type Rental } from '../../features/rental-plan';
 import { $notice } from './controls.model';
 import { siteToday } from './lib/panel-lib';
-import { $panelSerial, $panelStatus, $section, fetchPanelDeviceFx, multiSelectCardClicked, multiSelectToggled, panelDeviceSelected, panelOpened, panelPartsLoaded, sectionSelected, type PanelDevice, type PanelSection } from './model';
+import {
+  $panelSerial,
+  $panelStatus,
+  $section,
+  fetchPanelDeviceFx,
+  multiSelectCardClicked,
+  multiSelectToggled,
+  panelDeviceSelected,
+  panelOpened,
+  panelPartsLoaded,
+  sectionSelected,
+  type PanelDevice,
+  type PanelSection,
+} from './model';
 import {
   $pumpSetting,
   $pumpSettingStatus,
@@ -30,10 +43,24 @@ import {
 } from './setup.model';
 import { fetchPumpLogFx } from './telemetry.model';
 
-const OPERATOR = { id: 1, email: 'd@demo.test', username: 'D', role: 'distributor', user_type: null, profile_url: null } as unknown as CurrentUser;
+const OPERATOR = {
+  id: 1,
+  email: 'd@demo.test',
+  username: 'D',
+  role: 'distributor',
+  user_type: null,
+  profile_url: null,
+} as unknown as CurrentUser;
 const CLIENT = { ...OPERATOR, role: 'client' } as CurrentUser;
 const ZONE = 'America/Chicago';
-const device = (serial: string) => ({ ...fakeDevice(serial), pending_changes: [], timezone_id: ZONE, poweroff_time: 30, wakeup1_time: 90 }) as unknown as PanelDevice;
+const device = (serial: string) =>
+  ({
+    ...fakeDevice(serial),
+    pending_changes: [],
+    timezone_id: ZONE,
+    poweroff_time: 30,
+    wakeup1_time: 90,
+  }) as unknown as PanelDevice;
 const SETTING: PumpSetting = {
   steps_per_second: 1,
   steps_per_ml: 1,
@@ -46,10 +73,20 @@ const SETTING: PumpSetting = {
   vandalism_max_shots: 5,
   vandalism_interval: 60,
 };
-const PLAN: Rental = { start_date: '2026-11-01', end_date: '2026-11-30', start_time: '08:00:00', end_time: null, pump_2_start_time: null, pump_2_end_time: null, day_count: 30 };
+const PLAN: Rental = {
+  start_date: '2026-11-01',
+  end_date: '2026-11-30',
+  start_time: '08:00:00',
+  end_time: null,
+  pump_2_start_time: null,
+  pump_2_end_time: null,
+  day_count: 30,
+};
 
 /** A scope whose API is recorded; the debounce timers are a few ms instead of the spec's 0.5-1 s. */
-function setup(options: { user?: CurrentUser | null; rental?: Rental; pumpFails?: boolean; savesFail?: boolean; openOn?: PanelSection } = {}) {
+function setup(
+  options: { user?: CurrentUser | null; rental?: Rental; pumpFails?: boolean; savesFail?: boolean; openOn?: PanelSection } = {},
+) {
   const calls: string[] = [];
   const saved: unknown[] = [];
   /** Whether the server refuses the pump and time saves from now on; `onSave` runs inside each save call. */
@@ -57,14 +94,24 @@ function setup(options: { user?: CurrentUser | null; rental?: Rental; pumpFails?
   const shortTimer = (seq: number) => new Promise<number>((resolve) => setTimeout(() => resolve(seq), 5));
   // `openOn`: the panel already open on device A1 at that section, as the chunk finds it when it loads in
   // the page (a scope's values fire no updates, as the page's updates came before the models were made).
-  const open = options.openOn ? [[$devices, { A1: device('A1') }], [$panelSerial, 'A1'], [$panelStatus, 'ready'], [$section, options.openOn]] : [];
+  const open = options.openOn
+    ? [
+        [$devices, { A1: device('A1') }],
+        [$panelSerial, 'A1'],
+        [$panelStatus, 'ready'],
+        [$section, options.openOn],
+      ]
+    : [];
   const scope = fork({
     values: [[$user, options.user === undefined ? OPERATOR : options.user], ...open] as [StoreWritable<unknown>, unknown][],
     handlers: [
       [subscribeFx, async () => ({ ok: true, subscribed: [] })],
       [unsubscribeFx, async () => undefined],
       [fetchDevicesFx, async () => []],
-      [fetchPumpLogFx, async () => ({ total_left_pump_dispensation: 0, total_right_pump_dispensation: 0, dispensingDatas: [], remainDatas: [] })],
+      [
+        fetchPumpLogFx,
+        async () => ({ total_left_pump_dispensation: 0, total_right_pump_dispensation: 0, dispensingDatas: [], remainDatas: [] }),
+      ],
       [fetchPanelDeviceFx, async (serial: string) => device(serial)],
       [
         fetchPumpSettingFx,
@@ -92,8 +139,20 @@ function setup(options: { user?: CurrentUser | null; rental?: Rental; pumpFails?
           return { detail: '', device: device(p.serial) };
         },
       ],
-      [fetchRentalFx, async (serial: string) => (calls.push(`rental:${serial}`), options.rental ?? { ...PLAN, start_date: null, end_date: null, start_time: null })],
-      [saveRentalFx, async (p: { serials: string[] }) => (saved.push(p), { detail: '', rentals: p.serials.map((serial) => ({ ...PLAN, serial })) })],
+      [
+        fetchRentalFx,
+        async (serial: string) => (
+          calls.push(`rental:${serial}`),
+          options.rental ?? { ...PLAN, start_date: null, end_date: null, start_time: null }
+        ),
+      ],
+      [
+        saveRentalFx,
+        async (p: { serials: string[] }) => (
+          saved.push(p),
+          { detail: '', rentals: p.serials.map((serial) => ({ ...PLAN, serial })) }
+        ),
+      ],
       [pumpSaveDebounce.timerFx, shortTimer],
       [timerSaveDebounce.timerFx, shortTimer],
     ],
@@ -120,16 +179,28 @@ describe("the sections' chunk loading while a panel is open", () => {
     expect(subscription.scope.getState($rentalStatus)).toBe('ready');
   });
 
-  it('reads the dashboard section\'s analytics too', async () => {
+  it("reads the dashboard section's analytics too", async () => {
     const reads: string[] = [];
     const recording = fork({
-      values: [[$user, OPERATOR], [$devices, { A1: device('A1') }], [$panelSerial, 'A1'], [$panelStatus, 'ready'], [$section, 'dashboard']],
+      values: [
+        [$user, OPERATOR],
+        [$devices, { A1: device('A1') }],
+        [$panelSerial, 'A1'],
+        [$panelStatus, 'ready'],
+        [$section, 'dashboard'],
+      ],
       handlers: [
         [subscribeFx, async () => ({ ok: true, subscribed: [] })],
         [unsubscribeFx, async () => undefined],
         [fetchDevicesFx, async () => []],
         [fetchPanelDeviceFx, async (serial: string) => device(serial)],
-        [fetchPumpLogFx, async (p: { serial: string }) => (reads.push(`pumpLog:${p.serial}`), { total_left_pump_dispensation: 0, total_right_pump_dispensation: 0, dispensingDatas: [], remainDatas: [] })],
+        [
+          fetchPumpLogFx,
+          async (p: { serial: string }) => (
+            reads.push(`pumpLog:${p.serial}`),
+            { total_left_pump_dispensation: 0, total_right_pump_dispensation: 0, dispensingDatas: [], remainDatas: [] }
+          ),
+        ],
       ],
     });
     await allSettled(panelPartsLoaded, { scope: recording });
@@ -206,7 +277,16 @@ describe('Device Management forms', () => {
     expect(saved).toEqual([
       {
         serial: 'A1',
-        setting: { steps_per_second: STEPS_PER_SECOND, steps_per_ml: STEPS_PER_ML, steps_per_second2: STEPS_PER_SECOND, steps_per_ml2: STEPS_PER_ML, ml_per_shot: 3.7, ml_per_shot2: 2, vandalism_max_shots: 9, vandalism_interval: 120 },
+        setting: {
+          steps_per_second: STEPS_PER_SECOND,
+          steps_per_ml: STEPS_PER_ML,
+          steps_per_second2: STEPS_PER_SECOND,
+          steps_per_ml2: STEPS_PER_ML,
+          ml_per_shot: 3.7,
+          ml_per_shot2: 2,
+          vandalism_max_shots: 9,
+          vandalism_interval: 120,
+        },
       },
     ]);
   });
@@ -293,14 +373,31 @@ describe('Device Subscription form', () => {
     await allSettled(panelOpened, { scope, params: 'A1' });
     await allSettled(sectionSelected, { scope, params: 'subscription' });
     expect(scope.getState($rentalEditing)).toBe(false);
-    expect(scope.getState($rentalForm)).toEqual({ startDate: '2026-11-01', endDate: '2026-11-30', startTime: '08:00', endTime: null, pump2StartTime: null, pump2EndTime: null });
+    expect(scope.getState($rentalForm)).toEqual({
+      startDate: '2026-11-01',
+      endDate: '2026-11-30',
+      startTime: '08:00',
+      endTime: null,
+      pump2StartTime: null,
+      pump2EndTime: null,
+    });
 
     await allSettled(rentalEditStarted, { scope });
     await allSettled(rentalFormChanged, { scope, params: { endDate: '2026-12-31' } });
     await allSettled(multiSelectToggled, { scope });
     await allSettled(multiSelectCardClicked, { scope, params: 'A2' });
     await allSettled(rentalSaveClicked, { scope });
-    expect(saved).toEqual([{ serials: ['A1', 'A2'], startDate: '2026-11-01', endDate: '2026-12-31', startTime: '08:00', endTime: null, pump2StartTime: null, pump2EndTime: null }]);
+    expect(saved).toEqual([
+      {
+        serials: ['A1', 'A2'],
+        startDate: '2026-11-01',
+        endDate: '2026-12-31',
+        startTime: '08:00',
+        endTime: null,
+        pump2StartTime: null,
+        pump2EndTime: null,
+      },
+    ]);
     expect(scope.getState($rentalEditing)).toBe(false);
     expect(scope.getState($rental)).toMatchObject({ serial: 'A1', start_date: '2026-11-01' });
   });

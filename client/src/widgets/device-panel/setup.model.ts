@@ -38,8 +38,17 @@ export const $pumpSetting = createStore<PumpSetting | null>(null);
 export const $pumpSettingStatus = createStore<SetupStatus>('loading');
 
 sample({ clock: [$managementSerial, managementSerialAtLoad], filter: isSerial, target: fetchPumpSettingFx });
-const pumpLoaded = sample({ clock: fetchPumpSettingFx.done, source: $managementSerial, filter: (serial, { params }) => serial === params, fn: (_, { result }) => result });
-const pumpFailed = sample({ clock: fetchPumpSettingFx.fail, source: $managementSerial, filter: (serial, { params }) => serial === params });
+const pumpLoaded = sample({
+  clock: fetchPumpSettingFx.done,
+  source: $managementSerial,
+  filter: (serial, { params }) => serial === params,
+  fn: (_, { result }) => result,
+});
+const pumpFailed = sample({
+  clock: fetchPumpSettingFx.fail,
+  source: $managementSerial,
+  filter: (serial, { params }) => serial === params,
+});
 const pumpEdited = sample({
   clock: pumpSettingChanged,
   source: { serial: $managementSerial, setting: $pumpSetting },
@@ -51,7 +60,12 @@ const pumpEdited = sample({
  * save fails (spec section 4: a control reverts on error; the error dialog is controls.model's).
  */
 export const $pumpSettingSaved = createStore<PumpSetting | null>(null);
-const pumpSaveAnswered = sample({ clock: savePumpSettingFx.done, source: $managementSerial, filter: (serial, { params }) => serial === params.serial, fn: (_, { result }) => result });
+const pumpSaveAnswered = sample({
+  clock: savePumpSettingFx.done,
+  source: $managementSerial,
+  filter: (serial, { params }) => serial === params.serial,
+  fn: (_, { result }) => result,
+});
 /** A failed save of the device shown: the form shows the saved setting again, and an edit still waiting is dropped. */
 const pumpSaveRefused = sample({
   clock: savePumpSettingFx.fail,
@@ -74,7 +88,11 @@ $pumpSettingStatus
   .on(pumpFailed, () => 'failed');
 /** Exposed for tests: its timer can be shortened in a forked scope. */
 export const pumpSaveDebounce = createDebounce(pumpEdited, PUMP_DEBOUNCE_MS, { cancelOn: [$managementSerial, pumpSaveRefused] });
-sample({ clock: pumpSaveDebounce.fired, fn: ({ serial, setting }) => ({ serial, setting: pumpSettingWrite(setting) }), target: savePumpSettingFx });
+sample({
+  clock: pumpSaveDebounce.fired,
+  fn: ({ serial, setting }) => ({ serial, setting: pumpSettingWrite(setting) }),
+  target: savePumpSettingFx,
+});
 
 // ---------------------------------------------------------------- Registration Setup
 
@@ -91,7 +109,12 @@ sample({
   fn: (device) => ({ powerOff: Number(device?.poweroff_time ?? 60), wakeUp: Number(device?.wakeup1_time ?? 60) }),
   target: [$timerForm, $timerSaved],
 });
-const timerEdited = sample({ clock: timerChanged, source: $managementSerial, filter: isSerial, fn: (serial, form) => ({ serial: serial as string, ...form }) });
+const timerEdited = sample({
+  clock: timerChanged,
+  source: $managementSerial,
+  filter: isSerial,
+  fn: (serial, form) => ({ serial: serial as string, ...form }),
+});
 sample({
   clock: saveTimerFx.done,
   source: $managementSerial,
@@ -100,11 +123,22 @@ sample({
   target: $timerSaved,
 });
 /** A failed save of the device shown: the fields show the saved times again, and an edit still waiting is dropped. */
-const timerSaveRefused = sample({ clock: saveTimerFx.fail, source: { serial: $managementSerial, saved: $timerSaved }, filter: ({ serial }, { params }) => serial === params.serial, fn: ({ saved }) => saved });
+const timerSaveRefused = sample({
+  clock: saveTimerFx.fail,
+  source: { serial: $managementSerial, saved: $timerSaved },
+  filter: ({ serial }, { params }) => serial === params.serial,
+  fn: ({ saved }) => saved,
+});
 $timerForm.on(timerEdited, (_, { powerOff, wakeUp }) => ({ powerOff, wakeUp })).on(timerSaveRefused, (_, saved) => saved);
 /** Exposed for tests: its timer can be shortened in a forked scope. */
-export const timerSaveDebounce = createDebounce(timerEdited, TIME_DEBOUNCE_MS, { cancelOn: [$managementSerial, timerSaveRefused] });
-sample({ clock: timerSaveDebounce.fired, fn: ({ serial, powerOff, wakeUp }) => ({ serial, powerOffTime: powerOff, wakeUpTime: wakeUp }), target: saveTimerFx });
+export const timerSaveDebounce = createDebounce(timerEdited, TIME_DEBOUNCE_MS, {
+  cancelOn: [$managementSerial, timerSaveRefused],
+});
+sample({
+  clock: timerSaveDebounce.fired,
+  fn: ({ serial, powerOff, wakeUp }) => ({ serial, powerOffTime: powerOff, wakeUpTime: wakeUp }),
+  target: saveTimerFx,
+});
 
 // ---------------------------------------------------------------- Device Subscription
 
@@ -122,7 +156,12 @@ export const $rentalStatus = createStore<'loading' | 'ready'>('loading');
 export const $rentalForm = createStore<RentalForm>(rentalFormOf(null, new Date().toISOString().slice(0, 10)));
 export const $rentalEditing = createStore(false);
 
-const subscriptionShown = sample({ clock: [$subscriptionSerial, subscriptionSerialAtLoad], source: $panelDevice, filter: (device, serial) => device !== null && serial !== null, fn: (device) => device?.timezone_id ?? null });
+const subscriptionShown = sample({
+  clock: [$subscriptionSerial, subscriptionSerialAtLoad],
+  source: $panelDevice,
+  filter: (device, serial) => device !== null && serial !== null,
+  fn: (device) => device?.timezone_id ?? null,
+});
 sample({ clock: [$subscriptionSerial, subscriptionSerialAtLoad], filter: isSerial, target: fetchRentalFx });
 const rentalLoaded = sample({
   clock: fetchRentalFx.done,
@@ -133,7 +172,11 @@ const rentalLoaded = sample({
     return { rental, form: rentalFormOf(rental, siteToday(Date.now(), device?.timezone_id)) };
   },
 });
-const rentalFailed = sample({ clock: fetchRentalFx.fail, source: $subscriptionSerial, filter: (serial, { params }) => serial === params });
+const rentalFailed = sample({
+  clock: fetchRentalFx.fail,
+  source: $subscriptionSerial,
+  filter: (serial, { params }) => serial === params,
+});
 const rentalSaved = sample({
   clock: saveRentalFx.done,
   source: $subscriptionSerial,

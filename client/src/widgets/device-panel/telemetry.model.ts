@@ -1,4 +1,11 @@
-import type { BatteryLogPoint, FilterDateType, FilterDeviceType, HourUsage, MonthDataUsageAnswer, PumpLogAnswer } from '@fleet/shared';
+import type {
+  BatteryLogPoint,
+  FilterDateType,
+  FilterDeviceType,
+  HourUsage,
+  MonthDataUsageAnswer,
+  PumpLogAnswer,
+} from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { createApiFx, http, segment } from '../../shared/api';
 import { deviceChangedReceived } from '../../shared/realtime';
@@ -48,12 +55,17 @@ export const fetchPumpLogFx = createApiFx(({ serial, query }: { serial: string; 
   }),
 );
 export const fetchBatteryFx = createApiFx((serial: string) =>
-  http<BatteryLogPoint[]>('/api/v1/batteryLog', { method: 'POST', json: { filterDateType: 'YEARLY', pumpNumber: 1, filterDeviceType: 'SINGLE', serial } }),
+  http<BatteryLogPoint[]>('/api/v1/batteryLog', {
+    method: 'POST',
+    json: { filterDateType: 'YEARLY', pumpNumber: 1, filterDeviceType: 'SINGLE', serial },
+  }),
 );
 export const fetchMonthUsageFx = createApiFx(({ serial, month }: { serial: string; month: string }) =>
   http<MonthDataUsageAnswer>(`/api/v1/monthDataUsage/${segment(serial)}/${month}`),
 );
-export const fetchDayUsageFx = createApiFx(({ serial, date }: { serial: string; date: string }) => http<HourUsage[]>(`/api/v1/dataUsage/${segment(serial)}/${date}`));
+export const fetchDayUsageFx = createApiFx(({ serial, date }: { serial: string; date: string }) =>
+  http<HourUsage[]>(`/api/v1/dataUsage/${segment(serial)}/${date}`),
+);
 
 export const usageMonthChanged = createEvent<string>();
 export const usageDaySelected = createEvent<string | null>();
@@ -68,7 +80,12 @@ function loaded<T, P extends { serial: string } | string>(fx: ReturnType<typeof 
   const serialOf = (p: P) => (typeof p === 'string' ? p : p.serial);
   const $data = createStore<T | null>(null);
   const $status = createStore<LoadStatus>('idle');
-  const done = sample({ clock: fx.done, source: $panelSerial, filter: (serial, { params }) => serial === serialOf(params), fn: (_, { result }) => result });
+  const done = sample({
+    clock: fx.done,
+    source: $panelSerial,
+    filter: (serial, { params }) => serial === serialOf(params),
+    fn: (_, { result }) => result,
+  });
   const failed = sample({ clock: fx.fail, source: $panelSerial, filter: (serial, { params }) => serial === serialOf(params) });
   $data.on(done, (_, data) => data).reset(panelOpened, panelClosed, panelDeviceSelected);
   $status
@@ -85,7 +102,10 @@ export const monthUsage = loaded(fetchMonthUsageFx);
 export const dayUsage = loaded(fetchDayUsageFx);
 
 // A section is shown for a loaded device: its site zone is known (reads before it would use the wrong day).
-const $shown = combine($panelSerial, $section, $siteKey, (serial, section, key) => ({ serial: key !== null && key.startsWith(`${serial}|`) ? serial : null, section }));
+const $shown = combine($panelSerial, $section, $siteKey, (serial, section, key) => ({
+  serial: key !== null && key.startsWith(`${serial}|`) ? serial : null,
+  section,
+}));
 const shown = (section: string) => (s: { serial: string | null; section: string }) => s.serial !== null && s.section === section;
 // This model is made when the sections' chunk loads, perhaps with a section already open: read it then too.
 const shownAtLoad = valueAtLoad($shown);

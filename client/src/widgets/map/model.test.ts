@@ -3,7 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { $devicePins, deviceSelected } from '../../entities/device';
 import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
 import { pinTypeToggled } from '../../features/active-pin-filter';
-import { $labelsVisible, $pins, $placing, $viewRequest, devicePinClicked, mapMoved, pinPlacingStarted, placingCentreChosen, placingFinished, placingPinLabelled, placingPinMoved, zoomInClicked, zoomOutClicked } from './model';
+import {
+  $labelsVisible,
+  $pins,
+  $placing,
+  $viewRequest,
+  devicePinClicked,
+  mapMoved,
+  pinPlacingStarted,
+  placingCentreChosen,
+  placingFinished,
+  placingPinLabelled,
+  placingPinMoved,
+  zoomInClicked,
+  zoomOutClicked,
+} from './model';
 
 describe('map model', () => {
   it('steps the zoom by one per click, as commands the provider adds up', async () => {

@@ -69,14 +69,28 @@ const nextSeq = (request: ViewRequest | null) => (request?.seq ?? 0) + 1;
 
 // A step, not an absolute zoom: two quick clicks must zoom two levels even while the first still
 // animates, and only the map knows where it is heading.
-sample({ clock: zoomInClicked, source: $viewRequest, fn: (request): ViewRequest => ({ zoomBy: ZOOM_STEP, seq: nextSeq(request) }), target: $viewRequest });
-sample({ clock: zoomOutClicked, source: $viewRequest, fn: (request): ViewRequest => ({ zoomBy: -ZOOM_STEP, seq: nextSeq(request) }), target: $viewRequest });
+sample({
+  clock: zoomInClicked,
+  source: $viewRequest,
+  fn: (request): ViewRequest => ({ zoomBy: ZOOM_STEP, seq: nextSeq(request) }),
+  target: $viewRequest,
+});
+sample({
+  clock: zoomOutClicked,
+  source: $viewRequest,
+  fn: (request): ViewRequest => ({ zoomBy: -ZOOM_STEP, seq: nextSeq(request) }),
+  target: $viewRequest,
+});
 // Selecting a device centres it at zoom 15.
 sample({
   clock: [devicePinClicked, deviceSelected],
   source: { pins: $devicePins, request: $viewRequest },
   filter: ({ pins }, serial) => !!pins[serial]?.location,
-  fn: ({ pins, request }, serial): ViewRequest => ({ center: pins[serial]!.location!, zoom: MAP_DEFAULTS.selectedZoom, seq: nextSeq(request) }),
+  fn: ({ pins, request }, serial): ViewRequest => ({
+    center: pins[serial]!.location!,
+    zoom: MAP_DEFAULTS.selectedZoom,
+    seq: nextSeq(request),
+  }),
   target: $viewRequest,
 });
 /**
@@ -86,12 +100,21 @@ sample({
  */
 const $centreWhenPinned = createStore<string | null>(null);
 const pinnedSelectionCentred = createEvent();
-sample({ clock: [devicePinClicked, deviceSelected], source: $devicePins, fn: (pins, serial) => (pins[serial]?.location ? null : serial), target: $centreWhenPinned });
+sample({
+  clock: [devicePinClicked, deviceSelected],
+  source: $devicePins,
+  fn: (pins, serial) => (pins[serial]?.location ? null : serial),
+  target: $centreWhenPinned,
+});
 const pinArrived = sample({
   clock: $devicePins,
   source: { serial: $centreWhenPinned, selected: $selectedSerial, request: $viewRequest },
   filter: ({ serial, selected }, pins) => serial !== null && serial === selected && !!pins[serial]?.location,
-  fn: ({ serial, request }, pins): ViewRequest => ({ center: pins[serial!]!.location!, zoom: MAP_DEFAULTS.selectedZoom, seq: nextSeq(request) }),
+  fn: ({ serial, request }, pins): ViewRequest => ({
+    center: pins[serial!]!.location!,
+    zoom: MAP_DEFAULTS.selectedZoom,
+    seq: nextSeq(request),
+  }),
 });
 sample({ clock: pinArrived, target: [$viewRequest, pinnedSelectionCentred] });
 $centreWhenPinned.reset(pinnedSelectionCentred, mapReset);
@@ -126,7 +149,13 @@ $placing
   .on(placingPinMoved, (placing, location) => placing && { location, label: null })
   .on(placingPinLabelled, (placing, label) => placing && placing.location && { ...placing, label })
   .reset(placingFinished, mapReset);
-sample({ clock: placingCentreChosen, source: { placing: $placing, center: $center }, filter: ({ placing }) => placing !== null, fn: ({ center }) => center, target: placingPinMoved });
+sample({
+  clock: placingCentreChosen,
+  source: { placing: $placing, center: $center },
+  filter: ({ placing }) => placing !== null,
+  fn: ({ center }) => center,
+  target: placingPinMoved,
+});
 // A pin already placed is shown at street zoom.
 sample({
   clock: pinPlacingStarted,
@@ -141,7 +170,9 @@ sample({
  * (spec section 2: labels from zoom 10). Read once when the labels first show, again when the pins'
  * sites change (a device added on a new site).
  */
-export const fetchSiteNamesFx = createApiFx(() => http<{ id: number; name: string | null; address: string | null }[]>('/api/v1/deviceGroup'));
+export const fetchSiteNamesFx = createApiFx(() =>
+  http<{ id: number; name: string | null; address: string | null }[]>('/api/v1/deviceGroup'),
+);
 export const $siteNames = createStore<Record<number, string>>({});
 $siteNames.on(fetchSiteNamesFx.doneData, (_, sites) =>
   Object.fromEntries(sites.map((s) => [s.id, (s.name || s.address || '').trim()]).filter(([, name]) => name !== '')),
@@ -155,7 +186,13 @@ const $siteKey = $devicePins.map((pins) => {
   }
   return [...sites].sort((a, b) => a - b).join(',');
 });
-sample({ clock: $siteKey, source: { pending: fetchSiteNamesFx.pending, wanted: $labelsVisible }, filter: ({ pending, wanted }) => !pending && wanted, fn: () => undefined, target: fetchSiteNamesFx });
+sample({
+  clock: $siteKey,
+  source: { pending: fetchSiteNamesFx.pending, wanted: $labelsVisible },
+  filter: ({ pending, wanted }) => !pending && wanted,
+  fn: () => undefined,
+  target: fetchSiteNamesFx,
+});
 sample({
   clock: $labelsVisible,
   source: { names: $siteNames, pending: fetchSiteNamesFx.pending },
@@ -171,8 +208,23 @@ sample({
 export type PlaceName = { name: string; state: string; population: number; lat: number; lng: number };
 export type PlaceView = { west: number; south: number; east: number; north: number; zoom: number };
 export const placeViewSettled = createEvent<PlaceView>();
-export const fetchPlaceNamesFx = createApiFx(({ west, south, east, north, minPopulation }: { west: number; south: number; east: number; north: number; minPopulation: number }) =>
-  http<{ places: PlaceName[] }>(`/api/v1/placeNames?west=${west}&south=${south}&east=${east}&north=${north}&minPopulation=${minPopulation}&limit=150`),
+export const fetchPlaceNamesFx = createApiFx(
+  ({
+    west,
+    south,
+    east,
+    north,
+    minPopulation,
+  }: {
+    west: number;
+    south: number;
+    east: number;
+    north: number;
+    minPopulation: number;
+  }) =>
+    http<{ places: PlaceName[] }>(
+      `/api/v1/placeNames?west=${west}&south=${south}&east=${east}&north=${north}&minPopulation=${minPopulation}&limit=150`,
+    ),
 );
 const $placeQuery = createStore<string>('');
 export const $placeNames = createStore<PlaceName[]>([]);
@@ -203,7 +255,12 @@ const placeAsked = sample({
 $placeQuery.on(placeAsked, (_, q) => placeQueryKey(q)).reset(fetchPlaceNamesFx.fail);
 sample({ clock: placeAsked, target: fetchPlaceNamesFx });
 $placeNames.on(
-  sample({ clock: fetchPlaceNamesFx.done, source: $placeQuery, filter: (key, { params }) => key === placeQueryKey(params), fn: (_, { result }) => result.places }),
+  sample({
+    clock: fetchPlaceNamesFx.done,
+    source: $placeQuery,
+    filter: (key, { params }) => key === placeQueryKey(params),
+    fn: (_, { result }) => result.places,
+  }),
   (_, places) => places,
 );
 

@@ -19,9 +19,16 @@ export const sendEmailClicked = createEvent();
 export const nowFx = createEffect(() => new Date());
 
 /** null until the view first opens: the defaults are read from the clock then, not at page load. */
-export const $startDate = createStore<string | null>(null).on(startDateChanged, (_, d) => d).reset(sessionEnded);
-export const $endDate = createStore<string | null>(null).on(endDateChanged, (_, d) => d).reset(sessionEnded);
-export const $range = combine($startDate, $endDate, (startDate, endDate) => ({ startDate: startDate ?? '', endDate: endDate ?? '' }));
+export const $startDate = createStore<string | null>(null)
+  .on(startDateChanged, (_, d) => d)
+  .reset(sessionEnded);
+export const $endDate = createStore<string | null>(null)
+  .on(endDateChanged, (_, d) => d)
+  .reset(sessionEnded);
+export const $range = combine($startDate, $endDate, (startDate, endDate) => ({
+  startDate: startDate ?? '',
+  endDate: endDate ?? '',
+}));
 export const $dayCount = $range.map(dayCount);
 export const $rangeProblem = $range.map(rangeProblem);
 export const $hasDevices = $currentSerials.map((serials) => serials.length > 0);

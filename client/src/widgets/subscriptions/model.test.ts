@@ -27,9 +27,26 @@ import {
 
 const bill = (over: Partial<Bill>): Bill =>
   ({
-    id: 1, bill_uid: 'b1', product_name: 'basic-plan', name: 'Basic Plan (Contract)', price_usd: 17, pricing: 'per-device', total_usd: 17, device_count: 1,
-    device_serial_list: ['A'], note: '', payment_type: 'SUBSCRIPTION', status: 'ACTIVE', due_date: '2026-12-01', deactivation_date: null,
-    created_at: '2026-11-17T00:00:00Z', paid_at: null, provider: 'offline', payment_reference: null, payer: { id: 1, email: 'd@t', name: 'D', company: 'C' }, ...over,
+    id: 1,
+    bill_uid: 'b1',
+    product_name: 'basic-plan',
+    name: 'Basic Plan (Contract)',
+    price_usd: 17,
+    pricing: 'per-device',
+    total_usd: 17,
+    device_count: 1,
+    device_serial_list: ['A'],
+    note: '',
+    payment_type: 'SUBSCRIPTION',
+    status: 'ACTIVE',
+    due_date: '2026-12-01',
+    deactivation_date: null,
+    created_at: '2026-11-17T00:00:00Z',
+    paid_at: null,
+    provider: 'offline',
+    payment_reference: null,
+    payer: { id: 1, email: 'd@t', name: 'D', company: 'C' },
+    ...over,
   }) as Bill;
 
 const BILLS = [
@@ -40,7 +57,14 @@ const BILLS = [
   bill({ id: 5, bill_uid: 'b5', product_name: 'maintenance', name: 'Maintenance', status: 'OVERDUE', due_date: '2026-12-24' }),
 ];
 const dev = (serial: string) => ({ serial, label: `Site ${serial}`, address: '', brand_name: null });
-const OFFERED = { 'basic-plan': [dev('X'), dev('Y')], 'support-plan': [dev('X'), dev('Y'), dev('Z')], 'sim-card': [], maintenance: [], 'vandalism-deactivation': [], 'ble-tracking': [] };
+const OFFERED = {
+  'basic-plan': [dev('X'), dev('Y')],
+  'support-plan': [dev('X'), dev('Y'), dev('Z')],
+  'sim-card': [],
+  maintenance: [],
+  'vandalism-deactivation': [],
+  'ble-tracking': [],
+};
 
 describe('subscriptions lib', () => {
   it('groups paid bills per plan (a device once), lists open bills overdue first, sums a checkout', () => {
@@ -50,14 +74,23 @@ describe('subscriptions lib', () => {
     ]);
     expect(pendingBills(BILLS).map((b) => b.id)).toEqual([5, 4]);
     expect(summaryLines({ 'basic-plan': ['X', 'Y'], 'support-plan': ['X'] }).map((l) => l.totalUsd)).toEqual([34, 1980]);
-    expect(deactivationNote({ status: 'OVERDUE', deactivation_date: '2026-12-16' }, '2026-12-15')).toEqual({ since: false, day: '2026-12-16' });
-    expect(deactivationNote({ status: 'OVERDUE', deactivation_date: '2026-12-16' }, '2026-12-16')).toEqual({ since: true, day: '2026-12-16' });
+    expect(deactivationNote({ status: 'OVERDUE', deactivation_date: '2026-12-16' }, '2026-12-15')).toEqual({
+      since: false,
+      day: '2026-12-16',
+    });
+    expect(deactivationNote({ status: 'OVERDUE', deactivation_date: '2026-12-16' }, '2026-12-16')).toEqual({
+      since: true,
+      day: '2026-12-16',
+    });
     expect(deactivationNote({ status: 'PENDING', deactivation_date: '2026-12-16' }, '2026-12-20')).toBeNull();
   });
 });
 
 describe('Subscriptions tab', () => {
-  const setup = (create: (body: CreateBillInput) => Promise<Bill> = async (b) => bill({ bill_uid: b.bill_uid, status: 'PENDING', due_date: '2026-12-07' })) => {
+  const setup = (
+    create: (body: CreateBillInput) => Promise<Bill> = async (b) =>
+      bill({ bill_uid: b.bill_uid, status: 'PENDING', due_date: '2026-12-07' }),
+  ) => {
     const calls = { bills: 0, offered: 0, created: [] as CreateBillInput[] };
     const scope = fork({
       handlers: [
@@ -99,7 +132,10 @@ describe('Subscriptions tab', () => {
       ['support-plan', 1980, ['Z']],
     ]);
     expect(calls.created[0]!.bill_uid.replace(/-basic-plan$/, '')).toBe(calls.created[1]!.bill_uid.replace(/-support-plan$/, ''));
-    expect(scope.getState($checkout)).toMatchObject({ status: 'done', issued: [{ due_date: '2026-12-07' }, { due_date: '2026-12-07' }] });
+    expect(scope.getState($checkout)).toMatchObject({
+      status: 'done',
+      issued: [{ due_date: '2026-12-07' }, { due_date: '2026-12-07' }],
+    });
     expect(scope.getState($selection)).toEqual({});
     expect(scope.getState($editing)).toBe(false);
     expect(calls.bills).toBe(1);
@@ -109,13 +145,19 @@ describe('Subscriptions tab', () => {
   it('a failed checkout says why and a retry re-sends the same bill_uids', async () => {
     let fail = true;
     const { scope, calls } = setup(async (b) => {
-      if (fail) throw new HttpError(400, { device_serial_list: ['X is already on Basic Plan (Contract) (active or waiting for payment).'] });
+      if (fail)
+        throw new HttpError(400, {
+          device_serial_list: ['X is already on Basic Plan (Contract) (active or waiting for payment).'],
+        });
       return bill({ bill_uid: b.bill_uid, status: 'PENDING' });
     });
     await allSettled(editClicked, { scope });
     await allSettled(deviceToggled, { scope, params: { path: 'basic-plan', serial: 'X' } });
     await allSettled(checkoutClicked, { scope });
-    expect(scope.getState($checkout)).toMatchObject({ status: 'failed', message: 'X is already on Basic Plan (Contract) (active or waiting for payment).' });
+    expect(scope.getState($checkout)).toMatchObject({
+      status: 'failed',
+      message: 'X is already on Basic Plan (Contract) (active or waiting for payment).',
+    });
     expect(scope.getState($selection)).toEqual({ 'basic-plan': ['X'] });
     fail = false;
     await allSettled(checkoutClicked, { scope });

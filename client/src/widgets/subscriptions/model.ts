@@ -2,7 +2,16 @@ import type { Bill, CreateBillInput, UnsubscribedDevice, UnsubscriptionListAnswe
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { createApiFx, failureMessage, http } from '../../shared/api';
-import { activeSubscriptions, CHECKOUT_PLANS, pendingBills, pruneSelection, summaryLines, summaryTotal, toggleSerial, type Selection } from './lib/subscriptions-lib';
+import {
+  activeSubscriptions,
+  CHECKOUT_PLANS,
+  pendingBills,
+  pruneSelection,
+  summaryLines,
+  summaryTotal,
+  toggleSerial,
+  type Selection,
+} from './lib/subscriptions-lib';
 
 /**
  * The SUBSCRIPTIONS tab (spec sections 2 and 4): 'Manage your Subscriptions' reads GET /get_all_bill when
@@ -33,9 +42,14 @@ const newCheckoutId = () => `web-${Date.now().toString(36)}-${Math.random().toSt
 
 export const fetchBillsFx = createApiFx<void, Bill[]>(() => http<Bill[]>('/api/v1/get_all_bill'));
 export const fetchUnsubscribedFx = createApiFx<void, UnsubscriptionListAnswer>(() =>
-  http<UnsubscriptionListAnswer>('/api/v1/get_unsubscription_list', { method: 'POST', json: { product_name_list: CHECKOUT_PLANS.map((p) => p.path) } }),
+  http<UnsubscriptionListAnswer>('/api/v1/get_unsubscription_list', {
+    method: 'POST',
+    json: { product_name_list: CHECKOUT_PLANS.map((p) => p.path) },
+  }),
 );
-export const createBillFx = createApiFx<CreateBillInput, Bill>((body) => http<Bill>('/api/v1/create_bill', { method: 'POST', json: body }));
+export const createBillFx = createApiFx<CreateBillInput, Bill>((body) =>
+  http<Bill>('/api/v1/create_bill', { method: 'POST', json: body }),
+);
 export const markPaidFx = createApiFx<string, { bill: Bill; reactivated: boolean }>((billUid) =>
   http('/api/v1/mark_bill_paid', { method: 'POST', json: { bill_uid: billUid } }),
 );
@@ -76,7 +90,11 @@ export const $activeSubscriptions = $bills.map(activeSubscriptions);
 export const $pendingBills = $bills.map(pendingBills);
 export const $summary = $selection.map(summaryLines);
 export const $summaryTotal = $summary.map(summaryTotal);
-export const $canCheckout = combine($summary, $checkout, (lines, checkout) => lines.length > 0 && lines.every((l) => !l.tooMany) && checkout.status !== 'pending');
+export const $canCheckout = combine(
+  $summary,
+  $checkout,
+  (lines, checkout) => lines.length > 0 && lines.every((l) => !l.tooMany) && checkout.status !== 'pending',
+);
 
 $bills.on(fetchBillsFx.doneData, (_, bills) => bills);
 $billsStatus
@@ -93,7 +111,13 @@ $editing.on(editClicked, () => true).on(saveClicked, () => false);
 $openPlan.on(planToggled, (open, path) => (open === path ? null : path)).reset(saveClicked);
 
 sample({ clock: [subscriptionsOpened, subscriptionsRetried], fn: () => undefined, target: fetchBillsFx });
-sample({ clock: [editClicked, subscriptionsRetried], source: $editing, filter: Boolean, fn: () => undefined, target: fetchUnsubscribedFx });
+sample({
+  clock: [editClicked, subscriptionsRetried],
+  source: $editing,
+  filter: Boolean,
+  fn: () => undefined,
+  target: fetchUnsubscribedFx,
+});
 
 sample({
   clock: deviceToggled,
@@ -111,9 +135,20 @@ sample({
   target: $selection,
 });
 // A refreshed list drops devices someone else has billed meanwhile.
-sample({ clock: fetchUnsubscribedFx.doneData, source: $selection, fn: (selection, offered) => pruneSelection(selection, offered), target: $selection });
+sample({
+  clock: fetchUnsubscribedFx.doneData,
+  source: $selection,
+  fn: (selection, offered) => pruneSelection(selection, offered),
+  target: $selection,
+});
 
-sample({ clock: checkoutClicked, source: { id: $checkoutId, selection: $selection, ok: $canCheckout }, filter: ({ ok }) => ok, fn: ({ id, selection }) => ({ id, selection }), target: checkoutFx });
+sample({
+  clock: checkoutClicked,
+  source: { id: $checkoutId, selection: $selection, ok: $canCheckout },
+  filter: ({ ok }) => ok,
+  fn: ({ id, selection }) => ({ id, selection }),
+  target: checkoutFx,
+});
 $checkout
   .on(checkoutFx, () => ({ status: 'pending', message: null, issued: [] }))
   .on(checkoutFx.doneData, (_, issued) => ({ status: 'done', message: null, issued }))

@@ -1,5 +1,2 @@
-export {
-  $userManagementOpen,
-  userManagementOpened,
-} from './model';
+export { $userManagementOpen, userManagementOpened } from './model';
 export { UserManagementDialog } from './ui/user-management-dialog';

@@ -4,11 +4,29 @@ import { describe, expect, it } from 'vitest';
 import { $user } from '../../entities/session';
 import { fetchClientUsersFx, fetchPendingUsersFx } from '../../entities/user';
 import { settingsForm } from '../../features/account-settings/model';
-import { $accountSettingsOnly, $userManagementOpen, $userManagementSection, userManagementOpened, userManagementSectionSelected } from './model';
+import {
+  $accountSettingsOnly,
+  $userManagementOpen,
+  $userManagementSection,
+  userManagementOpened,
+  userManagementSectionSelected,
+} from './model';
 
 const user = (access: CurrentUser['access']): CurrentUser => ({
-  id: 1, email: `${access}@x.test`, username: 'U', company: 'C', phone: '', role: access === 'client' ? 'client' : 'distributor', user_type: access, access, profile_url: null, activated: true,
-  is_enable_notification_email: false, is_enable_notification_phone: false, is_enable_notification_weekly_report: false, is_enable_notification_daily_dispensation: false,
+  id: 1,
+  email: `${access}@x.test`,
+  username: 'U',
+  company: 'C',
+  phone: '',
+  role: access === 'client' ? 'client' : 'distributor',
+  user_type: access,
+  access,
+  profile_url: null,
+  activated: true,
+  is_enable_notification_email: false,
+  is_enable_notification_phone: false,
+  is_enable_notification_weekly_report: false,
+  is_enable_notification_daily_dispensation: false,
 });
 
 function setup(access: CurrentUser['access']) {

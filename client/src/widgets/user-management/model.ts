@@ -33,11 +33,21 @@ sample({
   fn: (only): UserManagementSection => (only ? 'account-settings' : 'sign-up-requests'),
   target: $userManagementSection,
 });
-sample({ clock: userManagementOpened, source: $accessLevel, filter: (level) => level !== null, fn: () => true, target: $userManagementOpen });
+sample({
+  clock: userManagementOpened,
+  source: $accessLevel,
+  filter: (level) => level !== null,
+  fn: () => true,
+  target: $userManagementOpen,
+});
 
 // Leaving a section or the dialog drops what it was editing (an unsaved draft is not kept for later);
 // before the section an opening shows is shown (a client's opens on Account Settings).
-sample({ clock: [userManagementClosed, userManagementOpened], fn: () => undefined, target: [detailClosed, accountSettingsHidden] });
+sample({
+  clock: [userManagementClosed, userManagementOpened],
+  fn: () => undefined,
+  target: [detailClosed, accountSettingsHidden],
+});
 // Each showing of a section reads it fresh: another distributor may have decided a request meanwhile.
 const sectionShown = sample({
   clock: [userManagementOpened, userManagementSectionSelected],
@@ -52,6 +62,21 @@ sample({
   fn: () => undefined,
   target: [pendingUsersRequested, clientUsersRequested],
 });
-sample({ clock: sectionShown, filter: (section) => section === 'account-settings', fn: () => undefined, target: accountSettingsShown });
-sample({ clock: userManagementSectionSelected, filter: (section) => section === 'account-settings', fn: () => undefined, target: detailClosed });
-sample({ clock: userManagementSectionSelected, filter: (section) => section === 'sign-up-requests', fn: () => undefined, target: accountSettingsHidden });
+sample({
+  clock: sectionShown,
+  filter: (section) => section === 'account-settings',
+  fn: () => undefined,
+  target: accountSettingsShown,
+});
+sample({
+  clock: userManagementSectionSelected,
+  filter: (section) => section === 'account-settings',
+  fn: () => undefined,
+  target: detailClosed,
+});
+sample({
+  clock: userManagementSectionSelected,
+  filter: (section) => section === 'sign-up-requests',
+  fn: () => undefined,
+  target: accountSettingsHidden,
+});

@@ -39,8 +39,28 @@ describe('conditions, each with its reason', () => {
         wakeup1Time: '5',
         timeZone: 'America/Chicago',
         forecasts: [
-          { pump: 1, forecast: { kind: 'forecast', days: 1.5, beyondHorizon: false, mlPerDay: 100, basisDays: 28, basis: "the last 4 weeks' rate" } },
-          { pump: 2, forecast: { kind: 'forecast', days: 3, beyondHorizon: false, mlPerDay: 100, basisDays: 28, basis: "the last 4 weeks' rate" } },
+          {
+            pump: 1,
+            forecast: {
+              kind: 'forecast',
+              days: 1.5,
+              beyondHorizon: false,
+              mlPerDay: 100,
+              basisDays: 28,
+              basis: "the last 4 weeks' rate",
+            },
+          },
+          {
+            pump: 2,
+            forecast: {
+              kind: 'forecast',
+              days: 3,
+              beyondHorizon: false,
+              mlPerDay: 100,
+              basisDays: 28,
+              basis: "the last 4 weeks' rate",
+            },
+          },
         ],
         batches: [
           { batchNo: 'B-1', expireDate: '2026-12-01', isRecalled: false },
@@ -58,10 +78,16 @@ describe('conditions, each with its reason', () => {
   });
   it('subscription overdue is an account condition with the oldest overdue bill', () => {
     expect(subscriptionFinding([{ status: 'PENDING', dueDate: '2026-11-01', name: 'Basic' }], '2026-11-23')).toBeNull();
-    expect(subscriptionFinding([{ status: 'OVERDUE', dueDate: '2026-11-13', name: 'Basic plan' }], '2026-11-23')?.reason).toBe('Subscription overdue: Basic plan was due on 2026-11-13 (10 days ago)');
+    expect(subscriptionFinding([{ status: 'OVERDUE', dueDate: '2026-11-13', name: 'Basic plan' }], '2026-11-23')?.reason).toBe(
+      'Subscription overdue: Basic plan was due on 2026-11-13 (10 days ago)',
+    );
   });
   it('severity: offline, an empty pump and a recalled batch are critical; registration info; the rest warning', () => {
-    expect(['OFFLINE', 'RIGHT_SANITIZER_PUMP', 'BATCH_RECALLED'].map((c) => severityOf(c as never))).toEqual(['critical', 'critical', 'critical']);
+    expect(['OFFLINE', 'RIGHT_SANITIZER_PUMP', 'BATCH_RECALLED'].map((c) => severityOf(c as never))).toEqual([
+      'critical',
+      'critical',
+      'critical',
+    ]);
     expect(severityOf('REGISTRATION')).toBe('info');
     expect(severityOf('BATTERY')).toBe('warning');
     expect(worstSeverity(['info', 'warning', 'critical'])).toBe('critical');
@@ -140,7 +166,14 @@ describe('grouping into incidents', () => {
 
 describe('rule matching, quiet hours, digest', () => {
   const facts: IncidentFacts = { condition: 'OFFLINE', severity: 'critical', siteId: 5, brandIds: [2], countyIds: [22071] };
-  const rule = (r: Partial<NotificationRule>): NotificationRule => ({ condition: 'ANY', scope: { type: 'all' }, channels: ['inApp', 'email'], quietHours: null, digest: false, ...r });
+  const rule = (r: Partial<NotificationRule>): NotificationRule => ({
+    condition: 'ANY',
+    scope: { type: 'all' },
+    channels: ['inApp', 'email'],
+    quietHours: null,
+    digest: false,
+    ...r,
+  });
   const user = { notifyEmail: true, notifyPhone: true, phone: '+15045550100' };
 
   it('matches by condition and scope (all, brand, county, site)', () => {
@@ -158,11 +191,18 @@ describe('rule matching, quiet hours, digest', () => {
     expect(quietUntil(q, new Date('2026-11-24T04:00:00Z'))?.toISOString()).toBe('2026-11-24T13:00:00.000Z');
     expect(quietUntil(q, new Date('2026-11-24T12:59:00Z'))?.toISOString()).toBe('2026-11-24T13:00:00.000Z');
     expect(quietUntil(q, new Date('2026-11-24T13:00:00Z'))).toBeNull();
-    expect(quietUntil({ ...q, timeZone: 'UTC' }, new Date('2026-11-24T04:00:00Z'))?.toISOString()).toBe('2026-11-24T07:00:00.000Z');
+    expect(quietUntil({ ...q, timeZone: 'UTC' }, new Date('2026-11-24T04:00:00Z'))?.toISOString()).toBe(
+      '2026-11-24T07:00:00.000Z',
+    );
   });
   it('quiet hours hold mail, SMS and push until they end; in-app is never held', () => {
     const now = new Date('2026-11-24T04:00:00Z');
-    const d = deliveriesFor([rule({ channels: ['inApp', 'email', 'sms'], quietHours: { from: '22:00', to: '07:00', timeZone: 'America/Chicago' } })], facts, user, now);
+    const d = deliveriesFor(
+      [rule({ channels: ['inApp', 'email', 'sms'], quietHours: { from: '22:00', to: '07:00', timeZone: 'America/Chicago' } })],
+      facts,
+      user,
+      now,
+    );
     expect(d.map((x) => [x.channel, x.dueAt.toISOString()])).toEqual([
       ['inApp', now.toISOString()],
       ['email', '2026-11-24T13:00:00.000Z'],
@@ -170,7 +210,8 @@ describe('rule matching, quiet hours, digest', () => {
     ]);
   });
   it('the notification switches gate the channels; SMS needs a phone', () => {
-    const d = (u: typeof user) => deliveriesFor([rule({ channels: ['email', 'sms'] })], facts, u, new Date()).map((x) => x.channel);
+    const d = (u: typeof user) =>
+      deliveriesFor([rule({ channels: ['email', 'sms'] })], facts, u, new Date()).map((x) => x.channel);
     expect(d({ ...user, notifyEmail: false })).toEqual(['sms']);
     expect(d({ ...user, phone: '' })).toEqual(['email']);
     expect(d({ ...user, notifyPhone: false })).toEqual(['email']);
@@ -187,7 +228,14 @@ describe('rule matching, quiet hours, digest', () => {
 });
 
 describe('escalation timing', () => {
-  const policy: EscalationPolicy = { afterMinutes: 30, repeatMinutes: 60, steps: [{ userId: 2, channels: ['sms'] }, { userId: 3, channels: ['email'] }] };
+  const policy: EscalationPolicy = {
+    afterMinutes: 30,
+    repeatMinutes: 60,
+    steps: [
+      { userId: 2, channels: ['sms'] },
+      { userId: 3, channels: ['email'] },
+    ],
+  };
   it('nothing before M minutes; the first step at M; the next every R; the last step repeats', () => {
     const c = clock();
     const incident = { openedAt: c.now(), state: 'open' as const };

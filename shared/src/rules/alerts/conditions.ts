@@ -11,26 +11,37 @@ export type ConditionFinding = { condition: AlertCondition; reason: string };
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-
 /** Minutes of a device's schedule ('30' or garbage -> the default), as fleet-health's SQL reads them. */
-export const scheduleMinutes = (value: string | null | undefined, fallback: number) => (value && /^[0-9]+$/.test(value) ? Number(value) : fallback);
+export const scheduleMinutes = (value: string | null | undefined, fallback: number) =>
+  value && /^[0-9]+$/.test(value) ? Number(value) : fallback;
 
 /** One check-in cycle of a device: its power-off (sleep) time plus its wake-up time, in minutes. */
-export const checkinCycleMinutes = (d: { poweroffTime: string | null; wakeup1Time: string | null }) => scheduleMinutes(d.poweroffTime, 30) + scheduleMinutes(d.wakeup1Time, 5);
+export const checkinCycleMinutes = (d: { poweroffTime: string | null; wakeup1Time: string | null }) =>
+  scheduleMinutes(d.poweroffTime, 30) + scheduleMinutes(d.wakeup1Time, 5);
 
 /**
  * The schedule-aware offline rule (fleet-health.ts runs the same arithmetic in SQL every minute): a
  * placed device that has reported is offline once it missed MISSED_CHECKINS_FOR_OFFLINE whole cycles
  * of its own schedule plus a grace; a merely late device never crosses the line.
  */
-export function offlineSince(d: { lastSeenAt: Date | null; poweroffTime: string | null; wakeup1Time: string | null }, now: Date): Date | null {
+export function offlineSince(
+  d: { lastSeenAt: Date | null; poweroffTime: string | null; wakeup1Time: string | null },
+  now: Date,
+): Date | null {
   if (!d.lastSeenAt) return null;
-  const line = d.lastSeenAt.getTime() + offlineAfterMinutes(scheduleMinutes(d.poweroffTime, 30), scheduleMinutes(d.wakeup1Time, 5)) * MINUTE;
+  const line =
+    d.lastSeenAt.getTime() + offlineAfterMinutes(scheduleMinutes(d.poweroffTime, 30), scheduleMinutes(d.wakeup1Time, 5)) * MINUTE;
   return now.getTime() > line ? new Date(line) : null;
 }
 
 const hhmm = (at: Date, timeZone: string | null) =>
-  new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: timeZone ?? 'UTC', timeZoneName: 'short' }).format(at);
+  new Intl.DateTimeFormat('en-US', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+    timeZone: timeZone ?? 'UTC',
+    timeZoneName: 'short',
+  }).format(at);
 
 /** What the conditions of one device are read from (its row and what the minute job computed). */
 export type DeviceConditionInput = {
@@ -56,25 +67,38 @@ export function warningFindings(warningLists: readonly string[]): ConditionFindi
  * Every condition of one device at `now`: the warning codes, and what the minute job evaluates
  * (offline, run-dry, expiring batch). `today` is the day batches are judged on (batchDayOf(now)).
  */
-export function deviceFindings(d: DeviceConditionInput, now: Date, settings: Pick<AlertSettings, 'runDryHours' | 'batchExpiringDays'>): ConditionFinding[] {
+export function deviceFindings(
+  d: DeviceConditionInput,
+  now: Date,
+  settings: Pick<AlertSettings, 'runDryHours' | 'batchExpiringDays'>,
+): ConditionFinding[] {
   const out = warningFindings(d.warningLists);
   const since = d.isOnline ? null : offlineSince(d, now);
   if (since && d.lastSeenAt) {
     const cycle = checkinCycleMinutes(d);
-    out.push({ condition: 'OFFLINE', reason: `Offline: no check-in since ${hhmm(d.lastSeenAt, d.timeZone)}, ${MISSED_CHECKINS_FOR_OFFLINE} expected check-ins missed (one every ${cycle} min)` });
+    out.push({
+      condition: 'OFFLINE',
+      reason: `Offline: no check-in since ${hhmm(d.lastSeenAt, d.timeZone)}, ${MISSED_CHECKINS_FOR_OFFLINE} expected check-ins missed (one every ${cycle} min)`,
+    });
   }
   for (const { pump, forecast } of d.forecasts ?? []) {
     if (forecast.kind !== 'forecast' || forecast.beyondHorizon || forecast.days * 24 > settings.runDryHours) continue;
     // An empty pump is already a warning code (the level sensor), and its own critical alert.
     if (forecast.days === 0) continue;
-    out.push({ condition: 'PUMP_RUN_DRY', reason: `${pump === 1 ? 'Left' : 'Right'} pump forecast to run dry in ${forecastText(forecast)}` });
+    out.push({
+      condition: 'PUMP_RUN_DRY',
+      reason: `${pump === 1 ? 'Left' : 'Right'} pump forecast to run dry in ${forecastText(forecast)}`,
+    });
   }
   const today = new Date(now.toISOString().slice(0, 10) + 'T00:00:00Z').getTime();
   for (const b of d.batches ?? []) {
     if (b.isRecalled) continue; // BATCH_RECALLED, a warning code
     const days = Math.round((Date.parse(`${b.expireDate}T00:00:00Z`) - today) / DAY);
     if (days < 0 || days > settings.batchExpiringDays) continue; // expired: BATCH_EXPIRED
-    out.push({ condition: 'BATCH_EXPIRING', reason: `Batch ${b.batchNo} expires on ${b.expireDate} (${days === 0 ? 'today' : days === 1 ? 'in 1 day' : `in ${days} days`})` });
+    out.push({
+      condition: 'BATCH_EXPIRING',
+      reason: `Batch ${b.batchNo} expires on ${b.expireDate} (${days === 0 ? 'today' : days === 1 ? 'in 1 day' : `in ${days} days`})`,
+    });
   }
   // One finding per condition: two pumps running dry are one alert, the reasons joined.
   return mergeFindings(out);
@@ -88,12 +112,18 @@ export function mergeFindings(list: readonly ConditionFinding[]): ConditionFindi
 }
 
 /** SUBSCRIPTION_OVERDUE: an account-level condition, from the account's bills (billing.ts statuses). */
-export function subscriptionFinding(bills: readonly { status: string; dueDate: string | null; name: string }[], today: string): ConditionFinding | null {
+export function subscriptionFinding(
+  bills: readonly { status: string; dueDate: string | null; name: string }[],
+  today: string,
+): ConditionFinding | null {
   const overdue = bills.filter((b) => b.status === 'OVERDUE' && b.dueDate);
   if (!overdue.length) return null;
   const worst = overdue.reduce((a, b) => (a.dueDate! < b.dueDate! ? a : b));
   const days = daysPastDue(worst.dueDate!, today);
-  return { condition: 'SUBSCRIPTION_OVERDUE', reason: `Subscription overdue: ${worst.name} was due on ${worst.dueDate} (${days} day${days === 1 ? '' : 's'} ago)` };
+  return {
+    condition: 'SUBSCRIPTION_OVERDUE',
+    reason: `Subscription overdue: ${worst.name} was due on ${worst.dueDate} (${days} day${days === 1 ? '' : 's'} ago)`,
+  };
 }
 
 /** A condition in words (for a rule's list and a digest line). */

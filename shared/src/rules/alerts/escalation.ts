@@ -11,7 +11,11 @@ export type EscalationStep = { userId: number; channels: Channel[] };
  */
 export type EscalationPolicy = { afterMinutes: number; repeatMinutes: number; steps: EscalationStep[] };
 
-export const defaultEscalation = (s: Pick<AlertSettings, 'escalateAfterMinutes' | 'repeatEveryMinutes'>): EscalationPolicy => ({ afterMinutes: s.escalateAfterMinutes, repeatMinutes: s.repeatEveryMinutes, steps: [] });
+export const defaultEscalation = (s: Pick<AlertSettings, 'escalateAfterMinutes' | 'repeatEveryMinutes'>): EscalationPolicy => ({
+  afterMinutes: s.escalateAfterMinutes,
+  repeatMinutes: s.repeatEveryMinutes,
+  steps: [],
+});
 
 const MINUTE = 60_000;
 
@@ -31,7 +35,12 @@ export function escalationTarget(policy: EscalationPolicy, n: number): Escalatio
  * recorded); none once acknowledged or resolved. A worker that slept through several periods catches
  * up with each missed number once (each has its own idempotency key), not with a burst of repeats of one.
  */
-export function escalationsDue(i: { openedAt: Date; state: 'open' | 'acknowledged' | 'resolved' }, policy: EscalationPolicy, sent: number, now: Date): { n: number; dueAt: Date; step: EscalationStep }[] {
+export function escalationsDue(
+  i: { openedAt: Date; state: 'open' | 'acknowledged' | 'resolved' },
+  policy: EscalationPolicy,
+  sent: number,
+  now: Date,
+): { n: number; dueAt: Date; step: EscalationStep }[] {
   if (i.state !== 'open' || !policy.steps.length) return [];
   const out: { n: number; dueAt: Date; step: EscalationStep }[] = [];
   for (let n = sent; ; n++) {
@@ -44,7 +53,11 @@ export function escalationsDue(i: { openedAt: Date; state: 'open' | 'acknowledge
 }
 
 /** When the next escalation after `sent` falls due (the worker's wake-up), or null when none will. */
-export function nextEscalationAt(i: { openedAt: Date; state: 'open' | 'acknowledged' | 'resolved' }, policy: EscalationPolicy, sent: number): Date | null {
+export function nextEscalationAt(
+  i: { openedAt: Date; state: 'open' | 'acknowledged' | 'resolved' },
+  policy: EscalationPolicy,
+  sent: number,
+): Date | null {
   if (i.state !== 'open' || !policy.steps.length) return null;
   return escalationAt(i.openedAt, policy, sent);
 }

@@ -13,14 +13,25 @@ export function causeOf(condition: AlertCondition): string {
  * condition (an overdue subscription is the account's incident, not a site's). A device without a site
  * (not placed) groups by itself.
  */
-export function incidentKey(a: { condition: AlertCondition; siteId: number | null; accountId?: number | null; serial?: string | null }): string {
+export function incidentKey(a: {
+  condition: AlertCondition;
+  siteId: number | null;
+  accountId?: number | null;
+  serial?: string | null;
+}): string {
   const cause = causeOf(a.condition);
   if (ACCOUNT_CONDITIONS.includes(a.condition)) return `account:${a.accountId ?? 0}:${cause}`;
   if (a.siteId !== null) return `site:${a.siteId}:${cause}`;
   return `device:${a.serial ?? ''}:${cause}`;
 }
 
-export type IncidentCandidate = { id: number; key: string; state: 'open' | 'acknowledged' | 'resolved'; resolvedAt: Date | null; resolvedByHand: boolean };
+export type IncidentCandidate = {
+  id: number;
+  key: string;
+  state: 'open' | 'acknowledged' | 'resolved';
+  resolvedAt: Date | null;
+  resolvedByHand: boolean;
+};
 
 /**
  * Which incident a raised alert belongs to (issue 43: by site and cause within a window):
@@ -31,12 +42,19 @@ export type IncidentCandidate = { id: number; key: string; state: 'open' | 'ackn
  * - else a new incident. One resolved by hand stays resolved: someone said it was dealt with, and a
  *   new incident says it came back.
  */
-export function placeAlert(candidates: readonly IncidentCandidate[], key: string, now: Date, settings: Pick<AlertSettings, 'groupWindowMinutes'>): { join: number } | { reopen: number } | { open: true } {
+export function placeAlert(
+  candidates: readonly IncidentCandidate[],
+  key: string,
+  now: Date,
+  settings: Pick<AlertSettings, 'groupWindowMinutes'>,
+): { join: number } | { reopen: number } | { open: true } {
   const same = candidates.filter((c) => c.key === key);
   const unresolved = same.filter((c) => c.state !== 'resolved').sort((a, b) => b.id - a.id)[0];
   if (unresolved) return { join: unresolved.id };
   const windowStart = now.getTime() - settings.groupWindowMinutes * 60_000;
-  const recent = same.filter((c) => !c.resolvedByHand && c.resolvedAt && c.resolvedAt.getTime() >= windowStart).sort((a, b) => b.id - a.id)[0];
+  const recent = same
+    .filter((c) => !c.resolvedByHand && c.resolvedAt && c.resolvedAt.getTime() >= windowStart)
+    .sort((a, b) => b.id - a.id)[0];
   if (recent) return { reopen: recent.id };
   return { open: true };
 }

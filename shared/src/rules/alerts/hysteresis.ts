@@ -21,12 +21,21 @@ const MINUTE = 60_000;
  * - 'hold': the condition is gone but the hold has not run out (or it came back within the hold);
  * - 'raise' with a null previous track, or a cleared one too long ago (the caller opens a new alert).
  */
-export function stepAlert(track: AlertTrack | null, present: boolean, now: Date, settings: Pick<AlertSettings, 'holdMinutes' | 'groupWindowMinutes'>): { track: AlertTrack | null; step: AlertStep } {
-  if (!track) return present ? { track: { state: 'active', absentSince: null, clearedAt: null }, step: 'raise' } : { track: null, step: 'none' };
+export function stepAlert(
+  track: AlertTrack | null,
+  present: boolean,
+  now: Date,
+  settings: Pick<AlertSettings, 'holdMinutes' | 'groupWindowMinutes'>,
+): { track: AlertTrack | null; step: AlertStep } {
+  if (!track)
+    return present
+      ? { track: { state: 'active', absentSince: null, clearedAt: null }, step: 'raise' }
+      : { track: null, step: 'none' };
   if (track.state === 'active') {
     if (present) return { track: { ...track, absentSince: null }, step: track.absentSince ? 'hold' : 'none' };
     const since = track.absentSince ?? now;
-    if (now.getTime() - since.getTime() >= settings.holdMinutes * MINUTE) return { track: { state: 'cleared', absentSince: null, clearedAt: now }, step: 'clear' };
+    if (now.getTime() - since.getTime() >= settings.holdMinutes * MINUTE)
+      return { track: { state: 'cleared', absentSince: null, clearedAt: now }, step: 'clear' };
     return { track: { ...track, absentSince: since }, step: 'hold' };
   }
   if (!present) return { track, step: 'none' };

@@ -1,11 +1,11 @@
 import type { AlertCondition, Severity } from './settings.ts';
 
-
 export const CHANNELS = ['inApp', 'email', 'sms', 'push'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 /** Over which devices a rule listens: all the user's, a brand's, a county's, or a site's (always within the user's own scope). */
-export type RuleScope = { type: 'all' } | { type: 'brand'; id: number } | { type: 'county'; id: number } | { type: 'site'; id: number };
+export type RuleScope =
+  { type: 'all' } | { type: 'brand'; id: number } | { type: 'county'; id: number } | { type: 'site'; id: number };
 
 /** Quiet hours: local times in the user's zone; `from` after `to` spans midnight (22:00-07:00). */
 export type QuietHours = { from: string; to: string; timeZone: string };
@@ -52,7 +52,12 @@ export function minutesOfDay(t: string): number | null {
 
 /** Minutes since local midnight of a moment in a zone (Intl: no library needed for one zone lookup). */
 export function localMinutes(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
   return get('hour') * 60 + get('minute');
 }

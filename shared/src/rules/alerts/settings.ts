@@ -75,7 +75,8 @@ export function severityOf(condition: AlertCondition): Severity {
 
 const RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 /** The most severe of several (an incident's severity is its worst alert's). */
-export const worstSeverity = (list: readonly Severity[]): Severity => list.reduce<Severity>((w, s) => (RANK[s] < RANK[w] ? s : w), 'info');
+export const worstSeverity = (list: readonly Severity[]): Severity =>
+  list.reduce<Severity>((w, s) => (RANK[s] < RANK[w] ? s : w), 'info');
 
 /** What a person reads for each condition that is not a warning code (those read WARNING_TEXT). */
 export const CONDITION_TEXT: Record<Exclude<AlertCondition, WarningCode>, string> = {

@@ -9,7 +9,10 @@ const batch = (over: Partial<StockBatch> & { batchNo: string }): StockBatch => (
   recalled: false,
   ...over,
 });
-const need = (litres: number, over: Partial<{ brandId: number | null; brandName: string | null; fluid: 'Sunscreen' | 'Sanitizer' }> = {}) => ({
+const need = (
+  litres: number,
+  over: Partial<{ brandId: number | null; brandName: string | null; fluid: 'Sunscreen' | 'Sanitizer' }> = {},
+) => ({
   brandId: 1,
   brandName: 'Sunny',
   fluid: 'Sunscreen' as const,
@@ -36,7 +39,10 @@ describe('pickBatches (first expiry, first out)', () => {
   });
 
   it('never takes more than a batch has left: splits over the next batch, and says what is short', () => {
-    const stock = [batch({ batchNo: 'A', expireDate: '2027-01-01', remainLitres: 1 }), batch({ batchNo: 'B', expireDate: '2027-02-01', remainLitres: 0.5 })];
+    const stock = [
+      batch({ batchNo: 'A', expireDate: '2027-01-01', remainLitres: 1 }),
+      batch({ batchNo: 'B', expireDate: '2027-02-01', remainLitres: 0.5 }),
+    ];
     const { picks, shortages } = pickBatches([need(0.8), need(1)], stock, '2026-11-29');
     expect(picks[0]).toEqual([{ batchNumber: 'A', litres: 0.8 }]);
     expect(picks[1]!.map((p) => [p.batchNumber, +p.litres.toFixed(3)])).toEqual([

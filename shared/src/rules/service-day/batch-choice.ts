@@ -29,14 +29,19 @@ export function isUsableBatch(b: StockBatch, useDate: string): boolean {
 }
 
 /** First expiry first; equal expiry by batch number, so the choice is the same every time. */
-const fefo = (a: StockBatch, b: StockBatch) => a.expireDate.slice(0, 10).localeCompare(b.expireDate.slice(0, 10)) || a.batchNo.localeCompare(b.batchNo);
+const fefo = (a: StockBatch, b: StockBatch) =>
+  a.expireDate.slice(0, 10).localeCompare(b.expireDate.slice(0, 10)) || a.batchNo.localeCompare(b.batchNo);
 
 /**
  * Picks for each need in the order given (the plan's route order: the first stop takes the first
  * expiring fluid). Answers the picks per need (a null batch number for litres no batch covers) and the
  * shortages per brand and fluid.
  */
-export function pickBatches(needs: readonly FluidNeed[], stock: readonly StockBatch[], useDate: string): { picks: BatchPick[][]; shortages: Shortage[] } {
+export function pickBatches(
+  needs: readonly FluidNeed[],
+  stock: readonly StockBatch[],
+  useDate: string,
+): { picks: BatchPick[][]; shortages: Shortage[] } {
   const left = new Map(stock.map((b) => [b.batchNo, b.remainLitres]));
   const sorted = stock.filter((b) => isUsableBatch(b, useDate)).sort(fefo);
   const short = new Map<string, Shortage>();
@@ -64,5 +69,8 @@ export function pickBatches(needs: readonly FluidNeed[], stock: readonly StockBa
     }
     return out;
   });
-  return { picks, shortages: [...short.values()].sort((a, b) => a.brand.localeCompare(b.brand) || a.fluid.localeCompare(b.fluid)) };
+  return {
+    picks,
+    shortages: [...short.values()].sort((a, b) => a.brand.localeCompare(b.brand) || a.fluid.localeCompare(b.fluid)),
+  };
 }

@@ -68,5 +68,11 @@ export function batteryForecast(days: readonly DailyMinimum[], now: Date | numbe
   if (slope >= BATTERY_FLAT_SLOPE) return { kind: 'none', why: 'flat-or-rising', slopePerDay: slope };
   const percentNow = my - slope * mx; // the line at x = 0 (now)
   const crossing = (line: number) => new Date(nowMs + Math.max(0, (line - percentNow) / slope) * DAY);
-  return { kind: 'falling', slopePerDay: slope, percentNow, lowAt: crossing(LOW_BATTERY_PERCENT), emptyAt: crossing(BATTERY_EMPTY_PERCENT) };
+  return {
+    kind: 'falling',
+    slopePerDay: slope,
+    percentNow,
+    lowAt: crossing(LOW_BATTERY_PERCENT),
+    emptyAt: crossing(BATTERY_EMPTY_PERCENT),
+  };
 }

@@ -1,13 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { HOURS_PER_WEEK } from '../forecast.ts';
-import { deviceReasons, dueCutoff, needsBattery, reasonsBefore, refillNeeds, TOP_UP_DAYS, type DueDevice, type DuePump } from './due.ts';
+import {
+  deviceReasons,
+  dueCutoff,
+  needsBattery,
+  reasonsBefore,
+  refillNeeds,
+  TOP_UP_DAYS,
+  type DueDevice,
+  type DuePump,
+} from './due.ts';
 
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-11-28T18:00:00Z'); // Saturday 12:00 in Chicago
 const TZ = 'America/Chicago';
 /** 10 ml an hour around the clock: 240 ml a day. */
 const flat = (mlPerHour: number) => new Array<number>(HOURS_PER_WEEK).fill(mlPerHour);
-const pump = (over: Partial<DuePump> = {}): DuePump => ({ pump: 1, fluid: 'Sunscreen', remainingMl: 1500, reservoirMl: 1500, rate: flat(10), batch: null, ...over });
+const pump = (over: Partial<DuePump> = {}): DuePump => ({
+  pump: 1,
+  fluid: 'Sunscreen',
+  remainingMl: 1500,
+  reservoirMl: 1500,
+  rate: flat(10),
+  batch: null,
+  ...over,
+});
 const device = (over: Partial<DueDevice> = {}): DueDevice => ({
   serial: 'D1',
   siteId: 1,
@@ -40,7 +57,9 @@ describe('due work with reasons in words', () => {
   it('a pump that lasts past the cutoff is not due, but is a top-up within 3 days', () => {
     const d = device({ pumps: [pump({ remainingMl: 1000 })] }); // 100 h: Wed 16:00
     expect(due(d)).toEqual([]);
-    expect(reasonsBefore(deviceReasons(d, NOW), dueCutoff('2026-11-29', TZ, TOP_UP_DAYS)).map((x) => x.code)).toEqual(['pump_runs_dry']);
+    expect(reasonsBefore(deviceReasons(d, NOW), dueCutoff('2026-11-29', TZ, TOP_UP_DAYS)).map((x) => x.code)).toEqual([
+      'pump_runs_dry',
+    ]);
   });
 
   it('an empty pump, a recalled or expired batch, a batch expiring by the cutoff', () => {
@@ -68,7 +87,15 @@ describe('due work with reasons in words', () => {
   });
 
   it('a falling battery trend is due when it crosses the low line by the cutoff, and asks for a battery', () => {
-    const d = device({ battery: { kind: 'falling', slopePerDay: -5, percentNow: 55, lowAt: new Date(NOW + 24 * HOUR), emptyAt: new Date(NOW + 9 * 24 * HOUR) } });
+    const d = device({
+      battery: {
+        kind: 'falling',
+        slopePerDay: -5,
+        percentNow: 55,
+        lowAt: new Date(NOW + 24 * HOUR),
+        emptyAt: new Date(NOW + 9 * 24 * HOUR),
+      },
+    });
     const r = due(d);
     expect(r.map((x) => x.text)).toEqual(['Battery trend falls below 50 % Sun 12:00']);
     expect(needsBattery(r)).toBe(true);
@@ -83,13 +110,20 @@ describe('refillNeeds', () => {
     const d = device({ pumps: [pump({ remainingMl: 480 })] });
     const r = due(d);
     // ETA 24 h from now: 480 - 240 = 240 ml left, 1260 ml missing.
-    expect(refillNeeds(d, r, NOW, NOW + 24 * HOUR, '2026-11-29')).toEqual([{ pump: 1, fluid: 'Sunscreen', litres: 1.26, replacesBatch: false }]);
+    expect(refillNeeds(d, r, NOW, NOW + 24 * HOUR, '2026-11-29')).toEqual([
+      { pump: 1, fluid: 'Sunscreen', litres: 1.26, replacesBatch: false },
+    ]);
   });
 
   it('an expired or recalled batch is replaced whole; a nearly full pump that is not due is left', () => {
     const d = device({
-      pumps: [pump({ remainingMl: 1400, rate: null, batch: { batchNo: 'OLD', expireDate: '2026-11-01', recalled: false } }), pump({ pump: 2, fluid: 'Sanitizer', remainingMl: 1450, rate: null })],
+      pumps: [
+        pump({ remainingMl: 1400, rate: null, batch: { batchNo: 'OLD', expireDate: '2026-11-01', recalled: false } }),
+        pump({ pump: 2, fluid: 'Sanitizer', remainingMl: 1450, rate: null }),
+      ],
     });
-    expect(refillNeeds(d, due(d), NOW, NOW + HOUR, '2026-11-29')).toEqual([{ pump: 1, fluid: 'Sunscreen', litres: 1.5, replacesBatch: true }]);
+    expect(refillNeeds(d, due(d), NOW, NOW + HOUR, '2026-11-29')).toEqual([
+      { pump: 1, fluid: 'Sunscreen', litres: 1.5, replacesBatch: true },
+    ]);
   });
 });

@@ -72,7 +72,17 @@ const batchOf = (p: { pump: 1 | 2 }) => `${p.pump === 1 ? 'Left' : 'Right'} pump
 /** "Tue 14:00" in the site's zone: a reason is read the day before, within the week. */
 export function whenText(at: number, timeZone: string): string {
   let f = whenFormats.get(timeZone);
-  if (!f) whenFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })));
+  if (!f)
+    whenFormats.set(
+      timeZone,
+      (f = new Intl.DateTimeFormat('en-US', {
+        weekday: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZone,
+      })),
+    );
   return f.format(new Date(at));
 }
 /** Building a formatter costs far more than using one (a plan of 1,000 sites writes thousands of times). */
@@ -100,22 +110,44 @@ export function deviceReasons(d: DueDevice, now: Date | number): DueReason[] {
     if (p.remainingMl <= 0) out.push({ code: 'pump_empty', text: `${pumpName(p)} is empty`, at: nowMs, pump: p.pump });
     else if (p.rate) {
       const { emptyAt } = drain(p.remainingMl, p.rate, nowMs, until);
-      if (emptyAt !== null) out.push({ code: 'pump_runs_dry', text: `${pumpName(p)} runs dry ${whenText(emptyAt, d.timeZone)}`, at: emptyAt, pump: p.pump });
+      if (emptyAt !== null)
+        out.push({
+          code: 'pump_runs_dry',
+          text: `${pumpName(p)} runs dry ${whenText(emptyAt, d.timeZone)}`,
+          at: emptyAt,
+          pump: p.pump,
+        });
     }
     if (p.batch) {
       const expiresAt = zonedTimeToInstant(addDays(p.batch.expireDate.slice(0, 10), 1), d.timeZone).getTime();
-      if (p.batch.recalled) out.push({ code: 'batch_recalled', text: `${batchOf(p)} ${p.batch.batchNo} is recalled`, at: nowMs, pump: p.pump });
-      else if (expiresAt <= nowMs) out.push({ code: 'batch_expired', text: `${batchOf(p)} ${p.batch.batchNo} has expired`, at: nowMs, pump: p.pump });
-      else if (expiresAt < until) out.push({ code: 'batch_expiring', text: `${batchOf(p)} ${p.batch.batchNo} expires ${p.batch.expireDate.slice(0, 10)}`, at: expiresAt, pump: p.pump });
+      if (p.batch.recalled)
+        out.push({ code: 'batch_recalled', text: `${batchOf(p)} ${p.batch.batchNo} is recalled`, at: nowMs, pump: p.pump });
+      else if (expiresAt <= nowMs)
+        out.push({ code: 'batch_expired', text: `${batchOf(p)} ${p.batch.batchNo} has expired`, at: nowMs, pump: p.pump });
+      else if (expiresAt < until)
+        out.push({
+          code: 'batch_expiring',
+          text: `${batchOf(p)} ${p.batch.batchNo} expires ${p.batch.expireDate.slice(0, 10)}`,
+          at: expiresAt,
+          pump: p.pump,
+        });
     }
   }
   if (d.battery.kind === 'falling') {
     const { lowAt, emptyAt } = d.battery;
-    if (emptyAt.getTime() < until) out.push({ code: 'battery_empty', text: `Battery trend reaches ${BATTERY_EMPTY_PERCENT} % ${whenText(Math.max(nowMs, emptyAt.getTime()), d.timeZone)}`, at: Math.max(nowMs, emptyAt.getTime()) });
+    if (emptyAt.getTime() < until)
+      out.push({
+        code: 'battery_empty',
+        text: `Battery trend reaches ${BATTERY_EMPTY_PERCENT} % ${whenText(Math.max(nowMs, emptyAt.getTime()), d.timeZone)}`,
+        at: Math.max(nowMs, emptyAt.getTime()),
+      });
     if (lowAt.getTime() < until)
       out.push({
         code: 'battery_low',
-        text: lowAt.getTime() <= nowMs ? `Battery trend is below ${LOW_BATTERY_PERCENT} %` : `Battery trend falls below ${LOW_BATTERY_PERCENT} % ${whenText(lowAt.getTime(), d.timeZone)}`,
+        text:
+          lowAt.getTime() <= nowMs
+            ? `Battery trend is below ${LOW_BATTERY_PERCENT} %`
+            : `Battery trend falls below ${LOW_BATTERY_PERCENT} % ${whenText(lowAt.getTime(), d.timeZone)}`,
         at: Math.max(nowMs, lowAt.getTime()),
       });
   }
@@ -134,7 +166,9 @@ export const reasonsBefore = (reasons: readonly DueReason[], cutoff: number) => 
 
 /** A battery swap is on the list when any battery reason is (the trend's or the BATTERY warning). */
 export const needsBattery = (reasons: readonly DueReason[]) =>
-  reasons.some((r) => r.code === 'battery_low' || r.code === 'battery_empty' || (r.code === 'warning' && r.text === WARNING_TEXT.BATTERY));
+  reasons.some(
+    (r) => r.code === 'battery_low' || r.code === 'battery_empty' || (r.code === 'warning' && r.text === WARNING_TEXT.BATTERY),
+  );
 
 export type RefillNeed = { pump: 1 | 2; fluid: Fluid; litres: number; replacesBatch: boolean };
 
@@ -143,7 +177,13 @@ export type RefillNeed = { pump: 1 | 2; fluid: Fluid; litres: number; replacesBa
  * batch is expired by the visit or recalled is emptied and filled whole from a usable batch. A pump not
  * itself due is refilled only when at least REFILL_MIN_SHARE of it is missing (a thimbleful is not a job).
  */
-export function refillNeeds(d: DueDevice, reasons: readonly DueReason[], now: Date | number, eta: Date | number, etaDate: string): RefillNeed[] {
+export function refillNeeds(
+  d: DueDevice,
+  reasons: readonly DueReason[],
+  now: Date | number,
+  eta: Date | number,
+  etaDate: string,
+): RefillNeed[] {
   const nowMs = new Date(now).getTime();
   const etaMs = new Date(eta).getTime();
   const out: RefillNeed[] = [];

@@ -43,7 +43,12 @@ const input = (over: Partial<PlanInput> = {}): PlanInput => ({
   now: NOW,
   crews: [crew],
   sites,
-  devices: [device('A-1', 1, 300), device('A-2', 1, 900), device('B-1', 2, 200, { isMaintenance: true, warnings: ['PUMP_SENSOR'] }), device('C-1', 3, 1500)],
+  devices: [
+    device('A-1', 1, 300),
+    device('A-2', 1, 900),
+    device('B-1', 2, 200, { isMaintenance: true, warnings: ['PUMP_SENSOR'] }),
+    device('C-1', 3, 1500),
+  ],
   stock,
   travel: greatCircleSource(),
   ...over,
@@ -92,9 +97,20 @@ describe('planServiceDay', () => {
     // A-1 has 300 ml at 12:00 Saturday and loses 10 ml an hour: at the ETA (about 20 h later) 1.5 L less what is left.
     const hours = (Date.parse(beach.eta) - NOW) / 3_600_000;
     expect(hours).toBeGreaterThan(20);
-    expect(a1.refill).toEqual([{ pump: 1, fluid: 'Sunscreen', litres: +(1.5 - (300 - 10 * hours) / 1000).toFixed(2), batchNumber: 'FIRST', replacesBatch: false }]);
+    expect(a1.refill).toEqual([
+      {
+        pump: 1,
+        fluid: 'Sunscreen',
+        litres: +(1.5 - (300 - 10 * hours) / 1000).toFixed(2),
+        batchNumber: 'FIRST',
+        replacesBatch: false,
+      },
+    ]);
     const all = c.stops.flatMap((s) => s.devices.flatMap((d) => d.refill));
-    expect(c.pickList.litres).toBeCloseTo(all.reduce((a, r) => a + r.litres, 0), 2);
+    expect(c.pickList.litres).toBeCloseTo(
+      all.reduce((a, r) => a + r.litres, 0),
+      2,
+    );
     expect(c.pickList.batches.map((b) => b.batchNumber)).toEqual(['FIRST']);
     expect(c.pickList.shortages).toEqual([]);
   });

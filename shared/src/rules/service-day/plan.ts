@@ -1,7 +1,17 @@
 import { addDays, localDateOf, toZonedIso, zonedTimeToInstant } from '../telemetry.ts';
 import { roundVolume } from '../volume.ts';
 import { pickBatches, type Shortage, type StockBatch } from './batch-choice.ts';
-import { deviceReasons, dueCutoff, needsBattery, reasonsBefore, refillNeeds, TOP_UP_DAYS, type DueDevice, type DueReason, type Fluid } from './due.ts';
+import {
+  deviceReasons,
+  dueCutoff,
+  needsBattery,
+  reasonsBefore,
+  refillNeeds,
+  TOP_UP_DAYS,
+  type DueDevice,
+  type DueReason,
+  type Fluid,
+} from './due.ts';
 import { solveRoutes, type SolverStop } from './solver.ts';
 import type { LatLng, TravelTimeSource } from './travel.ts';
 
@@ -65,7 +75,15 @@ export type CrewPlan = {
   crew: { id: number; name: string; timeZone: string; startTime: string; endTime: string };
   stops: PlannedStop[];
   pickList: PickList;
-  totals: { stops: number; devices: number; km: number; drivingMinutes: number; serviceMinutes: number; start: string; returnAt: string };
+  totals: {
+    stops: number;
+    devices: number;
+    km: number;
+    drivingMinutes: number;
+    serviceMinutes: number;
+    start: string;
+    returnAt: string;
+  };
 };
 
 export type UnplannedDevice = { serial: string; site: { id: number; name: string }; reasons: string[]; why: string };
@@ -86,7 +104,11 @@ const hm = (t: string) => {
   return { h: h!, m: m! };
 };
 
-type SiteWork = { site: PlanSite; due: { d: DueDevice; reasons: DueReason[] }[]; topUp: { d: DueDevice; reasons: DueReason[] }[] };
+type SiteWork = {
+  site: PlanSite;
+  due: { d: DueDevice; reasons: DueReason[] }[];
+  topUp: { d: DueDevice; reasons: DueReason[] }[];
+};
 
 /**
  * The plan of one day, deterministic for the same input: due sites assigned to crews and ordered, ETAs in
@@ -113,7 +135,13 @@ export async function planServiceDay(input: PlanInput): Promise<PlanBody> {
   }
   const visits = [...work.values()].filter((w) => w.due.length).sort((a, b) => a.site.id - b.site.id);
   const base = { date, shortages: [], travelSource: input.travel.name };
-  if (!visits.length) return { ...base, crews: crews.map((c) => emptyCrew(c, date)), unplanned: [], note: `Nothing is due on ${date}: no device needs a visit by the end of the next day.` };
+  if (!visits.length)
+    return {
+      ...base,
+      crews: crews.map((c) => emptyCrew(c, date)),
+      unplanned: [],
+      note: `Nothing is due on ${date}: no device needs a visit by the end of the next day.`,
+    };
 
   const points: LatLng[] = [...crews.map((c) => c.depot), ...visits.map((v) => v.site)];
   const matrix = await input.travel.matrix(points);
@@ -125,7 +153,10 @@ export async function planServiceDay(input: PlanInput): Promise<PlanBody> {
     const devices = [...v.due, ...v.topUp];
     // Van load is judged at the end of the plan's day: no later ETA needs more than that.
     const endOfDay = zonedTimeToInstant(addDays(date, 1), v.site.timeZone).getTime();
-    const litres = devices.reduce((sum, x) => sum + refillNeeds(x.d, x.reasons, nowMs, endOfDay, date).reduce((a, r) => a + r.litres, 0), 0);
+    const litres = devices.reduce(
+      (sum, x) => sum + refillNeeds(x.d, x.reasons, nowMs, endOfDay, date).reduce((a, r) => a + r.litres, 0),
+      0,
+    );
     const earliest = Math.min(...v.due.flatMap((x) => x.reasons.map((r) => r.at)));
     return {
       node: crews.length + i,
@@ -137,13 +168,22 @@ export async function planServiceDay(input: PlanInput): Promise<PlanBody> {
     };
   });
   const solved = solveRoutes({
-    crews: crews.map((c, i) => ({ node: i, availableSec: Math.max(0, (dayEnd[i]! - dayStart[i]!) / 1000), capacityLitres: c.capacityLitres, capacityBatteries: c.capacityBatteries })),
+    crews: crews.map((c, i) => ({
+      node: i,
+      availableSec: Math.max(0, (dayEnd[i]! - dayStart[i]!) / 1000),
+      capacityLitres: c.capacityLitres,
+      capacityBatteries: c.capacityBatteries,
+    })),
     stops,
     seconds,
   });
 
   // ETAs, refills at the ETA, then batches in route order (the first stop takes the first-expiring fluid).
-  type Draft = { crew: number; stop: PlannedStop; refills: { device: PlannedDevice; need: ReturnType<typeof refillNeeds>[number]; d: DueDevice }[] };
+  type Draft = {
+    crew: number;
+    stop: PlannedStop;
+    refills: { device: PlannedDevice; need: ReturnType<typeof refillNeeds>[number]; d: DueDevice }[];
+  };
   const drafts: Draft[] = [];
   const routeTimes = solved.routes.map((r) => {
     let t = dayStart[r.crew]!;
@@ -154,7 +194,13 @@ export async function planServiceDay(input: PlanInput): Promise<PlanBody> {
       t += drive * 1000;
       const v = visits[s]!;
       const etaDate = localDateOf(t, v.site.timeZone);
-      const stop: PlannedStop = { order: k + 1, site: v.site, eta: toZonedIso(Math.round(t / MIN) * MIN, v.site.timeZone), driveMinutes: Math.round(drive / 60), devices: [] };
+      const stop: PlannedStop = {
+        order: k + 1,
+        site: v.site,
+        eta: toZonedIso(Math.round(t / MIN) * MIN, v.site.timeZone),
+        driveMinutes: Math.round(drive / 60),
+        devices: [],
+      };
       const draft: Draft = { crew: r.crew, stop, refills: [] };
       for (const x of [...v.due.map((y) => ({ ...y, topUp: false })), ...v.topUp.map((y) => ({ ...y, topUp: true }))]) {
         const device: PlannedDevice = {
@@ -181,17 +227,30 @@ export async function planServiceDay(input: PlanInput): Promise<PlanBody> {
     date,
   );
   flat.forEach((f, i) => {
-    for (const p of picks[i]!) f.device.refill.push({ pump: f.need.pump, fluid: f.need.fluid, litres: roundVolume(p.litres, 2), batchNumber: p.batchNumber, replacesBatch: f.need.replacesBatch });
+    for (const p of picks[i]!)
+      f.device.refill.push({
+        pump: f.need.pump,
+        fluid: f.need.fluid,
+        litres: roundVolume(p.litres, 2),
+        batchNumber: p.batchNumber,
+        replacesBatch: f.need.replacesBatch,
+      });
   });
 
   const brandOfBatch = new Map<string, string>();
-  flat.forEach((f) => f.device.refill.forEach((r) => r.batchNumber && brandOfBatch.set(r.batchNumber, f.d.brandName ?? 'no brand')));
+  flat.forEach((f) =>
+    f.device.refill.forEach((r) => r.batchNumber && brandOfBatch.set(r.batchNumber, f.d.brandName ?? 'no brand')),
+  );
   const brandOfDevice = new Map(flat.map((f) => [f.device.serial, f.d.brandName ?? 'no brand']));
   const crewPlans = crews.map((c, i): CrewPlan => {
     const route = solved.routes[i]!;
     const own = drafts.filter((d) => d.crew === i).map((d) => d.stop);
     if (!own.length) return emptyCrew(c, date);
-    const km = route.stops.reduce((acc, s, k) => acc + matrix.metres[k === 0 ? i : stops[route.stops[k - 1]!]!.node]![stops[s]!.node]!, 0) + matrix.metres[stops[route.stops.at(-1)!]!.node]![i]!;
+    const km =
+      route.stops.reduce(
+        (acc, s, k) => acc + matrix.metres[k === 0 ? i : stops[route.stops[k - 1]!]!.node]![stops[s]!.node]!,
+        0,
+      ) + matrix.metres[stops[route.stops.at(-1)!]!.node]![i]!;
     return {
       crew: crewHead(c),
       stops: own,
@@ -208,18 +267,31 @@ export async function planServiceDay(input: PlanInput): Promise<PlanBody> {
     };
   });
   const unplanned = solved.unplanned.flatMap(({ stop, why }) =>
-    visits[stop]!.due.map((x) => ({ serial: x.d.serial, site: { id: visits[stop]!.site.id, name: visits[stop]!.site.name }, reasons: x.reasons.map((r) => r.text), why })),
+    visits[stop]!.due.map((x) => ({
+      serial: x.d.serial,
+      site: { id: visits[stop]!.site.id, name: visits[stop]!.site.name },
+      reasons: x.reasons.map((r) => r.text),
+      why,
+    })),
   );
   return {
     ...base,
     crews: crewPlans,
     unplanned,
     shortages: shortages.map(({ brandId: _, ...s }) => ({ ...s, litres: roundVolume(s.litres, 2) })),
-    note: crews.length ? null : `No crews were chosen: ${visits.length} due ${visits.length === 1 ? 'site is' : 'sites are'} left unplanned.`,
+    note: crews.length
+      ? null
+      : `No crews were chosen: ${visits.length} due ${visits.length === 1 ? 'site is' : 'sites are'} left unplanned.`,
   };
 }
 
-const crewHead = (c: PlanCrewInput) => ({ id: c.id, name: c.name, timeZone: c.timeZone, startTime: c.startTime, endTime: c.endTime });
+const crewHead = (c: PlanCrewInput) => ({
+  id: c.id,
+  name: c.name,
+  timeZone: c.timeZone,
+  startTime: c.startTime,
+  endTime: c.endTime,
+});
 
 function emptyCrew(c: PlanCrewInput, date: string): CrewPlan {
   const start = toZonedIso(zonedTimeToInstant(date, c.timeZone, hm(c.startTime).h, hm(c.startTime).m), c.timeZone);
@@ -232,7 +304,11 @@ function emptyCrew(c: PlanCrewInput, date: string): CrewPlan {
 }
 
 /** What goes in the van: litres per batch, batteries, what no batch covers, and the warnings to fix. */
-function pickList(stops: readonly PlannedStop[], brandOfBatch: ReadonlyMap<string, string>, brandOfDevice: ReadonlyMap<string, string>): PickList {
+function pickList(
+  stops: readonly PlannedStop[],
+  brandOfBatch: ReadonlyMap<string, string>,
+  brandOfDevice: ReadonlyMap<string, string>,
+): PickList {
   const byBatch = new Map<string, { batchNumber: string; brand: string; fluid: Fluid; litres: number }>();
   const short = new Map<string, { brand: string; fluid: Fluid; litres: number; text: string }>();
   let litres = 0;
@@ -244,7 +320,12 @@ function pickList(stops: readonly PlannedStop[], brandOfBatch: ReadonlyMap<strin
       for (const r of d.refill) {
         litres += r.litres;
         if (r.batchNumber) {
-          const b = byBatch.get(r.batchNumber) ?? { batchNumber: r.batchNumber, brand: brandOfBatch.get(r.batchNumber) ?? '', fluid: r.fluid, litres: 0 };
+          const b = byBatch.get(r.batchNumber) ?? {
+            batchNumber: r.batchNumber,
+            brand: brandOfBatch.get(r.batchNumber) ?? '',
+            fluid: r.fluid,
+            litres: 0,
+          };
           b.litres += r.litres;
           byBatch.set(r.batchNumber, b);
         } else {
@@ -259,7 +340,9 @@ function pickList(stops: readonly PlannedStop[], brandOfBatch: ReadonlyMap<strin
       for (const text of d.fix) warningsToFix.push({ serial: d.serial, text });
     }
   return {
-    batches: [...byBatch.values()].map((b) => ({ ...b, litres: roundVolume(b.litres, 2) })).sort((a, b) => a.batchNumber.localeCompare(b.batchNumber)),
+    batches: [...byBatch.values()]
+      .map((b) => ({ ...b, litres: roundVolume(b.litres, 2) }))
+      .sort((a, b) => a.batchNumber.localeCompare(b.batchNumber)),
     litres: roundVolume(litres, 2),
     batteries,
     shortages: [...short.values()].map((s) => ({ ...s, litres: roundVolume(s.litres, 2) })),

@@ -11,7 +11,14 @@ function mulberry32(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const stop = (node: number, over: Partial<SolverStop> = {}): SolverStop => ({ node, serviceSec: 900, litres: 1, batteries: 0, tier: 0, ...over });
+const stop = (node: number, over: Partial<SolverStop> = {}): SolverStop => ({
+  node,
+  serviceSec: 900,
+  litres: 1,
+  batteries: 0,
+  tier: 0,
+  ...over,
+});
 const BIG = { availableSec: 1e9, capacityLitres: 1e9, capacityBatteries: 1e9 };
 
 describe('solveRoutes', () => {
@@ -35,16 +42,25 @@ describe('solveRoutes', () => {
     const x = [0, 3, 1, 2];
     const sec = (a: number, b: number) => Math.abs(x[a]! - x[b]!) * 100;
     const res = solveRoutes({ crews: [{ node: 0, ...BIG }], stops: [stop(1), stop(2), stop(3)], seconds: sec });
-    expect([[1, 2, 0], [0, 2, 1]]).toContainEqual(res.routes[0]!.stops);
+    expect([
+      [1, 2, 0],
+      [0, 2, 1],
+    ]).toContainEqual(res.routes[0]!.stops);
     expect(res.routes[0]!.driveSec).toBe(600);
   });
 
   it('keeps within working hours and lists what does not fit with the reason', () => {
     const x = [0, 1, 2, 50];
     const sec = (a: number, b: number) => Math.abs(x[a]! - x[b]!) * 600; // 10 min a km
-    const res = solveRoutes({ crews: [{ node: 0, availableSec: 3 * 3600, capacityLitres: 100, capacityBatteries: 10 }], stops: [stop(1), stop(2), stop(3)], seconds: sec });
+    const res = solveRoutes({
+      crews: [{ node: 0, availableSec: 3 * 3600, capacityLitres: 100, capacityBatteries: 10 }],
+      stops: [stop(1), stop(2), stop(3)],
+      seconds: sec,
+    });
     expect(res.routes[0]!.stops.slice().sort()).toEqual([0, 1]);
-    expect(res.unplanned).toEqual([{ stop: 2, why: 'Too far: no crew can drive there, serve it and return within its working hours.' }]);
+    expect(res.unplanned).toEqual([
+      { stop: 2, why: 'Too far: no crew can drive there, serve it and return within its working hours.' },
+    ]);
     const r = res.routes[0]!;
     expect(r.driveSec + r.serviceSec).toBeLessThanOrEqual(3 * 3600);
   });
@@ -53,7 +69,13 @@ describe('solveRoutes', () => {
     const sec = (a: number, b: number) => (a === b ? 0 : 600);
     const res = solveRoutes({
       crews: [{ node: 0, availableSec: 10 * 3600, capacityLitres: 5, capacityBatteries: 1 }],
-      stops: [stop(1, { litres: 3, tier: 1 }), stop(2, { litres: 3, tier: 0 }), stop(3, { litres: 1, batteries: 1 }), stop(4, { litres: 1, batteries: 1, tier: 1 }), stop(5, { litres: 9 })],
+      stops: [
+        stop(1, { litres: 3, tier: 1 }),
+        stop(2, { litres: 3, tier: 0 }),
+        stop(3, { litres: 1, batteries: 1 }),
+        stop(4, { litres: 1, batteries: 1, tier: 1 }),
+        stop(5, { litres: 9 }),
+      ],
       seconds: sec,
     });
     expect(res.routes[0]!.stops.slice().sort()).toEqual([1, 2]);
@@ -73,7 +95,14 @@ describe('solveRoutes', () => {
       ...[0, 1, 2].map((i) => ({ lat: 30.01 + i * 0.01, lng: -89 })),
     ];
     const m = greatCircleMatrix(pts);
-    const input = { crews: [{ node: 0, ...BIG }, { node: 1, ...BIG }], stops: [2, 5, 3, 6, 4, 7].map((n) => stop(n)), seconds: (a: number, b: number) => m.seconds[a]![b]! };
+    const input = {
+      crews: [
+        { node: 0, ...BIG },
+        { node: 1, ...BIG },
+      ],
+      stops: [2, 5, 3, 6, 4, 7].map((n) => stop(n)),
+      seconds: (a: number, b: number) => m.seconds[a]![b]!,
+    };
     const res = solveRoutes(input);
     expect(res.routes[0]!.stops.map((s) => input.stops[s]!.node).sort()).toEqual([2, 3, 4]);
     expect(res.routes[1]!.stops.map((s) => input.stops[s]!.node).sort()).toEqual([5, 6, 7]);
@@ -81,6 +110,8 @@ describe('solveRoutes', () => {
   });
 
   it('with no crews everything is unplanned', () => {
-    expect(solveRoutes({ crews: [], stops: [stop(0)], seconds: () => 0 }).unplanned).toEqual([{ stop: 0, why: 'No crew was chosen for the day.' }]);
+    expect(solveRoutes({ crews: [], stops: [stop(0)], seconds: () => 0 }).unplanned).toEqual([
+      { stop: 0, why: 'No crew was chosen for the day.' },
+    ]);
   });
 });

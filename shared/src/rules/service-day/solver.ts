@@ -39,14 +39,28 @@ export type SolverInput = {
   seconds: (from: number, to: number) => number;
 };
 
-export type SolverRoute = { crew: number; stops: number[]; driveSec: number; serviceSec: number; litres: number; batteries: number };
+export type SolverRoute = {
+  crew: number;
+  stops: number[];
+  driveSec: number;
+  serviceSec: number;
+  litres: number;
+  batteries: number;
+};
 export type SolverResult = { routes: SolverRoute[]; unplanned: { stop: number; why: string }[] };
 
 const EPS = 1e-9;
 
 export function solveRoutes(input: SolverInput): SolverResult {
   const { crews, stops, seconds } = input;
-  const routes: SolverRoute[] = crews.map((_, crew) => ({ crew, stops: [], driveSec: 0, serviceSec: 0, litres: 0, batteries: 0 }));
+  const routes: SolverRoute[] = crews.map((_, crew) => ({
+    crew,
+    stops: [],
+    driveSec: 0,
+    serviceSec: 0,
+    litres: 0,
+    batteries: 0,
+  }));
   if (!crews.length) return { routes, unplanned: stops.map((_, stop) => ({ stop, why: 'No crew was chosen for the day.' })) };
 
   const nodeAt = (r: SolverRoute, i: number) => (i < 0 || i >= r.stops.length ? crews[r.crew]!.node : stops[r.stops[i]!]!.node);
@@ -62,7 +76,8 @@ export function solveRoutes(input: SolverInput): SolverResult {
     return total + seconds(prev, depot);
   };
   const fitsLoad = (r: SolverRoute, s: number) =>
-    r.litres + stops[s]!.litres <= crews[r.crew]!.capacityLitres + EPS && r.batteries + stops[s]!.batteries <= crews[r.crew]!.capacityBatteries;
+    r.litres + stops[s]!.litres <= crews[r.crew]!.capacityLitres + EPS &&
+    r.batteries + stops[s]!.batteries <= crews[r.crew]!.capacityBatteries;
 
   /** The cheapest feasible position for stop s in route r: [added driving, position] or null. */
   function bestInsertion(r: SolverRoute, s: number): [number, number] | null {
@@ -160,7 +175,8 @@ export function solveRoutes(input: SolverInput): SolverResult {
         for (const to of routes) {
           if (to === from) continue;
           const ins = bestInsertion(to, s);
-          if (ins && ins[0] < saved - 1e-6 && (!target || ins[0] < target.added - EPS)) target = { r: to, added: ins[0], p: ins[1] };
+          if (ins && ins[0] < saved - 1e-6 && (!target || ins[0] < target.added - EPS))
+            target = { r: to, added: ins[0], p: ins[1] };
         }
         if (!target) continue;
         from.stops.splice(i, 1);
@@ -193,9 +209,12 @@ export function solveRoutes(input: SolverInput): SolverResult {
     const st = stops[s]!;
     const maxLitres = Math.max(...crews.map((c) => c.capacityLitres));
     const maxBatteries = Math.max(...crews.map((c) => c.capacityBatteries));
-    if (st.litres > maxLitres + EPS) return `Needs ${round1(st.litres)} L of fluid, more than any van carries (${round1(maxLitres)} L).`;
+    if (st.litres > maxLitres + EPS)
+      return `Needs ${round1(st.litres)} L of fluid, more than any van carries (${round1(maxLitres)} L).`;
     if (st.batteries > maxBatteries) return `Needs ${st.batteries} batteries, more than any van carries (${maxBatteries}).`;
-    const reachable = crews.some((c) => seconds(c.node, st.node) + st.serviceSec + seconds(st.node, c.node) <= c.availableSec + EPS);
+    const reachable = crews.some(
+      (c) => seconds(c.node, st.node) + st.serviceSec + seconds(st.node, c.node) <= c.availableSec + EPS,
+    );
     if (!reachable) return 'Too far: no crew can drive there, serve it and return within its working hours.';
     const timeFits = routes.some((r) => {
       const ins = bestInsertion({ ...r, litres: 0, batteries: 0 }, s);
@@ -209,7 +228,11 @@ export function solveRoutes(input: SolverInput): SolverResult {
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** The exact shortest order of one crew's stops (every permutation, pruned): for tests and the benchmark only. */
-export function bruteForceOrder(depot: number, nodes: readonly number[], seconds: (from: number, to: number) => number): { order: number[]; cost: number } {
+export function bruteForceOrder(
+  depot: number,
+  nodes: readonly number[],
+  seconds: (from: number, to: number) => number,
+): { order: number[]; cost: number } {
   let best = { order: [] as number[], cost: Infinity };
   const used = new Array<boolean>(nodes.length).fill(false);
   const path: number[] = [];

@@ -3,11 +3,25 @@ import { batchLabel, batchListOrder, batchTone, fedDevices, formatDay, formatFlO
 
 describe('batch state on a card (spec section 4)', () => {
   it('takes the status colour and label, and a recalled batch is red and Expired / Recalled whatever its status', () => {
-    expect([batchTone({ status: 'IN_USE', is_recalled: false }), batchLabel({ status: 'IN_USE', is_recalled: false })]).toEqual(['in-use', 'In Use']);
-    expect([batchTone({ status: 'NOT_IN_USE', is_recalled: false }), batchLabel({ status: 'NOT_IN_USE', is_recalled: false })]).toEqual(['not-in-use', 'Not In Use']);
-    expect([batchTone({ status: 'ALMOST_EXPIRED', is_recalled: false }), batchLabel({ status: 'ALMOST_EXPIRED', is_recalled: false })]).toEqual(['almost-expired', 'Almost Expire']);
-    expect([batchTone({ status: 'EXPIRED', is_recalled: false }), batchLabel({ status: 'EXPIRED', is_recalled: false })]).toEqual(['expired', 'Expired / Recalled']);
-    expect([batchTone({ status: 'IN_USE', is_recalled: true }), batchLabel({ status: 'IN_USE', is_recalled: true })]).toEqual(['expired', 'Expired / Recalled']);
+    expect([batchTone({ status: 'IN_USE', is_recalled: false }), batchLabel({ status: 'IN_USE', is_recalled: false })]).toEqual([
+      'in-use',
+      'In Use',
+    ]);
+    expect([
+      batchTone({ status: 'NOT_IN_USE', is_recalled: false }),
+      batchLabel({ status: 'NOT_IN_USE', is_recalled: false }),
+    ]).toEqual(['not-in-use', 'Not In Use']);
+    expect([
+      batchTone({ status: 'ALMOST_EXPIRED', is_recalled: false }),
+      batchLabel({ status: 'ALMOST_EXPIRED', is_recalled: false }),
+    ]).toEqual(['almost-expired', 'Almost Expire']);
+    expect([batchTone({ status: 'EXPIRED', is_recalled: false }), batchLabel({ status: 'EXPIRED', is_recalled: false })]).toEqual(
+      ['expired', 'Expired / Recalled'],
+    );
+    expect([batchTone({ status: 'IN_USE', is_recalled: true }), batchLabel({ status: 'IN_USE', is_recalled: true })]).toEqual([
+      'expired',
+      'Expired / Recalled',
+    ]);
   });
 
   it('puts expired batches last, then orders by batch number with numbers read as numbers', () => {

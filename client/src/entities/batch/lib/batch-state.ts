@@ -6,7 +6,12 @@ import { formatNumber } from '../../../shared/lib';
  * batch is red and reads 'Expired / Recalled' whatever its status.
  */
 export type BatchTone = 'in-use' | 'not-in-use' | 'almost-expired' | 'expired';
-const TONE: Record<BatchStatus, BatchTone> = { IN_USE: 'in-use', NOT_IN_USE: 'not-in-use', ALMOST_EXPIRED: 'almost-expired', EXPIRED: 'expired' };
+const TONE: Record<BatchStatus, BatchTone> = {
+  IN_USE: 'in-use',
+  NOT_IN_USE: 'not-in-use',
+  ALMOST_EXPIRED: 'almost-expired',
+  EXPIRED: 'expired',
+};
 
 export function batchTone(batch: Pick<BatchAnswer, 'status' | 'is_recalled'>): BatchTone {
   return batch.is_recalled ? 'expired' : TONE[batch.status];
@@ -20,12 +25,17 @@ const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 
 /** Batch List order (spec section 2): expired batches last, then by batch number (SPF-2 before SPF-10). */
 export function batchListOrder<T extends Pick<BatchAnswer, 'status' | 'batch_no' | 'id'>>(list: readonly T[]): T[] {
-  return [...list].sort((a, b) => Number(a.status === 'EXPIRED') - Number(b.status === 'EXPIRED') || collator.compare(a.batch_no, b.batch_no) || a.id - b.id);
+  return [...list].sort(
+    (a, b) =>
+      Number(a.status === 'EXPIRED') - Number(b.status === 'EXPIRED') || collator.compare(a.batch_no, b.batch_no) || a.id - b.id,
+  );
 }
 
-
 /** The devices a batch feeds: its id in the left pump, or its number in the right one (shared's batchNumberKey). */
-export function fedDevices<D extends { batch: number | null; batch2Number: string | null }>(devices: readonly D[], batch: Pick<BatchAnswer, 'id' | 'batch_no'>): D[] {
+export function fedDevices<D extends { batch: number | null; batch2Number: string | null }>(
+  devices: readonly D[],
+  batch: Pick<BatchAnswer, 'id' | 'batch_no'>,
+): D[] {
   const key = batchNumberKey(batch.batch_no);
   return devices.filter((d) => d.batch === batch.id || (d.batch2Number !== null && batchNumberKey(d.batch2Number) === key));
 }

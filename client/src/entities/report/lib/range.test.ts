@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { browserZoneLabel, dayCount, dayCountText, defaultRange, localDay, rangeProblem, reportBody, reportFile } from './range';
 
 describe('report range', () => {
-  it('defaults to the last whole day, yesterday to yesterday in the browser\'s zone: 1 day, no problem', () => {
+  it("defaults to the last whole day, yesterday to yesterday in the browser's zone: 1 day, no problem", () => {
     const range = defaultRange(new Date(2026, 2, 1, 9, 30));
     expect(range).toEqual({ startDate: '2026-02-28', endDate: '2026-02-28' });
     expect(dayCount(range)).toBe(1);
@@ -33,7 +33,11 @@ describe('report range', () => {
   it('sends whole days with their offsets and names files as the spec does, without slashes', () => {
     const offset = (day: string) => (day < '2026-03-08' ? '-06:00' : '-05:00');
     const body = reportBody(['A', 'B'], { startDate: '2026-03-01', endDate: '2026-03-08' }, offset);
-    expect(body).toEqual({ deviceSerials: ['A', 'B'], startDate: '2026-03-01T00:00:00-06:00', endDate: '2026-03-08T23:59:59-05:00' });
+    expect(body).toEqual({
+      deviceSerials: ['A', 'B'],
+      startDate: '2026-03-01T00:00:00-06:00',
+      endDate: '2026-03-08T23:59:59-05:00',
+    });
     expect(reportFile(body, 'xlsx')).toBe('2026_Mar_01-2026_Mar_08.xlsx');
     expect(reportFile(body, 'pdf')).toBe('2026_Mar_01-2026_Mar_08.pdf');
   });

@@ -59,7 +59,11 @@ export function offsetOf(day: string): string {
 }
 
 /** The spec's request body: the first day from its midnight, the last to its end, with offsets. */
-export function reportBody(serials: readonly string[], range: ReportRange, offset: (day: string) => string = offsetOf): ReportBody {
+export function reportBody(
+  serials: readonly string[],
+  range: ReportRange,
+  offset: (day: string) => string = offsetOf,
+): ReportBody {
   return {
     deviceSerials: [...serials],
     startDate: `${range.startDate}T00:00:00${offset(range.startDate)}`,

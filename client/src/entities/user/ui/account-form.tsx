@@ -29,7 +29,14 @@ function usePreview(file: File | null): string | null {
  * ticks and, with `switches`, Weekly Report and Daily Notification. Read-only until the model edits.
  */
 export function AccountForm({ model, idPrefix }: { model: AccountFormModel; idPrefix: string }) {
-  const [account, draft, editing, image, removeImage, errors] = useUnit([model.$account, model.$draft, model.$editing, model.$image, model.$removeImage, model.$fieldErrors]);
+  const [account, draft, editing, image, removeImage, errors] = useUnit([
+    model.$account,
+    model.$draft,
+    model.$editing,
+    model.$image,
+    model.$removeImage,
+    model.$fieldErrors,
+  ]);
   const [change, choose, remove] = useUnit([model.fieldChanged, model.imageChosen, model.imageRemoved]);
   const preview = usePreview(image);
   const fileId = useId();
@@ -42,7 +49,11 @@ export function AccountForm({ model, idPrefix }: { model: AccountFormModel; idPr
     <div className={styles.form} data-testid={`${idPrefix}-form`} data-editing={editing}>
       <div className={styles.imageRow}>
         <span className={styles.avatar} aria-hidden="true">
-          {shown ? <img src={shown} alt="" width={72} height={72} /> : <span className={styles.initials}>{initialsOf(draft.username || account.email)}</span>}
+          {shown ? (
+            <img src={shown} alt="" width={72} height={72} />
+          ) : (
+            <span className={styles.initials}>{initialsOf(draft.username || account.email)}</span>
+          )}
         </span>
         <div className={styles.imageActions}>
           {editing ? (
@@ -77,11 +88,33 @@ export function AccountForm({ model, idPrefix }: { model: AccountFormModel; idPr
       </div>
 
       <div className={styles.grid}>
-        <FormTextField label="Name" value={draft.username} readOnly={readOnly} error={errors.username} autoComplete="off" onChange={(e) => change({ username: e.currentTarget.value })} />
+        <FormTextField
+          label="Name"
+          value={draft.username}
+          readOnly={readOnly}
+          error={errors.username}
+          autoComplete="off"
+          onChange={(e) => change({ username: e.currentTarget.value })}
+        />
         <FormTextField label="Password" type="password" value={MASKED_PASSWORD} readOnly autoComplete="off" />
-        <FormTextField label="Company" value={draft.company} readOnly={readOnly} error={errors.company} autoComplete="off" onChange={(e) => change({ company: e.currentTarget.value })} />
+        <FormTextField
+          label="Company"
+          value={draft.company}
+          readOnly={readOnly}
+          error={errors.company}
+          autoComplete="off"
+          onChange={(e) => change({ company: e.currentTarget.value })}
+        />
         <FormTextField label="Email" type="email" value={account.email} readOnly />
-        <FormTextField label="Phone" type="tel" value={draft.phone} readOnly={readOnly} error={errors.phone} autoComplete="off" onChange={(e) => change({ phone: e.currentTarget.value })} />
+        <FormTextField
+          label="Phone"
+          type="tel"
+          value={draft.phone}
+          readOnly={readOnly}
+          error={errors.phone}
+          autoComplete="off"
+          onChange={(e) => change({ phone: e.currentTarget.value })}
+        />
         <FormTextField label="User Type" value={account.type} readOnly data-testid={`${idPrefix}-type`} />
       </div>
 
@@ -89,11 +122,21 @@ export function AccountForm({ model, idPrefix }: { model: AccountFormModel; idPr
         <legend className={styles.legend}>Notification</legend>
         <div className={styles.ticks}>
           <span className={styles.tick}>
-            <TickToggle pressed={draft.notifyEmail} label="Email notification" disabled={readOnly} onClick={() => change({ notifyEmail: !draft.notifyEmail })} />
+            <TickToggle
+              pressed={draft.notifyEmail}
+              label="Email notification"
+              disabled={readOnly}
+              onClick={() => change({ notifyEmail: !draft.notifyEmail })}
+            />
             <span aria-hidden="true">Email</span>
           </span>
           <span className={styles.tick}>
-            <TickToggle pressed={draft.notifyPhone} label="Phone notification" disabled={readOnly} onClick={() => change({ notifyPhone: !draft.notifyPhone })} />
+            <TickToggle
+              pressed={draft.notifyPhone}
+              label="Phone notification"
+              disabled={readOnly}
+              onClick={() => change({ notifyPhone: !draft.notifyPhone })}
+            />
             <span aria-hidden="true">Phone</span>
           </span>
         </div>
@@ -102,10 +145,20 @@ export function AccountForm({ model, idPrefix }: { model: AccountFormModel; idPr
       {model.switches ? (
         <fieldset className={styles.group}>
           <legend className={styles.legend}>Report mails</legend>
-          <SwitchButton pressed={draft.notifyWeeklyReport} dimWhenOff={false} disabled={readOnly} onClick={() => change({ notifyWeeklyReport: !draft.notifyWeeklyReport })}>
+          <SwitchButton
+            pressed={draft.notifyWeeklyReport}
+            dimWhenOff={false}
+            disabled={readOnly}
+            onClick={() => change({ notifyWeeklyReport: !draft.notifyWeeklyReport })}
+          >
             Weekly Report
           </SwitchButton>
-          <SwitchButton pressed={draft.notifyDailyDispensation} dimWhenOff={false} disabled={readOnly} onClick={() => change({ notifyDailyDispensation: !draft.notifyDailyDispensation })}>
+          <SwitchButton
+            pressed={draft.notifyDailyDispensation}
+            dimWhenOff={false}
+            disabled={readOnly}
+            onClick={() => change({ notifyDailyDispensation: !draft.notifyDailyDispensation })}
+          >
             Daily Notification
           </SwitchButton>
         </fieldset>

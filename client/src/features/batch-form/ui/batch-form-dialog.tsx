@@ -24,7 +24,15 @@ import styles from './batch-form.module.css';
  * batchAddOpened / batchEditOpened(batch).
  */
 export function BatchFormDialog() {
-  const [mode, form, errors, saving, confirming, batch, result] = useUnit([$batchFormMode, $batchForm, $batchErrors, $batchSaving, $confirmingBatchDelete, $editedBatch, batchResult.$result]);
+  const [mode, form, errors, saving, confirming, batch, result] = useUnit([
+    $batchFormMode,
+    $batchForm,
+    $batchErrors,
+    $batchSaving,
+    $confirmingBatchDelete,
+    $editedBatch,
+    batchResult.$result,
+  ]);
   const [close, changed, submit, askDelete, cancelDelete, confirmDelete, closeResult] = useUnit([
     batchFormClosed,
     batchFieldChanged,
@@ -61,7 +69,13 @@ export function BatchFormDialog() {
         }
       >
         {editing ? (
-          <FormTextField label="Batch Type" value={batch?.batch_type_name ?? ''} readOnly title="The batch type cannot be changed" error={errors.batchType} />
+          <FormTextField
+            label="Batch Type"
+            value={batch?.batch_type_name ?? ''}
+            readOnly
+            title="The batch type cannot be changed"
+            error={errors.batchType}
+          />
         ) : (
           <SelectField label="Batch Type" {...field('batchType')}>
             <option value="">Select a type</option>
@@ -74,10 +88,22 @@ export function BatchFormDialog() {
           <FormTextField label="Install Date" type="date" {...field('installDate')} />
           <FormTextField label="Expiry Date" type="date" {...field('expiryDate')} />
         </div>
-        <FormTextField label="Batch Volume (fl.oz.)" type="number" inputMode="decimal" min={0} step="any" {...field('batchVolume')} />
+        <FormTextField
+          label="Batch Volume (fl.oz.)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="any"
+          {...field('batchVolume')}
+        />
       </FormDialog>
 
-      <ConfirmDialog open={confirming} title={BATCH_RESULT.deleteQuestion} onConfirm={() => confirmDelete()} onCancel={() => cancelDelete()}>
+      <ConfirmDialog
+        open={confirming}
+        title={BATCH_RESULT.deleteQuestion}
+        onConfirm={() => confirmDelete()}
+        onCancel={() => cancelDelete()}
+      >
         <p>BATCH {batch?.batch_no} will be removed from the Batch List.</p>
       </ConfirmDialog>
 

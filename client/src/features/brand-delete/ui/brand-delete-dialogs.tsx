@@ -19,13 +19,33 @@ import {
 
 /** The steps of the brand delete dialog and its result. Mount once beside the Brand List. */
 export function BrandDeleteDialogs() {
-  const [step, brand, choices, target, targetError, pending, result] = useUnit([$deleteStep, $deletingBrand, $transferChoices, $transferTarget, $transferTargetError, deleteBrandFx.pending, brandDeleteResult.$result]);
-  const [answer, choose, pick, cancel, confirm, closeResult] = useUnit([transferAnswered, transferTargetChosen, transferTargetConfirmed, brandDeleteCancelled, brandDeleteConfirmed, brandDeleteResult.closed]);
+  const [step, brand, choices, target, targetError, pending, result] = useUnit([
+    $deleteStep,
+    $deletingBrand,
+    $transferChoices,
+    $transferTarget,
+    $transferTargetError,
+    deleteBrandFx.pending,
+    brandDeleteResult.$result,
+  ]);
+  const [answer, choose, pick, cancel, confirm, closeResult] = useUnit([
+    transferAnswered,
+    transferTargetChosen,
+    transferTargetConfirmed,
+    brandDeleteCancelled,
+    brandDeleteConfirmed,
+    brandDeleteResult.closed,
+  ]);
   const name = brand?.name ?? '';
   const devices = brand ? plural(brand.device_count, 'device') : '';
   return (
     <>
-      <ConfirmDialog open={step === 'transfer-ask'} title={BRAND_DELETE_TEXT.transferQuestion} onConfirm={() => answer(true)} onCancel={() => answer(false)}>
+      <ConfirmDialog
+        open={step === 'transfer-ask'}
+        title={BRAND_DELETE_TEXT.transferQuestion}
+        onConfirm={() => answer(true)}
+        onCancel={() => answer(false)}
+      >
         <p>
           {name} has {devices}. Yes moves them to a brand you choose; No leaves them with no brand.
         </p>
@@ -43,7 +63,12 @@ export function BrandDeleteDialogs() {
           </>
         }
       >
-        <SelectField label="Transfer to" value={target ?? ''} error={targetError ?? undefined} onChange={(e) => choose(e.target.value ? Number(e.target.value) : null)}>
+        <SelectField
+          label="Transfer to"
+          value={target ?? ''}
+          error={targetError ?? undefined}
+          onChange={(e) => choose(e.target.value ? Number(e.target.value) : null)}
+        >
           <option value="">Select a brand</option>
           {choices.map((b) => (
             <option key={b.id} value={b.id}>

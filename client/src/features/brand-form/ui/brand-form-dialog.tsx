@@ -20,11 +20,34 @@ import styles from './brand-form.module.css';
 
 /** ADD NEW BRAND and the brand details dialog, and their result popups. Mount once. */
 export function BrandFormDialog() {
-  const [mode, form, errors, saving, brand, clients, result] = useUnit([$brandFormMode, $brandForm, $brandErrors, $brandSaving, $editedBrand, $clientChoices, brandResult.$result]);
-  const [close, setName, setImage, chooseClient, submit, closeResult] = useUnit([brandFormClosed, brandNameChanged, brandImageChosen, brandClientChosen, brandFormSubmitted, brandResult.closed]);
+  const [mode, form, errors, saving, brand, clients, result] = useUnit([
+    $brandFormMode,
+    $brandForm,
+    $brandErrors,
+    $brandSaving,
+    $editedBrand,
+    $clientChoices,
+    brandResult.$result,
+  ]);
+  const [close, setName, setImage, chooseClient, submit, closeResult] = useUnit([
+    brandFormClosed,
+    brandNameChanged,
+    brandImageChosen,
+    brandClientChosen,
+    brandFormSubmitted,
+    brandResult.closed,
+  ]);
   const editing = mode === 'edit';
   // A client already on the brand stays shown in its slot even when myUser no longer lists it (deactivated).
-  const choices = editing && brand ? [...clients, ...brand.clients.filter((c) => !clients.some((x) => x.email === c.email)).map((c) => ({ ...c, label: c.company || c.email }))] : clients;
+  const choices =
+    editing && brand
+      ? [
+          ...clients,
+          ...brand.clients
+            .filter((c) => !clients.some((x) => x.email === c.email))
+            .map((c) => ({ ...c, label: c.company || c.email })),
+        ]
+      : clients;
 
   return (
     <>
@@ -38,17 +61,39 @@ export function BrandFormDialog() {
         width={560}
         className={styles.form}
       >
-        <FormTextField label="Brand Name" autoComplete="off" maxLength={100} value={form.name} onChange={(e) => setName(e.target.value)} error={errors.name} />
-        <ImageField file={form.image} current={editing ? (brand?.image_url ?? null) : null} error={errors.image} onFile={setImage} />
+        <FormTextField
+          label="Brand Name"
+          autoComplete="off"
+          maxLength={100}
+          value={form.name}
+          onChange={(e) => setName(e.target.value)}
+          error={errors.name}
+        />
+        <ImageField
+          file={form.image}
+          current={editing ? (brand?.image_url ?? null) : null}
+          error={errors.image}
+          onFile={setImage}
+        />
         <fieldset className={styles.clients}>
           <legend className={styles.legend}>Clients (up to {form.clients.length})</legend>
           {choices.length === 0 ? <p className={styles.hint}>No client accounts to choose from yet.</p> : null}
           <div className={styles.slots}>
             {form.clients.map((email, slot) => (
-              <SelectField key={slot} label={`Client ${slot + 1}`} value={email} onChange={(e) => chooseClient({ slot, email: e.target.value })}>
+              <SelectField
+                key={slot}
+                label={`Client ${slot + 1}`}
+                value={email}
+                onChange={(e) => chooseClient({ slot, email: e.target.value })}
+              >
                 <option value="">None</option>
                 {choices.map((c) => (
-                  <option key={c.email} value={c.email} title={c.email} disabled={form.clients.some((e, i) => i !== slot && e === c.email)}>
+                  <option
+                    key={c.email}
+                    value={c.email}
+                    title={c.email}
+                    disabled={form.clients.some((e, i) => i !== slot && e === c.email)}
+                  >
                     {c.label}
                   </option>
                 ))}
@@ -64,7 +109,17 @@ export function BrandFormDialog() {
 }
 
 /** The logo: drop a file on the zone or choose one; a preview of the new file, else the current logo. */
-function ImageField({ file, current, error, onFile }: { file: File | null; current: string | null; error: string | undefined; onFile: (file: File | null) => void }) {
+function ImageField({
+  file,
+  current,
+  error,
+  onFile,
+}: {
+  file: File | null;
+  current: string | null;
+  error: string | undefined;
+  onFile: (file: File | null) => void;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const errorId = useId();
   const [over, setOver] = useState(false);
@@ -100,7 +155,13 @@ function ImageField({ file, current, error, onFile }: { file: File | null; curre
         onDragLeave={() => setOver(false)}
         onDrop={drop}
       >
-        {shown ? <img className={styles.preview} src={shown} alt={file ? `New logo ${file.name}` : 'Current logo'} /> : <span className={styles.placeholder} aria-hidden="true">Logo</span>}
+        {shown ? (
+          <img className={styles.preview} src={shown} alt={file ? `New logo ${file.name}` : 'Current logo'} />
+        ) : (
+          <span className={styles.placeholder} aria-hidden="true">
+            Logo
+          </span>
+        )}
         <div className={styles.dropText}>
           <p>{file ? file.name : 'Drag and drop an image here, or'}</p>
           <Button variant="secondary" onClick={() => input.current?.click()} {...invalidProps(errorId, error)}>

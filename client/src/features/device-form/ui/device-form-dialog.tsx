@@ -45,8 +45,24 @@ const RIGHT_PUMP_TYPES = ['Unspecified', ...LEFT_PUMP_TYPES] as const;
  * dialogs are empty, closed <dialog> elements (kept so the browser hands focus back when one closes).
  */
 export function DeviceFormDialog() {
-  const [mode, status, saving, confirming, serial, form, result, placing] = useUnit([$mode, $deviceStatus, $saving, $confirmingDelete, $editSerial, $form, $result, $placingOnMap]);
-  const [close, submit, askDelete, cancelDelete, confirmDelete, closeResult] = useUnit([deviceFormClosed, formSubmitted, deleteRequested, deleteCancelled, deleteConfirmed, resultClosed]);
+  const [mode, status, saving, confirming, serial, form, result, placing] = useUnit([
+    $mode,
+    $deviceStatus,
+    $saving,
+    $confirmingDelete,
+    $editSerial,
+    $form,
+    $result,
+    $placingOnMap,
+  ]);
+  const [close, submit, askDelete, cancelDelete, confirmDelete, closeResult] = useUnit([
+    deviceFormClosed,
+    formSubmitted,
+    deleteRequested,
+    deleteCancelled,
+    deleteConfirmed,
+    resultClosed,
+  ]);
   const formId = useId();
   const editing = mode === 'edit';
   const ready = mode === 'add' || status === 'ready';
@@ -94,7 +110,12 @@ export function DeviceFormDialog() {
         )}
       </Dialog>
 
-      <ConfirmDialog open={confirming} title="Delete this device?" onConfirm={() => confirmDelete()} onCancel={() => cancelDelete()}>
+      <ConfirmDialog
+        open={confirming}
+        title="Delete this device?"
+        onConfirm={() => confirmDelete()}
+        onCancel={() => cancelDelete()}
+      >
         <p>
           {form.deviceName || 'This device'} (S/N {serial}) will be taken off its site and its serial becomes available again.
         </p>
@@ -116,7 +137,12 @@ function DeviceFormFields({ formId, onSubmit }: { formId: string; onSubmit: (eve
     $leftBatches,
     $rightBatches,
   ]);
-  const [changed, chooseSerial, setPumpType, setEventType] = useUnit([fieldChanged, serialChosen, pumpTypeChanged, locationEventTypeChanged]);
+  const [changed, chooseSerial, setPumpType, setEventType] = useUnit([
+    fieldChanged,
+    serialChosen,
+    pumpTypeChanged,
+    locationEventTypeChanged,
+  ]);
   const editing = mode === 'edit';
   const text = (field: EnteredField) => ({
     name: field,
@@ -134,7 +160,13 @@ function DeviceFormFields({ formId, onSubmit }: { formId: string; onSubmit: (eve
           : 'No serial number available';
 
   return (
-    <form id={formId} className={styles.form} onSubmit={onSubmit} noValidate aria-label={editing ? 'Edit device' : 'Add new device'}>
+    <form
+      id={formId}
+      className={styles.form}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={editing ? 'Edit device' : 'Add new device'}
+    >
       <div className={styles.grid}>
         {editing ? (
           <FormTextField label="Serial Number" value={form.serialNumber} readOnly error={errors.serialNumber} />
@@ -164,9 +196,21 @@ function DeviceFormFields({ formId, onSubmit }: { formId: string; onSubmit: (eve
             </option>
           ))}
         </SelectField>
-        <FormTextField label="Device Number (1-99)" type="number" inputMode="numeric" min={1} max={99} step={1} {...text('deviceNumber')} />
+        <FormTextField
+          label="Device Number (1-99)"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={99}
+          step={1}
+          {...text('deviceNumber')}
+        />
 
-        <SelectField label="Location Event Type" value={form.locationEventType} onChange={(e) => setEventType(e.target.value as 'SITE' | 'EVENT')}>
+        <SelectField
+          label="Location Event Type"
+          value={form.locationEventType}
+          onChange={(e) => setEventType(e.target.value as 'SITE' | 'EVENT')}
+        >
           <option value="SITE">SITE</option>
           <option value="EVENT">EVENT</option>
         </SelectField>
@@ -207,10 +251,23 @@ function DeviceFormFields({ formId, onSubmit }: { formId: string; onSubmit: (eve
   );
 }
 
-type BatchField = { name: string; value: string; error: string | undefined; onChange: (e: { target: { value: string } }) => void };
+type BatchField = {
+  name: string;
+  value: string;
+  error: string | undefined;
+  onChange: (e: { target: { value: string } }) => void;
+};
 
 /** One pump: its fluid (fixed once placed) and the batch feeding it. */
-function PumpRow(props: { side: 'Left' | 'Right'; type: PumpType; types: readonly PumpType[]; fixed: boolean; onType: (type: PumpType) => void; batches: BatchAnswer[]; batchField: BatchField }) {
+function PumpRow(props: {
+  side: 'Left' | 'Right';
+  type: PumpType;
+  types: readonly PumpType[];
+  fixed: boolean;
+  onType: (type: PumpType) => void;
+  batches: BatchAnswer[];
+  batchField: BatchField;
+}) {
   const { side, type, types, fixed, onType, batches, batchField } = props;
   const none = type === 'Unspecified';
   return (
@@ -227,7 +284,9 @@ function PumpRow(props: { side: 'Left' | 'Right'; type: PumpType; types: readonl
         </SelectField>
       )}
       <SelectField label={`${side} Pump Batch`} disabled={none} {...batchField} value={none ? '' : batchField.value}>
-        <option value="">{none ? 'None (no right pump)' : batches.length ? 'Select a batch' : `No ${type.toLowerCase()} batch available`}</option>
+        <option value="">
+          {none ? 'None (no right pump)' : batches.length ? 'Select a batch' : `No ${type.toLowerCase()} batch available`}
+        </option>
         {batches.map((b) => (
           <option key={b.id} value={String(b.id)}>
             {`BATCH ${b.batch_no} · expires ${b.expire_date}${b.status === 'ALMOST_EXPIRED' ? ' (Almost Expire)' : ''}`}

@@ -34,8 +34,22 @@ export function LocationField() {
     <fieldset className={[styles.full, styles.location].join(' ')} aria-describedby={statusId}>
       <legend className={styles.legend}>Place on the map</legend>
       <div className={styles.coordinates}>
-        <FormTextField label="Latitude" inputMode="decimal" autoComplete="off" placeholder="29.92130" value={typed.lat} onChange={(e) => type({ axis: 'lat', value: e.target.value })} />
-        <FormTextField label="Longitude" inputMode="decimal" autoComplete="off" placeholder="-90.10360" value={typed.lng} onChange={(e) => type({ axis: 'lng', value: e.target.value })} />
+        <FormTextField
+          label="Latitude"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="29.92130"
+          value={typed.lat}
+          onChange={(e) => type({ axis: 'lat', value: e.target.value })}
+        />
+        <FormTextField
+          label="Longitude"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="-90.10360"
+          value={typed.lng}
+          onChange={(e) => type({ axis: 'lng', value: e.target.value })}
+        />
         <Button variant="secondary" className={styles.placeButton} onClick={() => place()}>
           {located ? 'Correct on map' : 'Place on map'}
         </Button>

@@ -4,7 +4,11 @@ import { Button } from '../../../shared/ui';
 import { fetchLabels, type LabelsQuery } from '../api';
 import styles from './labels-actions.module.css';
 
-type Step = { kind: 'idle' } | { kind: 'loading'; action: 'pdf' | 'print' } | { kind: 'done'; message: string } | { kind: 'failed'; message: string };
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'loading'; action: 'pdf' | 'print' }
+  | { kind: 'done'; message: string }
+  | { kind: 'failed'; message: string };
 
 /**
  * Two ways to the QR labels of `query`: "Labels PDF" saves the PDF (to print later or share), "Print
@@ -54,10 +58,20 @@ export function LabelsActions({ query, name, what }: { query: LabelsQuery; name:
 
   return (
     <div className={styles.actions}>
-      <Button variant="secondary" onClick={() => void run('pdf')} loading={step.kind === 'loading' && step.action === 'pdf'} aria-label={`Labels PDF of ${what}`}>
+      <Button
+        variant="secondary"
+        onClick={() => void run('pdf')}
+        loading={step.kind === 'loading' && step.action === 'pdf'}
+        aria-label={`Labels PDF of ${what}`}
+      >
         Labels PDF
       </Button>
-      <Button variant="secondary" onClick={() => void run('print')} loading={step.kind === 'loading' && step.action === 'print'} aria-label={`Print labels of ${what}`}>
+      <Button
+        variant="secondary"
+        onClick={() => void run('print')}
+        loading={step.kind === 'loading' && step.action === 'print'}
+        aria-label={`Print labels of ${what}`}
+      >
         Print labels
       </Button>
       <span role="status" className={step.kind === 'failed' ? styles.error : styles.status}>

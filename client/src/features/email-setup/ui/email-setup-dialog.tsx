@@ -85,12 +85,24 @@ export function EmailSetupDialog() {
                   <td className={styles.name}>{row.name}</td>
                   <td className={styles.email}>{row.email}</td>
                   <td className={styles.enabled}>
-                    <SwitchButton pressed={row.is_enable} dimWhenOff={false} onClick={() => toggle(row.id)} aria-label={`Enabled: ${row.email}`} className={styles.switch}>
+                    <SwitchButton
+                      pressed={row.is_enable}
+                      dimWhenOff={false}
+                      onClick={() => toggle(row.id)}
+                      aria-label={`Enabled: ${row.email}`}
+                      className={styles.switch}
+                    >
                       {row.is_enable ? 'On' : 'Off'}
                     </SwitchButton>
                   </td>
                   <td className={styles.deleteCell}>
-                    <Button variant="secondary" className={styles.delete} onClick={() => remove(row.id)} disabled={busy} aria-label={`Delete ${row.email}`}>
+                    <Button
+                      variant="secondary"
+                      className={styles.delete}
+                      onClick={() => remove(row.id)}
+                      disabled={busy}
+                      aria-label={`Delete ${row.email}`}
+                    >
                       Delete
                     </Button>
                   </td>

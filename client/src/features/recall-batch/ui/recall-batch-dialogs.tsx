@@ -1,13 +1,35 @@
 import { plural } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { Button, Dialog, ResultPopup } from '../../../shared/ui';
-import { $affectedDevices, $pauseDevices, $recallPending, $recallQuestion, pauseDevicesToggled, recallCancelled, recallConfirmed, recallResult, resumeConfirmed } from '../model';
+import {
+  $affectedDevices,
+  $pauseDevices,
+  $recallPending,
+  $recallQuestion,
+  pauseDevicesToggled,
+  recallCancelled,
+  recallConfirmed,
+  recallResult,
+  resumeConfirmed,
+} from '../model';
 import styles from './recall-batch.module.css';
 
 /** The recall and resume questions and their answers. Mount once beside the Batch List. */
 export function RecallBatchDialogs() {
-  const [question, devices, pause, pending, result] = useUnit([$recallQuestion, $affectedDevices, $pauseDevices, $recallPending, recallResult.$result]);
-  const [togglePause, cancel, recall, resume, closeResult] = useUnit([pauseDevicesToggled, recallCancelled, recallConfirmed, resumeConfirmed, recallResult.closed]);
+  const [question, devices, pause, pending, result] = useUnit([
+    $recallQuestion,
+    $affectedDevices,
+    $pauseDevices,
+    $recallPending,
+    recallResult.$result,
+  ]);
+  const [togglePause, cancel, recall, resume, closeResult] = useUnit([
+    pauseDevicesToggled,
+    recallCancelled,
+    recallConfirmed,
+    resumeConfirmed,
+    recallResult.closed,
+  ]);
   const recalling = question?.kind === 'recall';
   const number = question?.batch.batch_no ?? '';
   return (
@@ -23,7 +45,11 @@ export function RecallBatchDialogs() {
             <Button variant="secondary" onClick={() => cancel()}>
               Cancel
             </Button>
-            <Button variant={recalling ? 'danger' : 'primary'} loading={pending} onClick={() => (recalling ? recall() : resume())}>
+            <Button
+              variant={recalling ? 'danger' : 'primary'}
+              loading={pending}
+              onClick={() => (recalling ? recall() : resume())}
+            >
               {recalling ? 'RECALL' : 'RESUME'}
             </Button>
           </>
@@ -48,7 +74,9 @@ export function RecallBatchDialogs() {
       <ResultPopup result={result} onClose={closeResult} testId="recall-result">
         {result?.answer && result.answer.devices.length > 0 ? <DeviceList devices={result.answer.devices} /> : null}
         {result?.kind === 'recall' && result.answer && result.answer.notified.length > 0 ? (
-          <p className={styles.notified}>Notified: {result.answer.notified.map((n) => `${n.company || n.name} (${n.email})`).join(', ')}</p>
+          <p className={styles.notified}>
+            Notified: {result.answer.notified.map((n) => `${n.company || n.name} (${n.email})`).join(', ')}
+          </p>
         ) : null}
       </ResultPopup>
     </>
@@ -59,9 +87,7 @@ function DeviceList({ devices }: { devices: readonly { serial: string; label: st
   if (devices.length === 0) return <p className={styles.none}>No device is fed by this batch.</p>;
   return (
     <div className={styles.devices}>
-      <p className={styles.count}>
-        {plural(devices.length, 'device')}
-      </p>
+      <p className={styles.count}>{plural(devices.length, 'device')}</p>
       <ul className={styles.list} aria-label="Devices fed by this batch" data-testid="recall-devices" tabIndex={0}>
         {devices.map((d) => (
           <li key={d.serial} data-serial={d.serial}>

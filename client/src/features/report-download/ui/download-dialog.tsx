@@ -5,7 +5,14 @@ import styles from './download-dialog.module.css';
 
 /** The report download dialog: PDF or EXCEL, loading, downloaded or failed. */
 export function DownloadDialog() {
-  const [step, format, error, fileName, choose, close] = useUnit([$step, $format, $error, $fileName, formatChosen, downloadClosed]);
+  const [step, format, error, fileName, choose, close] = useUnit([
+    $step,
+    $format,
+    $error,
+    $fileName,
+    formatChosen,
+    downloadClosed,
+  ]);
   const failed = step === 'error';
   return (
     <Dialog

@@ -20,7 +20,14 @@ const ROW_HEIGHT = 52;
 /** The Advance Filter (spec section 2 popups): the caller's devices as rows that toggle, Select All / Clear All. */
 export function AdvanceFilterDialog() {
   const [open, rows, picked, search] = useUnit([$filterOpen, $filterRows, $filterPicked, $filterSearch]);
-  const [close, apply, toggle, selectAll, clearAll, setSearch] = useUnit([advanceFilterClosed, advanceFilterApplied, filterRowToggled, filterAllSelected, filterAllCleared, filterSearchChanged]);
+  const [close, apply, toggle, selectAll, clearAll, setSearch] = useUnit([
+    advanceFilterClosed,
+    advanceFilterApplied,
+    filterRowToggled,
+    filterAllSelected,
+    filterAllCleared,
+    filterSearchChanged,
+  ]);
   const chosen = new Set(picked);
   return (
     <Dialog
@@ -38,7 +45,14 @@ export function AdvanceFilterDialog() {
       }
     >
       <div className={styles.filterTools}>
-        <input className={styles.search} type="search" placeholder="Name or Serial" aria-label="Name or Serial" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <input
+          className={styles.search}
+          type="search"
+          placeholder="Name or Serial"
+          aria-label="Name or Serial"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
         <Button variant="secondary" onClick={() => selectAll()}>
           Select All
         </Button>
@@ -59,7 +73,13 @@ export function AdvanceFilterDialog() {
           rowHeight={ROW_HEIGHT}
           itemKey={(d) => d.serial}
           renderItem={(d) => (
-            <button type="button" className={styles.row} aria-pressed={chosen.has(d.serial)} onClick={() => toggle(d.serial)} data-serial={d.serial}>
+            <button
+              type="button"
+              className={styles.row}
+              aria-pressed={chosen.has(d.serial)}
+              onClick={() => toggle(d.serial)}
+              data-serial={d.serial}
+            >
               <span className={styles.box} aria-hidden="true">
                 <CheckIcon size={14} />
               </span>

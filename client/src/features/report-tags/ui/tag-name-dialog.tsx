@@ -21,8 +21,23 @@ import styles from './tags.module.css';
 
 /** The Tag name dialog (Back, Save, New Tag) and the question before a new tag drops unsaved devices. */
 export function TagNameDialog() {
-  const [open, name, nameError, formError, saving, current, confirming] = useUnit([$tagDialogOpen, $tagName, $tagNameError, $tagFormError, $tagSaving, $currentName, $confirmOpen]);
-  const [close, setName, save, newTag, confirm, cancel] = useUnit([tagDialogClosed, tagNameChanged, tagSaved, newTagClicked, newTagConfirmed, newTagCancelled]);
+  const [open, name, nameError, formError, saving, current, confirming] = useUnit([
+    $tagDialogOpen,
+    $tagName,
+    $tagNameError,
+    $tagFormError,
+    $tagSaving,
+    $currentName,
+    $confirmOpen,
+  ]);
+  const [close, setName, save, newTag, confirm, cancel] = useUnit([
+    tagDialogClosed,
+    tagNameChanged,
+    tagSaved,
+    newTagClicked,
+    newTagConfirmed,
+    newTagCancelled,
+  ]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save();
@@ -62,7 +77,9 @@ export function TagNameDialog() {
               {nameError}
             </p>
           ) : null}
-          <p className={styles.dialogNote}>Saves the devices of {current === TAG_TEXT.temporary ? `the ${TAG_TEXT.temporary}` : `“${current}”`} under this name.</p>
+          <p className={styles.dialogNote}>
+            Saves the devices of {current === TAG_TEXT.temporary ? `the ${TAG_TEXT.temporary}` : `“${current}”`} under this name.
+          </p>
           {formError ? (
             <p className={styles.formError} role="alert">
               {formError}

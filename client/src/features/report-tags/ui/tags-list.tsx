@@ -13,7 +13,15 @@ export const LONG_PRESS_MS = 1000;
  * Temporary Device List. The delete cross shows on the selected tag, and on touch after a 1 s press.
  */
 export function TagsList() {
-  const [tags, status, selected, cross, click, longPress, remove] = useUnit([$tags, $tagsStatus, $selectedTagId, $crossTagId, tagClicked, tagLongPressed, tagDeleteClicked]);
+  const [tags, status, selected, cross, click, longPress, remove] = useUnit([
+    $tags,
+    $tagsStatus,
+    $selectedTagId,
+    $crossTagId,
+    tagClicked,
+    tagLongPressed,
+    tagDeleteClicked,
+  ]);
   const timer = useRef<number | null>(null);
   const pressed = useRef<number | null>(null);
   const cancel = () => {
@@ -38,7 +46,12 @@ export function TagsList() {
     click(id);
   };
 
-  if (tags.length === 0) return <p className={styles.empty}>{status === 'loading' ? 'Loading tags…' : status === 'failed' ? 'The tags could not be loaded.' : 'No saved tags yet.'}</p>;
+  if (tags.length === 0)
+    return (
+      <p className={styles.empty}>
+        {status === 'loading' ? 'Loading tags…' : status === 'failed' ? 'The tags could not be loaded.' : 'No saved tags yet.'}
+      </p>
+    );
   return (
     <ul className={styles.tags} aria-label="Tags" data-testid="tags-list">
       {tags.map((tag) => {
@@ -60,7 +73,13 @@ export function TagsList() {
               {tag.name}
             </button>
             {showCross ? (
-              <button type="button" className={styles.cross} aria-label={`Delete tag ${tag.name}`} title="Delete tag" onClick={() => remove(tag.id)}>
+              <button
+                type="button"
+                className={styles.cross}
+                aria-label={`Delete tag ${tag.name}`}
+                title="Delete tag"
+                onClick={() => remove(tag.id)}
+              >
                 <CloseIcon size={14} />
               </button>
             ) : null}

@@ -22,7 +22,14 @@ export type ResetPasswordFormProps = {
 
 /** RESET PASSWORD: New Password, Repeat New Password, Reset Password (green on success), Cancel. */
 export function ResetPasswordForm({ onCancel }: ResetPasswordFormProps) {
-  const [password, repeat, problem, result, pending, settled] = useUnit([$newPassword, $repeatPassword, $resetProblem, $resetResult, $resetPending, $resetSettled]);
+  const [password, repeat, problem, result, pending, settled] = useUnit([
+    $newPassword,
+    $repeatPassword,
+    $resetProblem,
+    $resetResult,
+    $resetPending,
+    $resetSettled,
+  ]);
   const [onPassword, onRepeat, submit] = useUnit([newPasswordChanged, repeatPasswordChanged, resetSubmitted]);
   const titleId = useId();
   const hintId = useId();

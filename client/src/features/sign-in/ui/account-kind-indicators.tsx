@@ -12,7 +12,13 @@ export function AccountKindIndicators({ active }: { active: AccountKind | null }
   return (
     <div className={styles.kinds} role="group" aria-label="Account type">
       {KINDS.map(({ kind, label, Icon }) => (
-        <span key={kind} className={styles.kind} data-kind={kind} data-active={active === kind} aria-current={active === kind ? 'true' : undefined}>
+        <span
+          key={kind}
+          className={styles.kind}
+          data-kind={kind}
+          data-active={active === kind}
+          aria-current={active === kind ? 'true' : undefined}
+        >
           <Icon size={18} />
           {label}
         </span>

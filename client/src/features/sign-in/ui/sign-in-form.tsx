@@ -35,7 +35,13 @@ export function SignInForm({ onForgotPassword }: SignInFormProps) {
         value={email}
         onChange={(e) => onEmail(e.target.value)}
       />
-      <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => onPassword(e.target.value)} />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => onPassword(e.target.value)}
+      />
       <div className={styles.forgotRow}>
         <LinkButton onClick={onForgotPassword}>Forgot Password?</LinkButton>
       </div>

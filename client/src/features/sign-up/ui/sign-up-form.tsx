@@ -22,7 +22,13 @@ export type SignUpFormProps = {
 
 /** The SIGN UP view; required fields show 'Required' as their placeholder. */
 export function SignUpForm({ onBack }: SignUpFormProps) {
-  const [form, result, buttonText, pending, blank] = useUnit([$signUpForm, $signUpResult, $signUpButtonText, $signUpPending, $signUpBlank]);
+  const [form, result, buttonText, pending, blank] = useUnit([
+    $signUpForm,
+    $signUpResult,
+    $signUpButtonText,
+    $signUpPending,
+    $signUpBlank,
+  ]);
   const [changed, toggled, submit] = useUnit([signUpFieldChanged, notificationToggled, signUpSubmitted]);
   const field = (name: SignUpField) => ({
     name,
@@ -45,7 +51,13 @@ export function SignUpForm({ onBack }: SignUpFormProps) {
           Sign Up as
         </span>
         <div className={styles.kinds} role="radiogroup" aria-labelledby="sign-up-as">
-          <span className={styles.kind} role="radio" aria-checked="false" aria-disabled="true" title="Company accounts are created by a distributor">
+          <span
+            className={styles.kind}
+            role="radio"
+            aria-checked="false"
+            aria-disabled="true"
+            title="Company accounts are created by a distributor"
+          >
             <BuildingIcon size={18} />
             Company
           </span>
@@ -74,7 +86,14 @@ export function SignUpForm({ onBack }: SignUpFormProps) {
         <Notify label="Email notifications" pressed={form.isEnableNotificationEmail} onToggle={() => toggled('email')} />
       </div>
       <div className={styles.withTick}>
-        <TextField className={styles.grow} label="Mobile Phone Number (optional)" type="tel" inputMode="tel" autoComplete="tel" {...field('phone')} />
+        <TextField
+          className={styles.grow}
+          label="Mobile Phone Number (optional)"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          {...field('phone')}
+        />
         <Notify label="Phone notifications" pressed={form.isEnableNotificationPhone} onToggle={() => toggled('phone')} />
       </div>
       <PasswordField label="Password" autoComplete="new-password" {...required} {...field('password')} />

@@ -33,7 +33,15 @@ export function TransferDevicesDialog() {
     $countyNames,
     transferResult.$result,
   ]);
-  const [close, filter, toggle, show, all, transfer, closeResult] = useUnit([transferClosed, transferFilterChanged, deviceToggled, deviceShown, selectAllClicked, transferClicked, transferResult.closed]);
+  const [close, filter, toggle, show, all, transfer, closeResult] = useUnit([
+    transferClosed,
+    transferFilterChanged,
+    deviceToggled,
+    deviceShown,
+    selectAllClicked,
+    transferClicked,
+    transferResult.closed,
+  ]);
   const district = (id: number | null) => (id === null ? '—' : (names.get(id) ?? `County ${id}`));
 
   return (
@@ -51,7 +59,13 @@ export function TransferDevicesDialog() {
             <Button variant="secondary" onClick={() => all()}>
               Select All
             </Button>
-            <Button variant="secondary" aria-disabled="true" title="Not available" className={styles.inert} onClick={(e) => e.preventDefault()}>
+            <Button
+              variant="secondary"
+              aria-disabled="true"
+              title="Not available"
+              className={styles.inert}
+              onClick={(e) => e.preventDefault()}
+            >
               Remove Device
             </Button>
             <Button onClick={() => transfer()} loading={pending} disabled={selected.size === 0}>
@@ -61,7 +75,11 @@ export function TransferDevicesDialog() {
         }
       >
         <div className={styles.filters}>
-          <SelectField label="District" value={filters.district ?? ''} onChange={(e) => filter({ district: e.target.value ? Number(e.target.value) : null })}>
+          <SelectField
+            label="District"
+            value={filters.district ?? ''}
+            onChange={(e) => filter({ district: e.target.value ? Number(e.target.value) : null })}
+          >
             <option value="">All</option>
             {options.districts.map((id) => (
               <option key={id} value={id}>
@@ -69,7 +87,11 @@ export function TransferDevicesDialog() {
               </option>
             ))}
           </SelectField>
-          <SelectField label="Address" value={filters.address ?? ''} onChange={(e) => filter({ address: e.target.value || null })}>
+          <SelectField
+            label="Address"
+            value={filters.address ?? ''}
+            onChange={(e) => filter({ address: e.target.value || null })}
+          >
             <option value="">All</option>
             {options.addresses.map((a) => (
               <option key={a} value={a}>
@@ -80,7 +102,9 @@ export function TransferDevicesDialog() {
           <SelectField
             label="Brand"
             value={filters.brand === null ? '' : String(filters.brand)}
-            onChange={(e) => filter({ brand: e.target.value === '' ? null : e.target.value === 'none' ? 'none' : Number(e.target.value) })}
+            onChange={(e) =>
+              filter({ brand: e.target.value === '' ? null : e.target.value === 'none' ? 'none' : Number(e.target.value) })
+            }
           >
             <option value="">All</option>
             <option value="none">No brand</option>
@@ -109,7 +133,13 @@ export function TransferDevicesDialog() {
               {rows.map((d) => (
                 <tr key={d.serial} data-serial={d.serial} aria-selected={selected.has(d.serial)} onClick={() => show(d.serial)}>
                   <td>
-                    <input type="checkbox" checked={selected.has(d.serial)} onChange={() => toggle(d.serial)} onClick={(e) => e.stopPropagation()} aria-label={`Select ${d.label || d.serial} (S/N ${d.serial})`} />
+                    <input
+                      type="checkbox"
+                      checked={selected.has(d.serial)}
+                      onChange={() => toggle(d.serial)}
+                      onClick={(e) => e.stopPropagation()}
+                      aria-label={`Select ${d.label || d.serial} (S/N ${d.serial})`}
+                    />
                   </td>
                   <td>{d.label || 'NoName'}</td>
                   <td>{d.address}</td>
@@ -143,7 +173,10 @@ export function TransferDevicesDialog() {
               </div>
               <div>
                 <dt>Status</dt>
-                <dd>{shown.is_online ? 'Online' : 'Offline'}{shown.is_pause ? ', paused' : ''}</dd>
+                <dd>
+                  {shown.is_online ? 'Online' : 'Offline'}
+                  {shown.is_pause ? ', paused' : ''}
+                </dd>
               </div>
               <div className={styles.wide}>
                 <dt>Address</dt>

@@ -20,7 +20,13 @@ import styles from './request-detail.module.css';
  * and Edit Account (a client: always editable, Save and Cancel). Back returns to the lists.
  */
 export function RequestDetail() {
-  const [mode, account, saving, deciding, confirmOpen] = useUnit([$detailMode, requestForm.$account, requestForm.$saving, $deciding, $rejectConfirmOpen]);
+  const [mode, account, saving, deciding, confirmOpen] = useUnit([
+    $detailMode,
+    requestForm.$account,
+    requestForm.$saving,
+    $deciding,
+    $rejectConfirmOpen,
+  ]);
   const [close, edit, activate, reject, confirmReject, cancelReject] = useUnit([
     detailClosed,
     requestForm.editStarted,
@@ -61,7 +67,12 @@ export function RequestDetail() {
           </>
         }
       />
-      <ConfirmDialog open={confirmOpen} title="Reject this sign-up request?" onConfirm={() => confirmReject()} onCancel={() => cancelReject()}>
+      <ConfirmDialog
+        open={confirmOpen}
+        title="Reject this sign-up request?"
+        onConfirm={() => confirmReject()}
+        onCancel={() => cancelReject()}
+      >
         <p>{account.email} will not be able to sign in, and will be told by email.</p>
       </ConfirmDialog>
     </section>

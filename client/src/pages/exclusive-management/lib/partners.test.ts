@@ -3,7 +3,15 @@ import type { PartnerUser } from '@fleet/shared';
 import { partnerCompanies, pickerMatches } from './partners';
 
 const user = (id: number, company: string, name: string, serials: string[] = [], type = 'market-partner') =>
-  ({ id, company, name, email: `${id}@x.test`, user_type: type, exclusive_device_serials: serials, exclusive_devices: [] }) as unknown as PartnerUser;
+  ({
+    id,
+    company,
+    name,
+    email: `${id}@x.test`,
+    user_type: type,
+    exclusive_device_serials: serials,
+    exclusive_devices: [],
+  }) as unknown as PartnerUser;
 
 describe('partnerCompanies', () => {
   it('groups by company ignoring case, only market partners, counts distinct devices', () => {

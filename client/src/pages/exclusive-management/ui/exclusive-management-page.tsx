@@ -43,8 +43,16 @@ export function ExclusiveManagementPage() {
   useEffect(() => {
     document.title = TITLE;
   }, []);
-  if (level === 'market-partner') return <InfoPage title={TITLE} lead="This page is not available for market-partner accounts." backHref="/" />;
-  if (level !== 'distributor') return <InfoPage title={TITLE} lead="This page is for distributors: ask a distributor to change which devices a market partner sees." backHref="/" />;
+  if (level === 'market-partner')
+    return <InfoPage title={TITLE} lead="This page is not available for market-partner accounts." backHref="/" />;
+  if (level !== 'distributor')
+    return (
+      <InfoPage
+        title={TITLE}
+        lead="This page is for distributors: ask a distributor to change which devices a market partner sees."
+        backHref="/"
+      />
+    );
   return <Management />;
 }
 
@@ -90,11 +98,25 @@ function Management() {
 }
 
 function CompanyList() {
-  const [companies, selected, search, searched, select] = useUnit([$visibleCompanies, $selectedCompany, $companySearch, companySearched, companySelected]);
+  const [companies, selected, search, searched, select] = useUnit([
+    $visibleCompanies,
+    $selectedCompany,
+    $companySearch,
+    companySearched,
+    companySelected,
+  ]);
   return (
     <nav className={styles.companies} aria-label="Market-partner companies">
-      <TextField label="Search companies" type="search" value={search} onChange={(e) => searched(e.target.value)} placeholder="Company" />
-      {companies.length === 0 ? <p className={pageText.meta}>{search ? 'No company matches.' : 'No market-partner company yet.'}</p> : null}
+      <TextField
+        label="Search companies"
+        type="search"
+        value={search}
+        onChange={(e) => searched(e.target.value)}
+        placeholder="Company"
+      />
+      {companies.length === 0 ? (
+        <p className={pageText.meta}>{search ? 'No company matches.' : 'No market-partner company yet.'}</p>
+      ) : null}
       <ul className={styles.companyList}>
         {companies.map((c) => (
           <li key={c.key}>
@@ -173,7 +195,11 @@ function UserCard({ user }: { user: PartnerUser }) {
                   <td>{serial}</td>
                   <td>{d?.address || 'Not placed'}</td>
                   <td className={styles.actionCell}>
-                    <Button variant="secondary" onClick={() => remove({ email: user.email, serial })} aria-label={`Remove ${serial} from ${user.name}`}>
+                    <Button
+                      variant="secondary"
+                      onClick={() => remove({ email: user.email, serial })}
+                      aria-label={`Remove ${serial} from ${user.name}`}
+                    >
                       Remove
                     </Button>
                   </td>
@@ -218,9 +244,18 @@ function DevicePicker() {
         </>
       }
     >
-      <TextField label="Search devices" type="search" value={query} onChange={(e) => search(e.target.value)} placeholder="Name, serial or address" autoFocus />
+      <TextField
+        label="Search devices"
+        type="search"
+        value={query}
+        onChange={(e) => search(e.target.value)}
+        placeholder="Name, serial or address"
+        autoFocus
+      />
       <p className={pageText.meta} role="status">
-        {matches.length > shown.length ? `Showing ${formatNumber(shown.length)} of ${plural(matches.length, 'device')}: narrow the search.` : plural(matches.length, 'device')}
+        {matches.length > shown.length
+          ? `Showing ${formatNumber(shown.length)} of ${plural(matches.length, 'device')}: narrow the search.`
+          : plural(matches.length, 'device')}
         {chosen.length ? ` · ${formatNumber(chosen.length)} chosen` : ''}
       </p>
       <ul className={styles.pickerList} aria-label="Devices">

@@ -57,7 +57,9 @@ export function MaintenanceResultPage() {
             </Button>
           </p>
         ) : null}
-        {status === 'ready' && records.length === 0 ? <p className={pageText.empty}>No maintenance has been recorded yet.</p> : null}
+        {status === 'ready' && records.length === 0 ? (
+          <p className={pageText.empty}>No maintenance has been recorded yet.</p>
+        ) : null}
         {records.length ? (
           <div className={styles.scroll}>
             <table className={pageText.table} aria-label="Maintenance done">
@@ -125,7 +127,10 @@ function CredentialPanel() {
         </Button>
       </div>
       {message ? (
-        <p role={message.tone === 'danger' ? 'alert' : 'status'} className={message.tone === 'danger' ? pageText.error : pageText.success}>
+        <p
+          role={message.tone === 'danger' ? 'alert' : 'status'}
+          className={message.tone === 'danger' ? pageText.error : pageText.success}
+        >
           {message.text}
         </p>
       ) : null}

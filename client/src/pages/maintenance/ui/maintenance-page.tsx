@@ -1,4 +1,11 @@
-import { MAINTENANCE_ACTION_TEXT, MAINTENANCE_ACTIONS, type MaintenanceAction, type MaintenanceDevice, plural, pluralWord } from '@fleet/shared';
+import {
+  MAINTENANCE_ACTION_TEXT,
+  MAINTENANCE_ACTIONS,
+  type MaintenanceAction,
+  type MaintenanceDevice,
+  plural,
+  pluralWord,
+} from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { actionsText, needsOf, remainingText, siteLine } from '../../../entities/maintenance';
@@ -32,7 +39,15 @@ import styles from './maintenance-page.module.css';
 
 /** /maintenance: the technician's list (spec section 2), on the maintenance credential, not a user session. */
 export function MaintenancePage() {
-  const [credential, devices, loadedAt, status, mounted, refresh, forget] = useUnit([$credential, $devices, $loadedAt, $status, pageMounted, refreshClicked, credentialForgotten]);
+  const [credential, devices, loadedAt, status, mounted, refresh, forget] = useUnit([
+    $credential,
+    $devices,
+    $loadedAt,
+    $status,
+    pageMounted,
+    refreshClicked,
+    credentialForgotten,
+  ]);
   const netBack = useUnit(networkReturned);
   useEffect(() => {
     mounted();
@@ -88,8 +103,16 @@ function CredentialForm() {
         Technician access
       </h2>
       <p className={pageText.meta}>Maintenance access is configured on the server.</p>
-      <p className={pageText.meta}>Enter the maintenance credential, or open the maintenance link a distributor gave you. It is kept in this tab only.</p>
-      <PasswordField label="Maintenance credential" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" required />
+      <p className={pageText.meta}>
+        Enter the maintenance credential, or open the maintenance link a distributor gave you. It is kept in this tab only.
+      </p>
+      <PasswordField
+        label="Maintenance credential"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        autoComplete="off"
+        required
+      />
       {error ? (
         <p role="alert" className={pageText.error}>
           {error}
@@ -110,8 +133,8 @@ function DeviceList() {
         {plural(devices.length, 'device')} {pluralWord(devices.length, 'needs', 'need')} a visit
       </h2>
       <p className={pageText.meta}>
-        Runs out: each pump's days until empty from that device's own dispensing by hour of the week over the last 4 weeks (fewer for a newer device, as
-        stated); 'not enough data' without a day of dispensing.
+        Runs out: each pump's days until empty from that device's own dispensing by hour of the week over the last 4 weeks (fewer
+        for a newer device, as stated); 'not enough data' without a day of dispensing.
       </p>
       {status === 'failed' && error ? (
         <p role="alert" className={pageText.error}>
@@ -145,7 +168,11 @@ function DeviceCard({ device }: { device: MaintenanceDevice }) {
           </h3>
           <p className={styles.site}>{siteLine(device.site)}</p>
         </div>
-        <Button variant="secondary" onClick={() => open(device.serial)} aria-label={`Record work on ${device.label || device.serial}`}>
+        <Button
+          variant="secondary"
+          onClick={() => open(device.serial)}
+          aria-label={`Record work on ${device.label || device.serial}`}
+        >
           Record work
         </Button>
       </div>
@@ -180,7 +207,10 @@ function DeviceCard({ device }: { device: MaintenanceDevice }) {
                 {p.pump === 1 ? 'Left' : 'Right'} · {p.pump_type}
               </th>
               <td className={p.low_fluid ? styles.low : undefined}>{remainingText(p.volume_remain)}</td>
-              <td className={p.forecast.kind === 'forecast' && p.forecast.days <= 7 ? styles.low : undefined} data-testid="forecast">
+              <td
+                className={p.forecast.kind === 'forecast' && p.forecast.days <= 7 ? styles.low : undefined}
+                data-testid="forecast"
+              >
                 {p.forecast_text}
               </td>
               <td>{p.batch ? `${p.batch.batch_no}` : 'None'}</td>
@@ -189,15 +219,25 @@ function DeviceCard({ device }: { device: MaintenanceDevice }) {
         </tbody>
       </table>
       <p className={pageText.meta}>
-        Battery {device.battery_percent === null ? 'unknown' : `${Math.round(device.battery_percent)} %`} · {device.is_online ? 'Online' : 'Offline'}
-        {device.last_record ? ` · Last visit ${siteTime(device.last_record.performed_at, zone)}: ${actionsText(device.last_record.actions)}` : ''}
+        Battery {device.battery_percent === null ? 'unknown' : `${Math.round(device.battery_percent)} %`} ·{' '}
+        {device.is_online ? 'Online' : 'Offline'}
+        {device.last_record
+          ? ` · Last visit ${siteTime(device.last_record.performed_at, zone)}: ${actionsText(device.last_record.actions)}`
+          : ''}
       </p>
     </li>
   );
 }
 
 function RecordDialog() {
-  const [serial, devices, pending, error, close, submit] = useUnit([$recordSerial, $devices, $recordPending, $recordError, recordClosed, recordSubmitted]);
+  const [serial, devices, pending, error, close, submit] = useUnit([
+    $recordSerial,
+    $devices,
+    $recordPending,
+    $recordError,
+    recordClosed,
+    recordSubmitted,
+  ]);
   const device = devices.find((d) => d.serial === serial);
   const [actions, setActions] = useState<MaintenanceAction[]>([]);
   const [note, setNote] = useState('');
@@ -236,7 +276,14 @@ function RecordDialog() {
       <label className={styles.legend} htmlFor={noteId}>
         Note (optional)
       </label>
-      <textarea id={noteId} className={styles.note} value={note} maxLength={1000} rows={3} onChange={(e) => setNote(e.target.value)} />
+      <textarea
+        id={noteId}
+        className={styles.note}
+        value={note}
+        maxLength={1000}
+        rows={3}
+        onChange={(e) => setNote(e.target.value)}
+      />
       {error ? (
         <p role="alert" className={pageText.error}>
           {error}
@@ -258,8 +305,7 @@ function UpdateBanner() {
   const busy = formSerial !== null;
   return (
     <p role="status" className={styles.update} data-testid="update-ready">
-      A new version of the app is ready.{' '}
-      {busy ? 'Save or cancel the record first, then reload.' : null}
+      A new version of the app is ready. {busy ? 'Save or cancel the record first, then reload.' : null}
       <Button variant="secondary" onClick={() => reload()} disabled={busy}>
         Reload
       </Button>
@@ -276,9 +322,13 @@ function Outbox() {
   return (
     <section aria-label="Records on this phone" className={styles.outbox}>
       <p role="status" data-testid="waiting-count" className={waiting ? styles.waiting : styles.allSent}>
-        {waiting === 0 ? 'Every record is sent.' : `${waiting} ${waiting === 1 ? 'record waits' : 'records wait'} to be sent: they go when the signal returns.`}
+        {waiting === 0
+          ? 'Every record is sent.'
+          : `${waiting} ${waiting === 1 ? 'record waits' : 'records wait'} to be sent: they go when the signal returns.`}
       </p>
-      {savedAt ? <p className={pageText.meta}>No signal: the list as this phone last had it ({siteTime(savedAt, 'UTC')}).</p> : null}
+      {savedAt ? (
+        <p className={pageText.meta}>No signal: the list as this phone last had it ({siteTime(savedAt, 'UTC')}).</p>
+      ) : null}
       {refused.length ? (
         <ul className={styles.refused} aria-label="Records the server refused">
           {refused.map((e) => (
@@ -286,7 +336,11 @@ function Outbox() {
               <span>
                 <b>{e.label || e.serial}</b> ({e.serial}): {e.reason}
               </span>
-              <Button variant="secondary" onClick={() => dismiss(e.seq!)} aria-label={`Dismiss the refused record of ${e.label || e.serial}`}>
+              <Button
+                variant="secondary"
+                onClick={() => dismiss(e.seq!)}
+                aria-label={`Dismiss the refused record of ${e.label || e.serial}`}
+              >
                 Dismiss
               </Button>
             </li>

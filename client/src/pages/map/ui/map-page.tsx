@@ -33,7 +33,14 @@ export function TopRightPart() {
 const loadUserManagement = () => import('./user-management-part');
 
 export function PanelsPart() {
-  const [status, retry, readRoute, userManagementAsks, deviceFormAsk, manages] = useUnit([$pinsStatus, pinsRequested, panelRouteRead, $userManagementAsks, $deviceFormAsk, $canOpenUserManagement]);
+  const [status, retry, readRoute, userManagementAsks, deviceFormAsk, manages] = useUnit([
+    $pinsStatus,
+    pinsRequested,
+    panelRouteRead,
+    $userManagementAsks,
+    $deviceFormAsk,
+    $canOpenUserManagement,
+  ]);
   // A client's profile image opens its own Account Settings (the same part, without the management menu).
   const usersTitle = manages ? 'User Management' : 'Account Settings';
   // /?device=<serial> opens that device's panel.
@@ -59,7 +66,14 @@ export function PanelsPart() {
       </div>
       <DevicePanel />
       {/* Each with its models, loaded when first asked for (issue 16). */}
-      {userManagementAsks > 0 ? <LazyDialogPart load={loadUserManagement} title={usersTitle} failure={`${usersTitle} could not be loaded.`} asks={userManagementAsks} /> : null}
+      {userManagementAsks > 0 ? (
+        <LazyDialogPart
+          load={loadUserManagement}
+          title={usersTitle}
+          failure={`${usersTitle} could not be loaded.`}
+          asks={userManagementAsks}
+        />
+      ) : null}
       {deviceFormAsk.count > 0 ? (
         <LazyDialogPart
           load={loadDeviceFormPart}

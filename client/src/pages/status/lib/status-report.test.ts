@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fakeDevice } from '../../../entities/device/lib/fake-device';
 import { rowCache, siteTime, statusReport, zoneNote, type BatchInfo, type Site } from './status-report';
 
-const sites = new Map<number, Site>([[1, { id: 1, name: 'Audubon Park', address: '6500 Magazine St', timezone_id: 'America/Chicago' }]]);
+const sites = new Map<number, Site>([
+  [1, { id: 1, name: 'Audubon Park', address: '6500 Magazine St', timezone_id: 'America/Chicago' }],
+]);
 const batches = new Map<string, BatchInfo>([
   ['B-1', { batchNumber: 'B-1', status: 'IN_USE', is_recalled: false }],
   ['B-2', { batchNumber: 'B-2', status: 'ALMOST_EXPIRED', is_recalled: true }],
@@ -11,12 +13,49 @@ const batches = new Map<string, BatchInfo>([
 describe('status report', () => {
   it('groups per county with counts, warnings in words, fluids, batches and check-in in the site zone', () => {
     const devices = [
-      fakeDevice('A', { label: 'Gate', location_id: 7, location_group: 1, is_online: true, warning_lists: ['BATTERY', 'LEFT_PUMP_VOLUME'], battery_percent: 31, volume_remain: 200, left_pump_type: 'Sunscreen', right_pump_type: 'Sanitizer', batch2: true, volume_remain2: 900, batchNumber: 'B-1', batch2Number: 'B-2', next_wakeup_time: '2026-03-01T18:00:00Z' }),
-      fakeDevice('B', { location_id: 7, location_group: 1, is_online: false, is_registration: false, is_pause: true, warning_lists: [], battery_percent: 80 }),
-      fakeDevice('C', { location_id: null, location_group: 2, is_online: false, is_registration: true, last_seen_at: '2026-03-01T12:00:00Z' }),
+      fakeDevice('A', {
+        label: 'Gate',
+        location_id: 7,
+        location_group: 1,
+        is_online: true,
+        warning_lists: ['BATTERY', 'LEFT_PUMP_VOLUME'],
+        battery_percent: 31,
+        volume_remain: 200,
+        left_pump_type: 'Sunscreen',
+        right_pump_type: 'Sanitizer',
+        batch2: true,
+        volume_remain2: 900,
+        batchNumber: 'B-1',
+        batch2Number: 'B-2',
+        next_wakeup_time: '2026-03-01T18:00:00Z',
+      }),
+      fakeDevice('B', {
+        location_id: 7,
+        location_group: 1,
+        is_online: false,
+        is_registration: false,
+        is_pause: true,
+        warning_lists: [],
+        battery_percent: 80,
+      }),
+      fakeDevice('C', {
+        location_id: null,
+        location_group: 2,
+        is_online: false,
+        is_registration: true,
+        last_seen_at: '2026-03-01T12:00:00Z',
+      }),
     ];
     const report = statusReport(devices, new Map([[7, 'Orleans']]), sites, batches);
-    expect(report.counts).toMatchObject({ total: 3, online: 1, offline: 1, registering: 1, warning: 1, paused: 1, lowBattery: 1 });
+    expect(report.counts).toMatchObject({
+      total: 3,
+      online: 1,
+      offline: 1,
+      registering: 1,
+      warning: 1,
+      paused: 1,
+      lowBattery: 1,
+    });
     expect(report.counties.map((c) => [c.name, c.counts.total])).toEqual([
       ['Orleans', 2],
       ['No county', 1],
@@ -68,7 +107,9 @@ describe('zoneNote', () => {
   const noSite = { timeZone: 'UTC', siteZone: false };
   it("says the sites' time only when every row is in its site's zone and they share one", () => {
     expect(zoneNote([chicago, chicago])).toBe('Every time on this report is the sites’ time.');
-    expect(zoneNote([chicago, { timeZone: 'America/New_York', siteZone: true }])).toBe("Check-in times are in each site's own time zone, named after the time.");
+    expect(zoneNote([chicago, { timeZone: 'America/New_York', siteZone: true }])).toBe(
+      "Check-in times are in each site's own time zone, named after the time.",
+    );
     expect(zoneNote([chicago, noSite])).toBe("Check-in times are in each site's own time zone, named after the time.");
   });
   it('names UTC when the one zone is the fallback of devices without a site zone', () => {

@@ -29,11 +29,29 @@ export type StatusRow = {
   /** Whether timeZone is its site's own, not the UTC it falls back to. */
   siteZone: boolean;
 };
-export type StatusCounts = { total: number; online: number; registering: number; offline: number; warning: number; paused: number; maintenance: number; lowBattery: number };
+export type StatusCounts = {
+  total: number;
+  online: number;
+  registering: number;
+  offline: number;
+  warning: number;
+  paused: number;
+  maintenance: number;
+  lowBattery: number;
+};
 export type CountyReport = { id: number | null; name: string; counts: StatusCounts; rows: StatusRow[] };
 export type StatusReport = { counts: StatusCounts; counties: CountyReport[] };
 
-const emptyCounts = (): StatusCounts => ({ total: 0, online: 0, registering: 0, offline: 0, warning: 0, paused: 0, maintenance: 0, lowBattery: 0 });
+const emptyCounts = (): StatusCounts => ({
+  total: 0,
+  online: 0,
+  registering: 0,
+  offline: 0,
+  warning: 0,
+  paused: 0,
+  maintenance: 0,
+  lowBattery: 0,
+});
 
 function addTo(counts: StatusCounts, row: StatusRow) {
   counts.total++;
@@ -49,7 +67,14 @@ function batchState(side: BatchState['side'], number: string | null, batches: Re
   const batch = batches.get(number);
   if (!batch) return { side, number, label: 'Unknown', tone: 'muted' };
   // Spec section 4: a recalled batch is red whatever its status.
-  const tone = batch.is_recalled || batch.status === 'EXPIRED' ? 'bad' : batch.status === 'ALMOST_EXPIRED' ? 'warn' : batch.status === 'IN_USE' ? 'ok' : 'muted';
+  const tone =
+    batch.is_recalled || batch.status === 'EXPIRED'
+      ? 'bad'
+      : batch.status === 'ALMOST_EXPIRED'
+        ? 'warn'
+        : batch.status === 'IN_USE'
+          ? 'ok'
+          : 'muted';
   return { side, number, label: batchStateLabel(batch), tone };
 }
 
@@ -60,7 +85,13 @@ function fluids(device: Device): FluidLine[] {
   ];
   return pumps
     .filter((p) => p.type && p.type !== 'Unspecified')
-    .map((p) => ({ side: p.side, type: p.type, tsp: remainingTsp(p.volume ?? 0), low: isLowFluid(p.volume ?? 0), empty: p.sensor === false }));
+    .map((p) => ({
+      side: p.side,
+      type: p.type,
+      tsp: remainingTsp(p.volume ?? 0),
+      low: isLowFluid(p.volume ?? 0),
+      empty: p.sensor === false,
+    }));
 }
 
 /** The last check-in when the device answer carries it, else when the device is next due (both pushed). */
@@ -85,7 +116,10 @@ export function statusRow(device: Device, sites: ReadonlyMap<number, Site>, batc
     battery: device.battery_percent,
     lowBattery: isLowBattery(device.battery_percent),
     fluids: fluids(device),
-    batches: [batchState('Left', device.batchNumber, batches), batchState('Right', device.batch2 ? device.batch2Number : null, batches)].filter((b): b is BatchState => b !== null),
+    batches: [
+      batchState('Left', device.batchNumber, batches),
+      batchState('Right', device.batch2 ? device.batch2Number : null, batches),
+    ].filter((b): b is BatchState => b !== null),
     checkIn: checkIn(device),
     timeZone: site?.timezone_id ?? 'UTC',
     siteZone: Boolean(site?.timezone_id),
@@ -101,7 +135,9 @@ export function zoneNote(rows: readonly Pick<StatusRow, 'timeZone' | 'siteZone'>
   const zones = new Set(rows.map((row) => row.timeZone));
   if (zones.size === 0) return null;
   if (zones.size > 1) return "Check-in times are in each site's own time zone, named after the time.";
-  return rows.every((row) => row.siteZone) ? 'Every time on this report is the sites’ time.' : 'Every time on this report is in UTC.';
+  return rows.every((row) => row.siteZone)
+    ? 'Every time on this report is the sites’ time.'
+    : 'Every time on this report is in UTC.';
 }
 
 /**
@@ -135,7 +171,9 @@ export function statusReport(
 ): StatusReport {
   const counts = emptyCounts();
   const byCounty = new Map<number | null, CountyReport>();
-  const sorted = [...devices].sort((a, b) => a.location_group - b.location_group || (a.number ?? 0) - (b.number ?? 0) || a.serial.localeCompare(b.serial));
+  const sorted = [...devices].sort(
+    (a, b) => a.location_group - b.location_group || (a.number ?? 0) - (b.number ?? 0) || a.serial.localeCompare(b.serial),
+  );
   for (const device of sorted) {
     const id = device.location_id ?? null;
     let county = byCounty.get(id);

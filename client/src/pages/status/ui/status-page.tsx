@@ -6,7 +6,6 @@ import { siteTime, zoneNote, type CountyReport, type StatusCounts, type StatusRo
 import { $extrasFailed, $isLive, $report, $status, retryClicked, statusPageMounted } from '../model';
 import styles from './status-page.module.css';
 
-
 const COUNT_LABELS: readonly [keyof StatusCounts, string][] = [
   ['total', 'Devices'],
   ['online', 'Online'],
@@ -20,7 +19,14 @@ const COUNT_LABELS: readonly [keyof StatusCounts, string][] = [
 
 /** /status: the status report, opened in a new tab from the Status Report tile; printable. */
 export function StatusPage() {
-  const [report, status, live, extrasFailed, mounted, retry] = useUnit([$report, $status, $isLive, $extrasFailed, statusPageMounted, retryClicked]);
+  const [report, status, live, extrasFailed, mounted, retry] = useUnit([
+    $report,
+    $status,
+    $isLive,
+    $extrasFailed,
+    statusPageMounted,
+    retryClicked,
+  ]);
   const [generated] = useState(() => new Date());
   useEffect(() => {
     mounted();
@@ -33,7 +39,12 @@ export function StatusPage() {
       lead={statusLead(generated, report, status === 'ready')}
       actions={
         <>
-          <span className={[styles.live, live ? styles.liveOn : ''].join(' ')} role="status" data-testid="status-live" data-live={live}>
+          <span
+            className={[styles.live, live ? styles.liveOn : ''].join(' ')}
+            role="status"
+            data-testid="status-live"
+            data-live={live}
+          >
             {live ? 'Live' : 'Connecting…'}
           </span>
           <Button onClick={() => window.print()} className={styles.noPrint}>
@@ -45,7 +56,6 @@ export function StatusPage() {
         </>
       }
     >
-
       {status === 'failed' ? (
         <p className={styles.error} role="alert">
           The devices could not be loaded. Reload the page to try again.
@@ -124,25 +134,25 @@ function County({ county }: { county: CountyReport }) {
       {/* A phone is narrower than the seven columns (the page was 599 px wide at 390, issue 42): the table
           scrolls sideways in its own region, reachable by keyboard (focusable, named), and the page does not. */}
       <div className={styles.tableScroll} role="region" aria-label={`Devices in ${county.name}`} tabIndex={0}>
-      <table className={styles.table}>
-        <caption className="visually-hidden">Devices in {county.name}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Device</th>
-            <th scope="col">Connection</th>
-            <th scope="col">Warnings</th>
-            <th scope="col">Battery</th>
-            <th scope="col">Fluid remaining</th>
-            <th scope="col">Batches</th>
-            <th scope="col">Check-in (site time)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {county.rows.map((row) => (
-            <Row key={row.serial} row={row} />
-          ))}
-        </tbody>
-      </table>
+        <table className={styles.table}>
+          <caption className="visually-hidden">Devices in {county.name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Device</th>
+              <th scope="col">Connection</th>
+              <th scope="col">Warnings</th>
+              <th scope="col">Battery</th>
+              <th scope="col">Fluid remaining</th>
+              <th scope="col">Batches</th>
+              <th scope="col">Check-in (site time)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {county.rows.map((row) => (
+              <Row key={row.serial} row={row} />
+            ))}
+          </tbody>
+        </table>
       </div>
     </section>
   );
@@ -162,7 +172,17 @@ const Row = memo(function Row({ row }: { row: StatusRow }) {
         {row.paused ? <span className={[styles.badge, styles.paused].join(' ')}>Paused</span> : null}
         {row.maintenance ? <span className={[styles.badge, styles.paused].join(' ')}>Maintenance</span> : null}
       </td>
-      <td data-testid="status-warnings">{row.warnings.length ? <ul className={styles.list}>{row.warnings.map((w) => <li key={w}>{w}</li>)}</ul> : <span className={styles.sub}>None</span>}</td>
+      <td data-testid="status-warnings">
+        {row.warnings.length ? (
+          <ul className={styles.list}>
+            {row.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        ) : (
+          <span className={styles.sub}>None</span>
+        )}
+      </td>
       <td className={row.lowBattery ? styles.bad : undefined} data-testid="status-battery">
         {row.battery == null ? '—' : `${Math.round(row.battery)} %`}
       </td>

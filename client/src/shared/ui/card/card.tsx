@@ -27,6 +27,10 @@ export function CardTitle({ className, ...rest }: HTMLAttributes<HTMLHeadingElem
 }
 
 /** A small uppercase label over a group of content (an h4 unless told: it names a part of a card, a tab or a panel). */
-export function SectionTitle({ as: Tag = 'h4', className, ...rest }: HTMLAttributes<HTMLHeadingElement> & { as?: 'h2' | 'h3' | 'h4' }) {
+export function SectionTitle({
+  as: Tag = 'h4',
+  className,
+  ...rest
+}: HTMLAttributes<HTMLHeadingElement> & { as?: 'h2' | 'h3' | 'h4' }) {
   return <Tag {...rest} className={join(styles.sectionTitle, className)} />;
 }

@@ -9,9 +9,12 @@ export function readTokens(css: string): Record<string, string> {
   // The first :root block holds the tokens (later ones only tune motion for reduced-motion users).
   const root = /:root\s*\{([^}]*)\}/.exec(css)?.[1] ?? '';
   const raw = new Map<string, string>();
-  for (const [, name, value] of root.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/(--[\w-]+)\s*:\s*([^;]+);/g)) raw.set(name!, value!.trim());
+  for (const [, name, value] of root.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/(--[\w-]+)\s*:\s*([^;]+);/g))
+    raw.set(name!, value!.trim());
   const resolve = (value: string, depth = 0): string =>
-    depth > 8 ? value : value.replace(/var\((--[\w-]+)\)/g, (whole, ref: string) => (raw.has(ref) ? resolve(raw.get(ref)!, depth + 1) : whole));
+    depth > 8
+      ? value
+      : value.replace(/var\((--[\w-]+)\)/g, (whole, ref: string) => (raw.has(ref) ? resolve(raw.get(ref)!, depth + 1) : whole));
   return Object.fromEntries([...raw].map(([name, value]) => [name, resolve(value)]));
 }
 

@@ -26,12 +26,24 @@ export function Chart({ label, placeholder, height, options, ...rest }: ChartPro
   }
   return (
     <div className={styles.chart} role="figure" aria-label={label} style={{ minHeight: height }}>
-      <Suspense fallback={<div className={styles.placeholder} style={{ height }}>Loading...</div>}>
+      <Suspense
+        fallback={
+          <div className={styles.placeholder} style={{ height }}>
+            Loading...
+          </div>
+        }
+      >
         <ReactApexChart
           height={height}
           options={{
             ...options,
-            chart: { fontFamily: 'inherit', toolbar: { show: false }, animations: { enabled: false }, zoom: { enabled: false }, ...options?.chart },
+            chart: {
+              fontFamily: 'inherit',
+              toolbar: { show: false },
+              animations: { enabled: false },
+              zoom: { enabled: false },
+              ...options?.chart,
+            },
             dataLabels: { enabled: false, ...options?.dataLabels },
           }}
           {...rest}

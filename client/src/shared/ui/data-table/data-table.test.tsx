@@ -17,7 +17,15 @@ describe('DataTable', () => {
   });
 
   it('names each row by its row-header column and passes the row attributes', () => {
-    const html = renderToStaticMarkup(<DataTable columns={columns} rows={[{ id: 1, name: 'Basic', count: 3 }]} rowKey={(r) => r.id} rowProps={(r) => ({ 'data-plan': r.name })} empty="-" />);
+    const html = renderToStaticMarkup(
+      <DataTable
+        columns={columns}
+        rows={[{ id: 1, name: 'Basic', count: 3 }]}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ 'data-plan': r.name })}
+        empty="-"
+      />,
+    );
     expect(html).toContain('<th scope="col"');
     expect(html).toMatch(/<tr data-plan="Basic"><th scope="row"[^>]*>Basic<\/th><td[^>]*>3<\/td><\/tr>/);
   });

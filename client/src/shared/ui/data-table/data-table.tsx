@@ -33,7 +33,10 @@ export function DataTable<R>({ columns, rows, rowKey, rowProps, empty, maxHeight
   const align = (c: DataColumn<R>) => (c.align === 'end' ? styles.end : undefined);
   return (
     // A frame that scrolls is a focusable region, so the keyboard can scroll it too (its rows may hold no control).
-    <div className={styles.frame} {...(maxHeight ? { style: { maxHeight }, tabIndex: 0, role: 'region', 'aria-label': rest['aria-label'] ?? 'Table' } : {})}>
+    <div
+      className={styles.frame}
+      {...(maxHeight ? { style: { maxHeight }, tabIndex: 0, role: 'region', 'aria-label': rest['aria-label'] ?? 'Table' } : {})}
+    >
       <table {...rest} className={[styles.table, className ?? ''].filter(Boolean).join(' ')}>
         <thead>
           <tr>

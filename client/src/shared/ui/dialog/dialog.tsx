@@ -29,7 +29,17 @@ export const DialogHandOver = createContext<{ take: () => boolean } | null>(null
  * A modal dialog on the native <dialog> element: focus is kept inside while it is open and given back
  * afterwards, the page behind is inert, Escape closes it.
  */
-export function Dialog({ open, onClose, title, children, actions, icon, tone = 'default', width = 480, closeOnBackdrop = false }: DialogProps) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+  actions,
+  icon,
+  tone = 'default',
+  width = 480,
+  closeOnBackdrop = false,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const bodyId = useId();
@@ -76,7 +86,8 @@ export function Dialog({ open, onClose, title, children, actions, icon, tone = '
         if (!closeOnBackdrop || event.target !== event.currentTarget) return;
         // The backdrop belongs to the <dialog> element: a click outside its box lands on it.
         const box = event.currentTarget.getBoundingClientRect();
-        const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+        const inside =
+          event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
         if (!inside) requestClose();
       }}
     >

@@ -18,7 +18,18 @@ export type FormDialogProps = {
 };
 
 /** A form in the portal's dialog with CANCEL and SAVE (Enter submits; SAVE spins while saving). */
-export function FormDialog({ open, onClose, onSubmit, title, formLabel, saving, width = 520, className, extraActions, children }: FormDialogProps) {
+export function FormDialog({
+  open,
+  onClose,
+  onSubmit,
+  title,
+  formLabel,
+  saving,
+  width = 520,
+  className,
+  extraActions,
+  children,
+}: FormDialogProps) {
   const formId = useId();
   return (
     <Dialog

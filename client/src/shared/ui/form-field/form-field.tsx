@@ -54,7 +54,11 @@ export function FormTextField({ error, className, ...props }: TextFieldProps & {
   );
 }
 
-export type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & { label: string; error?: string | undefined; children: ReactNode };
+export type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & {
+  label: string;
+  error?: string | undefined;
+  children: ReactNode;
+};
 
 /** A labelled native select drawn like the kit's text fields, with its message under it. */
 export function SelectField({ label, error, className, children, ...select }: SelectFieldProps) {

@@ -11,7 +11,11 @@ export type FormMessageProps = {
 export function FormMessage({ tone, children, id }: FormMessageProps) {
   return (
     <div id={id} className={styles.region} role="status" aria-live="polite">
-      {children ? <p className={[styles.message, styles[tone]].join(' ')} data-tone={tone}>{children}</p> : null}
+      {children ? (
+        <p className={[styles.message, styles[tone]].join(' ')} data-tone={tone}>
+          {children}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -9,7 +9,9 @@ const parts = new Map<() => Promise<{ default: AnyComponent }>, LazyExoticCompon
  * showing finds it loaded. `forget` (LoadBoundary's onRetry after a failed download) drops it and renders
  * again: the next showing makes a new one, which downloads anew.
  */
-export function useLazyPart<C extends AnyComponent>(load: () => Promise<{ default: C }>): { Part: LazyExoticComponent<C>; forget: () => void } {
+export function useLazyPart<C extends AnyComponent>(
+  load: () => Promise<{ default: C }>,
+): { Part: LazyExoticComponent<C>; forget: () => void } {
   const [, forgotten] = useState(0);
   let part = parts.get(load);
   if (!part) parts.set(load, (part = lazy(load)));

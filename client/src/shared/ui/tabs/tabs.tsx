@@ -36,16 +36,27 @@ export const tabPanelProps = (idPrefix: string, key: string) => ({
  */
 export function Tabs<K extends string>({ items, selected, onSelect, label, idPrefix, compact = false }: TabsProps<K>) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
-  const index = Math.max(0, items.findIndex((item) => item.key === selected));
+  const index = Math.max(
+    0,
+    items.findIndex((item) => item.key === selected),
+  );
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, at: number) => {
     const last = items.length - 1;
     const next =
-      event.key === 'ArrowRight' ? (at === last ? 0 : at + 1)
-      : event.key === 'ArrowLeft' ? (at === 0 ? last : at - 1)
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? last
-      : null;
+      event.key === 'ArrowRight'
+        ? at === last
+          ? 0
+          : at + 1
+        : event.key === 'ArrowLeft'
+          ? at === 0
+            ? last
+            : at - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? last
+              : null;
     if (next === null) return;
     event.preventDefault();
     refs.current[next]?.focus();

@@ -34,9 +34,22 @@ export type SwitchButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'a
 };
 
 /** A labelled on/off row that is a button (aria-pressed) with a small switch drawn at its end. */
-export function SwitchButton({ pressed, mark, children, className, dimWhenOff = true, type = 'button', ...rest }: SwitchButtonProps) {
+export function SwitchButton({
+  pressed,
+  mark,
+  children,
+  className,
+  dimWhenOff = true,
+  type = 'button',
+  ...rest
+}: SwitchButtonProps) {
   return (
-    <button {...rest} type={type} className={[styles.switchRow, dimWhenOff ? styles.dimOff : '', className ?? ''].filter(Boolean).join(' ')} aria-pressed={pressed}>
+    <button
+      {...rest}
+      type={type}
+      className={[styles.switchRow, dimWhenOff ? styles.dimOff : '', className ?? ''].filter(Boolean).join(' ')}
+      aria-pressed={pressed}
+    >
       {mark ? <span className={styles.mark}>{mark}</span> : null}
       <span className={styles.switchLabel}>{children}</span>
       <span className={styles.switch} aria-hidden="true">

@@ -28,7 +28,9 @@ export function VirtualList<T>({ items, rowHeight, itemKey, renderItem, label, c
     let frame = 0;
     const read = () => {
       frame = 0;
-      setView((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
+      setView((v) =>
+        v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight },
+      );
     };
     // One read per frame however many scroll events arrive.
     const onScroll = () => {
@@ -58,7 +60,14 @@ export function VirtualList<T>({ items, rowHeight, itemKey, renderItem, label, c
   for (let i = first; i < last; i += 1) {
     const item = items[i]!;
     rows.push(
-      <div key={itemKey(item)} role="listitem" aria-setsize={items.length} aria-posinset={i + 1} className={styles.row} style={{ top: i * rowHeight, height: rowHeight }}>
+      <div
+        key={itemKey(item)}
+        role="listitem"
+        aria-setsize={items.length}
+        aria-posinset={i + 1}
+        className={styles.row}
+        style={{ top: i * rowHeight, height: rowHeight }}
+      >
         {renderItem(item, i)}
       </div>,
     );

@@ -5,7 +5,15 @@ import { ResetPasswordForm } from '../../../features/reset-password';
 import { SignInForm } from '../../../features/sign-in';
 import { SignUpFormView } from '../../../features/sign-up';
 import { LogoMark, tabPanelProps, Tabs, type TabItem } from '../../../shared/ui';
-import { $authView, $signInMode, authTabSelected, forgotPasswordClosed, forgotPasswordOpened, resetPasswordClosed, signUpClosed } from '../model';
+import {
+  $authView,
+  $signInMode,
+  authTabSelected,
+  forgotPasswordClosed,
+  forgotPasswordOpened,
+  resetPasswordClosed,
+  signUpClosed,
+} from '../model';
 import styles from './auth-modal.module.css';
 
 type AuthTab = 'sign_in' | 'sign_up';

@@ -6,7 +6,15 @@ import { batchLabel, batchTone, formatDay, formatFlOz } from '../../../entities/
 import { $canManageBatches, batchAddOpened, batchEditOpened, BatchFormDialog } from '../../../features/batch-form';
 import { RecallBatchDialogs, recallRequested, resumeRequested } from '../../../features/recall-batch';
 import { panelKit, PlusIcon, StateMessage, StatusCard, StatusCardHead, StatusPill } from '../../../shared/ui';
-import { $batchBrandFilter, $batchBrandOptions, $batchListStatus, $visibleBatches, batchBrandFilterChanged, batchListOpened, batchListRetried } from '../model';
+import {
+  $batchBrandFilter,
+  $batchBrandOptions,
+  $batchListStatus,
+  $visibleBatches,
+  batchBrandFilterChanged,
+  batchListOpened,
+  batchListRetried,
+} from '../model';
 import styles from './batch-list.module.css';
 
 /**
@@ -15,7 +23,13 @@ import styles from './batch-list.module.css';
  * batch in its state's colour with RECALL (RESUME once recalled) and EDIT.
  */
 export function BatchListTab() {
-  const [batches, status, brands, brand, canManage] = useUnit([$visibleBatches, $batchListStatus, $batchBrandOptions, $batchBrandFilter, $canManageBatches]);
+  const [batches, status, brands, brand, canManage] = useUnit([
+    $visibleBatches,
+    $batchListStatus,
+    $batchBrandOptions,
+    $batchBrandFilter,
+    $canManageBatches,
+  ]);
   const [opened, setBrand, add, retry] = useUnit([batchListOpened, batchBrandFilterChanged, batchAddOpened, batchListRetried]);
   useEffect(() => {
     opened();
@@ -26,7 +40,11 @@ export function BatchListTab() {
       <div className={panelKit.toolbar}>
         <label className={panelKit.field}>
           <span className={panelKit.fieldLabel}>Brand</span>
-          <select className={panelKit.select} value={brand ?? ''} onChange={(e) => setBrand(e.target.value ? Number(e.target.value) : null)}>
+          <select
+            className={panelKit.select}
+            value={brand ?? ''}
+            onChange={(e) => setBrand(e.target.value ? Number(e.target.value) : null)}
+          >
             <option value="">All</option>
             {brands.map((b) => (
               <option key={b.id} value={b.id}>
@@ -70,7 +88,13 @@ function BatchCard({ batch, canManage }: { batch: BatchAnswer; canManage: boolea
   const tone = batchTone(batch);
   const titleId = `batch-${batch.id}-title`;
   return (
-    <StatusCard className={styles.card} data-tone={tone} data-expired={batch.status === 'EXPIRED' || undefined} data-batch={batch.batch_no} aria-labelledby={titleId}>
+    <StatusCard
+      className={styles.card}
+      data-tone={tone}
+      data-expired={batch.status === 'EXPIRED' || undefined}
+      data-batch={batch.batch_no}
+      aria-labelledby={titleId}
+    >
       <StatusCardHead>
         <h3 id={titleId} className={styles.number}>
           BATCH {batch.batch_no}
@@ -103,11 +127,21 @@ function BatchCard({ batch, canManage }: { batch: BatchAnswer; canManage: boolea
       {canManage ? (
         <div className={styles.actions}>
           {batch.is_recalled ? (
-            <button type="button" className={styles.action} onClick={() => resume(batch)} aria-label={`RESUME BATCH ${batch.batch_no}`}>
+            <button
+              type="button"
+              className={styles.action}
+              onClick={() => resume(batch)}
+              aria-label={`RESUME BATCH ${batch.batch_no}`}
+            >
               RESUME
             </button>
           ) : (
-            <button type="button" className={[styles.action, styles.recall].join(' ')} onClick={() => recall(batch)} aria-label={`RECALL BATCH ${batch.batch_no}`}>
+            <button
+              type="button"
+              className={[styles.action, styles.recall].join(' ')}
+              onClick={() => recall(batch)}
+              aria-label={`RECALL BATCH ${batch.batch_no}`}
+            >
               RECALL
             </button>
           )}

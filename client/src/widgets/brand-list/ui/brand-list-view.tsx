@@ -28,8 +28,24 @@ import styles from './brand-list.module.css';
 
 /** The BRAND sub-tab of the dashboard's DEVICE LIST (spec section 2). */
 export function BrandListView() {
-  const [brands, status, search, selectedId, editMode, canDelete, canManage] = useUnit([$visibleBrands, $brandListStatus, $brandSearch, $selectedBrandId, $editMode, $canDelete, $canManageBrandList]);
-  const [opened, setSearch, clickTile, toggleEdit, remove, add, detail] = useUnit([brandListOpened, brandSearchChanged, brandTileClicked, editModeToggled, deleteClicked, brandAddOpened, brandDetailOpened]);
+  const [brands, status, search, selectedId, editMode, canDelete, canManage] = useUnit([
+    $visibleBrands,
+    $brandListStatus,
+    $brandSearch,
+    $selectedBrandId,
+    $editMode,
+    $canDelete,
+    $canManageBrandList,
+  ]);
+  const [opened, setSearch, clickTile, toggleEdit, remove, add, detail] = useUnit([
+    brandListOpened,
+    brandSearchChanged,
+    brandTileClicked,
+    editModeToggled,
+    deleteClicked,
+    brandAddOpened,
+    brandDetailOpened,
+  ]);
   useEffect(() => {
     opened();
   }, [opened]);
@@ -42,25 +58,51 @@ export function BrandListView() {
       <label className={[panelKit.field, panelKit.searchField].join(' ')}>
         <span className="visually-hidden">Search brands by name</span>
         <SearchIcon size={16} className={panelKit.searchIcon} />
-        <input className={panelKit.input} type="search" placeholder="Name" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" />
+        <input
+          className={panelKit.input}
+          type="search"
+          placeholder="Name"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          autoComplete="off"
+        />
       </label>
       {canManage ? (
         <div className={styles.buttons} role="group" aria-label="Brand actions">
           <button type="button" className={styles.tool} aria-pressed={editMode} onClick={() => toggleEdit()}>
             {editMode ? 'Save' : 'Edit'}
           </button>
-          <button type="button" className={[styles.tool, styles.danger].join(' ')} disabled={!canDelete} onClick={() => remove()} title={canDelete ? 'Delete the selected brand' : 'Select a brand in edit mode to delete it'}>
+          <button
+            type="button"
+            className={[styles.tool, styles.danger].join(' ')}
+            disabled={!canDelete}
+            onClick={() => remove()}
+            title={canDelete ? 'Delete the selected brand' : 'Select a brand in edit mode to delete it'}
+          >
             Delete
           </button>
-          <button type="button" className={styles.tool} aria-disabled="true" title="Not available" onClick={(e) => e.preventDefault()}>
+          <button
+            type="button"
+            className={styles.tool}
+            aria-disabled="true"
+            title="Not available"
+            onClick={(e) => e.preventDefault()}
+          >
             <PauseIcon size={14} aria-hidden="true" /> Pause
           </button>
-          <button type="button" className={styles.tool} disabled={selectedId === null} onClick={() => selectedId !== null && detail(selectedId)}>
+          <button
+            type="button"
+            className={styles.tool}
+            disabled={selectedId === null}
+            onClick={() => selectedId !== null && detail(selectedId)}
+          >
             Detail
           </button>
         </div>
       ) : null}
-      {editMode ? <p className={panelKit.hint}>Edit mode: select a brand, then Delete or Detail. Save leaves edit mode.</p> : null}
+      {editMode ? (
+        <p className={panelKit.hint}>Edit mode: select a brand, then Delete or Detail. Save leaves edit mode.</p>
+      ) : null}
       {status === 'loading' && brands.length === 0 ? (
         <p className={panelKit.empty} role="status">
           <Spinner size={16} /> Loading brands…
@@ -73,7 +115,13 @@ export function BrandListView() {
       <ul className={styles.grid} aria-labelledby="brand-list-title" data-edit={editMode || undefined}>
         {canManage ? (
           <li>
-            <button type="button" className={[styles.tile, styles.addTile].join(' ')} onClick={() => add()} aria-label="Add brand" title="Add a brand">
+            <button
+              type="button"
+              className={[styles.tile, styles.addTile].join(' ')}
+              onClick={() => add()}
+              aria-label="Add brand"
+              title="Add a brand"
+            >
               <span className={styles.logo}>
                 <PlusIcon size={24} />
               </span>
@@ -85,14 +133,23 @@ export function BrandListView() {
         ) : null}
         {brands.map((b) => (
           <li key={b.id}>
-            <button type="button" className={styles.tile} aria-pressed={b.id === selectedId} onClick={() => clickTile(b.id)} title={b.name} data-brand={b.id}>
+            <button
+              type="button"
+              className={styles.tile}
+              aria-pressed={b.id === selectedId}
+              onClick={() => clickTile(b.id)}
+              title={b.name}
+              data-brand={b.id}
+            >
               <BrandLogo brand={b} />
               <span className={styles.name}>{b.name}</span>
             </button>
           </li>
         ))}
       </ul>
-      {status === 'ready' && brands.length === 0 ? <p className={panelKit.empty}>{search ? 'No brand matches.' : 'No brands yet.'}</p> : null}
+      {status === 'ready' && brands.length === 0 ? (
+        <p className={panelKit.empty}>{search ? 'No brand matches.' : 'No brands yet.'}</p>
+      ) : null}
       <SelectedBrand />
       <BrandFormDialog />
       <BrandDeleteDialogs />
@@ -131,7 +188,9 @@ function SelectedBrand() {
           <PlusIcon size={18} aria-hidden="true" /> Add devices to {brand.name}
         </button>
       ) : null}
-      {brand.device_count > 0 ? <LabelsActions query={{ brand: brand.id }} name={brand.name} what={`brand ${brand.name}`} /> : null}
+      {brand.device_count > 0 ? (
+        <LabelsActions query={{ brand: brand.id }} name={brand.name} what={`brand ${brand.name}`} />
+      ) : null}
       {counties.length === 0 ? (
         <p className={panelKit.empty}>No devices of this brand yet.</p>
       ) : (

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Device } from '../../../entities/device';
-import { batchNumbers, countyCardName, countyRows, filterDevices, filterTitle, geometryBounds, partnerCompanies, searchIndex, searchKey, siteRows, type ListFilters } from './dashboard-lib';
+import {
+  batchNumbers,
+  countyCardName,
+  countyRows,
+  filterDevices,
+  filterTitle,
+  geometryBounds,
+  partnerCompanies,
+  searchIndex,
+  searchKey,
+  siteRows,
+  type ListFilters,
+} from './dashboard-lib';
 
 let id = 0;
 function device(fields: Partial<Device>): Device {
@@ -68,8 +80,23 @@ describe('filter views (spec section 4 definitions)', () => {
 
 describe('search, brand, county and market partner filters', () => {
   const fleet = [
-    device({ serial: 'AB 12-X', label: 'Beach Front', brand: 1, location_id: 1, market_partners: [{ id: 7, company: 'Sun Co' }] }),
-    device({ serial: 'ZZ99', label: 'Pool  Side', brand: 2, location_id: 2, market_partners: [{ id: 8, company: 'sun co' }, { id: 9, company: 'Other' }] }),
+    device({
+      serial: 'AB 12-X',
+      label: 'Beach Front',
+      brand: 1,
+      location_id: 1,
+      market_partners: [{ id: 7, company: 'Sun Co' }],
+    }),
+    device({
+      serial: 'ZZ99',
+      label: 'Pool  Side',
+      brand: 2,
+      location_id: 2,
+      market_partners: [
+        { id: 8, company: 'sun co' },
+        { id: 9, company: 'Other' },
+      ],
+    }),
     device({ serial: 'QQ1', label: '', brand: 2, location_id: 1 }),
   ];
   const run = (f: Partial<ListFilters>) => filterDevices(fleet, { ...all, ...f }).map((d) => d.serial);
@@ -85,7 +112,9 @@ describe('search, brand, county and market partner filters', () => {
   it('gives the same answer from the precomputed search index', () => {
     const index = searchIndex(fleet);
     for (const text of ['ab12', 'poolside', 'qq', 'x']) {
-      expect(filterDevices(fleet, { ...all, search: searchKey(text) }, index)).toEqual(filterDevices(fleet, { ...all, search: searchKey(text) }));
+      expect(filterDevices(fleet, { ...all, search: searchKey(text) }, index)).toEqual(
+        filterDevices(fleet, { ...all, search: searchKey(text) }),
+      );
     }
     expect(filterDevices(fleet, { ...all, search: 'beach' }, index).map((d) => d.serial)).toEqual(['AB 12-X']);
   });
@@ -115,7 +144,15 @@ describe('county and site roll-ups', () => {
   ]);
   const fleet = [
     device({ location_id: 2, location_group: 5, is_online: true, batchNumber: 'B-7' }),
-    device({ location_id: 1, location_group: 3, is_online: false, is_warning: true, number: 2, batchNumber: 'B-2', batch2Number: 'B-10' }),
+    device({
+      location_id: 1,
+      location_group: 3,
+      is_online: false,
+      is_warning: true,
+      number: 2,
+      batchNumber: 'B-2',
+      batch2Number: 'B-10',
+    }),
     device({ location_id: 1, location_group: 3, is_online: true, number: 1, batchNumber: 'B-2' }),
     device({ location_id: 1, location_group: 4, address: 'Levee Rd, Harahan, LA', is_online: true }),
   ];

@@ -9,10 +9,24 @@ import { emptyTally, tally, type StatusTally } from '../../../entities/county';
  */
 
 /** The filter list views of spec section 2, named as the spec names them (the title is '<filter> Devices'). */
-export const FILTER_VIEWS = ['Total', 'Online', 'Offline', 'Warning', 'Maintenance', 'Synced', 'ReportList', 'Pause', 'LowBattery', 'ServiceDay'] as const;
+export const FILTER_VIEWS = [
+  'Total',
+  'Online',
+  'Offline',
+  'Warning',
+  'Maintenance',
+  'Synced',
+  'ReportList',
+  'Pause',
+  'LowBattery',
+  'ServiceDay',
+] as const;
 export type FilterView = (typeof FILTER_VIEWS)[number];
 
-type StatusFields = Pick<Device, 'is_online' | 'is_warning' | 'is_maintenance' | 'is_pause' | 'is_registration' | 'battery_percent'>;
+type StatusFields = Pick<
+  Device,
+  'is_online' | 'is_warning' | 'is_maintenance' | 'is_pause' | 'is_registration' | 'battery_percent'
+>;
 
 /** Section 4's definitions: Online = is_online, Offline = not online, Low battery = below 50 %, Synced = is_registration. */
 export const FILTER_RULES: Record<FilterView, (device: StatusFields) => boolean> = {
@@ -99,14 +113,20 @@ export function siteRows(devices: readonly Device[], county: number, batch: stri
     let row = rows.get(d.location_group);
     if (!row) {
       const name = d.address.split(',')[0]?.trim() || d.label || 'NoName';
-      rows.set(d.location_group, (row = { id: d.location_group, address: d.address, name, serials: [], numbers: new Map(), ...emptyTally() }));
+      rows.set(
+        d.location_group,
+        (row = { id: d.location_group, address: d.address, name, serials: [], numbers: new Map(), ...emptyTally() }),
+      );
     }
     tally(row, d);
     row.serials.push(d.serial);
     row.numbers.set(d.serial, d.number ?? 0);
   }
   return [...rows.values()]
-    .map(({ numbers, ...row }) => ({ ...row, serials: row.serials.sort((a, b) => (numbers.get(a)! - numbers.get(b)!) || a.localeCompare(b)) }))
+    .map(({ numbers, ...row }) => ({
+      ...row,
+      serials: row.serials.sort((a, b) => numbers.get(a)! - numbers.get(b)! || a.localeCompare(b)),
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -157,5 +177,10 @@ export function geometryBounds(geometry: { type: string; coordinates: unknown })
     } else if (Array.isArray(c)) for (const inner of c) visit(inner);
   };
   visit(geometry.coordinates);
-  return Number.isFinite(west) ? [[west, south], [east, north]] : null;
+  return Number.isFinite(west)
+    ? [
+        [west, south],
+        [east, north],
+      ]
+    : null;
 }

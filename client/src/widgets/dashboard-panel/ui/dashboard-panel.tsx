@@ -1,7 +1,19 @@
 import { useUnit } from 'effector-react';
 import type { ReactNode } from 'react';
 import { ChevronIcon, Panel, tabPanelProps, Tabs, type TabItem } from '../../../shared/ui';
-import { $collapsed, $countyNames, $filterView, $isMarketPartner, $selectedCounty, $tab, collapseToggled, countyCleared, filterViewClosed, tabSelected, type DashboardTab } from '../model';
+import {
+  $collapsed,
+  $countyNames,
+  $filterView,
+  $isMarketPartner,
+  $selectedCounty,
+  $tab,
+  collapseToggled,
+  countyCleared,
+  filterViewClosed,
+  tabSelected,
+  type DashboardTab,
+} from '../model';
 import { DeviceListTab } from './device-list-tab';
 import { FilterList } from './filter-list';
 import { OverviewTab } from './overview-tab';
@@ -48,7 +60,11 @@ export function DashboardPanel({ slots }: { slots: DashboardSlots }) {
   ]);
   const tabs = marketPartner ? ALL_TABS.filter((t) => t.key !== 'subscriptions') : ALL_TABS;
   return (
-    <Panel className={[styles.panel, collapsed ? styles.collapsed : ''].join(' ')} aria-labelledby="dashboard-title" data-testid="dashboard-panel">
+    <Panel
+      className={[styles.panel, collapsed ? styles.collapsed : ''].join(' ')}
+      aria-labelledby="dashboard-title"
+      data-testid="dashboard-panel"
+    >
       <header className={styles.header}>
         <h2 id="dashboard-title" className={styles.title}>
           Dashboard

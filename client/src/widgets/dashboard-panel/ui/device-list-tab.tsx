@@ -59,7 +59,17 @@ function Counts({ row }: { row: StatusTally }) {
   );
 }
 
-function CountyCards({ rows, selected, onSelect, onDrill }: { rows: readonly CountyRow[]; selected: number | null; onSelect: (id: number) => void; onDrill?: (id: number) => void }) {
+function CountyCards({
+  rows,
+  selected,
+  onSelect,
+  onDrill,
+}: {
+  rows: readonly CountyRow[];
+  selected: number | null;
+  onSelect: (id: number) => void;
+  onDrill?: (id: number) => void;
+}) {
   if (rows.length === 0) return <p className={styles.empty}>No devices in any county.</p>;
   return (
     <ul className={styles.cards} aria-label="Counties">
@@ -89,8 +99,24 @@ function CountyCards({ rows, selected, onSelect, onDrill }: { rows: readonly Cou
 }
 
 function CountyView() {
-  const [rows, selected, drill, sites, names, batches, batch, canAdd] = useUnit([$countyRows, $selectedCounty, $drillCounty, $siteRows, $countyNames, $batchOptions, $batchFilter, $canAddDevice]);
-  const [select, drillIn, back, setBatch, openDevice, addDevice] = useUnit([countyClicked, countyDrilledIn, drillBackClicked, batchFilterChanged, deviceCardClicked, addDeviceOpened]);
+  const [rows, selected, drill, sites, names, batches, batch, canAdd] = useUnit([
+    $countyRows,
+    $selectedCounty,
+    $drillCounty,
+    $siteRows,
+    $countyNames,
+    $batchOptions,
+    $batchFilter,
+    $canAddDevice,
+  ]);
+  const [select, drillIn, back, setBatch, openDevice, addDevice] = useUnit([
+    countyClicked,
+    countyDrilledIn,
+    drillBackClicked,
+    batchFilterChanged,
+    deviceCardClicked,
+    addDeviceOpened,
+  ]);
   if (drill !== null) {
     return (
       <div className={styles.subView}>
@@ -99,14 +125,17 @@ function CountyView() {
             <ArrowLeftIcon size={18} />
           </button>
           <h3 className={styles.listTitle}>{names.get(drill) ?? 'County'}</h3>
-          <span className={styles.listCount}>
-            {plural(sites.length, 'site')}
-          </span>
+          <span className={styles.listCount}>{plural(sites.length, 'site')}</span>
         </div>
         <ul className={styles.cards} aria-label="Device groups">
           {sites.map((site) => (
             <li key={site.id}>
-              <button type="button" className={styles.countyCard} onClick={() => openDevice(site.serials[0]!)} data-site={site.id}>
+              <button
+                type="button"
+                className={styles.countyCard}
+                onClick={() => openDevice(site.serials[0]!)}
+                data-site={site.id}
+              >
                 <span className={styles.countyName}>{site.name}</span>
                 <span className={styles.siteAddress}>{site.address}</span>
                 <Counts row={site} />
@@ -133,20 +162,34 @@ function CountyView() {
           </select>
         </label>
         {canAdd ? (
-          <button type="button" className={styles.addButton} onClick={() => addDevice()} aria-label="Add device" title="Add a device">
+          <button
+            type="button"
+            className={styles.addButton}
+            onClick={() => addDevice()}
+            aria-label="Add device"
+            title="Add a device"
+          >
             <PlusIcon size={18} />
             <span aria-hidden="true">Add device</span>
           </button>
         ) : null}
       </div>
-      <p className={styles.hint}>Select a county to see it on the map and in the overview; double-click it (or Show sites) for its sites.</p>
+      <p className={styles.hint}>
+        Select a county to see it on the map and in the overview; double-click it (or Show sites) for its sites.
+      </p>
       <CountyCards rows={rows} selected={selected} onSelect={select} onDrill={drillIn} />
     </div>
   );
 }
 
 function PartnerView() {
-  const [companies, search, selected, counties, county] = useUnit([$visiblePartners, $partnerSearch, $selectedPartner, $partnerCountyRows, $selectedCounty]);
+  const [companies, search, selected, counties, county] = useUnit([
+    $visiblePartners,
+    $partnerSearch,
+    $selectedPartner,
+    $partnerCountyRows,
+    $selectedCounty,
+  ]);
   const [setSearch, pick, selectCounty] = useUnit([partnerSearchChanged, partnerClicked, countyClicked]);
   const company = companies.find((c) => c.key === selected);
   return (
@@ -154,7 +197,14 @@ function PartnerView() {
       <label className={[styles.field, styles.searchField].join(' ')}>
         <span className="visually-hidden">Search companies</span>
         <SearchIcon size={16} className={styles.searchIcon} />
-        <input className={styles.input} type="search" placeholder="Company" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" />
+        <input
+          className={styles.input}
+          type="search"
+          placeholder="Company"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          autoComplete="off"
+        />
       </label>
       {companies.length === 0 ? <p className={styles.empty}>No market partners.</p> : null}
       <ul className={styles.cards} aria-label="Market partners">

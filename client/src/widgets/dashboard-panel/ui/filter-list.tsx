@@ -25,7 +25,6 @@ import { DEVICE_CARD_HEIGHT, DeviceCard } from './device-card';
 import { PartnerSelect } from './partner-select';
 import styles from './dashboard-panel.module.css';
 
-
 /** The filter list view: '<filter> Devices' with search, Brand, County and Market Partner filters. */
 export function FilterList() {
   const [view, devices, search, brand, county, partners, brands, counties, companies, selected] = useUnit([
@@ -40,7 +39,14 @@ export function FilterList() {
     $partnerCompanies,
     $selectedSerial,
   ]);
-  const [close, setSearch, setBrand, setCounty, setPartners, open] = useUnit([filterViewClosed, searchChanged, brandFilterChanged, countyFilterChanged, partnerFilterChanged, deviceCardClicked]);
+  const [close, setSearch, setBrand, setCounty, setPartners, open] = useUnit([
+    filterViewClosed,
+    searchChanged,
+    brandFilterChanged,
+    countyFilterChanged,
+    partnerFilterChanged,
+    deviceCardClicked,
+  ]);
   // The full device answers load when the first list opens (the map itself draws from the pin feed).
   const listStatus = useUnit($devicesStatus);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -57,12 +63,24 @@ export function FilterList() {
           {filterTitle(view)}
         </h3>
         {listStatus === 'ready' ? (
-          <span className={styles.listCount} role="status" aria-live="polite" data-testid="filter-count" data-count={devices.length}>
+          <span
+            className={styles.listCount}
+            role="status"
+            aria-live="polite"
+            data-testid="filter-count"
+            data-count={devices.length}
+          >
             {plural(devices.length, 'device')}
           </span>
         ) : (
           <span className={styles.listCount} role="status" aria-live="polite">
-            {listStatus === 'failed' ? 'The devices could not be loaded.' : <><Spinner size={14} /> Loading devices…</>}
+            {listStatus === 'failed' ? (
+              'The devices could not be loaded.'
+            ) : (
+              <>
+                <Spinner size={14} /> Loading devices…
+              </>
+            )}
           </span>
         )}
       </div>
@@ -70,11 +88,22 @@ export function FilterList() {
         <label className={[styles.field, styles.searchField].join(' ')}>
           <span className="visually-hidden">Name or Serial</span>
           <SearchIcon size={16} className={styles.searchIcon} />
-          <input className={styles.input} type="search" placeholder="Name or Serial" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" />
+          <input
+            className={styles.input}
+            type="search"
+            placeholder="Name or Serial"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            autoComplete="off"
+          />
         </label>
         <label className={styles.field}>
           <span className={styles.fieldLabel}>Brand</span>
-          <select className={styles.select} value={brand ?? ''} onChange={(e) => setBrand(e.target.value ? Number(e.target.value) : null)}>
+          <select
+            className={styles.select}
+            value={brand ?? ''}
+            onChange={(e) => setBrand(e.target.value ? Number(e.target.value) : null)}
+          >
             <option value="">All</option>
             {brands.map((b) => (
               <option key={b.id} value={b.id}>
@@ -85,7 +114,11 @@ export function FilterList() {
         </label>
         <label className={styles.field}>
           <span className={styles.fieldLabel}>County</span>
-          <select className={styles.select} value={county ?? ''} onChange={(e) => setCounty(e.target.value ? Number(e.target.value) : null)}>
+          <select
+            className={styles.select}
+            value={county ?? ''}
+            onChange={(e) => setCounty(e.target.value ? Number(e.target.value) : null)}
+          >
             <option value="">All</option>
             {counties.map((c) => (
               <option key={c.id} value={c.id}>

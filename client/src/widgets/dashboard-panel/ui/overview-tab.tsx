@@ -1,6 +1,14 @@
 import { useUnit } from 'effector-react';
 import type { ReactNode } from 'react';
-import { $countyOverview, $countyOverviewFailed, $overview, $overviewFailed, countyOverviewRequested, overviewRequested, type Overview } from '../../../entities/overview';
+import {
+  $countyOverview,
+  $countyOverviewFailed,
+  $overview,
+  $overviewFailed,
+  countyOverviewRequested,
+  overviewRequested,
+  type Overview,
+} from '../../../entities/overview';
 import { $accessLevel } from '../../../entities/session';
 import { formatNumber } from '../../../shared/lib';
 import { AlertIcon, BatteryIcon, ExternalIcon, LinkButton, PauseIcon, PinIcon, TruckIcon } from '../../../shared/ui';
@@ -10,11 +18,26 @@ import styles from './dashboard-panel.module.css';
 
 const count = (o: Overview, field: string) => formatNumber(Number(o[field] ?? 0));
 
-type TileProps = { label: string; value: string; tone?: string; icon?: ReactNode; onClick: () => void; hint?: string; caption?: string; testId?: string };
+type TileProps = {
+  label: string;
+  value: string;
+  tone?: string;
+  icon?: ReactNode;
+  onClick: () => void;
+  hint?: string;
+  caption?: string;
+  testId?: string;
+};
 
 function Tile({ label, value, tone, icon, onClick, hint, caption, testId }: TileProps) {
   return (
-    <button type="button" className={[styles.tile, tone ? styles[tone] : ''].join(' ')} onClick={onClick} title={hint} data-testid={testId}>
+    <button
+      type="button"
+      className={[styles.tile, tone ? styles[tone] : ''].join(' ')}
+      onClick={onClick}
+      title={hint}
+      data-testid={testId}
+    >
       <span className={styles.tileLabel}>
         {icon}
         {label}
@@ -43,10 +66,21 @@ function Skeleton() {
  * Report and Custom Report tiles, for the whole scope or the selected county. Counts arrive by push.
  */
 export function OverviewTab() {
-  const [overall, countyOverview, county, open, selectTab] = useUnit([$overview, $countyOverview, $selectedCounty, filterViewOpened, tabSelected]);
+  const [overall, countyOverview, county, open, selectTab] = useUnit([
+    $overview,
+    $countyOverview,
+    $selectedCounty,
+    filterViewOpened,
+    tabSelected,
+  ]);
   // Clients see no crews or plans (the server answers 403): the tile is for distributors and partners.
   const canPlan = useUnit($accessLevel) !== 'client';
-  const [overallFailed, countyFailed, retryOverall, retryCounty] = useUnit([$overviewFailed, $countyOverviewFailed, overviewRequested, countyOverviewRequested]);
+  const [overallFailed, countyFailed, retryOverall, retryCounty] = useUnit([
+    $overviewFailed,
+    $countyOverviewFailed,
+    overviewRequested,
+    countyOverviewRequested,
+  ]);
   const o = county !== null ? countyOverview : overall;
   const failed = county !== null ? countyFailed : overallFailed;
   if (!o && failed) {
@@ -71,18 +105,57 @@ export function OverviewTab() {
             <span className={styles.tileValue}>{count(o, 'total_devices')}</span>
           </button>
           <span className={styles.tileSplit}>
-            <button type="button" className={[styles.split, styles.online].join(' ')} onClick={view('Online')} data-testid="tile-online">
+            <button
+              type="button"
+              className={[styles.split, styles.online].join(' ')}
+              onClick={view('Online')}
+              data-testid="tile-online"
+            >
               Online {count(o, 'online_devices')}
             </button>
-            <button type="button" className={[styles.split, styles.offline].join(' ')} onClick={view('Offline')} data-testid="tile-offline">
+            <button
+              type="button"
+              className={[styles.split, styles.offline].join(' ')}
+              onClick={view('Offline')}
+              data-testid="tile-offline"
+            >
               Offline {count(o, 'offline_devices')}
             </button>
           </span>
         </div>
-        <Tile label="Battery" value={count(o, 'low_battery_devices')} tone="warning" icon={<BatteryIcon size={16} />} onClick={view('LowBattery')} caption="below 50 %" testId="tile-battery" />
-        <Tile label="Synced" value={count(o, 'totalIsRegistration')} tone="registering" onClick={view('Synced')} caption="in registration" testId="tile-synced" />
-        <Tile label="Paused" value={count(o, 'pause_devices')} tone="paused" icon={<PauseIcon size={16} />} onClick={view('Pause')} testId="tile-paused" />
-        <Tile label="Warning" value={count(o, 'warning_devices')} tone="warningStrong" icon={<AlertIcon size={16} />} onClick={view('Warning')} testId="tile-warning" />
+        <Tile
+          label="Battery"
+          value={count(o, 'low_battery_devices')}
+          tone="warning"
+          icon={<BatteryIcon size={16} />}
+          onClick={view('LowBattery')}
+          caption="below 50 %"
+          testId="tile-battery"
+        />
+        <Tile
+          label="Synced"
+          value={count(o, 'totalIsRegistration')}
+          tone="registering"
+          onClick={view('Synced')}
+          caption="in registration"
+          testId="tile-synced"
+        />
+        <Tile
+          label="Paused"
+          value={count(o, 'pause_devices')}
+          tone="paused"
+          icon={<PauseIcon size={16} />}
+          onClick={view('Pause')}
+          testId="tile-paused"
+        />
+        <Tile
+          label="Warning"
+          value={count(o, 'warning_devices')}
+          tone="warningStrong"
+          icon={<AlertIcon size={16} />}
+          onClick={view('Warning')}
+          testId="tile-warning"
+        />
         <div className={[styles.tile, styles.maintenanceTile].join(' ')}>
           <a className={styles.tileMain} href="/maintenance-result" target="_blank" rel="noopener" data-testid="tile-maintenance">
             <span className={styles.tileLabel}>

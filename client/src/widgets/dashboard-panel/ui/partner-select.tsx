@@ -23,7 +23,13 @@ export function PartnerSelect({ companies, selected, onChange }: Props) {
   }, [open]);
 
   const none = companies.length === 0;
-  const label = none ? 'No Partners' : selected.length === 0 ? 'All' : selected.length === 1 ? (companies.find((c) => c.key === selected[0])?.company ?? '1 selected') : `${selected.length} selected`;
+  const label = none
+    ? 'No Partners'
+    : selected.length === 0
+      ? 'All'
+      : selected.length === 1
+        ? (companies.find((c) => c.key === selected[0])?.company ?? '1 selected')
+        : `${selected.length} selected`;
   const toggle = (key: string) => onChange(selected.includes(key) ? selected.filter((k) => k !== key) : [...selected, key]);
   return (
     <div

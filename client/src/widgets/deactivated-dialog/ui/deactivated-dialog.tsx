@@ -23,13 +23,10 @@ export function DeactivatedDialog() {
         </Button>
       }
     >
+      <p>Your account has been deactivated because your invoice is {INVOICE_OVERDUE_DEACTIVATION_DAYS} days over its due date.</p>
       <p>
-        Your account has been deactivated because your invoice is {INVOICE_OVERDUE_DEACTIVATION_DAYS} days over its due
-        date.
-      </p>
-      <p>
-        Please pay the invoice sent to you by our payment provider. Your account will be re-activated automatically once
-        the payment has been received.
+        Please pay the invoice sent to you by our payment provider. Your account will be re-activated automatically once the
+        payment has been received.
       </p>
       <p>If you have any questions, please contact our support team.</p>
     </Dialog>

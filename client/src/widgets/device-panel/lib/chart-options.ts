@@ -11,7 +11,10 @@ import { siteWallMs } from './panel-lib';
 export function dispensingChartOptions(categories: string[]): ChartOptions {
   return {
     xaxis: { categories },
-    yaxis: [{ title: { text: 'Dispensed' }, min: 0, forceNiceScale: true }, { opposite: true, title: { text: 'Fluid level' }, min: 0 }],
+    yaxis: [
+      { title: { text: 'Dispensed' }, min: 0, forceNiceScale: true },
+      { opposite: true, title: { text: 'Fluid level' }, min: 0 },
+    ],
     colors: [CHART_COLORS.primary, CHART_COLORS.warning],
     stroke: { width: [0, 2] },
     legend: { position: 'top' },
@@ -61,7 +64,14 @@ export function batteryChartOptions(low: boolean, span?: { from: number; to: num
   const axis = months && months.tickAmount >= MONTH_TICKS_FROM ? months : null;
   return {
     xaxis: axis
-      ? { type: 'numeric', min: axis.min, max: axis.max, tickAmount: axis.tickAmount, labels: { formatter: (v: string) => axis.label(Number(v)), hideOverlappingLabels: false }, tooltip: { enabled: false } }
+      ? {
+          type: 'numeric',
+          min: axis.min,
+          max: axis.max,
+          tickAmount: axis.tickAmount,
+          labels: { formatter: (v: string) => axis.label(Number(v)), hideOverlappingLabels: false },
+          tooltip: { enabled: false },
+        }
       : { type: 'datetime', labels: { datetimeUTC: true } },
     yaxis: { min: 0, max: 100, tickAmount: 10, labels: { formatter: (v: number) => `${Math.round(v)}%` } },
     colors: [low ? CHART_COLORS.danger : CHART_COLORS.success],
@@ -79,10 +89,19 @@ export function batterySpan(series: ReturnType<typeof batterySeries>): { from: n
 
 /** The battery points as the chart draws them: the site's wall clock, the state of charge. */
 export function batterySeries(points: readonly BatteryLogPoint[], timeZone: string | null | undefined) {
-  return [{ name: 'Battery SOC (%)', data: points.map((p) => ({ x: siteWallMs(Date.parse(p.update_on), timeZone), y: p.battery_percent })) }];
+  return [
+    {
+      name: 'Battery SOC (%)',
+      data: points.map((p) => ({ x: siteWallMs(Date.parse(p.update_on), timeZone), y: p.battery_percent })),
+    },
+  ];
 }
 
 /** A day's data usage per hour (SIM Management). */
 export function hourlyUsageChartOptions(hours: string[]): ChartOptions {
-  return { xaxis: { categories: hours, labels: { rotate: 0, hideOverlappingLabels: true } }, colors: [CHART_COLORS.primary], legend: { show: false } };
+  return {
+    xaxis: { categories: hours, labels: { rotate: 0, hideOverlappingLabels: true } },
+    colors: [CHART_COLORS.primary],
+    legend: { show: false },
+  };
 }

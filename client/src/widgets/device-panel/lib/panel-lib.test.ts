@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { batteryPlaceholder, cardName, batteryTitle, formatDeviceClock, menuBadge, menuBadgeWarnings, pageCount, pageOf, panelSiteName, pendingIndicators, toggleConfirmation, twoDigits, updateAfterText, wholeNumberProblem } from './panel-lib';
+import {
+  batteryPlaceholder,
+  cardName,
+  batteryTitle,
+  formatDeviceClock,
+  menuBadge,
+  menuBadgeWarnings,
+  pageCount,
+  pageOf,
+  panelSiteName,
+  pendingIndicators,
+  toggleConfirmation,
+  twoDigits,
+  updateAfterText,
+  wholeNumberProblem,
+} from './panel-lib';
 
 describe('device panel rules', () => {
   it('shows the device clock in the site zone like 5 Jan 2024 3:04 PM', () => {
@@ -25,7 +40,11 @@ describe('device panel rules', () => {
   });
 
   it('maps pending flags to ACTIVATION, REBOOT and RENTAL', () => {
-    expect(pendingIndicators({ activation_changed: true, rental_changed: true, others: true })).toEqual(['ACTIVATION', 'REBOOT', 'RENTAL']);
+    expect(pendingIndicators({ activation_changed: true, rental_changed: true, others: true })).toEqual([
+      'ACTIVATION',
+      'REBOOT',
+      'RENTAL',
+    ]);
     expect(pendingIndicators({ activation_changed: false, rental_changed: false, others: true })).toEqual(['REBOOT']);
     expect(pendingIndicators(null)).toEqual([]);
     expect(updateAfterText('2024-01-05T21:04:00Z', 'America/Chicago')).toBe('Update after 5 Jan 2024 3:04 PM');
@@ -39,7 +58,10 @@ describe('device panel rules', () => {
     expect(menuBadge('battery', ['BATTERY'])).toBe(true);
     expect(menuBadge('sim', ['BATTERY', 'FAILED_REQUEST'])).toBe(false);
     // The badge says which warnings, in words.
-    expect(menuBadgeWarnings('dashboard', ['PUMP_SENSOR', 'BATTERY', 'RIGHT_PUMP_VOLUME'])).toEqual(['Pump sensor fault', 'Right pump fluid low']);
+    expect(menuBadgeWarnings('dashboard', ['PUMP_SENSOR', 'BATTERY', 'RIGHT_PUMP_VOLUME'])).toEqual([
+      'Pump sensor fault',
+      'Right pump fluid low',
+    ]);
   });
 
   it('pages the daily chart 6 hours at a time', () => {

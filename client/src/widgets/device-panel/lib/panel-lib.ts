@@ -1,4 +1,13 @@
-import { cutText, LABEL_CUT, localDateOf, siteTimeZone, toZonedIso, warningText, type PendingFlags, type WarningCode } from '@fleet/shared';
+import {
+  cutText,
+  LABEL_CUT,
+  localDateOf,
+  siteTimeZone,
+  toZonedIso,
+  warningText,
+  type PendingFlags,
+  type WarningCode,
+} from '@fleet/shared';
 
 /**
  * Pure rules of the device management panel (spec section 2 and 9), kept apart from the components so
@@ -6,7 +15,12 @@ import { cutText, LABEL_CUT, localDateOf, siteTimeZone, toZonedIso, warningText,
  */
 export type PanelSection = 'dashboard' | 'management' | 'subscription' | 'sim' | 'battery';
 
-export type MenuItem = { key: PanelSection | 'showcase' | 'schedule' | 'audience'; label: string; disabled?: boolean; operatorsOnly?: boolean };
+export type MenuItem = {
+  key: PanelSection | 'showcase' | 'schedule' | 'audience';
+  label: string;
+  disabled?: boolean;
+  operatorsOnly?: boolean;
+};
 
 /**
  * The side menu, in the spec's order; Content Showcase, Content Schedule and Audience Rating are disabled.
@@ -55,7 +69,15 @@ export const twoDigits = (n: number | null | undefined) => (n == null ? '--' : S
 export function formatDeviceClock(ms: number, timeZone: string | null | undefined): string {
   const zone = timeZone && isZone(timeZone) ? timeZone : 'UTC';
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      hour12: true,
+    })
       .formatToParts(ms)
       .map((p) => [p.type, p.value]),
   ) as Record<string, string>;
@@ -74,7 +96,11 @@ function isZone(zone: string): boolean {
 /** Pending indicators of the control panel (spec section 2): ACTIVATION, REBOOT (other settings), RENTAL. */
 export function pendingIndicators(flags: PendingFlags | null | undefined): string[] {
   if (!flags) return [];
-  return [flags.activation_changed ? 'ACTIVATION' : null, flags.others ? 'REBOOT' : null, flags.rental_changed ? 'RENTAL' : null].filter((x): x is string => x !== null);
+  return [
+    flags.activation_changed ? 'ACTIVATION' : null,
+    flags.others ? 'REBOOT' : null,
+    flags.rental_changed ? 'RENTAL' : null,
+  ].filter((x): x is string => x !== null);
 }
 
 /** 'Update after {time}' (spec section 4), in the site's time zone; null when no wake-up is known. */
@@ -165,7 +191,8 @@ export function pageHours(rows: readonly Point[], page: number, size = HOURS_PER
 }
 
 /** Battery panel title (spec section 2). */
-export const batteryTitle = (warnings: readonly string[]) => (warnings.includes('BATTERY') ? 'Low Battery Power' : 'Battery Power');
+export const batteryTitle = (warnings: readonly string[]) =>
+  warnings.includes('BATTERY') ? 'Low Battery Power' : 'Battery Power';
 
 /** Battery chart text instead of the chart (spec section 2). */
 export function batteryPlaceholder(status: 'idle' | 'loading' | 'ready' | 'failed', points: number): string | null {
@@ -184,11 +211,20 @@ export type Confirmation = { title: string; body: string };
  */
 export function toggleConfirmation(kind: ToggleKind, value: boolean): Confirmation | null {
   if (kind === 'active' && !value)
-    return { title: 'Deactivate Device?', body: 'The device stops dispensing after its next wake-up, until it is activated again.' };
+    return {
+      title: 'Deactivate Device?',
+      body: 'The device stops dispensing after its next wake-up, until it is activated again.',
+    };
   if (kind === 'maintenance' && value)
-    return { title: 'Turn On Maintenance?', body: 'The device goes into maintenance after its next wake-up: it does not dispense to its users until maintenance is turned off.' };
+    return {
+      title: 'Turn On Maintenance?',
+      body: 'The device goes into maintenance after its next wake-up: it does not dispense to its users until maintenance is turned off.',
+    };
   if (kind === 'vandalism' && value)
-    return { title: 'Turn On Anti vandalism?', body: 'After its next wake-up the device refuses users who ask for more than the Max shots within the Interval set under Device Management.' };
+    return {
+      title: 'Turn On Anti vandalism?',
+      body: 'After its next wake-up the device refuses users who ask for more than the Max shots within the Interval set under Device Management.',
+    };
   return null;
 }
 
@@ -198,6 +234,7 @@ export function toggleConfirmation(kind: ToggleKind, value: boolean): Confirmati
  */
 export function wholeNumberProblem(label: string, raw: string, min: number, max: number): string | null {
   const value = raw.trim() === '' ? NaN : Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) return `${label}: enter a whole number from ${min} to ${max}. Nothing is saved until then.`;
+  if (!Number.isInteger(value) || value < min || value > max)
+    return `${label}: enter a whole number from ${min} to ${max}. Nothing is saved until then.`;
   return null;
 }

@@ -16,12 +16,14 @@ export function BatterySection({ device }: { device: PanelDevice }) {
   return (
     <Card aria-labelledby="battery-title">
       <CardHead>
-        <CardTitle id="battery-title">
-          {title}
-        </CardTitle>
+        <CardTitle id="battery-title">{title}</CardTitle>
       </CardHead>
       <div className={styles.batteryNow}>
-        <span className={[styles.batteryImage, low ? styles.batteryLow : ''].join(' ')} role="img" aria-label={low ? 'Low battery' : 'Battery'}>
+        <span
+          className={[styles.batteryImage, low ? styles.batteryLow : ''].join(' ')}
+          role="img"
+          aria-label={low ? 'Low battery' : 'Battery'}
+        >
           <BatteryIcon size={56} />
         </span>
         <div>

@@ -18,11 +18,25 @@ export function ControlDialog() {
     if (resultSeq !== null) displayed(resultSeq);
   }, [resultSeq, displayed]);
   if (!notice) return null;
-  const tone = notice.phase === 'danger' ? styles.noticeDanger : notice.phase === 'success' ? styles.noticeSuccess : styles.noticeLoading;
+  const tone =
+    notice.phase === 'danger' ? styles.noticeDanger : notice.phase === 'success' ? styles.noticeSuccess : styles.noticeLoading;
   return (
-    <div className={[styles.notice, tone].join(' ')} role="dialog" aria-modal="false" aria-labelledby={titleId} data-testid="control-dialog" data-phase={notice.phase}>
+    <div
+      className={[styles.notice, tone].join(' ')}
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby={titleId}
+      data-testid="control-dialog"
+      data-phase={notice.phase}
+    >
       <span className={styles.noticeIcon} aria-hidden="true">
-        {notice.phase === 'loading' ? <Spinner size={18} /> : notice.phase === 'danger' ? <AlertIcon size={18} /> : <CheckIcon size={18} />}
+        {notice.phase === 'loading' ? (
+          <Spinner size={18} />
+        ) : notice.phase === 'danger' ? (
+          <AlertIcon size={18} />
+        ) : (
+          <CheckIcon size={18} />
+        )}
       </span>
       <span id={titleId} role={notice.phase === 'danger' ? 'alert' : 'status'}>
         {notice.text}

@@ -3,10 +3,35 @@ import dayjs from 'dayjs';
 import { useUnit } from 'effector-react';
 import { useMemo, useState } from 'react';
 import { $now } from '../../../shared/lib';
-import { Button, Card, CardHead, CardTitle, Chart, ConfirmDialog, LinkButton, SectionTitle, Segmented, SwitchButton } from '../../../shared/ui';
+import {
+  Button,
+  Card,
+  CardHead,
+  CardTitle,
+  Chart,
+  ConfirmDialog,
+  LinkButton,
+  SectionTitle,
+  Segmented,
+  SwitchButton,
+} from '../../../shared/ui';
 import { $optimistic, $runningAction, deviceActionFx, toggleShown } from '../controls.model';
 import { dispensingChartOptions } from '../lib/chart-options';
-import { AREAS, latestPage, pageCount, pageHours, pageOf, pendingIndicators, settingName, siteDateTime, siteToday, toggleConfirmation, updateAfterText, type Confirmation, type ToggleKind } from '../lib/panel-lib';
+import {
+  AREAS,
+  latestPage,
+  pageCount,
+  pageHours,
+  pageOf,
+  pendingIndicators,
+  settingName,
+  siteDateTime,
+  siteToday,
+  toggleConfirmation,
+  updateAfterText,
+  type Confirmation,
+  type ToggleKind,
+} from '../lib/panel-lib';
 import { sectionSelected, type PanelDevice } from '../model';
 import { $analyticsQuery, analyticsQueryChanged, analyticsReset, pumpLog, resolvedDate } from '../telemetry.model';
 import { PendingChips } from './pending-chips';
@@ -52,7 +77,11 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
   const rows = log?.dispensingDatas ?? [];
   const daily = query.dateType === 'DAILY';
   const pages = daily ? pageCount(rows.length) : 1;
-  const page = !daily ? 0 : picked?.key === queryKey ? Math.min(picked.page, pages - 1) : latestPage(rows, log?.remainDatas ?? [], now);
+  const page = !daily
+    ? 0
+    : picked?.key === queryKey
+      ? Math.min(picked.page, pages - 1)
+      : latestPage(rows, log?.remainDatas ?? [], now);
   const setPage = (p: number) => setPicked({ key: queryKey, page: p });
   const shown = daily ? pageOf(rows, page) : rows;
   const remain = daily ? pageOf(log?.remainDatas ?? [], page) : (log?.remainDatas ?? []);
@@ -65,16 +94,29 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
   return (
     <Card aria-labelledby="analytics-title">
       <CardHead>
-        <CardTitle id="analytics-title">
-          Dispensing
-        </CardTitle>
-        <Segmented label="Pump" options={pumps.map((p) => ({ value: p.pump, label: `${p.side}: ${p.type === 'Unspecified' ? 'NONE' : p.type}` }))} value={query.pump} onChange={(pump) => change({ pump })} />
+        <CardTitle id="analytics-title">Dispensing</CardTitle>
+        <Segmented
+          label="Pump"
+          options={pumps.map((p) => ({ value: p.pump, label: `${p.side}: ${p.type === 'Unspecified' ? 'NONE' : p.type}` }))}
+          value={query.pump}
+          onChange={(pump) => change({ pump })}
+        />
       </CardHead>
       <div className={sectionStyles.formRow}>
-        <Segmented label="Period" options={DATE_TYPES.map((t) => ({ value: t, label: t }))} value={query.dateType} onChange={(dateType) => change({ dateType })} />
+        <Segmented
+          label="Period"
+          options={DATE_TYPES.map((t) => ({ value: t, label: t }))}
+          value={query.dateType}
+          onChange={(dateType) => change({ dateType })}
+        />
         <label className={sectionStyles.field}>
           <span>{query.dateType === 'DAILY' ? 'Day' : 'Until'}</span>
-          <input type="date" value={date} max={today} onChange={(e) => e.target.value && change({ date: e.target.value === today ? '' : e.target.value })} />
+          <input
+            type="date"
+            value={date}
+            max={today}
+            onChange={(e) => e.target.value && change({ date: e.target.value === today ? '' : e.target.value })}
+          />
         </label>
         <label className={sectionStyles.field}>
           <span>Area</span>
@@ -95,7 +137,8 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
             {formatNumber(total)}
           </strong>
           <span className={sectionStyles.statNote}>
-            Left {formatNumber(log?.total_left_pump_dispensation ?? 0)} · Right {formatNumber(log?.total_right_pump_dispensation ?? 0)}
+            Left {formatNumber(log?.total_left_pump_dispensation ?? 0)} · Right{' '}
+            {formatNumber(log?.total_right_pump_dispensation ?? 0)}
           </span>
         </div>
         <div>
@@ -104,7 +147,12 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
             {formatNumber(remainingTsp(volume), 1)} tsp
           </strong>
           {operator ? (
-            <Button variant="secondary" className={sectionStyles.smallButton} onClick={() => setConfirmReset(true)} loading={acting}>
+            <Button
+              variant="secondary"
+              className={sectionStyles.smallButton}
+              onClick={() => setConfirmReset(true)}
+              loading={acting}
+            >
               RESET tsp
             </Button>
           ) : null}
@@ -122,11 +170,21 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
       />
       {daily && pages > 1 ? (
         <div className={styles.pager}>
-          <Button variant="secondary" className={sectionStyles.smallButton} disabled={page === 0} onClick={() => setPage(page - 1)}>
+          <Button
+            variant="secondary"
+            className={sectionStyles.smallButton}
+            disabled={page === 0}
+            onClick={() => setPage(page - 1)}
+          >
             Earlier
           </Button>
           <span data-testid="analytics-window">{pageHours(rows, page)}</span>
-          <Button variant="secondary" className={sectionStyles.smallButton} disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
+          <Button
+            variant="secondary"
+            className={sectionStyles.smallButton}
+            disabled={page >= pages - 1}
+            onClick={() => setPage(page + 1)}
+          >
             Later
           </Button>
         </div>
@@ -140,7 +198,9 @@ function Analytics({ device, operator }: { device: PanelDevice; operator: boolea
           act({ serial: device.serial, kind: 'resetMl', pump: query.pump });
         }}
       >
-        <p>The remaining amount of the {query.pump === 1 ? 'left' : 'right'} pump goes back to a full reservoir (after a refill).</p>
+        <p>
+          The remaining amount of the {query.pump === 1 ? 'left' : 'right'} pump goes back to a full reservoir (after a refill).
+        </p>
       </ConfirmDialog>
     </Card>
   );
@@ -177,17 +237,27 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
   return (
     <Card aria-labelledby="controls-title">
       <CardHead>
-        <CardTitle id="controls-title">
-          Device control
-        </CardTitle>
+        <CardTitle id="controls-title">Device control</CardTitle>
         <PendingChips device={device} />
       </CardHead>
       {updateAfter ? <p className={sectionStyles.updateAfter}>{updateAfter}</p> : null}
       <div className={styles.toggles}>
-        <SwitchButton dimWhenOff={false} pressed={rentalOn} disabled={disabled} title={why} onClick={() => (rentalOn ? setConfirm('rental') : select('subscription'))}>
+        <SwitchButton
+          dimWhenOff={false}
+          pressed={rentalOn}
+          disabled={disabled}
+          title={why}
+          onClick={() => (rentalOn ? setConfirm('rental') : select('subscription'))}
+        >
           Rental Plan
         </SwitchButton>
-        <SwitchButton dimWhenOff={false} pressed={shown.maintenance} disabled={disabled} title={why} onClick={() => toggle('maintenance', !shown.maintenance)}>
+        <SwitchButton
+          dimWhenOff={false}
+          pressed={shown.maintenance}
+          disabled={disabled}
+          title={why}
+          onClick={() => toggle('maintenance', !shown.maintenance)}
+        >
           Maintenance
         </SwitchButton>
         <SwitchButton
@@ -199,10 +269,21 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
         >
           {rentalOn ? 'Force Activated' : shown.active ? 'Activated' : 'Deactivated'}
         </SwitchButton>
-        <SwitchButton dimWhenOff={false} pressed={shown.vandalism} disabled={disabled} title={why} onClick={() => toggle('vandalism', !shown.vandalism)}>
+        <SwitchButton
+          dimWhenOff={false}
+          pressed={shown.vandalism}
+          disabled={disabled}
+          title={why}
+          onClick={() => toggle('vandalism', !shown.vandalism)}
+        >
           Anti vandalism
         </SwitchButton>
-        <Button variant={shown.pause ? 'success' : 'secondary'} disabled={disabled} title={why} onClick={() => setConfirm('pause')}>
+        <Button
+          variant={shown.pause ? 'success' : 'secondary'}
+          disabled={disabled}
+          title={why}
+          onClick={() => setConfirm('pause')}
+        >
           {shown.pause ? 'Resume Device' : 'Pause Device'}
         </Button>
       </div>
@@ -217,7 +298,10 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
                   {c.expected_at ? `, expected ${siteDateTime(c.expected_at, device.timezone_id)}` : ''}
                 </span>
                 {operator ? (
-                  <LinkButton onClick={() => act({ serial: device.serial, kind: 'cancel', changeId: c.id })} aria-label={`Cancel the ${settingName(c.setting)} change`}>
+                  <LinkButton
+                    onClick={() => act({ serial: device.serial, kind: 'cancel', changeId: c.id })}
+                    aria-label={`Cancel the ${settingName(c.setting)} change`}
+                  >
                     Cancel
                   </LinkButton>
                 ) : null}
@@ -235,7 +319,11 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
           act({ serial: device.serial, kind: 'pause', value: !device.is_pause });
         }}
       >
-        <p>{device.is_pause ? 'The device dispenses again after its next wake-up.' : 'The device stops dispensing after its next wake-up.'}</p>
+        <p>
+          {device.is_pause
+            ? 'The device dispenses again after its next wake-up.'
+            : 'The device stops dispensing after its next wake-up.'}
+        </p>
       </ConfirmDialog>
       <ConfirmDialog
         open={asked !== null}
@@ -249,7 +337,12 @@ function ControlPanel({ device, operator }: { device: PanelDevice; operator: boo
         <p>{asked?.question.body}</p>
       </ConfirmDialog>
       {/* The spec's Yes does nothing: a plan ends on its end date (Device Subscription changes it). */}
-      <ConfirmDialog open={confirm === 'rental'} title="Switch Off Rental Plan?" onCancel={() => setConfirm(null)} onConfirm={() => setConfirm(null)}>
+      <ConfirmDialog
+        open={confirm === 'rental'}
+        title="Switch Off Rental Plan?"
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => setConfirm(null)}
+      >
         <p>The plan runs until its end date; change it under Device Subscription.</p>
       </ConfirmDialog>
     </Card>

@@ -5,7 +5,6 @@ import { cardName, twoDigits } from '../lib/panel-lib';
 import type { PanelDevice } from '../model';
 import styles from './device-cards.module.css';
 
-
 /**
  * The right column (spec section 2): the group's devices by number. A card shows the two-digit number,
  * single or dual batch, the connection dot, warning and batch-warning marks; the current device expands
@@ -34,7 +33,9 @@ export function DeviceCards({
           <li key={d.serial}>
             <button
               type="button"
-              className={[cardClass, styles.card, isCurrent ? styles.cardCurrent : '', d.is_pause ? styles.cardPaused : ''].join(' ')}
+              className={[cardClass, styles.card, isCurrent ? styles.cardCurrent : '', d.is_pause ? styles.cardPaused : ''].join(
+                ' ',
+              )}
               aria-current={isCurrent ? 'true' : undefined}
               {...(chosen
                 ? {
@@ -50,10 +51,20 @@ export function DeviceCards({
             >
               <span className={styles.cardTop}>
                 <span className={styles.cardNumber}>{twoDigits(d.number)}</span>
-                <span role="img" className={styles.batchIcon} title={d.batch2 ? 'Dual batch' : 'Single batch'} aria-label={d.batch2 ? 'Dual batch' : 'Single batch'}>
+                <span
+                  role="img"
+                  className={styles.batchIcon}
+                  title={d.batch2 ? 'Dual batch' : 'Single batch'}
+                  aria-label={d.batch2 ? 'Dual batch' : 'Single batch'}
+                >
                   {d.batch2 ? '▮▮' : '▮'}
                 </span>
-                <span role="img" className={[styles.dot, styles[connection]].join(' ')} title={CONNECTION_TEXT[connection]} aria-label={CONNECTION_TEXT[connection]} />
+                <span
+                  role="img"
+                  className={[styles.dot, styles[connection]].join(' ')}
+                  title={CONNECTION_TEXT[connection]}
+                  aria-label={CONNECTION_TEXT[connection]}
+                />
                 {d.is_warning ? (
                   <span role="img" className={styles.warnIcon} aria-label="Warning" title="Warning">
                     <AlertIcon size={16} />

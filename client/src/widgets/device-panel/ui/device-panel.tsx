@@ -4,7 +4,18 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { $accessLevel } from '../../../entities/session';
 import { $canManageDevices, editDeviceOpened } from '../../../features/device-form';
 import { $now } from '../../../shared/lib';
-import { ArrowLeftIcon, Button, CardTitle, ChevronIcon, Dialog, InfoIcon, LinkButton, LoadBoundary, Spinner, useLazyPart } from '../../../shared/ui';
+import {
+  ArrowLeftIcon,
+  Button,
+  CardTitle,
+  ChevronIcon,
+  Dialog,
+  InfoIcon,
+  LinkButton,
+  LoadBoundary,
+  Spinner,
+  useLazyPart,
+} from '../../../shared/ui';
 import { PANEL_MENU, formatDeviceClock, menuBadgeWarnings, panelSiteName } from '../lib/panel-lib';
 import {
   $collapsed,
@@ -47,7 +58,13 @@ export function DevicePanel() {
     $now,
     $multiSelected,
   ]);
-  const [close, toggleCollapse, select, selectDevice, pick] = useUnit([panelClosed, collapseToggled, sectionSelected, panelDeviceSelected, multiSelectCardClicked]);
+  const [close, toggleCollapse, select, selectDevice, pick] = useUnit([
+    panelClosed,
+    collapseToggled,
+    sectionSelected,
+    panelDeviceSelected,
+    multiSelectCardClicked,
+  ]);
   const [infoOpen, setInfoOpen] = useState(false);
   const backRef = useRef<HTMLButtonElement>(null);
   const operator = level === 'distributor' || level === 'market-partner';
@@ -67,13 +84,28 @@ export function DevicePanel() {
   const site = device?.label || 'NoName';
 
   return (
-    <section className={[styles.panel, collapsed ? styles.collapsed : ''].join(' ')} aria-label="Device management" data-testid="device-panel" data-serial={serial} data-collapsed={collapsed || undefined}>
+    <section
+      className={[styles.panel, collapsed ? styles.collapsed : ''].join(' ')}
+      aria-label="Device management"
+      data-testid="device-panel"
+      data-serial={serial}
+      data-collapsed={collapsed || undefined}
+    >
       <header className={styles.header}>
-        <button ref={backRef} type="button" className={styles.iconButton} onClick={() => close()} aria-label="Back to the map" title="Back">
+        <button
+          ref={backRef}
+          type="button"
+          className={styles.iconButton}
+          onClick={() => close()}
+          aria-label="Back to the map"
+          title="Back"
+        >
           <ArrowLeftIcon />
         </button>
         <div className={styles.headerText}>
-          <h2 className={styles.address}>{device?.address || (missing ? 'Device not found' : status === 'failed' ? 'Device unavailable' : 'Loading…')}</h2>
+          <h2 className={styles.address}>
+            {device?.address || (missing ? 'Device not found' : status === 'failed' ? 'Device unavailable' : 'Loading…')}
+          </h2>
           {device ? (
             <p className={styles.deviceClock} aria-label="Device time">
               <time>{formatDeviceClock(now, device.timezone_id)}</time>
@@ -81,7 +113,14 @@ export function DevicePanel() {
             </p>
           ) : null}
         </div>
-        <button type="button" className={styles.iconButton} onClick={() => toggleCollapse()} aria-expanded={!collapsed} aria-label={collapsed ? 'Expand the panel' : 'Collapse the panel'} title={collapsed ? 'Expand' : 'Collapse'}>
+        <button
+          type="button"
+          className={styles.iconButton}
+          onClick={() => toggleCollapse()}
+          aria-expanded={!collapsed}
+          aria-label={collapsed ? 'Expand the panel' : 'Collapse the panel'}
+          title={collapsed ? 'Expand' : 'Collapse'}
+        >
           <ChevronIcon className={collapsed ? undefined : styles.flip} />
         </button>
       </header>
@@ -93,7 +132,8 @@ export function DevicePanel() {
             <div className={styles.notFound} data-testid="device-not-found">
               <CardTitle>Device not found</CardTitle>
               <p>
-                No device <strong>{serial}</strong> is in your fleet: the serial may be mistyped, the device removed, or it belongs to another account.
+                No device <strong>{serial}</strong> is in your fleet: the serial may be mistyped, the device removed, or it
+                belongs to another account.
               </p>
               <Button onClick={() => close()}>Back to the map</Button>
             </div>
@@ -104,7 +144,11 @@ export function DevicePanel() {
           <aside className={styles.left}>
             {device ? (
               <div className={styles.brand}>
-                {device.brand_image_url ? <img className={styles.brandImage} src={device.brand_image_url} alt="" /> : <span className={styles.brandImage} aria-hidden="true" />}
+                {device.brand_image_url ? (
+                  <img className={styles.brandImage} src={device.brand_image_url} alt="" />
+                ) : (
+                  <span className={styles.brandImage} aria-hidden="true" />
+                )}
                 <div className={styles.brandText}>
                   <span className={styles.brandName}>{device.brand_name ?? 'None'}</span>
                   <span className={styles.siteName} title={site}>
@@ -129,13 +173,28 @@ export function DevicePanel() {
                         className={styles.menuItem}
                         aria-current={current ? 'page' : undefined}
                         aria-disabled={unavailable || undefined}
-                        title={item.disabled ? 'Not available yet' : !device ? undefined : unavailable ? 'Not available for clients' : undefined}
+                        title={
+                          item.disabled
+                            ? 'Not available yet'
+                            : !device
+                              ? undefined
+                              : unavailable
+                                ? 'Not available for clients'
+                                : undefined
+                        }
                         onClick={() => {
                           if (!unavailable) select(item.key as typeof section);
                         }}
                       >
                         <span>{item.label}</span>
-                        {badge.length ? <span className={styles.badge} role="img" aria-label={`Warning: ${badge.join(', ')}`} title={badge.join(', ')} /> : null}
+                        {badge.length ? (
+                          <span
+                            className={styles.badge}
+                            role="img"
+                            aria-label={`Warning: ${badge.join(', ')}`}
+                            title={badge.join(', ')}
+                          />
+                        ) : null}
                       </button>
                     </li>
                   );
@@ -159,11 +218,15 @@ export function DevicePanel() {
           </div>
 
           <aside className={styles.right} aria-label="Devices at this site">
-            <DeviceCards devices={group} current={device} chosen={section === 'subscription' ? chosen : null} onSelect={(s) => (chosen && section === 'subscription' ? pick(s) : s !== serial && selectDevice(s))} />
+            <DeviceCards
+              devices={group}
+              current={device}
+              chosen={section === 'subscription' ? chosen : null}
+              onSelect={(s) => (chosen && section === 'subscription' ? pick(s) : s !== serial && selectDevice(s))}
+            />
           </aside>
         </div>
       )}
-
 
       {device ? <DeviceInfoDialog open={infoOpen} device={device} onClose={() => setInfoOpen(false)} /> : null}
     </section>

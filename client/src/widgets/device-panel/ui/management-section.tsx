@@ -31,28 +31,61 @@ function PumpSetup({ device }: { device: PanelDevice }) {
       </p>
     );
   const pumps = [
-    { key: 'left', label: 'Left pump', type: device.left_pump_type, mode: setting.pump_mode ?? 2, apply: (m: number) => update({ pump_mode: m, ml_per_shot: mlPerShotForMode(m) }) },
+    {
+      key: 'left',
+      label: 'Left pump',
+      type: device.left_pump_type,
+      mode: setting.pump_mode ?? 2,
+      apply: (m: number) => update({ pump_mode: m, ml_per_shot: mlPerShotForMode(m) }),
+    },
     ...(supportsRightPump(device)
-      ? [{ key: 'right', label: 'Right pump', type: device.right_pump_type, mode: setting.pump_mode2 ?? 2, apply: (m: number) => update({ pump_mode2: m, ml_per_shot2: mlPerShotForMode(m) }) }]
+      ? [
+          {
+            key: 'right',
+            label: 'Right pump',
+            type: device.right_pump_type,
+            mode: setting.pump_mode2 ?? 2,
+            apply: (m: number) => update({ pump_mode2: m, ml_per_shot2: mlPerShotForMode(m) }),
+          },
+        ]
       : []),
   ];
   return (
     <Card aria-labelledby="pump-title">
-      <CardTitle id="pump-title">
-        Pump Setup
-      </CardTitle>
+      <CardTitle id="pump-title">Pump Setup</CardTitle>
       {pumps.map((p) => (
         <label key={p.key} className={styles.slider}>
           <span>
-            {p.label} ({p.type === 'Unspecified' ? 'NONE' : p.type}): <strong>mode {p.mode}</strong>, {TSP_TEXT[p.mode - 1]} tsp per shot
+            {p.label} ({p.type === 'Unspecified' ? 'NONE' : p.type}): <strong>mode {p.mode}</strong>, {TSP_TEXT[p.mode - 1]} tsp
+            per shot
           </span>
-          <input type="range" min={1} max={PUMP_MODE_TSP.length} step={1} value={p.mode} onChange={(e) => p.apply(Number(e.target.value))} aria-valuetext={`mode ${p.mode}, ${TSP_TEXT[p.mode - 1]} tsp`} />
+          <input
+            type="range"
+            min={1}
+            max={PUMP_MODE_TSP.length}
+            step={1}
+            value={p.mode}
+            onChange={(e) => p.apply(Number(e.target.value))}
+            aria-valuetext={`mode ${p.mode}, ${TSP_TEXT[p.mode - 1]} tsp`}
+          />
         </label>
       ))}
       <SectionTitle>Anti vandalism</SectionTitle>
       <div className={sectionStyles.formRow}>
-        <NumberSetting label="Max shots" min={1} max={100} value={setting.vandalism_max_shots} onSave={(n) => update({ vandalism_max_shots: n })} />
-        <NumberSetting label="Interval (s)" min={1} max={3600} value={setting.vandalism_interval} onSave={(n) => update({ vandalism_interval: n })} />
+        <NumberSetting
+          label="Max shots"
+          min={1}
+          max={100}
+          value={setting.vandalism_max_shots}
+          onSave={(n) => update({ vandalism_max_shots: n })}
+        />
+        <NumberSetting
+          label="Interval (s)"
+          min={1}
+          max={3600}
+          value={setting.vandalism_interval}
+          onSave={(n) => update({ vandalism_interval: n })}
+        />
       </div>
     </Card>
   );
@@ -63,7 +96,19 @@ function PumpSetup({ device }: { device: PanelDevice }) {
  * in the field with the reason under it and is not sent; the saved value comes back when the field leaves
  * focus. Before, a cleared field was read as 0, clamped to the minimum and saved without a word.
  */
-function NumberSetting({ label, min, max, value, onSave }: { label: string; min: number; max: number; value: number; onSave: (n: number) => void }) {
+function NumberSetting({
+  label,
+  min,
+  max,
+  value,
+  onSave,
+}: {
+  label: string;
+  min: number;
+  max: number;
+  value: number;
+  onSave: (n: number) => void;
+}) {
   const [draft, setDraft] = useState<string | null>(null);
   const problemId = useId();
   const problem = draft === null ? null : wholeNumberProblem(label, draft, min, max);
@@ -99,15 +144,26 @@ function RegistrationSetup() {
   const { powerOff, wakeUp } = form;
   return (
     <Card aria-labelledby="timer-title">
-      <CardTitle id="timer-title">
-        Registration Setup {saving ? <Spinner size={14} /> : null}
-      </CardTitle>
+      <CardTitle id="timer-title">Registration Setup {saving ? <Spinner size={14} /> : null}</CardTitle>
       <p className={sectionStyles.hint}>
-        The device sleeps and wakes on this schedule; changes reach it at its next wake-up. Timers go from {TIMER_MIN_MINUTES} to {TIMER_MAX_MINUTES} min.
+        The device sleeps and wakes on this schedule; changes reach it at its next wake-up. Timers go from {TIMER_MIN_MINUTES} to{' '}
+        {TIMER_MAX_MINUTES} min.
       </p>
       <div className={sectionStyles.formRow}>
-        <NumberSetting label="Power off after (min)" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={powerOff} onSave={(n) => set({ powerOff: n, wakeUp })} />
-        <NumberSetting label="Wake up after (min)" min={TIMER_MIN_MINUTES} max={TIMER_MAX_MINUTES} value={wakeUp} onSave={(n) => set({ powerOff, wakeUp: n })} />
+        <NumberSetting
+          label="Power off after (min)"
+          min={TIMER_MIN_MINUTES}
+          max={TIMER_MAX_MINUTES}
+          value={powerOff}
+          onSave={(n) => set({ powerOff: n, wakeUp })}
+        />
+        <NumberSetting
+          label="Wake up after (min)"
+          min={TIMER_MIN_MINUTES}
+          max={TIMER_MAX_MINUTES}
+          value={wakeUp}
+          onSave={(n) => set({ powerOff, wakeUp: n })}
+        />
       </div>
     </Card>
   );

@@ -32,4 +32,3 @@ export default function SectionView({ section, device, operator }: { section: st
       return <DashboardSection device={device} operator={operator} />;
   }
 }
-

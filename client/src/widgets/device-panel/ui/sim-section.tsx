@@ -11,7 +11,11 @@ import sectionStyles from './panel-section.module.css';
 import styles from './sim-section.module.css';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const STATUS_CLASS: Record<string, string | undefined> = { 'LOW USAGE': styles.usageLow, NORMAL: styles.usageNormal, 'HIGH USAGE': styles.usageHigh };
+const STATUS_CLASS: Record<string, string | undefined> = {
+  'LOW USAGE': styles.usageLow,
+  NORMAL: styles.usageNormal,
+  'HIGH USAGE': styles.usageHigh,
+};
 const SMS_COLUMNS: DataColumn<SimLogRow>[] = [
   { key: 'direction', header: 'DIRECTION', cell: (r) => r.direction },
   { key: 'message', header: 'MESSAGE', cell: (r) => r.message },
@@ -27,9 +31,7 @@ export function SimSection({ device }: { device: PanelDevice }) {
     <div className={sectionStyles.sectionGrid}>
       <Card aria-labelledby="usage-title">
         <CardHead>
-          <CardTitle id="usage-title">
-            Data usage
-          </CardTitle>
+          <CardTitle id="usage-title">Data usage</CardTitle>
           <div className={styles.signal} aria-label={`Signal quality: ${band}`}>
             <span className={styles.bars} aria-hidden="true">
               {[1, 2, 3, 4].map((b) => (
@@ -66,23 +68,45 @@ export function SimSection({ device }: { device: PanelDevice }) {
 
 /** The month calendar on the site's calendar: its current month, its today (a browser elsewhere shows the same days). */
 function UsageCalendar({ zone }: { zone: string | null }) {
-  const [picked, data, status, day, changeMonth, selectDay, now] = useUnit([$usageMonth, monthUsage.$data, monthUsage.$status, $usageDay, usageMonthChanged, usageDaySelected, $now]);
+  const [picked, data, status, day, changeMonth, selectDay, now] = useUnit([
+    $usageMonth,
+    monthUsage.$data,
+    monthUsage.$status,
+    $usageDay,
+    usageMonthChanged,
+    usageDaySelected,
+    $now,
+  ]);
   const month = picked || siteMonth(now, zone);
   const first = dayjs(`${month}-01`);
   // Weeks start on Monday (spec section 9): blanks before the 1st up to its weekday.
   const lead = (first.day() - WEEK_STARTS_ON + 7) % 7;
   const days = first.daysInMonth();
-  const cells: (string | null)[] = [...Array<null>(lead).fill(null), ...Array.from({ length: days }, (_, i) => first.date(i + 1).format('YYYY-MM-DD'))];
+  const cells: (string | null)[] = [
+    ...Array<null>(lead).fill(null),
+    ...Array.from({ length: days }, (_, i) => first.date(i + 1).format('YYYY-MM-DD')),
+  ];
   const isCurrentMonth = month >= siteMonth(now, zone);
   const today = siteToday(now, zone);
   return (
     <div className={styles.calendar}>
       <div className={styles.calendarHead}>
-        <Button variant="secondary" className={sectionStyles.smallButton} onClick={() => changeMonth(first.subtract(1, 'month').format('YYYY-MM'))} aria-label="Previous month">
+        <Button
+          variant="secondary"
+          className={sectionStyles.smallButton}
+          onClick={() => changeMonth(first.subtract(1, 'month').format('YYYY-MM'))}
+          aria-label="Previous month"
+        >
           ‹
         </Button>
         <strong aria-live="polite">{first.format('MMMM YYYY')}</strong>
-        <Button variant="secondary" className={sectionStyles.smallButton} disabled={isCurrentMonth} onClick={() => changeMonth(first.add(1, 'month').format('YYYY-MM'))} aria-label="Next month">
+        <Button
+          variant="secondary"
+          className={sectionStyles.smallButton}
+          disabled={isCurrentMonth}
+          onClick={() => changeMonth(first.add(1, 'month').format('YYYY-MM'))}
+          aria-label="Next month"
+        >
           ›
         </Button>
         {status === 'loading' ? <Spinner size={16} /> : null}
@@ -105,7 +129,9 @@ function UsageCalendar({ zone }: { zone: string | null }) {
                 <span role="gridcell" key={date}>
                   <button
                     type="button"
-                    className={[styles.day, usage ? STATUS_CLASS[usage.status] : '', day === date ? styles.daySelected : ''].join(' ')}
+                    className={[styles.day, usage ? STATUS_CLASS[usage.status] : '', day === date ? styles.daySelected : ''].join(
+                      ' ',
+                    )}
                     aria-pressed={day === date}
                     // Starts with what the cell shows (day, status) so the name holds the visible text (WCAG 2.5.3).
                     aria-label={`${Number(date.slice(8))}${usage ? ` ${usage.status}, ${usage.usage} mb` : ''}, ${dayjs(date).format('MMMM')}`}
@@ -113,7 +139,12 @@ function UsageCalendar({ zone }: { zone: string | null }) {
                   >
                     <span>{Number(date.slice(8))}</span>
                     {/* A space, so the visible text reads '1 NO DATA' (as the name does), not '1NO DATA'. */}
-                    {usage ? <> <span className={styles.dayStatus}>{usage.status}</span></> : null}
+                    {usage ? (
+                      <>
+                        {' '}
+                        <span className={styles.dayStatus}>{usage.status}</span>
+                      </>
+                    ) : null}
                   </button>
                 </span>
               );
@@ -137,7 +168,9 @@ function DayUsage() {
       <Chart
         label={`Hourly data usage on ${day}`}
         height={160}
-        placeholder={status === 'loading' ? 'Loading...' : status === 'failed' || !hours?.length ? 'No Data present in the graph!' : null}
+        placeholder={
+          status === 'loading' ? 'Loading...' : status === 'failed' || !hours?.length ? 'No Data present in the graph!' : null
+        }
         type="bar"
         series={[{ name: 'mb', data: (hours ?? []).map((h) => h.value) }]}
         options={hourlyUsageChartOptions((hours ?? []).map((h) => h.name))}
@@ -150,9 +183,7 @@ function SmsLog() {
   const [rows, status] = useUnit([$smsLog, $smsLogStatus]);
   return (
     <Card aria-labelledby="sms-title">
-      <CardTitle id="sms-title">
-        SMS log
-      </CardTitle>
+      <CardTitle id="sms-title">SMS log</CardTitle>
       {status === 'failed' ? (
         <p className={sectionStyles.empty}>something went wrong ..</p>
       ) : rows === null ? (
@@ -160,7 +191,15 @@ function SmsLog() {
           <Spinner size={16} /> Loading ...
         </p>
       ) : (
-        <DataTable data-testid="sms-log" aria-label="SMS log" maxHeight={420} columns={SMS_COLUMNS} rows={rows} rowKey={smsKey} empty="No data available" />
+        <DataTable
+          data-testid="sms-log"
+          aria-label="SMS log"
+          maxHeight={420}
+          columns={SMS_COLUMNS}
+          rows={rows}
+          rowKey={smsKey}
+          empty="No data available"
+        />
       )}
     </Card>
   );

@@ -6,19 +6,44 @@ import { Button, Card, CardHead, CardTitle, SectionTitle, Segmented, Spinner } f
 import { saveRentalFx } from '../../../features/rental-plan';
 import { updateAfterText } from '../lib/panel-lib';
 import { $multiSelected, multiSelectToggled, type PanelDevice } from '../model';
-import { $rental, $rentalEditing, $rentalForm, $rentalProblem, $rentalStatus, rentalEditStarted, rentalFormChanged, rentalSaveClicked } from '../setup.model';
+import {
+  $rental,
+  $rentalEditing,
+  $rentalForm,
+  $rentalProblem,
+  $rentalStatus,
+  rentalEditStarted,
+  rentalFormChanged,
+  rentalSaveClicked,
+} from '../setup.model';
 import { PendingChips } from './pending-chips';
 import sectionStyles from './panel-section.module.css';
 import styles from './subscription-section.module.css';
 
 /** Quarter hours of a day as 'HH:mm', shown 12-hour (spec section 9: 15-minute steps, 12-hour). */
-const TIMES = Array.from({ length: 96 }, (_, i) => `${String(Math.floor(i / 4)).padStart(2, '0')}:${String((i % 4) * 15).padStart(2, '0')}`);
+const TIMES = Array.from(
+  { length: 96 },
+  (_, i) => `${String(Math.floor(i / 4)).padStart(2, '0')}:${String((i % 4) * 15).padStart(2, '0')}`,
+);
 const twelveHour = (t: string) => dayjs(`2000-01-01T${t}`).format('h:mm A');
 
 /** Device Subscription (spec section 2): rental dates with day count and the daily timer per pump. */
 export function SubscriptionSection({ device }: { device: PanelDevice }) {
-  const [rental, loadStatus, form, editing, saving, chosen, problem] = useUnit([$rental, $rentalStatus, $rentalForm, $rentalEditing, saveRentalFx.pending, $multiSelected, $rentalProblem]);
-  const [change, edit, submit, toggleMulti] = useUnit([rentalFormChanged, rentalEditStarted, rentalSaveClicked, multiSelectToggled]);
+  const [rental, loadStatus, form, editing, saving, chosen, problem] = useUnit([
+    $rental,
+    $rentalStatus,
+    $rentalForm,
+    $rentalEditing,
+    saveRentalFx.pending,
+    $multiSelected,
+    $rentalProblem,
+  ]);
+  const [change, edit, submit, toggleMulti] = useUnit([
+    rentalFormChanged,
+    rentalEditStarted,
+    rentalSaveClicked,
+    multiSelectToggled,
+  ]);
   const [pump, setPump] = useState<1 | 2>(1);
   const twoPumps = supportsRightPump(device);
 
@@ -41,9 +66,7 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
   return (
     <Card aria-labelledby="rental-title">
       <CardHead>
-        <CardTitle id="rental-title">
-          Device Subscription
-        </CardTitle>
+        <CardTitle id="rental-title">Device Subscription</CardTitle>
         {/* The RENTAL marker beside the status line it agrees with. */}
         <PendingChips device={device} />
       </CardHead>
@@ -81,7 +104,11 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
         label="Timer pump"
         options={[
           { value: 1, label: 'Left Pump' },
-          { value: 2, label: 'Right Pump', disabledReason: twoPumps ? undefined : 'This device has one pump (software 1.0.9 or later for two)' },
+          {
+            value: 2,
+            label: 'Right Pump',
+            disabledReason: twoPumps ? undefined : 'This device has one pump (software 1.0.9 or later for two)',
+          },
         ]}
         value={pump}
         onChange={setPump}
@@ -90,7 +117,11 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
         {(['Start time', 'End time'] as const).map((label, i) => (
           <label key={label} className={sectionStyles.field}>
             <span>{label}</span>
-            <select value={form[timeKeys[i]!] ?? ''} disabled={!editing} onChange={(e) => change({ [timeKeys[i]!]: e.target.value || null })}>
+            <select
+              value={form[timeKeys[i]!] ?? ''}
+              disabled={!editing}
+              onChange={(e) => change({ [timeKeys[i]!]: e.target.value || null })}
+            >
               <option value="">All day</option>
               {TIMES.map((t) => (
                 <option key={t} value={t}>
@@ -108,8 +139,18 @@ export function SubscriptionSection({ device }: { device: PanelDevice }) {
             <Button variant="secondary" aria-pressed={chosen !== null} onClick={() => toggleMulti()}>
               {chosen ? 'Only this device' : 'Select devices'}
             </Button>
-            {chosen ? <span className={sectionStyles.hint} data-testid="multi-count">{`Plan for ${plural(chosen.length, 'device')}: choose them on the right`}</span> : null}
-            <Button loading={saving} disabled={problem !== null} aria-describedby={problem ? 'rental-problem' : undefined} onClick={() => submit()}>
+            {chosen ? (
+              <span
+                className={sectionStyles.hint}
+                data-testid="multi-count"
+              >{`Plan for ${plural(chosen.length, 'device')}: choose them on the right`}</span>
+            ) : null}
+            <Button
+              loading={saving}
+              disabled={problem !== null}
+              aria-describedby={problem ? 'rental-problem' : undefined}
+              onClick={() => submit()}
+            >
               Save
             </Button>
           </>

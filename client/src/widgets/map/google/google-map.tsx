@@ -80,7 +80,13 @@ function GoogleCounties({ map }: { map: google.maps.Map }) {
   const counties = useUnit($counties);
   useEffect(() => {
     const palette = readPalette();
-    map.data.setStyle({ fillColor: palette.countyLine, fillOpacity: 0.05, strokeColor: palette.countyLine, strokeWeight: 1.2, clickable: false });
+    map.data.setStyle({
+      fillColor: palette.countyLine,
+      fillOpacity: 0.05,
+      strokeColor: palette.countyLine,
+      strokeWeight: 1.2,
+      clickable: false,
+    });
     const added = map.data.addGeoJson(counties);
     return () => {
       for (const feature of added) map.data.remove(feature);
@@ -106,7 +112,10 @@ function GoogleViewSync({ map }: { map: google.maps.Map }) {
       const container = map.getDiv();
       const mercatorY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360));
       const content = { width: ((east - west) * Math.PI) / 180, height: mercatorY(north) - mercatorY(south) };
-      map.fitBounds({ west, south, east, north }, clearPadding(container.clientWidth, container.clientHeight, coveredBoxes(container), content));
+      map.fitBounds(
+        { west, south, east, north },
+        clearPadding(container.clientWidth, container.clientHeight, coveredBoxes(container), content),
+      );
       return;
     }
     if (request.center) map.panTo(request.center);

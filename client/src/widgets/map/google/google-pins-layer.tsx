@@ -65,9 +65,18 @@ export function GooglePinsLayer({ map }: { map: google.maps.Map }) {
           const x = at.x - origin.x;
           const y = at.y - origin.y;
           if (x < -CELL_PX || y < -CELL_PX || x > width + CELL_PX || y > height + CELL_PX) continue;
-          points.push({ x: at.x, y: at.y, serial: feature.properties.serial, status: feature.properties.status, label: feature.properties.label });
+          points.push({
+            x: at.x,
+            y: at.y,
+            serial: feature.properties.serial,
+            status: feature.properties.status,
+            label: feature.properties.label,
+          });
         }
-        items = zoom >= CLUSTER_UNTIL_ZOOM ? points.map((point) => ({ kind: 'pin' as const, x: point.x, y: point.y, point })) : gridCluster(points, CELL_PX);
+        items =
+          zoom >= CLUSTER_UNTIL_ZOOM
+            ? points.map((point) => ({ kind: 'pin' as const, x: point.x, y: point.y, point }))
+            : gridCluster(points, CELL_PX);
         let labels = 0;
         for (const item of items) {
           const x = item.x - origin.x;

@@ -30,7 +30,13 @@ describe('offline basemap', () => {
 
   it('cuts a land outline that crosses the antimeridian into one ring on each side', () => {
     // 170°E to 170°W and back, between 60° and 70°N, as world-atlas writes it (jumping from 180 to -180).
-    const ring: [number, number][] = [[170, 60], [-170, 60], [-170, 70], [170, 70], [170, 60]];
+    const ring: [number, number][] = [
+      [170, 60],
+      [-170, 60],
+      [-170, 70],
+      [170, 70],
+      [170, 60],
+    ];
     const [west, east] = splitAtAntimeridian(ring);
     expect(west!.every(([lng]) => lng >= 170 && lng <= 180)).toBe(true);
     expect(east!.every(([lng]) => lng >= -180 && lng <= -170)).toBe(true);
@@ -38,9 +44,19 @@ describe('offline basemap', () => {
     // Closed rings.
     for (const r of [west!, east!]) expect(r[0]).toEqual(r[r.length - 1]);
     // A ring that does not cross, or one round a pole (a single jump), is kept as it is.
-    const plain: [number, number][] = [[-91, 29], [-89, 29], [-89, 31], [-91, 29]];
+    const plain: [number, number][] = [
+      [-91, 29],
+      [-89, 29],
+      [-89, 31],
+      [-91, 29],
+    ];
     expect(splitAtAntimeridian(plain)).toEqual([plain]);
-    const polar: [number, number][] = [[-180, -70], [0, -75], [180, -70], [-180, -70]];
+    const polar: [number, number][] = [
+      [-180, -70],
+      [0, -75],
+      [180, -70],
+      [-180, -70],
+    ];
     expect(splitAtAntimeridian(polar)).toEqual([polar]);
   });
 
@@ -61,7 +77,15 @@ describe('offline basemap', () => {
   it('asks for the towns of a view once, with a margin, and again only when leaving it or zooming', async () => {
     const asked: string[] = [];
     const scope = fork({
-      handlers: [[fetchPlaceNamesFx, async (q: { west: number; minPopulation: number }) => (asked.push(`${q.west}|${q.minPopulation}`), { places: [{ name: 'Metairie', state: 'LA', population: 143_000, lat: 29.98, lng: -90.15 }] })]],
+      handlers: [
+        [
+          fetchPlaceNamesFx,
+          async (q: { west: number; minPopulation: number }) => (
+            asked.push(`${q.west}|${q.minPopulation}`),
+            { places: [{ name: 'Metairie', state: 'LA', population: 143_000, lat: 29.98, lng: -90.15 }] }
+          ),
+        ],
+      ],
     });
     const view = { west: -90.5, south: 29.8, east: -90.0, north: 30.1, zoom: 10 };
     await allSettled(placeViewSettled, { scope, params: view });

@@ -12,7 +12,8 @@ type UsTopology = Topology<{ counties: GeometryCollection; states: GeometryColle
 
 /** The outer ring of the world for the water polygon; land rings become its holes. */
 const WORLD_LAT = 89;
-const clampRing = (ring: Ring): Ring => ring.map(([lng, lat]) => [lng, Math.max(-WORLD_LAT + 0.1, Math.min(WORLD_LAT - 0.1, lat))]);
+const clampRing = (ring: Ring): Ring =>
+  ring.map(([lng, lat]) => [lng, Math.max(-WORLD_LAT + 0.1, Math.min(WORLD_LAT - 0.1, lat))]);
 
 /**
  * Water as one polygon: the world with every land outline cut out. The container's background is the
@@ -20,7 +21,8 @@ const clampRing = (ring: Ring): Ring => ring.map(([lng, lat]) => [lng, Math.max(
  * land fill would cost a whole-screen pass per frame on software WebGL).
  */
 export function waterOf(topology: LandTopology): GeoJSON.Feature<GeoJSON.Polygon> {
-  const land = feature(topology, topology.objects.land) as GeoJSON.FeatureCollection<GeoJSON.Polygon | GeoJSON.MultiPolygon> | GeoJSON.Feature<GeoJSON.Polygon | GeoJSON.MultiPolygon>;
+  const land = feature(topology, topology.objects.land) as
+    GeoJSON.FeatureCollection<GeoJSON.Polygon | GeoJSON.MultiPolygon> | GeoJSON.Feature<GeoJSON.Polygon | GeoJSON.MultiPolygon>;
   const features = 'features' in land ? land.features : [land];
   const outlines: Ring[] = [];
   for (const f of features) {
@@ -62,7 +64,10 @@ export function splitAtAntimeridian(ring: Ring): Ring[] {
   const east = unwrapped.some(([lng]) => lng > 180);
   const cut = east ? 180 : -180;
   const near = clipRing(unwrapped, cut, east ? 'below' : 'above');
-  const beyond = clipRing(unwrapped, cut, east ? 'above' : 'below').map(([lng, lat]): [number, number] => [lng + (east ? -360 : 360), lat]);
+  const beyond = clipRing(unwrapped, cut, east ? 'above' : 'below').map(([lng, lat]): [number, number] => [
+    lng + (east ? -360 : 360),
+    lat,
+  ]);
   return [near, beyond].filter((r) => r.length >= 4);
 }
 
@@ -87,7 +92,12 @@ function clipRing(ring: Ring, meridian: number, side: 'below' | 'above'): Ring {
  */
 function withoutNested(rings: Ring[]): Ring[] {
   type Box = [west: number, south: number, east: number, north: number];
-  const boxes = rings.map((ring) => ring.reduce<Box>(([w, s, e, n], [lng, lat]) => [Math.min(w, lng), Math.min(s, lat), Math.max(e, lng), Math.max(n, lat)], [Infinity, Infinity, -Infinity, -Infinity]));
+  const boxes = rings.map((ring) =>
+    ring.reduce<Box>(
+      ([w, s, e, n], [lng, lat]) => [Math.min(w, lng), Math.min(s, lat), Math.max(e, lng), Math.max(n, lat)],
+      [Infinity, Infinity, -Infinity, -Infinity],
+    ),
+  );
   const within = (i: number, j: number) => {
     const [inner, outer] = [boxes[i]!, boxes[j]!];
     return outer[0] <= inner[0] && outer[1] <= inner[1] && outer[2] >= inner[2] && outer[3] >= inner[3];

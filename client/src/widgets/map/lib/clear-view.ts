@@ -23,10 +23,21 @@ const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.t
  * that holds the content at the largest scale wins. Written here rather than taken from a library: it is
  * a few lines over the few boxes a page has.
  */
-export function clearPadding(width: number, height: number, covers: readonly Box[], content: { width: number; height: number }, margin = FIT_MARGIN_PX): Padding {
+export function clearPadding(
+  width: number,
+  height: number,
+  covers: readonly Box[],
+  content: { width: number; height: number },
+  margin = FIT_MARGIN_PX,
+): Padding {
   const whole: Padding = { top: margin, right: margin, bottom: margin, left: margin };
   const inView = covers
-    .map((c) => ({ left: Math.max(0, c.left), top: Math.max(0, c.top), right: Math.min(width, c.right), bottom: Math.min(height, c.bottom) }))
+    .map((c) => ({
+      left: Math.max(0, c.left),
+      top: Math.max(0, c.top),
+      right: Math.min(width, c.right),
+      bottom: Math.min(height, c.bottom),
+    }))
     .filter((c) => c.right > c.left && c.bottom > c.top);
   if (!inView.length) return whole;
   const xs = [...new Set([0, width, ...inView.flatMap((c) => [c.left, c.right])])].sort((a, b) => a - b);
@@ -44,11 +55,17 @@ export function clearPadding(width: number, height: number, covers: readonly Box
           const scale = Math.min((right - left - 2 * margin) / shape.width, (bottom - top - 2 * margin) / shape.height);
           const area = (right - left) * (bottom - top);
           // Of equal scales the larger part: the area has room around it.
-          if (!best || scale > best.scale + 1e-9 || (Math.abs(scale - best.scale) <= 1e-9 && area > best.area)) best = { box, scale, area };
+          if (!best || scale > best.scale + 1e-9 || (Math.abs(scale - best.scale) <= 1e-9 && area > best.area))
+            best = { box, scale, area };
         }
     }
   if (!best) return whole;
-  return { top: best.box.top + margin, right: width - best.box.right + margin, bottom: height - best.box.bottom + margin, left: best.box.left + margin };
+  return {
+    top: best.box.top + margin,
+    right: width - best.box.right + margin,
+    bottom: height - best.box.bottom + margin,
+    left: best.box.left + margin,
+  };
 }
 
 /** The boxes that the page's floating panels cover, relative to the map's container. */
@@ -59,7 +76,12 @@ export function coveredBoxes(container: HTMLElement): Box[] {
     for (const panel of holder.children) {
       const r = panel.getBoundingClientRect();
       if (r.width < 1 || r.height < 1) continue;
-      boxes.push({ left: r.left - origin.left, top: r.top - origin.top, right: r.right - origin.left, bottom: r.bottom - origin.top });
+      boxes.push({
+        left: r.left - origin.left,
+        top: r.top - origin.top,
+        right: r.right - origin.left,
+        bottom: r.bottom - origin.top,
+      });
     }
   }
   return boxes;

@@ -8,7 +8,14 @@ import type { MapPalette } from './palette';
  */
 export const PIN_SIZE = { width: 26, height: 34 } as const;
 
-export function drawPin(ctx: CanvasRenderingContext2D, x: number, y: number, status: PinStatus, palette: MapPalette, scale = 1): void {
+export function drawPin(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  status: PinStatus,
+  palette: MapPalette,
+  scale = 1,
+): void {
   const w = PIN_SIZE.width * scale;
   const h = PIN_SIZE.height * scale;
   const r = w / 2 - 1.5 * scale;
@@ -120,7 +127,14 @@ const ringWidthOf = (diameter: number) => Math.max(4.5, diameter * 0.12);
 const innerRadiusOf = (diameter: number) => diameter / 2 - 1 - ringWidthOf(diameter) - 1.5;
 
 /** The cluster without its count: the white base, the ring split by status, the disc in the worst status's colour. */
-export function drawClusterBubble(ctx: CanvasRenderingContext2D, cx: number, cy: number, shares: StatusCounts, diameter: number, palette: MapPalette): void {
+export function drawClusterBubble(
+  ctx: CanvasRenderingContext2D,
+  cx: number,
+  cy: number,
+  shares: StatusCounts,
+  diameter: number,
+  palette: MapPalette,
+): void {
   const outer = diameter / 2 - 1;
   const ringWidth = ringWidthOf(diameter);
   const total = PIN_STATUS_SEVERITY.reduce((sum, status) => sum + shares[status], 0) || 1;
@@ -171,7 +185,14 @@ export function clusterCountBox(text: string, diameter: number): { width: number
 }
 
 /** The count on the cluster's disc. */
-export function drawClusterCount(ctx: CanvasRenderingContext2D, cx: number, cy: number, text: string, diameter: number, palette: MapPalette): void {
+export function drawClusterCount(
+  ctx: CanvasRenderingContext2D,
+  cx: number,
+  cy: number,
+  text: string,
+  diameter: number,
+  palette: MapPalette,
+): void {
   ctx.save();
   ctx.fillStyle = palette.outline;
   ctx.font = `700 ${countFontPx(text, diameter)}px system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif`;
@@ -187,7 +208,11 @@ export function drawClusterCount(ctx: CanvasRenderingContext2D, cx: number, cy: 
  * GPU-accelerated canvas would draw on the GPU and then wait for a readback of each pin and cluster image.
  * Making one costs more than drawing an image on it: the cluster images reuse one per size (pins-layer).
  */
-export function createCanvas(width: number, height: number, pixelRatio: number): { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D } {
+export function createCanvas(
+  width: number,
+  height: number,
+  pixelRatio: number,
+): { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D } {
   const canvas = document.createElement('canvas');
   canvas.width = Math.ceil(width * pixelRatio);
   canvas.height = Math.ceil(height * pixelRatio);

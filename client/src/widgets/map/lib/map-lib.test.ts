@@ -8,7 +8,12 @@ describe('map pins', () => {
   it('turns devices into GeoJSON with one status property, which clusters count', () => {
     const pins = toPinCollection([fakeDevice('A1'), fakeDevice('B2', { is_pause: true }), fakeDevice('C3', { location: null })]);
     expect(pins.features).toHaveLength(2);
-    expect(pins.features[1]!.properties).toEqual({ serial: 'B2', label: expect.any(String), status: 'paused', g: expect.any(Number) });
+    expect(pins.features[1]!.properties).toEqual({
+      serial: 'B2',
+      label: expect.any(String),
+      status: 'paused',
+      g: expect.any(Number),
+    });
     expect(countByStatus(pins)).toEqual({ normal: 1, registering: 0, offline: 0, warning: 0, paused: 1 });
     expect(countsOf({ n: 3, w: 1, o: '2' })).toEqual({ normal: 3, registering: 0, offline: 2, warning: 1, paused: 0 });
   });
@@ -48,9 +53,15 @@ describe('map pins', () => {
     expect(abbreviateCount(10_400)).toBe('10k');
   });
 
-  it('sizes a cluster by its count, and its count image to sit on the bubble\'s disc (the offline map draws them apart)', () => {
+  it("sizes a cluster by its count, and its count image to sit on the bubble's disc (the offline map draws them apart)", () => {
     expect([1, 9, 10, 99, 100, 999, 1000, 25_000].map(clusterDiameter)).toEqual([42, 42, 48, 48, 54, 54, 60, 60]);
-    for (const [text, total] of [['7', 7], ['57', 57], ['999', 999], ['1.3k', 1250], ['10k', 10_400]] as const) {
+    for (const [text, total] of [
+      ['7', 7],
+      ['57', 57],
+      ['999', 999],
+      ['1.3k', 1250],
+      ['10k', 10_400],
+    ] as const) {
       const diameter = clusterDiameter(total);
       const box = clusterCountBox(text, diameter);
       // Even sides: centred on the same point as the bubble (diameter + 6, even), its centre is the bubble's.
@@ -64,9 +75,14 @@ describe('map pins', () => {
 });
 
 describe('pinsDiff', () => {
-  const fleet = (changes: Record<string, Parameters<typeof fakeDevice>[1]> = {}, serials = ['A1', 'B2', 'C3', 'D4', 'E5', 'F6']) =>
+  const fleet = (
+    changes: Record<string, Parameters<typeof fakeDevice>[1]> = {},
+    serials = ['A1', 'B2', 'C3', 'D4', 'E5', 'F6'],
+  ) =>
     // Each device on a site and place of its own (devices of one site are fanned out: one more or less moves the others).
-    toPinCollection(serials.map((serial, at) => fakeDevice(serial, { location: { lat: 30 + at / 100, lng: -90 }, ...changes[serial] })));
+    toPinCollection(
+      serials.map((serial, at) => fakeDevice(serial, { location: { lat: 30 + at / 100, lng: -90 }, ...changes[serial] })),
+    );
 
   it('sends only the pins that changed, by serial: a new status, label or place is removed and added again', () => {
     const before = fleet();
@@ -76,7 +92,10 @@ describe('pinsDiff', () => {
     expect(diff.remove).toEqual(['B2']);
     expect(diff.add.map((f) => [f.properties.serial, f.properties.status])).toEqual([['B2', 'paused']]);
     const moved = fleet({ C3: { location: { lat: 29.5, lng: -90.5 } }, D4: { label: 'Pier 4' } });
-    expect(pinsDiff(before, moved)).toEqual({ remove: ['C3', 'D4'], add: moved.features.filter((f) => ['C3', 'D4'].includes(f.properties.serial)) });
+    expect(pinsDiff(before, moved)).toEqual({
+      remove: ['C3', 'D4'],
+      add: moved.features.filter((f) => ['C3', 'D4'].includes(f.properties.serial)),
+    });
   });
 
   it('removes pins gone and adds pins new', () => {
@@ -89,7 +108,9 @@ describe('pinsDiff', () => {
 
   it('answers null when more than half of the pins changed (the whole data is then sent)', () => {
     const before = fleet();
-    expect(pinsDiff(before, fleet({ A1: { is_pause: true }, B2: { is_pause: true }, C3: { is_pause: true }, D4: { is_pause: true } }))).toBeNull();
+    expect(
+      pinsDiff(before, fleet({ A1: { is_pause: true }, B2: { is_pause: true }, C3: { is_pause: true }, D4: { is_pause: true } })),
+    ).toBeNull();
     expect(pinsDiff(before, fleet({}, ['A1']))).toBeNull();
     expect(pinsDiff(fleet({}, []), fleet())).toBeNull();
   });

@@ -18,7 +18,12 @@ export type PinSource = {
  * (location_group), -1 for none; clusters keep its min and max to tell a one-site cluster.
  */
 export type PinProperties = { serial: string; label: string; status: PinStatus; g: number };
-export type PinFeature = { type: 'Feature'; id: number; geometry: { type: 'Point'; coordinates: [number, number] }; properties: PinProperties };
+export type PinFeature = {
+  type: 'Feature';
+  id: number;
+  geometry: { type: 'Point'; coordinates: [number, number] };
+  properties: PinProperties;
+};
 export type PinCollection = { type: 'FeatureCollection'; features: PinFeature[] };
 
 /** A cluster's count of each status, under short names: n(ormal) r(egistering) o(ffline) w(arning) p(aused). */
@@ -46,7 +51,10 @@ export function pinPositions(devices: readonly PinSource[]): Map<string, [number
   const sites = new Map<string, PinSource[]>();
   for (const device of devices) {
     if (!device.location) continue;
-    const key = device.location_group != null ? `g${device.location_group}` : `${device.location.lat.toFixed(5)},${device.location.lng.toFixed(5)}`;
+    const key =
+      device.location_group != null
+        ? `g${device.location_group}`
+        : `${device.location.lat.toFixed(5)},${device.location.lng.toFixed(5)}`;
     const site = sites.get(key);
     if (site) site.push(device);
     else sites.set(key, [device]);
@@ -128,7 +136,14 @@ export function pinsDiff(previous: PinCollection, next: PinCollection): PinsDiff
     if (old) {
       const [lng, lat] = feature.geometry.coordinates;
       const [oldLng, oldLat] = old.geometry.coordinates;
-      if (old.properties.status === status && old.properties.label === label && old.properties.g === g && oldLng === lng && oldLat === lat) continue;
+      if (
+        old.properties.status === status &&
+        old.properties.label === label &&
+        old.properties.g === g &&
+        oldLng === lng &&
+        oldLat === lat
+      )
+        continue;
       diff.remove.push(serial);
     }
     diff.add.push(feature);

@@ -31,7 +31,8 @@ export function vectorTiles(data: GeoJSON.FeatureCollection, layer: string, maxZ
     for (let x = 0; x < 2 ** z; x++) {
       for (let y = 0; y < 2 ** z; y++) {
         const tile = index.getTile(z, x, y);
-        if (tile && tile.features.length > 0) tiles.push({ z, x, y, data: fromGeojsonVt({ [layer]: tile }, { version: 2, extent: 4096 }) });
+        if (tile && tile.features.length > 0)
+          tiles.push({ z, x, y, data: fromGeojsonVt({ [layer]: tile }, { version: 2, extent: 4096 }) });
       }
     }
   }
@@ -69,11 +70,19 @@ export function pmtilesArchive(tiles: ArchiveTile[], options: ArchiveOptions): B
     else entries.push({ tileId: tile.tileId, offset: stored.offset, length: stored.length, runLength: 1 });
   }
   const root = gzipSync(directory(entries), { level: 9 });
-  if (HEADER_BYTES + root.length > ROOT_LIMIT) throw new Error(`pmtilesArchive: the directory (${root.length} bytes) does not fit the first 16 kB; fewer zoom levels or leaf directories needed`);
+  if (HEADER_BYTES + root.length > ROOT_LIMIT)
+    throw new Error(
+      `pmtilesArchive: the directory (${root.length} bytes) does not fit the first 16 kB; fewer zoom levels or leaf directories needed`,
+    );
   const zooms = tiles.map((t) => t.z);
   const minZoom = Math.min(...zooms);
   const maxZoom = Math.max(...zooms);
-  const metadata = gzipSync(Buffer.from(JSON.stringify({ vector_layers: options.vectorLayers.map((l) => ({ ...l, minzoom: minZoom, maxzoom: maxZoom })) })), { level: 9 });
+  const metadata = gzipSync(
+    Buffer.from(
+      JSON.stringify({ vector_layers: options.vectorLayers.map((l) => ({ ...l, minzoom: minZoom, maxzoom: maxZoom })) }),
+    ),
+    { level: 9 },
+  );
 
   const header = Buffer.alloc(HEADER_BYTES);
   header.write('PMTiles', 0, 'ascii');

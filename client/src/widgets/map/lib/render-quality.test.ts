@@ -259,7 +259,9 @@ describe('warmUpWebGl', () => {
 
   it('makes a 1x1 WebGL context and gives it back at once', () => {
     const loseContext = vi.fn();
-    const canvas = canvasWith((type) => (type === 'webgl2' ? { getExtension: (name: string) => (name === 'WEBGL_lose_context' ? { loseContext } : null) } : null));
+    const canvas = canvasWith((type) =>
+      type === 'webgl2' ? { getExtension: (name: string) => (name === 'WEBGL_lose_context' ? { loseContext } : null) } : null,
+    );
     vi.stubGlobal('document', { createElement: () => canvas });
     warmUpWebGl();
     expect(canvas.getContext).toHaveBeenCalledWith('webgl2');
@@ -272,7 +274,12 @@ describe('warmUpWebGl', () => {
     vi.stubGlobal('document', { createElement: () => none });
     expect(() => warmUpWebGl()).not.toThrow();
     expect(none.getContext.mock.calls.map(([type]) => type)).toEqual(['webgl2', 'webgl']);
-    vi.stubGlobal('document', { createElement: () => canvasWith(() => { throw new Error('WebGL blocked'); }) });
+    vi.stubGlobal('document', {
+      createElement: () =>
+        canvasWith(() => {
+          throw new Error('WebGL blocked');
+        }),
+    });
     expect(() => warmUpWebGl()).not.toThrow();
   });
 });

@@ -209,7 +209,11 @@ export function revealWhenDrawn(options: {
  */
 export function layerReveal(stages: readonly ((layerId: string) => boolean)[]) {
   let stage = -1;
-  const stageOf = (layerId: string) => Math.max(0, stages.findIndex((test) => test(layerId)));
+  const stageOf = (layerId: string) =>
+    Math.max(
+      0,
+      stages.findIndex((test) => test(layerId)),
+    );
   return {
     arm() {
       if (stage === -1) stage = 0;

@@ -27,11 +27,23 @@ export function BasemapLayer() {
     const container = map.getContainer();
     container.dataset.basemap = 'loading';
     const archive = new URL(basemapUrl, window.location.href).href;
-    addSourceUnchecked(map, SOURCE, { type: 'vector', tiles: [`pmtiles://${archive}/{z}/{x}/{y}`], minzoom: 0, maxzoom: BASEMAP_MAX_ZOOM });
+    addSourceUnchecked(map, SOURCE, {
+      type: 'vector',
+      tiles: [`pmtiles://${archive}/{z}/{x}/{y}`],
+      minzoom: 0,
+      maxzoom: BASEMAP_MAX_ZOOM,
+    });
     // Each under the fleet's own layers (its county outlines, the pins), in this order.
     addLayerUnchecked(
       map,
-      { id: WATER, type: 'fill', source: SOURCE, 'source-layer': BASEMAP_SOURCE_LAYER, filter: ['==', ['get', 'kind'], 'water'], paint: { 'fill-color': palette.water, 'fill-antialias': false } },
+      {
+        id: WATER,
+        type: 'fill',
+        source: SOURCE,
+        'source-layer': BASEMAP_SOURCE_LAYER,
+        filter: ['==', ['get', 'kind'], 'water'],
+        paint: { 'fill-color': palette.water, 'fill-antialias': false },
+      },
       firstFleetLayer(map),
     );
     addLayerUnchecked(
@@ -43,7 +55,12 @@ export function BasemapLayer() {
         'source-layer': BASEMAP_SOURCE_LAYER,
         minzoom: 5,
         filter: ['==', ['get', 'kind'], 'county'],
-        paint: { 'line-color': palette.countyLine, 'line-width': 0.6, 'line-opacity': ['interpolate', ['linear'], ['zoom'], 5, 0.25, 9, 0.5], 'line-dasharray': [3, 2] },
+        paint: {
+          'line-color': palette.countyLine,
+          'line-width': 0.6,
+          'line-opacity': ['interpolate', ['linear'], ['zoom'], 5, 0.25, 9, 0.5],
+          'line-dasharray': [3, 2],
+        },
       },
       firstFleetLayer(map),
     );

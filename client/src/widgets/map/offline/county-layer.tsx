@@ -22,7 +22,11 @@ export function CountyLayer() {
       id: COUNTY_LINE_LAYER,
       type: 'line',
       source: SOURCE,
-      paint: { 'line-color': palette.countyLine, 'line-width': ['interpolate', ['linear'], ['zoom'], 5, 0.6, 12, 1.6], 'line-opacity': 0.9 },
+      paint: {
+        'line-color': palette.countyLine,
+        'line-width': ['interpolate', ['linear'], ['zoom'], 5, 0.6, 12, 1.6],
+        'line-opacity': 0.9,
+      },
     });
     return () => {
       if (!map.style) return;

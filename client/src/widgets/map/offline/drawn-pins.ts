@@ -40,6 +40,8 @@ export function drawnPins(map: MaplibreMap, margin = 0): DrawnPin[] {
 
 /** Which pins get a label first: the selected one, then by status, the worst first (offline, warning, registering, paused, normal), then by serial. */
 export function byLabelPriority(selected: string | null) {
-  const rank = (pin: DrawnPin) => (pin.properties.serial === selected ? -1 : PIN_STATUS_SEVERITY.indexOf(pin.properties.status as PinStatus));
-  return (a: DrawnPin, b: DrawnPin) => rank(a) - rank(b) || String(a.properties.serial).localeCompare(String(b.properties.serial));
+  const rank = (pin: DrawnPin) =>
+    pin.properties.serial === selected ? -1 : PIN_STATUS_SEVERITY.indexOf(pin.properties.status as PinStatus);
+  return (a: DrawnPin, b: DrawnPin) =>
+    rank(a) - rank(b) || String(a.properties.serial).localeCompare(String(b.properties.serial));
 }

@@ -9,7 +9,9 @@ const run = (self: WorkerSelf) => new Function('self', script)(self) as void;
 
 function workerWithLoad() {
   const received: unknown[] = [];
-  const self: WorkerSelf = { worker: { actor: { messageHandlers: { LD: (_mapId, params) => (received.push(params.data), { loaded: true }) } } } };
+  const self: WorkerSelf = {
+    worker: { actor: { messageHandlers: { LD: (_mapId, params) => (received.push(params.data), { loaded: true }) } } },
+  };
   return { self, received, load: (params: { data?: unknown }) => self.worker!.actor.messageHandlers.LD!('map', params) };
 }
 
@@ -17,7 +19,10 @@ describe('json-text-worker.js (MapLibre worker side of setDataAsText)', () => {
   it('parses data sent as JSON text before MapLibre loads it, and answers what MapLibre answers', () => {
     const worker = workerWithLoad();
     run(worker.self);
-    const collection = { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [-90, 30] }, properties: { serial: 'A1' } }] };
+    const collection = {
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [-90, 30] }, properties: { serial: 'A1' } }],
+    };
     expect(worker.load({ data: new String(JSON.stringify(collection)) })).toEqual({ loaded: true });
     expect(worker.received).toEqual([collection]);
   });

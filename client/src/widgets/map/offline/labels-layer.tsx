@@ -25,7 +25,13 @@ const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.t
  */
 export function LabelsLayer() {
   const map = useOfflineMap();
-  const [visible, pins, selected, siteNames, pinClicked] = useUnit([$labelsVisible, $pins, $selectedSerial, $siteNames, devicePinClicked]);
+  const [visible, pins, selected, siteNames, pinClicked] = useUnit([
+    $labelsVisible,
+    $pins,
+    $selectedSerial,
+    $siteNames,
+    devicePinClicked,
+  ]);
   const markers = useRef(new Map<string, Marker>());
   const choose = useRef(pinClicked);
   choose.current = pinClicked;
@@ -46,7 +52,13 @@ export function LabelsLayer() {
         pins.sort(byLabelPriority(selected));
         // Labels never cover a pin (the fan of a site's devices stays readable) nor another label.
         const pinBoxes = new Map<string, Box>();
-        for (const pin of pins.slice(0, PIN_BOX_CAP)) pinBoxes.set(String(pin.properties.serial), { left: pin.x - 12, right: pin.x + 12, top: pin.y - 32, bottom: pin.y - 2 });
+        for (const pin of pins.slice(0, PIN_BOX_CAP))
+          pinBoxes.set(String(pin.properties.serial), {
+            left: pin.x - 12,
+            right: pin.x + 12,
+            top: pin.y - 32,
+            bottom: pin.y - 2,
+          });
         const taken: Box[] = [];
         const canvas = map.getCanvas();
         // A site whose devices are single pins fanned round it: their labels stacked beside the fan, each
@@ -58,9 +70,18 @@ export function LabelsLayer() {
         }
         const stacked = new Set<string>();
         for (const [g, sitePins] of bySite) {
-          if (sitePins.length < 2 || !sitePins.some((p) => p.x >= 0 && p.x <= canvas.clientWidth && p.y >= 0 && p.y <= canvas.clientHeight)) continue;
+          if (
+            sitePins.length < 2 ||
+            !sitePins.some((p) => p.x >= 0 && p.x <= canvas.clientWidth && p.y >= 0 && p.y <= canvas.clientHeight)
+          )
+            continue;
           const stack = stackLabels(
-            sitePins.map((p) => ({ serial: String(p.properties.serial), label: String(p.properties.label ?? p.properties.serial), x: p.x, y: p.y })),
+            sitePins.map((p) => ({
+              serial: String(p.properties.serial),
+              label: String(p.properties.label ?? p.properties.serial),
+              x: p.x,
+              y: p.y,
+            })),
             { width: canvas.clientWidth, height: canvas.clientHeight },
             LABEL_MAX_WIDTH,
           );
@@ -78,7 +99,12 @@ export function LabelsLayer() {
           if (wanted.has(key)) continue;
           const width = Math.min(LABEL_MAX_WIDTH, name.length * 6.2 + 12);
           // Under the ring (clusters are drawn centred, up to about 40 px across).
-          const box: Box = { left: cluster.x - width / 2, right: cluster.x + width / 2, top: cluster.y + 22, bottom: cluster.y + 40 };
+          const box: Box = {
+            left: cluster.x - width / 2,
+            right: cluster.x + width / 2,
+            top: cluster.y + 22,
+            bottom: cluster.y + 40,
+          };
           if (taken.some((other) => overlaps(box, other))) continue;
           taken.push(box);
           wanted.set(key, { label: name, at: cluster.at, offset: 22 });
@@ -109,7 +135,12 @@ export function LabelsLayer() {
         if (stack) {
           // Drawn anew each time: its lines and leaders depend on where the pins are now.
           placed.get(serial)?.remove();
-          placed.set(serial, new Marker({ element: stackElement(stack, state.current.selected, (s) => choose.current(s)), anchor: 'center' }).setLngLat(at).addTo(map));
+          placed.set(
+            serial,
+            new Marker({ element: stackElement(stack, state.current.selected, (s) => choose.current(s)), anchor: 'center' })
+              .setLngLat(at)
+              .addTo(map),
+          );
           continue;
         }
         const existing = placed.get(serial);
@@ -128,7 +159,11 @@ export function LabelsLayer() {
         element.setAttribute('aria-hidden', 'true');
         placed.set(serial, new Marker({ element, anchor: 'top', offset: [0, offset] }).setLngLat(at).addTo(map));
       }
-      const lineCount = [...placed.keys()].reduce((n, key) => n + (key.startsWith('stack:') ? (wanted.get(key)?.stack?.lines.length ?? 0) : key.startsWith('site:') ? 0 : 1), 0);
+      const lineCount = [...placed.keys()].reduce(
+        (n, key) =>
+          n + (key.startsWith('stack:') ? (wanted.get(key)?.stack?.lines.length ?? 0) : key.startsWith('site:') ? 0 : 1),
+        0,
+      );
       map.getContainer().dataset.labelCount = String(lineCount + [...placed.keys()].filter((k) => k.startsWith('site:')).length);
       map.getContainer().dataset.siteLabelCount = String([...placed.keys()].filter((k) => k.startsWith('site:')).length);
     };

@@ -14,7 +14,11 @@ function eventedMap() {
     },
   };
   const fire = (type: string) => [...(listeners.get(type) ?? [])].forEach((run) => run());
-  return { map: map as unknown as MaplibreMap, fire, listening: () => [...listeners.values()].reduce((n, set) => n + set.size, 0) };
+  return {
+    map: map as unknown as MaplibreMap,
+    fire,
+    listening: () => [...listeners.values()].reduce((n, set) => n + set.size, 0),
+  };
 }
 
 describe('refreshWhenDrawnChanges', () => {

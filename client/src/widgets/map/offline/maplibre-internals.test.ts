@@ -34,7 +34,10 @@ describe('maplibre-gl internals (issue 45)', () => {
   });
 
   it('Map#_update and Style#addSource/addLayer skip validation with { validate: false } (unchecked layers)', async () => {
-    const maplibre = (await import('maplibre-gl')) as unknown as { default?: { Map: { prototype: Record<string, unknown> } }; Map?: { prototype: Record<string, unknown> } };
+    const maplibre = (await import('maplibre-gl')) as unknown as {
+      default?: { Map: { prototype: Record<string, unknown> } };
+      Map?: { prototype: Record<string, unknown> };
+    };
     const MapClass = maplibre.Map ?? maplibre.default!.Map;
     expect(typeof MapClass.prototype._update).toBe('function');
     expect(method('Map', '_update(updateStyle)')).toContain('this._styleDirty');
@@ -63,7 +66,9 @@ describe('maplibre-gl internals (issue 45)', () => {
   });
 
   it('GeoJSONSource keeps its data as _data.geojson, and the worker answers loadData as "LD" on self.worker.actor (JSON text)', () => {
-    expect(method('GeoJSONSource', 'setData(data, waitForCompletion)')).toContain('this._data = typeof data === \'string\' ? { url: data } : { geojson: data }');
+    expect(method('GeoJSONSource', 'setData(data, waitForCompletion)')).toContain(
+      "this._data = typeof data === 'string' ? { url: data } : { geojson: data }",
+    );
     expect(workerSource).toContain('this.actor.registerMessageHandler("LD" /* MessageType.loadData */');
     expect(workerSource).toContain('self.worker = new Worker(self)');
     expect(workerSource).toMatch(/this\.messageHandlers\[type\] = handler/);

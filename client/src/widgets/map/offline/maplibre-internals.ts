@@ -41,7 +41,15 @@ type TextureMethods = {
   context: { pixelStoreUnpackPremultiplyAlpha: { set(value: boolean): void } };
   format: number;
   _uploadRawData(image: RawImage, premultiply: boolean, width: number, height: number, gl: WebGLRenderingContext): void;
-  _updateRawData(image: RawImage, premultiply: boolean, x: number, y: number, width: number, height: number, gl: WebGLRenderingContext): void;
+  _updateRawData(
+    image: RawImage,
+    premultiply: boolean,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    gl: WebGLRenderingContext,
+  ): void;
 };
 type ImageManager = { atlasTexture?: object; bind(context: unknown): void };
 

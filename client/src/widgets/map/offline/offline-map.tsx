@@ -1,7 +1,14 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { MAP_DEFAULTS } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import { addProtocol, importScriptInWorkers, Map as MaplibreMap, setWorkerUrl, type AddProtocolAction, type StyleSpecification } from 'maplibre-gl';
+import {
+  addProtocol,
+  importScriptInWorkers,
+  Map as MaplibreMap,
+  setWorkerUrl,
+  type AddProtocolAction,
+  type StyleSpecification,
+} from 'maplibre-gl';
 import mapWorkerUrl from 'maplibre-gl/dist/maplibre-gl-csp-worker.js?url';
 import { useEffect, useRef, useState } from 'react';
 import { $clientConfig } from '../../../shared/config';
@@ -10,7 +17,16 @@ import { afterFirstPaint } from '../lib/after-paint';
 import { yieldToBrowser } from '../../../shared/lib';
 import { enableJsonText } from './json-text';
 import { painterGl, premultiplyNatively, renderOnlyLayers, skipSkyWhileFlat } from './maplibre-internals';
-import { fenceCheck, frameGate, isSoftwareRenderer, warmUpWebGl, layerReveal, LOADING_FRAME_GAP_MS, MOVING_PIXEL_RATIO, revealWhenDrawn } from '../lib/render-quality';
+import {
+  fenceCheck,
+  frameGate,
+  isSoftwareRenderer,
+  warmUpWebGl,
+  layerReveal,
+  LOADING_FRAME_GAP_MS,
+  MOVING_PIXEL_RATIO,
+  revealWhenDrawn,
+} from '../lib/render-quality';
 import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
 import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
@@ -111,7 +127,13 @@ export default function OfflineMap() {
   }, [map, layersIn]);
 
   return (
-    <div ref={container} className={styles.map} data-map-provider="offline" data-map-style={styleUrl ? 'operator' : 'built-in'} data-testid="fleet-map">
+    <div
+      ref={container}
+      className={styles.map}
+      data-map-provider="offline"
+      data-map-style={styleUrl ? 'operator' : 'built-in'}
+      data-testid="fleet-map"
+    >
       {map ? (
         <OfflineMapContext.Provider value={map}>
           {layerGroups >= 1 && !styleUrl ? <BasemapLayer /> : null}
@@ -136,7 +158,12 @@ function create(element: HTMLDivElement, styleUrl: string | null): MaplibreMap {
   // frame every animation frame while any fades, although these layers' colours are meant to appear as
   // they are. A signed-in load drew 18-25 frames before, 13-14 without (tests/perf/map-trace.ts's page,
   // counted with the map's 'render' event); on a software rasteriser each is a long task on a slow phone.
-  const style: StyleSpecification | string = styleUrl ?? { version: 8, sources: {}, layers: [], transition: { duration: 0, delay: 0 } };
+  const style: StyleSpecification | string = styleUrl ?? {
+    version: 8,
+    sources: {},
+    layers: [],
+    transition: { duration: 0, delay: 0 },
+  };
   const instance = new MaplibreMap({
     container: element,
     style,

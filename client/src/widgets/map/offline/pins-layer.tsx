@@ -3,7 +3,16 @@ import { useUnit } from 'effector-react';
 import type { ExpressionSpecification, GeoJSONSource, MapLayerMouseEvent, MapStyleImageMissingEvent } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { PinStatus, StatusCounts } from '../../../entities/device';
-import { CLUSTER_DIAMETERS, clusterCountBox, clusterDiameter, createCanvas, drawClusterBubble, drawClusterCount, drawPin, PIN_SIZE } from '../lib/draw';
+import {
+  CLUSTER_DIAMETERS,
+  clusterCountBox,
+  clusterDiameter,
+  createCanvas,
+  drawClusterBubble,
+  drawClusterCount,
+  drawPin,
+  PIN_SIZE,
+} from '../lib/draw';
 import { coveredBoxes } from '../lib/clear-view';
 import { readPalette } from '../lib/palette';
 import { countByStatus, PIN_ID_PROPERTY, pinsDiff, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
@@ -41,13 +50,25 @@ const RING_ORDER: PinStatus[] = ['offline', 'warning', 'registering', 'paused', 
 const bubbleImage: ExpressionSpecification = [
   'concat',
   BUBBLE_PREFIX,
-  ['to-string', ['step', ['get', 'point_count'], ...CLUSTER_DIAMETERS.flatMap(([from, diameter], at) => (at === 0 ? [diameter] : [from, diameter]))]],
+  [
+    'to-string',
+    [
+      'step',
+      ['get', 'point_count'],
+      ...CLUSTER_DIAMETERS.flatMap(([from, diameter], at) => (at === 0 ? [diameter] : [from, diameter])),
+    ],
+  ],
   ...RING_ORDER.flatMap((status): (string | ExpressionSpecification)[] => ['|', share(STATUS_KEYS[status])]),
 ] as ExpressionSpecification;
 /** count|<count text> (MapLibre's abbreviation, as abbreviateCount in lib/draw). */
 const countImage: ExpressionSpecification = ['concat', COUNT_PREFIX, ['to-string', ['get', 'point_count_abbreviated']]];
 
-const selectedSize = (serial: string | null): ExpressionSpecification => ['case', ['==', ['get', 'serial'], serial ?? ''], 1.45, 1];
+const selectedSize = (serial: string | null): ExpressionSpecification => [
+  'case',
+  ['==', ['get', 'serial'], serial ?? ''],
+  1.45,
+  1,
+];
 /** Worse statuses draw on top of better ones, the selected pin on top of all. */
 const sortKey = (serial: string | null): ExpressionSpecification => [
   'case',
@@ -139,7 +160,9 @@ export function PinsLayer() {
       clusterProperties: {
         // Each status counted from the pins' one `status` property (not a 0/1 column per status on every
         // pin: five fewer properties on each of 10,000 features to build, copy to the worker and index).
-        ...Object.fromEntries(STATUSES.map((status) => [STATUS_KEYS[status], ['+', ['case', ['==', ['get', 'status'], status], 1, 0]]])),
+        ...Object.fromEntries(
+          STATUSES.map((status) => [STATUS_KEYS[status], ['+', ['case', ['==', ['get', 'status'], status], 1, 0]]]),
+        ),
         // The site range of a cluster: gmin === gmax means one site, which the labels layer names.
         gmin: ['min', ['get', 'g']],
         gmax: ['max', ['get', 'g']],
@@ -204,10 +227,13 @@ export function PinsLayer() {
       const clickable = clusters.flatMap((feature) => {
         if (feature.geometry.type !== 'Point') return [];
         const point = map.project(feature.geometry.coordinates as [number, number]);
-        return covers.some((b) => point.x >= b.left && point.x <= b.right && point.y >= b.top && point.y <= b.bottom) ? [] : [{ feature, point }];
+        return covers.some((b) => point.x >= b.left && point.x <= b.right && point.y >= b.top && point.y <= b.bottom)
+          ? []
+          : [{ feature, point }];
       });
       const biggest = clickable.reduce<(typeof clickable)[number] | null>(
-        (best, c) => (!best || Number(c.feature.properties?.point_count) > Number(best.feature.properties?.point_count) ? c : best),
+        (best, c) =>
+          !best || Number(c.feature.properties?.point_count) > Number(best.feature.properties?.point_count) ? c : best,
         null,
       );
       const at = biggest?.point ?? null;

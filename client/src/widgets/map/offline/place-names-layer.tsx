@@ -28,7 +28,13 @@ export function PlaceNamesLayer() {
     const placed = markers.current;
     const refresh = () => {
       const bounds = map.getBounds();
-      latest.current.settled({ west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth(), zoom: toSpecZoom(map.getZoom()) });
+      latest.current.settled({
+        west: bounds.getWest(),
+        south: bounds.getSouth(),
+        east: bounds.getEast(),
+        north: bounds.getNorth(),
+        zoom: toSpecZoom(map.getZoom()),
+      });
       // Room taken by the fleet: pins, clusters and the device labels already placed.
       const taken: Box[] = [];
       // A pin or cluster partly on screen keeps names clear too.
@@ -36,7 +42,12 @@ export function PlaceNamesLayer() {
       const container = map.getContainer().getBoundingClientRect();
       for (const label of map.getContainer().querySelectorAll<HTMLElement>('[data-serial], [data-site]')) {
         const r = label.getBoundingClientRect();
-        taken.push({ left: r.left - container.left, right: r.right - container.left, top: r.top - container.top, bottom: r.bottom - container.top });
+        taken.push({
+          left: r.left - container.left,
+          right: r.right - container.left,
+          top: r.top - container.top,
+          bottom: r.bottom - container.top,
+        });
       }
       const { width, height } = map.getCanvas().getBoundingClientRect();
       const wanted = new Map<string, PlaceName>();

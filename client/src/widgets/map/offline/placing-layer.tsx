@@ -53,7 +53,9 @@ export function PlacingLayer() {
       caption.current = document.createElement('span');
       caption.current.className = styles.placingCaption ?? '';
       element.append(caption.current, head);
-      marker.current = new Marker({ element, anchor: 'bottom', draggable: true }).setLngLat([location.lng, location.lat]).addTo(map);
+      marker.current = new Marker({ element, anchor: 'bottom', draggable: true })
+        .setLngLat([location.lng, location.lat])
+        .addTo(map);
       marker.current.on('dragend', () => {
         const at = marker.current?.getLngLat();
         if (at) latest.current({ lat: at.lat, lng: at.lng });

@@ -15,8 +15,16 @@ export function routeFeatures(routes: readonly RouteLine[]): GeoJSON.FeatureColl
   return {
     type: 'FeatureCollection',
     features: routes.flatMap((r): GeoJSON.Feature[] => [
-      { type: 'Feature', properties: { crewId: r.crewId, color: r.color }, geometry: { type: 'LineString', coordinates: r.path } },
-      ...r.stops.map((s): GeoJSON.Feature => ({ type: 'Feature', properties: { crewId: r.crewId, color: r.color, order: s.order, done: s.done }, geometry: { type: 'Point', coordinates: [s.lng, s.lat] } })),
+      {
+        type: 'Feature',
+        properties: { crewId: r.crewId, color: r.color },
+        geometry: { type: 'LineString', coordinates: r.path },
+      },
+      ...r.stops.map((s): GeoJSON.Feature => ({
+        type: 'Feature',
+        properties: { crewId: r.crewId, color: r.color, order: s.order, done: s.done },
+        geometry: { type: 'Point', coordinates: [s.lng, s.lat] },
+      })),
     ]),
   };
 }
@@ -34,13 +42,24 @@ export function ServiceRouteLayer() {
 
   useEffect(() => {
     addSourceUnchecked(map, SOURCE, { type: 'geojson', data: initialData() });
-    addLayerUnchecked(map, { id: SERVICE_ROUTE_LINE_LAYER, type: 'line', source: SOURCE, filter: ['==', ['geometry-type'], 'LineString'], paint: { 'line-color': ['get', 'color'], 'line-width': 3, 'line-opacity': 0.85 } });
+    addLayerUnchecked(map, {
+      id: SERVICE_ROUTE_LINE_LAYER,
+      type: 'line',
+      source: SOURCE,
+      filter: ['==', ['geometry-type'], 'LineString'],
+      paint: { 'line-color': ['get', 'color'], 'line-width': 3, 'line-opacity': 0.85 },
+    });
     addLayerUnchecked(map, {
       id: SERVICE_ROUTE_STOP_LAYER,
       type: 'circle',
       source: SOURCE,
       filter: ['==', ['geometry-type'], 'Point'],
-      paint: { 'circle-color': ['case', ['get', 'done'], '#ffffff', ['get', 'color']], 'circle-radius': 11, 'circle-stroke-color': ['get', 'color'], 'circle-stroke-width': 2 },
+      paint: {
+        'circle-color': ['case', ['get', 'done'], '#ffffff', ['get', 'color']],
+        'circle-radius': 11,
+        'circle-stroke-color': ['get', 'color'],
+        'circle-stroke-width': 2,
+      },
     });
     return () => {
       if (!map.style) return;

@@ -8,7 +8,11 @@ import { ExternalIcon, MinusIcon, Panel, PlusIcon } from '../../../shared/ui';
 import { userManagementRequested, zoomInRequested, zoomOutRequested } from '../model';
 import styles from './profile-panel.module.css';
 
-const ROLE_LABEL: Record<AccessLevel, string> = { distributor: 'Distributor', client: 'Company', 'market-partner': 'Market partner' };
+const ROLE_LABEL: Record<AccessLevel, string> = {
+  distributor: 'Distributor',
+  client: 'Company',
+  'market-partner': 'Market partner',
+};
 
 export const initials = (name: string) =>
   name
@@ -81,7 +85,13 @@ export function ProfilePanel({ className }: { className?: string }) {
           </a>
           {/* Only a distributor manages market partners: the page refuses clients and market-partner users. */}
           {level === 'distributor' ? (
-            <a className={styles.link} href={ROUTES.exclusiveManagement} target="_blank" rel="noopener" data-testid="exclusive-management-link">
+            <a
+              className={styles.link}
+              href={ROUTES.exclusiveManagement}
+              target="_blank"
+              rel="noopener"
+              data-testid="exclusive-management-link"
+            >
               Market partners <ExternalIcon size={14} />
               <span className="visually-hidden"> (opens in a new tab)</span>
             </a>

@@ -18,9 +18,21 @@ import {
 } from '../../../features/report-tags';
 import { formatNumber } from '../../../shared/lib';
 import { ArrowLeftIcon, Button } from '../../../shared/ui';
-import { $actionBlocked, $dayCount, $endDate, $hasDevices, $rangeProblem, $startDate, $zoneLabel, downloadClicked, endDateChanged, reportListMounted, sendEmailClicked, startDateChanged } from '../model';
+import {
+  $actionBlocked,
+  $dayCount,
+  $endDate,
+  $hasDevices,
+  $rangeProblem,
+  $startDate,
+  $zoneLabel,
+  downloadClicked,
+  endDateChanged,
+  reportListMounted,
+  sendEmailClicked,
+  startDateChanged,
+} from '../model';
 import styles from './report-list.module.css';
-
 
 /**
  * The Report List view of the main dashboard (spec section 2 'Report List view'), opened from the Custom
@@ -74,7 +86,13 @@ export function ReportListView({ onBack }: { onBack: () => void }) {
       <div className={styles.range}>
         <label className={styles.field}>
           <span className={styles.label}>Start Date</span>
-          <input className={styles.date} type="date" value={start ?? ''} max={end ?? undefined} onChange={(e) => setStart(e.target.value)} />
+          <input
+            className={styles.date}
+            type="date"
+            value={start ?? ''}
+            max={end ?? undefined}
+            onChange={(e) => setStart(e.target.value)}
+          />
         </label>
         <label className={styles.field}>
           <span className={styles.label}>End Date</span>
@@ -131,15 +149,30 @@ export function ReportListView({ onBack }: { onBack: () => void }) {
         <h4 className={styles.sectionTitle}>Tags</h4>
         <TagsList />
       </div>
-      <p className={[styles.notice, notice?.tone === 'danger' ? styles.noticeDanger : ''].join(' ')} role="status" aria-live="polite" data-testid="tag-notice">
+      <p
+        className={[styles.notice, notice?.tone === 'danger' ? styles.noticeDanger : ''].join(' ')}
+        role="status"
+        aria-live="polite"
+        data-testid="tag-notice"
+      >
         {notice?.text ?? ''}
       </p>
 
       <div className={styles.actions}>
-        <Button className={dimmed ? styles.dimmed : ''} disabled={dimmed} aria-describedby={dimmed ? 'report-actions-blocked' : undefined} onClick={() => download()}>
+        <Button
+          className={dimmed ? styles.dimmed : ''}
+          disabled={dimmed}
+          aria-describedby={dimmed ? 'report-actions-blocked' : undefined}
+          onClick={() => download()}
+        >
           Download
         </Button>
-        <Button className={dimmed ? styles.dimmed : ''} disabled={dimmed} aria-describedby={dimmed ? 'report-actions-blocked' : undefined} onClick={() => sendEmail()}>
+        <Button
+          className={dimmed ? styles.dimmed : ''}
+          disabled={dimmed}
+          aria-describedby={dimmed ? 'report-actions-blocked' : undefined}
+          onClick={() => sendEmail()}
+        >
           Send Email
         </Button>
         <Button variant="secondary" onClick={() => openSetup()}>

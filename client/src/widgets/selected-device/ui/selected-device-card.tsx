@@ -5,13 +5,17 @@ import { Button, CloseIcon, Panel } from '../../../shared/ui';
 import { $panelShown, deviceManagerRequested } from '../model';
 import styles from './selected-device-card.module.css';
 
-
 /**
  * The selected pin's card (top left of the map): name, serial, status and address, and the way into
  * the device management panel. Hidden while the panel is open.
  */
 export function SelectedDeviceCard() {
-  const [device, panelShown, open, clear] = useUnit([$selectedDevice, $panelShown, deviceManagerRequested, deviceSelectionCleared]);
+  const [device, panelShown, open, clear] = useUnit([
+    $selectedDevice,
+    $panelShown,
+    deviceManagerRequested,
+    deviceSelectionCleared,
+  ]);
   if (!device || panelShown) return null;
   const status = pinStatusOf(device);
   return (

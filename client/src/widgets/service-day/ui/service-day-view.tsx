@@ -36,8 +36,24 @@ const zone = (iso: string) => `UTC${iso.slice(19)}`;
  * time, zone labelled), reasons in words, refills and battery, the pick list and totals; the unplanned with why.
  */
 export function ServiceDayView({ onBack }: { onBack: () => void }) {
-  const [open, close, date, setDate, crews, chosen, toggle, crewsFailed] = useUnit([serviceDayOpened, serviceDayClosed, $date, dateChanged, $crews, $chosenCrewIds, crewToggled, $crewsFailed]);
-  const [plan, planning, publishing, message, doPlan, doPublish] = useUnit([$plan, $planning, $publishing, $message, planClicked, publishClicked]);
+  const [open, close, date, setDate, crews, chosen, toggle, crewsFailed] = useUnit([
+    serviceDayOpened,
+    serviceDayClosed,
+    $date,
+    dateChanged,
+    $crews,
+    $chosenCrewIds,
+    crewToggled,
+    $crewsFailed,
+  ]);
+  const [plan, planning, publishing, message, doPlan, doPublish] = useUnit([
+    $plan,
+    $planning,
+    $publishing,
+    $message,
+    planClicked,
+    publishClicked,
+  ]);
   const [editing, setEditing] = useState<Crew | 'new' | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -61,22 +77,39 @@ export function ServiceDayView({ onBack }: { onBack: () => void }) {
       <div className={styles.row}>
         <label className={styles.field}>
           <span className={styles.label}>Date</span>
-          <input className={styles.input} type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} data-testid="service-date" />
+          <input
+            className={styles.input}
+            type="date"
+            value={date}
+            onChange={(e) => e.target.value && setDate(e.target.value)}
+            data-testid="service-date"
+          />
         </label>
         <Button onClick={() => doPlan()} disabled={planning} data-testid="plan-button">
           {planning ? 'Planning…' : 'Plan'}
         </Button>
-        <Button variant="secondary" onClick={() => doPublish()} disabled={!plan || publishing || !!published} data-testid="publish-button">
+        <Button
+          variant="secondary"
+          onClick={() => doPublish()}
+          disabled={!plan || publishing || !!published}
+          data-testid="publish-button"
+        >
           {publishing ? 'Publishing…' : published ? 'Published' : 'Publish'}
         </Button>
       </div>
       <div role="status" aria-live="polite">
-        {message ? <p className={message.kind === 'ok' ? styles.ok : styles.error} data-testid="service-message">{message.text}</p> : null}
+        {message ? (
+          <p className={message.kind === 'ok' ? styles.ok : styles.error} data-testid="service-message">
+            {message.text}
+          </p>
+        ) : null}
       </div>
 
       <div>
         <div className={styles.row}>
-          <span className={[styles.label, styles.grow].join(' ')}>Crews ({chosen.length} of {crews.length} chosen)</span>
+          <span className={[styles.label, styles.grow].join(' ')}>
+            Crews ({chosen.length} of {crews.length} chosen)
+          </span>
           <Button variant="secondary" className={styles.small} onClick={() => setEditing('new')} data-testid="add-crew">
             Add crew
           </Button>
@@ -110,14 +143,27 @@ export function ServiceDayView({ onBack }: { onBack: () => void }) {
             </strong>
             {plan.publishedAt ? ` · ${plan.progress.done} of ${plan.progress.stops} stops done` : ''}
           </p>
-          {plan.note ? <p className={styles.note} data-testid="plan-note">{plan.note}</p> : null}
+          {plan.note ? (
+            <p className={styles.note} data-testid="plan-note">
+              {plan.note}
+            </p>
+          ) : null}
           {plan.shortages.map((s) => (
             <p key={`${s.brand}-${s.fluid}`} className={styles.error}>
               {s.text}
             </p>
           ))}
           {plan.crews.map((c) => (
-            <CrewPlanView key={c.crew.id} plan={c} color={routeColor(Math.max(0, crews.findIndex((x) => x.id === c.crew.id)))} />
+            <CrewPlanView
+              key={c.crew.id}
+              plan={c}
+              color={routeColor(
+                Math.max(
+                  0,
+                  crews.findIndex((x) => x.id === c.crew.id),
+                ),
+              )}
+            />
           ))}
           {plan.unplanned.length ? (
             <div>
@@ -144,7 +190,8 @@ function CrewPlanView({ plan: c, color }: { plan: CrewPlanAnswer; color: string 
     <div className={styles.crewPlan} style={{ borderColor: color }} data-testid="crew-plan" data-crew={c.crew.id}>
       <strong>{c.crew.name}</strong>
       <span className={styles.muted}>
-        {c.totals.stops} stops, {c.totals.devices} devices, {c.totals.km} km, {c.totals.drivingMinutes} min driving; back {clock(c.totals.returnAt)}. Times in site time ({tz}).
+        {c.totals.stops} stops, {c.totals.devices} devices, {c.totals.km} km, {c.totals.drivingMinutes} min driving; back{' '}
+        {clock(c.totals.returnAt)}. Times in site time ({tz}).
       </span>
       <ol className={styles.stops}>
         {c.stops.map((s) => (
@@ -158,7 +205,18 @@ function CrewPlanView({ plan: c, color }: { plan: CrewPlanAnswer; color: string 
                 <li key={d.serial}>
                   {d.serial}
                   {d.topUp ? ' (top-up)' : ''}: {d.reasons.join('; ')}
-                  {d.refill.length ? <> · refill {d.refill.map((r) => `${r.pump === 1 ? 'left' : 'right'} ${r.litres} L${r.batchNumber ? ` from ${r.batchNumber}` : ' (no usable batch)'}`).join(', ')}</> : null}
+                  {d.refill.length ? (
+                    <>
+                      {' '}
+                      · refill{' '}
+                      {d.refill
+                        .map(
+                          (r) =>
+                            `${r.pump === 1 ? 'left' : 'right'} ${r.litres} L${r.batchNumber ? ` from ${r.batchNumber}` : ' (no usable batch)'}`,
+                        )
+                        .join(', ')}
+                    </>
+                  ) : null}
                   {d.battery ? ' · swap battery' : ''}
                   {d.serviced ? ' · serviced' : ''}
                 </li>
@@ -217,12 +275,24 @@ function CrewForm({ crew, onDone }: { crew: Crew | null; onDone: () => void }) {
   const field = (name: string, label: string, value: string | number | undefined, type = 'text', wide = false) => (
     <label className={[styles.field, wide ? styles.wide : ''].join(' ')}>
       <span className={styles.label}>{label}</span>
-      <input className={styles.input} name={name} type={type} step={type === 'number' ? 'any' : undefined} defaultValue={value ?? ''} aria-invalid={errors[name] ? true : undefined} />
+      <input
+        className={styles.input}
+        name={name}
+        type={type}
+        step={type === 'number' ? 'any' : undefined}
+        defaultValue={value ?? ''}
+        aria-invalid={errors[name] ? true : undefined}
+      />
       {errors[name] ? <span className={styles.error}>{errors[name]![0]}</span> : null}
     </label>
   );
   return (
-    <form className={styles.form} onSubmit={submit} aria-label={crew ? `Edit ${crew.name}` : 'Add a crew'} data-testid="crew-form">
+    <form
+      className={styles.form}
+      onSubmit={submit}
+      aria-label={crew ? `Edit ${crew.name}` : 'Add a crew'}
+      data-testid="crew-form"
+    >
       {field('name', 'Name', crew?.name, 'text', true)}
       {field('email', 'Email', crew?.email, 'email')}
       {field('phone', 'Phone', crew?.phone, 'tel')}

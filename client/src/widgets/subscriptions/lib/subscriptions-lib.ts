@@ -1,4 +1,13 @@
-import { BILLABLE_PLANS, billTotalUsd, OPEN_BILL_STATUSES, PLAN_CATALOGUE, planOf, type Bill, type Plan, type UnsubscribedDevice } from '@fleet/shared';
+import {
+  BILLABLE_PLANS,
+  billTotalUsd,
+  OPEN_BILL_STATUSES,
+  PLAN_CATALOGUE,
+  planOf,
+  type Bill,
+  type Plan,
+  type UnsubscribedDevice,
+} from '@fleet/shared';
 
 /** One row of Active Subscriptions: a plan in force and how many devices it covers. */
 export type ActiveSubscription = { path: string; name: string; deviceCount: number; plan: Plan | undefined };
@@ -11,7 +20,10 @@ export function activeSubscriptions(bills: Bill[]): ActiveSubscription[] {
   const byPlan = new Map<string, { name: string; serials: Set<string> }>();
   for (const bill of bills) {
     if (bill.status !== 'ACTIVE') continue;
-    const entry = byPlan.get(bill.product_name) ?? { name: planOf(bill.product_name)?.name ?? bill.name, serials: new Set<string>() };
+    const entry = byPlan.get(bill.product_name) ?? {
+      name: planOf(bill.product_name)?.name ?? bill.name,
+      serials: new Set<string>(),
+    };
     bill.device_serial_list.forEach((s) => entry.serials.add(s));
     byPlan.set(bill.product_name, entry);
   }
@@ -28,7 +40,12 @@ export function activeSubscriptions(bills: Bill[]): ActiveSubscription[] {
 export function pendingBills(bills: Bill[]): Bill[] {
   return bills
     .filter((b) => (OPEN_BILL_STATUSES as readonly string[]).includes(b.status))
-    .sort((a, b) => Number(b.status === 'OVERDUE') - Number(a.status === 'OVERDUE') || (a.due_date ?? '').localeCompare(b.due_date ?? '') || a.id - b.id);
+    .sort(
+      (a, b) =>
+        Number(b.status === 'OVERDUE') - Number(a.status === 'OVERDUE') ||
+        (a.due_date ?? '').localeCompare(b.due_date ?? '') ||
+        a.id - b.id,
+    );
 }
 
 /** The plans a device can be added to at checkout (priced), and the Other Subscriptions list. */
@@ -43,7 +60,14 @@ export function summaryLines(selection: Selection): SummaryLine[] {
   return CHECKOUT_PLANS.flatMap((plan) => {
     const serials = selection[plan.path] ?? [];
     if (!serials.length) return [];
-    return [{ plan, serials, totalUsd: billTotalUsd(plan, serials.length), tooMany: plan.maxDevices !== null && serials.length > plan.maxDevices }];
+    return [
+      {
+        plan,
+        serials,
+        totalUsd: billTotalUsd(plan, serials.length),
+        tooMany: plan.maxDevices !== null && serials.length > plan.maxDevices,
+      },
+    ];
   });
 }
 
@@ -74,7 +98,10 @@ export function pruneSelection(selection: Selection, offered: Record<string, Uns
  * What an overdue bill means for its payer's account on `today` (UTC, the rule's days): deactivated since
  * the deactivation day once it has come, else deactivated from it if the bill stays unpaid.
  */
-export function deactivationNote(bill: Pick<Bill, 'status' | 'deactivation_date'>, today: string): { since: boolean; day: string } | null {
+export function deactivationNote(
+  bill: Pick<Bill, 'status' | 'deactivation_date'>,
+  today: string,
+): { since: boolean; day: string } | null {
   if (bill.status !== 'OVERDUE' || !bill.deactivation_date) return null;
   return { since: bill.deactivation_date <= today, day: bill.deactivation_date };
 }

@@ -1,8 +1,30 @@
-import { type Bill, formatNumber, formatUsd, INVOICE_OVERDUE_DEACTIVATION_DAYS, type Plan, planPriceText, plural, PRICE_TBA } from '@fleet/shared';
+import {
+  type Bill,
+  formatNumber,
+  formatUsd,
+  INVOICE_OVERDUE_DEACTIVATION_DAYS,
+  type Plan,
+  planPriceText,
+  plural,
+  PRICE_TBA,
+} from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect } from 'react';
 import { formatDay } from '../../../entities/batch';
-import { Button, CardHead, CardTitle, ChevronIcon, DataTable, LinkButton, SectionTitle, StateMessage, StatusCard, StatusCardHead, StatusPill, type DataColumn } from '../../../shared/ui';
+import {
+  Button,
+  CardHead,
+  CardTitle,
+  ChevronIcon,
+  DataTable,
+  LinkButton,
+  SectionTitle,
+  StateMessage,
+  StatusCard,
+  StatusCardHead,
+  StatusPill,
+  type DataColumn,
+} from '../../../shared/ui';
 import { $user } from '../../../entities/session';
 import { CHECKOUT_PLANS, deactivationNote, OTHER_PLANS, type ActiveSubscription } from '../lib/subscriptions-lib';
 import {
@@ -42,7 +64,14 @@ const ACTIVE_COLUMNS: DataColumn<ActiveSubscription>[] = [
     key: 'price',
     header: 'Price / month / device',
     align: 'end',
-    cell: (s) => (s.plan ? (s.plan.priceUsd === null ? PRICE_TBA : s.plan.pricing === 'flat' ? `${formatUsd(s.plan.priceUsd)} flat` : formatUsd(s.plan.priceUsd)) : '—'),
+    cell: (s) =>
+      s.plan
+        ? s.plan.priceUsd === null
+          ? PRICE_TBA
+          : s.plan.pricing === 'flat'
+            ? `${formatUsd(s.plan.priceUsd)} flat`
+            : formatUsd(s.plan.priceUsd)
+        : '—',
   },
 ];
 
@@ -55,7 +84,14 @@ const devicesText = (n: number) => plural(n, 'device');
  * choice stays in the summary), Check out issues the bills. Prices come from the shared catalogue.
  */
 export function SubscriptionsTab() {
-  const [status, editing, opened, retry, edit, save] = useUnit([$billsStatus, $editing, subscriptionsOpened, subscriptionsRetried, editClicked, saveClicked]);
+  const [status, editing, opened, retry, edit, save] = useUnit([
+    $billsStatus,
+    $editing,
+    subscriptionsOpened,
+    subscriptionsRetried,
+    editClicked,
+    saveClicked,
+  ]);
   useEffect(() => {
     opened();
   }, [opened]);
@@ -64,7 +100,12 @@ export function SubscriptionsTab() {
     <div className={styles.tab} data-testid="subscriptions">
       <CardHead>
         <CardTitle>Manage your Subscriptions</CardTitle>
-        <Button variant={editing ? 'success' : 'secondary'} className={styles.modeButton} onClick={() => (editing ? save() : edit())} aria-pressed={editing}>
+        <Button
+          variant={editing ? 'success' : 'secondary'}
+          className={styles.modeButton}
+          onClick={() => (editing ? save() : edit())}
+          aria-pressed={editing}
+        >
           {editing ? 'Save' : 'Edit'}
         </Button>
       </CardHead>
@@ -91,10 +132,14 @@ function ActiveSection() {
   const active = useUnit($activeSubscriptions);
   return (
     <section className={styles.section} aria-labelledby="subs-active">
-      <SectionTitle id="subs-active">
-        Active Subscriptions
-      </SectionTitle>
-      <DataTable columns={ACTIVE_COLUMNS} rows={active} rowKey={(a) => a.path} rowProps={(a) => ({ 'data-plan': a.path })} empty="No active subscriptions." />
+      <SectionTitle id="subs-active">Active Subscriptions</SectionTitle>
+      <DataTable
+        columns={ACTIVE_COLUMNS}
+        rows={active}
+        rowKey={(a) => a.path}
+        rowProps={(a) => ({ 'data-plan': a.path })}
+        empty="No active subscriptions."
+      />
     </section>
   );
 }
@@ -103,9 +148,7 @@ function PendingSection() {
   const [bills, canMarkPaid, user] = useUnit([$pendingBills, $canMarkPaid, $user]);
   return (
     <section className={styles.section} aria-labelledby="subs-pending">
-      <SectionTitle id="subs-pending">
-        Pending Subscriptions
-      </SectionTitle>
+      <SectionTitle id="subs-pending">Pending Subscriptions</SectionTitle>
       {bills.length === 0 ? (
         <p className={styles.none}>No bills waiting for payment.</p>
       ) : (
@@ -140,11 +183,22 @@ function PendingBill({ bill, canMarkPaid, showPayer }: { bill: Bill; canMarkPaid
       </p>
       <p className={styles.billMeta}>
         Due {day(bill.due_date)}
-        {note ? <span className={styles.warn}> · {note.since ? `account deactivated since ${day(note.day)}` : `account deactivated from ${day(note.day)} if unpaid`}</span> : null}
+        {note ? (
+          <span className={styles.warn}>
+            {' '}
+            · {note.since ? `account deactivated since ${day(note.day)}` : `account deactivated from ${day(note.day)} if unpaid`}
+          </span>
+        ) : null}
       </p>
       {canMarkPaid ? (
         <div className={styles.billActions}>
-          <Button variant="secondary" className={styles.small} loading={pending === bill.bill_uid} onClick={() => markPaid(bill.bill_uid)} aria-label={`Mark paid: ${bill.name}, ${bill.bill_uid}`}>
+          <Button
+            variant="secondary"
+            className={styles.small}
+            loading={pending === bill.bill_uid}
+            onClick={() => markPaid(bill.bill_uid)}
+            aria-label={`Mark paid: ${bill.name}, ${bill.bill_uid}`}
+          >
             Mark paid
           </Button>
           {error?.billUid === bill.bill_uid ? (
@@ -161,9 +215,7 @@ function PendingBill({ bill, canMarkPaid, showPayer }: { bill: Bill; canMarkPaid
 function OtherSection() {
   return (
     <section className={styles.section} aria-labelledby="subs-other">
-      <SectionTitle id="subs-other">
-        Other Subscriptions
-      </SectionTitle>
+      <SectionTitle id="subs-other">Other Subscriptions</SectionTitle>
       <ul className={styles.others}>
         {OTHER_PLANS.map((p) => (
           <li key={p.path} className={styles.other} data-plan={p.path}>
@@ -184,9 +236,7 @@ function ChooseDevices() {
   const [status, retry] = useUnit([$unsubscribedStatus, subscriptionsRetried]);
   return (
     <section className={styles.section} aria-labelledby="subs-choose">
-      <SectionTitle id="subs-choose">
-        Add devices to a plan
-      </SectionTitle>
+      <SectionTitle id="subs-choose">Add devices to a plan</SectionTitle>
       {status === 'loading' ? (
         <StateMessage status="loading">Loading devices…</StateMessage>
       ) : status === 'failed' ? (
@@ -207,19 +257,35 @@ function ChooseDevices() {
 }
 
 function PlanChooser({ plan }: { plan: Plan }) {
-  const [offered, selection, open, toggle, toggleDevice, toggleAll] = useUnit([$unsubscribed, $selection, $openPlan, planToggled, deviceToggled, planAllToggled]);
+  const [offered, selection, open, toggle, toggleDevice, toggleAll] = useUnit([
+    $unsubscribed,
+    $selection,
+    $openPlan,
+    planToggled,
+    deviceToggled,
+    planAllToggled,
+  ]);
   const devices = offered[plan.path] ?? [];
   const chosen = new Set(selection[plan.path] ?? []);
   const expanded = open === plan.path;
   const listId = `plan-${plan.path}-devices`;
   return (
     <div className={styles.plan} data-plan={plan.path}>
-      <button type="button" className={styles.planButton} aria-expanded={expanded} aria-controls={listId} onClick={() => toggle(plan.path)} disabled={devices.length === 0}>
+      <button
+        type="button"
+        className={styles.planButton}
+        aria-expanded={expanded}
+        aria-controls={listId}
+        onClick={() => toggle(plan.path)}
+        disabled={devices.length === 0}
+      >
         <span className={styles.planName}>
           {plan.name}
           <span className={styles.planPrice}>{planPriceText(plan)}</span>
         </span>
-        <span className={styles.planCount}>{devices.length === 0 ? 'All devices on this plan' : `${formatNumber(chosen.size)} of ${devicesText(devices.length)}`}</span>
+        <span className={styles.planCount}>
+          {devices.length === 0 ? 'All devices on this plan' : `${formatNumber(chosen.size)} of ${devicesText(devices.length)}`}
+        </span>
         {devices.length ? <ChevronIcon size={16} className={expanded ? styles.chevronUp : undefined} /> : null}
       </button>
       {expanded ? (
@@ -230,7 +296,11 @@ function PlanChooser({ plan }: { plan: Plan }) {
           </label>
           {devices.map((d) => (
             <label key={d.serial} className={styles.device}>
-              <input type="checkbox" checked={chosen.has(d.serial)} onChange={() => toggleDevice({ path: plan.path, serial: d.serial })} />
+              <input
+                type="checkbox"
+                checked={chosen.has(d.serial)}
+                onChange={() => toggleDevice({ path: plan.path, serial: d.serial })}
+              />
               <span className={styles.deviceText}>
                 <span>{d.label || 'NoName'}</span>
                 <span className={styles.serial}>{d.serial}</span>
@@ -245,13 +315,22 @@ function PlanChooser({ plan }: { plan: Plan }) {
 
 /** The summary and checkout: shown while devices are chosen, and with the checkout's result. */
 function Summary() {
-  const [lines, total, canCheckout, checkout, onCheckout, dismiss] = useUnit([$summary, $summaryTotal, $canCheckout, $checkout, checkoutClicked, checkoutDismissed]);
+  const [lines, total, canCheckout, checkout, onCheckout, dismiss] = useUnit([
+    $summary,
+    $summaryTotal,
+    $canCheckout,
+    $checkout,
+    checkoutClicked,
+    checkoutDismissed,
+  ]);
   if (lines.length === 0 && checkout.status !== 'done') return null;
   return (
-    <section className={[styles.section, styles.summary].join(' ')} aria-labelledby="subs-summary" data-testid="subscriptions-summary">
-      <SectionTitle id="subs-summary">
-        Summary
-      </SectionTitle>
+    <section
+      className={[styles.section, styles.summary].join(' ')}
+      aria-labelledby="subs-summary"
+      data-testid="subscriptions-summary"
+    >
+      <SectionTitle id="subs-summary">Summary</SectionTitle>
       {lines.length ? (
         <>
           <ul className={styles.lines}>
@@ -260,7 +339,9 @@ function Summary() {
                 <span>
                   {l.plan.name}
                   <span className={styles.lineMeta}>
-                    {l.plan.pricing === 'flat' ? `${devicesText(l.serials.length)} · ${formatUsd(l.plan.priceUsd!)} flat` : `${devicesText(l.serials.length)} × ${formatUsd(l.plan.priceUsd!)}`}
+                    {l.plan.pricing === 'flat'
+                      ? `${devicesText(l.serials.length)} · ${formatUsd(l.plan.priceUsd!)} flat`
+                      : `${devicesText(l.serials.length)} × ${formatUsd(l.plan.priceUsd!)}`}
                   </span>
                   {l.tooMany ? (
                     <span className={styles.error} role="alert">
@@ -289,8 +370,9 @@ function Summary() {
       {checkout.status === 'done' ? (
         <div className={styles.done} role="status">
           <p>
-            {checkout.issued.length === 1 ? 'Bill issued' : `${plural(checkout.issued.length, 'bill')} issued`}, due {day(checkout.issued[0]?.due_date ?? null)}. Pay the invoice by its due
-            date; an invoice unpaid {INVOICE_OVERDUE_DEACTIVATION_DAYS} days after it deactivates the account.
+            {checkout.issued.length === 1 ? 'Bill issued' : `${plural(checkout.issued.length, 'bill')} issued`}, due{' '}
+            {day(checkout.issued[0]?.due_date ?? null)}. Pay the invoice by its due date; an invoice unpaid{' '}
+            {INVOICE_OVERDUE_DEACTIVATION_DAYS} days after it deactivates the account.
           </p>
           <LinkButton onClick={() => dismiss()}>OK</LinkButton>
         </div>

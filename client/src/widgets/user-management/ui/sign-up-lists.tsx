@@ -1,8 +1,25 @@
 import type { ClientUser, UserAccount } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import { $clientUsers, $clientUsersStatus, $pendingUsers, $pendingUsersStatus, clientUsersRequested, pendingUsersRequested, type ListStatus } from '../../../entities/user';
+import {
+  $clientUsers,
+  $clientUsersStatus,
+  $pendingUsers,
+  $pendingUsersStatus,
+  clientUsersRequested,
+  pendingUsersRequested,
+  type ListStatus,
+} from '../../../entities/user';
 import { editAccountClicked, viewDetailClicked } from '../../../features/user-approval';
-import { Button, CardHead, CardTitle, DataTable, dataTableStateClass, LinkButton, Spinner, type DataColumn } from '../../../shared/ui';
+import {
+  Button,
+  CardHead,
+  CardTitle,
+  DataTable,
+  dataTableStateClass,
+  LinkButton,
+  Spinner,
+  type DataColumn,
+} from '../../../shared/ui';
 import { $managesSignUps } from '../model';
 import styles from './sign-up-lists.module.css';
 
@@ -66,7 +83,11 @@ function clientColumns(edit: (c: ClientUser) => void): DataColumn<ClientUser>[] 
         </>
       ),
     },
-    { key: 'brands', header: 'Brand List', cell: (c) => (c.brands.length ? c.brands.map((b) => b.name).join(', ') : <span className={styles.sub}>No brand</span>) },
+    {
+      key: 'brands',
+      header: 'Brand List',
+      cell: (c) => (c.brands.length ? c.brands.map((b) => b.name).join(', ') : <span className={styles.sub}>No brand</span>),
+    },
     {
       key: 'actions',
       header: actionsHeader,
@@ -86,16 +107,27 @@ function clientColumns(edit: (c: ClientUser) => void): DataColumn<ClientUser>[] 
  * and look disabled, once above the list rather than on every row, so the rows stay readable at 820 px). A market-partner user manages neither (spec section 6) and is told so.
  */
 export function SignUpLists() {
-  const [manages, pending, pendingStatus, clients, clientStatus] = useUnit([$managesSignUps, $pendingUsers, $pendingUsersStatus, $clientUsers, $clientUsersStatus]);
-  const [view, editClient, reloadPending, reloadClients] = useUnit([viewDetailClicked, editAccountClicked, pendingUsersRequested, clientUsersRequested]);
+  const [manages, pending, pendingStatus, clients, clientStatus] = useUnit([
+    $managesSignUps,
+    $pendingUsers,
+    $pendingUsersStatus,
+    $clientUsers,
+    $clientUsersStatus,
+  ]);
+  const [view, editClient, reloadPending, reloadClients] = useUnit([
+    viewDetailClicked,
+    editAccountClicked,
+    pendingUsersRequested,
+    clientUsersRequested,
+  ]);
 
   if (!manages) {
     return (
       <section aria-labelledby="sign-up-title" className={styles.section}>
-        <CardTitle id="sign-up-title">
-          Sign Up Request
-        </CardTitle>
-        <p className={dataTableStateClass}>Sign-up requests and client accounts are managed by your distributor. Your own account is under Account Settings.</p>
+        <CardTitle id="sign-up-title">Sign Up Request</CardTitle>
+        <p className={dataTableStateClass}>
+          Sign-up requests and client accounts are managed by your distributor. Your own account is under Account Settings.
+        </p>
       </section>
     );
   }
@@ -103,9 +135,7 @@ export function SignUpLists() {
   return (
     <div className={styles.lists}>
       <section aria-labelledby="sign-up-title" className={styles.section} data-testid="sign-up-requests">
-        <CardTitle id="sign-up-title">
-          Sign Up Request
-        </CardTitle>
+        <CardTitle id="sign-up-title">Sign Up Request</CardTitle>
         <DataTable
           aria-label="Sign Up Request"
           columns={requestColumns(view)}
@@ -119,9 +149,7 @@ export function SignUpLists() {
 
       <section aria-labelledby="clients-title" className={styles.section} data-testid="client-list">
         <CardHead>
-          <CardTitle id="clients-title">
-            Clients
-          </CardTitle>
+          <CardTitle id="clients-title">Clients</CardTitle>
           {/* Not built yet: they look disabled, stay in the tab order (with a reason) and do nothing. */}
           <div className={styles.toolbar} role="group" aria-label="Client account actions">
             {['Disable Account', 'Delete Account', 'Remote Control'].map((label) => (

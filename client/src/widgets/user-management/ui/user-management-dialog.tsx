@@ -3,7 +3,14 @@ import { AccountSettings } from '../../../features/account-settings';
 import { SignOutButton } from '../../../features/sign-out';
 import { $detailMode, DecisionPopup, RequestDetail } from '../../../features/user-approval';
 import { Dialog } from '../../../shared/ui';
-import { $accountSettingsOnly, $userManagementOpen, $userManagementSection, userManagementClosed, userManagementSectionSelected, type UserManagementSection } from '../model';
+import {
+  $accountSettingsOnly,
+  $userManagementOpen,
+  $userManagementSection,
+  userManagementClosed,
+  userManagementSectionSelected,
+  type UserManagementSection,
+} from '../model';
 import { SignUpLists } from './sign-up-lists';
 import styles from './user-management-dialog.module.css';
 
@@ -23,7 +30,12 @@ const MENU: MenuItem[] = [
  * Sign Up Request shows the request list and the client list, or a request's detail once opened.
  */
 export function UserManagementDialog() {
-  const [open, section, detailMode, accountOnly] = useUnit([$userManagementOpen, $userManagementSection, $detailMode, $accountSettingsOnly]);
+  const [open, section, detailMode, accountOnly] = useUnit([
+    $userManagementOpen,
+    $userManagementSection,
+    $detailMode,
+    $accountSettingsOnly,
+  ]);
   const [close, select] = useUnit([userManagementClosed, userManagementSectionSelected]);
 
   if (accountOnly) {

@@ -597,6 +597,15 @@ function queries(db: Db) {
       ).map((r) => Number(r.id));
     },
 
+    /** The distributors of an organisation with their names: the escalation policy's choices in Account Settings. */
+    async organisationPeople(organisation: string): Promise<{ id: number; name: string }[]> {
+      return rowsOf<{ id: number; name: string }>(
+        await db.execute(
+          sql`select id, coalesce(nullif(trim(username), ''), email) as name from users where role = 'distributor' and user_type <> 'market-partner' and lower(trim(company)) = ${organisation} and activated order by 2, 1`,
+        ),
+      ).map((r) => ({ id: Number(r.id), name: String(r.name) }));
+    },
+
     /** Which of these scope ids exist within the caller's device scope (a rule's scope must be inside the caller's). */
     async scopeExists(kind: 'brand' | 'county' | 'site', id: number, scope: SQL | undefined): Promise<boolean> {
       const col =

@@ -180,7 +180,7 @@ function queries(db: Db) {
           where d.group_id is not null and (
             (not d.is_online and d.last_seen_at is not null)
             or exists (select 1 from batches b where b.id in (d.batch_id, d.batch2_id) and (b.is_recalled or b.expire_date <= (${iso(now)}::timestamptz + make_interval(days => ${expiringDays}))::date))
-            ${withPumps ? sql`or d.left_pump_type <> 'Unspecified' or d.right_pump_type <> 'Unspecified'` : sql``}
+            ${withPumps ? sql`or d.left_pump_type <> 'Unspecified' or d.right_pump_type <> 'Unspecified' or exists (select 1 from battery_readings r where r.device_id = d.id and r.recorded_at >= ${iso(now)}::timestamptz - interval '15 days')` : sql``}
           )
           union
           select a.device_id from alerts a where a.device_id is not null and (a.state = 'active' or a.cleared_at >= ${iso(now)}::timestamptz - make_interval(mins => ${windowMinutes}))`),

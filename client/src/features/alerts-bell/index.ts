@@ -1,2 +1,2 @@
-export { $unread, bellClicked, bellStarted } from './model';
-export { AlertsBell, bellLabel } from './ui/alerts-bell';
+export { bellClicked } from './model';
+export { AlertsBell } from './ui/alerts-bell';

@@ -1,2 +1,2 @@
-export { incidentsClosed, incidentsOpened } from './model';
+export { incidentsOpened } from './model';
 export { IncidentsDialog } from './ui/incidents-dialog';

@@ -43,16 +43,14 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
     await h.database.db.delete(pumpEvents).where(eq(pumpEvents.deviceId, d!.id));
     const now = Date.now();
     if (hours > 0) {
-      await h.database.db
-        .insert(pumpEvents)
-        .values(
-          Array.from({ length: hours }, (_, k) => ({
-            deviceId: d!.id,
-            pumpNumber: 1,
-            occurredAt: new Date(now - (k + 0.5) * HOUR),
-            volumeMl: perHour,
-          })),
-        );
+      await h.database.db.insert(pumpEvents).values(
+        Array.from({ length: hours }, (_, k) => ({
+          deviceId: d!.id,
+          pumpNumber: 1,
+          occurredAt: new Date(now - (k + 0.5) * HOUR),
+          volumeMl: perHour,
+        })),
+      );
     }
     await h.database.db
       .update(devices)
@@ -162,6 +160,28 @@ describe.each(BACKENDS)('maintenance views on %s', (backend) => {
       expect(list.every((d) => mine.has(d.serial))).toBe(true);
     }
     expect((await request(h.app).get('/api/v1/maintenanceDevices')).status).toBe(401);
+  });
+
+  it("?serials= answers those devices of the caller whatever their reasons (the field app's scan and plan); others are absent", async () => {
+    const listed = new Set(
+      ((await get('maintenance', '/api/v1/maintenanceDevices')).body as MaintenanceDevice[]).map((d) => d.serial),
+    );
+    const all = await serialsOf('distributor');
+    const placed = (await get('maintenance', `/api/v1/maintenanceDevices?serials=${all.join(',')}`)).body as MaintenanceDevice[];
+    const quiet = placed.find((d) => !listed.has(d.serial));
+    expect(quiet, 'a placed device needing no visit').toBeDefined();
+    const one = await get('maintenance', `/api/v1/maintenanceDevices?serials=${quiet!.serial}`);
+    expect(one.status).toBe(200);
+    expect((one.body as MaintenanceDevice[]).map((d) => d.serial)).toEqual([quiet!.serial]);
+    expect(one.body[0].reasons).toEqual([]);
+    expect(one.body[0]).toHaveProperty('brand_id');
+    // A client asking for a device that is not its own gets nothing for it.
+    const mine = new Set(await serialsOf('client'));
+    const notMine = all.find((s) => !mine.has(s))!;
+    expect((await get('client', `/api/v1/maintenanceDevices?serials=${notMine},NO-SUCH`)).body).toEqual([]);
+    expect((await get('maintenance', '/api/v1/maintenanceDevices?serials=,')).body).toEqual({
+      serials: ['serials is a comma-separated list of serials.'],
+    });
   });
 
   it('records what was done: the credential, distributors and partners on their own devices; clients never', async () => {

@@ -291,6 +291,26 @@ describe.each(BACKENDS)('service day on %s', (backend) => {
     expect(theirs.map((p) => [p.id, p.status])).toEqual([[c.id, 'published']]);
   });
 
+  it("the maintenance credential (the field app) reads the published plans of a date, every owner's, and nothing else", async () => {
+    const token = h.config.maintenanceToken;
+    const res = await get(token, `/api/v1/servicePlans?date=${DATE}`);
+    expect(res.status).toBe(200);
+    const plans = res.body as ServicePlan[];
+    // One published plan per owner: the distributor's and the second company's; no draft, nothing superseded.
+    const mine = (await get('distributor', `/api/v1/servicePlans?date=${DATE}`)).body as ServicePlan[];
+    const theirs = (await get('signup1', `/api/v1/servicePlans?date=${DATE}`)).body as ServicePlan[];
+    const published = [...mine, ...theirs].filter((p) => ['published', 'in_progress', 'done'].includes(p.status));
+    expect(plans.map((p) => p.id).sort()).toEqual(published.map((p) => p.id).sort());
+    expect(plans).toHaveLength(2);
+    expect(plans.every((p) => p.status !== 'draft' && p.status !== 'superseded')).toBe(true);
+    // Read only: it keeps no crews and changes no plan.
+    expect((await get(token, '/api/v1/crews')).status).toBe(403);
+    expect((await get(token, `/api/v1/servicePlans/${plans[0]!.id}`)).status).toBe(403);
+    expect((await post(token, '/api/v1/servicePlans', { date: DATE, crewIds: [] })).status).toBe(403);
+    expect((await post(token, `/api/v1/servicePlans/${plans[0]!.id}/publish`)).status).toBe(403);
+    expect((await get(token, '/api/v1/servicePlans?date=tomorrow')).body).toEqual({ date: ['Use a date YYYY-MM-DD.'] });
+  });
+
   it('plans survive a restart (a new app on the same database reads them)', async () => {
     const fresh = createApp({
       config: h.config,

@@ -10,6 +10,7 @@ import {
   registrationSetupSchema,
   rentalSchema,
   resetMlSchema,
+  serialListQuery,
   serialSchema,
 } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
@@ -23,22 +24,7 @@ import { devicesRepository } from './devices.repository.ts';
 import { devicesService } from './devices.service.ts';
 
 /** `?serials=A,B,C` of GET /api/v1/device: at most 500 serials a call (a URL of a few kB). */
-const serialsQuery = z
-  .string({ error: 'serials is a comma-separated list of serials.' })
-  .transform((text) => [
-    ...new Set(
-      text
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  ])
-  .pipe(
-    z
-      .array(serialSchema)
-      .min(1, { error: 'serials is a comma-separated list of serials.' })
-      .max(500, { error: 'At most 500 serials a call.' }),
-  );
+const serialsQuery = serialListQuery();
 
 /** The device calls of spec section 7 (paths exact, 'avaliableDevice' included: existing clients call it). */
 export function devicesRoutes(ctx: AppContext): Routes {

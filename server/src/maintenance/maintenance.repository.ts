@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { slotSql } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { devicesRepository, type DevicesRepository } from '../devices/index.ts';
@@ -12,6 +12,7 @@ export type MaintenanceCandidateRow = {
   serial: string;
   label: string;
   number: number | null;
+  brandId: number | null;
   siteId: number;
   siteName: string;
   siteAddress: string;
@@ -61,7 +62,8 @@ export interface MaintenanceRepository {
   /** Revokes every active credential; answers how many. */
   revokeCredentials(at: Date): Promise<number>;
   credentialStatus(): Promise<{ active: number; lastCreatedAt: Date | null; source: string | null }>;
-  candidates(scope: SQL | undefined): Promise<MaintenanceCandidateRow[]>;
+  /** Placed devices in scope (only those of `serials` when given). */
+  candidates(scope: SQL | undefined, serials?: readonly string[]): Promise<MaintenanceCandidateRow[]>;
   slotTotals(deviceIds: number[], since: Date, until: Date): Promise<SlotRow[]>;
   deviceInScope(serial: string, scope: SQL | undefined): Promise<{ id: number } | undefined>;
   /** The device calls' repository on the same connection (a refill changes the device through the devices service). */
@@ -119,7 +121,7 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
       };
     },
 
-    async candidates(scope) {
+    async candidates(scope, serials) {
       const batchJson = (column: SQL) =>
         sql`(select json_build_object('id', b.id, 'batchNo', b.batch_no, 'expireDate', b.expire_date, 'isRecalled', b.is_recalled) from batches b where b.id = ${column})`;
       const rows = await db
@@ -128,6 +130,7 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
           serial: devices.serial,
           label: devices.label,
           number: devices.number,
+          brandId: devices.brandId,
           siteId: deviceGroups.id,
           siteName: deviceGroups.name,
           siteAddress: deviceGroups.address,
@@ -152,7 +155,7 @@ export function maintenanceRepository(db: Db): MaintenanceRepository {
         })
         .from(devices)
         .innerJoin(deviceGroups, eq(deviceGroups.id, devices.groupId))
-        .where(scope);
+        .where(serials ? and(scope, inArray(devices.serial, [...serials])) : scope);
       return rows.map((r) => ({
         ...r,
         firstEventAt: r.firstEventAt ? new Date(r.firstEventAt) : null,

@@ -4,6 +4,7 @@ import {
   maintenanceCredentialRotatedSchema,
   maintenanceCredentialStatusSchema,
   maintenanceDeviceSchema,
+  maintenanceDevicesQuerySchema,
   maintenanceRecordInputSchema,
   maintenanceRecordSchema,
   maintenanceRecordsQuerySchema,
@@ -42,7 +43,7 @@ export function maintenanceRoutes(
   const router = Router();
 
   router.get('/maintenanceDevices', async (req, res) => {
-    res.json(await service.devices(viewerOf(req)));
+    res.json(await service.devices(viewerOf(req), req.query));
   });
   router.post('/maintenanceRecord', async (req, res) => {
     const { record, duplicate } = await service.record(viewerOf(req), req.body);
@@ -79,7 +80,8 @@ export function maintenanceRoutes(
       path: '/api/v1/maintenanceDevices',
       tag,
       summary: 'Devices in maintenance or needing it, soonest to run dry first',
-      description: `${credential} Scoped like the device list (the credential sees every device). Listed when in maintenance, with warnings, low fluid (volume_remain <= 250), low battery (< 50 %), a batch expired / recalled / almost expired, or a pump forecast to run dry within 7 days. Each pump's forecast: days until empty from that device's dispensing rate by hour of the week over the last 4 weeks (pump_events), with its basis ("~3 days at the last 4 weeks' rate"; "not enough data" with less than a day of history or no dispensing).`,
+      description: `${credential} Scoped like the device list (the credential sees every device). Listed when in maintenance, with warnings, low fluid (volume_remain <= 250), low battery (< 50 %), a batch expired / recalled / almost expired, or a pump forecast to run dry within 7 days. Each pump's forecast: days until empty from that device's dispensing rate by hour of the week over the last 4 weeks (pump_events), with its basis ("~3 days at the last 4 weeks' rate"; "not enough data" with less than a day of history or no dispensing). With \`serials\`: those devices whatever their reasons (the field app's scanned device and its day's plan); a serial outside the caller's scope is absent from the answer.`,
+      query: maintenanceDevicesQuerySchema,
       responses: { 200: { description: 'The devices', schema: z.array(maintenanceDeviceSchema) } },
     },
     {

@@ -19,6 +19,7 @@ const row = (id: number, over: Partial<MaintenanceCandidateRow> = {}): Maintenan
   serial: `SP${id}`,
   label: `Device ${id}`,
   number: id,
+  brandId: null,
   siteId: 1,
   siteName: 'Beach',
   siteAddress: '1 Main St',

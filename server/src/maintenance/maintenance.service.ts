@@ -10,6 +10,7 @@ import {
   MAINTENANCE_BACKDATE_DAYS,
   MAINTENANCE_CLOCK_SKEW_MS,
   MAINTENANCE_PHOTO_MAX_BYTES,
+  maintenanceDevicesQuerySchema,
   maintenanceRecordInputSchema,
   maintenanceRecordsQuerySchema,
   type MaintenanceAction,
@@ -101,10 +102,14 @@ export function maintenanceService(deps: MaintenanceServiceDeps) {
       return { revoked: await repo.revokeCredentials(deps.now()) };
     },
 
-    /** GET /maintenanceDevices: what needs a technician, soonest to run dry first. */
-    async devices(viewer: Viewer): Promise<MaintenanceDevice[]> {
+    /**
+     * GET /maintenanceDevices: what needs a technician, soonest to run dry first. With `serials`: those
+     * devices of the caller's (whatever their reasons; one out of scope is simply absent).
+     */
+    async devices(viewer: Viewer, query: unknown = {}): Promise<MaintenanceDevice[]> {
       const now = deps.now();
-      const rows = await repo.candidates(deviceScope(viewer));
+      const { serials } = parse(maintenanceDevicesQuerySchema, query ?? {});
+      const rows = await repo.candidates(deviceScope(viewer), serials);
       const window = forecastWindow(now);
       const slots = await repo.slotTotals(
         rows.map((r) => r.id),
@@ -112,7 +117,7 @@ export function maintenanceService(deps: MaintenanceServiceDeps) {
         window.end,
       );
       const today = now.toISOString().slice(0, 10);
-      const list = rows.map((r) => toMaintenanceDevice(r, slots, now, today)).filter((d) => d.reasons.length > 0);
+      const list = rows.map((r) => toMaintenanceDevice(r, slots, now, today)).filter((d) => serials || d.reasons.length > 0);
       return list.sort(
         (a, b) =>
           (a.runs_out_in_days ?? Infinity) - (b.runs_out_in_days ?? Infinity) ||
@@ -277,6 +282,7 @@ export function toMaintenanceDevice(r: MaintenanceCandidateRow, slots: SlotRow[]
     serial: r.serial,
     label: r.label,
     number: r.number,
+    brand_id: r.brandId,
     site: { id: r.siteId, name: r.siteName, address: r.siteAddress, timezone_id: r.timezoneId },
     is_maintenance: r.isMaintenance,
     is_online: r.isOnline,

@@ -182,6 +182,14 @@ export function serviceDayRepository(db: Db) {
         .where(and(eq(servicePlans.ownerId, ownerId), eq(servicePlans.planDate, date)))
         .orderBy(desc(servicePlans.version))) as PlanRow[];
     },
+    /** Every owner's published plans of a date (the field app on the maintenance credential). */
+    async publishedPlans(date: string) {
+      return (await db
+        .select()
+        .from(servicePlans)
+        .where(and(eq(servicePlans.planDate, date), inArray(servicePlans.status, PUBLISHED)))
+        .orderBy(asc(servicePlans.ownerId), desc(servicePlans.version))) as PlanRow[];
+    },
     async plan(ownerId: number, id: number) {
       const [row] = await db
         .select()

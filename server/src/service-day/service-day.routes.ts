@@ -106,7 +106,7 @@ export function serviceDayRoutes(ctx: AppContext, service = serviceDayServiceOf(
       path: '/api/v1/servicePlans',
       tag,
       summary: "The caller's plans of a date, every version, newest first",
-      description: who,
+      description: `${who} The maintenance credential (the field app) reads the published plans of the date, every owner's (in progress and done included), and no other service day call.`,
       query: servicePlansQuerySchema,
       responses: { 200: { description: 'Plans', schema: z.array(servicePlanSchema) } },
     },

@@ -24,7 +24,10 @@ import { ApiError, parse } from '../lib/errors.ts';
 import { timezoneAt } from '../sites/index.ts';
 import type { CrewRow, PlanDeviceRow, PlanRow, ServiceDayRepository } from './service-day.repository.ts';
 
-type Viewer = ScopeViewer & { readOnly?: boolean };
+type Viewer = ScopeViewer & { readOnly?: boolean; username?: string };
+
+/** The /maintenance credential (read-only, shared by every technician: auth.service.ts). */
+const isMaintenanceCredential = (viewer: Viewer) => Boolean(viewer.readOnly) && viewer.username === 'maintenance';
 
 export type ServiceDayDeps = {
   repo: ServiceDayRepository;
@@ -42,7 +45,8 @@ const DAY = 86_400_000;
 
 /**
  * Crews and service plans (issue 48). Who may do what:
- * - clients: nothing (403); the maintenance credential (read-only) neither;
+ * - clients: nothing (403); the maintenance credential (read-only) reads the published plans of a date, every
+ *   owner's (the field app's day's work: the credential sees every device), and nothing else;
  * - a distributor keeps its own crews and plans; a market partner its own, planned over its exclusive
  *   devices only (the owner of a crew or plan is the user who made it: two distributors never see or
  *   replace each other's plans).
@@ -294,8 +298,13 @@ export function serviceDayService(deps: ServiceDayDeps) {
       return answer(row);
     },
 
-    /** GET /servicePlans?date=: every version of the owner's plans of that date, newest first. */
+    /**
+     * GET /servicePlans?date=: every version of the owner's plans of that date, newest first. The
+     * maintenance credential: the published plans of that date (one per owner at most).
+     */
     async list(viewer: Viewer, query: unknown): Promise<ServicePlan[]> {
+      if (isMaintenanceCredential(viewer))
+        return Promise.all((await repo.publishedPlans(parse(servicePlansQuerySchema, query ?? {}).date)).map(answer));
       const owner = ownerOf(viewer);
       const q = parse(servicePlansQuerySchema, query ?? {});
       return Promise.all((await repo.plans(owner, q.date)).map(answer));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { serialSchema } from './device.schema.ts';
+import { serialListQuery, serialSchema } from './device.schema.ts';
 import { requiredText, text } from './common.ts';
 
 /**
@@ -141,6 +141,8 @@ export const maintenanceDeviceSchema = z.object({
   serial: z.string(),
   label: z.string(),
   number: z.number().nullable(),
+  /** The device's brand (the field app's batch choice: first expiry first out among its brand's batches). */
+  brand_id: z.number().nullable(),
   site: z.object({ id: z.number(), name: z.string(), address: z.string(), timezone_id: z.string().nullable() }),
   is_maintenance: z.boolean(),
   is_online: z.boolean(),
@@ -154,6 +156,14 @@ export const maintenanceDeviceSchema = z.object({
   last_record: z.object({ performed_at: z.string(), actions: z.array(z.string()) }).nullable(),
 });
 export type MaintenanceDevice = z.infer<typeof maintenanceDeviceSchema>;
+
+/**
+ * GET /api/v1/maintenanceDevices?serials=a,b: those devices (in the caller's scope) whatever their reasons:
+ * the field app's scanned device and its day's plan. Without it: the devices needing a visit.
+ */
+export const maintenanceDevicesQuerySchema = z.object({
+  serials: serialListQuery().optional(),
+});
 
 /** One row of GET /api/v1/maintenanceRecords (newest first). */
 export const maintenanceRecordSchema = z.object({

@@ -6,6 +6,7 @@ const device = (over: Partial<MaintenanceDevice>): MaintenanceDevice => ({
   serial: 'SP1',
   label: 'Beach',
   number: 1,
+  brand_id: null,
   site: { id: 1, name: 'Beach', address: '1 Main St', timezone_id: 'America/Chicago' },
   is_maintenance: false,
   is_online: true,

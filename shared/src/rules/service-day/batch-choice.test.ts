@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickBatches, type StockBatch } from './batch-choice.ts';
+import { batchesInFefoOrder, batchRefusal, pickBatches, refillBatchDefault, type StockBatch } from './batch-choice.ts';
 
 const batch = (over: Partial<StockBatch> & { batchNo: string }): StockBatch => ({
   fluid: 'Sunscreen',
@@ -59,5 +59,35 @@ describe('pickBatches (first expiry, first out)', () => {
     const { picks, shortages } = pickBatches([need(1)], stock, '2026-11-29');
     expect(picks[0]).toEqual([{ batchNumber: null, litres: 1 }]);
     expect(shortages.map((s) => s.text)).toEqual(['No usable sunscreen of brand Sunny: 1 L short']);
+  });
+});
+
+describe('the field app: batchRefusal and refillBatchDefault', () => {
+  const day = '2026-11-29';
+  it('says in words why a recalled or expired batch cannot be poured; a usable one has no refusal', () => {
+    expect(batchRefusal(batch({ batchNo: 'R-1', recalled: true, expireDate: '2020-01-01' }), day)).toBe(
+      'Batch R-1 is recalled: it cannot be used.',
+    );
+    expect(batchRefusal(batch({ batchNo: 'E-1', expireDate: '2026-11-28' }), day)).toBe(
+      'Batch E-1 expired on 2026-11-28: it cannot be used.',
+    );
+    // Its expiry day itself is still usable (expired on the days after).
+    expect(batchRefusal(batch({ batchNo: 'OK', expireDate: day }), day)).toBeNull();
+  });
+  it("takes the plan's pick while usable, else the brand's first to expire, else any usable of the fluid", () => {
+    const stock = [
+      batch({ batchNo: 'LATE', expireDate: '2027-09-01' }),
+      batch({ batchNo: 'SOON', expireDate: '2027-01-01' }),
+      batch({ batchNo: 'OTHER-BRAND', brandIds: [2], expireDate: '2026-12-15' }),
+      batch({ batchNo: 'RECALLED', expireDate: '2026-12-01', recalled: true }),
+      batch({ batchNo: 'GEL', fluid: 'Sanitizer', brandIds: [], expireDate: '2027-02-01' }),
+    ];
+    expect(refillBatchDefault(stock, { fluid: 'Sunscreen', brandId: 1, planned: 'LATE' }, day)).toBe('LATE');
+    expect(refillBatchDefault(stock, { fluid: 'Sunscreen', brandId: 1, planned: 'RECALLED' }, day)).toBe('SOON');
+    expect(refillBatchDefault(stock, { fluid: 'Sunscreen', brandId: 1 }, day)).toBe('SOON');
+    expect(refillBatchDefault(stock, { fluid: 'Sunscreen', brandId: 3 }, day)).toBe('OTHER-BRAND');
+    expect(refillBatchDefault(stock, { fluid: 'Sanitizer', brandId: 1 }, day)).toBe('GEL');
+    expect(refillBatchDefault([stock[3]!], { fluid: 'Sunscreen', brandId: 1 }, day)).toBeNull();
+    expect(batchesInFefoOrder(stock, 'Sunscreen').map((b) => b.batchNo)).toEqual(['RECALLED', 'OTHER-BRAND', 'SOON', 'LATE']);
   });
 });

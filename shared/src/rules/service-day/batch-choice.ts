@@ -74,3 +74,38 @@ export function pickBatches(
     shortages: [...short.values()].sort((a, b) => a.brand.localeCompare(b.brand) || a.fluid.localeCompare(b.fluid)),
   };
 }
+
+/**
+ * Why a batch cannot be poured on `useDate`, in words (the field app shows it beside the batch it will not
+ * let the technician choose); null when it can. Recalled first: a recall outranks any date.
+ */
+export function batchRefusal(b: Pick<StockBatch, 'batchNo' | 'expireDate' | 'recalled'>, useDate: string): string | null {
+  if (b.recalled) return `Batch ${b.batchNo} is recalled: it cannot be used.`;
+  if (isBatchExpired(b.expireDate, useDate))
+    return `Batch ${b.batchNo} expired on ${b.expireDate.slice(0, 10)}: it cannot be used.`;
+  return null;
+}
+
+/**
+ * The batch a refill defaults to on the phone: the plan's pick for that pump (the pick list's first expiry
+ * first out, made in route order) while it is still usable, else the first to expire among the usable
+ * batches of the device's brand and fluid, else among any usable batch of that fluid (a batch not yet fed
+ * to any device has no brand). Null when no batch is usable.
+ */
+export function refillBatchDefault(
+  stock: readonly StockBatch[],
+  need: { fluid: Fluid; brandId: number | null; planned?: string | null },
+  useDate: string,
+): string | null {
+  const usable = stock.filter((b) => b.fluid === need.fluid && isUsableBatch(b, useDate)).sort(fefo);
+  if (need.planned) {
+    const planned = usable.find((b) => b.batchNo === need.planned);
+    if (planned) return planned.batchNo;
+  }
+  const ofBrand = need.brandId === null ? undefined : usable.find((b) => b.brandIds.includes(need.brandId!));
+  return (ofBrand ?? usable[0])?.batchNo ?? null;
+}
+
+/** A fluid's batches in the order the phone lists them: first expiry first (the order a pick takes them). */
+export const batchesInFefoOrder = (stock: readonly StockBatch[], fluid: Fluid) =>
+  stock.filter((b) => b.fluid === fluid).sort(fefo);

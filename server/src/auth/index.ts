@@ -5,7 +5,7 @@
  */
 export { authRoutes } from './auth.routes.ts';
 export { authDocs } from './auth.docs.ts';
-export { requireAccess, requireAuth, viewerOf } from './auth.middleware.ts';
+export { requireAccess, requireAuth, requireRoles, viewerOf } from './auth.middleware.ts';
 export { authRepository } from './auth.repository.ts';
 export { authService, type AuthService, type Viewer } from './auth.service.ts';
 export { authLimits, quota, type Quota } from './limits.ts';

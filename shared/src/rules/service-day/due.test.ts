@@ -54,6 +54,15 @@ describe('due work with reasons in words', () => {
     expect(r[0]!.at).toBe(NOW + 48 * HOUR);
   });
 
+  it('with a reserve, a pump is due when its forecast falls to the reserve', () => {
+    // 720 ml at 10 ml/h lasts past the cutoff (72 h), but falls to 250 ml after 47 h: Mon 11:00.
+    const d = (reserveMl?: number) => device({ pumps: [pump({ remainingMl: 720, ...(reserveMl ? { reserveMl } : {}) })] });
+    expect(due(d())).toEqual([]);
+    const r = due(d(250));
+    expect(r.map((x) => [x.code, x.text])).toEqual([['pump_runs_dry', 'Left sunscreen pump falls below 250 ml Mon 11:00']]);
+    expect(r[0]!.at).toBe(NOW + 47 * HOUR);
+  });
+
   it('a pump that lasts past the cutoff is not due, but is a top-up within 3 days', () => {
     const d = device({ pumps: [pump({ remainingMl: 1000 })] }); // 100 h: Wed 16:00
     expect(due(d)).toEqual([]);

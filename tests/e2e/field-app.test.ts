@@ -1,14 +1,20 @@
 /**
  * The field app (issue 44) in Chromium at phone size: /maintenance is installable (CDP Page.getAppManifest
  * and Page.getInstallabilityErrors under a persistent profile), its service worker is registered for
- * /maintenance only, and the app shell loads with the network off; /maintenance-result is not captured.
+ * /maintenance only, and the app shell loads with the network off; /maintenance-result is not captured. The
+ * label's link and a scan (Chromium's fake camera playing a generated video of a label) open that device; a
+ * refill takes three taps and a recalled batch cannot be chosen; the crew's plan of the day, kept offline.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, CHROMIUM, screenshot, seriousAxe, TABLET, TEST_BROWSER_ARGS } from './browser.ts';
+import { inArray } from 'drizzle-orm';
+import type { BatchAnswer, MaintenanceDevice, MaintenanceRecord, ServicePlan } from '@fleet/shared';
+import { devices } from '../../server/src/db/schema.ts';
+import { ARTIFACTS, CHROMIUM, PASSWORD, screenshot, seriousAxe, TABLET, TEST_BROWSER_ARGS } from './browser.ts';
+import { writeQrVideo } from './fake-camera.ts';
 import { startPortal, type Portal } from './server.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -112,11 +118,15 @@ describe('the field app: installable, offline shell', () => {
       for (let i = 0; i < 3; i++) {
         const card = cards.nth(i);
         await card.getByRole('button', { name: /^Record work on/ }).click();
-        const dialog = page.getByRole('dialog');
-        await dialog.getByLabel('Repaired').check();
-        await dialog.getByLabel('Note (optional)').fill(`${marker} ${i}`);
-        await dialog.getByRole('button', { name: 'Save' }).click();
-        await dialog.waitFor({ state: 'hidden' });
+        const screen = page.getByTestId('device-screen');
+        await screen.getByRole('button', { name: 'Repaired' }).click();
+        await screen.getByLabel('What was repaired').fill(`${marker} ${i}`);
+        if (i === 0) {
+          await screenshot(page, 'field-app-device-390');
+          expect(await seriousAxe(page)).toEqual([]);
+        }
+        await screen.getByRole('button', { name: 'Save' }).click();
+        await screen.waitFor({ state: 'hidden' });
       }
       await expect
         .poll(() => page.getByTestId('waiting-count').textContent())
@@ -141,5 +151,185 @@ describe('the field app: installable, offline shell', () => {
     await page.goto('/maintenance-result');
     await page.getByTestId('maintenance-record').first().waitFor();
     expect(await page.getByTestId('maintenance-record').filter({ hasText: marker }).count()).toBe(3);
+  });
+
+  const maintenance = () => ({ Authorization: `Token ${portal.harness.config.maintenanceToken}` });
+  const apiGet = async <T>(page: Page, url: string, headers = maintenance()) => {
+    const res = await page.request.get(url, { headers });
+    expect(res.status(), url).toBe(200);
+    return (await res.json()) as T;
+  };
+  const distributor = async (page: Page) => {
+    const res = await page.request.post('/auth/token/login/', { data: { email: 'distributor@demo.test', password: PASSWORD } });
+    return { Authorization: `Token ${((await res.json()) as { auth_token: string }).auth_token}` };
+  };
+  /** The placed devices of the fleet, as the field app reads them by serial (whatever their reasons). */
+  const placedDevices = async (page: Page) => {
+    const all = (await apiGet<{ serial: string }[]>(page, '/api/v1/device')).map((d) => d.serial).slice(0, 400);
+    return apiGet<MaintenanceDevice[]>(page, `/api/v1/maintenanceDevices?serials=${all.join(',')}`);
+  };
+  const deviceScreen = (page: Page, serial: string) => page.locator(`[data-testid="device-screen"][data-serial="${serial}"]`);
+
+  it("the label's link opens its device, even one needing no visit; typing the serial too; a serial not of this access says so", async () => {
+    const page = await openApp();
+    await page.setViewportSize(PHONE);
+    const listed = await page
+      .getByTestId('maintenance-device')
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.serial));
+    const quiet = (await placedDevices(page)).find((d) => !listed.includes(d.serial));
+    expect(quiet, 'a placed device that needs no visit').toBeDefined();
+    await page.goto(`/maintenance?device=${quiet!.serial}#token=${portal.harness.config.maintenanceToken}`);
+    await deviceScreen(page, quiet!.serial).waitFor();
+    await deviceScreen(page, quiet!.serial).getByRole('button', { name: 'Back to the list' }).click();
+    await page.getByLabel('Or type the serial').fill(quiet!.serial);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await deviceScreen(page, quiet!.serial).waitFor();
+    await page.goto(`/maintenance?device=NOT-A-DEVICE#token=${portal.harness.config.maintenanceToken}`);
+    await expect
+      .poll(() => page.getByTestId('lookup-error').textContent(), { timeout: 15_000 })
+      .toBe(
+        'NOT-A-DEVICE is not one of the devices of this maintenance access: check the code, or type the serial printed under it.',
+      );
+    expect(await seriousAxe(page)).toEqual([]);
+    await screenshot(page, 'field-app-unknown-390');
+  });
+
+  it("Scan: a label's QR code shown to Chromium's fake camera opens that device", async () => {
+    const page = await openApp();
+    const serial = (await page.getByTestId('maintenance-device').nth(1).getAttribute('data-serial'))!;
+    const video = path.join(profile, 'label.y4m');
+    writeQrVideo(video, `${portal.baseURL}/maintenance?device=${serial}`);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        ...TEST_BROWSER_ARGS,
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${video}`,
+      ],
+    });
+    try {
+      const camera = await browser.newContext({ viewport: PHONE, baseURL: portal.baseURL, permissions: ['camera'] });
+      const phone = await camera.newPage();
+      await phone.goto(`/maintenance#token=${portal.harness.config.maintenanceToken}`);
+      await phone.getByTestId('maintenance-device').first().waitFor();
+      await phone.getByRole('button', { name: 'Scan', exact: true }).click();
+      await deviceScreen(phone, serial).waitFor({ timeout: 20_000 });
+      // The camera is let go once the code is read.
+      await expect
+        .poll(() =>
+          phone.evaluate(() => document.querySelectorAll('video').length === 0 || !document.querySelector('dialog[open]')),
+        )
+        .toBe(true);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('three taps record a refill with the first-expiry batch; a recalled batch cannot be chosen and the app says why', async () => {
+    const page = await openApp();
+    await page.setViewportSize(PHONE);
+    const asDistributor = await distributor(page);
+    const device = (await placedDevices(page)).find((d) => d.pumps.some((p) => p.pump === 1 && p.pump_type === 'Sunscreen'));
+    expect(device, 'a device with sunscreen in its left pump').toBeDefined();
+    const today = new Date().toISOString().slice(0, 10);
+    const usable = (await apiGet<BatchAnswer[]>(page, '/api/v1/batch', asDistributor))
+      .filter((b) => b.batchType === 1 && !b.is_recalled && b.expiryDate.slice(0, 10) >= today && b.remain > 0)
+      .sort((a, b) => a.expiryDate.localeCompare(b.expiryDate) || a.batchNumber.localeCompare(b.batchNumber));
+    expect(usable.length, 'two usable sunscreen batches').toBeGreaterThanOrEqual(2);
+    // The first to expire is recalled: the default moves to the next of the device's brand (else any).
+    const recalled = usable[0]!;
+    const recall = await page.request.post(`/api/v1/recallBatch/${recalled.id}`, { headers: asDistributor, data: {} });
+    expect(recall.status()).toBe(200);
+    const rest = usable.slice(1);
+    const expected = (rest.find((b) => b.brand_lists.some((x) => x.id === device!.brand_id)) ?? rest[0])!.batchNumber;
+
+    await page.goto(`/maintenance?device=${device!.serial}#token=${portal.harness.config.maintenanceToken}`);
+    const screen = deviceScreen(page, device!.serial);
+    await screen.getByRole('button', { name: 'Refill left · Sunscreen' }).click(); // tap 1
+    const choice = screen.getByTestId('batch-choice-1');
+    const refusal = `Batch ${recalled.batchNumber} is recalled: it cannot be used.`;
+    await choice.getByText(refusal).waitFor();
+    expect(await choice.locator('label', { hasText: refusal }).locator('input').isDisabled()).toBe(true);
+    expect(await seriousAxe(page)).toEqual([]);
+    await screenshot(page, 'field-app-refill-390');
+    await page.setViewportSize(TABLET);
+    await screenshot(page, 'field-app-refill-820');
+    await page.setViewportSize(PHONE);
+    await choice.getByRole('button', { name: `Use batch ${expected}` }).click(); // tap 2
+    await screen.getByRole('button', { name: 'Save' }).click(); // tap 3
+    await screen.waitFor({ state: 'hidden' });
+    await expect.poll(() => page.getByTestId('waiting-count').textContent(), { timeout: 15_000 }).toBe('Every record is sent.');
+    const [last] = await apiGet<MaintenanceRecord[]>(page, `/api/v1/maintenanceRecords?serial=${device!.serial}&limit=1`);
+    expect(last!.refills).toEqual([expect.objectContaining({ pump: 1, batch_no: expected, recalled: false })]);
+    expect(last!.actions).toContain('refilled');
+  });
+
+  it("the crew's plan of the day: stops in order with Navigate, pick list, devices' levels; the crew remembered; kept for a start without signal", async () => {
+    const page = await openApp();
+    await page.setViewportSize(PHONE);
+    const asDistributor = await distributor(page);
+    const date = await page.evaluate(() => {
+      const d = new Date();
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    });
+    const due = (
+      await page.getByTestId('maintenance-device').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.serial!))
+    ).slice(0, 4);
+    await portal.harness.database.db.update(devices).set({ volumeRemain: 0 }).where(inArray(devices.serial, due));
+    const crew = await page.request.post('/api/v1/crews', {
+      headers: asDistributor,
+      data: {
+        name: 'Field test van',
+        email: 'field.van@crew.test',
+        phone: '+1 504 555 0100',
+        depot: { address: '100 Depot Rd, New Orleans, LA', lat: 29.98, lng: -90.1 },
+        startTime: '00:00',
+        endTime: '23:59',
+        capacityLitres: 200,
+        capacityBatteries: 20,
+      },
+    });
+    expect(crew.status()).toBe(201);
+    const crewId = ((await crew.json()) as { id: number }).id;
+    const planned = await page.request.post('/api/v1/servicePlans', {
+      headers: asDistributor,
+      data: { date, crewIds: [crewId] },
+    });
+    expect(planned.status()).toBe(201);
+    const plan = (await planned.json()) as ServicePlan;
+    expect(plan.crews[0]!.stops.length, plan.note ?? 'stops').toBeGreaterThan(0);
+    expect((await page.request.post(`/api/v1/servicePlans/${plan.id}/publish`, { headers: asDistributor })).status()).toBe(200);
+
+    await page.reload();
+    await page.getByLabel('Your crew').selectOption({ label: 'Field test van' });
+    const shown = page.getByTestId('day-plan');
+    await shown.waitFor();
+    const stops = plan.crews[0]!.stops;
+    expect(await shown.getByTestId('plan-stop').count()).toBe(stops.length);
+    const first = shown.getByTestId('plan-stop').first();
+    expect(await first.getByRole('link', { name: /^Navigate to stop 1/ }).getAttribute('href')).toBe(
+      `https://www.google.com/maps/dir/?api=1&destination=${stops[0]!.site.lat.toFixed(6)},${stops[0]!.site.lng.toFixed(6)}&travelmode=driving`,
+    );
+    await expect.poll(() => first.getByTestId('pump-table').count()).toBeGreaterThan(0);
+    expect(await shown.getByText(/^Pick list:/).count()).toBe(1);
+    expect(await seriousAxe(page)).toEqual([]);
+    await screenshot(page, 'field-app-plan-390');
+    await page.setViewportSize(TABLET);
+    await screenshot(page, 'field-app-plan-820');
+    await page.setViewportSize(PHONE);
+
+    // Without signal the app starts on the kept plan, the crew remembered on the phone.
+    await context.setOffline(true);
+    try {
+      await page.reload();
+      await page.getByTestId('day-plan').waitFor();
+      expect(await page.getByTestId('plan-stop').count()).toBe(stops.length);
+      await expect.poll(() => page.getByTestId('plan-stop').first().getByTestId('pump-table').count()).toBeGreaterThan(0);
+      await screenshot(page, 'field-app-plan-offline-390');
+    } finally {
+      await context.setOffline(false);
+    }
   });
 });

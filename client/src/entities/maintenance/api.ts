@@ -1,4 +1,4 @@
-import type { MaintenanceDevice, MaintenanceRecord, MaintenanceRecordInput } from '@fleet/shared';
+import type { BatchAnswer, MaintenanceDevice, MaintenanceRecord, MaintenanceRecordInput, ServicePlan } from '@fleet/shared';
 import { http } from '../../shared/api';
 
 /**
@@ -13,6 +13,16 @@ export type CredentialStatus = { active: number; last_created_at: string | null;
 
 export const maintenanceApi = {
   devices: (token?: string) => http<MaintenanceDevice[]>('/api/v1/maintenanceDevices', token ? { token } : {}),
+  /** Those devices of the credential's, whatever their reasons (a scanned code, the day's plan). */
+  devicesBySerial: (serials: readonly string[], token?: string) =>
+    http<MaintenanceDevice[]>(
+      `/api/v1/maintenanceDevices?serials=${serials.map(encodeURIComponent).join(',')}`,
+      token ? { token } : {},
+    ),
+  /** The published service plans of a date (the maintenance credential reads every owner's). */
+  plans: (date: string, token?: string) =>
+    http<ServicePlan[]>(`/api/v1/servicePlans?date=${encodeURIComponent(date)}`, token ? { token } : {}),
+  batches: (token?: string) => http<BatchAnswer[]>('/api/v1/batch', token ? { token } : {}),
   records: (token?: string) => http<MaintenanceRecord[]>('/api/v1/maintenanceRecords', token ? { token } : {}),
   credentialStatus: () => http<CredentialStatus>('/api/v1/maintenanceCredential'),
   rotateCredential: () =>

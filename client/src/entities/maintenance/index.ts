@@ -1,3 +1,3 @@
 export { MAINTENANCE_CREDENTIAL_KEY, maintenanceApi, readStoredCredential, type CredentialStatus } from './api';
-export { actionsText, needsOf, remainingText, siteLine } from './lib';
-export { outbox, type OutboxEntry } from './outbox';
+export { actionsText, navigateUrl, needsOf, phoneDay, remainingText, serialFromCode, siteLine, stockOf } from './lib';
+export { outbox, type OutboxEntry, type SnapshotName } from './outbox';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MaintenanceDevice } from '@fleet/shared';
-import { actionsText, needsOf } from './lib';
+import { actionsText, navigateUrl, needsOf, serialFromCode } from './lib';
 
 const device = (over: Partial<MaintenanceDevice>): MaintenanceDevice => ({
   serial: 'SP1',
@@ -43,5 +43,20 @@ describe('needsOf', () => {
   });
   it('names actions in words', () => {
     expect(actionsText(['refilled', 'batch_replaced'])).toBe('Refilled, Batch replaced');
+  });
+});
+
+describe('serialFromCode', () => {
+  it("reads the label's link, a bare serial or a typed one; nothing from a link naming no device", () => {
+    expect(serialFromCode('https://portal.example.com/maintenance?device=SP240001')).toBe('SP240001');
+    expect(serialFromCode('http://127.0.0.1:3000/maintenance?device=SP%2F7')).toBe('SP/7');
+    expect(serialFromCode('  SP240002 ')).toBe('SP240002');
+    expect(serialFromCode('https://example.com/')).toBeNull();
+    expect(serialFromCode('   ')).toBeNull();
+  });
+  it('navigates to the stop by coordinates', () => {
+    expect(navigateUrl({ lat: 29.9511, lng: -90.0715 })).toBe(
+      'https://www.google.com/maps/dir/?api=1&destination=29.951100,-90.071500&travelmode=driving',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import {
+  type BatchAnswer,
   batchStateLabel,
   remainingTsp,
   MAINTENANCE_ACTION_TEXT,
@@ -7,6 +8,7 @@ import {
   type MaintenanceAction,
   type MaintenanceDevice,
   type MaintenanceReason,
+  type StockBatch,
 } from '@fleet/shared';
 
 /** Why a device is on the list, in words (warnings come in words through WARNING_TEXT). */
@@ -50,3 +52,49 @@ export const remainingText = (volume: number) => `${remainingTsp(volume)} tsp`;
 /** A site's name and address, without saying the name twice when the address starts with it. */
 export const siteLine = (site: { name: string; address: string }) =>
   site.name && !site.address.startsWith(site.name) ? `${site.name} · ${site.address}` : site.address || site.name;
+
+/**
+ * The serial a scanned code names. A label's QR code holds the field app's link
+ * (`<PUBLIC_URL>/maintenance?device=<serial>`: a phone's own camera opens the app); a code holding just a
+ * serial, or a typed serial, is taken as it is. Null for an empty code or a link naming no device.
+ */
+export function serialFromCode(text: string): string | null {
+  const code = text.trim();
+  if (/^https?:\/\//i.test(code)) {
+    try {
+      return new URL(code).searchParams.get('device')?.trim() || null;
+    } catch {
+      return null;
+    }
+  }
+  return code || null;
+}
+
+/**
+ * The "Navigate" link of a stop: Google Maps' cross-platform URL (maps.google.com/maps/dir/?api=1), which a
+ * phone opens in its maps app (Android and iOS with Google Maps; a browser tab otherwise). A `geo:` URL
+ * would open any Android maps app but nothing on iOS.
+ */
+export const navigateUrl = (at: { lat: number; lng: number }) =>
+  `https://www.google.com/maps/dir/?api=1&destination=${at.lat.toFixed(6)},${at.lng.toFixed(6)}&travelmode=driving`;
+
+/** The batches as the shared batch rules read them (a batch's brands: the brands of the devices it feeds). */
+export const stockOf = (batches: readonly BatchAnswer[]): StockBatch[] =>
+  batches.flatMap((b): StockBatch[] =>
+    b.batchType === 1 || b.batchType === 2
+      ? [
+          {
+            batchNo: b.batchNumber,
+            fluid: b.batchType === 1 ? 'Sunscreen' : 'Sanitizer',
+            brandIds: b.brand_lists.map((x) => x.id),
+            expireDate: b.expiryDate,
+            remainLitres: b.remain,
+            recalled: b.is_recalled,
+          },
+        ]
+      : [],
+  );
+
+/** The phone's calendar day (the day's plan is the plan of the day the technician is living). */
+export const phoneDay = (at = new Date()) =>
+  `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;

@@ -21,9 +21,12 @@ export type OutboxEntry = {
   createdAt: string;
 };
 
+/** The reads kept on the phone: the device list, the day's plans and their devices, the batches. */
+export type SnapshotName = 'devices' | 'plans' | 'planDevices' | 'batches';
+
 type FieldDb = Dexie & {
   outbox: EntityTable<OutboxEntry, 'seq'>;
-  /** The last device list the server gave, for a start without signal. */
+  /** The last answers the server gave (SnapshotName), for a start without signal. */
   snapshots: EntityTable<{ name: string; at: string; value: unknown }, 'name'>;
 };
 
@@ -66,11 +69,17 @@ export const outbox = {
     return { sent, refused };
   },
 
-  saveDevices: async (list: MaintenanceDevice[]) =>
-    void (await db().snapshots.put({ name: 'devices', at: new Date().toISOString(), value: list })),
+  saveDevices: (list: MaintenanceDevice[]) => outbox.save('devices', list),
   async savedDevices(): Promise<{ at: string; list: MaintenanceDevice[] } | null> {
-    const row = await db().snapshots.get('devices');
-    return row ? { at: row.at, list: row.value as MaintenanceDevice[] } : null;
+    const row = await outbox.saved<MaintenanceDevice[]>('devices');
+    return row ? { at: row.at, list: row.value } : null;
+  },
+  /** What the app read last under a name (the day's plans, their devices, the batches), for a start without signal. */
+  save: async (name: SnapshotName, value: unknown) =>
+    void (await db().snapshots.put({ name, at: new Date().toISOString(), value })),
+  saved: async <T>(name: SnapshotName): Promise<{ at: string; value: T } | null> => {
+    const row = await db().snapshots.get(name);
+    return row ? { at: row.at, value: row.value as T } : null;
   },
 };
 

@@ -1,6 +1,6 @@
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
-import type { MaintenanceDevice, MaintenanceRecord } from '@fleet/shared';
+import type { MaintenanceDevice, MaintenanceRecord, ServicePlan } from '@fleet/shared';
 import type { OutboxEntry } from '../../entities/maintenance';
 import { HttpError } from '../../shared/api';
 import {
@@ -22,6 +22,22 @@ import {
   saveDevicesFx,
   sendOutboxFx,
   storeCredentialFx,
+  $crewChoices,
+  $crewPlan,
+  $extraDevices,
+  $lookupError,
+  codeEntered,
+  crewChosen,
+  loadBatchesFx,
+  loadPlanDevicesFx,
+  loadPlansFx,
+  lookupDeviceFx,
+  pageMounted,
+  readCrewFx,
+  readDeepLinkFx,
+  storeCrewFx,
+  type DeclaredCrew,
+  type RecordInput,
 } from './model';
 
 const device = { serial: 'SP1', label: 'Beach' } as MaintenanceDevice;
@@ -35,7 +51,15 @@ function setup() {
   const loads: string[] = [];
   const sentBodies: unknown[] = [];
   const box: OutboxEntry[] = [];
-  const net = { online: true, refuse: new Set<string>() };
+  const net = {
+    online: true,
+    refuse: new Set<string>(),
+    plans: [] as ServicePlan[],
+    /** Devices the server answers by serial (a scan of a device not on the list). */
+    bySerial: [] as MaintenanceDevice[],
+    deepLink: null as string | null,
+  };
+  const planLoads: string[] = [];
   let seq = 0;
   const scope = fork({
     handlers: [
@@ -49,17 +73,43 @@ function setup() {
         },
       ],
       [saveDevicesFx, async () => undefined],
+      [readDeepLinkFx, () => net.deepLink],
+      [readCrewFx, () => null],
+      [storeCrewFx, () => undefined],
+      [loadBatchesFx, async () => []],
+      [
+        loadPlansFx,
+        async ({ date }: { date: string }) => {
+          planLoads.push(date);
+          return { plans: net.plans, keptAt: null };
+        },
+      ],
+      [loadPlanDevicesFx, async ({ serials }: { serials: string[] }) => net.bySerial.filter((d) => serials.includes(d.serial))],
+      [
+        lookupDeviceFx,
+        async ({ serial }: { serial: string }) => ({
+          serial,
+          device: net.bySerial.find((d) => d.serial === serial) ?? null,
+          offline: !net.online,
+        }),
+      ],
       // The popup stays: its timer answers a number that is not this popup's.
       [recordPopup.timerFx, async () => -1],
       [
         enqueueFx,
-        async (p: { serial: string; label: string; actions: string[]; note: string }) => {
+        async (p: { serial: string; label: string; input: RecordInput; crew: DeclaredCrew | null }) => {
           const entry = {
             seq: ++seq,
             key: `k${seq}`,
             serial: p.serial,
             label: p.label,
-            body: { ...p, idempotency_key: `k${seq}`, performed_at: '2026-11-28T10:00:00Z' },
+            body: {
+              serial: p.serial,
+              ...p.input,
+              ...(p.crew ? { crew: p.crew } : {}),
+              idempotency_key: `k${seq}`,
+              performed_at: '2026-11-28T10:00:00Z',
+            },
             status: 'waiting',
             reason: null,
             createdAt: '',
@@ -90,7 +140,7 @@ function setup() {
       ],
     ],
   });
-  return { scope, stored, loads, sentBodies, net };
+  return { scope, stored, loads, sentBodies, net, planLoads };
 }
 
 describe('/maintenance model', () => {
@@ -118,7 +168,6 @@ describe('/maintenance model', () => {
     expect(sentBodies).toEqual([
       {
         serial: 'SP1',
-        label: 'Beach',
         actions: ['refilled'],
         note: 'ok',
         idempotency_key: 'k1',
@@ -129,7 +178,7 @@ describe('/maintenance model', () => {
     expect(scope.getState(recordPopup.$result)).toMatchObject({
       tone: 'success',
       title: 'WORK RECORDED',
-      message: 'Beach: 1 action saved.',
+      message: 'Beach: refilled.',
     });
     expect(scope.getState($waiting)).toBe(0);
     expect(loads).toEqual(['good-credential', 'good-credential']);
@@ -158,5 +207,68 @@ describe('/maintenance model', () => {
     await allSettled(recordOpened, { scope, params: 'SP1' });
     await allSettled(recordSubmitted, { scope, params: { actions: ['repaired'], note: 'four' } });
     expect(sentBodies.map((b) => (b as { note: string }).note)).toEqual(['four']);
+  });
+
+  it("the label's link opens its device once the credential is in; a device off the list is read by serial; a code not of this access says so", async () => {
+    const { scope, net } = setup();
+    net.deepLink = 'SP1';
+    await allSettled(pageMounted, { scope });
+    await allSettled(credentialEntered, { scope, params: 'good-credential' });
+    expect(scope.getState($recordSerial)).toBe('SP1');
+
+    const quiet = { ...device, serial: 'SP9', label: 'Pier' } as MaintenanceDevice;
+    net.bySerial = [quiet];
+    await allSettled(codeEntered, { scope, params: 'https://portal.test/maintenance?device=SP9' });
+    expect(scope.getState($recordSerial)).toBe('SP9');
+    expect(scope.getState($extraDevices).map((d) => d.serial)).toEqual(['SP9']);
+
+    await allSettled(codeEntered, { scope, params: 'XX-404' });
+    expect(scope.getState($lookupError)).toBe(
+      'XX-404 is not one of the devices of this maintenance access: check the code, or type the serial printed under it.',
+    );
+    await allSettled(codeEntered, { scope, params: 'https://example.com/' });
+    expect(scope.getState($lookupError)).toBe(
+      'This code names no device: scan a device label, or type the serial printed under it.',
+    );
+    net.online = false;
+    await allSettled(codeEntered, { scope, params: 'SP77' });
+    expect(scope.getState($lookupError)).toMatch(/^No signal, and SP77 is not among the devices kept on this phone/);
+  });
+
+  it("the crew: picked from the day's plans, its part of the plan shown, and every record carries it", async () => {
+    const { scope, net, sentBodies, planLoads } = setup();
+    net.plans = [
+      {
+        id: 1,
+        crews: [
+          { crew: { id: 7, name: 'North van' }, stops: [{ devices: [{ serial: 'SP1' }] }] },
+          { crew: { id: 8, name: 'South van' }, stops: [] },
+        ],
+      } as unknown as ServicePlan,
+    ];
+    await allSettled(credentialEntered, { scope, params: 'good-credential' });
+    expect(planLoads).toHaveLength(1);
+    expect(planLoads[0]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(scope.getState($crewChoices)).toEqual([
+      { id: '7', name: 'North van' },
+      { id: '8', name: 'South van' },
+    ]);
+    expect(scope.getState($crewPlan)).toBeNull();
+    await allSettled(crewChosen, { scope, params: { id: '7', name: 'North van' } });
+    expect(scope.getState($crewPlan)?.crew.name).toBe('North van');
+    await allSettled(recordOpened, { scope, params: 'SP1' });
+    await allSettled(recordSubmitted, {
+      scope,
+      params: { refills: [{ pump: 1, batch: 'B-7' }], battery_replaced: true, note: '' },
+    });
+    expect(sentBodies).toEqual([
+      expect.objectContaining({
+        serial: 'SP1',
+        refills: [{ pump: 1, batch: 'B-7' }],
+        battery_replaced: true,
+        crew: { id: '7', name: 'North van' },
+      }),
+    ]);
+    expect(scope.getState(recordPopup.$result)?.message).toBe('Beach: left pump refilled from batch B-7, battery replaced.');
   });
 });

@@ -1,12 +1,23 @@
-import { plural } from '@fleet/shared';
-import type { MaintenanceAction, MaintenanceDevice } from '@fleet/shared';
-import { createEffect, createEvent, createStore, sample } from 'effector';
+import { MAINTENANCE_ACTION_TEXT } from '@fleet/shared';
+import type {
+  BatchAnswer,
+  CrewPlanAnswer,
+  MaintenanceAction,
+  MaintenanceDevice,
+  MaintenanceRefill,
+  ServicePlan,
+} from '@fleet/shared';
+import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import {
   MAINTENANCE_CREDENTIAL_KEY,
   maintenanceApi,
   outbox,
+  phoneDay,
   readStoredCredential,
+  serialFromCode,
+  stockOf,
   type OutboxEntry,
+  type SnapshotName,
 } from '../../entities/maintenance';
 import { failureMessage, HttpError } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
@@ -24,7 +35,19 @@ export const credentialForgotten = createEvent();
 export const refreshClicked = createEvent();
 export const recordOpened = createEvent<string>();
 export const recordClosed = createEvent();
-export const recordSubmitted = createEvent<{ actions: MaintenanceAction[]; note: string }>();
+/** What the technician did on the open device (the three taps: the action, its batch, Save). */
+export type RecordInput = {
+  actions?: MaintenanceAction[];
+  refills?: MaintenanceRefill[];
+  battery_replaced?: boolean;
+  repaired?: boolean;
+  note: string;
+  /** A JPEG the phone resized (base64), at most 1 MB. */
+  photo?: string;
+};
+export const recordSubmitted = createEvent<RecordInput>();
+/** The crew the technician declared (remembered on this phone; records carry it). */
+export type DeclaredCrew = { id: string; name: string };
 
 /** The credential from the link's fragment (removed from the address bar), else from this tab's storage. */
 export const readCredentialFx = createEffect((): string | null => {
@@ -43,13 +66,19 @@ export const storeCredentialFx = createEffect((token: string | null) => {
 export const loadDevicesFx = createEffect((token: string) => maintenanceApi.devices(token));
 /** A record made on the phone: kept in the outbox (IndexedDB) first, whatever the signal, then sent. */
 export const enqueueFx = createEffect(
-  ({ serial, label, actions, note }: { serial: string; label: string; actions: MaintenanceAction[]; note: string }) => {
+  ({ serial, label, input, crew }: { serial: string; label: string; input: RecordInput; crew: DeclaredCrew | null }) => {
     const key = crypto.randomUUID();
     return outbox.add({
       key,
       serial,
       label,
-      body: { serial, actions, note, idempotency_key: key, performed_at: new Date().toISOString() },
+      body: {
+        serial,
+        ...input,
+        ...(crew ? { crew } : {}),
+        idempotency_key: key,
+        performed_at: new Date().toISOString(),
+      },
     });
   },
 );
@@ -110,6 +139,193 @@ $loadError
   )
   .reset(loadDevicesFx.done, credentialForgotten);
 
+// ---------------------------------------------------------------- the crew, the day's plan, the batches
+/** Where the phone remembers the declared crew (localStorage: it outlives the tab, unlike the credential). */
+export const CREW_KEY = 'fleet.fieldCrew';
+export const crewChosen = createEvent<DeclaredCrew | null>();
+export const readCrewFx = createEffect((): DeclaredCrew | null => {
+  try {
+    const v = JSON.parse(window.localStorage.getItem(CREW_KEY) ?? 'null') as DeclaredCrew | null;
+    return v && typeof v.id === 'string' && typeof v.name === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+});
+export const storeCrewFx = createEffect((crew: DeclaredCrew | null) => {
+  if (crew) window.localStorage.setItem(CREW_KEY, JSON.stringify(crew));
+  else window.localStorage.removeItem(CREW_KEY);
+});
+export const $crew = createStore<DeclaredCrew | null>(null, { serialize: 'ignore' });
+sample({ clock: pageMounted, target: readCrewFx });
+sample({ clock: [readCrewFx.doneData, crewChosen], target: $crew });
+sample({ clock: crewChosen, target: storeCrewFx });
+
+/**
+ * A read that falls back to what the phone kept under `name` when the server cannot be reached (status 0).
+ * Answers the value and, when it came from the phone, the time it was kept.
+ */
+async function readOrKept<T>(name: SnapshotName, read: () => Promise<T>): Promise<{ value: T; keptAt: string | null }> {
+  try {
+    const value = await read();
+    await outbox.save(name, value);
+    return { value, keptAt: null };
+  } catch (error) {
+    const kept = error instanceof HttpError && error.status === 0 ? await outbox.saved<T>(name) : null;
+    if (!kept) throw error;
+    return { value: kept.value, keptAt: kept.at };
+  }
+}
+
+/** The published plans of the phone's day (every owner's: the credential sees every device). */
+export const loadPlansFx = createEffect(async ({ token, date }: { token: string; date: string }) => {
+  const got = await readOrKept('plans', async () => ({ date, plans: await maintenanceApi.plans(date, token) }));
+  // Yesterday's plans kept on the phone are not today's.
+  return got.value.date === date ? { plans: got.value.plans, keptAt: got.keptAt } : { plans: [], keptAt: got.keptAt };
+});
+/** The current state of the devices of the day's plans (pump levels, batches), kept for a day without signal. */
+export const loadPlanDevicesFx = createEffect(async ({ token, serials }: { token: string; serials: string[] }) =>
+  serials.length ? (await readOrKept('planDevices', () => maintenanceApi.devicesBySerial(serials, token))).value : [],
+);
+export const loadBatchesFx = createEffect(
+  async (token: string) => (await readOrKept('batches', () => maintenanceApi.batches(token))).value,
+);
+
+export const $plans = createStore<ServicePlan[]>([], { serialize: 'ignore' });
+/** The day's plans came from the phone (no signal): when they were kept. */
+export const $plansKeptAt = createStore<string | null>(null, { serialize: 'ignore' });
+export const $plansError = createStore<string | null>(null, { serialize: 'ignore' });
+export const $plansLoaded = createStore(false, { serialize: 'ignore' });
+export const $batches = createStore<BatchAnswer[]>([], { serialize: 'ignore' });
+/** Devices read by serial: the plan's and those scanned that need no visit (the list has only those that do). */
+export const $extraDevices = createStore<MaintenanceDevice[]>([], { serialize: 'ignore' });
+/** Every device the phone knows: the list's, then the others read by serial. */
+export const $allDevices = combine($devices, $extraDevices, (listed, extra) => [
+  ...listed,
+  ...extra.filter((d) => !listed.some((l) => l.serial === d.serial)),
+]);
+export const $stock = $batches.map(stockOf);
+
+/** The crews of the day's published plans: the crew picker's choices. */
+export const $crewChoices = $plans.map((plans) => [
+  ...new Map(
+    plans.flatMap((p) => p.crews.map((c) => [String(c.crew.id), { id: String(c.crew.id), name: c.crew.name }])),
+  ).values(),
+]);
+/** The declared crew's part of the day's published plan, if it has one. */
+export const $crewPlan = combine($plans, $crew, (plans, crew): CrewPlanAnswer | null =>
+  crew ? (plans.flatMap((p) => p.crews).find((c) => String(c.crew.id) === crew.id) ?? null) : null,
+);
+
+const $loadedToken = $credential.updates.filterMap((t) => t ?? undefined);
+sample({
+  clock: [$loadedToken, refreshClicked],
+  source: $credential,
+  filter: Boolean,
+  fn: (token) => ({ token, date: phoneDay() }),
+  target: loadPlansFx,
+});
+sample({ clock: [$loadedToken, refreshClicked], source: $credential, filter: Boolean, target: loadBatchesFx });
+$plans.on(loadPlansFx.doneData, (_, { plans }) => plans).reset(credentialForgotten);
+$plansKeptAt.on(loadPlansFx.doneData, (_, { keptAt }) => keptAt).reset(credentialForgotten);
+$plansLoaded.on(loadPlansFx.finally, () => true).reset(credentialForgotten);
+$plansError
+  .on(loadPlansFx.failData, (_, error) => `The day's plan could not be loaded: ${failureMessage(error)}`)
+  .reset(loadPlansFx.done, credentialForgotten);
+$batches.on(loadBatchesFx.doneData, (_, list) => list).reset(credentialForgotten);
+sample({
+  clock: loadPlansFx.doneData,
+  source: $credential,
+  filter: Boolean,
+  fn: (token, { plans }) => ({
+    token,
+    serials: [...new Set(plans.flatMap((p) => p.crews.flatMap((c) => c.stops.flatMap((s) => s.devices.map((d) => d.serial)))))],
+  }),
+  target: loadPlanDevicesFx,
+});
+
+// ---------------------------------------------------------------- opening a device: the link, a scan, a typed serial
+/** The label's link (`/maintenance?device=<serial>`): that device opens once the credential is in. */
+export const readDeepLinkFx = createEffect((): string | null => {
+  const serial = new URLSearchParams(window.location.search).get('device');
+  return serial ? serialFromCode(serial) : null;
+});
+/** A code the camera read, or a serial typed: either names a device. */
+export const codeEntered = createEvent<string>();
+export const lookupDismissed = createEvent();
+/**
+ * A device that is not on the list: read by its serial from the server (null: not one of the credential's),
+ * or, without signal, from the plan's devices kept on the phone.
+ */
+export const lookupDeviceFx = createEffect(async ({ token, serial }: { token: string; serial: string }) => {
+  try {
+    return { serial, device: (await maintenanceApi.devicesBySerial([serial], token))[0] ?? null, offline: false };
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status !== 0) throw error;
+    const kept = await outbox.saved<MaintenanceDevice[]>('planDevices');
+    return { serial, device: kept?.value.find((d) => d.serial === serial) ?? null, offline: true };
+  }
+});
+export const $deepLink = createStore<string | null>(null, { serialize: 'ignore' });
+export const $lookupError = createStore<string | null>(null, { serialize: 'ignore' });
+const serialChosen = createEvent<string>();
+
+sample({ clock: pageMounted, target: readDeepLinkFx });
+sample({ clock: readDeepLinkFx.doneData, target: $deepLink });
+sample({ clock: codeEntered.filterMap((code) => serialFromCode(code) ?? undefined), target: serialChosen });
+$lookupError
+  .on(codeEntered, (_, code) =>
+    serialFromCode(code) ? null : 'This code names no device: scan a device label, or type the serial printed under it.',
+  )
+  .reset(lookupDismissed, recordOpened, credentialForgotten);
+// The link's device opens once the page has its list (from the server, or from the phone without signal).
+sample({
+  clock: [loadDevicesFx.done, savedDevicesFx.doneData],
+  source: $deepLink,
+  filter: (serial): serial is string => serial !== null,
+  target: serialChosen,
+});
+$deepLink.reset(serialChosen);
+sample({
+  clock: serialChosen,
+  source: $allDevices,
+  filter: (devices, serial) => devices.some((d) => d.serial === serial),
+  fn: (_, serial) => serial,
+  target: recordOpened,
+});
+sample({
+  clock: serialChosen,
+  source: { devices: $allDevices, token: $credential },
+  filter: ({ devices, token }, serial) => token !== null && !devices.some((d) => d.serial === serial),
+  fn: ({ token }, serial) => ({ token: token!, serial }),
+  target: lookupDeviceFx,
+});
+$extraDevices
+  .on(loadPlanDevicesFx.doneData, (extra, list) => [...list, ...extra.filter((d) => !list.some((l) => l.serial === d.serial))])
+  .on(lookupDeviceFx.doneData, (extra, { device }) =>
+    device ? [device, ...extra.filter((d) => d.serial !== device.serial)] : extra,
+  )
+  .reset(credentialForgotten);
+sample({
+  clock: lookupDeviceFx.doneData,
+  filter: ({ device }) => device !== null,
+  fn: ({ serial }) => serial,
+  target: recordOpened,
+});
+sample({
+  clock: lookupDeviceFx.doneData,
+  filter: ({ device }) => device === null,
+  fn: ({ serial, offline }) =>
+    offline
+      ? `No signal, and ${serial} is not among the devices kept on this phone: try again when the signal returns.`
+      : `${serial} is not one of the devices of this maintenance access: check the code, or type the serial printed under it.`,
+  target: $lookupError,
+});
+sample({
+  clock: lookupDeviceFx.failData,
+  fn: (error) => `The device could not be looked up: ${failureMessage(error)}`,
+  target: $lookupError,
+});
+
 // Recording what was done on one device: into the outbox, then sent (now, or when the signal returns).
 export const $outbox = createStore<OutboxEntry[]>([], { serialize: 'ignore' });
 /** How many records wait to be sent (the screen always shows it). */
@@ -126,22 +342,22 @@ $recordError
   .reset(recordOpened, recordClosed, enqueueFx);
 sample({
   clock: recordSubmitted,
-  source: { serial: $recordSerial, devices: $devices },
+  source: { serial: $recordSerial, devices: $allDevices, crew: $crew },
   filter: ({ serial }) => serial !== null,
-  fn: ({ serial, devices }, input) => ({
+  fn: ({ serial, devices, crew }, input) => ({
     serial: serial!,
     label: devices.find((d) => d.serial === serial)?.label ?? '',
-    ...input,
+    input,
+    crew,
   }),
   target: enqueueFx,
 });
 sample({
   clock: enqueueFx.doneData,
-  source: $devices,
-  fn: (devices, entry) => ({
+  fn: (entry) => ({
     tone: 'success' as const,
     title: 'WORK RECORDED',
-    message: `${devices.find((d) => d.serial === entry.serial)?.label || entry.serial}: ${plural(entry.body.actions?.length ?? 0, 'action')} saved.`,
+    message: `${entry.label || entry.serial}: ${recordText(entry.body)}.`,
   }),
   target: recordPopup.shown,
 });
@@ -194,3 +410,16 @@ sample({
   filter: ({ ready, serial }) => ready && serial === null,
   target: applyUpdateFx,
 });
+
+/** What a record says it did, in words (the popup after Save: "Beach: left pump refilled from batch B-7, repaired."). */
+function recordText(body: OutboxEntry['body']): string {
+  const parts = [
+    ...(body.refills ?? []).map((r) => `${r.pump === 1 ? 'left' : 'right'} pump refilled from batch ${r.batch}`),
+    ...(body.battery_replaced ? ['battery replaced'] : []),
+    ...(body.repaired ? ['repaired'] : []),
+    ...(body.actions ?? [])
+      .filter((a) => a !== 'refilled' || !body.refills?.length)
+      .map((a) => MAINTENANCE_ACTION_TEXT[a].toLowerCase()),
+  ];
+  return [...new Set(parts)].join(', ') || 'work';
+}

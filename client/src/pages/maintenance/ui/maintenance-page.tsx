@@ -1,39 +1,40 @@
-import {
-  MAINTENANCE_ACTION_TEXT,
-  MAINTENANCE_ACTIONS,
-  type MaintenanceAction,
-  type MaintenanceDevice,
-  plural,
-  pluralWord,
-} from '@fleet/shared';
+import { type MaintenanceDevice, plural, pluralWord } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { actionsText, needsOf, remainingText, siteLine } from '../../../entities/maintenance';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { actionsText, needsOf, siteLine } from '../../../entities/maintenance';
 import { pageZone, siteTime } from '../../../shared/lib';
-import { Button, Dialog, PageFrame, pageText, PasswordField, ResultPopup } from '../../../shared/ui';
+import { Button, PageFrame, pageText, PasswordField, ResultPopup } from '../../../shared/ui';
 import {
+  $allDevices,
   $credential,
+  $crew,
+  $crewPlan,
   $devices,
   $loadedAt,
   $loadError,
-  $recordError,
-  $recordPending,
+  $lookupError,
+  $plansError,
   $recordSerial,
   $refused,
   $savedAt,
   $status,
   $waiting,
+  codeEntered,
+  lookupDismissed,
+  lookupDeviceFx,
   networkReturned,
   refusedDismissed,
   credentialEntered,
   credentialForgotten,
   pageMounted,
-  recordClosed,
   recordOpened,
   recordPopup,
-  recordSubmitted,
   refreshClicked,
 } from '../model';
+import { CrewPicker, DayPlan } from './day-plan';
+import { DeviceScreen } from './device-screen';
+import { NeedsList, PumpTable } from './device-parts';
+import { ScanDialog } from './scan-dialog';
 import { $updateReady, reloadClicked } from '../pwa';
 import styles from './maintenance-page.module.css';
 
@@ -83,8 +84,7 @@ export function MaintenancePage() {
       {/* The form stays while a credential is checked (its Open button spinning), so a refused one can be corrected. */}
       <UpdateBanner />
       <Outbox />
-      <main>{credential ? <DeviceList /> : <CredentialForm />}</main>
-      <RecordDialog />
+      <main>{credential ? <FieldApp /> : <CredentialForm />}</main>
       <RecordPopup />
     </PageFrame>
   );
@@ -122,6 +122,88 @@ function CredentialForm() {
         Open
       </Button>
     </form>
+  );
+}
+
+/** After the credential: find a device (scan, type), the crew, then the open device, the day's plan or the list. */
+function FieldApp() {
+  const [serial, devices, crew, crewPlan, plansError] = useUnit([$recordSerial, $allDevices, $crew, $crewPlan, $plansError]);
+  const open = serial ? devices.find((d) => d.serial === serial) : undefined;
+  if (open) return <DeviceScreen key={open.serial} device={open} />;
+  return (
+    <>
+      <FindDevice />
+      <CrewPicker />
+      {plansError ? (
+        <p role="alert" className={pageText.error}>
+          {plansError}
+        </p>
+      ) : null}
+      {crewPlan ? (
+        <DayPlan plan={crewPlan} />
+      ) : (
+        <>
+          <p className={pageText.meta} data-testid="no-plan">
+            {crew
+              ? `No published plan for ${crew.name} today: the devices needing a visit.`
+              : 'Choose your crew to see its plan of the day. Until then: the devices needing a visit.'}
+          </p>
+          <DeviceList />
+        </>
+      )}
+    </>
+  );
+}
+
+/** Scan a label (the camera) or type the serial printed under it: either opens that device. */
+function FindDevice() {
+  const [lookupError, looking, enter, dismiss] = useUnit([$lookupError, lookupDeviceFx.pending, codeEntered, lookupDismissed]);
+  const [scanning, setScanning] = useState(false);
+  const [typed, setTyped] = useState('');
+  const inputId = useId();
+  const onCode = useCallback(
+    (text: string) => {
+      setScanning(false);
+      enter(text);
+    },
+    [enter],
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (typed.trim()) enter(typed);
+  };
+  return (
+    <section aria-label="Find a device" className={styles.find}>
+      <Button onClick={() => setScanning(true)} className={styles.scanButton}>
+        Scan
+      </Button>
+      <form onSubmit={submit} className={styles.typeForm}>
+        <label htmlFor={inputId} className={styles.legend}>
+          Or type the serial
+        </label>
+        <input
+          id={inputId}
+          className={styles.select}
+          value={typed}
+          autoComplete="off"
+          autoCapitalize="characters"
+          maxLength={64}
+          onChange={(e) => {
+            setTyped(e.target.value);
+            if (lookupError) dismiss();
+          }}
+        />
+        <Button type="submit" variant="secondary" disabled={!typed.trim()} loading={looking}>
+          Open
+        </Button>
+      </form>
+      {lookupError ? (
+        <p role="alert" className={pageText.error} data-testid="lookup-error">
+          {lookupError}
+        </p>
+      ) : null}
+      <ScanDialog open={scanning} onClose={() => setScanning(false)} onCode={onCode} />
+    </section>
   );
 }
 
@@ -164,6 +246,7 @@ function DeviceCard({ device }: { device: MaintenanceDevice }) {
       <div className={styles.cardHead}>
         <div>
           <h3 id={titleId} className={styles.cardTitle}>
+            {device.number !== null ? `No. ${device.number} · ` : ''}
             {device.label || 'NoName'} <span className={styles.serial}>{device.serial}</span>
           </h3>
           <p className={styles.site}>{siteLine(device.site)}</p>
@@ -176,48 +259,8 @@ function DeviceCard({ device }: { device: MaintenanceDevice }) {
           Record work
         </Button>
       </div>
-      {needs.length ? (
-        <ul className={styles.needs} aria-label="Needs">
-          {needs.map((n) => (
-            <li key={n} className={styles.need}>
-              {n}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <table className={[pageText.table, styles.pumps].join(' ')}>
-        <thead>
-          <tr>
-            <th scope="col" className={styles.colPump}>
-              Pump
-            </th>
-            <th scope="col" className={styles.colRemaining}>
-              Remaining
-            </th>
-            <th scope="col" className={styles.colRunsOut}>
-              Runs out
-            </th>
-            <th scope="col">Batch</th>
-          </tr>
-        </thead>
-        <tbody>
-          {device.pumps.map((p) => (
-            <tr key={p.pump}>
-              <th scope="row">
-                {p.pump === 1 ? 'Left' : 'Right'} · {p.pump_type}
-              </th>
-              <td className={p.low_fluid ? styles.low : undefined}>{remainingText(p.volume_remain)}</td>
-              <td
-                className={p.forecast.kind === 'forecast' && p.forecast.days <= 7 ? styles.low : undefined}
-                data-testid="forecast"
-              >
-                {p.forecast_text}
-              </td>
-              <td>{p.batch ? `${p.batch.batch_no}` : 'None'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <NeedsList items={needs} label="Needs" />
+      <PumpTable device={device} />
       <p className={pageText.meta}>
         Battery {device.battery_percent === null ? 'unknown' : `${Math.round(device.battery_percent)} %`} ·{' '}
         {device.is_online ? 'Online' : 'Offline'}
@@ -226,70 +269,6 @@ function DeviceCard({ device }: { device: MaintenanceDevice }) {
           : ''}
       </p>
     </li>
-  );
-}
-
-function RecordDialog() {
-  const [serial, devices, pending, error, close, submit] = useUnit([
-    $recordSerial,
-    $devices,
-    $recordPending,
-    $recordError,
-    recordClosed,
-    recordSubmitted,
-  ]);
-  const device = devices.find((d) => d.serial === serial);
-  const [actions, setActions] = useState<MaintenanceAction[]>([]);
-  const [note, setNote] = useState('');
-  const noteId = useId();
-  useEffect(() => {
-    setActions([]);
-    setNote('');
-  }, [serial]);
-  const toggle = (a: MaintenanceAction) => setActions((list) => (list.includes(a) ? list.filter((x) => x !== a) : [...list, a]));
-  return (
-    <Dialog
-      open={serial !== null}
-      onClose={() => close()}
-      title={`Record work on ${device?.label || serial || ''}`}
-      width={520}
-      actions={
-        <>
-          <Button variant="secondary" onClick={() => close()}>
-            Cancel
-          </Button>
-          <Button onClick={() => submit({ actions, note })} loading={pending} disabled={!actions.length}>
-            Save
-          </Button>
-        </>
-      }
-    >
-      <fieldset className={styles.actions}>
-        <legend className={styles.legend}>What was done</legend>
-        {MAINTENANCE_ACTIONS.map((a) => (
-          <label key={a} className={styles.check}>
-            <input type="checkbox" checked={actions.includes(a)} onChange={() => toggle(a)} />
-            {MAINTENANCE_ACTION_TEXT[a]}
-          </label>
-        ))}
-      </fieldset>
-      <label className={styles.legend} htmlFor={noteId}>
-        Note (optional)
-      </label>
-      <textarea
-        id={noteId}
-        className={styles.note}
-        value={note}
-        maxLength={1000}
-        rows={3}
-        onChange={(e) => setNote(e.target.value)}
-      />
-      {error ? (
-        <p role="alert" className={pageText.error}>
-          {error}
-        </p>
-      ) : null}
-    </Dialog>
   );
 }
 

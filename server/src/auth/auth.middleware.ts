@@ -30,11 +30,6 @@ export function viewerOf(req: Request): Viewer {
   return req.viewer;
 }
 
-/** 403 unless the caller's access level is one of `levels`. */
-export function requireAccess(...levels: AccessLevel[]): RequestHandler {
-  return requireRoles(levels);
-}
-
 /** 403 (with `refused` as its detail, when given) unless the caller's access level is one of `levels`: an endpoint's declared roles. */
 export function requireRoles(levels: readonly AccessLevel[], refused?: string): RequestHandler {
   return (req, _res, next) => {

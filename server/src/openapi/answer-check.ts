@@ -11,8 +11,12 @@ let recorder: ((mismatch: AnswerMismatch) => void) | null = null;
  * schema its declaration gives for that status, and each mismatch is handed to `record`, so the test that
  * provoked it fails. Off in production (no recorder: one comparison a call).
  */
-export function recordAnswerMismatches(record: ((mismatch: AnswerMismatch) => void) | null): void {
+export function recordAnswerMismatches(
+  record: ((mismatch: AnswerMismatch) => void) | null,
+): ((mismatch: AnswerMismatch) => void) | null {
+  const previous = recorder;
   recorder = record;
+  return previous;
 }
 
 function decode(res: Response, body: unknown): unknown {

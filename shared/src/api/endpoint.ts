@@ -94,11 +94,3 @@ export function queryOf(query: Record<string, unknown> | undefined): string {
   const text = search.toString();
   return text ? `?${text}` : '';
 }
-
-/** The status of a call's successful answer (its first declared 2xx, else 200). */
-export function okStatus(declaration: Endpoint): number {
-  const statuses = Object.keys(declaration.responses ?? {})
-    .map(Number)
-    .filter((s) => s >= 200 && s < 300);
-  return statuses.length ? Math.min(...statuses) : 200;
-}

@@ -6,7 +6,7 @@
  *   npm run bench                 # full: the 10,000-device scale seed (PostgreSQL at 127.0.0.1:5432 when it
  *                                 # answers, else PGlite), 10 s per REST call, every section (about 20-30 min)
  *   npm run bench -- --smoke      # CI: 300 devices on PGlite, 2 s per call, short sections (under 2 min)
- *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service, season
+ *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service, season, alerts
  *   npm run bench -- --pglite     # force the embedded database
  *   npm run bench -- --lighthouse-runs 5   # Lighthouse runs a page (3 in the full run, 1 in the smoke)
  *
@@ -30,6 +30,10 @@
  *           it takes seconds).
  *   season  tests/bench/season.bench.ts: the season runner's time (500 units, 60 days; the smoke 50 units,
  *           7 days) and its figures for the naive policy beside none (docs/simulator.md).
+ *   alerts  tests/bench/alerts.bench.ts: from the check-in that raises a condition to the in-app notice and to
+ *           the mail outbox row under check-ins at 200/s (the smoke 5 s, the full run 30 s; p50/p99 beside the
+ *           5 s target), and first notices plus reopens per real incident, recipient and channel over a
+ *           simulated day with carrier outages and flapping units (the smoke 6 h; target <= 1.2).
  * Build the client first (npm run build, or CLIENT_DIST=<dir>): the client section needs it.
  */
 import { spawn } from 'node:child_process';
@@ -55,7 +59,7 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const smoke = has('smoke');
-const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service,season').split(','));
+const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service,season,alerts').split(','));
 const pglite = smoke || has('pglite') || !(await postgresAvailable());
 const fleet = smoke ? { devices: 300, sites: 30, days: 7 } : { devices: 10_000, sites: 1_000, days: 365 };
 const seconds = smoke ? 2 : 10;
@@ -507,6 +511,40 @@ if (only.has('season')) {
       baseline: `none ${share(none[1]!)}`,
     });
   } else failures.push('season: no figures (see the log)');
+}
+
+if (only.has('alerts')) {
+  console.log(`\nalerts (tests/bench/alerts.bench.ts on ${pglite ? 'PGlite' : 'PostgreSQL'})`);
+  const out = await runScript(
+    'tests/bench/alerts.bench.ts',
+    [...(pglite ? ['--pglite'] : []), '--rate', '200', '--seconds', smoke ? '5' : '30', '--hours', smoke ? '6' : '24'],
+    30 * 60_000,
+  );
+  const inApp = find(out, /RESULT alerts_inapp_p50_ms=(\d+) p99_ms=(\d+) n=(\d+) missing=(\d+)/);
+  const afterAnswer = find(out, /RESULT alerts_after_answer_p50_ms=(-?\d+) p99_ms=(-?\d+)/);
+  const outboxRow = find(out, /RESULT alerts_outbox_p50_ms=(\d+) p99_ms=(\d+)/);
+  const load = find(out, /RESULT alerts_checkin_rate=(\d+) p99_ms=(\d+) errors=(\d+)/);
+  const day = find(
+    out,
+    /RESULT alerts_notices_per_incident=([\d.]+) worst=([\d.]+) per_spell=([\d.]+) real=(\d+) spells=(\d+) incidents=(\d+)/,
+  );
+  if (inApp && outboxRow && load)
+    add({
+      section: 'alerts',
+      what: `check-in raising a condition -> in-app (${inApp[2]} incidents)`,
+      figure: `p50 ${fmt(Number(inApp[0]))} ms, p99 ${fmt(Number(inApp[1]))} ms`,
+      baseline: `target p99 < 5 s; the check-ins' own answer p99 ${fmt(Number(load[1]))} ms at ${load[0]}/s`,
+      note: `${afterAnswer ? `after the answer p50 ${afterAnswer[0]} ms, p99 ${afterAnswer[1]} ms; ` : ''}to the mail outbox p50 ${fmt(Number(outboxRow[0]))} ms, p99 ${fmt(Number(outboxRow[1]))} ms; ${inApp[3]} missing, ${load[2]} check-in errors`,
+    });
+  if (day)
+    add({
+      section: 'alerts',
+      what: `notices per real incident, recipient, channel (${smoke ? 6 : 24} h)`,
+      figure: `${day[0]} (worst ${day[1]})`,
+      baseline: 'target <= 1.2',
+      note: `${day[3]} real incidents (outages, flapping units), ${day[5]} incidents; per offline spell ${day[2]}`,
+    });
+  if (!inApp || !day) failures.push('alerts: no figures (see the log)');
 }
 
 console.log(`\n| section | measure | figure | baseline (same run) |\n|---|---|---|---|`);

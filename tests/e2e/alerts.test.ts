@@ -94,12 +94,12 @@ describe('alerts in the browser', () => {
     const row = view.getByTestId('incident-row').filter({ hasText: serial });
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
     expect(await view.getByTestId('incidents-zone').textContent()).toMatch(/^Times in \S+/);
-    await expect.poll(() => unread(distributor)).toBe(0);
+    await expect.poll(() => unread(distributor), { timeout: 15_000 }).toBe(0);
     // Filters: Critical hides this warning, Warning shows it.
     await view.getByLabel('Severity').selectOption('critical');
-    await expect.poll(() => row.count()).toBe(0);
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
     await view.getByLabel('Severity').selectOption('warning');
-    await expect.poll(() => row.count()).toBe(1);
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
     for (const [width, height] of SIZES) {
       await distributor.setViewportSize({ width, height });
       await screenshot(distributor, `alerts-list-${width}`);
@@ -108,23 +108,27 @@ describe('alerts in the browser', () => {
     await distributor.setViewportSize({ width: 1440, height: 900 });
 
     await row.click();
-    await expect.poll(() => view.getByTestId('incident-reason').textContent()).toContain(`Low battery (${serial})`);
+    await expect
+      .poll(() => view.getByTestId('incident-reason').textContent(), { timeout: 15_000 })
+      .toContain(`Low battery (${serial})`);
     const timeline = view.getByTestId('incident-timeline');
-    await expect.poll(() => timeline.textContent()).toContain('Raised');
+    await expect.poll(() => timeline.textContent(), { timeout: 15_000 }).toContain('Raised');
     await view.getByRole('button', { name: 'Acknowledge' }).click();
-    await expect.poll(() => view.getByTestId('incident-answer').textContent()).toBe('Acknowledged. Escalation stops.');
+    await expect
+      .poll(() => view.getByTestId('incident-answer').textContent(), { timeout: 15_000 })
+      .toBe('Acknowledged. Escalation stops.');
     expect(await view.getByTestId('incident-state').textContent()).toMatch(/^Acknowledged by /);
-    await expect.poll(() => timeline.textContent()).toMatch(/Acknowledged/);
+    await expect.poll(() => timeline.textContent(), { timeout: 15_000 }).toMatch(/Acknowledged/);
 
     await view.getByLabel('Comment').fill('Battery swap on the next visit.');
     await view.getByRole('button', { name: 'Add comment' }).click();
-    await expect.poll(() => view.getByTestId('incident-answer').textContent()).toBe('Comment added.');
-    await expect.poll(() => timeline.textContent()).toContain('Battery swap on the next visit.');
+    await expect.poll(() => view.getByTestId('incident-answer').textContent(), { timeout: 15_000 }).toBe('Comment added.');
+    await expect.poll(() => timeline.textContent(), { timeout: 15_000 }).toContain('Battery swap on the next visit.');
 
     // Resolve without a note: the server's 400 is shown under the note's field.
     await view.getByRole('button', { name: 'Resolve' }).click();
     const note = view.getByLabel('Resolution note');
-    await expect.poll(() => note.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => note.getAttribute('aria-invalid'), { timeout: 15_000 }).toBe('true');
     const described = await note.getAttribute('aria-describedby');
     expect((await distributor.locator(`[id="${described}"]`).textContent())?.length).toBeGreaterThan(0);
     for (const [width, height] of SIZES) {
@@ -136,9 +140,9 @@ describe('alerts in the browser', () => {
 
     await note.fill('Battery replaced.');
     await view.getByRole('button', { name: 'Resolve' }).click();
-    await expect.poll(() => view.getByTestId('incident-answer').textContent()).toBe('Resolved.');
+    await expect.poll(() => view.getByTestId('incident-answer').textContent(), { timeout: 15_000 }).toBe('Resolved.');
     expect(await view.getByTestId('incident-state').textContent()).toMatch(/^Resolved/);
-    await expect.poll(() => timeline.textContent()).toContain('Battery replaced.');
+    await expect.poll(() => timeline.textContent(), { timeout: 15_000 }).toContain('Battery replaced.');
     const [saved] = await rows<{ state: string }>(
       sql`select i.state from incidents i join alerts a on a.incident_id = i.id join devices d on d.id = a.device_id where d.serial = ${serial} and a.condition = 'BATTERY'`,
     );
@@ -152,7 +156,7 @@ describe('alerts in the browser', () => {
     await dialog.getByRole('button', { name: 'Account Settings' }).click();
     const rules = dialog.getByTestId('notification-rules');
     await expect.poll(() => rules.getByTestId('notification-rule').count(), { timeout: 15_000 }).toBeGreaterThan(0);
-    await expect.poll(() => dialog.getByTestId('escalation-policy').isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByTestId('escalation-policy').isVisible(), { timeout: 15_000 }).toBe(true);
     await rules.getByRole('button', { name: 'Add rule' }).click();
     const rule = rules.getByTestId('notification-rule').last();
     await rule.getByLabel('Condition').selectOption('OFFLINE');
@@ -164,10 +168,14 @@ describe('alerts in the browser', () => {
     await expect
       .poll(() => rules.getByTestId('rules-answer').textContent())
       .toBe('Not saved: see the messages beside the fields.');
-    await expect.poll(() => rule.textContent()).toContain('Quiet hours must start and end at different times.');
+    await expect
+      .poll(() => rule.textContent(), { timeout: 15_000 })
+      .toContain('Quiet hours must start and end at different times.');
     await rule.getByLabel('To', { exact: true }).fill('06:30');
     await rules.getByRole('button', { name: 'Save notifications' }).click();
-    await expect.poll(() => rules.getByTestId('rules-answer').textContent()).toBe('Notification rules saved.');
+    await expect
+      .poll(() => rules.getByTestId('rules-answer').textContent(), { timeout: 15_000 })
+      .toBe('Notification rules saved.');
     const [saved] = await rows<{ rules: { condition: string; quietHours: { from: string; to: string } | null }[] }>(
       sql`select r.rules from notification_rules r join users u on u.id = r.user_id where u.email = 'distributor@demo.test'`,
     );
@@ -178,5 +186,42 @@ describe('alerts in the browser', () => {
       await screenshot(page, `alerts-rules-${width}`);
     }
     expect(await seriousAxe(page, '[data-testid="notification-rules"]')).toEqual([]);
+  });
+
+  it("the portal's push worker (scope /push/) shows a pushed incident and controls no page", async () => {
+    const page = await e2e.openPage({ width: 1440, height: 900 }, '/', (context) => context.grantPermissions(['notifications']));
+    const cdp = await page.context().newCDPSession(page);
+    const registrations: { registrationId: string; scopeURL: string }[] = [];
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
+    await cdp.send('ServiceWorker.enable');
+    const scope = await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.register('/push-sw.js', { scope: '/push/' });
+      for (let i = 0; i < 100 && reg.active?.state !== 'activated'; i++) await new Promise((r) => setTimeout(r, 100));
+      return reg.scope;
+    });
+    expect(new URL(scope).pathname).toBe('/push/');
+    await expect
+      .poll(() => registrations.find((r) => new URL(r.scopeURL).pathname === '/push/')?.registrationId, { timeout: 15_000 })
+      .toBeTruthy();
+    const registrationId = registrations.find((r) => new URL(r.scopeURL).pathname === '/push/')!.registrationId;
+    // What the server's push channel sends (server/src/alerts/channels.ts), delivered to the worker's push event.
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: e2e.portal.baseURL,
+      registrationId,
+      data: JSON.stringify({
+        title: 'Critical incident at Audubon Park',
+        body: 'Offline at 3 devices',
+        tag: 'incident-9',
+        url: '/',
+      }),
+    });
+    const shown = () =>
+      page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.getRegistration('/push/');
+        return (await reg!.getNotifications()).map((n) => `${n.title}: ${n.body}`);
+      });
+    await expect.poll(shown, { timeout: 10_000 }).toEqual(['Critical incident at Audubon Park: Offline at 3 devices']);
+    // It controls no page: the map page (and /maintenance, the field app's own worker's scope) are not its.
+    expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
   });
 });

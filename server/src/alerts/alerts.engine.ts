@@ -12,6 +12,7 @@ import {
   HOURS_PER_WEEK,
   incidentKey,
   placeAlert,
+  reopenNoticeDue,
   severityOf,
   stepAlert,
   subscriptionFinding,
@@ -101,6 +102,8 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     const places = await tx.incidentPlaces(incidentId);
     const facts = { condition: incident.condition, severity: incident.severity, siteId: incident.siteId, ...places };
     const rows = [];
+    // A reopening tells again only those not told of this incident within the grouping window (flap damping).
+    const last = kind.startsWith('reopen') ? await tx.lastNotices(incidentId) : null;
     for (const user of await tx.recipients(incidentId)) {
       const rules = user.rules ?? DEFAULT_RULES;
       for (const d of deliveriesFor(
@@ -109,6 +112,8 @@ export function alertsEngine(deps: AlertsEngineDeps) {
         { notifyEmail: user.notifyEmail, notifyPhone: user.notifyPhone, phone: user.phone, hasPushSubscription: user.hasPush },
         now,
       )) {
+        if (last && !reopenNoticeDue(Number(kind.slice('reopen'.length)), last.get(`${user.id}:${d.channel}`), now, settings))
+          continue;
         rows.push({
           key: `incident:${incidentId}:user:${user.id}:${d.channel}:${kind}`,
           incidentId,

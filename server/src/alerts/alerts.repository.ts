@@ -448,6 +448,17 @@ function queries(db: Db) {
       }));
     },
 
+    /** When each recipient last had a first or reopen notice of an incident, by `${userId}:${channel}` (flap damping). */
+    async lastNotices(incidentId: number): Promise<Map<string, Date>> {
+      const rows = rowsOf<{ user_id: number; channel: string; at: string | Date }>(
+        await db.execute(sql`
+          select user_id, channel, max(due_at) as at from notifications
+          where incident_id = ${incidentId} and (kind = 'first' or kind like 'reopen%')
+          group by user_id, channel`),
+      );
+      return new Map(rows.map((r) => [`${Number(r.user_id)}:${r.channel}`, new Date(r.at)]));
+    },
+
     /** Records notifications; one already recorded under the same key is left as it is (idempotency). Answers how many were new. */
     async insertNotifications(
       list: { key: string; incidentId: number; userId: number; channel: string; kind: string; digest: boolean; dueAt: Date }[],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALERT_DEFAULTS, severityOf, worstSeverity } from './settings.ts';
 import { batteryFinding, deviceFindings, offlineSince, subscriptionFinding, warningFindings } from './conditions.ts';
 import { batteryForecast, type DailyMinimum } from '../service-day/battery-forecast.ts';
-import { stepAlert, type AlertTrack } from './hysteresis.ts';
+import { reopenNoticeDue, stepAlert, type AlertTrack } from './hysteresis.ts';
 import { causeOf, incidentKey, placeAlert } from './grouping.ts';
 import { deliveriesFor, nextDigestAt, quietUntil, ruleMatches, type IncidentFacts, type NotificationRule } from './matching.ts';
 import { escalationsDue, nextEscalationAt, type EscalationPolicy } from './escalation.ts';
@@ -180,6 +180,20 @@ describe('hysteresis', () => {
     expect(stepAlert(cleared, true, c.now(), s).step).toBe('reopen');
     c.advance(2);
     expect(stepAlert(cleared, true, c.now(), s).step).toBe('raise');
+  });
+});
+
+describe('flap damping of notices', () => {
+  it('the first reopening tells a recipient again once the last notice is a grouping window old; later ones are silent', () => {
+    const c = clock();
+    const told = c.now();
+    c.advance(59);
+    expect(reopenNoticeDue(1, told, c.now(), ALERT_DEFAULTS)).toBe(false);
+    c.advance(1);
+    expect(reopenNoticeDue(1, told, c.now(), ALERT_DEFAULTS)).toBe(true);
+    expect(reopenNoticeDue(1, null, c.now(), ALERT_DEFAULTS)).toBe(true);
+    c.advance(600);
+    expect(reopenNoticeDue(2, told, c.now(), ALERT_DEFAULTS)).toBe(false);
   });
 });
 

@@ -41,7 +41,7 @@ describe('the demo crews', () => {
   it('plan each simulated morning and record each refill as a technician does, at the stop', async () => {
     const realStart = Date.now();
     const states = new Map<string, DeviceState>(
-      ['DEMO1', 'DEMO2'].map((serial) => [
+      ['DEMO1', 'DEMO2', 'DEMO3'].map((serial) => [
         serial,
         createDevice(
           { serial, leftPumpType: 'Sunscreen', rightPumpType: 'Unspecified', mlPerShot: 4.93, timezone: 'America/Chicago' },
@@ -63,10 +63,12 @@ describe('the demo crews', () => {
       const path = new URL(url).pathname;
       const json = (body: unknown, status = 200) => ({ status, text: async () => JSON.stringify(body) });
       if (path === '/api/v1/device')
-        // DEMO1 runs low today, DEMO2 is nearly full; the still unit is not the crews' to serve.
+        // DEMO1 runs low today, DEMO2 is nearly full, DEMO3's batch expired (the distributor's call, not the
+        // refill round's); the still unit is not the crews' to serve.
         return json([
-          unit('DEMO1', 29.95, { volume_remain: 260 }),
+          unit('DEMO1', 29.95, { volume_remain: 260, batchNumber: 'SPF-LATE' }),
           unit('DEMO2', 29.96, {}),
+          unit('DEMO3', 29.955, { volume_remain: 200, warning_lists: ['BATCH_EXPIRED'] }),
           unit('STILL', 29.97, { volume_remain: 100, warning_lists: ['LEFT_PUMP_VOLUME'] }),
         ]);
       if (path === '/api/v1/batch')
@@ -90,11 +92,11 @@ describe('the demo crews', () => {
       baseUrl: 'http://portal.test',
       token: 'maintenance-credential-0001',
       sim,
-      serials: ['DEMO1', 'DEMO2'],
+      serials: ['DEMO1', 'DEMO2', 'DEMO3'],
       history: new DispenseHistory(SIM_START),
       rhythm: usualMlPerHour,
       crews: defaultCrews(1, { depot: { lat: 29.95, lng: -90.07 }, timezone: 'America/Chicago' }),
-      policy: plannerPolicy({ scope: 'fluid', reserveMl: 150 }),
+      policy: plannerPolicy({ scope: 'fluid', reserveMl: 250 }),
       fetchImpl,
     });
     // 05:00 -> 06:00 (the plan) -> the crew leaves at 08:00 and is at the first stop minutes later.
@@ -104,10 +106,10 @@ describe('the demo crews', () => {
     expect(posts).toHaveLength(1);
     const [post] = posts;
     expect(post!.auth).toBe('Token maintenance-credential-0001');
-    // Its own batch expired: the first-expiring usable batch of its fluid goes in.
+    // Its own batch goes in.
     expect(post!.body).toMatchObject({
       serial: 'DEMO1',
-      refills: [{ pump: 1, batch: 'SPF-SOON' }],
+      refills: [{ pump: 1, batch: 'SPF-LATE' }],
       crew: { id: 'crew-1', name: 'Demo crew-1' },
     });
     // At the stop's simulated arrival, after the crew left the depot at 08:00 (13:00 UTC).

@@ -14,8 +14,9 @@
  *     records the refill with POST /api/v1/maintenanceRecord, as the field app does. The portal resets the
  *     pump's volume, queues `reset_ml` for the unit (which takes it at its next check-in), moves the
  *     forecasts, the maintenance list, the dashboards and the progress of any published Service day plan.
- * A refill pours the pump's own batch while it is usable, otherwise the first-expiring usable batch of its
- * fluid (an expired or recalled batch is replaced, as a technician would).
+ * A refill pours the pump's own batch (one that expired since the plan: the first-expiring usable batch of
+ * its fluid). The round leaves a pump whose batch is recalled or expired to the distributor
+ * (planner-policy.ts, scope 'fluid').
  */
 import { batchDayOf, type PumpType, type WarningCode } from '@fleet/shared';
 import type { DeviceState } from './device-model.ts';
@@ -125,7 +126,9 @@ export function startDemoCrews(o: DemoCrewsOptions): DemoCrews {
     return JSON.parse(text) as T;
   }
 
-  function view(d: DeviceJson, now: number): FleetDeviceView | null {
+  function view(d: DeviceJson, now: number, batches: readonly BatchJson[]): FleetDeviceView | null {
+    const today = batchDayOf(new Date());
+    const batchOf = (no: string | null) => batches.find((b) => b.batch_no === no);
     const state = o.sim.device(d.serial);
     if (!played.has(d.serial) || !state || !d.location) return null;
     const pumps = (
@@ -143,8 +146,8 @@ export function startDemoCrews(o: DemoCrewsOptions): DemoCrews {
               reservoirMl: state.params.reservoirMl,
               sensor: sensor !== false,
               batch,
-              batchRecalled: false,
-              batchExpired: false,
+              batchRecalled: !!batchOf(batch)?.is_recalled,
+              batchExpired: (batchOf(batch)?.expire_date.slice(0, 10) ?? '9999') < today,
               rate: o.history.rate(d.serial, pump, now),
             },
           ]
@@ -180,7 +183,7 @@ export function startDemoCrews(o: DemoCrewsOptions): DemoCrews {
       }
     }
     const [devices, batches] = await Promise.all([get<DeviceJson[]>('/api/v1/device'), get<BatchJson[]>('/api/v1/batch')]);
-    const fleet = devices.flatMap((d) => view(d, now) ?? []);
+    const fleet = devices.flatMap((d) => view(d, now, batches) ?? []);
     const bySerial = new Map(fleet.map((d) => [d.serial, d]));
     const placeOf = (serial: string): Place | undefined => {
       const d = bySerial.get(serial);

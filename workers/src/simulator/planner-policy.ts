@@ -7,8 +7,9 @@
  * the batch the pick list chose.
  *
  * Left out of the view: what a simulated technician cannot fix (battery trends, sensor and request
- * warnings, the maintenance flag). `scope: 'fluid'` also leaves batches out (the demo's crews do the
- * refill round and leave its showcase batches be).
+ * warnings, the maintenance flag). `scope: 'fluid'` is the refill round: no batch is a reason to go, and a
+ * pump whose batch is recalled or expired is left to the distributor (the demo's crews: the recall and expiry
+ * the demo shows stay for visitors to see).
  */
 import {
   greatCircleSource,
@@ -97,7 +98,8 @@ function dueView(d: FleetDeviceView, siteId: number, scope: 'service' | 'fluid',
     brandId: NO_BRAND,
     brandName: null,
     pumps: d.pumps.flatMap((p) =>
-      p.fluid === 'Sunscreen' || p.fluid === 'Sanitizer'
+      // The refill round leaves a recalled or expired batch to the distributor (its fluid is not topped up).
+      (p.fluid === 'Sunscreen' || p.fluid === 'Sanitizer') && (scope === 'service' || !(p.batchRecalled || p.batchExpired))
         ? [
             {
               pump: p.pump,

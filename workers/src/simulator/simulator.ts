@@ -13,7 +13,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { LOW_BATTERY_PERCENT, type CheckinAnswer, type PumpType } from '@fleet/shared';
+import { LOW_BATTERY_PERCENT, LOW_FLUID_THRESHOLD, type CheckinAnswer, type PumpType } from '@fleet/shared';
 import {
   advance,
   buildUpload,
@@ -381,17 +381,20 @@ export type DemoSimulatorContext = {
 };
 
 /**
- * The demo's crews: two vans from a depot in New Orleans (the demo's sites are within 70 km), 08:00-17:00.
- * The demo's pumps pour 1.2 to 9.9 ml a shot, so some run through a reservoir in two days: one van
- * cannot keep up with them (docs/simulator.md).
+ * The demo's crews: four vans from a depot in New Orleans (the demo's sites are within 70 km) on a morning
+ * round, 08:00-13:00, so the pumps due that day are refilled before the afternoon's customers. The demo's
+ * pumps pour 1.2 to 9.9 ml a shot: the fastest go through a reservoir in two days, and a full day's round
+ * of two vans reached some of them after they ran low (docs/simulator.md).
  */
-const DEMO_CREWS: CrewSpec[] = defaultCrews(2, { depot: { lat: 29.9511, lng: -90.0715 }, timezone: 'America/Chicago' });
+const DEMO_CREWS: CrewSpec[] = defaultCrews(4, { depot: { lat: 29.9511, lng: -90.0715 }, timezone: 'America/Chicago' }).map(
+  (c) => ({ ...c, hours: { start: 8, end: 13 } }),
+);
 /**
- * The demo crews' reserve: a pump is due when its forecast falls to 150 ml, so it is refilled before the
- * portal's low line (250 ml) on most days and a visitor sees a few low pumps, not a wave of them
- * (docs/simulator.md has the choice and the readings).
+ * The demo crews' reserve: a pump is due when its forecast falls to the portal's low line (250 ml) before
+ * the end of the next day, so the crews refill it before the portal warns, unless a busier day than the
+ * forecast's comes first.
  */
-const DEMO_RESERVE_ML = 150;
+const DEMO_RESERVE_ML = LOW_FLUID_THRESHOLD;
 
 /**
  * `npm start` in development: the demo fleet checks in live. Speed from SIMULATOR_SPEED (default 60:

@@ -42,7 +42,7 @@ const due = (d: DueDevice, date = '2026-11-29') => reasonsBefore(deviceReasons(d
 describe('dueCutoff', () => {
   it('is the start of the day after the plan date plus the margin, in the site zone', () => {
     expect(new Date(dueCutoff('2026-11-29', TZ)).toISOString()).toBe('2026-12-01T06:00:00.000Z');
-    expect(new Date(dueCutoff('2026-11-29', TZ, TOP_UP_DAYS)).toISOString()).toBe('2026-12-03T06:00:00.000Z');
+    expect(new Date(dueCutoff('2026-11-29', TZ, TOP_UP_DAYS)).toISOString()).toBe('2026-12-04T06:00:00.000Z');
   });
 });
 
@@ -63,7 +63,7 @@ describe('due work with reasons in words', () => {
     expect(r[0]!.at).toBe(NOW + 47 * HOUR);
   });
 
-  it('a pump that lasts past the cutoff is not due, but is a top-up within 3 days', () => {
+  it('a pump that lasts past the cutoff is not due, but is a top-up within 4 days', () => {
     const d = device({ pumps: [pump({ remainingMl: 1000 })] }); // 100 h: Wed 16:00
     expect(due(d)).toEqual([]);
     expect(reasonsBefore(deviceReasons(d, NOW), dueCutoff('2026-11-29', TZ, TOP_UP_DAYS)).map((x) => x.code)).toEqual([

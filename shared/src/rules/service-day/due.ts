@@ -21,7 +21,7 @@ import { BATTERY_EMPTY_PERCENT, type BatteryForecast } from './battery-forecast.
  * A device at a site that is visited anyway is topped up when it would be due within TOP_UP_DAYS.
  */
 export const DUE_MARGIN_DAYS = 1;
-export const TOP_UP_DAYS = 3;
+export const TOP_UP_DAYS = 4;
 /** How far ahead pumps are drained hour by hour: beyond the top-up window nothing changes the plan. */
 const LOOKAHEAD_DAYS = 14;
 /** A pump not otherwise due is refilled when at least this share of its reservoir is missing at the ETA. */

@@ -1,4 +1,5 @@
 import {
+  placesApi,
   fieldErrors,
   PUMP_TYPE_CODE,
   type BatchAnswer,
@@ -15,16 +16,7 @@ import { countiesRequested } from '../../entities/county';
 import { devicesRequested } from '../../entities/device';
 import { overviewRequested } from '../../entities/overview';
 import { sessionEnded } from '../../entities/session';
-import {
-  call,
-  createApiFx,
-  GENERIC_FAILURE,
-  http,
-  HttpError,
-  nearestPlace,
-  nearestPlaceText,
-  serverReason,
-} from '../../shared/api';
+import { call, createApiFx, GENERIC_FAILURE, HttpError, nearestPlace, nearestPlaceText, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 import {
   $canManageDevices,
@@ -226,8 +218,7 @@ export const fetchBrandsFx = createApiFx(() => call(brandsApi.list) as Promise<B
 export const fetchBatchesFx = createApiFx((pumpTypeCode: number) => call(batchesApi.choosable, { params: { pumpTypeCode } }));
 export const fetchDeviceFx = createApiFx((serial: string) => call(devicesApi.get, { params: { serial } }));
 export const fetchSuggestionsFx = createApiFx(async (input: string) => {
-  const query = new URLSearchParams({ input, country: PLACE_COUNTRIES });
-  return (await http<{ suggestions: PlaceSuggestion[] }>(`/api/v1/placeSuggestions?${query}`)).suggestions;
+  return (await call(placesApi.placeSuggestions, { query: { input, country: PLACE_COUNTRIES } })).suggestions;
 });
 export const addDeviceFx = createApiFx((input: DeviceFormInput) => call(devicesApi.add, { body: input }));
 export const editDeviceFx = createApiFx(({ serial, input }: { serial: string; input: DeviceFormInput }) =>

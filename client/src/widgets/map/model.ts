@@ -1,6 +1,6 @@
-import { MAP_DEFAULTS, sitesApi } from '@fleet/shared';
+import { MAP_DEFAULTS, placesApi, sitesApi } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { call, createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 import { $devicePins, $selectedSerial, devicePinClicked, deviceSelected } from '../../entities/device';
 import { $visibleDevices } from '../../features/active-pin-filter';
 import { minPopulationAt } from './lib/place-names';
@@ -221,10 +221,7 @@ export const fetchPlaceNamesFx = createApiFx(
     east: number;
     north: number;
     minPopulation: number;
-  }) =>
-    http<{ places: PlaceName[] }>(
-      `/api/v1/placeNames?west=${west}&south=${south}&east=${east}&north=${north}&minPopulation=${minPopulation}&limit=150`,
-    ),
+  }) => call(placesApi.placeNames, { query: { west, south, east, north, minPopulation, limit: 150 } }),
 );
 const $placeQuery = createStore<string>('');
 export const $placeNames = createStore<PlaceName[]>([]);

@@ -37,6 +37,11 @@ const TEST_ONLY_EXPORTS: Record<string, string[]> = {
   'server/src/gateway/index.ts': ['gatewayServiceOf'],
   'server/src/labels/index.ts': ['labelCell'],
   'server/src/places/gazetteer.ts': ['placeById'],
+  // The season runner and its policies: production since the demo's crews drive routes (driveRoute) with
+  // Service day's planner; the runner itself runs in the season benchmark and its tests.
+  'workers/src/simulator/planner-policy.ts': ['seasonStock'],
+  'workers/src/simulator/scenarios.ts': ['seasonScenarios'],
+  'workers/src/simulator/season.ts': ['naivePolicy', 'nonePolicy', 'runSeason', 'seasonFleet', 'siteStaffPolicy'],
 };
 
 /**

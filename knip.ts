@@ -38,6 +38,11 @@ const TEST_ONLY_EXPORTS: Record<string, string[]> = {
   'server/src/openapi/answer-check.ts': ['recordAnswerMismatches'],
   'server/src/labels/index.ts': ['labelCell'],
   'server/src/places/gazetteer.ts': ['placeById'],
+  // The season runner and its policies: production since the demo's crews drive routes (driveRoute) with
+  // Service day's planner; the runner itself runs in the season benchmark and its tests.
+  'workers/src/simulator/planner-policy.ts': ['seasonStock'],
+  'workers/src/simulator/scenarios.ts': ['seasonScenarios'],
+  'workers/src/simulator/season.ts': ['naivePolicy', 'nonePolicy', 'runSeason', 'seasonFleet', 'siteStaffPolicy'],
 };
 
 /**

@@ -381,13 +381,14 @@ export type DemoSimulatorContext = {
 };
 
 /**
- * The demo's crews: four vans from a depot in New Orleans (the demo's sites are within 70 km) on a morning
- * round, 08:00-13:00, so the pumps due that day are refilled before the afternoon's customers. The demo's
- * pumps pour 1.2 to 9.9 ml a shot: the fastest go through a reservoir in two days, and a full day's round
- * of two vans reached some of them after they ran low (docs/simulator.md).
+ * The demo's crews: four vans from a depot in New Orleans on a morning round, 07:00-13:00, so the pumps due
+ * that day are refilled before the afternoon's customers. The demo's pumps pour 1.2 to 9.9 ml a shot: the
+ * fastest go through a reservoir in two days, and a full day's round of two vans reached some of them after
+ * they ran low. Six hours reach the farthest site (75 km west, about 2.4 hours each way at 40 km/h) and back
+ * (docs/simulator.md).
  */
 const DEMO_CREWS: CrewSpec[] = defaultCrews(4, { depot: { lat: 29.9511, lng: -90.0715 }, timezone: 'America/Chicago' }).map(
-  (c) => ({ ...c, hours: { start: 8, end: 13 } }),
+  (c) => ({ ...c, hours: { start: 7, end: 13 } }),
 );
 /**
  * The demo crews' reserve: a pump is due when its forecast falls to the portal's low line (250 ml) before

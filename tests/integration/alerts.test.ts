@@ -388,6 +388,66 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     expect(await battery()).toHaveLength(1);
   });
 
+  it('flap state: a device that cleared within 6 h reopens its own incident silently beyond the window; another device of its site opens its own', async () => {
+    const e = feature();
+    const [last] = await rows<{ group_id: number }>(
+      sql`select group_id from devices where group_id is not null and group_id <> ${site} order by id desc limit 1`,
+    );
+    const [a, b] = await rows<{ id: number; serial: string; group_id: number }>(
+      sql`select id, serial, group_id from devices where group_id = (
+            select group_id from devices where group_id is not null and group_id not in (${site}, ${last!.group_id})
+            group by group_id having count(*) >= 2 order by group_id limit 1)
+          order by id limit 2`,
+    );
+    const warn = async (d: { id: number; serial: string }, list: string[]) => {
+      await h.database.db.execute(sql`update devices set warning_lists = ${JSON.stringify(list)}::jsonb where id = ${d.id}`);
+      await e.engine.evaluateWarnings([d.serial]);
+    };
+    const incidentOf = async (d: { id: number }) =>
+      (
+        await rows<{ incident_id: number }>(
+          sql`select incident_id from alerts where device_id = ${d.id} and condition = 'BATTERY' order by id desc limit 1`,
+        )
+      )[0]!.incident_id;
+    const notices = (incidentId: number) =>
+      rows<{ kind: string; n: number }>(
+        sql`select kind, count(*)::int as n from notifications where incident_id = ${incidentId} group by kind order by kind`,
+      );
+    await warn(a!, ['BATTERY']);
+    const first = await incidentOf(a!);
+    await warn(a!, []);
+    advance(16);
+    await e.engine.evaluateFleet({ forecasts: false });
+    const [resolved] = await rows<{ state: string }>(sql`select state from incidents where id = ${first}`);
+    expect(resolved!.state).toBe('resolved');
+    // 90 minutes later (beyond the 60-minute grouping window) another device of the site: its own incident.
+    advance(90);
+    await warn(b!, ['BATTERY']);
+    const other = await incidentOf(b!);
+    expect(other).not.toBe(first);
+    await warn(b!, []);
+    advance(16);
+    await e.engine.evaluateFleet({ forecasts: false });
+    // The first device is back 3 h after its clear: it cleared once within 6 h, so it is flapping.
+    advance(70);
+    await warn(a!, ['BATTERY']);
+    expect(await incidentOf(a!)).toBe(first);
+    const [reopened] = await rows<{ state: string; reopen_count: number }>(
+      sql`select state, reopen_count from incidents where id = ${first}`,
+    );
+    expect(reopened).toEqual({ state: 'open', reopen_count: 1 });
+    const told = await notices(first);
+    expect(told.map((x) => x.kind)).toEqual(['first']); // reopened silently
+    expect(told[0]!.n).toBeGreaterThan(0);
+    const [timeline] = await rows<{ text: string }>(
+      sql`select text from incident_events where incident_id = ${first} and kind = 'reopened' order by id desc limit 1`,
+    );
+    expect(timeline!.text).toBe(`Low battery at ${a!.serial} (flapping)`.replace(/^/, 'Reopened: '));
+    await warn(a!, []);
+    advance(16);
+    await e.engine.evaluateFleet({ forecasts: false });
+  });
+
   it("a check-in that reports a low battery raises the incident after its answer (the check-in path, the app's own engine)", async () => {
     const [d] = await rows<{ serial: string; group_id: number }>(
       sql`select serial, group_id from devices where group_id is not null and group_id <> ${site} and id not in (select device_id from user_exclusive_devices) order by id limit 1 offset 3`,

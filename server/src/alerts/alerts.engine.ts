@@ -11,6 +11,7 @@ import {
   forecastWindow,
   HOURS_PER_WEEK,
   incidentKey,
+  isFlapping,
   placeAlert,
   reopenNoticeDue,
   severityOf,
@@ -96,7 +97,7 @@ export function alertsEngine(deps: AlertsEngineDeps) {
    * channel under the key incident:{id}:user:{uid}:{channel}:{kind}: a second raise of the same incident
    * (another device joining it) records nothing for those already told.
    */
-  async function notify(tx: AlertsRepository, incidentId: number, kind: string, now: Date): Promise<number> {
+  async function notify(tx: AlertsRepository, incidentId: number, kind: string, now: Date, flapping = false): Promise<number> {
     const [incident] = await tx.incidents({ scope: undefined, viewerId: 0, ids: [incidentId] });
     if (!incident) return 0;
     const places = await tx.incidentPlaces(incidentId);
@@ -112,7 +113,10 @@ export function alertsEngine(deps: AlertsEngineDeps) {
         { notifyEmail: user.notifyEmail, notifyPhone: user.notifyPhone, phone: user.phone, hasPushSubscription: user.hasPush },
         now,
       )) {
-        if (last && !reopenNoticeDue(Number(kind.slice('reopen'.length)), last.get(`${user.id}:${d.channel}`), now, settings))
+        if (
+          last &&
+          !reopenNoticeDue(Number(kind.slice('reopen'.length)), last.get(`${user.id}:${d.channel}`), now, settings, flapping)
+        )
           continue;
         rows.push({
           key: `incident:${incidentId}:user:${user.id}:${d.channel}:${kind}`,
@@ -157,30 +161,54 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     now: Date,
   ): Promise<number> {
     const found = new Map(findings.filter((f) => evaluated.has(f.condition)).map((f) => [f.condition, f]));
-    const stepsOf = (latestNow: AlertRow[]) => {
+    const where = subject.serial ? ` at ${subject.serial}` : '';
+    /**
+     * Flap state (isFlapping): only asked of a device's cleared alert whose condition is back after the
+     * grouping window (otherwise stepAlert reopens or raises without it), from its clears on the timeline.
+     */
+    const flappingOf = async (r: AlertsRepository, latestNow: AlertRow[]) => {
+      const out = new Set<AlertCondition>();
+      if (subject.deviceId === null) return out;
+      for (const a of latestNow) {
+        if (!evaluated.has(a.condition) || a.state !== 'cleared' || !found.has(a.condition) || !a.clearedAt) continue;
+        if (now.getTime() - a.clearedAt.getTime() <= settings.groupWindowMinutes * MINUTE) continue;
+        const since = new Date(now.getTime() - settings.flapWindowMinutes * MINUTE);
+        const clears = await r.clearTimes(
+          subject.deviceId,
+          a.condition,
+          `Cleared: ${conditionText(a.condition)}${where} (`,
+          since,
+        );
+        if (isFlapping(clears, now, settings)) out.add(a.condition);
+      }
+      return out;
+    };
+    const stepsOf = (latestNow: AlertRow[], flapping: Set<AlertCondition>) => {
       const tracks = new Map(latestNow.filter((a) => evaluated.has(a.condition)).map((a) => [a.condition, a]));
       return [...new Set([...found.keys(), ...tracks.keys()])]
         .sort()
         .map((c) => {
           const prev = tracks.get(c) ?? null;
-          const r = stepAlert(prev, found.has(c), now, settings);
+          const r = stepAlert(prev, found.has(c), now, settings, flapping.has(c));
           return { c, prev, next: r.track, step: r.step };
         })
         .filter((x) => x.step !== 'none');
     };
     // Most evaluations change nothing (a device still fine, an alert still active): no transaction then.
-    if (!stepsOf(latest).length) return 0;
+    // (Without the flap state: a flapping return is a raise then, never 'none'.)
+    if (!stepsOf(latest, new Set()).length) return 0;
     let recorded = 0;
     await repo.transaction(async (tx) => {
       // The check-in's evaluation and the minute job may look at one device at once: one at a time, and
       // each decides from the alerts as they are under the lock.
       const subjectKey = subject.deviceId !== null ? `device:${subject.deviceId}` : `account:${subject.accountId}`;
       await tx.lockKey(subjectKey);
-      const changing = stepsOf(
+      const latestNow =
         subject.deviceId !== null
           ? await tx.latestAlerts({ deviceIds: [subject.deviceId] })
-          : await tx.latestAlerts({ accountIds: [subject.accountId!] }),
-      );
+          : await tx.latestAlerts({ accountIds: [subject.accountId!] });
+      const flapping = await flappingOf(tx, latestNow);
+      const changing = stepsOf(latestNow, flapping);
       const keys = changing
         .filter((x) => x.step === 'raise')
         .map((x) => incidentKey({ condition: x.c, siteId: subject.siteId, accountId: subject.accountId, serial: subject.serial }))
@@ -188,7 +216,6 @@ export function alertsEngine(deps: AlertsEngineDeps) {
       for (const key of new Set(keys)) await tx.lockKey(key);
       for (const s of changing) {
         const finding = found.get(s.c);
-        const where = subject.serial ? ` at ${subject.serial}` : '';
         if (s.step === 'hold') {
           await tx.setAbsentSince(s.prev!.id, s.next?.absentSince ?? null);
         } else if (s.step === 'clear') {
@@ -219,9 +246,10 @@ export function alertsEngine(deps: AlertsEngineDeps) {
               reopen: true,
               escalationsSent: 0,
             });
-            await tx.event(i.id, now, 'reopened', `Reopened: ${finding!.reason}${where}`);
+            const flap = flapping.has(s.c) ? ' (flapping)' : '';
+            await tx.event(i.id, now, 'reopened', `Reopened: ${finding!.reason}${where}${flap}`);
             await summarise(tx, i.id);
-            recorded += await notify(tx, i.id, `reopen${i.reopenCount + 1}`, now);
+            recorded += await notify(tx, i.id, `reopen${i.reopenCount + 1}`, now, flapping.has(s.c));
           } else if (i && i.state !== 'resolved') {
             await tx.event(i.id, now, 'alert', `Back: ${finding!.reason}${where}`);
             await summarise(tx, i.id);

@@ -291,6 +291,20 @@ function queries(db: Db) {
       );
     },
 
+    /**
+     * When a device's alerts of one condition cleared since `since` (the flap state's input): their
+     * incidents' timeline entries starting with `prefix` (the engine's "Cleared: <condition> at <serial> (").
+     */
+    async clearTimes(deviceId: number, condition: AlertCondition, prefix: string, since: Date): Promise<Date[]> {
+      const rows = rowsOf<{ at: unknown }>(
+        await db.execute(sql`
+          select e.at from incident_events e
+          where e.incident_id in (select incident_id from alerts where device_id = ${deviceId} and condition = ${condition})
+            and e.kind = 'alert' and starts_with(e.text, ${prefix}) and e.at >= ${iso(since)}::timestamptz`),
+      );
+      return rows.map((r) => date(r.at)!);
+    },
+
     async reactivateAlert(alertId: number, reason: string) {
       await db.execute(
         sql`update alerts set state = 'active', cleared_at = null, absent_since = null, reason = ${reason} where id = ${alertId}`,

@@ -166,6 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { generat
         batchExpiringDays: positiveInteger(env, 'ALERT_BATCH_EXPIRING_DAYS', ALERT_DEFAULTS.batchExpiringDays),
         escalateAfterMinutes: positiveInteger(env, 'ALERT_ESCALATE_AFTER_MINUTES', ALERT_DEFAULTS.escalateAfterMinutes),
         repeatEveryMinutes: positiveInteger(env, 'ALERT_REPEAT_EVERY_MINUTES', ALERT_DEFAULTS.repeatEveryMinutes),
+        flapClears: positiveInteger(env, 'ALERT_FLAP_CLEARS', ALERT_DEFAULTS.flapClears),
+        flapWindowMinutes: positiveInteger(env, 'ALERT_FLAP_WINDOW_MINUTES', ALERT_DEFAULTS.flapWindowMinutes),
       },
       vapid: vapidKeys(env),
       smsOutboxDir: env.SMS_OUTBOX_DIR ? path.resolve(env.SMS_OUTBOX_DIR) : path.join(dataDir, 'sms-outbox'),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALERT_DEFAULTS, severityOf, worstSeverity } from './settings.ts';
 import { batteryFinding, deviceFindings, offlineSince, subscriptionFinding, warningFindings } from './conditions.ts';
 import { batteryForecast, type DailyMinimum } from '../service-day/battery-forecast.ts';
-import { reopenNoticeDue, stepAlert, type AlertTrack } from './hysteresis.ts';
+import { isFlapping, reopenNoticeDue, stepAlert, type AlertTrack } from './hysteresis.ts';
 import { causeOf, incidentKey, placeAlert } from './grouping.ts';
 import { deliveriesFor, nextDigestAt, quietUntil, ruleMatches, type IncidentFacts, type NotificationRule } from './matching.ts';
 import { escalationsDue, nextEscalationAt, type EscalationPolicy } from './escalation.ts';
@@ -181,6 +181,39 @@ describe('hysteresis', () => {
     c.advance(2);
     expect(stepAlert(cleared, true, c.now(), s).step).toBe('raise');
   });
+  it('flap state: 3 clears within 6 h make a device flapping; its return then reopens however long it stayed up', () => {
+    const c = clock();
+    const s = { ...ALERT_DEFAULTS, flapClears: 3 };
+    const clears: Date[] = [];
+    // Drops every 100 minutes for 15, then clears 15 later: up 70 minutes: each return is beyond the 60-minute grouping window.
+    let track: AlertTrack | null = null;
+    const steps: string[] = [];
+    for (let minute = 0; minute < 8 * 60; minute++) {
+      const r = stepAlert(track, minute % 100 < 15, c.now(), s, isFlapping(clears, c.now(), s));
+      if (r.step === 'clear') clears.push(c.now());
+      if (r.step !== 'none' && r.step !== 'hold') steps.push(r.step);
+      track = r.track;
+      c.advance(1);
+    }
+    // raise, then clear/raise until the third clear, then every return reopens.
+    expect(steps).toEqual(['raise', 'clear', 'raise', 'clear', 'raise', 'clear', 'reopen', 'clear', 'reopen', 'clear']);
+    // Without the flap state a return 70 minutes after the clear is a new raise (a new incident, a new first notice).
+    c.advance(20);
+    expect(stepAlert({ state: 'cleared', absentSince: null, clearedAt: clears.at(-1)! }, true, c.now(), s).step).toBe('raise');
+  });
+  it('flap state: only clears within the window count, and it is a setting (default 1 in 6 h)', () => {
+    const c = clock();
+    const s = { ...ALERT_DEFAULTS, flapClears: 3 };
+    expect(isFlapping([new Date(c.now().getTime() - 359 * 60_000)], c.now(), ALERT_DEFAULTS)).toBe(true);
+    expect(isFlapping([new Date(c.now().getTime() - 361 * 60_000)], c.now(), ALERT_DEFAULTS)).toBe(false);
+    const at = (m: number) => new Date(c.now().getTime() + m * 60_000);
+    const clears = [at(-400), at(-300), at(-200)];
+    expect(isFlapping(clears, c.now(), s)).toBe(false); // the first is older than 360 min
+    expect(isFlapping([...clears, at(-10)], c.now(), s)).toBe(true);
+    expect(isFlapping(clears, c.now(), { flapClears: 2, flapWindowMinutes: 360 })).toBe(true);
+    expect(isFlapping(clears, c.now(), { flapClears: 3, flapWindowMinutes: 420 })).toBe(true);
+    expect(isFlapping([at(5), at(-1), at(-2)], c.now(), s)).toBe(false); // a clear after now is not counted
+  });
 });
 
 describe('flap damping of notices', () => {
@@ -194,6 +227,8 @@ describe('flap damping of notices', () => {
     expect(reopenNoticeDue(1, null, c.now(), ALERT_DEFAULTS)).toBe(true);
     c.advance(600);
     expect(reopenNoticeDue(2, told, c.now(), ALERT_DEFAULTS)).toBe(false);
+    // A flapping device's return (beyond the window) reopens silently.
+    expect(reopenNoticeDue(1, told, c.now(), ALERT_DEFAULTS, true)).toBe(false);
   });
 });
 

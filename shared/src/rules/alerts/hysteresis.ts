@@ -19,13 +19,15 @@ const MINUTE = 60_000;
  *
  * `present`: whether the condition holds at `now`. Answers the next track and the step taken:
  * - 'hold': the condition is gone but the hold has not run out (or it came back within the hold);
- * - 'raise' with a null previous track, or a cleared one too long ago (the caller opens a new alert).
+ * - 'raise' with a null previous track, or a cleared one too long ago (the caller opens a new alert);
+ * - 'reopen' however long ago it cleared while the device is `flapping` (isFlapping): its same incident.
  */
 export function stepAlert(
   track: AlertTrack | null,
   present: boolean,
   now: Date,
   settings: Pick<AlertSettings, 'holdMinutes' | 'groupWindowMinutes'>,
+  flapping = false,
 ): { track: AlertTrack | null; step: AlertStep } {
   if (!track)
     return present
@@ -39,7 +41,8 @@ export function stepAlert(
     return { track: { ...track, absentSince: since }, step: 'hold' };
   }
   if (!present) return { track, step: 'none' };
-  const reopen = track.clearedAt !== null && now.getTime() - track.clearedAt.getTime() <= settings.groupWindowMinutes * MINUTE;
+  const reopen =
+    track.clearedAt !== null && (flapping || now.getTime() - track.clearedAt.getTime() <= settings.groupWindowMinutes * MINUTE);
   return { track: { state: 'active', absentSince: null, clearedAt: null }, step: reopen ? 'reopen' : 'raise' };
 }
 
@@ -48,14 +51,33 @@ export function stepAlert(
  * itself, so an incident that reopens again and again is one problem flapping. Its first reopening tells a
  * recipient on a channel again ("it is back") when their last notice of it (first or reopen) is at least a
  * grouping window old; later reopenings are silent (the timeline and the incident list still show each
- * one). Once it stays resolved beyond the window, a return is a new incident with a first notice.
+ * one). Once it stays resolved beyond the window, a return is a new incident with a first notice, unless
+ * the device is `flapping` (isFlapping): then the reopening is silent (an unacknowledged incident still
+ * escalates after M minutes).
  */
 export function reopenNoticeDue(
   reopenNumber: number,
   lastNoticeAt: Date | null | undefined,
   now: Date,
   s: Pick<AlertSettings, 'groupWindowMinutes'>,
+  flapping = false,
 ): boolean {
-  if (reopenNumber > 1) return false;
+  if (reopenNumber > 1 || flapping) return false;
   return !lastNoticeAt || now.getTime() - lastNoticeAt.getTime() >= s.groupWindowMinutes * 60_000;
+}
+
+/**
+ * Flap state of one device's condition: it cleared (and is back) at least `flapClears` times
+ * within the last `flapWindowMinutes`. `clears`: the times its alerts of that condition cleared (any order;
+ * those outside the window are ignored). A unit whose network drops every half hour for a day is one
+ * problem: while flapping, each return reopens the same incident (later reopenings are silent, see
+ * reopenNoticeDue) instead of opening a new incident once it stayed up longer than the grouping window.
+ */
+export function isFlapping(
+  clears: readonly Date[],
+  now: Date,
+  s: Pick<AlertSettings, 'flapClears' | 'flapWindowMinutes'>,
+): boolean {
+  const since = now.getTime() - s.flapWindowMinutes * MINUTE;
+  return clears.filter((c) => c.getTime() >= since && c.getTime() <= now.getTime()).length >= s.flapClears;
 }

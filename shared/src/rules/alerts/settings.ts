@@ -19,6 +19,16 @@ export type AlertSettings = {
   batteryLowHours: number;
   /** BATCH_EXPIRING: a batch in use expiring within this many days. */
   batchExpiringDays: number;
+  /**
+   * Flap state: a device whose alert of one condition cleared at least `flapClears` times within the last
+   * `flapWindowMinutes` is flapping; while it is, a return of the condition reopens the alert's same
+   * incident, silently, however long it stayed away (rather than a new incident with a new first notice).
+   * Per device: other devices of its site still open their own incidents once the grouping window has
+   * passed. 1 in 6 h: on a 35-minute check-in cycle the offline rule needs 80 minutes of silence, so a unit
+   * whose network drops every half hour shows as offline spells an hour or two apart, one clear between them.
+   */
+  flapClears: number;
+  flapWindowMinutes: number;
   /** Escalation: not acknowledged within M minutes notifies the next person or channel... */
   escalateAfterMinutes: number;
   /** ...and again every R minutes until someone acknowledges. */
@@ -33,6 +43,8 @@ export const ALERT_DEFAULTS: AlertSettings = {
   batchExpiringDays: 14,
   escalateAfterMinutes: 30,
   repeatEveryMinutes: 60,
+  flapClears: 1,
+  flapWindowMinutes: 360,
 };
 
 /**

@@ -3,6 +3,7 @@ import { deviceAnswerSchema, deviceListItemSchema } from '../schemas/device-answ
 import {
   deviceConfigSchema,
   deviceFormSchema,
+  deviceLabelsQuerySchema,
   pauseSchema,
   pumpSettingSchema,
   registrationSetupSchema,
@@ -174,5 +175,15 @@ export const devicesApi = {
     summary: 'Set one rental plan on several devices (all or nothing)',
     body: rentalSchema,
     responses: { 200: { description: "{ detail: 'New plan has been successfully set', rentals }" } },
+  }),
+  labels: endpoint({
+    method: 'get',
+    path: '/api/v1/deviceLabels',
+    tag,
+    summary: 'Printable QR labels of devices (PDF): by serials, a site or a brand',
+    description:
+      'One of serials (comma-separated, at most 500), site (a site id) or brand (a brand id). Each label holds a QR code of `<PUBLIC_URL>/maintenance?device=<serial>` (a phone camera opens the field app at that device) with the serial printed under it. Every role, within its device scope; a named serial outside it answers 400 naming it.',
+    query: deviceLabelsQuerySchema,
+    responses: { 200: { description: 'application/pdf' } },
   }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deviceAnswerSchema, deviceListItemSchema } from '../schemas/device-answer.schema.ts';
+import { availableDeviceSchema, deviceAnswerSchema, deviceListItemSchema } from '../schemas/device-answer.schema.ts';
 import {
   deviceConfigSchema,
   deviceFormSchema,
@@ -63,6 +63,7 @@ export const devicesApi = {
     tag,
     summary: 'Serials provisioned but not placed (distributors)',
     description: 'The path keeps the historical spelling that existing clients call.',
+    responses: { 200: { description: 'Unplaced devices, by serial', schema: z.array(availableDeviceSchema) } },
   }),
   add: endpoint({
     method: 'post',

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { deviceAnswerSchema, deviceListItemSchema } from '../schemas/device-answer.schema.ts';
+import { availableDeviceSchema, deviceAnswerSchema, deviceListItemSchema } from '../schemas/device-answer.schema.ts';
 import {
   deviceConfigSchema,
   deviceFormSchema,
+  deviceLabelsQuerySchema,
   pauseSchema,
   pumpSettingSchema,
   registrationSetupSchema,
@@ -62,6 +63,7 @@ export const devicesApi = {
     tag,
     summary: 'Serials provisioned but not placed (distributors)',
     description: 'The path keeps the historical spelling that existing clients call.',
+    responses: { 200: { description: 'Unplaced devices, by serial', schema: z.array(availableDeviceSchema) } },
   }),
   add: endpoint({
     method: 'post',
@@ -174,5 +176,15 @@ export const devicesApi = {
     summary: 'Set one rental plan on several devices (all or nothing)',
     body: rentalSchema,
     responses: { 200: { description: "{ detail: 'New plan has been successfully set', rentals }" } },
+  }),
+  labels: endpoint({
+    method: 'get',
+    path: '/api/v1/deviceLabels',
+    tag,
+    summary: 'Printable QR labels of devices (PDF): by serials, a site or a brand',
+    description:
+      'One of serials (comma-separated, at most 500), site (a site id) or brand (a brand id). Each label holds a QR code of `<PUBLIC_URL>/maintenance?device=<serial>` (a phone camera opens the field app at that device) with the serial printed under it. Every role, within its device scope; a named serial outside it answers 400 naming it.',
+    query: deviceLabelsQuerySchema,
+    responses: { 200: { description: 'application/pdf' } },
   }),
 };

@@ -11,3 +11,4 @@ export * from './partners.ts';
 export * from './gateway.ts';
 export * from './reports.ts';
 export * from './auth.ts';
+export * from './service-day.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PUMP_TYPES } from '../constants.ts';
 
 /**
  * The device answer of spec section 3 (plus what the device panel shows): the one definition that the
@@ -89,3 +90,12 @@ export const deviceAnswerSchema = deviceListItemSchema.extend({
     }),
   ),
 });
+
+/** One entry of GET /api/v1/avaliableDevice: a serial provisioned but not placed (the Add Device list). */
+export const availableDeviceSchema = z.object({
+  serial: z.string(),
+  left_pump_type: z.enum(PUMP_TYPES),
+  right_pump_type: z.enum(PUMP_TYPES),
+  core_ver: z.string().nullable(),
+});
+export type AvailableDevice = z.infer<typeof availableDeviceSchema>;

@@ -1,4 +1,5 @@
 import {
+  type AvailableDevice,
   placesApi,
   fieldErrors,
   PUMP_TYPE_CODE,
@@ -71,7 +72,6 @@ export type EnteredField = Exclude<
 export type FieldErrors = Partial<Record<keyof DeviceFormValues, string>>;
 
 /** GET /api/v1/avaliableDevice: a provisioned serial that is not placed yet. */
-export type AvailableDevice = { serial: string; left_pump_type: PumpType; right_pump_type: PumpType; core_ver: string | null };
 export type BrandChoice = { id: number; name: string };
 /** One row of GET /api/v1/placeSuggestions (US and AU only). */
 export type PlaceSuggestion = { place_id: string; description: string; location: { lat: number; lng: number } };
@@ -213,7 +213,7 @@ export const choosableBatches = (batches: readonly BatchAnswer[]): BatchAnswer[]
 
 // ---------------------------------------------------------------- calls
 
-export const fetchAvailableFx = createApiFx(() => call(devicesApi.available) as Promise<AvailableDevice[]>);
+export const fetchAvailableFx = createApiFx(() => call(devicesApi.available));
 export const fetchBrandsFx = createApiFx(() => call(brandsApi.list) as Promise<BrandChoice[]>);
 export const fetchBatchesFx = createApiFx((pumpTypeCode: number) => call(batchesApi.choosable, { params: { pumpTypeCode } }));
 export const fetchDeviceFx = createApiFx((serial: string) => call(devicesApi.get, { params: { serial } }));

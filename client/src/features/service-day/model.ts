@@ -1,6 +1,6 @@
-import { plural, type Crew, type CrewInput, type ServicePlan, type ServicePlanProgress } from '@fleet/shared';
+import { plural, serviceDayApi, type Crew, type CrewInput, type ServicePlan, type ServicePlanProgress } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
-import { createApiFx, http, segment } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 import { servicePlanProgressedReceived } from '../../shared/realtime';
 
 /**
@@ -9,14 +9,13 @@ import { servicePlanProgressedReceived } from '../../shared/realtime';
  * by a layer reading $routes (widgets/map/offline/service-route-layer.tsx), empty while the view is closed.
  */
 export const serviceApi = {
-  crews: () => http<Crew[]>('/api/v1/crews'),
-  addCrew: (body: CrewInput) => http<Crew>('/api/v1/crews', { method: 'POST', json: body }),
-  editCrew: (id: number, body: CrewInput) => http<Crew>(`/api/v1/crews/${segment(String(id))}`, { method: 'PUT', json: body }),
-  deleteCrew: (id: number) => http<{ detail: string }>(`/api/v1/crews/${segment(String(id))}`, { method: 'DELETE' }),
-  plans: (date: string) => http<ServicePlan[]>(`/api/v1/servicePlans?date=${segment(date)}`),
-  plan: (date: string, crewIds: number[]) =>
-    http<ServicePlan>('/api/v1/servicePlans', { method: 'POST', json: { date, crewIds } }),
-  publish: (id: number) => http<ServicePlan>(`/api/v1/servicePlans/${segment(String(id))}/publish`, { method: 'POST' }),
+  crews: () => call(serviceDayApi.crews),
+  addCrew: (body: CrewInput) => call(serviceDayApi.addCrew, { body }),
+  editCrew: (id: number, body: CrewInput) => call(serviceDayApi.editCrew, { params: { id }, body }),
+  deleteCrew: (id: number) => call(serviceDayApi.deleteCrew, { params: { id } }),
+  plans: (date: string) => call(serviceDayApi.plans, { query: { date } }),
+  plan: (date: string, crewIds: number[]) => call(serviceDayApi.plan, { body: { date, crewIds } }),
+  publish: (id: number) => call(serviceDayApi.publish, { params: { id } }),
 };
 
 /** Each crew's route colour, in crew order (distinct on the map's land and water, and with white numbers). */

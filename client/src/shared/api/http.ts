@@ -85,6 +85,3 @@ async function readBody(response: Response): Promise<unknown> {
   }
   return text;
 }
-
-/** Path segments (emails in `/checkUser/{email}`) are always encoded. */
-export const segment = (value: string): string => encodeURIComponent(value);

@@ -1,4 +1,4 @@
-export { http, httpBlob, HttpError, segment } from './http';
+export { http, HttpError } from './http';
 export { call, callBlob } from './call';
 export { clearToken, readToken, saveToken } from './token';
 export { apiAuthFailed, createApiFx } from './create-api-fx';

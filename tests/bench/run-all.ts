@@ -6,7 +6,7 @@
  *   npm run bench                 # full: the 10,000-device scale seed (PostgreSQL at 127.0.0.1:5432 when it
  *                                 # answers, else PGlite), 10 s per REST call, every section (about 20-30 min)
  *   npm run bench -- --smoke      # CI: 300 devices on PGlite, 2 s per call, short sections (under 2 min)
- *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service, season
+ *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service, season, field
  *   npm run bench -- --pglite     # force the embedded database
  *   npm run bench -- --lighthouse-runs 5   # Lighthouse runs a page (3 in the full run, 1 in the smoke)
  *
@@ -30,7 +30,10 @@
  *           it takes seconds).
  *   season  tests/bench/season.bench.ts: the season runner's time (500 units, 60 days; the smoke 50 units,
  *           7 days) and its figures for the naive policy beside none (docs/simulator.md).
- * Build the client first (npm run build, or CLIENT_DIST=<dir>): the client section needs it.
+ *   field   tests/bench/field-app.bench.ts: the field app's start to the crew's plan of the day on screen under
+ *           Lighthouse's mobile throttling (Slow 4G, 4x CPU), a phone that never opened it, then the same
+ *           phone without any network: the median of 5 runs (3 in the smoke). Target offline < 2 s.
+ * Build the client first (npm run build, or CLIENT_DIST=<dir>): the client and field sections need it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -55,7 +58,7 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const smoke = has('smoke');
-const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service,season').split(','));
+const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service,season,field').split(','));
 const pglite = smoke || has('pglite') || !(await postgresAvailable());
 const fleet = smoke ? { devices: 300, sites: 30, days: 7 } : { devices: 10_000, sites: 1_000, days: 365 };
 const seconds = smoke ? 2 : 10;
@@ -507,6 +510,23 @@ if (only.has('season')) {
       baseline: `none ${share(none[1]!)}`,
     });
   } else failures.push('season: no figures (see the log)');
+}
+
+if (only.has('field')) {
+  console.log('\nfield app start (tests/bench/field-app.bench.ts)');
+  const runs = smoke ? 3 : 5;
+  const out = await runScript('tests/bench/field-app.bench.ts', ['--runs', String(runs)], 15 * 60_000);
+  const start = find(out, /RESULT field_cold_ms=(\d+) field_offline_ms=(\d+) runs=(\d+)/);
+  if (start) {
+    add({
+      section: 'field',
+      what: `app start to the day's plan, offline (median of ${start[2]})`,
+      figure: `${fmt(Number(start[1]))} ms`,
+      baseline: `network cold ${fmt(Number(start[0]))} ms; target offline < 2,000 ms`,
+      note: 'Slow 4G + 4x CPU',
+    });
+    if (Number(start[1]) >= 2000) failures.push(`field: offline start ${start[1]} ms, over the 2 s target`);
+  } else failures.push('field: no figures (see the log)');
 }
 
 console.log(`\n| section | measure | figure | baseline (same run) |\n|---|---|---|---|`);

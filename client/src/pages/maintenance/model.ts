@@ -216,15 +216,21 @@ export const $crewPlan = combine($plans, $crew, (plans, crew): CrewPlanAnswer | 
   crew ? (plans.flatMap((p) => p.crews).find((c) => String(c.crew.id) === crew.id) ?? null) : null,
 );
 
-const $loadedToken = $credential.updates.filterMap((t) => t ?? undefined);
+/**
+ * The credential the reads go with: the one being tried, then the one accepted. The day's plan and the
+ * batches are read beside the device list (not after it), so a start without signal shows the kept plan as
+ * soon as the credential is taken (the plan's start time: tests/bench/field-app.bench.ts).
+ */
+const $token = combine($credential, $trying, (accepted, tried) => accepted ?? tried);
+const tokenTried = $trying.updates.filterMap((t) => t ?? undefined);
 sample({
-  clock: [$loadedToken, refreshClicked],
-  source: $credential,
+  clock: [tokenTried, refreshClicked],
+  source: $token,
   filter: Boolean,
   fn: (token) => ({ token, date: phoneDay() }),
   target: loadPlansFx,
 });
-sample({ clock: [$loadedToken, refreshClicked], source: $credential, filter: Boolean, target: loadBatchesFx });
+sample({ clock: [tokenTried, refreshClicked], source: $token, filter: Boolean, target: loadBatchesFx });
 $plans.on(loadPlansFx.doneData, (_, { plans }) => plans).reset(credentialForgotten);
 $plansKeptAt.on(loadPlansFx.doneData, (_, { keptAt }) => keptAt).reset(credentialForgotten);
 $plansLoaded.on(loadPlansFx.finally, () => true).reset(credentialForgotten);
@@ -234,7 +240,7 @@ $plansError
 $batches.on(loadBatchesFx.doneData, (_, list) => list).reset(credentialForgotten);
 sample({
   clock: loadPlansFx.doneData,
-  source: $credential,
+  source: $token,
   filter: Boolean,
   fn: (token, { plans }) => ({
     token,

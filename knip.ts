@@ -35,6 +35,7 @@ const TEST_ONLY_EXPORTS: Record<string, string[]> = {
   'client/src/widgets/user-management/index.ts': ['$userManagementOpen'],
   'server/src/alerts/index.ts': ['AlertsFeature'],
   'server/src/gateway/index.ts': ['gatewayServiceOf'],
+  'server/src/openapi/answer-check.ts': ['recordAnswerMismatches'],
   'server/src/labels/index.ts': ['labelCell'],
   'server/src/places/gazetteer.ts': ['placeById'],
 };

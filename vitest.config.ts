@@ -34,7 +34,13 @@ export default defineConfig({
         // tests/integration` went from 192 s to 152 s (import 37 s -> 5 s) and its CPU time fell by a third.
         // Each file still builds its own app, database and servers in its hooks; what modules keep at their
         // own level (caches, the metrics registry) is shared, and the whole suite passes that way.
-        test: { name: 'node', include: NODE_TESTS, isolate: false },
+        test: {
+          name: 'node',
+          include: NODE_TESTS,
+          isolate: false,
+          // Every answer of a declared endpoint is checked against its declaration (issue 45).
+          setupFiles: ['tests/helpers/answer-check.setup.ts'],
+        },
       },
       {
         extends: true,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
-import { realClock, type Clock } from '@fleet/shared';
+import { authApi, realClock, type Clock } from '@fleet/shared';
 import { authDocs, authLimits, authRepository, authRoutes, authService, quota, requireAuth } from './auth/index.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
@@ -40,6 +40,7 @@ import type { AppContext } from './context.ts';
 import { dbJobLedger } from './jobs/index.ts';
 import { outboxTrace } from './ops/logger.ts';
 import { buildOpenApi, docsPage, type RouteDoc, type Routes } from './openapi/route-docs.ts';
+import { endpointRoutes } from './openapi/endpoint-routes.ts';
 import { sessionHub, type SessionHub } from './realtime/index.ts';
 import { deviceAccessHub, type DeviceAccessHub, partnersRoutes } from './partners/index.ts';
 import { maintenanceRoutes, maintenanceServiceOf } from './maintenance/index.ts';
@@ -241,19 +242,12 @@ export function createApp(deps: AppDeps) {
   api.use(invalidateAfterWrites(aggregates));
   api.use(privateRoutes);
   // Run-time client settings: the Google key is never baked into the build.
-  api.get('/clientConfig', (_req, res) => {
+  const settings = endpointRoutes();
+  settings.on(authApi.clientConfig, (_req, res) => {
     res.json({ googleMapsApiKey: config.googleMapsApiKey ?? null, mapStyleUrl: config.mapStyleUrl ?? null });
   });
-  const docs: RouteDoc[] = [
-    ...authDocs,
-    {
-      method: 'get',
-      path: '/api/v1/clientConfig',
-      tag: 'Auth',
-      summary:
-        'Run-time client settings: { googleMapsApiKey, mapStyleUrl } (null key: the offline map; null style: its built-in basemap)',
-    },
-  ];
+  api.use(settings.router);
+  const docs: RouteDoc[] = [...authDocs, ...settings.docs];
   for (const { router, docs: featureDocs } of built) {
     api.use(router);
     docs.push(...featureDocs);

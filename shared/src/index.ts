@@ -33,3 +33,4 @@ export * from './schemas/alerts.schema.ts';
 export * from './lib/format-number.ts';
 export * from './lib/plural.ts';
 export * from './schemas/service-day.schema.ts';
+export * from './api/index.ts';

@@ -6,7 +6,7 @@
  *   npm run bench                 # full: the 10,000-device scale seed (PostgreSQL at 127.0.0.1:5432 when it
  *                                 # answers, else PGlite), 10 s per REST call, every section (about 20-30 min)
  *   npm run bench -- --smoke      # CI: 300 devices on PGlite, 2 s per call, short sections (under 2 min)
- *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service, season, field
+ *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service, season, alerts, field
  *   npm run bench -- --pglite     # force the embedded database
  *   npm run bench -- --lighthouse-runs 5   # Lighthouse runs a page (3 in the full run, 1 in the smoke)
  *
@@ -28,8 +28,14 @@
  *   service tests/bench/service-day.bench.ts: the service day's solver beside the exact optimum (brute force)
  *           on 50 small instances, and the time to plan 1,000 due sites with 10 crews (the same in the smoke:
  *           it takes seconds).
- *   season  tests/bench/season.bench.ts: the season runner's time (500 units, 60 days; the smoke 50 units,
- *           7 days) and its figures for the naive policy beside none (docs/simulator.md).
+ *   season  tests/bench/season.bench.ts: a season on the simulated fleet (500 units, 60 days, 3 crews; the smoke
+ *           50 units, 7 days, 1 crew): Service day's planner beside the naive policy on the same customers,
+ *           per policy the share of pump-hours empty (08:00-19:00 site time), km, visits and visits to pumps
+ *           over half full; issue 48's target: planner empty <= 0.5 % and >= 20 % fewer km (docs/simulator.md).
+ *   alerts  tests/bench/alerts.bench.ts: from the check-in that raises a condition to the in-app notice and to
+ *           the mail outbox row under check-ins at 200/s (the smoke 5 s, the full run 30 s; p50/p99 beside the
+ *           5 s target), and first notices plus reopens per real incident, recipient and channel over a
+ *           simulated day with carrier outages and flapping units (the smoke 6 h; target <= 1.2).
  *   field   tests/bench/field-app.bench.ts: the field app's start to the crew's plan of the day on screen under
  *           Lighthouse's mobile throttling (Slow 4G, 4x CPU), a phone that never opened it, then the same
  *           phone without any network: the median of 5 runs (3 in the smoke). Target offline < 2 s.
@@ -58,7 +64,7 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const smoke = has('smoke');
-const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service,season,field').split(','));
+const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service,season,alerts,field').split(','));
 const pglite = smoke || has('pglite') || !(await postgresAvailable());
 const fleet = smoke ? { devices: 300, sites: 30, days: 7 } : { devices: 10_000, sites: 1_000, days: 365 };
 const seconds = smoke ? 2 : 10;
@@ -146,6 +152,8 @@ if (only.has('rest') || only.has('client')) {
   portal = await startServer(fleetArgs);
 }
 
+/** The portal's /healthz rate in the REST round: the season section names the host by it too. */
+let portalHealthz: number | null = null;
 if (only.has('rest') && portal) {
   console.log(`\nREST, autocannon, 50 connections, ${seconds} s per call`);
   const token = await login(portal.base);
@@ -154,6 +162,7 @@ if (only.has('rest') && portal) {
     (await (await fetch(`${portal.base}/api/v1/deviceRegistered`, { headers: auth })).json()) as { serial: string }[]
   )[0]?.serial;
   const healthz = await cannon(`${portal.base}/healthz`);
+  portalHealthz = healthz.rps;
   const listBody = Buffer.from(await (await fetch(`${portal.base}/api/v1/device`, { headers: auth })).arrayBuffer());
   const listFile = path.join(os.tmpdir(), `bench-device-list-${process.pid}.json`);
   fs.writeFileSync(listFile, listBody);
@@ -482,10 +491,11 @@ if (only.has('service')) {
 }
 
 if (only.has('season')) {
-  console.log('\nseason runner (tests/bench/season.bench.ts)');
+  console.log('\nseason: planner against naive (tests/bench/season.bench.ts)');
+  const [units, days] = smoke ? [50, 7] : [500, 60];
   const out = await runScript(
     'tests/bench/season.bench.ts',
-    ['--devices', smoke ? '50' : '500', '--days', smoke ? '7' : '60', '--policies', 'naive,none'],
+    ['--devices', String(units), '--days', String(days), '--policies', 'planner,naive'],
     60 * 60_000,
   );
   const figures = (policy: string) =>
@@ -493,23 +503,65 @@ if (only.has('season')) {
       out,
       new RegExp(`RESULT season_${policy}_ms=(\\d+) empty=([\\d.]+) km=(\\d+) visits=(\\d+) early=([\\d.]+) missed=([\\d.]+)`),
     );
+  const planner = figures('planner');
   const naive = figures('naive');
-  const none = figures('none');
+  const crews = find(out, /RESULT season_crews=(\d+)/)?.[0] ?? '?';
+  const probe = find(out, /RESULT season_host_healthz_rps=(\d+)/)?.[0];
+  const host =
+    portalHealthz !== null
+      ? `host: the portal's /healthz ${fmt(portalHealthz)} req/s`
+      : `host: a bare /healthz ${probe ?? '?'} req/s`;
   const share = (x: string) => `${(Number(x) * 100).toFixed(2)} %`;
-  if (naive && none) {
+  if (planner && naive) {
     add({
       section: 'season',
-      what: `${smoke ? 50 : 500} units x ${smoke ? 7 : 60} days, naive policy`,
-      figure: `${fmt(Number(naive[0]) / 1000, 1)} s`,
-      baseline: `none: ${fmt(Number(none[0]) / 1000, 1)} s`,
+      what: `${units} units x ${days} days, K = ${crews} crews: empty pump-hours (08-19 site time)`,
+      figure: `planner ${share(planner[1]!)}`,
+      baseline: `naive ${share(naive[1]!)}; target planner <= 0.50 %`,
+      note: host,
     });
     add({
       section: 'season',
-      what: 'empty pump-hours (08-19 site time)',
-      figure: `naive ${share(naive[1]!)}, ${naive[2]} km, ${naive[3]} visits`,
-      baseline: `none ${share(none[1]!)}`,
+      what: 'km driven, visits, visits to pumps over half full',
+      figure: `planner ${planner[2]} km (${fmt((1 - Number(planner[2]) / Math.max(1, Number(naive[2]))) * 100, 1)} % fewer), ${planner[3]} visits, ${share(planner[4]!)}`,
+      baseline: `naive ${naive[2]} km, ${naive[3]} visits, ${share(naive[4]!)}; target >= 20 % fewer km`,
+      note: `runner ${fmt(Number(planner[0]) / 1000, 1)} s and ${fmt(Number(naive[0]) / 1000, 1)} s`,
     });
   } else failures.push('season: no figures (see the log)');
+}
+
+if (only.has('alerts')) {
+  console.log(`\nalerts (tests/bench/alerts.bench.ts on ${pglite ? 'PGlite' : 'PostgreSQL'})`);
+  const out = await runScript(
+    'tests/bench/alerts.bench.ts',
+    [...(pglite ? ['--pglite'] : []), '--rate', '200', '--seconds', smoke ? '5' : '30', '--hours', smoke ? '6' : '24'],
+    30 * 60_000,
+  );
+  const inApp = find(out, /RESULT alerts_inapp_p50_ms=(\d+) p99_ms=(\d+) n=(\d+) missing=(\d+)/);
+  const afterAnswer = find(out, /RESULT alerts_after_answer_p50_ms=(-?\d+) p99_ms=(-?\d+)/);
+  const outboxRow = find(out, /RESULT alerts_outbox_p50_ms=(\d+) p99_ms=(\d+)/);
+  const load = find(out, /RESULT alerts_checkin_rate=(\d+) p99_ms=(\d+) errors=(\d+)/);
+  const day = find(
+    out,
+    /RESULT alerts_notices_per_incident=([\d.]+) worst=([\d.]+) per_spell=([\d.]+) real=(\d+) spells=(\d+) incidents=(\d+)/,
+  );
+  if (inApp && outboxRow && load)
+    add({
+      section: 'alerts',
+      what: `check-in raising a condition -> in-app (${inApp[2]} incidents)`,
+      figure: `p50 ${fmt(Number(inApp[0]))} ms, p99 ${fmt(Number(inApp[1]))} ms`,
+      baseline: `target p99 < 5 s; the check-ins' own answer p99 ${fmt(Number(load[1]))} ms at ${load[0]}/s`,
+      note: `${afterAnswer ? `after the answer p50 ${afterAnswer[0]} ms, p99 ${afterAnswer[1]} ms; ` : ''}to the mail outbox p50 ${fmt(Number(outboxRow[0]))} ms, p99 ${fmt(Number(outboxRow[1]))} ms; ${inApp[3]} missing, ${load[2]} check-in errors`,
+    });
+  if (day)
+    add({
+      section: 'alerts',
+      what: `notices per real incident, recipient, channel (${smoke ? 6 : 24} h)`,
+      figure: `${day[0]} (worst ${day[1]})`,
+      baseline: 'target <= 1.2',
+      note: `${day[3]} real incidents (outages, flapping units), ${day[5]} incidents; per offline spell ${day[2]}`,
+    });
+  if (!inApp || !day) failures.push('alerts: no figures (see the log)');
 }
 
 if (only.has('field')) {

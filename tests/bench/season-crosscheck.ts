@@ -79,18 +79,16 @@ async function gatewayPortal(fleet: SeasonFleet, clock: ReturnType<typeof simula
   const db = database.db;
 
   // The fleet: one distributor, the batches, a site per site, the units placed with their secrets.
-  await db
-    .insert(t.users)
-    .values({
-      email: 'crews@season.test',
-      username: 'Season Crews',
-      passwordHash: await hashPassword(PASSWORD),
-      company: 'Season',
-      phone: '',
-      role: 'distributor',
-      userType: 'distributor',
-      activated: true,
-    });
+  await db.insert(t.users).values({
+    email: 'crews@season.test',
+    username: 'Season Crews',
+    passwordHash: await hashPassword(PASSWORD),
+    company: 'Season',
+    phone: '',
+    role: 'distributor',
+    userType: 'distributor',
+    activated: true,
+  });
   const batchIds = new Map<string, number>();
   for (const b of fleet.batches) {
     const [row] = await db

@@ -1,13 +1,21 @@
 /**
- * The season runner's benchmark (issue 47; docs/simulator.md): a fleet on the simulated clock, in
- * process, under each built-in service policy on the same customers. Prints the runner's time and, per
- * policy, the share of pump-hours empty (08:00-19:00 site time), km driven, visits, the share of visits
- * to pumps still more than half full and customers turned away; `RESULT` lines for run-all.ts.
+ * The season benchmark (issues 47 and 48; docs/simulator.md): a fleet on the simulated clock, in process,
+ * under each service policy on the same customers: Service day's planner against the naive policy (and
+ * the baselines). Prints the host (a bare /healthz's rate on it), K (the crews), the runner's time and, per
+ * policy, the share of pump-hours empty (08:00-19:00 site time), km driven, visits, the share of visits to
+ * pumps still more than half full and customers turned away; `RESULT` lines for run-all.ts.
  *
- *   npx tsx tests/bench/season.bench.ts                       # 500 units, 60 days, 3 crews
+ *   npx tsx tests/bench/season.bench.ts                       # 500 units, 60 days, 3 crews, planner and naive
  *   npx tsx tests/bench/season.bench.ts --devices 50 --days 7 # a short one
- *   ... --policies naive,none,site-staff --crews 3 --seed 1 --scenarios
+ *   ... --policies planner,naive,none,site-staff --crews 3 --seed 1 --scenarios
+ *   ... --margin 1 --topup 3 --reserve 0                      # the planner's rules (PLANNER below)
  */
+import http from 'node:http';
+import { DUE_MARGIN_DAYS, TOP_UP_DAYS } from '@fleet/shared';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import autocannon from './lean-autocannon.ts';
+import { plannerPolicy, seasonStock } from '../../workers/src/simulator/planner-policy.ts';
 import {
   defaultCrews,
   naivePolicy,
@@ -30,8 +38,18 @@ const days = Number(opt('days', '60'));
 const crewCount = Number(opt('crews', String(Math.max(1, Math.round(devices / 170)))));
 const seed = Number(opt('seed', '1'));
 const withScenarios = argv.includes('--scenarios');
-const all: Record<string, ServicePolicy> = { naive: naivePolicy, none: nonePolicy, 'site-staff': siteStaffPolicy };
-const policies = opt('policies', 'naive,none')
+const start = Date.UTC(2026, 5, 1, 5, 0); // 1 June 2026, 00:00 in New Orleans
+const fleet = seasonFleet(seed, { devices, start });
+/** The portal's planner as it is: its margin and top-up (the top-up's 4 days were tuned on this benchmark, PERFORMANCE.md). */
+const PLANNER = { marginDays: DUE_MARGIN_DAYS, topUpDays: TOP_UP_DAYS, reserveMl: 0 };
+const rules = {
+  marginDays: Number(opt('margin', String(PLANNER.marginDays))),
+  topUpDays: Number(opt('topup', String(PLANNER.topUpDays))),
+  reserveMl: Number(opt('reserve', String(PLANNER.reserveMl))),
+};
+const planner = plannerPolicy({ ...rules, stock: seasonStock(fleet.batches) });
+const all: Record<string, ServicePolicy> = { planner, naive: naivePolicy, none: nonePolicy, 'site-staff': siteStaffPolicy };
+const policies = opt('policies', 'planner,naive')
   .split(',')
   .map((name) => {
     const p = all[name];
@@ -39,8 +57,6 @@ const policies = opt('policies', 'naive,none')
     return p;
   });
 
-const start = Date.UTC(2026, 5, 1, 5, 0); // 1 June 2026, 00:00 in New Orleans
-const fleet = seasonFleet(seed, { devices, start });
 const scenarios = withScenarios
   ? seasonScenarios(
       seed,
@@ -55,8 +71,12 @@ const scenarios = withScenarios
     )
   : [];
 const crews = defaultCrews(crewCount);
+console.log(`RESULT season_crews=${crewCount}`);
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
 
+console.log(
+  `host: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}; ${await hostRate()}`,
+);
 console.log(
   `season: ${devices} units on ${new Set(fleet.units.map((u) => u.site.id)).size} sites, ${days} days from 2026-06-01, ${crewCount} crews, seed ${seed}${withScenarios ? `, ${scenarios.length} scenarios` : ''}`,
 );
@@ -69,6 +89,10 @@ for (const policy of policies) {
       `${pct(r.earlyVisitShare)} to pumps over half full, ${pct(r.missedShare)} of ${r.customers} customers turned away, ${r.checkins} check-ins`,
   );
   const key = r.policy.replace(/[^a-z]/g, '_');
+  if (r.policy === 'planner')
+    console.log(
+      `  planner rules: margin ${rules.marginDays} day(s), top-up ${rules.topUpDays} days, reserve ${rules.reserveMl} ml`,
+    );
   console.log(
     `RESULT season_${key}_ms=${r.elapsedMs} empty=${r.emptyShare.toFixed(5)} km=${r.km.toFixed(0)} visits=${r.visits} early=${r.earlyVisitShare.toFixed(4)} missed=${r.missedShare.toFixed(5)}`,
   );
@@ -77,4 +101,19 @@ const customers = new Set(reports.map((r) => r.customers));
 if (customers.size > 1) {
   console.error(`the policies saw different customers (${[...customers].join(', ')}): demand must not depend on the policy`);
   process.exitCode = 1;
+}
+
+/** The host, named by the rate of a bare /healthz on it (autocannon, 50 connections, 3 s), as the REST section names it. */
+async function hostRate(): Promise<string> {
+  const server = http.createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end('{"status":"ok"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const r = await autocannon({ url: `http://127.0.0.1:${port}/healthz`, connections: 50, duration: 3 });
+  server.close();
+  const rps = Math.round(r.requests.average);
+  console.log(`RESULT season_host_healthz_rps=${rps}`);
+  return `a bare /healthz answers ${rps.toLocaleString('en-US')} req/s (50 connections)`;
 }

@@ -73,14 +73,12 @@ describe('realtime pins', () => {
       for (const device of regular) socket.emit('device:changed', { serial: device.serial, patch: { is_pause: false }, at });
       for (const device of regular) socket.emit('device:changed', { serial: device.serial, patch: { is_pause: true }, at });
     }
-    await expect
-      .poll(counts)
-      .toEqual({
-        ...before,
-        paused: before.paused! - 1 + regular.length,
-        offline: before.offline! + 1,
-        normal: before.normal! - regular.length,
-      });
+    await expect.poll(counts).toEqual({
+      ...before,
+      paused: before.paused! - 1 + regular.length,
+      offline: before.offline! + 1,
+      normal: before.normal! - regular.length,
+    });
     expect(deviceFetches).toHaveLength(1);
 
     // Drop the connection: the client reconnects by itself, subscribes again and re-fetches.

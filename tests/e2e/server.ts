@@ -21,6 +21,8 @@ export type Portal = {
   harness: Harness;
   /** The HTTP server, for tests that attach a stand-in push server (Socket.IO) to it. */
   server: http.Server;
+  /** The app itself: its session hub and alerts loop, for the tests that start them (alerts). */
+  app: ReturnType<typeof createApp>;
   close(): Promise<void>;
 };
 
@@ -52,6 +54,7 @@ export async function startPortal(): Promise<Portal> {
     baseURL: `http://127.0.0.1:${port}`,
     harness,
     server,
+    app,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -83,7 +86,12 @@ export async function portalAuth(portal: Portal) {
  * The real push server (Socket.IO, the pollers) on the portal's HTTP server, with short periods so a test
  * sees a push within seconds.
  */
-export async function startPortalPushes(portal: Portal, periods: Record<string, number>, tickMs = 100) {
+export async function startPortalPushes(
+  portal: Portal,
+  periods: Record<string, number>,
+  tickMs = 100,
+  extra: { sessions?: Portal['app']['sessions'] } = {},
+) {
   const { startRealtime } = await import('../../server/src/realtime/realtime.ts');
   const c = portal.harness.config;
   return startRealtime(portal.server, {
@@ -93,5 +101,6 @@ export async function startPortalPushes(portal: Portal, periods: Record<string, 
     deviceApiUrl: portal.baseURL,
     periods,
     tickMs,
+    ...extra,
   });
 }

@@ -85,7 +85,7 @@ describe('Service day', () => {
     await page.getByTestId('publish-button').click();
     await expect
       .poll(() => page.getByTestId('service-message').textContent())
-      .toBe('Published: each crew is mailed its plan (1 mails).');
+      .toBe('Published: each crew is mailed its plan (1 mail).');
     expect(await page.getByTestId('service-plan').getAttribute('data-status')).toBe('published');
     // The mail is recorded in the outbox, then delivered: a link to /maintenance (no credential) and a PDF.
     const planId = Number(await page.getByTestId('service-plan').getAttribute('data-plan-id'));

@@ -319,6 +319,46 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     ).toEqual({ note: ['This field may not be blank.'] });
   });
 
+  it('the minute job raises a battery forecast to go low within 72 h from the daily minimums, on its forecast passes only', async () => {
+    const e = feature();
+    const [d] = await rows<{ id: number; serial: string; group_id: number }>(
+      sql`select id, serial, group_id from devices where group_id is not null and group_id <> ${site} order by id desc limit 1 offset 2`,
+    );
+    await h.database.db.execute(sql`delete from battery_readings where device_id = ${d!.id}`);
+    // Ten days of solar swings whose lowest point falls 5 points a day, 62 % yesterday: below 50 % in about 1.5 days.
+    for (let day = 10; day >= 1; day--) {
+      for (const [hour, lift] of [
+        [6, 0],
+        [15, 35],
+      ] as const) {
+        const at = new Date(now().getTime() - day * 86_400_000);
+        at.setUTCHours(hour + 6, 0, 0, 0); // dawn and afternoon in Chicago-ish time
+        await h.database.db.execute(
+          sql`insert into battery_readings (device_id, recorded_at, battery_volt, battery_percent) values (${d!.id}, ${at.toISOString()}::timestamptz, 3.7, ${Math.min(100, 62 + (day - 1) * 5 + lift)}) on conflict do nothing`,
+        );
+      }
+    }
+    const forecast = () =>
+      rows<{ reason: string; severity: string }>(
+        sql`select a.reason, i.severity from incidents i join alerts a on a.incident_id = i.id where a.device_id = ${d!.id} and a.condition = 'BATTERY_FORECAST'`,
+      );
+    await e.engine.evaluateFleet({ forecasts: false });
+    expect(await forecast()).toEqual([]);
+    await e.engine.evaluateFleet({ forecasts: true });
+    const [raised] = await forecast();
+    expect(raised!.severity).toBe('warning');
+    expect(raised!.reason).toMatch(
+      /^Battery forecast to go below 50 % in (\d+ h|[23] days) \([A-Z][a-z]{2} \d+, \d\d:\d\d [A-Z]+\), its daily low falling [45]\.\d points a day$/,
+    );
+    // A pass without forecasts leaves the alert as it is (it is not cleared for want of a forecast).
+    advance(20);
+    await e.engine.evaluateFleet({ forecasts: false });
+    const [kept] = await rows<{ state: string }>(
+      sql`select state from alerts where device_id = ${d!.id} and condition = 'BATTERY_FORECAST' order by id desc limit 1`,
+    );
+    expect(kept!.state).toBe('active');
+  });
+
   it('hysteresis: a warning that flaps raises one incident; it resolves itself after the hold and reopens within the window', async () => {
     const e = feature();
     const [d] = await rows<{ id: number; serial: string; group_id: number }>(

@@ -242,16 +242,13 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
       ).status,
     ).toBe(200);
     const volumeFlOz = Math.round((row!.volumeLitres / 0.0295735) * 100) / 100 + 10;
-    const res = await request(h.app)
-      .post(`/api/v1/editBatch/${batchId}`)
-      .set('Authorization', `Token ${admin}`)
-      .send({
-        batchNumber: row!.batchNo,
-        batchType: row!.batchType,
-        installDate: row!.installDate,
-        expiryDate: row!.expireDate,
-        batchVolume: volumeFlOz,
-      });
+    const res = await request(h.app).post(`/api/v1/editBatch/${batchId}`).set('Authorization', `Token ${admin}`).send({
+      batchNumber: row!.batchNo,
+      batchType: row!.batchType,
+      installDate: row!.installDate,
+      expiryDate: row!.expireDate,
+      batchVolume: volumeFlOz,
+    });
     expect(res.status).toBe(200);
     const [after] = await h.database.db.select().from(batches).where(eq(batches.id, batchId));
     // Folded under the edit's lock: the two dispenses are in the row, none left appended for this batch.

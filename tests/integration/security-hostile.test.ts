@@ -234,12 +234,10 @@ describe('hostile input over every write route and the gateway', () => {
       [
         'oversize file',
         (r, f) =>
-          r
-            .field(f, 'Hostile Renamed')
-            .attach('image', Buffer.concat([PNG, Buffer.alloc(BRAND_IMAGE_MAX_BYTES)]), {
-              filename: 'big.png',
-              contentType: 'image/png',
-            }),
+          r.field(f, 'Hostile Renamed').attach('image', Buffer.concat([PNG, Buffer.alloc(BRAND_IMAGE_MAX_BYTES)]), {
+            filename: 'big.png',
+            contentType: 'image/png',
+          }),
         [413],
       ],
       [

@@ -1,6 +1,8 @@
 import {
   ACCOUNT_CONDITIONS,
   ALERT_CONDITIONS,
+  BATTERY_TREND_DAYS,
+  batteryForecast,
   conditionText,
   deliveriesFor,
   deviceFindings,
@@ -10,6 +12,7 @@ import {
   HOURS_PER_WEEK,
   incidentKey,
   placeAlert,
+  reopenNoticeDue,
   severityOf,
   stepAlert,
   subscriptionFinding,
@@ -18,6 +21,7 @@ import {
   WARNING_CODES,
   type AlertCondition,
   type AlertSettings,
+  type BatteryForecast,
   type Channel,
   type ConditionFinding,
   type EscalationPolicy,
@@ -39,6 +43,8 @@ export const DEFAULT_RULES: NotificationRule[] = [
 
 /** Conditions the check-in decides (its warning codes); the rest are the minute job's. */
 const CHECKIN_CONDITIONS = new Set<AlertCondition>(WARNING_CODES);
+/** Conditions evaluated only on the minute job's forecast passes (they read weeks of history). */
+const FORECAST_CONDITIONS = new Set<AlertCondition>(['PUMP_RUN_DRY', 'BATTERY_FORECAST']);
 const JOB_CONDITIONS = new Set<AlertCondition>(ALERT_CONDITIONS.filter((c) => !ACCOUNT_CONDITIONS.includes(c)));
 
 export type AlertsEngineDeps = {
@@ -54,6 +60,8 @@ export type AlertsEngineDeps = {
     since: Date,
     until: Date,
   ) => Promise<{ deviceId: number; pump: number; slot: number; ml: number }[]>;
+  /** The battery forecast's history (the service day's daily minimums of each device, site-local days). */
+  batteryMinimums?: (deviceIds: number[], since: Date) => Promise<{ deviceId: number; date: string; percent: number }[]>;
   log: (m: string, e?: unknown) => void;
   /** Told when notifications were recorded (the dispatcher runs now rather than at its next tick). */
   wake?: () => void;
@@ -94,6 +102,8 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     const places = await tx.incidentPlaces(incidentId);
     const facts = { condition: incident.condition, severity: incident.severity, siteId: incident.siteId, ...places };
     const rows = [];
+    // A reopening tells again only those not told of this incident within the grouping window (flap damping).
+    const last = kind.startsWith('reopen') ? await tx.lastNotices(incidentId) : null;
     for (const user of await tx.recipients(incidentId)) {
       const rules = user.rules ?? DEFAULT_RULES;
       for (const d of deliveriesFor(
@@ -102,6 +112,8 @@ export function alertsEngine(deps: AlertsEngineDeps) {
         { notifyEmail: user.notifyEmail, notifyPhone: user.notifyPhone, phone: user.phone, hasPushSubscription: user.hasPush },
         now,
       )) {
+        if (last && !reopenNoticeDue(Number(kind.slice('reopen'.length)), last.get(`${user.id}:${d.channel}`), now, settings))
+          continue;
         rows.push({
           key: `incident:${incidentId}:user:${user.id}:${d.channel}:${kind}`,
           incidentId,
@@ -311,6 +323,31 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     return out;
   }
 
+  /** Each device's battery forecast from its daily minimums (issue 48's rule), in its site's zone. */
+  async function batteriesOf(devices: DeviceEvalRow[], now: Date): Promise<Map<number, BatteryForecast>> {
+    const out = new Map<number, BatteryForecast>();
+    if (!deps.batteryMinimums || !devices.length) return out;
+    const rows = await deps.batteryMinimums(
+      devices.map((d) => d.id),
+      new Date(now.getTime() - (BATTERY_TREND_DAYS + 1) * 86_400_000),
+    );
+    const days = new Map<number, { date: string; percent: number }[]>();
+    for (const r of rows) days.set(r.deviceId, [...(days.get(r.deviceId) ?? []), { date: r.date, percent: r.percent }]);
+    for (const d of devices) {
+      const list = days.get(d.id);
+      if (list)
+        out.set(
+          d.id,
+          batteryForecast(
+            list.sort((a, b) => a.date.localeCompare(b.date)),
+            now,
+            d.timeZone ?? 'UTC',
+          ),
+        );
+    }
+    return out;
+  }
+
   async function evaluateDevices(
     devices: DeviceEvalRow[],
     evaluated: Set<AlertCondition>,
@@ -318,15 +355,17 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     withForecasts: boolean,
   ): Promise<number> {
     const latest = await repo.latestAlerts({ deviceIds: devices.map((d) => d.id) });
-    const forecasts = withForecasts ? await forecastsOf(devices, now) : new Map();
+    const [forecasts, batteries] = withForecasts
+      ? await Promise.all([forecastsOf(devices, now), batteriesOf(devices, now)])
+      : [new Map(), new Map<number, BatteryForecast>()];
     let recorded = 0;
     for (const d of devices) {
       const findings =
         evaluated === CHECKIN_CONDITIONS
           ? warningFindings(d.warningLists)
-          : deviceFindings({ ...d, forecasts: forecasts.get(d.id) }, now, settings);
-      // Forecasts not computed this pass: PUMP_RUN_DRY keeps its alert as it is.
-      const scope = withForecasts ? evaluated : new Set([...evaluated].filter((c) => c !== 'PUMP_RUN_DRY'));
+          : deviceFindings({ ...d, forecasts: forecasts.get(d.id), battery: batteries.get(d.id) }, now, settings);
+      // Forecasts not computed this pass: PUMP_RUN_DRY and BATTERY_FORECAST keep their alerts as they are.
+      const scope = withForecasts ? evaluated : new Set([...evaluated].filter((c) => !FORECAST_CONDITIONS.has(c)));
       try {
         recorded += await evaluateSubject(
           { deviceId: d.id, accountId: null, serial: d.serial, siteId: d.siteId },

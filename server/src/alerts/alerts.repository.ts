@@ -180,7 +180,7 @@ function queries(db: Db) {
           where d.group_id is not null and (
             (not d.is_online and d.last_seen_at is not null)
             or exists (select 1 from batches b where b.id in (d.batch_id, d.batch2_id) and (b.is_recalled or b.expire_date <= (${iso(now)}::timestamptz + make_interval(days => ${expiringDays}))::date))
-            ${withPumps ? sql`or d.left_pump_type <> 'Unspecified' or d.right_pump_type <> 'Unspecified'` : sql``}
+            ${withPumps ? sql`or d.left_pump_type <> 'Unspecified' or d.right_pump_type <> 'Unspecified' or exists (select 1 from battery_readings r where r.device_id = d.id and r.recorded_at >= ${iso(now)}::timestamptz - interval '15 days')` : sql``}
           )
           union
           select a.device_id from alerts a where a.device_id is not null and (a.state = 'active' or a.cleared_at >= ${iso(now)}::timestamptz - make_interval(mins => ${windowMinutes}))`),
@@ -448,6 +448,17 @@ function queries(db: Db) {
       }));
     },
 
+    /** When each recipient last had a first or reopen notice of an incident, by `${userId}:${channel}` (flap damping). */
+    async lastNotices(incidentId: number): Promise<Map<string, Date>> {
+      const rows = rowsOf<{ user_id: number; channel: string; at: string | Date }>(
+        await db.execute(sql`
+          select user_id, channel, max(due_at) as at from notifications
+          where incident_id = ${incidentId} and (kind = 'first' or kind like 'reopen%')
+          group by user_id, channel`),
+      );
+      return new Map(rows.map((r) => [`${Number(r.user_id)}:${r.channel}`, new Date(r.at)]));
+    },
+
     /** Records notifications; one already recorded under the same key is left as it is (idempotency). Answers how many were new. */
     async insertNotifications(
       list: { key: string; incidentId: number; userId: number; channel: string; kind: string; digest: boolean; dueAt: Date }[],
@@ -595,6 +606,15 @@ function queries(db: Db) {
           sql`select id from users where role = 'distributor' and user_type <> 'market-partner' and lower(trim(company)) = ${organisation}`,
         ),
       ).map((r) => Number(r.id));
+    },
+
+    /** The distributors of an organisation with their names: the escalation policy's choices in Account Settings. */
+    async organisationPeople(organisation: string): Promise<{ id: number; name: string }[]> {
+      return rowsOf<{ id: number; name: string }>(
+        await db.execute(
+          sql`select id, coalesce(nullif(trim(username), ''), email) as name from users where role = 'distributor' and user_type <> 'market-partner' and lower(trim(company)) = ${organisation} and activated order by 2, 1`,
+        ),
+      ).map((r) => ({ id: Number(r.id), name: String(r.name) }));
     },
 
     /** Which of these scope ids exist within the caller's device scope (a rule's scope must be inside the caller's). */

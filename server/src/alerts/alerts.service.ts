@@ -175,9 +175,11 @@ export function alertsService(deps: AlertsServiceDeps) {
       const escalation = isDistributor(viewer)
         ? ((await repo.policy(organisationOf(viewer.company))) ?? defaultEscalation(deps.settings))
         : null;
+      const members = isDistributor(viewer) ? await repo.organisationPeople(organisationOf(viewer.company)) : [];
       return {
         rules,
         escalation,
+        members,
         channels: {
           email: viewer.notifyEmail,
           sms: viewer.notifyPhone && viewer.phone.trim() !== '',

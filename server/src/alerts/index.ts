@@ -8,6 +8,7 @@ import type { Agent } from 'node:https';
 import type { AlertSettings } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import { maintenanceRepository } from '../maintenance/index.ts';
+import { serviceDayRepository } from '../service-day/index.ts';
 import { alertsEngine, type AlertsEngine } from './alerts.engine.ts';
 import { alertsRepository } from './alerts.repository.ts';
 import { alertsRoutes } from './alerts.routes.ts';
@@ -51,6 +52,7 @@ export type AlertsOptions = {
 export function alertsFeature(opts: AlertsOptions) {
   const repo = alertsRepository(opts.db);
   const maintenance = maintenanceRepository(opts.db);
+  const serviceDay = serviceDayRepository(opts.db);
   let wakeLoop = () => undefined as void;
   const channels: ChannelSet = {
     inApp: inAppChannel(opts.emitToUser),
@@ -72,6 +74,7 @@ export function alertsFeature(opts: AlertsOptions) {
     channels,
     publicUrl: opts.publicUrl,
     slotTotals: (ids, since, until) => maintenance.slotTotals(ids, since, until),
+    batteryMinimums: (ids, since) => serviceDay.batteryDailyMinimums(ids, since),
     log: opts.log,
     wake: () => wakeLoop(),
   });

@@ -1,83 +1,15 @@
-import { z } from 'zod';
-import { loginSchema, resetPasswordSchema, signUpSchema } from '@fleet/shared';
+import { authApi } from '@fleet/shared';
 import type { RouteDoc } from '../openapi/route-docs.ts';
 
-const tag = 'Auth';
+/** The auth and health calls for the OpenAPI document and the 415 guard (declared in shared/src/api/auth.ts; clientConfig is app.ts's). */
 export const authDocs: RouteDoc[] = [
-  {
-    method: 'post',
-    path: '/auth/token/login/',
-    tag,
-    auth: 'none',
-    summary: 'Sign in; the email is lowercased',
-    body: loginSchema,
-    responses: {
-      200: { description: 'Signed in', schema: z.object({ auth_token: z.string() }) },
-      400: { description: 'Wrong credentials or invalid input' },
-      401: { description: 'Account deactivated or sign-up not yet approved' },
-      429: { description: 'Too many failed attempts; see Retry-After' },
-    },
-  },
-  {
-    method: 'post',
-    path: '/auth/token/logout/',
-    tag,
-    summary: 'Revoke the token used',
-    responses: { 204: { description: 'Signed out' } },
-  },
-  {
-    method: 'post',
-    path: '/auth/users/',
-    tag,
-    auth: 'none',
-    summary: 'Sign up (a request a distributor approves)',
-    body: signUpSchema,
-    responses: {
-      201: { description: 'Sign-up request created' },
-      429: { description: 'Too many sign-ups from this address (10 an hour) or for this email (3 an hour); see Retry-After' },
-    },
-  },
-  {
-    method: 'post',
-    path: '/api/v1/requestResetPassword/:email',
-    tag,
-    auth: 'none',
-    summary: 'Mail a password reset link that opens /?token=...',
-    responses: {
-      200: { description: 'Mail sent' },
-      404: { description: 'No account with this email' },
-      429: { description: 'Too many reset requests for this email or from this address; see Retry-After' },
-    },
-  },
-  {
-    method: 'post',
-    path: '/api/v1/resetPassword',
-    tag,
-    auth: 'none',
-    summary: 'Set a new password with a reset token (8+ characters, upper, lower, digit)',
-    body: resetPasswordSchema,
-    responses: { 200: { description: 'Password changed; other sessions end' } },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/checkUser/:email',
-    tag,
-    auth: 'none',
-    summary: 'Role lookup of the login screen',
-    responses: {
-      200: { description: 'The role', schema: z.object({ role: z.string(), user_type: z.string() }) },
-      404: { description: 'Unknown email' },
-      429: { description: 'Too many lookups from this address; see Retry-After' },
-    },
-  },
-  { method: 'get', path: '/api/v1/user', tag, summary: 'The signed-in user (role, profile_url, notification flags)' },
-  { method: 'get', path: '/healthz', tag: 'Health', auth: 'none', summary: 'The process is up' },
-  {
-    method: 'get',
-    path: '/readyz',
-    tag: 'Health',
-    auth: 'none',
-    summary: 'The database answers',
-    responses: { 200: { description: 'Ready' }, 503: { description: 'Database unreachable' } },
-  },
+  authApi.login,
+  authApi.logout,
+  authApi.signUp,
+  authApi.requestResetPassword,
+  authApi.resetPassword,
+  authApi.checkUser,
+  authApi.user,
+  authApi.healthz,
+  authApi.readyz,
 ];

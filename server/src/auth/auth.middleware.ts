@@ -30,11 +30,11 @@ export function viewerOf(req: Request): Viewer {
   return req.viewer;
 }
 
-/** 403 unless the caller's access level is one of `levels`. */
-export function requireAccess(...levels: AccessLevel[]): RequestHandler {
+/** 403 (with `refused` as its detail, when given) unless the caller's access level is one of `levels`: an endpoint's declared roles. */
+export function requireRoles(levels: readonly AccessLevel[], refused?: string): RequestHandler {
   return (req, _res, next) => {
     const viewer = viewerOf(req);
-    if (!levels.includes(viewer.access)) throw ApiError.forbidden();
+    if (!levels.includes(viewer.access)) throw ApiError.forbidden(refused);
     next();
   };
 }

@@ -1,20 +1,12 @@
-import { Router } from 'express';
-import { z } from 'zod';
-import {
-  addBatchSchema,
-  batchAnswerSchema,
-  editBatchSchema,
-  recallBatchAnswerSchema,
-  recallBatchSchema,
-  resumeBatchAnswerSchema,
-} from '@fleet/shared';
+import { batchesApi } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/index.ts';
-import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { endpointRoutes } from '../openapi/endpoint-routes.ts';
+import type { Routes } from '../openapi/route-docs.ts';
 import { batchesRepository } from './batches.repository.ts';
 import { batchesService } from './batches.service.ts';
 
-/** The batch calls of spec section 7, with their exact paths. */
+/** The batch calls of spec section 7, declared in shared/src/api/batches.ts. */
 export function batchesRoutes(ctx: AppContext): Routes {
   const service = batchesService({
     repo: batchesRepository(ctx.db),
@@ -23,109 +15,35 @@ export function batchesRoutes(ctx: AppContext): Routes {
     log: ctx.log,
     devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials),
   });
-  const router = Router();
+  const { router, docs, on } = endpointRoutes();
 
-  router.get('/batch', async (req, res) => {
+  on(batchesApi.list, async (req, res) => {
     res.json(await service.list(viewerOf(req)));
   });
-  router.get('/batch/:pumpTypeCode', async (req, res) => {
+  on(batchesApi.choosable, async (req, res) => {
     res.json(await service.choosable(viewerOf(req), req.params.pumpTypeCode));
   });
-  router.post('/addBatch', async (req, res) => {
+  on(batchesApi.add, async (req, res) => {
     res.status(201).json(await service.add(viewerOf(req), req.body));
   });
-  router.post('/editBatch/:id', async (req, res) => {
+  on(batchesApi.edit, async (req, res) => {
     res.json(await service.edit(viewerOf(req), req.params.id, req.body));
   });
-  router.post('/deleteBatch/:id', async (req, res) => {
+  on(batchesApi.remove, async (req, res) => {
     res.json(await service.remove(viewerOf(req), req.params.id));
   });
   // A recall pauses and flags the devices it feeds, a resume clears the flag: their watchers' polls run now
   // (workers/src/realtime/nudge.ts) instead of at the next period.
   const nudge = (answer: { devices: { serial: string }[] }) => ctx.pollNudge?.devicesChanged(answer.devices.map((d) => d.serial));
-  router.post('/recallBatch/:id', async (req, res) => {
+  on(batchesApi.recall, async (req, res) => {
     const answer = await service.recall(viewerOf(req), req.params.id, req.body);
     res.json(answer);
     nudge(answer);
   });
-  router.post('/resumeBatch/:id', async (req, res) => {
+  on(batchesApi.resume, async (req, res) => {
     const answer = await service.resume(viewerOf(req), req.params.id);
     res.json(answer);
     nudge(answer);
   });
-
-  const tag = 'Batches';
-  const detail = z.object({ detail: z.string() });
-  const notFound = { description: 'No batch with this id', schema: detail };
-  const distributorOnly = 'Distributors only: clients and market partners get 403.';
-  const docs: RouteDoc[] = [
-    {
-      method: 'get',
-      path: '/api/v1/batch',
-      tag,
-      summary: 'Batch List: every batch for a distributor; for others the batches feeding their devices',
-      description:
-        'Expired batches last, then by batch number. device_count, in_use and brand_lists count only devices in the caller scope.',
-      responses: { 200: { description: 'Batches', schema: z.array(batchAnswerSchema) } },
-    },
-    {
-      method: 'get',
-      path: '/api/v1/batch/:pumpTypeCode',
-      tag,
-      summary: 'Batches a device form may choose for a pump type (0 Unspecified, 1 Sunscreen, 2 Sanitizer)',
-      description: 'Expired and recalled batches are excluded: neither may be put into a pump.',
-      responses: {
-        200: { description: 'Choosable batches', schema: z.array(batchAnswerSchema) },
-        400: { description: 'Unknown pump type code.', schema: detail },
-      },
-    },
-    {
-      method: 'post',
-      path: '/api/v1/addBatch',
-      tag,
-      summary: 'ADD NEW BATCH (volume in fl.oz., stored in litres)',
-      description: `${distributorOnly} A duplicate number (ignoring case and spaces) answers {"batchNumber": ["already has batch number"]}.`,
-      body: addBatchSchema,
-      responses: { 201: { description: 'The new batch', schema: batchAnswerSchema } },
-    },
-    {
-      method: 'post',
-      path: '/api/v1/editBatch/:id',
-      tag,
-      summary: 'Edit Batch: number, volume, dates (the type cannot change)',
-      description: `${distributorOnly} A volume change moves remain by the same amount (within 0..volume). Warnings of fed devices are recomputed.`,
-      body: editBatchSchema,
-      responses: { 200: { description: 'The edited batch', schema: batchAnswerSchema }, 404: notFound },
-    },
-    {
-      method: 'post',
-      path: '/api/v1/deleteBatch/:id',
-      tag,
-      summary: 'Delete a batch that feeds no device',
-      description: `${distributorOnly} While devices use it: 400 {"detail": "Batch is in use by N devices."}.`,
-      responses: {
-        200: { description: 'Delete batch success!', schema: detail },
-        400: { description: 'Batch in use', schema: detail },
-        404: notFound,
-      },
-    },
-    {
-      method: 'post',
-      path: '/api/v1/recallBatch/:id',
-      tag,
-      summary: 'Recall a batch: warn (BATCH_RECALLED), optionally pause its devices, mail each client company',
-      description: `${distributorOnly} Idempotent: recalling a recalled batch answers the same list and mails nobody again. Each client company assigned to a brand of an affected device gets one notice listing its own devices only.`,
-      body: recallBatchSchema,
-      responses: { 200: { description: 'Recall batch success!', schema: recallBatchAnswerSchema }, 404: notFound },
-    },
-    {
-      method: 'post',
-      path: '/api/v1/resumeBatch/:id',
-      tag,
-      summary: 'Lift a recall (devices paused by it stay paused and are listed)',
-      description: distributorOnly,
-      responses: { 200: { description: 'Resume batch success!', schema: resumeBatchAnswerSchema }, 404: notFound },
-    },
-  ];
   return { router, docs };
 }

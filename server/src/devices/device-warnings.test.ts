@@ -141,18 +141,16 @@ describe('FAILED_REQUEST: SQL and TypeScript agree', () => {
   it.each(failedRequestCases)('%s', async (_name, changes) => {
     await database.db.delete(pendingChanges).where(eq(pendingChanges.deviceId, deviceId));
     if (changes.length) {
-      await database.db
-        .insert(pendingChanges)
-        .values(
-          changes.map((c) => ({
-            deviceId,
-            kind: 'config',
-            setting: c.setting,
-            desired: true,
-            status: c.status,
-            requestedAt: minute(c.at),
-          })),
-        );
+      await database.db.insert(pendingChanges).values(
+        changes.map((c) => ({
+          deviceId,
+          kind: 'config',
+          setting: c.setting,
+          desired: true,
+          status: c.status,
+          requestedAt: minute(c.at),
+        })),
+      );
     }
     const expected = hasFailedRequest(
       changes.map((c): ChangeOutcome => ({ setting: c.setting, status: c.status, requestedAt: minute(c.at) })),

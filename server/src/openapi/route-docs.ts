@@ -1,24 +1,12 @@
 import { z } from 'zod';
+import type { Endpoint } from '@fleet/shared';
 
 /**
- * What a route declares about itself for the OpenAPI document: every feature's routes module exports
- * its `docs` next to its router, built from the same shared zod schemas the route validates with.
+ * What a route declares about itself for the OpenAPI document: the endpoint declaration of shared/src/api/
+ * (issue 45). Features register their routes from those declarations with `endpointRoutes`
+ * (endpoint-routes.ts), which lists them here.
  */
-export type RouteDoc = {
-  method: 'get' | 'post' | 'put' | 'delete';
-  /** Express style path, e.g. /api/v1/device/:serial */
-  path: string;
-  summary: string;
-  tag: string;
-  /** 'token' (Authorization: Token <key>, the default), 'none', or 'device' (gateway credentials). */
-  auth?: 'token' | 'none' | 'device';
-  body?: z.ZodType;
-  /** multipart/form-data body (file uploads). */
-  multipart?: z.ZodType;
-  query?: z.ZodType;
-  responses?: Record<number, { description: string; schema?: z.ZodType }>;
-  description?: string;
-};
+export type RouteDoc = Endpoint;
 
 export type Routes = {
   router: import('express').Router;
@@ -78,6 +66,7 @@ export function buildOpenApi(docs: RouteDoc[], info: { title: string; version: s
       ...(params.length || query.length ? { parameters: [...params, ...query] } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses,
+      ...(d.roles ? { 'x-roles': [...d.roles] } : {}),
       security: (d.auth ?? 'token') === 'none' ? [] : d.auth === 'device' ? [{ deviceAuth: [] }] : [{ tokenAuth: [] }],
     };
   }

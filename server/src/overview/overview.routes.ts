@@ -1,18 +1,19 @@
-import { Router } from 'express';
-import { overviewQuerySchema } from '@fleet/shared';
+import { overviewQuerySchema, sitesApi } from '@fleet/shared';
 import { viewerOf } from '../auth/index.ts';
 import type { AppContext } from '../context.ts';
 import { parse } from '../lib/errors.ts';
 import { wantsFresh } from '../lib/aggregate-cache.ts';
-import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { endpointRoutes } from '../openapi/endpoint-routes.ts';
+import type { Routes } from '../openapi/route-docs.ts';
 import { overviewRepository } from './overview.repository.ts';
 import { overviewService } from './overview.service.ts';
 
+/** GET /overview, declared in shared/src/api/sites.ts. */
 export function overviewRoutes(ctx: AppContext): Routes {
   const service = overviewService({ repo: overviewRepository(ctx.db), ...(ctx.aggregates ? { cache: ctx.aggregates } : {}) });
-  const router = Router();
-  router.get(
-    '/overview',
+  const { router, docs, on } = endpointRoutes();
+  on(
+    sitesApi.overview,
     async (req, res) =>
       void res.json(
         await service.overview(
@@ -22,14 +23,5 @@ export function overviewRoutes(ctx: AppContext): Routes {
         ),
       ),
   );
-  const docs: RouteDoc[] = [
-    {
-      method: 'get',
-      path: '/api/v1/overview',
-      tag: 'Overview',
-      summary: 'Fleet counts and usage totals (fl.oz.) in the caller scope, overall or for one county',
-      query: overviewQuerySchema,
-    },
-  ];
   return { router, docs };
 }

@@ -1,11 +1,10 @@
-import { Router } from 'express';
-import { z } from 'zod';
-import { exclusiveDevicesSchema, partnerUserSchema } from '@fleet/shared';
+import { partnersApi } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/index.ts';
-import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { endpointRoutes } from '../openapi/endpoint-routes.ts';
+import type { Routes } from '../openapi/route-docs.ts';
 import { partnersRepository } from './partners.repository.ts';
-import { NOT_A_PARTNER, partnersService } from './partners.service.ts';
+import { partnersService } from './partners.service.ts';
 
 /**
  * GET /api/v1/allUser (spec section 7) and the exclusive-device calls the spec leaves unnamed:
@@ -18,55 +17,17 @@ export function partnersRoutes(ctx: AppContext): Routes {
     log: ctx.log,
     devicesChanged: (serials) => ctx.pollNudge?.devicesChanged(serials),
   });
-  const router = Router();
+  const { router, docs, on } = endpointRoutes();
 
-  router.get('/allUser', async (req, res) => {
+  on(partnersApi.allUser, async (req, res) => {
     res.json(await service.listUsers(viewerOf(req)));
   });
-  router.post('/addExclusiveDevices/:email', async (req, res) => {
+  on(partnersApi.addExclusiveDevices, async (req, res) => {
     res.json(await service.addDevices(viewerOf(req), req.params.email, req.body));
   });
-  router.post('/removeExclusiveDevices/:email', async (req, res) => {
+  on(partnersApi.removeExclusiveDevices, async (req, res) => {
     res.json(await service.removeDevices(viewerOf(req), req.params.email, req.body));
   });
 
-  const tag = 'Market partners';
-  const detail = z.object({ detail: z.string() });
-  const distributorOnly = 'Distributors only: clients, market-partner users and the maintenance credential get 403.';
-  const writeResponses = {
-    200: { description: 'The market-partner user with its exclusive devices now', schema: partnerUserSchema },
-    400: {
-      description: `Unknown serials: {"deviceSerials": ["Unknown device: X"]}; not a partner: {"email": ["${NOT_A_PARTNER}"]}`,
-    },
-    404: { description: 'No user with this email', schema: detail },
-  };
-  const docs: RouteDoc[] = [
-    {
-      method: 'get',
-      path: '/api/v1/allUser',
-      tag,
-      summary: 'Users with company and exclusive device data (exclusive_device_serials, exclusive_devices ids)',
-      description: `${distributorOnly} Every account except rejected sign-ups, by company (ignoring case) then name. The exclusive lists are empty for users that are not market partners.`,
-      responses: { 200: { description: 'The users', schema: z.array(partnerUserSchema) } },
-    },
-    {
-      method: 'post',
-      path: '/api/v1/addExclusiveDevices/:email',
-      tag,
-      summary: 'Make devices exclusive to a market-partner user (it then sees them, over REST and sockets)',
-      description: `${distributorOnly} One transaction: every serial must exist or nothing is saved. A device may be exclusive to several partners; adding one it already has changes nothing.`,
-      body: exclusiveDevicesSchema,
-      responses: writeResponses,
-    },
-    {
-      method: 'post',
-      path: '/api/v1/removeExclusiveDevices/:email',
-      tag,
-      summary: 'Take devices from a market-partner user',
-      description: `${distributorOnly} From the commit on the partner no longer reads them over REST, and its open sockets leave those devices' rooms, so no further push of them reaches it; a new subscription is refused.`,
-      body: exclusiveDevicesSchema,
-      responses: writeResponses,
-    },
-  ];
   return { router, docs };
 }

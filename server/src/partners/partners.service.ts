@@ -1,4 +1,4 @@
-import { email as emailSchema, exclusiveDevicesSchema, type PartnerUser } from '@fleet/shared';
+import { email as emailSchema, exclusiveDevicesSchema, NOT_A_PARTNER, type PartnerUser } from '@fleet/shared';
 import { isDistributor, type ScopeViewer } from '../access/scope.ts';
 import { ApiError, parse } from '../lib/errors.ts';
 import type { PartnersRepository } from './partners.repository.ts';
@@ -20,7 +20,6 @@ export type PartnersServiceDeps = {
 type Viewer = ScopeViewer & { readOnly?: boolean };
 
 const NOT_FOUND = 'No user with this email.';
-export const NOT_A_PARTNER = 'Only market-partner users have exclusive devices.';
 
 /**
  * Market partners and their exclusive devices (spec sections 3 and 6, the /exclusive-management page).

@@ -152,6 +152,8 @@ export async function startPortal(opts: {
         const sim = await startDemoSimulator(
           {
             baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+            // The demo's simulated crews record their refills with the technicians' credential.
+            maintenanceToken: config.maintenanceToken,
             listDevices: async () => {
               const demo = await demoSimulatorDevices(database.db, config.secretKey);
               if (demo.keyed || demo.skipped)

@@ -68,7 +68,7 @@ function fleetHealth(
 }
 
 function reportSchedules(
-  ctx: { db: AppContext['db']; queue: JobQueue<JobName>; log: Log },
+  ctx: { db: AppContext['db']; now: AppContext['now']; queue: JobQueue<JobName>; log: Log },
   opts: { claim?: (tick: string, slot: Date) => Promise<boolean>; daily?: string; weekly?: string },
 ) {
   // node-cron hands each run the time it was scheduled for (its `date`, a whole second), the same on every
@@ -77,7 +77,8 @@ function reportSchedules(
     try {
       if (opts.claim && !(await opts.claim(`summary-${period}`, cronCtx?.date ?? new Date(Math.floor(Date.now() / 1000) * 1000))))
         return;
-      const n = await enqueueSummaries(ctx.db, ctx.queue, period);
+      // The summary's day or week is read on the injected clock (the trigger itself is a real-time timer).
+      const n = await enqueueSummaries(ctx.db, ctx.queue, period, ctx.now());
       ctx.log(`${period} summaries queued for ${n} recipients`);
     } catch (err) {
       ctx.log(`${period} summaries failed`, err);

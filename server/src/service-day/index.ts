@@ -2,3 +2,4 @@
 export { serviceDayRoutes, serviceDayServiceOf } from './service-day.routes.ts';
 export { servicePlanRenderer } from './plan-mail.ts';
 export { servicePlanEvents, type ServicePlanEvents } from './plan-events.ts';
+export { serviceDayRepository } from './service-day.repository.ts';

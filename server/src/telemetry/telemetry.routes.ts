@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import {
   batteryLogRequestSchema,
   dataUsageParamsSchema,
@@ -6,11 +5,13 @@ import {
   pumpLogRequestSchema,
   serialParamsSchema,
   simLogQuerySchema,
+  telemetryApi,
 } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
 import { viewerOf } from '../auth/index.ts';
 import { parse } from '../lib/errors.ts';
-import type { RouteDoc, Routes } from '../openapi/route-docs.ts';
+import { endpointRoutes } from '../openapi/endpoint-routes.ts';
+import type { Routes } from '../openapi/route-docs.ts';
 import { telemetryRepository } from './telemetry.repository.ts';
 import { telemetryService } from './telemetry.service.ts';
 
@@ -20,110 +21,33 @@ import { telemetryService } from './telemetry.service.ts';
  */
 export function telemetryRoutes(ctx: AppContext): Routes {
   const service = telemetryService({ repo: telemetryRepository(ctx.db), now: ctx.now });
-  const router = Router();
+  const { router, docs, on } = endpointRoutes();
 
-  router.post(
-    '/getPumpLog',
+  on(
+    telemetryApi.getPumpLog,
     async (req, res) => void res.json(await service.pumpLog(viewerOf(req), parse(pumpLogRequestSchema, req.body))),
   );
-  router.post(
-    '/batteryLog',
+  on(
+    telemetryApi.batteryLog,
     async (req, res) => void res.json(await service.batteryLog(viewerOf(req), parse(batteryLogRequestSchema, req.body))),
   );
-  router.get('/monthDataUsage/:serial/:date', async (req, res) => {
+  on(telemetryApi.monthDataUsage, async (req, res) => {
     const p = parse(monthDataUsageParamsSchema, req.params);
     res.json(await service.monthDataUsage(viewerOf(req), p.serial, p.date));
   });
-  router.get('/dataUsage/:serial/:date', async (req, res) => {
+  on(telemetryApi.dataUsage, async (req, res) => {
     const p = parse(dataUsageParamsSchema, req.params);
     res.json(await service.dataUsage(viewerOf(req), p.serial, p.date));
   });
-  router.get('/simLog/:serial', async (req, res) => {
+  on(telemetryApi.simLog, async (req, res) => {
     const { serial } = parse(serialParamsSchema, req.params);
     const { limit } = parse(simLogQuerySchema, req.query);
     res.json(await service.simLog(viewerOf(req), serial, limit));
   });
-  router.post(
-    '/sms_status/:serial',
+  on(
+    telemetryApi.smsStatus,
     async (req, res) => void res.json(await service.smsStatus(viewerOf(req), parse(serialParamsSchema, req.params).serial)),
   );
 
-  const tag = 'Telemetry';
-  const p = (path: string) => `/api/v1${path}`;
-  const notFound = { 404: { description: 'Unknown serial, not on a site, or outside the caller scope' } };
-  const bad = { 400: { description: 'Invalid input: `{ field: [messages] }`' } };
-  const siteTime =
-    'Buckets are cut in the site time zone (UTC when the site has none); labels are site-local ISO 8601 with offset.';
-  const docs: RouteDoc[] = [
-    {
-      method: 'post',
-      path: p('/getPumpLog'),
-      tag,
-      summary: 'Dispense counts and remaining volume per hour (DAILY), day (WEEKLY) or month (MONTHLY)',
-      description: `${siteTime} DAILY: the hours of todayDate (23 or 25 on a daylight-saving change day). WEEKLY: 7 days ending at endDate. MONTHLY: whole months from startDate (default 6 months before endDate) to endDate. Devices: SINGLE the serial, ADDRESS its site, DISTRICT its county, ALL the caller scope (always within scope). Totals count pumps 1 and 2 over the whole range; remainDatas is the last level reading at or before each bucket end for SINGLE, null otherwise. Pump 2 on a device without a right pump answers empty series.`,
-      body: pumpLogRequestSchema,
-      responses: {
-        200: {
-          description:
-            '{ total_left_pump_dispensation, total_right_pump_dispensation, dispensingDatas: [{date, value}], remainDatas: [{date, value}] }',
-        },
-        ...bad,
-        ...notFound,
-      },
-    },
-    {
-      method: 'post',
-      path: p('/batteryLog'),
-      tag,
-      summary: 'Battery readings of a device, oldest first (default the last year)',
-      description: `${siteTime} Up to 2,000 readings in the range every reading is answered; beyond that one averaged point per site-local day.`,
-      body: batteryLogRequestSchema,
-      responses: { 200: { description: '[{ battery_percent, battery_volt, update_on }]' }, ...bad, ...notFound },
-    },
-    {
-      method: 'get',
-      path: p('/monthDataUsage/:serial/:date'),
-      tag,
-      summary: "Mobile data used per site-local day of a month ('YYYY-MM' or any date of it)",
-      description:
-        "Every day of the month: usage in MB (kB / 1024, 2 decimals) and status LOW USAGE (< 50 % of the device's median day over the last 30 days), HIGH USAGE (> 150 %), NORMAL, or NO DATA (usage 0) for a day without readings.",
-      responses: { 200: { description: "{ 'YYYY-MM-DD': { status, usage } }" }, ...bad, ...notFound },
-    },
-    {
-      method: 'get',
-      path: p('/dataUsage/:serial/:date'),
-      tag,
-      summary: 'Mobile data used per hour of a site-local day',
-      description: `${siteTime} One entry per hour (23, 24 or 25): name 'HH:00', value MB, status against the median day / 24, start (local ISO) to tell a repeated fall-back hour apart.`,
-      responses: { 200: { description: '[{ name, value, status, start }]' }, ...bad, ...notFound },
-    },
-    {
-      method: 'get',
-      path: p('/simLog/:serial'),
-      tag,
-      summary: 'SMS log of a device, newest first (polled every 15 s)',
-      query: simLogQuerySchema,
-      responses: {
-        200: { description: '[{ direction, message, created_when }] (created_when in site time)' },
-        ...bad,
-        ...notFound,
-      },
-    },
-    {
-      method: 'post',
-      path: p('/sms_status/:serial'),
-      tag,
-      summary: 'SIM panel summary: SIM identity, signal quality and band, SMS and data over the last 30 days',
-      description:
-        "The spec does not show this call's answer; this is the SIM panel's summary. signal_band: no signal < 29, poor < 45, fair < 61, good < 77, excellent; 'error' without a reading; 'Unavailable' while the device is registering.",
-      responses: {
-        200: {
-          description:
-            '{ simcardPhoneNumber, imei, simSerialNumber, signal_quality, signal_band, last_sms_at, sms_in_30d, sms_out_30d, data_used_30d_mb }',
-        },
-        ...notFound,
-      },
-    },
-  ];
   return { router, docs };
 }

@@ -76,6 +76,8 @@ export const notificationRulesAnswerSchema = z.object({
   rules: z.array(notificationRuleSchema),
   /** The organisation's policy for a distributor; null for others. */
   escalation: escalationPolicySchema.nullable(),
+  /** The distributors an escalation step may name (a distributor's organisation); empty for others. */
+  members: z.array(z.object({ id: z.number(), name: z.string() })),
   /** What the caller's switches and phone allow (the form greys out what cannot be sent). */
   channels: z.object({ email: z.boolean(), sms: z.boolean(), push: z.boolean() }),
 });

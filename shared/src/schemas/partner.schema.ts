@@ -45,3 +45,6 @@ export type ExclusiveDevicesInput = z.infer<typeof exclusiveDevicesSchema>;
 
 /** Case-insensitive company key, the way the spec groups market-partner companies. */
 export const companyKey = (company: string) => company.trim().toLowerCase();
+
+/** The field message of an exclusive-device call naming a user who is not a market partner. */
+export const NOT_A_PARTNER = 'Only market-partner users have exclusive devices.';

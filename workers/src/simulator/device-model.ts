@@ -446,6 +446,12 @@ export function dispenseRate(params: ModelParams, lt: LocalTime, weather: number
   return params.peakShotsPerHour * dayShape(lt.hour) * weekend * weather * fluidFactor;
 }
 
+/** A pump's usual millilitres an hour at simulated time `t` (average weather): what weeks of its history would show. */
+export function usualMlPerHour(d: DeviceState, pump: 1 | 2, t: number): number {
+  const p = d.pumps.find((x) => x.pump === pump);
+  return p ? dispenseRate(d.params, localTime(d, t), 1, p.fluid) * p.mlPerShot : 0;
+}
+
 function rentalAllows(d: DeviceState, pump: 1 | 2, lt: LocalTime): boolean {
   const r = d.config.rental;
   if (!r) return true;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { plannerPolicy, seasonStock } from './planner-policy.ts';
 import {
   defaultCrews,
   naivePolicy,
@@ -20,9 +21,12 @@ describe('season runner', () => {
     const none = await runSeason({ ...base, policy: nonePolicy });
     const naive = await runSeason({ ...base, policy: naivePolicy });
     const staff = await runSeason({ ...base, policy: siteStaffPolicy });
+    const planner = await runSeason({ ...base, policy: plannerPolicy({ stock: seasonStock(fleet.batches) }) });
+
     expect(none.customers).toBeGreaterThan(10_000);
     expect(naive.customers).toBe(none.customers);
     expect(staff.customers).toBe(none.customers);
+    expect(planner.customers).toBe(none.customers);
     // Left alone, pumps run dry; a naive crew keeps most of them going.
     expect(none.emptyShare).toBeGreaterThan(0.1);
     expect(naive.emptyShare).toBeLessThan(none.emptyShare / 2);
@@ -35,6 +39,10 @@ describe('season runner', () => {
     // The naive crew comes once the warning shows: its visits find the pump low, not half full.
     expect(naive.earlyVisitShare).toBeLessThan(0.1);
     expect(naive.pumpHours).toBe(none.pumpHours);
+    // Service day's planner: pumps kept from running dry, with shorter routes than the naive crew's.
+    expect(planner.emptyShare).toBeLessThan(0.005);
+    expect(planner.km).toBeLessThan(naive.km * 0.8);
+    expect(planner.visits).toBeGreaterThan(10);
   });
 
   it('a policy gets the fleet as the portal shows it each morning, and its routes are driven', async () => {

@@ -46,6 +46,7 @@ import {
   type ModelParams,
   type Upload,
 } from './device-model.ts';
+import { DispenseHistory } from './dispense-history.ts';
 import { applyScenarios, networkDown, recalledBatchesAt, type Scenario } from './scenarios.ts';
 
 const MINUTE = 60_000;
@@ -67,6 +68,10 @@ export type PumpView = {
   batch: string | null;
   batchRecalled: boolean;
   batchExpired: boolean;
+  /** The batch's expiry date (YYYY-MM-DD), when known. */
+  batchExpireDate?: string | null;
+  /** Millilitres an hour by hour-of-week slot over the forecast's window (forecastRates), when the portal has them. */
+  rate?: readonly number[] | null;
 };
 
 /** One unit as the portal shows it (what a planner could read from the device list and its detail). */
@@ -97,6 +102,8 @@ export type CrewSpec = {
   speedKmh: number;
   /** Minutes on site per unit visited. */
   serviceMinutes: number;
+  /** Minutes per stop (parking, walking in): once on arriving at a site, whatever the units visited there. */
+  stopMinutes?: number;
   /** The batch a technician swaps in for a recalled or expired one, per fluid. */
   stock?: Partial<Record<PumpType, string>>;
 };
@@ -132,9 +139,61 @@ export function haversineKm(a: { lat: number; lng: number }, b: { lat: number; l
 }
 export const roadKm = (a: { lat: number; lng: number }, b: { lat: number; lng: number }) => haversineKm(a, b) * ROAD_FACTOR;
 
+/** Where a unit stands: its position and its site (units of one site are one stop). */
+export type Place = { lat: number; lng: number; site: string };
+
+/**
+ * A crew's day along its route: it leaves the depot at `hours.start` (local, the first after `planAt`, or
+ * `leaveAt`),
+ * drives straight-line km x ROAD_FACTOR at `speedKmh`, spends `stopMinutes` on arriving at a site and
+ * `serviceMinutes` a unit. A visit it cannot make and still be back at the depot by `hours.end` is dropped,
+ * and so is one `accept` refuses (the runner's van out of fluid). Answers each visit's arrival and the km.
+ */
+export function driveRoute(
+  route: CrewRoute,
+  crew: CrewSpec,
+  planAt: number,
+  placeOf: (serial: string) => Place | undefined,
+  accept: (visit: Visit) => boolean = () => true,
+  /** Leave the depot at this instant instead, within the day's hours (a crew that starts late). */
+  leaveAt?: number,
+): { legs: { at: number; visit: Visit }[]; km: number; dropped: number } {
+  const dayStart = leaveAt ?? nextLocalHour(planAt, crew.timezone, crew.hours.start);
+  const dayEnd =
+    leaveAt === undefined
+      ? dayStart + (crew.hours.end - crew.hours.start) * HOUR
+      : nextLocalHour(leaveAt, crew.timezone, crew.hours.end);
+  const legs: { at: number; visit: Visit }[] = [];
+  let at = dayStart;
+  let where: { lat: number; lng: number } = crew.depot;
+  let site: string | null = null;
+  let km = 0;
+  let dropped = 0;
+  for (const v of route.visits) {
+    const place = placeOf(v.serial);
+    if (!place) continue;
+    const leg = roadKm(where, place);
+    const arrive = at + (leg / crew.speedKmh) * HOUR;
+    const service = (crew.serviceMinutes + (place.site !== site ? (crew.stopMinutes ?? 0) : 0)) * MINUTE;
+    const back = (roadKm(place, crew.depot) / crew.speedKmh) * HOUR;
+    if (arrive + service + back > dayEnd || !accept(v)) {
+      dropped++;
+      continue;
+    }
+    km += leg;
+    legs.push({ at: arrive, visit: v });
+    at = arrive + service;
+    where = place;
+    site = place.site;
+  }
+  if (legs.length) km += roadKm(where, crew.depot);
+  return { legs, km, dropped };
+}
+
 // ------------------------------------------------------------------ built-in policies
 
-const LOW_FLUID: readonly WarningCode[] = [
+/** The low-fluid warnings: a pump that shows one needs fluid now. */
+export const LOW_FLUID_WARNINGS: readonly WarningCode[] = [
   'LEFT_PUMP_VOLUME',
   'RIGHT_PUMP_VOLUME',
   'LEFT_SUNSCREEN_PUMP',
@@ -159,9 +218,16 @@ export const naivePolicy: ServicePolicy = {
   name: 'naive',
   planDay({ fleet, crews }) {
     const waiting = fleet.filter((d) =>
-      d.warnings.some((w) => LOW_FLUID.includes(w) || w === 'BATCH_RECALLED' || w === 'BATCH_EXPIRED'),
+      d.warnings.some((w) => LOW_FLUID_WARNINGS.includes(w) || w === 'BATCH_RECALLED' || w === 'BATCH_EXPIRED'),
     );
-    const state = crews.map((c) => ({ crew: c, at: c.depot, minutes: 0, visits: [] as Visit[], open: true }));
+    const state = crews.map((c) => ({
+      crew: c,
+      at: c.depot,
+      site: null as string | null,
+      minutes: 0,
+      visits: [] as Visit[],
+      open: true,
+    }));
     const taken = new Set<string>();
     for (let open = true; open;) {
       open = false;
@@ -176,13 +242,15 @@ export const naivePolicy: ServicePolicy = {
           if (km < bestKm) [best, bestKm] = [d, km];
         }
         const drive = (km: number) => (km / s.crew.speedKmh) * 60;
-        if (!best || s.minutes + drive(bestKm) + s.crew.serviceMinutes + drive(roadKm(best, s.crew.depot)) > day) {
+        const service = best ? s.crew.serviceMinutes + (best.site.id !== s.site ? (s.crew.stopMinutes ?? 0) : 0) : 0;
+        if (!best || s.minutes + drive(bestKm) + service + drive(roadKm(best, s.crew.depot)) > day) {
           s.open = false;
           continue;
         }
         taken.add(best.serial);
-        s.minutes += drive(bestKm) + s.crew.serviceMinutes;
+        s.minutes += drive(bestKm) + service;
         s.at = best;
+        s.site = best.site.id;
         const refills = best.pumps
           .filter((p) => !p.sensor || p.volumeMl <= LOW_FLUID_THRESHOLD || p.batchRecalled || p.batchExpired)
           .map((p) =>
@@ -293,7 +361,9 @@ export const defaultCrews = (count: number, opts: { depot?: { lat: number; lng: 
     timezone: opts.timezone ?? 'America/Chicago',
     capacityMl: 45_000,
     speedKmh: 40,
-    serviceMinutes: 12,
+    // The service day's figures (issue 48): 10 minutes a stop plus 5 a unit.
+    serviceMinutes: 5,
+    stopMinutes: 10,
     stock: { Sunscreen: 'SPF-S3', Sanitizer: 'SAN-S2' },
   }));
 
@@ -330,7 +400,13 @@ type Row = {
  * settles acknowledged changes, as the gateway does; warnings by `deviceWarnings`, online by
  * `isOfflineAt`, batch expiry by the batch day, all at the runner's clock.
  */
-export function memoryPortal(fleet: SeasonFleet, reservoirMl = 1500): SeasonPortal {
+export function memoryPortal(
+  fleet: SeasonFleet,
+  opts: { reservoirMl?: number; start?: number; history?: DispenseHistory } = {},
+): SeasonPortal {
+  const reservoirMl = opts.reservoirMl ?? 1500;
+  // The pump events it stored, for the forecast (the portal reads them from pump_events).
+  let history: DispenseHistory | null = opts.history ?? (opts.start === undefined ? null : new DispenseHistory(opts.start));
   const rows = new Map<string, Row>(
     fleet.units.map((u) => [
       u.serial,
@@ -355,6 +431,8 @@ export function memoryPortal(fleet: SeasonFleet, reservoirMl = 1500): SeasonPort
   return {
     async checkin(unit, upload, at) {
       const r = row(unit.serial);
+      history ??= new DispenseHistory(at);
+      for (const d of upload.body.dispenses) history.add(unit.serial, d.pump, Date.parse(d.at), d.ml);
       for (const l of upload.body.levels) {
         r.volume[l.pump - 1] = l.volumeRemain;
         r.sensor[l.pump - 1] = l.sensor;
@@ -396,15 +474,18 @@ export function memoryPortal(fleet: SeasonFleet, reservoirMl = 1500): SeasonPort
           { pump: 1 as const, fluid: u.leftPumpType },
           ...(u.rightPumpType !== 'Unspecified' ? [{ pump: 2 as const, fluid: u.rightPumpType }] : []),
         ].map((p) => {
-          const s = state(r.batch[p.pump - 1]!);
+          const no = r.batch[p.pump - 1]!;
+          const s = state(no);
           return {
             ...p,
             volumeMl: r.volume[p.pump - 1]!,
             reservoirMl,
             sensor: r.sensor[p.pump - 1]!,
-            batch: r.batch[p.pump - 1]!,
+            batch: no,
             batchRecalled: !!s?.recalled,
             batchExpired: !!s?.expired,
+            batchExpireDate: (no && batches.get(no)?.expireDate) ?? null,
+            rate: history?.rate(u.serial, p.pump, at) ?? null,
           };
         });
         const warnings = deviceWarnings({
@@ -521,10 +602,11 @@ export async function runSeason(opts: SeasonOptions): Promise<SeasonReport> {
   const t0 = performance.now();
   const { fleet, policy, crews } = opts;
   const clock = opts.clock ?? simulatedClock(opts.start);
-  const portal = opts.portal ?? memoryPortal(fleet);
+  const params: Partial<ModelParams> = { dropoutPerDay: 0, ...opts.params, siteStaffRefills: !!policy.siteStaff };
+  const portal =
+    opts.portal ?? memoryPortal(fleet, { start: opts.start, ...(params.reservoirMl ? { reservoirMl: params.reservoirMl } : {}) });
   const scenarios = opts.scenarios ?? [];
   const random = seededRandom(opts.seed);
-  const params: Partial<ModelParams> = { dropoutPerDay: 0, ...opts.params, siteStaffRefills: !!policy.siteStaff };
   const end = opts.start + opts.days * DAY;
   const reservoir = params.reservoirMl ?? 1500;
   const byCrew = new Map(crews.map((c) => [c.id, c]));
@@ -565,6 +647,10 @@ export async function runSeason(opts: SeasonOptions): Promise<SeasonReport> {
     };
   });
   const bySerial = new Map(slots.map((s) => [s.unit.serial, s]));
+  const placeOf = (serial: string): Place | undefined => {
+    const u = bySerial.get(serial)?.unit;
+    return u && { lat: u.lat, lng: u.lng, site: u.site.id };
+  };
 
   const report: SeasonReport = {
     policy: policy.name,
@@ -652,41 +738,27 @@ export async function runSeason(opts: SeasonOptions): Promise<SeasonReport> {
   }
   return finish();
 
-  /** ETAs along each route from the crew's start; visits the van cannot fit in its hours are dropped. */
+  /** ETAs along each route from the crew's start; visits the van cannot fit in its hours or fluid are dropped. */
   function schedule(routes: CrewRoute[], planAt: number): Due[] {
     const out: Due[] = [];
     for (const route of routes) {
       const crew = byCrew.get(route.crew);
       if (!crew) throw new Error(`policy ${policy.name} routed an unknown crew ${route.crew}`);
-      const dayStart = nextLocalHour(planAt, crew.timezone, crew.hours.start);
-      const dayEnd = dayStart + (crew.hours.end - crew.hours.start) * HOUR;
-      let at = dayStart;
-      let where = crew.depot;
-      let km = 0;
       let carried = crew.capacityMl;
-      for (const v of route.visits) {
-        const s = bySerial.get(v.serial);
-        if (!s) continue;
-        const leg = roadKm(where, s.unit);
-        const arrive = at + (leg / crew.speedKmh) * HOUR;
-        const back = (roadKm(s.unit, crew.depot) / crew.speedKmh) * HOUR;
+      const day = driveRoute(route, crew, planAt, placeOf, (v) => {
         // Fluid is planned on what the portal shows; the van carries what it had left.
+        const s = bySerial.get(v.serial)!;
         const need = v.refills.reduce(
           (n, r) => n + reservoir - Math.max(0, s.d.pumps.find((p) => p.pump === r.pump)?.volume ?? reservoir),
           0,
         );
-        if (arrive + crew.serviceMinutes * MINUTE + back > dayEnd || need > carried) {
-          report.droppedVisits++;
-          continue;
-        }
+        if (need > carried) return false;
         carried -= need;
-        km += leg;
-        out.push({ at: arrive, crew: crew.id, visit: v });
-        at = arrive + crew.serviceMinutes * MINUTE;
-        where = s.unit;
-      }
-      km += roadKm(where, crew.depot);
-      report.km += km;
+        return true;
+      });
+      report.droppedVisits += day.dropped;
+      report.km += day.km;
+      for (const leg of day.legs) out.push({ at: leg.at, crew: crew.id, visit: leg.visit });
     }
     return out;
   }

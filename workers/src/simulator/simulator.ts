@@ -13,7 +13,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { LOW_BATTERY_PERCENT, type CheckinAnswer, type PumpType } from '@fleet/shared';
+import { LOW_BATTERY_PERCENT, LOW_FLUID_THRESHOLD, type CheckinAnswer, type PumpType } from '@fleet/shared';
 import {
   advance,
   buildUpload,
@@ -24,11 +24,18 @@ import {
   retryDelay,
   settleUpload,
   uploadSize,
+  type CheckinBody,
   type DeviceState,
   type ModelParams,
   type Random,
   type SimDeviceSpec,
+  simAt,
+  usualMlPerHour,
 } from './device-model.ts';
+import { startDemoCrews } from './demo-crews.ts';
+import { DispenseHistory } from './dispense-history.ts';
+import { plannerPolicy } from './planner-policy.ts';
+import { defaultCrews, type CrewSpec } from './season.ts';
 
 export type FetchLike = (
   url: string,
@@ -65,6 +72,8 @@ export type SimulatorOptions = {
   requestTimeoutMs?: number;
   /** Per-pump and SMS sequence numbers start here (default Date.now(): a restarted run never reuses one). */
   seqStart?: number;
+  /** After each stored check-in: what the unit delivered (the demo's crews learn the units' dispensing from it). */
+  onDelivered?: (serial: string, body: CheckinBody, state: DeviceState) => void;
 };
 
 export type SimulatorStats = {
@@ -97,6 +106,9 @@ export type Simulator = {
   stats(): SimulatorStats;
   /** The simulated state of one device (tests, debugging). */
   device(serial: string): DeviceState | undefined;
+  /** The simulated time at a real instant (default now), and the real instant of a simulated time. */
+  simTime(real?: number): number;
+  realTime(sim: number): number;
 };
 
 type Slot = {
@@ -228,6 +240,7 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
       const answer = JSON.parse(text) as CheckinAnswer;
       settleUpload(d, upload, answer);
       counters.checkins++;
+      opts.onDelivered?.(slot.spec.serial, upload.body, d);
       const a = answer.accepted;
       counters.stored += a.dispenses + a.levels + a.batteries + a.dataUsage + a.sms;
       counters.duplicates += a.duplicates;
@@ -292,6 +305,8 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
       return { devices: slots.length, stopped, offline, dead, ...counters, inFlight, queued: queue.length - head, latency };
     },
     device: (serial) => bySerial.get(serial)?.state,
+    simTime: (real = Date.now()) => simStart + (real - realStart) * opts.speed,
+    realTime: (sim) => realStart + (sim - simStart) / opts.speed,
   };
 }
 
@@ -343,6 +358,8 @@ function httpClient(target: string, maxSockets: number, timeoutMs: number) {
 export type DemoSimulatorContext = {
   /** The portal itself, e.g. http://127.0.0.1:8080. */
   baseUrl: string;
+  /** The maintenance credential: with it, simulated crews service the fleet (demo-crews.ts) instead of site staff. */
+  maintenanceToken?: string;
   /**
    * The placed devices to simulate, each with its secret. The server decides which devices are the demo's
    * and keeps their secrets across restarts (server/src/seed/demo-simulator-keys.ts): the simulator never
@@ -364,8 +381,25 @@ export type DemoSimulatorContext = {
 };
 
 /**
+ * The demo's crews: four vans from a depot in New Orleans (the demo's sites are within 70 km) on a morning
+ * round, 08:00-13:00, so the pumps due that day are refilled before the afternoon's customers. The demo's
+ * pumps pour 1.2 to 9.9 ml a shot: the fastest go through a reservoir in two days, and a full day's round
+ * of two vans reached some of them after they ran low (docs/simulator.md).
+ */
+const DEMO_CREWS: CrewSpec[] = defaultCrews(4, { depot: { lat: 29.9511, lng: -90.0715 }, timezone: 'America/Chicago' }).map(
+  (c) => ({ ...c, hours: { start: 8, end: 13 } }),
+);
+/**
+ * The demo crews' reserve: a pump is due when its forecast falls to the portal's low line (250 ml) before
+ * the end of the next day, so the crews refill it before the portal warns, unless a busier day than the
+ * forecast's comes first.
+ */
+const DEMO_RESERVE_ML = LOW_FLUID_THRESHOLD;
+
+/**
  * `npm start` in development: the demo fleet checks in live. Speed from SIMULATOR_SPEED (default 60:
- * an hour of the fleet's life per real minute).
+ * an hour of the fleet's life per real minute). Simulated crews service it (demo-crews.ts) unless
+ * SIMULATOR_CREWS=off, when the units' own site staff refill as before.
  */
 export async function startDemoSimulator(
   ctx: DemoSimulatorContext,
@@ -387,11 +421,48 @@ export async function startDemoSimulator(
       ? { batteryCapacity: Math.max(5, Math.min(LOW_BATTERY_PERCENT - 5, d.batteryPercent + 5)) }
       : {}),
   }));
-  const sim = startSimulator({ baseUrl: ctx.baseUrl, devices, speed, log, maxInFlight: 16 });
+  const crewsOn = env.SIMULATOR_CREWS !== 'off' && !!ctx.maintenanceToken;
+  const history = new DispenseHistory(Date.now());
+  const sim = startSimulator({
+    baseUrl: ctx.baseUrl,
+    devices,
+    speed,
+    log,
+    maxInFlight: 16,
+    params: { siteStaffRefills: !crewsOn },
+    ...(crewsOn
+      ? {
+          onDelivered: (serial: string, body: CheckinBody, d: DeviceState) => {
+            for (const x of body.dispenses) history.add(serial, x.pump, simAt(d, Date.parse(x.at)), x.ml);
+          },
+        }
+      : {}),
+  });
   log(
     `simulator: ${devices.length} demo devices check in live at ${speed}x speed (SIMULATOR_SPEED to change, SIMULATOR=off to disable)`,
   );
-  return sim;
+  if (!crewsOn) return sim;
+  const crews = startDemoCrews({
+    baseUrl: ctx.baseUrl,
+    token: ctx.maintenanceToken!,
+    sim,
+    serials: devices.map((d) => d.serial),
+    history,
+    rhythm: usualMlPerHour,
+    crews: DEMO_CREWS,
+    policy: plannerPolicy({ name: 'demo crews', scope: 'fluid', reserveMl: DEMO_RESERVE_ML }),
+    log,
+  });
+  log(
+    `simulator: ${DEMO_CREWS.length} simulated crews follow Service day's plan each simulated morning (SIMULATOR_CREWS=off: site staff refill instead)`,
+  );
+  return {
+    ...sim,
+    async stop() {
+      crews.stop();
+      await sim.stop();
+    },
+  };
 }
 
 function pumpType(v: string, fallback: PumpType): PumpType {

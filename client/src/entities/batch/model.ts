@@ -1,11 +1,12 @@
+import { batchesApi } from '@fleet/shared';
 import type { BatchAnswer } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
-import { createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 
 /** The Batch List of GET /api/v1/batch (spec section 3), in the caller's scope. */
 export const batchesRequested = createEvent();
 export const batchesCleared = createEvent();
-export const fetchBatchListFx = createApiFx<void, BatchAnswer[]>(() => http<BatchAnswer[]>('/api/v1/batch'));
+export const fetchBatchListFx = createApiFx<void, BatchAnswer[]>(() => call(batchesApi.list));
 
 export const $batches = createStore<BatchAnswer[]>([]);
 export const $batchesStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');

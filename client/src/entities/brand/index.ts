@@ -1,1 +1,1 @@
-export { $brands, $brandsStatus, brandsCleared, brandsRequested, fetchBrandsFx, sendForm } from './model';
+export { $brands, $brandsStatus, brandsCleared, brandsRequested, fetchBrandsFx } from './model';

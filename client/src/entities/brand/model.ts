@@ -1,6 +1,6 @@
-import type { BrandAnswer } from '@fleet/shared';
+import { brandsApi, type BrandAnswer } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
-import { createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 
 /**
  * The brands of GET /api/v1/brand (spec section 3: name, logo, clients, device serials), in the caller's
@@ -9,7 +9,7 @@ import { createApiFx, http } from '../../shared/api';
 export const brandsRequested = createEvent();
 /** The session ended: nothing of the last user's brands stays. */
 export const brandsCleared = createEvent();
-export const fetchBrandsFx = createApiFx<void, BrandAnswer[]>(() => http<BrandAnswer[]>('/api/v1/brand'));
+export const fetchBrandsFx = createApiFx<void, BrandAnswer[]>(() => call(brandsApi.list));
 
 export const $brands = createStore<BrandAnswer[]>([]);
 export const $brandsStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');
@@ -21,8 +21,3 @@ $brandsStatus
   .on(fetchBrandsFx.fail, (status) => (status === 'ready' ? status : 'failed'))
   .reset(brandsCleared);
 sample({ clock: brandsRequested, fn: () => undefined, target: fetchBrandsFx });
-
-/** A multipart call with the session token (addBrand and PUT brand carry the logo). */
-export function sendForm<T>(path: string, method: 'POST' | 'PUT', form: FormData): Promise<T> {
-  return http<T>(path, { method, form });
-}

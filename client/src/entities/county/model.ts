@@ -1,5 +1,6 @@
+import { sitesApi } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
-import { createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 
 /** GET /api/v1/location: one county (parish) per row, its outline as a GeoJSON FeatureCollection string. */
 export type LocationRow = { id: number; name: string; geoJson: string; centroid?: string | null; [field: string]: unknown };
@@ -14,7 +15,7 @@ export type CountyCollection = { type: 'FeatureCollection'; features: CountyFeat
 
 export const countiesRequested = createEvent();
 export const countiesCleared = createEvent();
-export const fetchCountiesFx = createApiFx<void, LocationRow[]>(() => http<LocationRow[]>('/api/v1/location'));
+export const fetchCountiesFx = createApiFx<void, LocationRow[]>(() => call(sitesApi.counties) as Promise<LocationRow[]>);
 
 /**
  * The outlines of every county in one collection, parsed once. A row whose geoJson does not parse is

@@ -37,4 +37,4 @@ export {
   type PinType,
   type StatusCounts,
 } from './lib/pin-status';
-export { deviceOfWriteAnswer, type DeviceWriteAnswer } from './lib/write-answer';
+export { deviceOfWriteAnswer } from './lib/write-answer';

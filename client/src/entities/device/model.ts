@@ -1,6 +1,6 @@
-import { decodeDevicePin, type DeviceAnswer, type DeviceListItemShape, type DevicePin, type DevicePinTuple } from '@fleet/shared';
+import { decodeDevicePin, type DeviceAnswer, type DeviceListItemShape, type DevicePin, devicesApi } from '@fleet/shared';
 import { combine, createEvent, createStore, sample, type Store } from 'effector';
-import { createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 import { yieldToBrowser } from '../../shared/lib';
 
 /** A device of GET /api/v1/device (spec section 3; the answer carries more fields than typed here). */
@@ -35,7 +35,7 @@ export const devicesCleared = createEvent();
  */
 export const deviceAnswered = createEvent<Device>();
 
-export const fetchDevicesFx = createApiFx<void, Device[]>(() => http<Device[]>('/api/v1/device'));
+export const fetchDevicesFx = createApiFx<void, Device[]>(() => call(devicesApi.list));
 /**
  * GET /api/v1/devicePins: about 60 bytes a device instead of the list's 1.1 KB. The answer is read and
  * decoded in one task and handed to the stores in the next: at 10,000 pins the two halves (the JSON and
@@ -43,14 +43,12 @@ export const fetchDevicesFx = createApiFx<void, Device[]>(() => http<Device[]>('
  * one task of 36 ms, about 140 ms under Lighthouse's 4x CPU slowdown (tests/perf/map-trace.ts).
  */
 export const fetchDevicePinsFx = createApiFx<void, DevicePin[]>(async () => {
-  const pins = (await http<DevicePinTuple[]>('/api/v1/devicePins')).map(decodeDevicePin);
+  const pins = (await call(devicesApi.pins)).map(decodeDevicePin);
   await yieldToBrowser();
   return pins;
 });
 /** One device's full answer, for the selected pin's card while the full list is not loaded. */
-export const fetchDeviceDetailsFx = createApiFx<string, Device>((serial) =>
-  http<Device>(`/api/v1/device/${encodeURIComponent(serial)}`),
-);
+export const fetchDeviceDetailsFx = createApiFx<string, Device>((serial) => call(devicesApi.get, { params: { serial } }));
 
 /** Normalised: one entry per serial, so a realtime patch touches one key. */
 export const $devices = createStore<DeviceRecord>({});

@@ -1,5 +1,6 @@
+import { sitesApi } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
-import { createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 
 /** GET /api/v1/overview (spec section 3): counts by status and usage totals. */
 export type Overview = Record<string, number | null>;
@@ -8,7 +9,7 @@ export const overviewRequested = createEvent();
 export const overviewCleared = createEvent();
 /** Counts pushed by the realtime server (overview:changed). */
 export const overviewPatched = createEvent<Overview>();
-export const fetchOverviewFx = createApiFx<void, Overview>(() => http<Overview>('/api/v1/overview'));
+export const fetchOverviewFx = createApiFx<void, Overview>(() => call(sitesApi.overview) as Promise<Overview>);
 
 export const $overview = createStore<Overview | null>(null);
 $overview
@@ -29,8 +30,8 @@ export const $overviewFailed = createStore(false)
  */
 export const countyOverviewRequested = createEvent<number>();
 export const countyOverviewPatched = createEvent<Overview & { location: number }>();
-export const fetchCountyOverviewFx = createApiFx<number, Overview>((location) =>
-  http<Overview>(`/api/v1/overview?location=${location}`),
+export const fetchCountyOverviewFx = createApiFx<number, Overview>(
+  (location) => call(sitesApi.overview, { query: { location } }) as Promise<Overview>,
 );
 
 export const $countyOverview = createStore<Overview | null>(null);

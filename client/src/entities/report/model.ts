@@ -1,7 +1,8 @@
+import { reportsApi } from '@fleet/shared';
 import type { ReportEmailAnswer } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
 import { sessionEnded } from '../session';
-import { createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 
 /**
  * The caller's Email List for Report (GET /api/v1/email): read by Email Setup, which edits it, and by the
@@ -14,7 +15,7 @@ export const reportEmailsRequested = createEvent();
 export const reportEmailsStored = createEvent<ReportEmail[]>();
 export const reportEmailRemoved = createEvent<number>();
 
-export const fetchReportEmailsFx = createApiFx(() => http<ReportEmail[]>('/api/v1/email'));
+export const fetchReportEmailsFx = createApiFx(() => call(reportsApi.emails));
 
 export const $reportEmails = createStore<ReportEmail[]>([])
   .on(fetchReportEmailsFx.doneData, (_, list) => list)

@@ -1,7 +1,7 @@
 import type { CurrentUser } from '@fleet/shared';
-import { accessLevel, type AccessLevel } from '@fleet/shared';
+import { accessLevel, type AccessLevel, authApi } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { apiAuthFailed, clearToken, createApiFx, http, readToken, saveToken } from '../../shared/api';
+import { apiAuthFailed, call, clearToken, createApiFx, readToken, saveToken } from '../../shared/api';
 import { navigated } from '../../shared/routing';
 import { yieldToBrowser } from '../../shared/lib';
 
@@ -28,10 +28,10 @@ export const sessionEnded = createEvent<SessionEndReason>();
 export const readTokenFx = createEffect((): string | null => readToken() ?? null);
 export const saveTokenFx = createEffect((token: string) => saveToken(token));
 export const clearTokenFx = createEffect(() => clearToken());
-export const fetchCurrentUserFx = createApiFx<void, CurrentUser>(() => http<CurrentUser>('/api/v1/user'));
+export const fetchCurrentUserFx = createApiFx<void, CurrentUser>(() => call(authApi.user) as Promise<CurrentUser>);
 /** POST /auth/token/logout/: best effort, an expired token still signs out locally. */
 export const logoutFx = createEffect(async () => {
-  await http<void>('/auth/token/logout/', { method: 'POST' }).catch(() => undefined);
+  await call(authApi.logout).catch(() => undefined);
 });
 
 export const $user = createStore<CurrentUser | null>(null);

@@ -1,6 +1,7 @@
+import { usersApi } from '@fleet/shared';
 import type { UserAccount } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
-import { createApiFx, failureMessage, fieldMessages, http, segment } from '../../shared/api';
+import { call, createApiFx, failureMessage, fieldMessages } from '../../shared/api';
 
 /**
  * What the account forms show of a person (Request detail, Edit Account, Account Settings): the
@@ -64,8 +65,7 @@ export function editUserForm(
 }
 
 /** POST /api/v1/editUser/{email}. */
-const editUser = ({ email, form }: { email: string; form: FormData }) =>
-  http<UserAccount>(`/api/v1/editUser/${segment(email)}`, { method: 'POST', form });
+const editUser = ({ email, form }: { email: string; form: FormData }) => call(usersApi.edit, { params: { email }, form });
 
 /**
  * One account form: read-only until edited (or always editable), a draft of its fields, a chosen

@@ -1,6 +1,7 @@
+import { usersApi } from '@fleet/shared';
 import type { ClientUser, UserAccount } from '@fleet/shared';
 import { createEvent, createStore, sample, type Effect } from 'effector';
-import { createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 
 /**
  * The client accounts of GET /api/v1/myUser (spec section 7: clients with email and brands), a
@@ -9,7 +10,7 @@ import { createApiFx, http } from '../../shared/api';
 export const clientUsersRequested = createEvent();
 /** The session ended: nothing of the last user's client list stays. */
 export const clientUsersCleared = createEvent();
-export const fetchClientUsersFx = createApiFx<void, ClientUser[]>(() => http<ClientUser[]>('/api/v1/myUser'));
+export const fetchClientUsersFx = createApiFx<void, ClientUser[]>(() => call(usersApi.clients));
 
 export const $clientUsers = createStore<ClientUser[]>([]);
 $clientUsers.on(fetchClientUsersFx.doneData, (_, list) => list).reset(clientUsersCleared);
@@ -26,7 +27,7 @@ const statusOf = <R>(fx: Effect<void, R, Error>, reset: typeof clientUsersCleare
 
 /** GET /api/v1/get_pending_user: the sign-up requests waiting for a distributor (spec section 4). */
 export const pendingUsersRequested = createEvent();
-export const fetchPendingUsersFx = createApiFx<void, UserAccount[]>(() => http<UserAccount[]>('/api/v1/get_pending_user'));
+export const fetchPendingUsersFx = createApiFx<void, UserAccount[]>(() => call(usersApi.pending));
 /**
  * A request was activated or rejected: it leaves the list at once, with the popup that says so, instead of
  * when the list read after the decision answers (until then the decided row still showed, with its View

@@ -5,11 +5,12 @@ import {
   type AddBatchInput,
   type BatchAnswer,
   type EditBatchInput,
+  batchesApi,
 } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { batchesRequested } from '../../entities/batch';
 import { $accessLevel, sessionEnded } from '../../entities/session';
-import { createApiFx, fieldMessages, http, serverReason } from '../../shared/api';
+import { call, createApiFx, fieldMessages, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 
 /**
@@ -96,14 +97,12 @@ export function checkBatchForm(form: BatchFormValues, mode: 'add' | 'edit'): Che
 
 // ---------------------------------------------------------------- calls
 
-export const addBatchFx = createApiFx((input: AddBatchInput) =>
-  http<BatchAnswer>('/api/v1/addBatch', { method: 'POST', json: input }),
-);
+export const addBatchFx = createApiFx((input: AddBatchInput) => call(batchesApi.add, { body: input }));
 export const editBatchFx = createApiFx(({ id, input }: { id: number; input: EditBatchInput }) =>
-  http<BatchAnswer>(`/api/v1/editBatch/${id}`, { method: 'POST', json: input }),
+  call(batchesApi.edit, { params: { id }, body: input }),
 );
 export const deleteBatchFx = createApiFx(async (id: number) => {
-  await http<{ detail: string }>(`/api/v1/deleteBatch/${id}`, { method: 'POST' });
+  await call(batchesApi.remove, { params: { id } });
   return id;
 });
 

@@ -1,10 +1,10 @@
-import { plural } from '@fleet/shared';
-import type { BrandAnswer, DeleteBrandAnswer } from '@fleet/shared';
+import { plural, brandsApi } from '@fleet/shared';
+import type { BrandAnswer } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
 import { $brands, brandsRequested } from '../../entities/brand';
 import { devicesRequested } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 
 /**
@@ -23,9 +23,9 @@ export const BRAND_DELETE_TEXT = {
 } as const;
 
 export const deleteBrandFx = createApiFx(({ id, transferBrandId }: { id: number; transferBrandId: number | null }) =>
-  http<DeleteBrandAnswer>(`/api/v1/deleteBrand/${id}`, {
-    method: 'POST',
-    json: transferBrandId === null ? {} : { transferBrandId },
+  call(brandsApi.remove, {
+    params: { id },
+    body: transferBrandId === null ? {} : { transferBrandId },
   }),
 );
 

@@ -1,10 +1,10 @@
-import { addBrandFieldsSchema, BRAND_MESSAGES, MAX_CLIENTS_PER_BRAND, type BrandAnswer } from '@fleet/shared';
+import { addBrandFieldsSchema, BRAND_MESSAGES, MAX_CLIENTS_PER_BRAND, type BrandAnswer, brandsApi } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
-import { $brands, brandsRequested, sendForm } from '../../entities/brand';
+import { $brands, brandsRequested } from '../../entities/brand';
 import { devicesRequested } from '../../entities/device';
 import { clientUsersCleared, clientUsersRequested } from '../../entities/user';
 import { $accessLevel, sessionEnded } from '../../entities/session';
-import { createApiFx, fieldMessages, http, serverReason } from '../../shared/api';
+import { call, createApiFx, fieldMessages, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 
 /**
@@ -61,14 +61,14 @@ export function checkBrandForm(form: BrandFormValues, existingImage: string | nu
 // ---------------------------------------------------------------- calls
 
 const assignClients = (brandId: number, clientEmails: string[]) =>
-  http<BrandAnswer>('/api/v1/assignBrandToClient', { method: 'POST', json: { brandId, clientEmails } });
+  call(brandsApi.assignClients, { body: { brandId, clientEmails } });
 
 /** addBrand answers the id; the clients follow (spec section 7: 'then assignBrandToClient'). */
 export const addBrandFx = createApiFx(async ({ name, image, clients }: { name: string; image: File; clients: string[] }) => {
   const form = new FormData();
   form.set('name', name.trim());
   form.set('image', image);
-  const brand = await sendForm<BrandAnswer>('/api/v1/addBrand', 'POST', form);
+  const brand = await call(brandsApi.add, { form });
   return clients.length ? assignClients(brand.id, clients) : brand;
 });
 /** PUT only what changed (name and/or logo), then the client set, which replaces the old one. */
@@ -78,7 +78,7 @@ export const editBrandFx = createApiFx(
       const form = new FormData();
       if (name !== null) form.set('name', name.trim());
       if (image) form.set('image', image);
-      await sendForm<BrandAnswer>(`/api/v1/brand/${id}`, 'PUT', form);
+      await call(brandsApi.edit, { params: { id }, form });
     }
     return assignClients(id, clients);
   },

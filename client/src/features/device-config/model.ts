@@ -1,6 +1,7 @@
+import { devicesApi } from '@fleet/shared';
 import type { DeviceAnswer } from '@fleet/shared';
-import { deviceOfWriteAnswer, type DeviceWriteAnswer } from '../../entities/device';
-import { http, segment } from '../../shared/api';
+import { deviceOfWriteAnswer } from '../../entities/device';
+import { call } from '../../shared/api';
 
 /**
  * The device control panel's configuration toggles (spec section 2: Maintenance, Anti vandalism, Activated;
@@ -18,9 +19,9 @@ export const CONFIG_SAVED = 'Your config setup has been successfully saved.';
 
 export const setDeviceConfig = async (serial: string, kind: DeviceConfigKind, value: boolean): Promise<DeviceAnswer> =>
   deviceOfWriteAnswer(
-    await http<DeviceWriteAnswer>(`/api/v1/set_device_config/${segment(serial)}`, {
-      method: 'POST',
-      json: { [FIELD[kind]]: value },
+    await call(devicesApi.setConfig, {
+      params: { serial },
+      body: { [FIELD[kind]]: value },
     }),
   );
 

@@ -1,4 +1,5 @@
 import {
+  placesApi,
   fieldErrors,
   PUMP_TYPE_CODE,
   type BatchAnswer,
@@ -6,22 +7,16 @@ import {
   type DeviceFormInput,
   type LocationEventType,
   type PumpType,
+  batchesApi,
+  devicesApi,
+  brandsApi,
 } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { countiesRequested } from '../../entities/county';
 import { devicesRequested } from '../../entities/device';
 import { overviewRequested } from '../../entities/overview';
 import { sessionEnded } from '../../entities/session';
-import {
-  createApiFx,
-  GENERIC_FAILURE,
-  http,
-  HttpError,
-  nearestPlace,
-  nearestPlaceText,
-  segment,
-  serverReason,
-} from '../../shared/api';
+import { call, createApiFx, GENERIC_FAILURE, HttpError, nearestPlace, nearestPlaceText, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 import {
   $canManageDevices,
@@ -218,22 +213,19 @@ export const choosableBatches = (batches: readonly BatchAnswer[]): BatchAnswer[]
 
 // ---------------------------------------------------------------- calls
 
-export const fetchAvailableFx = createApiFx(() => http<AvailableDevice[]>('/api/v1/avaliableDevice'));
-export const fetchBrandsFx = createApiFx(() => http<BrandChoice[]>('/api/v1/brand'));
-export const fetchBatchesFx = createApiFx((pumpTypeCode: number) => http<BatchAnswer[]>(`/api/v1/batch/${pumpTypeCode}`));
-export const fetchDeviceFx = createApiFx((serial: string) => http<DeviceAnswer>(`/api/v1/device/${segment(serial)}`));
+export const fetchAvailableFx = createApiFx(() => call(devicesApi.available) as Promise<AvailableDevice[]>);
+export const fetchBrandsFx = createApiFx(() => call(brandsApi.list) as Promise<BrandChoice[]>);
+export const fetchBatchesFx = createApiFx((pumpTypeCode: number) => call(batchesApi.choosable, { params: { pumpTypeCode } }));
+export const fetchDeviceFx = createApiFx((serial: string) => call(devicesApi.get, { params: { serial } }));
 export const fetchSuggestionsFx = createApiFx(async (input: string) => {
-  const query = new URLSearchParams({ input, country: PLACE_COUNTRIES });
-  return (await http<{ suggestions: PlaceSuggestion[] }>(`/api/v1/placeSuggestions?${query}`)).suggestions;
+  return (await call(placesApi.placeSuggestions, { query: { input, country: PLACE_COUNTRIES } })).suggestions;
 });
-export const addDeviceFx = createApiFx((input: DeviceFormInput) =>
-  http<DeviceAnswer>('/api/v1/addDevice', { method: 'POST', json: input }),
-);
+export const addDeviceFx = createApiFx((input: DeviceFormInput) => call(devicesApi.add, { body: input }));
 export const editDeviceFx = createApiFx(({ serial, input }: { serial: string; input: DeviceFormInput }) =>
-  http<DeviceAnswer>(`/api/v1/editDevice/${segment(serial)}`, { method: 'PUT', json: input }),
+  call(devicesApi.edit, { params: { serial }, body: input }),
 );
 export const deleteDeviceFx = createApiFx(async (serial: string) => {
-  await http<{ detail: string }>(`/api/v1/deleteDevice/${segment(serial)}`, { method: 'POST' });
+  await call(devicesApi.remove, { params: { serial } });
   return serial;
 });
 export const fetchNearestPlaceFx = createApiFx((point: LatLngPoint) => nearestPlace(point));

@@ -1,4 +1,4 @@
-import { REPORT_MESSAGES } from '@fleet/shared';
+import { REPORT_MESSAGES, reportsApi } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import {
   $reportEmails,
@@ -9,7 +9,7 @@ import {
   type ReportEmail,
 } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, failureMessage, http } from '../../shared/api';
+import { call, createApiFx, failureMessage } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 
 /**
@@ -36,23 +36,21 @@ export const addClicked = createEvent();
 export const enabledToggled = createEvent<number>();
 export const deleteClicked = createEvent<number>();
 
-export const addEmailFx = createApiFx((input: { name: string; email: string }) =>
-  http<ReportEmail>('/api/v1/addEmail', { method: 'POST', json: input }),
-);
+export const addEmailFx = createApiFx((input: { name: string; email: string }) => call(reportsApi.addEmail, { body: input }));
 /** Sends each changed row in turn; fails on the first refusal (the rows sent before it stay saved). */
 export const editEmailsFx = createApiFx(async (rows: readonly ReportEmail[]) => {
   const saved: ReportEmail[] = [];
   for (const row of rows)
     saved.push(
-      await http<ReportEmail>(`/api/v1/email/${row.id}`, {
-        method: 'POST',
-        json: { email: row.email, is_enable: row.is_enable },
+      await call(reportsApi.editEmail, {
+        params: { id: row.id },
+        body: { email: row.email, is_enable: row.is_enable },
       }),
     );
   return saved;
 });
 export const deleteEmailFx = createApiFx(async (id: number) => {
-  await http(`/api/v1/deleteEmail/${id}`, { method: 'POST', json: { isEnable: false } });
+  await call(reportsApi.deleteEmail, { params: { id }, body: { isEnable: false } });
   return id;
 });
 /** Each call's result popup, closing itself after RESULT_MS. */

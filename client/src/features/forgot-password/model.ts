@@ -1,6 +1,6 @@
-import { MESSAGES } from '@fleet/shared';
+import { MESSAGES, authApi } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { http, segment } from '../../shared/api';
+import { call } from '../../shared/api';
 import { normalizeEmail } from '../../shared/lib';
 
 /** The forgot-password view: 'Confirmation email has been Sent!' or 'Email Incorrect!', cleared by editing. */
@@ -12,7 +12,7 @@ export const forgotSubmitted = createEvent();
 
 /** POST /api/v1/requestResetPassword/{email}: mails a reset link; any failure reads 'Email Incorrect!'. */
 export const requestResetFx = createEffect<string, unknown, Error>((email) =>
-  http(`/api/v1/requestResetPassword/${segment(email)}`, { method: 'POST' }),
+  call(authApi.requestResetPassword, { params: { email } }),
 );
 
 export const $forgotEmail = createStore('');

@@ -1,5 +1,5 @@
-import { STEPS_PER_ML, STEPS_PER_SECOND } from '@fleet/shared';
-import { createApiFx, http, segment } from '../../shared/api';
+import { STEPS_PER_ML, STEPS_PER_SECOND, devicesApi, type BodyOf } from '@fleet/shared';
+import { call, createApiFx } from '../../shared/api';
 
 /**
  * Pump Setup of the device panel's Device Management section (spec section 2): read the pump setting
@@ -22,9 +22,15 @@ export type PumpSetting = {
 export const PUMP_SAVED = 'Your pump settings have been successfully updated.';
 export const PUMP_FAILED = 'Oops! There was an error updating your pump settings. Please try again later.';
 
-export const fetchPumpSettingFx = createApiFx((serial: string) => http<PumpSetting>(`/api/v1/pumpSetting/${segment(serial)}`));
-export const savePumpSettingFx = createApiFx(({ serial, setting }: { serial: string; setting: Partial<PumpSetting> }) =>
-  http<PumpSetting>(`/api/v1/editPumpSetting/${segment(serial)}`, { method: 'PUT', json: setting }),
+export const fetchPumpSettingFx = createApiFx(
+  (serial: string) => call(devicesApi.pumpSetting, { params: { serial } }) as Promise<PumpSetting>,
+);
+export const savePumpSettingFx = createApiFx(
+  ({ serial, setting }: { serial: string; setting: Partial<PumpSetting> }) =>
+    call(devicesApi.editPumpSetting, {
+      params: { serial },
+      body: setting as BodyOf<typeof devicesApi.editPumpSetting>,
+    }) as Promise<PumpSetting>,
 );
 
 /** The body of editPumpSetting: the fixed pump calibration with what the form sets. */

@@ -1,10 +1,10 @@
-import { formatNumber, plural, pluralWord } from '@fleet/shared';
+import { formatNumber, plural, pluralWord, batchesApi } from '@fleet/shared';
 import type { BatchAnswer, RecallBatchAnswer, ResumeBatchAnswer } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { batchesRequested, fedDevices } from '../../entities/batch';
 import { $devices, deviceListNeeded } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, GENERIC_FAILURE, http, serverReason } from '../../shared/api';
+import { call, createApiFx, GENERIC_FAILURE, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 
 /**
@@ -22,11 +22,9 @@ export const RECALL_TEXT = {
 } as const;
 
 export const recallBatchFx = createApiFx(({ id, pauseDevices }: { id: number; pauseDevices: boolean }) =>
-  http<RecallBatchAnswer>(`/api/v1/recallBatch/${id}`, { method: 'POST', json: { pauseDevices } }),
+  call(batchesApi.recall, { params: { id }, body: { pauseDevices } }),
 );
-export const resumeBatchFx = createApiFx((id: number) =>
-  http<ResumeBatchAnswer>(`/api/v1/resumeBatch/${id}`, { method: 'POST' }),
-);
+export const resumeBatchFx = createApiFx((id: number) => call(batchesApi.resume, { params: { id } }));
 
 export const recallRequested = createEvent<BatchAnswer>();
 export const resumeRequested = createEvent<BatchAnswer>();

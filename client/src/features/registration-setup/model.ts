@@ -1,5 +1,6 @@
+import { devicesApi } from '@fleet/shared';
 import type { DeviceAnswer } from '@fleet/shared';
-import { createApiFx, http, segment } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 
 /**
  * Registration Setup of the device panel's Device Management section (spec section 2): the device's power-off
@@ -11,8 +12,8 @@ export const TIME_FAILED = 'Oops! There was an error saving your time setup. Ple
 
 export const saveTimerFx = createApiFx(
   ({ serial, powerOffTime, wakeUpTime }: { serial: string; powerOffTime: number; wakeUpTime: number }) =>
-    http<{ detail: string; device: DeviceAnswer }>(`/api/v1/deviceRegistrationSetup/${segment(serial)}`, {
-      method: 'POST',
-      json: { powerOffTime, wakeUpTime },
-    }),
+    call(devicesApi.registrationSetup, {
+      params: { serial },
+      body: { powerOffTime, wakeUpTime },
+    }) as Promise<{ detail: string; device: DeviceAnswer }>,
 );

@@ -1,5 +1,5 @@
-import { addDays } from '@fleet/shared';
-import { createApiFx, http, segment } from '../../shared/api';
+import { addDays, devicesApi } from '@fleet/shared';
+import { call, createApiFx } from '../../shared/api';
 
 /**
  * The rental plan of the device panel's Device Subscription section (spec section 2): read a device's plan
@@ -29,9 +29,9 @@ export type RentalSaved = { detail: string; rentals: (Rental & { serial: string 
 
 export const RENTAL_SAVED = 'New plan has been successfully set';
 
-export const fetchRentalFx = createApiFx((serial: string) => http<Rental>(`/api/v1/rentalV2/${segment(serial)}`));
-export const saveRentalFx = createApiFx((input: RentalWrite) =>
-  http<RentalSaved>('/api/v1/rentalV2', { method: 'POST', json: input }),
+export const fetchRentalFx = createApiFx((serial: string) => call(devicesApi.rental, { params: { serial } }) as Promise<Rental>);
+export const saveRentalFx = createApiFx(
+  (input: RentalWrite) => call(devicesApi.setRental, { body: input }) as Promise<RentalSaved>,
 );
 
 export type RentalForm = {

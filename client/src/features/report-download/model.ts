@@ -1,7 +1,8 @@
+import { reportsApi } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
 import { rangeProblem, reportFile, type ReportBody, type ReportFormat } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, failureMessage, http, httpBlob } from '../../shared/api';
+import { call, callBlob, createApiFx, failureMessage } from '../../shared/api';
 
 /**
  * The report download dialog (spec section 2 popups, section 7): choose PDF or EXCEL, a loading state,
@@ -25,8 +26,6 @@ export const formatChosen = createEvent<ReportFormat>();
 export const downloadClosed = createEvent();
 
 /** A binary answer of an authenticated POST, or HttpError with the server's JSON reason. */
-const postForBlob = (path: string, json: unknown) => httpBlob(path, { method: 'POST', json });
-
 /** Hands a file to the browser's download manager. */
 export const saveFileFx = createEffect(({ blob, fileName }: { blob: Blob; fileName: string }) => {
   const url = URL.createObjectURL(blob);
@@ -45,9 +44,9 @@ export const saveFileFx = createEffect(({ blob, fileName }: { blob: Blob; fileNa
 export const fetchReportFileFx = createApiFx(async ({ format, body }: { format: ReportFormat; body: ReportBody }) => {
   const problem = rangeProblem({ startDate: body.startDate.slice(0, 10), endDate: body.endDate.slice(0, 10) });
   if (problem) throw new Error(problem);
-  if (format === 'xlsx') return { blob: await postForBlob('/api/v1/downloadReport', body), fileName: reportFile(body, 'xlsx') };
-  const data = await http<unknown>('/api/v1/report', { method: 'POST', json: body });
-  return { blob: await postForBlob('/api/pdf', data), fileName: reportFile(body, 'pdf') };
+  if (format === 'xlsx') return { blob: await callBlob(reportsApi.downloadReport, { body }), fileName: reportFile(body, 'xlsx') };
+  const data = await call(reportsApi.report, { body });
+  return { blob: await callBlob(reportsApi.pdf, { body: data }), fileName: reportFile(body, 'pdf') };
 });
 
 export const $step = createStore<DownloadStep>('closed');

@@ -1,8 +1,8 @@
-import { REPORT_MESSAGES, type EmailReportAnswer } from '@fleet/shared';
+import { REPORT_MESSAGES, reportsApi } from '@fleet/shared';
 import { createEffect, createEvent, createStore, merge, sample } from 'effector';
 import { $enabledEmails, EMAIL_SENT_MS, fetchReportEmailsFx, rangeProblem, type ReportBody } from '../../entities/report';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, failureMessage, http, HttpError } from '../../shared/api';
+import { call, createApiFx, failureMessage, HttpError } from '../../shared/api';
 import { createSeqTimerFx } from '../../shared/lib';
 
 /**
@@ -40,7 +40,7 @@ export const newRequestIdFx = createEffect(() =>
 export const sendReportFx = createApiFx((input: ReportBody & { emails: string[]; requestId: string }) => {
   const problem = rangeProblem({ startDate: input.startDate.slice(0, 10), endDate: input.endDate.slice(0, 10) });
   if (problem) return Promise.reject(new Error(problem));
-  return http<EmailReportAnswer>('/api/v1/emailReport', { method: 'POST', json: input });
+  return call(reportsApi.emailReport, { body: input });
 });
 export const sentTimerFx = createSeqTimerFx(EMAIL_SENT_MS);
 

@@ -1,8 +1,8 @@
-import { TEMPORARY_TAG_NAME, type ReportTagAnswer } from '@fleet/shared';
+import { TEMPORARY_TAG_NAME, type ReportTagAnswer, reportsApi } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $devices, deviceListNeeded, type Device } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, failureMessage, fieldMessages, http } from '../../shared/api';
+import { call, createApiFx, failureMessage, fieldMessages } from '../../shared/api';
 import { clearAll, listCounts, matchesSearch, sameSerials, selectAll, toggleSerial } from './lib/tags-lib';
 
 /**
@@ -46,15 +46,15 @@ export const newTagConfirmed = createEvent();
 export const newTagCancelled = createEvent();
 export const noticeDismissed = createEvent();
 
-export const fetchTagsFx = createApiFx(() => http<ReportTag[]>('/api/v1/reportTag'));
+export const fetchTagsFx = createApiFx(() => call(reportsApi.reportTags));
 export const addTagFx = createApiFx((input: { name: string; deviceSerials: string[] }) =>
-  http<ReportTag>('/api/v1/addReportTag', { method: 'POST', json: input }),
+  call(reportsApi.addReportTag, { body: input }),
 );
 export const editTagFx = createApiFx(({ id, ...input }: { id: number; name: string; deviceSerials: string[] }) =>
-  http<ReportTag>(`/api/v1/editReportTag/${id}`, { method: 'POST', json: input }),
+  call(reportsApi.editReportTag, { params: { id }, body: input }),
 );
 export const removeTagFx = createApiFx(async (id: number) => {
-  await http(`/api/v1/removeReportTag/${id}`, { method: 'POST' });
+  await call(reportsApi.removeReportTag, { params: { id } });
   return id;
 });
 

@@ -1,6 +1,6 @@
-import { MESSAGES, resetPasswordProblem } from '@fleet/shared';
+import { MESSAGES, resetPasswordProblem, authApi } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { http } from '../../shared/api';
+import { call } from '../../shared/api';
 import { yieldToBrowser } from '../../shared/lib';
 
 // This module's units are built in a task of their own (yield-to-browser.ts says why).
@@ -24,7 +24,7 @@ export const resetSubmitted = createEvent();
 export const resetCleared = createEvent();
 
 export const resetPasswordFx = createEffect<{ token: string; password: string }, unknown, Error>((body) =>
-  http('/api/v1/resetPassword', { method: 'POST', json: body }),
+  call(authApi.resetPassword, { body }),
 );
 
 export const $resetToken = createStore<string | null>(null);

@@ -118,7 +118,7 @@ describe('service day model', () => {
     await allSettled(serviceDayOpened, { scope });
     await allSettled(publishClicked, { scope });
     expect(scope.getState($plan)?.status).toBe('published');
-    expect(scope.getState($message)?.text).toBe('Published: each crew is mailed its plan (1 mails).');
+    expect(scope.getState($message)?.text).toBe('Published: each crew is mailed its plan (1 mail).');
     const failing = fork({
       handlers: [
         [loadCrewsFx, async () => []],

@@ -1,4 +1,4 @@
-import type { Crew, CrewInput, ServicePlan, ServicePlanProgress } from '@fleet/shared';
+import { plural, type Crew, type CrewInput, type ServicePlan, type ServicePlanProgress } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { createApiFx, http, segment } from '../../shared/api';
 import { servicePlanProgressedReceived } from '../../shared/realtime';
@@ -110,7 +110,7 @@ sample({
   clock: publishFx.doneData,
   fn: (p) => ({
     kind: 'ok' as const,
-    text: `Published: each crew is mailed its plan (${p.crews.filter((c) => c.stops.length).length} mails).`,
+    text: `Published: each crew is mailed its plan (${plural(p.crews.filter((c) => c.stops.length).length, 'mail')}).`,
   }),
   target: $message,
 });

@@ -1,6 +1,6 @@
-import { MESSAGES, type LoginAnswer } from '@fleet/shared';
+import { MESSAGES, type LoginAnswer, authApi } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { http, HttpError, segment } from '../../shared/api';
+import { call, HttpError } from '../../shared/api';
 import { normalizeEmail, yieldToBrowser } from '../../shared/lib';
 
 // This module's units are built in a task of their own (yield-to-browser.ts says why).
@@ -27,11 +27,11 @@ export const emailPrefilled = createEvent<string>();
 export const signInReset = createEvent();
 
 export const loginFx = createEffect<{ email: string; password: string }, LoginAnswer, Error>(({ email, password }) =>
-  http<LoginAnswer>('/auth/token/login/', { method: 'POST', json: { email, password } }),
+  call(authApi.login, { body: { email, password } }),
 );
 /** GET /api/v1/checkUser/{email}: 404 when no account has this email. */
-export const checkUserFx = createEffect<string, UserKind, Error>((email) =>
-  http<UserKind>(`/api/v1/checkUser/${segment(email)}`),
+export const checkUserFx = createEffect<string, UserKind, Error>(
+  (email) => call(authApi.checkUser, { params: { email } }) as Promise<UserKind>,
 );
 /** The idle timer of the role lookup; resolves with the edit it was started for. */
 export const lookupIdleFx = createEffect<number, number>(

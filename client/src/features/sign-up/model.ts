@@ -1,6 +1,6 @@
-import { firstErrorMessage, MESSAGES } from '@fleet/shared';
+import { firstErrorMessage, MESSAGES, authApi } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { http, HttpError } from '../../shared/api';
+import { call, HttpError } from '../../shared/api';
 import { normalizeEmail } from '../../shared/lib';
 
 /**
@@ -65,9 +65,7 @@ export const notificationToggled = createEvent<NotificationChannel>();
 export const signUpSubmitted = createEvent();
 export const signUpReset = createEvent();
 
-export const signUpFx = createEffect<SignUpPayload, unknown, Error>((payload) =>
-  http('/auth/users/', { method: 'POST', json: payload }),
-);
+export const signUpFx = createEffect<SignUpPayload, unknown, Error>((payload) => call(authApi.signUp, { body: payload }));
 
 export const $signUpForm = createStore<SignUpForm>(EMPTY_SIGN_UP_FORM);
 export const $signUpResult = createStore<SignUpResult>({ status: 'idle' });

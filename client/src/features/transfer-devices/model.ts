@@ -1,10 +1,9 @@
-import { plural, pluralWord } from '@fleet/shared';
-import type { BrandAnswer } from '@fleet/shared';
+import { plural, pluralWord, brandsApi } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $brands, brandsRequested } from '../../entities/brand';
 import { $devices, deviceListNeeded, devicesRequested, type Device } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, http, serverReason } from '../../shared/api';
+import { call, createApiFx, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 
 /**
@@ -43,7 +42,7 @@ export function selectAll(selected: ReadonlySet<string>, rows: readonly { serial
 }
 
 export const assignDevicesFx = createApiFx(({ brandId, deviceSerials }: { brandId: number; deviceSerials: string[] }) =>
-  http<BrandAnswer>('/api/v1/assignBrandToDevice', { method: 'POST', json: { brandId, deviceSerials } }),
+  call(brandsApi.assignDevices, { body: { brandId, deviceSerials } }),
 );
 
 export const transferOpened = createEvent<number>();

@@ -1,4 +1,4 @@
-import { USER_MESSAGES, type ClientUser, type SignUpDecisionAnswer, type UserAccount } from '@fleet/shared';
+import { USER_MESSAGES, usersApi, type ClientUser, type UserAccount } from '@fleet/shared';
 import { createEvent, createStore, sample } from 'effector';
 import {
   clientUsersRequested,
@@ -8,7 +8,7 @@ import {
   type AccountView,
 } from '../../entities/user';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, failureMessage, http, segment } from '../../shared/api';
+import { call, createApiFx, failureMessage } from '../../shared/api';
 import { createResultPopup, type PopupResult } from '../../shared/lib';
 
 /**
@@ -30,10 +30,10 @@ export const rejectCancelled = createEvent();
 
 export const requestForm = createAccountForm({ switches: false });
 
-const decide = (call: 'activeUser' | 'rejectUser') => (email: string) =>
-  http<SignUpDecisionAnswer>(`/api/v1/${call}/${segment(email)}`, { method: 'POST' });
-export const activateFx = createApiFx(decide('activeUser'));
-export const rejectFx = createApiFx(decide('rejectUser'));
+const decide = (decision: typeof usersApi.activate | typeof usersApi.reject) => (email: string) =>
+  call(decision, { params: { email } });
+export const activateFx = createApiFx(decide(usersApi.activate));
+export const rejectFx = createApiFx(decide(usersApi.reject));
 
 export const $detailMode = createStore<DetailMode | null>(null);
 export const $rejectConfirmOpen = createStore(false);

@@ -1,9 +1,9 @@
-import { plural, pluralWord } from '@fleet/shared';
+import { plural, pluralWord, partnersApi } from '@fleet/shared';
 import type { PartnerUser } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $devices, $devicesStatus, deviceListNeeded } from '../../entities/device';
 import { $accessLevel } from '../../entities/session';
-import { createApiFx, failureMessage, fieldMessages, http, segment } from '../../shared/api';
+import { call, createApiFx, failureMessage, fieldMessages } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 import { partnerCompanies, pickerMatches, type PickerDevice } from './lib/partners';
 
@@ -25,12 +25,12 @@ export const removeRequested = createEvent<{ email: string; serial: string }>();
 export const removeCancelled = createEvent();
 export const removeConfirmed = createEvent();
 
-export const fetchUsersFx = createApiFx<void, PartnerUser[]>(() => http<PartnerUser[]>('/api/v1/allUser'));
+export const fetchUsersFx = createApiFx<void, PartnerUser[]>(() => call(partnersApi.allUser));
 export const addDevicesFx = createApiFx<{ email: string; serials: string[] }, PartnerUser>(({ email, serials }) =>
-  http<PartnerUser>(`/api/v1/addExclusiveDevices/${segment(email)}`, { method: 'POST', json: { deviceSerials: serials } }),
+  call(partnersApi.addExclusiveDevices, { params: { email }, body: { deviceSerials: serials } }),
 );
 export const removeDevicesFx = createApiFx<{ email: string; serial: string }, PartnerUser>(({ email, serial }) =>
-  http<PartnerUser>(`/api/v1/removeExclusiveDevices/${segment(email)}`, { method: 'POST', json: { deviceSerials: [serial] } }),
+  call(partnersApi.removeExclusiveDevices, { params: { email }, body: { deviceSerials: [serial] } }),
 );
 
 export const $isDistributor = $accessLevel.map((level) => level === 'distributor');

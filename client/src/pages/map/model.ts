@@ -13,6 +13,8 @@ import {
 } from '../../widgets/map';
 import { userManagementRequested, zoomInRequested, zoomOutRequested } from '../../widgets/profile-panel';
 import { deviceManagerRequested, panelShownChanged } from '../../widgets/selected-device';
+import { bellClicked } from '../../features/alerts-bell';
+import { incidentsOpened } from '../../widgets/incidents';
 
 /**
  * The map screen composes its widgets: none of them imports another, each says what it wants and this
@@ -30,6 +32,8 @@ sample({ clock: placingFinished, target: placingOnMapEnded });
 // The selected pin's card opens the device panel, and hides while the panel is open (both start closed).
 sample({ clock: deviceManagerRequested, target: panelOpened });
 sample({ clock: $panelSerial, fn: (serial) => serial !== null, target: panelShownChanged });
+// The bell opens the Incidents view (issue 43).
+sample({ clock: bellClicked, target: incidentsOpened });
 // The profile panel's zoom buttons zoom the map.
 sample({ clock: zoomInRequested, target: zoomInClicked });
 sample({ clock: zoomOutRequested, target: zoomOutClicked });

@@ -1,10 +1,10 @@
-import type { BatchAnswer } from '@fleet/shared';
+import { batchesApi, sitesApi } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { $countyNames } from '../../entities/county';
 import { $devices, $devicesStatus, deviceListNeeded } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { $live } from '../../features/live-devices';
-import { createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 import { $connected } from '../../shared/realtime';
 import { rowCache, statusReport, type BatchInfo, type Site } from './lib/status-report';
 
@@ -16,8 +16,8 @@ import { rowCache, statusReport, type BatchInfo, type Site } from './lib/status-
 export const statusPageMounted = createEvent();
 export const retryClicked = createEvent();
 
-export const fetchSitesFx = createApiFx(() => http<Site[]>('/api/v1/deviceGroup'));
-export const fetchBatchesFx = createApiFx(() => http<BatchAnswer[]>('/api/v1/batch'));
+export const fetchSitesFx = createApiFx(() => call(sitesApi.deviceGroups) as Promise<Site[]>);
+export const fetchBatchesFx = createApiFx(() => call(batchesApi.list));
 
 export const $sites = createStore<ReadonlyMap<number, Site>>(new Map())
   .on(fetchSitesFx.doneData, (_, list) => new Map(list.map((s) => [s.id, s])))

@@ -1,4 +1,4 @@
-import { nearestPlaceAnswer, type NearestPlace } from '@fleet/shared';
+import { nearestPlaceAnswer, type NearestPlace, placesApi } from '@fleet/shared';
 import { http, HttpError } from './http';
 
 /**
@@ -10,7 +10,7 @@ import { http, HttpError } from './http';
 export async function nearestPlace(point: { lat: number; lng: number }): Promise<NearestPlace | null> {
   const query = new URLSearchParams({ lat: point.lat.toFixed(6), lng: point.lng.toFixed(6) });
   try {
-    return nearestPlaceAnswer.parse(await http<unknown>(`/api/v1/nearestPlace?${query}`));
+    return nearestPlaceAnswer.parse(await http<unknown>(`${placesApi.nearestPlace.path}?${query}`));
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) return null;
     throw error;

@@ -1,5 +1,6 @@
+import { authApi } from '@fleet/shared';
 import { createStore, sample, createEvent } from 'effector';
-import { createApiFx, http, HttpError } from '../api';
+import { call, createApiFx, HttpError } from '../api';
 
 /** Runtime configuration the server hands the browser (never baked into the build). */
 /** mapStyleUrl: a MapLibre style for the offline map (MAP_STYLE_URL), null for its built-in basemap. */
@@ -11,7 +12,7 @@ export type ClientConfig = { googleMapsApiKey: string | null; mapStyleUrl: strin
  */
 export const fetchClientConfigFx = createApiFx<void, ClientConfig>(async () => {
   try {
-    const answer = await http<Partial<ClientConfig>>('/api/v1/clientConfig');
+    const answer = await call(authApi.clientConfig);
     const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
     return { googleMapsApiKey: text(answer?.googleMapsApiKey), mapStyleUrl: text(answer?.mapStyleUrl) };
   } catch (error) {

@@ -3,6 +3,7 @@ export {
   connectRequested,
   deviceChangedReceived,
   disconnectRequested,
+  incidentNotifiedReceived,
   overviewChangedReceived,
   smsLogAppendedReceived,
   sessionEndedReceived,
@@ -12,3 +13,4 @@ export {
   subscribeFx,
   unsubscribeFx,
 } from './model';
+export type { IncidentNotifiedPayload } from './model';

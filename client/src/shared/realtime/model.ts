@@ -22,6 +22,7 @@ export type FleetSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type DeviceChangedPayload = Parameters<ServerToClientEvents['device:changed']>[0];
 export type OverviewChangedPayload = Parameters<ServerToClientEvents['overview:changed']>[0];
 export type SmsLogAppendedPayload = Parameters<ServerToClientEvents['smsLog:appended']>[0];
+export type IncidentNotifiedPayload = Parameters<ServerToClientEvents['incident:notified']>[0];
 
 /** Reconnect backoff: 1 s doubling to 30 s, jittered, forever (the push server may start later). */
 export const RECONNECT = { delayMs: 1_000, delayMaxMs: 30_000, jitter: 0.5 } as const;
@@ -38,6 +39,8 @@ export const overviewChangedReceived = createEvent<OverviewChangedPayload>();
 export const smsLogAppendedReceived = createEvent<SmsLogAppendedPayload>();
 /** A published service plan of this user moved on (a maintenance record): the Service day view patches its plan. */
 export const servicePlanProgressedReceived = createEvent<ServicePlanProgress>();
+/** An incident reached this user in-app (raised, reopened, escalated): the bell counts it (issue 43). */
+export const incidentNotifiedReceived = createEvent<IncidentNotifiedPayload>();
 /**
  * The server ended this session ('session:ended' before it disconnects the socket, e.g. an account
  * deactivated for an overdue invoice), or refused a reconnect because the token no longer holds (403: the
@@ -60,6 +63,7 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   const smsLogAppended = scopeBind(smsLogAppendedReceived, { safe: true });
   const sessionEndedByServer = scopeBind(sessionEndedReceived, { safe: true });
   const servicePlanProgressed = scopeBind(servicePlanProgressedReceived, { safe: true });
+  const incidentNotified = scopeBind(incidentNotifiedReceived, { safe: true });
 
   const { io } = await import('socket.io-client');
   const socket: FleetSocket = io({
@@ -107,6 +111,7 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   socket.on('smsLog:appended', (payload) => smsLogAppended(payload));
   socket.on('session:ended', (payload) => sessionEndedByServer(payload));
   socket.on('servicePlan:progressed', (payload) => servicePlanProgressed(payload));
+  socket.on('incident:notified', (payload) => incidentNotified(payload));
   return socket;
 });
 

@@ -6,6 +6,7 @@ export {
   AlertIcon,
   ArrowLeftIcon,
   BatteryIcon,
+  BellIcon,
   ChevronIcon,
   InfoIcon,
   DualDeviceIcon,

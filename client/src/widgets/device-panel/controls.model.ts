@@ -1,12 +1,13 @@
+import { devicesApi } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample, scopeBind } from 'effector';
-import { deviceOfWriteAnswer, type DeviceWriteAnswer } from '../../entities/device';
+import { deviceOfWriteAnswer } from '../../entities/device';
 import { deviceConfigText, setDeviceConfig } from '../../features/device-config';
 import { pauseDevice, pauseText } from '../../features/pause-device';
 import { PUMP_FAILED, PUMP_SAVED, savePumpSettingFx } from '../../features/pump-setup';
 import { saveTimerFx, TIME_FAILED, TIME_SAVED } from '../../features/registration-setup';
 import { RENTAL_SAVED, saveRentalFx } from '../../features/rental-plan';
 import { resetRemaining, RESET_DONE } from '../../features/reset-remaining';
-import { createApiFx, http, HttpError } from '../../shared/api';
+import { call, createApiFx, HttpError } from '../../shared/api';
 import { $multiSelected, $panelSerial, fetchPanelDeviceFx, panelClosed, panelDeviceReplaced, type PanelDevice } from './model';
 import { yieldToBrowser } from '../../shared/lib';
 
@@ -57,9 +58,7 @@ export const deviceActionFx = createApiFx(async (action: DeviceAction): Promise<
     case 'resetMl':
       return resetRemaining(action.serial, action.pump);
     case 'cancel':
-      return deviceOfWriteAnswer(
-        await http<DeviceWriteAnswer>(`/api/v1/cancelPendingChange/${action.changeId}`, { method: 'POST' }),
-      );
+      return deviceOfWriteAnswer(await call(devicesApi.cancelPendingChange, { params: { id: action.changeId } }));
   }
 });
 

@@ -1,8 +1,9 @@
+import { devicesApi, telemetryApi } from '@fleet/shared';
 import type { DeviceAnswer, SimLogRow, Subscription } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample, type Event, type Store } from 'effector';
 import { $devices, deviceAnswered, deviceListNeeded, deviceOf, deviceSelected, type Device } from '../../entities/device';
 import { deviceDeleted, deviceSaved } from '../../features/device-form';
-import { createApiFx, http, HttpError, segment } from '../../shared/api';
+import { call, createApiFx, HttpError } from '../../shared/api';
 import { smsLogAppendedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import { $location, $pathname, $query, locationSynced, navigated, ROUTES } from '../../shared/routing';
 import type { PanelSection } from './lib/panel-lib';
@@ -52,8 +53,12 @@ export function valueAtLoad<T>(store: Store<T>): Event<T> {
 /** A write answered with the device (pause, config, reset, cancel): apply it at once, the push follows. */
 export const panelDeviceReplaced = createEvent<PanelDevice>();
 
-export const fetchPanelDeviceFx = createApiFx((serial: string) => http<PanelDevice>(`/api/v1/device/${segment(serial)}`));
-export const fetchSimLogFx = createApiFx((serial: string) => http<SimLogRow[]>(`/api/v1/simLog/${segment(serial)}?limit=50`));
+export const fetchPanelDeviceFx = createApiFx(
+  (serial: string) => call(devicesApi.get, { params: { serial } }) as Promise<PanelDevice>,
+);
+export const fetchSimLogFx = createApiFx(
+  (serial: string) => call(telemetryApi.simLog, { params: { serial }, query: { limit: 50 } }) as Promise<SimLogRow[]>,
+);
 
 type Watch = { serial: string | null; sim: boolean };
 /** Moves the panel's subscriptions from what it watched to what it watches now. */

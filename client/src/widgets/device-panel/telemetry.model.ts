@@ -1,3 +1,4 @@
+import { telemetryApi } from '@fleet/shared';
 import type {
   BatteryLogPoint,
   FilterDateType,
@@ -7,7 +8,7 @@ import type {
   PumpLogAnswer,
 } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
-import { createApiFx, http, segment } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 import { deviceChangedReceived } from '../../shared/realtime';
 import { siteMonth, siteToday } from './lib/panel-lib';
 import { $panelDevice, $panelSerial, $section, panelClosed, panelDeviceSelected, panelOpened, valueAtLoad } from './model';
@@ -41,30 +42,32 @@ $analyticsQuery
   .on(analyticsReset, (query) => ({ ...analyticsDefaults(), pump: query.pump }))
   .reset(panelOpened, panelClosed);
 
-export const fetchPumpLogFx = createApiFx(({ serial, query }: { serial: string; query: AnalyticsQuery }) =>
-  http<PumpLogAnswer>('/api/v1/getPumpLog', {
-    method: 'POST',
-    json: {
-      filterDateType: query.dateType,
-      pumpNumber: query.pump,
-      todayDate: query.date,
-      endDate: query.date,
-      filterDeviceType: query.area,
-      serial,
-    },
-  }),
+export const fetchPumpLogFx = createApiFx(
+  ({ serial, query }: { serial: string; query: AnalyticsQuery }) =>
+    call(telemetryApi.getPumpLog, {
+      body: {
+        filterDateType: query.dateType,
+        pumpNumber: query.pump,
+        todayDate: query.date,
+        endDate: query.date,
+        filterDeviceType: query.area,
+        serial,
+      },
+    }) as Promise<PumpLogAnswer>,
 );
-export const fetchBatteryFx = createApiFx((serial: string) =>
-  http<BatteryLogPoint[]>('/api/v1/batteryLog', {
-    method: 'POST',
-    json: { filterDateType: 'YEARLY', pumpNumber: 1, filterDeviceType: 'SINGLE', serial },
-  }),
+export const fetchBatteryFx = createApiFx(
+  (serial: string) =>
+    call(telemetryApi.batteryLog, {
+      body: { filterDateType: 'YEARLY', pumpNumber: 1, filterDeviceType: 'SINGLE', serial },
+    }) as Promise<BatteryLogPoint[]>,
 );
-export const fetchMonthUsageFx = createApiFx(({ serial, month }: { serial: string; month: string }) =>
-  http<MonthDataUsageAnswer>(`/api/v1/monthDataUsage/${segment(serial)}/${month}`),
+export const fetchMonthUsageFx = createApiFx(
+  ({ serial, month }: { serial: string; month: string }) =>
+    call(telemetryApi.monthDataUsage, { params: { serial, date: month } }) as Promise<MonthDataUsageAnswer>,
 );
-export const fetchDayUsageFx = createApiFx(({ serial, date }: { serial: string; date: string }) =>
-  http<HourUsage[]>(`/api/v1/dataUsage/${segment(serial)}/${date}`),
+export const fetchDayUsageFx = createApiFx(
+  ({ serial, date }: { serial: string; date: string }) =>
+    call(telemetryApi.dataUsage, { params: { serial, date } }) as Promise<HourUsage[]>,
 );
 
 export const usageMonthChanged = createEvent<string>();

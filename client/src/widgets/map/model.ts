@@ -1,6 +1,6 @@
-import { MAP_DEFAULTS } from '@fleet/shared';
+import { MAP_DEFAULTS, placesApi, sitesApi } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { createApiFx, http } from '../../shared/api';
+import { call, createApiFx } from '../../shared/api';
 import { $devicePins, $selectedSerial, devicePinClicked, deviceSelected } from '../../entities/device';
 import { $visibleDevices } from '../../features/active-pin-filter';
 import { minPopulationAt } from './lib/place-names';
@@ -170,8 +170,8 @@ sample({
  * (spec section 2: labels from zoom 10). Read once when the labels first show, again when the pins'
  * sites change (a device added on a new site).
  */
-export const fetchSiteNamesFx = createApiFx(() =>
-  http<{ id: number; name: string | null; address: string | null }[]>('/api/v1/deviceGroup'),
+export const fetchSiteNamesFx = createApiFx(
+  () => call(sitesApi.deviceGroups) as Promise<{ id: number; name: string | null; address: string | null }[]>,
 );
 export const $siteNames = createStore<Record<number, string>>({});
 $siteNames.on(fetchSiteNamesFx.doneData, (_, sites) =>
@@ -221,10 +221,7 @@ export const fetchPlaceNamesFx = createApiFx(
     east: number;
     north: number;
     minPopulation: number;
-  }) =>
-    http<{ places: PlaceName[] }>(
-      `/api/v1/placeNames?west=${west}&south=${south}&east=${east}&north=${north}&minPopulation=${minPopulation}&limit=150`,
-    ),
+  }) => call(placesApi.placeNames, { query: { west, south, east, north, minPopulation, limit: 150 } }),
 );
 const $placeQuery = createStore<string>('');
 export const $placeNames = createStore<PlaceName[]>([]);

@@ -1,7 +1,8 @@
+import { billingApi } from '@fleet/shared';
 import type { Bill, CreateBillInput, UnsubscribedDevice, UnsubscriptionListAnswer } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import { $accessLevel, sessionEnded } from '../../entities/session';
-import { createApiFx, failureMessage, http } from '../../shared/api';
+import { call, createApiFx, failureMessage } from '../../shared/api';
 import {
   activeSubscriptions,
   CHECKOUT_PLANS,
@@ -40,18 +41,15 @@ export const markPaidClicked = createEvent<string>();
 
 const newCheckoutId = () => `web-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
-export const fetchBillsFx = createApiFx<void, Bill[]>(() => http<Bill[]>('/api/v1/get_all_bill'));
+export const fetchBillsFx = createApiFx<void, Bill[]>(() => call(billingApi.getAllBill));
 export const fetchUnsubscribedFx = createApiFx<void, UnsubscriptionListAnswer>(() =>
-  http<UnsubscriptionListAnswer>('/api/v1/get_unsubscription_list', {
-    method: 'POST',
-    json: { product_name_list: CHECKOUT_PLANS.map((p) => p.path) },
+  call(billingApi.getUnsubscriptionList, {
+    body: { product_name_list: CHECKOUT_PLANS.map((p) => p.path) },
   }),
 );
-export const createBillFx = createApiFx<CreateBillInput, Bill>((body) =>
-  http<Bill>('/api/v1/create_bill', { method: 'POST', json: body }),
-);
+export const createBillFx = createApiFx<CreateBillInput, Bill>((body) => call(billingApi.createBill, { body }));
 export const markPaidFx = createApiFx<string, { bill: Bill; reactivated: boolean }>((billUid) =>
-  http('/api/v1/mark_bill_paid', { method: 'POST', json: { bill_uid: billUid } }),
+  call(billingApi.markBillPaid, { body: { bill_uid: billUid } }),
 );
 
 /** Issues the summary's bills one after the other; stops at the first refusal (the retry re-sends all: bill_uids repeat). */

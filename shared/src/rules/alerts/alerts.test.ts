@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALERT_DEFAULTS, severityOf, worstSeverity } from './settings.ts';
-import { deviceFindings, offlineSince, subscriptionFinding, warningFindings } from './conditions.ts';
-import { stepAlert, type AlertTrack } from './hysteresis.ts';
+import { batteryFinding, deviceFindings, offlineSince, subscriptionFinding, warningFindings } from './conditions.ts';
+import { batteryForecast, type DailyMinimum } from '../service-day/battery-forecast.ts';
+import { reopenNoticeDue, stepAlert, type AlertTrack } from './hysteresis.ts';
 import { causeOf, incidentKey, placeAlert } from './grouping.ts';
 import { deliveriesFor, nextDigestAt, quietUntil, ruleMatches, type IncidentFacts, type NotificationRule } from './matching.ts';
 import { escalationsDue, nextEscalationAt, type EscalationPolicy } from './escalation.ts';
@@ -94,6 +95,54 @@ describe('conditions, each with its reason', () => {
   });
 });
 
+describe('the battery forecast condition (issue 48 forecast, 72 h)', () => {
+  /** Daily minimums (site-local days) falling `perDay` points a day, ending yesterday at `last`. */
+  const falling = (last: number, perDay: number, days = 10): DailyMinimum[] =>
+    Array.from({ length: days }, (_, i) => ({
+      date: new Date(Date.parse('2026-11-22T12:00:00Z') - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+      percent: last + (days - 1 - i) * perDay,
+    }));
+  const now = new Date('2026-11-23T12:00:00Z');
+  const device = (battery: ReturnType<typeof batteryForecast>, warningLists: string[] = []) => ({
+    warningLists,
+    isOnline: true,
+    lastSeenAt: now,
+    poweroffTime: '30',
+    wakeup1Time: '5',
+    timeZone: 'America/Chicago',
+    battery,
+  });
+
+  it('raises when the daily-minimum trend crosses the low line within 72 hours, in words with the site zone', () => {
+    // 62 % yesterday, falling 5 points a day: below 50 % in about 1.4 days.
+    const forecast = batteryForecast(falling(62, 5), now, 'America/Chicago');
+    expect(forecast.kind).toBe('falling');
+    const f = deviceFindings(device(forecast), now, ALERT_DEFAULTS).find((x) => x.condition === 'BATTERY_FORECAST');
+    expect(f?.reason).toMatch(
+      /^Battery forecast to go below 50 % in \d+ h \(Nov 2\d, \d\d:\d\d CST\), its daily low falling 5\.0 points a day$/,
+    );
+    expect(severityOf('BATTERY_FORECAST')).toBe('warning');
+  });
+
+  it('nothing beyond the window, for a flat trend, too few days, or a battery already reported low', () => {
+    // Falling 1 point a day from 70 %: low in about 19 days, far beyond 72 h.
+    expect(batteryFinding(device(batteryForecast(falling(70, 1), now, 'America/Chicago')), now, 72)).toBeNull();
+    // ...but within a 30-day window it is one.
+    expect(batteryFinding(device(batteryForecast(falling(70, 1), now, 'America/Chicago')), now, 30 * 24)?.reason).toMatch(
+      /in \d+ days/,
+    );
+    expect(batteryFinding(device(batteryForecast(falling(80, 0), now, 'America/Chicago')), now, 72)).toBeNull();
+    expect(batteryFinding(device(batteryForecast(falling(55, 5, 2), now, 'America/Chicago')), now, 72)).toBeNull();
+    const low = batteryForecast(falling(52, 5), now, 'America/Chicago');
+    expect(batteryFinding(device(low), now, 72)).not.toBeNull();
+    expect(batteryFinding(device(low, ['BATTERY']), now, 72)).toBeNull();
+    // Not evaluated this pass (the check-in path): no finding, the alert is left as it is by the engine.
+    expect(deviceFindings({ ...device(low), battery: undefined }, now, ALERT_DEFAULTS).map((x) => x.condition)).not.toContain(
+      'BATTERY_FORECAST',
+    );
+  });
+});
+
 describe('hysteresis', () => {
   const s = ALERT_DEFAULTS;
   it('clears only after the condition has been gone for the hold time (15 min)', () => {
@@ -131,6 +180,20 @@ describe('hysteresis', () => {
     expect(stepAlert(cleared, true, c.now(), s).step).toBe('reopen');
     c.advance(2);
     expect(stepAlert(cleared, true, c.now(), s).step).toBe('raise');
+  });
+});
+
+describe('flap damping of notices', () => {
+  it('the first reopening tells a recipient again once the last notice is a grouping window old; later ones are silent', () => {
+    const c = clock();
+    const told = c.now();
+    c.advance(59);
+    expect(reopenNoticeDue(1, told, c.now(), ALERT_DEFAULTS)).toBe(false);
+    c.advance(1);
+    expect(reopenNoticeDue(1, told, c.now(), ALERT_DEFAULTS)).toBe(true);
+    expect(reopenNoticeDue(1, null, c.now(), ALERT_DEFAULTS)).toBe(true);
+    c.advance(600);
+    expect(reopenNoticeDue(2, told, c.now(), ALERT_DEFAULTS)).toBe(false);
   });
 });
 

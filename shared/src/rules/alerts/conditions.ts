@@ -1,9 +1,10 @@
-import type { WarningCode } from '../../constants.ts';
+import { LOW_BATTERY_PERCENT, type WarningCode } from '../../constants.ts';
 import { warningText } from '../warnings.ts';
 import { forecastText, type Forecast } from '../forecast.ts';
 import { daysPastDue } from '../billing.ts';
 import { MISSED_CHECKINS_FOR_OFFLINE, offlineAfterMinutes } from '../device.ts';
-import { CONDITION_TEXT, isWarningCondition, type AlertCondition, type AlertSettings } from './settings.ts';
+import type { BatteryForecast } from '../service-day/battery-forecast.ts';
+import { ALERT_DEFAULTS, CONDITION_TEXT, isWarningCondition, type AlertCondition, type AlertSettings } from './settings.ts';
 
 /** A condition present now, with its reason in words (what the incident, the mail and the SMS say). */
 export type ConditionFinding = { condition: AlertCondition; reason: string };
@@ -43,6 +44,18 @@ const hhmm = (at: Date, timeZone: string | null) =>
     timeZoneName: 'short',
   }).format(at);
 
+/** A day and time in the site's zone, the zone named ('Dec 1, 06:00 CST'). */
+const dayTime = (at: Date, timeZone: string | null) =>
+  new Intl.DateTimeFormat('en-US', {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+    timeZone: timeZone ?? 'UTC',
+    timeZoneName: 'short',
+  }).format(at);
+
 /** What the conditions of one device are read from (its row and what the minute job computed). */
 export type DeviceConditionInput = {
   warningLists: readonly string[];
@@ -54,6 +67,8 @@ export type DeviceConditionInput = {
   timeZone: string | null;
   /** Each pump's forecast (absent: not evaluated, e.g. on the check-in path). */
   forecasts?: { pump: 1 | 2; forecast: Forecast }[];
+  /** Its battery's forecast (the daily-minimum trend; absent: not evaluated this pass). */
+  battery?: BatteryForecast;
   /** Batches feeding its pumps. */
   batches?: { batchNo: string; expireDate: string; isRecalled: boolean }[];
 };
@@ -70,7 +85,7 @@ export function warningFindings(warningLists: readonly string[]): ConditionFindi
 export function deviceFindings(
   d: DeviceConditionInput,
   now: Date,
-  settings: Pick<AlertSettings, 'runDryHours' | 'batchExpiringDays'>,
+  settings: Pick<AlertSettings, 'runDryHours' | 'batchExpiringDays'> & Partial<Pick<AlertSettings, 'batteryLowHours'>>,
 ): ConditionFinding[] {
   const out = warningFindings(d.warningLists);
   const since = d.isOnline ? null : offlineSince(d, now);
@@ -90,6 +105,8 @@ export function deviceFindings(
       reason: `${pump === 1 ? 'Left' : 'Right'} pump forecast to run dry in ${forecastText(forecast)}`,
     });
   }
+  const battery = batteryFinding(d, now, settings.batteryLowHours ?? ALERT_DEFAULTS.batteryLowHours);
+  if (battery) out.push(battery);
   const today = new Date(now.toISOString().slice(0, 10) + 'T00:00:00Z').getTime();
   for (const b of d.batches ?? []) {
     if (b.isRecalled) continue; // BATCH_RECALLED, a warning code
@@ -102,6 +119,27 @@ export function deviceFindings(
   }
   // One finding per condition: two pumps running dry are one alert, the reasons joined.
   return mergeFindings(out);
+}
+
+/**
+ * BATTERY_FORECAST: the battery's daily-minimum trend (shared/src/rules/service-day/battery-forecast.ts)
+ * crosses the low line (LOW_BATTERY_PERCENT) within `withinHours`. Nothing while the device reports BATTERY
+ * already (the low battery is its own alert), nor for a flat or rising trend or too few days.
+ */
+export function batteryFinding(
+  d: Pick<DeviceConditionInput, 'battery' | 'warningLists' | 'timeZone'>,
+  now: Date,
+  withinHours: number,
+): ConditionFinding | null {
+  const f = d.battery;
+  if (!f || f.kind !== 'falling' || d.warningLists.includes('BATTERY')) return null;
+  const hours = (f.lowAt.getTime() - now.getTime()) / 3_600_000;
+  if (hours > withinHours) return null;
+  const when = hours < 1 ? 'now' : hours < 48 ? `in ${Math.round(hours)} h` : `in ${Math.round(hours / 24)} days`;
+  return {
+    condition: 'BATTERY_FORECAST',
+    reason: `Battery forecast to go below ${LOW_BATTERY_PERCENT} % ${when} (${dayTime(f.lowAt, d.timeZone)}), its daily low falling ${Math.abs(f.slopePerDay).toFixed(1)} points a day`,
+  };
 }
 
 /** One finding per condition, the reasons of several joined with '; '. */

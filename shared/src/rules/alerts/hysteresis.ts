@@ -42,3 +42,20 @@ export function stepAlert(
   const reopen = track.clearedAt !== null && now.getTime() - track.clearedAt.getTime() <= settings.groupWindowMinutes * MINUTE;
   return { track: { state: 'active', absentSince: null, clearedAt: null }, step: reopen ? 'reopen' : 'raise' };
 }
+
+/**
+ * Flap damping of notices. A reopening happens only within the grouping window after the incident resolved
+ * itself, so an incident that reopens again and again is one problem flapping. Its first reopening tells a
+ * recipient on a channel again ("it is back") when their last notice of it (first or reopen) is at least a
+ * grouping window old; later reopenings are silent (the timeline and the incident list still show each
+ * one). Once it stays resolved beyond the window, a return is a new incident with a first notice.
+ */
+export function reopenNoticeDue(
+  reopenNumber: number,
+  lastNoticeAt: Date | null | undefined,
+  now: Date,
+  s: Pick<AlertSettings, 'groupWindowMinutes'>,
+): boolean {
+  if (reopenNumber > 1) return false;
+  return !lastNoticeAt || now.getTime() - lastNoticeAt.getTime() >= s.groupWindowMinutes * 60_000;
+}

@@ -15,7 +15,7 @@ export type AlertSettings = {
   groupWindowMinutes: number;
   /** PUMP_RUN_DRY: a pump forecast to run dry within this many hours. */
   runDryHours: number;
-  /** Reserved for the battery forecast (issue 48): not evaluated yet. */
+  /** BATTERY_FORECAST: a battery whose daily-minimum trend (issue 48's forecast) crosses the low line within this many hours. */
   batteryLowHours: number;
   /** BATCH_EXPIRING: a batch in use expiring within this many days. */
   batchExpiringDays: number;
@@ -37,9 +37,16 @@ export const ALERT_DEFAULTS: AlertSettings = {
 
 /**
  * Conditions a rule may choose: the spec's warning codes as the check-in computes them, and the
- * conditions the minute job evaluates. BATTERY_FORECAST waits for the battery forecast (issue 48).
+ * conditions the minute job evaluates (BATTERY_FORECAST: the service day's battery forecast, issue 48).
  */
-export const ALERT_CONDITIONS = [...WARNING_CODES, 'OFFLINE', 'PUMP_RUN_DRY', 'BATCH_EXPIRING', 'SUBSCRIPTION_OVERDUE'] as const;
+export const ALERT_CONDITIONS = [
+  ...WARNING_CODES,
+  'OFFLINE',
+  'PUMP_RUN_DRY',
+  'BATTERY_FORECAST',
+  'BATCH_EXPIRING',
+  'SUBSCRIPTION_OVERDUE',
+] as const;
 export type AlertCondition = (typeof ALERT_CONDITIONS)[number];
 
 export const isAlertCondition = (c: string): c is AlertCondition => (ALERT_CONDITIONS as readonly string[]).includes(c);
@@ -82,6 +89,7 @@ export const worstSeverity = (list: readonly Severity[]): Severity =>
 export const CONDITION_TEXT: Record<Exclude<AlertCondition, WarningCode>, string> = {
   OFFLINE: 'Offline',
   PUMP_RUN_DRY: 'Pump runs dry soon',
+  BATTERY_FORECAST: 'Battery forecast to go low',
   BATCH_EXPIRING: 'Batch expiring soon',
   SUBSCRIPTION_OVERDUE: 'Subscription overdue',
 };

@@ -42,7 +42,7 @@ const due = (d: DueDevice, date = '2026-11-29') => reasonsBefore(deviceReasons(d
 describe('dueCutoff', () => {
   it('is the start of the day after the plan date plus the margin, in the site zone', () => {
     expect(new Date(dueCutoff('2026-11-29', TZ)).toISOString()).toBe('2026-12-01T06:00:00.000Z');
-    expect(new Date(dueCutoff('2026-11-29', TZ, TOP_UP_DAYS)).toISOString()).toBe('2026-12-03T06:00:00.000Z');
+    expect(new Date(dueCutoff('2026-11-29', TZ, TOP_UP_DAYS)).toISOString()).toBe('2026-12-04T06:00:00.000Z');
   });
 });
 
@@ -54,7 +54,16 @@ describe('due work with reasons in words', () => {
     expect(r[0]!.at).toBe(NOW + 48 * HOUR);
   });
 
-  it('a pump that lasts past the cutoff is not due, but is a top-up within 3 days', () => {
+  it('with a reserve, a pump is due when its forecast falls to the reserve', () => {
+    // 720 ml at 10 ml/h lasts past the cutoff (72 h), but falls to 250 ml after 47 h: Mon 11:00.
+    const d = (reserveMl?: number) => device({ pumps: [pump({ remainingMl: 720, ...(reserveMl ? { reserveMl } : {}) })] });
+    expect(due(d())).toEqual([]);
+    const r = due(d(250));
+    expect(r.map((x) => [x.code, x.text])).toEqual([['pump_runs_dry', 'Left sunscreen pump falls below 250 ml Mon 11:00']]);
+    expect(r[0]!.at).toBe(NOW + 47 * HOUR);
+  });
+
+  it('a pump that lasts past the cutoff is not due, but is a top-up within 4 days', () => {
     const d = device({ pumps: [pump({ remainingMl: 1000 })] }); // 100 h: Wed 16:00
     expect(due(d)).toEqual([]);
     expect(reasonsBefore(deviceReasons(d, NOW), dueCutoff('2026-11-29', TZ, TOP_UP_DAYS)).map((x) => x.code)).toEqual([

@@ -21,7 +21,7 @@ import { BATTERY_EMPTY_PERCENT, type BatteryForecast } from './battery-forecast.
  * A device at a site that is visited anyway is topped up when it would be due within TOP_UP_DAYS.
  */
 export const DUE_MARGIN_DAYS = 1;
-export const TOP_UP_DAYS = 3;
+export const TOP_UP_DAYS = 4;
 /** How far ahead pumps are drained hour by hour: beyond the top-up window nothing changes the plan. */
 const LOOKAHEAD_DAYS = 14;
 /** A pump not otherwise due is refilled when at least this share of its reservoir is missing at the ETA. */
@@ -37,6 +37,12 @@ export type DuePump = {
   /** Millilitres an hour by hour-of-week slot (forecastRates), null without enough history. */
   rate: readonly number[] | null;
   batch: { batchNo: string; expireDate: string; recalled: boolean } | null;
+  /**
+   * A reserve the operator refills before, ml (default 0: the pump is due when it runs dry). With a reserve
+   * the pump is due when the forecast takes it down to the reserve (a safety stock against a busier day
+   * than the forecast's).
+   */
+  reserveMl?: number;
 };
 
 export type DueDevice = {
@@ -109,11 +115,14 @@ export function deviceReasons(d: DueDevice, now: Date | number): DueReason[] {
   for (const p of d.pumps) {
     if (p.remainingMl <= 0) out.push({ code: 'pump_empty', text: `${pumpName(p)} is empty`, at: nowMs, pump: p.pump });
     else if (p.rate) {
-      const { emptyAt } = drain(p.remainingMl, p.rate, nowMs, until);
+      const reserve = Math.max(0, p.reserveMl ?? 0);
+      const { emptyAt } = drain(p.remainingMl - reserve, p.rate, nowMs, until);
       if (emptyAt !== null)
         out.push({
           code: 'pump_runs_dry',
-          text: `${pumpName(p)} runs dry ${whenText(emptyAt, d.timeZone)}`,
+          text: reserve
+            ? `${pumpName(p)} falls below ${reserve} ml ${whenText(emptyAt, d.timeZone)}`
+            : `${pumpName(p)} runs dry ${whenText(emptyAt, d.timeZone)}`,
           at: emptyAt,
           pump: p.pump,
         });

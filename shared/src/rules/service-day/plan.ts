@@ -3,6 +3,7 @@ import { roundVolume } from '../volume.ts';
 import { pickBatches, type Shortage, type StockBatch } from './batch-choice.ts';
 import {
   deviceReasons,
+  DUE_MARGIN_DAYS,
   dueCutoff,
   needsBattery,
   reasonsBefore,
@@ -41,6 +42,10 @@ export type PlanInput = {
   devices: readonly DueDevice[];
   stock: readonly StockBatch[];
   travel: TravelTimeSource;
+  /** Days after the plan's date that due work is planned for (default DUE_MARGIN_DAYS, the portal's). */
+  marginDays?: number;
+  /** A device at a visited site is topped up when due within this many days (default TOP_UP_DAYS). */
+  topUpDays?: number;
 };
 
 export type PlannedDevice = {
@@ -125,8 +130,11 @@ export async function planServiceDay(input: PlanInput): Promise<PlanBody> {
     const site = siteById.get(d.siteId);
     if (!site) continue;
     const all = deviceReasons(d, nowMs);
-    const due = reasonsBefore(all, dueCutoff(date, site.timeZone));
-    const soon = reasonsBefore(all, dueCutoff(date, site.timeZone, TOP_UP_DAYS));
+    const due = reasonsBefore(all, dueCutoff(date, site.timeZone, input.marginDays ?? DUE_MARGIN_DAYS));
+    const soon = reasonsBefore(
+      all,
+      dueCutoff(date, site.timeZone, Math.max(input.topUpDays ?? TOP_UP_DAYS, input.marginDays ?? 0)),
+    );
     if (!soon.length) continue;
     const w = work.get(site.id) ?? { site, due: [], topUp: [] };
     if (due.length) w.due.push({ d, reasons: due });

@@ -3,9 +3,11 @@ import { useEffect } from 'react';
 import { $pinsStatus, pinsRequested } from '../../../entities/device';
 import { $canOpenUserManagement } from '../../../entities/session';
 import { ActivePinPanel } from '../../../features/active-pin-filter';
+import { AlertsBell } from '../../../features/alerts-bell';
 import { $deviceFormAsk, DEVICE_FORM_TITLE, loadDeviceFormPart } from '../../../features/device-form';
 import { Spinner } from '../../../shared/ui';
 import { DevicePanel, panelRouteRead } from '../../../widgets/device-panel';
+import { IncidentsDialog } from '../../../widgets/incidents';
 import { FleetMap } from '../../../widgets/map';
 import { ProfilePanel } from '../../../widgets/profile-panel';
 import { SelectedDeviceCard } from '../../../widgets/selected-device';
@@ -26,8 +28,14 @@ export function MapPart() {
   return <FleetMap />;
 }
 
+/** Under the clock: the bell (issue 43: every signed-in role hears of its incidents there), then Active Pin. */
 export function TopRightPart() {
-  return <ActivePinPanel />;
+  return (
+    <>
+      <AlertsBell />
+      <ActivePinPanel />
+    </>
+  );
 }
 
 const loadUserManagement = () => import('./user-management-part');
@@ -65,6 +73,7 @@ export function PanelsPart() {
         <MapDashboard />
       </div>
       <DevicePanel />
+      <IncidentsDialog />
       {/* Each with its models, loaded when first asked for (issue 16). */}
       {userManagementAsks > 0 ? (
         <LazyDialogPart

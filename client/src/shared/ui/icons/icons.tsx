@@ -62,6 +62,13 @@ export const AlertIcon = (props: IconProps) => (
   </Svg>
 );
 
+export const BellIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+    <path d="M10.3 21a1.9 1.9 0 0 0 3.4 0" />
+  </Svg>
+);
+
 export const LogoutIcon = (props: IconProps) => (
   <Svg {...props}>
     <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3" />

@@ -1,5 +1,6 @@
 import { useUnit } from 'effector-react';
 import { AccountSettings } from '../../../features/account-settings';
+import { NotificationRules } from '../../../features/notification-rules';
 import { SignOutButton } from '../../../features/sign-out';
 import { $detailMode, DecisionPopup, RequestDetail } from '../../../features/user-approval';
 import { Dialog } from '../../../shared/ui';
@@ -43,6 +44,7 @@ export function UserManagementDialog() {
     return (
       <Dialog open={open} onClose={close} title="Account Settings" width={720} closeOnBackdrop>
         <AccountSettings onBack={() => close()} signOut={<SignOutButton label="Logout Account" />} />
+        <NotificationRules />
       </Dialog>
     );
   }
@@ -89,6 +91,7 @@ export function UserManagementDialog() {
                   Account Settings
                 </h3>
                 <AccountSettings onBack={() => select('sign-up-requests')} signOut={<SignOutButton label="Logout Account" />} />
+                <NotificationRules />
               </section>
             )}
           </div>

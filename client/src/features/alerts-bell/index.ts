@@ -1,0 +1,2 @@
+export { bellClicked } from './model';
+export { AlertsBell } from './ui/alerts-bell';

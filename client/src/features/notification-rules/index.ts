@@ -1,0 +1,1 @@
+export { NotificationRules } from './ui/notification-rules';

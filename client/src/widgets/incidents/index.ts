@@ -1,0 +1,2 @@
+export { incidentsOpened } from './model';
+export { IncidentsDialog } from './ui/incidents-dialog';

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { deviceAnswerSchema, deviceListItemSchema } from '../schemas/device-answer.schema.ts';
+import {
+  deviceConfigSchema,
+  deviceFormSchema,
+  pauseSchema,
+  pumpSettingSchema,
+  registrationSetupSchema,
+  rentalSchema,
+  resetMlSchema,
+} from '../schemas/device.schema.ts';
+import { devicePinsSchema, PIN_BITS } from '../schemas/device-pin.schema.ts';
+import { endpoint } from './endpoint.ts';
+
+const tag = 'Devices';
+const notFound = { 404: { description: 'Unknown serial, or outside the caller scope' } } as const;
+const device = { description: 'The device', schema: deviceAnswerSchema };
+// Permission before validation: a caller who may not make the change hears 403 (wrong role) or 404
+// (a device outside its scope) whatever the body holds, never a 400 about a body it may not send.
+const distributor = { roles: ['distributor'] } as const;
+const operator = { roles: ['distributor', 'market-partner'] } as const;
+
+/** The device calls of spec section 7 (paths exact, 'avaliableDevice' included: existing clients call it). */
+export const devicesApi = {
+  list: endpoint({
+    method: 'get',
+    path: '/api/v1/device',
+    tag,
+    summary: 'Placed devices in the caller scope, with every section 3 field',
+    description:
+      'Optional ?serials=A,B,C (at most 500): only those devices, same answer shape and order (what the push pollers read for watched cards; not in the spec).',
+    responses: { 200: { description: 'The devices', schema: z.array(deviceListItemSchema) } },
+  }),
+  pins: endpoint({
+    method: 'get',
+    path: '/api/v1/devicePins',
+    tag,
+    summary: 'Compact pin feed for the map: the placed devices of /device (same scope), one tuple each',
+    description:
+      `Each pin is [serial, lat, lng, bits, label, number, group, brand]; bits: ${Object.entries(PIN_BITS)
+        .map(([flag, bit]) => `${bit} ${flag}`)
+        .join(', ')}. Ordered by device id. About 60 bytes a ` +
+      'device before compression; live changes come over the push topics (device:changed). Not in the spec: an addition for the map.',
+    responses: { 200: { description: 'Array of pin tuples', schema: devicePinsSchema } },
+  }),
+  get: endpoint({
+    method: 'get',
+    path: '/api/v1/device/:serial',
+    tag,
+    summary: 'One device (polled every 20 s by cards, 10 s by the panel)',
+    responses: { 200: device, ...notFound },
+  }),
+  registered: endpoint({
+    method: 'get',
+    path: '/api/v1/deviceRegistered',
+    tag,
+    summary: 'Registered (placed) devices: serial, label, brand, location_id',
+  }),
+  available: endpoint({
+    method: 'get',
+    path: '/api/v1/avaliableDevice',
+    tag,
+    summary: 'Serials provisioned but not placed (distributors)',
+    description: 'The path keeps the historical spelling that existing clients call.',
+  }),
+  add: endpoint({
+    method: 'post',
+    path: '/api/v1/addDevice',
+    tag,
+    ...distributor,
+    summary: 'Place an available serial on a site (distributors)',
+    body: deviceFormSchema,
+    responses: { 201: { description: 'The placed device', schema: deviceAnswerSchema } },
+  }),
+  edit: endpoint({
+    method: 'put',
+    path: '/api/v1/editDevice/:serial',
+    tag,
+    ...distributor,
+    summary: 'Edit a placed device; pump types cannot change (distributors)',
+    body: deviceFormSchema,
+    responses: { 200: device, ...notFound },
+  }),
+  remove: endpoint({
+    method: 'post',
+    path: '/api/v1/deleteDevice/:serial',
+    tag,
+    ...distributor,
+    summary: 'Take a device off its site; its serial becomes available again (distributors)',
+    responses: { 200: { description: "{ detail: 'Device has been deleted' }" }, ...notFound },
+  }),
+  setConfig: endpoint({
+    method: 'post',
+    path: '/api/v1/set_device_config/:serial',
+    tag,
+    ...operator,
+    summary: 'Set one of active, is_enabled_maintenance, is_enabled_vandalism (pending until the device wakes)',
+    body: deviceConfigSchema,
+    responses: {
+      200: {
+        description: 'Saved; pending_flags show what waits for the device',
+        schema: z.object({ detail: z.string(), device: deviceAnswerSchema }),
+      },
+      ...notFound,
+    },
+  }),
+  setPause: endpoint({
+    method: 'post',
+    path: '/api/v1/setPauseDevice/:serial',
+    tag,
+    ...operator,
+    summary: 'Pause or resume a device',
+    body: pauseSchema,
+    responses: { 200: device, ...notFound },
+  }),
+  pumpSetting: endpoint({
+    method: 'get',
+    path: '/api/v1/pumpSetting/:serial',
+    tag,
+    summary: 'Pump setting (steps fixed at 300/s and 30/ml; ml_per_shot from pump mode 1-8)',
+    responses: { 200: { description: 'The setting' }, ...notFound },
+  }),
+  editPumpSetting: endpoint({
+    method: 'put',
+    path: '/api/v1/editPumpSetting/:serial',
+    tag,
+    ...operator,
+    summary: 'Change pump modes or vandalism limits',
+    body: pumpSettingSchema,
+    responses: { 200: { description: 'The new setting' }, ...notFound },
+  }),
+  registrationSetup: endpoint({
+    method: 'post',
+    path: '/api/v1/deviceRegistrationSetup/:serial',
+    tag,
+    ...operator,
+    summary: 'Power-off and wake-up timers in minutes (clamped to 1-600)',
+    body: registrationSetupSchema,
+    responses: { 200: { description: 'The timers saved' }, ...notFound },
+  }),
+  resetMl: endpoint({
+    method: 'post',
+    path: '/api/v1/resetMl/:serial',
+    tag,
+    ...operator,
+    summary: "Reset a pump's remaining volume to its full reservoir after a refill",
+    body: resetMlSchema,
+    responses: { 200: device, ...notFound },
+  }),
+  cancelPendingChange: endpoint({
+    method: 'post',
+    path: '/api/v1/cancelPendingChange/:id',
+    tag,
+    ...operator,
+    summary: 'Withdraw a pending change before the device takes it; the previous setting is restored',
+    responses: {
+      200: { description: 'Cancelled; the device answer', schema: z.object({ detail: z.string(), device: deviceAnswerSchema }) },
+      400: { description: 'No longer pending' },
+      ...notFound,
+    },
+  }),
+  rental: endpoint({
+    method: 'get',
+    path: '/api/v1/rentalV2/:serial',
+    tag,
+    summary: 'Rental plan and daily timer of a device, with its day count',
+    responses: { 200: { description: 'The plan (nulls when none)' }, ...notFound },
+  }),
+  setRental: endpoint({
+    method: 'post',
+    path: '/api/v1/rentalV2',
+    tag,
+    ...operator,
+    summary: 'Set one rental plan on several devices (all or nothing)',
+    body: rentalSchema,
+    responses: { 200: { description: "{ detail: 'New plan has been successfully set', rentals }" } },
+  }),
+};

@@ -1,0 +1,45 @@
+import { overviewQuerySchema, timezoneUpdateSchema } from '../schemas/device.schema.ts';
+import { endpoint } from './endpoint.ts';
+
+const tag = 'Sites and counties';
+
+/** Sites (device groups), counties and the fleet overview of spec section 7. */
+export const sitesApi = {
+  deviceGroups: endpoint({
+    method: 'get',
+    path: '/api/v1/deviceGroup',
+    tag,
+    summary: 'Sites in scope with their devices, brands, batches and online/offline/warning/total counts',
+  }),
+  counties: endpoint({
+    method: 'get',
+    path: '/api/v1/location',
+    tag,
+    summary: 'Counties with their GeoJSON outline (first feature property name_2) and centroid POINT(lng lat)',
+  }),
+  updateTimezone: endpoint({
+    method: 'post',
+    path: '/api/v1/update_timezone_device_location_group',
+    tag,
+    // Clients cannot configure machines (spec section 6): refused before the body is read.
+    roles: ['distributor', 'market-partner'],
+    summary:
+      "Confirm a site's IANA time zone: the server derives it from the site's coordinates and refuses another (distributors, and market partners on their own sites)",
+    body: timezoneUpdateSchema,
+    responses: {
+      200: { description: 'Saved: the zone of the coordinates' },
+      400: {
+        description: "`{ timezone_id: [...] }`: not the zone of the site's coordinates (the message names it), or not a zone",
+      },
+      403: { description: 'Clients cannot configure machines' },
+      404: { description: 'Unknown site or outside the caller scope' },
+    },
+  }),
+  overview: endpoint({
+    method: 'get',
+    path: '/api/v1/overview',
+    tag: 'Overview',
+    summary: 'Fleet counts and usage totals (fl.oz.) in the caller scope, overall or for one county',
+    query: overviewQuerySchema,
+  }),
+};

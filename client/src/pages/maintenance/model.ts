@@ -407,6 +407,38 @@ sample({
 });
 sample({ clock: savedDevicesFx.doneData, filter: Boolean, fn: () => 'ready' as const, target: $status });
 
+// A start without signal (the browser offline) draws at once: the list and the day's plan kept on the phone
+// are read as the credential is tried, beside the network's reads, and shown while those have not answered (the network's
+// answer replaces them; a refused credential still empties the page). Before, they were read only after
+// the network failed (tests/bench/field-app.bench.ts, PERFORMANCE.md "Field app").
+export const readKeptFx = createEffect(async () => {
+  // Only when the browser knows it has no network: online, the kept list must not stand in for the server's.
+  if (navigator.onLine) return { devices: null, plans: null };
+  const [devices, plans] = await Promise.all([
+    outbox.savedDevices(),
+    outbox.saved<{ date: string; plans: ServicePlan[] }>('plans'),
+  ]);
+  return { devices, plans: plans && plans.value.date === phoneDay() ? { at: plans.at, plans: plans.value.plans } : null };
+});
+sample({ clock: tokenTried, target: readKeptFx });
+const keptWhileLoading = sample({
+  clock: readKeptFx.doneData,
+  source: { status: $status, trying: $trying },
+  filter: ({ status, trying }, kept) => status === 'loading' && trying !== null && kept.devices !== null,
+  fn: ({ trying }, kept) => ({ token: trying!, at: kept.devices!.at, list: kept.devices!.list }),
+});
+sample({ clock: keptWhileLoading, fn: ({ list }) => list, target: $devices });
+sample({ clock: keptWhileLoading, fn: ({ at }) => at, target: $savedAt });
+sample({ clock: keptWhileLoading, fn: ({ token }) => token, target: $credential });
+const keptPlans = sample({
+  clock: readKeptFx.doneData,
+  source: { loaded: $plansLoaded, pending: loadPlansFx.pending },
+  filter: ({ loaded, pending }, kept) => !loaded && pending && kept.plans !== null,
+  fn: (_, kept) => kept.plans!,
+});
+sample({ clock: keptPlans, fn: ({ plans }) => plans, target: $plans });
+sample({ clock: keptPlans, fn: ({ at }) => at, target: $plansKeptAt });
+
 // The field app: its service worker registers when the page opens; a waiting version reloads only on the
 // technician's Reload, and never while a record form is open (the button waits too: maintenance-page.tsx).
 sample({ clock: pageMounted, target: pwaStarted });

@@ -6,7 +6,7 @@
  *   npm run bench                 # full: the 10,000-device scale seed (PostgreSQL at 127.0.0.1:5432 when it
  *                                 # answers, else PGlite), 10 s per REST call, every section (about 20-30 min)
  *   npm run bench -- --smoke      # CI: 300 devices on PGlite, 2 s per call, short sections (under 2 min)
- *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service, season, alerts
+ *   npm run bench -- --only rest,client   # sections: rest, ingest, push, report, client, service, season, alerts, field
  *   npm run bench -- --pglite     # force the embedded database
  *   npm run bench -- --lighthouse-runs 5   # Lighthouse runs a page (3 in the full run, 1 in the smoke)
  *
@@ -36,7 +36,10 @@
  *           the mail outbox row under check-ins at 200/s (the smoke 5 s, the full run 30 s; p50/p99 beside the
  *           5 s target), and first notices plus reopens per real incident, recipient and channel over a
  *           simulated day with carrier outages and flapping units (the smoke 6 h; target <= 1.2).
- * Build the client first (npm run build, or CLIENT_DIST=<dir>): the client section needs it.
+ *   field   tests/bench/field-app.bench.ts: the field app's start to the crew's plan of the day on screen under
+ *           Lighthouse's mobile throttling (Slow 4G, 4x CPU), a phone that never opened it, then the same
+ *           phone without any network: the median of 5 runs (3 in the smoke). Target offline < 2 s.
+ * Build the client first (npm run build, or CLIENT_DIST=<dir>): the client and field sections need it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,7 +64,7 @@ const opt = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const smoke = has('smoke');
-const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service,season,alerts').split(','));
+const only = new Set((opt('only') ?? 'rest,ingest,push,report,client,service,season,alerts,field').split(','));
 const pglite = smoke || has('pglite') || !(await postgresAvailable());
 const fleet = smoke ? { devices: 300, sites: 30, days: 7 } : { devices: 10_000, sites: 1_000, days: 365 };
 const seconds = smoke ? 2 : 10;
@@ -559,6 +562,23 @@ if (only.has('alerts')) {
       note: `${day[3]} real incidents (outages, flapping units), ${day[5]} incidents; per offline spell ${day[2]}`,
     });
   if (!inApp || !day) failures.push('alerts: no figures (see the log)');
+}
+
+if (only.has('field')) {
+  console.log('\nfield app start (tests/bench/field-app.bench.ts)');
+  const runs = smoke ? 3 : 5;
+  const out = await runScript('tests/bench/field-app.bench.ts', ['--runs', String(runs)], 15 * 60_000);
+  const start = find(out, /RESULT field_cold_ms=(\d+) field_offline_ms=(\d+) runs=(\d+)/);
+  if (start) {
+    add({
+      section: 'field',
+      what: `app start to the day's plan, offline (median of ${start[2]})`,
+      figure: `${fmt(Number(start[1]))} ms`,
+      baseline: `network cold ${fmt(Number(start[0]))} ms; target offline < 2,000 ms`,
+      note: 'Slow 4G + 4x CPU',
+    });
+    if (Number(start[1]) >= 2000) failures.push(`field: offline start ${start[1]} ms, over the 2 s target`);
+  } else failures.push('field: no figures (see the log)');
 }
 
 console.log(`\n| section | measure | figure | baseline (same run) |\n|---|---|---|---|`);

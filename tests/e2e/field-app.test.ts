@@ -14,7 +14,7 @@ import { inArray } from 'drizzle-orm';
 import type { BatchAnswer, MaintenanceDevice, MaintenanceRecord, ServicePlan } from '@fleet/shared';
 import { devices } from '../../server/src/db/schema.ts';
 import { ARTIFACTS, CHROMIUM, PASSWORD, screenshot, seriousAxe, TABLET, TEST_BROWSER_ARGS } from './browser.ts';
-import { writeQrVideo } from './fake-camera.ts';
+import { writeLabelVideo } from './fake-camera.ts';
 import { startPortal, type Portal } from './server.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -194,11 +194,14 @@ describe('the field app: installable, offline shell', () => {
     await screenshot(page, 'field-app-unknown-390');
   });
 
-  it("Scan: a label's QR code shown to Chromium's fake camera opens that device", async () => {
+  it("Scan: a printed label shown to Chromium's fake camera opens that device", async () => {
     const page = await openApp();
     const serial = (await page.getByTestId('maintenance-device').nth(1).getAttribute('data-serial'))!;
     const video = path.join(profile, 'label.y4m');
-    writeQrVideo(video, `${portal.baseURL}/maintenance?device=${serial}`);
+    // The label as printed: the portal's label PDF for that device (its code holds PUBLIC_URL/maintenance?device=).
+    const pdf = await page.request.get(`/api/v1/deviceLabels?serials=${serial}`, { headers: maintenance() });
+    expect(pdf.headers()['content-type']).toMatch(/^application\/pdf/);
+    writeLabelVideo(await pdf.body(), video);
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -258,12 +261,41 @@ describe('the field app: installable, offline shell', () => {
     await screenshot(page, 'field-app-refill-820');
     await page.setViewportSize(PHONE);
     await choice.getByRole('button', { name: `Use batch ${expected}` }).click(); // tap 2
+    // A photo from a 12-megapixel camera (4000 x 3000, made in the page) is resized on the phone to 1600 px
+    // and at most 1 MB.
+    const big = await page.evaluate(async () => {
+      const tile = Object.assign(document.createElement('canvas'), { width: 400, height: 300 });
+      const t = tile.getContext('2d')!;
+      const img = t.createImageData(400, 300);
+      for (let i = 0; i < img.data.length; i++) img.data[i] = i % 4 === 3 ? 255 : Math.floor(Math.random() * 256);
+      t.putImageData(img, 0, 0);
+      const canvas = Object.assign(document.createElement('canvas'), { width: 4000, height: 3000 });
+      canvas.getContext('2d')!.drawImage(tile, 0, 0, 4000, 3000);
+      const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', 0.95));
+      const url = await new Promise<string>((resolve) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(String(reader.result));
+        reader.readAsDataURL(blob);
+      });
+      return url.slice(url.indexOf(',') + 1);
+    });
+    const original = Buffer.from(big, 'base64');
+    expect(original.length).toBeGreaterThan(1024 * 1024);
+    await screen.locator('input[type="file"]').setInputFiles({ name: 'pump.jpg', mimeType: 'image/jpeg', buffer: original });
+    await expect
+      .poll(() => screen.getByTestId('photo-size').textContent(), { timeout: 20_000 })
+      .toMatch(/^Photo 1600 x 1200, \d+ kB/);
     await screen.getByRole('button', { name: 'Save' }).click(); // tap 3
     await screen.waitFor({ state: 'hidden' });
     await expect.poll(() => page.getByTestId('waiting-count').textContent(), { timeout: 15_000 }).toBe('Every record is sent.');
     const [last] = await apiGet<MaintenanceRecord[]>(page, `/api/v1/maintenanceRecords?serial=${device!.serial}&limit=1`);
     expect(last!.refills).toEqual([expect.objectContaining({ pump: 1, batch_no: expected, recalled: false })]);
     expect(last!.actions).toContain('refilled');
+    const photo = await page.request.get(last!.photo_url!, { headers: maintenance() });
+    expect(photo.headers()['content-type']).toBe('image/jpeg');
+    const jpeg = await photo.body();
+    expect(jpeg.length).toBeLessThanOrEqual(1024 * 1024);
+    expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
   });
 
   it("the crew's plan of the day: stops in order with Navigate, pick list, devices' levels; the crew remembered; kept for a start without signal", async () => {

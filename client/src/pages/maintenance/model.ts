@@ -216,15 +216,21 @@ export const $crewPlan = combine($plans, $crew, (plans, crew): CrewPlanAnswer | 
   crew ? (plans.flatMap((p) => p.crews).find((c) => String(c.crew.id) === crew.id) ?? null) : null,
 );
 
-const $loadedToken = $credential.updates.filterMap((t) => t ?? undefined);
+/**
+ * The credential the reads go with: the one being tried, then the one accepted. The day's plan and the
+ * batches are read beside the device list (not after it), so a start without signal shows the kept plan as
+ * soon as the credential is taken (the plan's start time: tests/bench/field-app.bench.ts).
+ */
+const $token = combine($credential, $trying, (accepted, tried) => accepted ?? tried);
+const tokenTried = $trying.updates.filterMap((t) => t ?? undefined);
 sample({
-  clock: [$loadedToken, refreshClicked],
-  source: $credential,
+  clock: [tokenTried, refreshClicked],
+  source: $token,
   filter: Boolean,
   fn: (token) => ({ token, date: phoneDay() }),
   target: loadPlansFx,
 });
-sample({ clock: [$loadedToken, refreshClicked], source: $credential, filter: Boolean, target: loadBatchesFx });
+sample({ clock: [tokenTried, refreshClicked], source: $token, filter: Boolean, target: loadBatchesFx });
 $plans.on(loadPlansFx.doneData, (_, { plans }) => plans).reset(credentialForgotten);
 $plansKeptAt.on(loadPlansFx.doneData, (_, { keptAt }) => keptAt).reset(credentialForgotten);
 $plansLoaded.on(loadPlansFx.finally, () => true).reset(credentialForgotten);
@@ -234,7 +240,7 @@ $plansError
 $batches.on(loadBatchesFx.doneData, (_, list) => list).reset(credentialForgotten);
 sample({
   clock: loadPlansFx.doneData,
-  source: $credential,
+  source: $token,
   filter: Boolean,
   fn: (token, { plans }) => ({
     token,
@@ -400,6 +406,38 @@ sample({
   target: $credential,
 });
 sample({ clock: savedDevicesFx.doneData, filter: Boolean, fn: () => 'ready' as const, target: $status });
+
+// A start without signal (the browser offline) draws at once: the list and the day's plan kept on the phone
+// are read as the credential is tried, beside the network's reads, and shown while those have not answered (the network's
+// answer replaces them; a refused credential still empties the page). Before, they were read only after
+// the network failed (tests/bench/field-app.bench.ts, PERFORMANCE.md "Field app").
+export const readKeptFx = createEffect(async () => {
+  // Only when the browser knows it has no network: online, the kept list must not stand in for the server's.
+  if (navigator.onLine) return { devices: null, plans: null };
+  const [devices, plans] = await Promise.all([
+    outbox.savedDevices(),
+    outbox.saved<{ date: string; plans: ServicePlan[] }>('plans'),
+  ]);
+  return { devices, plans: plans && plans.value.date === phoneDay() ? { at: plans.at, plans: plans.value.plans } : null };
+});
+sample({ clock: tokenTried, target: readKeptFx });
+const keptWhileLoading = sample({
+  clock: readKeptFx.doneData,
+  source: { status: $status, trying: $trying },
+  filter: ({ status, trying }, kept) => status === 'loading' && trying !== null && kept.devices !== null,
+  fn: ({ trying }, kept) => ({ token: trying!, at: kept.devices!.at, list: kept.devices!.list }),
+});
+sample({ clock: keptWhileLoading, fn: ({ list }) => list, target: $devices });
+sample({ clock: keptWhileLoading, fn: ({ at }) => at, target: $savedAt });
+sample({ clock: keptWhileLoading, fn: ({ token }) => token, target: $credential });
+const keptPlans = sample({
+  clock: readKeptFx.doneData,
+  source: { loaded: $plansLoaded, pending: loadPlansFx.pending },
+  filter: ({ loaded, pending }, kept) => !loaded && pending && kept.plans !== null,
+  fn: (_, kept) => kept.plans!,
+});
+sample({ clock: keptPlans, fn: ({ plans }) => plans, target: $plans });
+sample({ clock: keptPlans, fn: ({ at }) => at, target: $plansKeptAt });
 
 // The field app: its service worker registers when the page opens; a waiting version reloads only on the
 // technician's Reload, and never while a record form is open (the button waits too: maintenance-page.tsx).

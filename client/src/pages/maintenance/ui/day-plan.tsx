@@ -84,7 +84,7 @@ export function DayPlan({ plan }: { plan: CrewPlanAnswer }) {
       <p className={pageText.meta}>
         {t.stops} {t.stops === 1 ? 'stop' : 'stops'}, {t.devices} {t.devices === 1 ? 'device' : 'devices'}, {t.km} km; out{' '}
         {siteTime(t.start, zone)}, back {siteTime(t.returnAt, zone)}.
-        {keptAt ? ` No signal: the plan as this phone kept it (${siteTime(keptAt, 'UTC')}).` : ''}
+        {keptAt ? ` No signal: the plan as this phone kept it (${siteTime(keptAt, zone)}).` : ''}
       </p>
       <PickList plan={plan} />
       <ol className={styles.list} aria-label="Stops in order">
@@ -193,6 +193,7 @@ function PickList({ plan }: { plan: CrewPlanAnswer }) {
           {s.text}
         </p>
       ))}
+      {p.warningsToFix.length ? <p className={styles.legend}>Warnings to fix</p> : null}
       {p.warningsToFix.length ? (
         <ul className={styles.fixList} aria-label="Warnings to fix">
           {p.warningsToFix.map((w) => (

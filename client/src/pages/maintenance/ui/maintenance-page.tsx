@@ -297,7 +297,7 @@ function UpdateBanner() {
  * reason, until the technician has read it (never dropped silently).
  */
 function Outbox() {
-  const [waiting, refused, savedAt, dismiss] = useUnit([$waiting, $refused, $savedAt, refusedDismissed]);
+  const [waiting, refused, savedAt, devices, dismiss] = useUnit([$waiting, $refused, $savedAt, $devices, refusedDismissed]);
   return (
     <section aria-label="Records on this phone" className={styles.outbox}>
       <p role="status" data-testid="waiting-count" className={waiting ? styles.waiting : styles.allSent}>
@@ -306,7 +306,9 @@ function Outbox() {
           : `${waiting} ${waiting === 1 ? 'record waits' : 'records wait'} to be sent: they go when the signal returns.`}
       </p>
       {savedAt ? (
-        <p className={pageText.meta}>No signal: the list as this phone last had it ({siteTime(savedAt, 'UTC')}).</p>
+        <p className={pageText.meta}>
+          No signal: the list as this phone last had it ({siteTime(savedAt, pageZone(devices.map((d) => d.site.timezone_id)))}).
+        </p>
       ) : null}
       {refused.length ? (
         <ul className={styles.refused} aria-label="Records the server refused">

@@ -150,7 +150,14 @@ export default tseslint.config(
   {
     files: ['scripts/**/*.{js,mjs}', 'tests/scripts/**/*.mjs', '*.config.js'],
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        AbortSignal: 'readonly',
+      },
     },
   },
   {

@@ -26,8 +26,19 @@ const token = await login();
 const first = Date.now();
 console.log(`logged in ${((first - started) / 1000).toFixed(0)} s after start`);
 for (let k = 0; ; k++) {
-  const res = await fetch(`${base}/api/v1/overview`, { headers: { authorization: `Token ${token}` } });
-  const o = await res.json();
+  // A reading that hangs (it once did for minutes on a loaded host) is skipped after 30 s, not waited on.
+  let o;
+  try {
+    const res = await fetch(`${base}/api/v1/overview`, {
+      headers: { authorization: `Token ${token}` },
+      signal: AbortSignal.timeout(30_000),
+    });
+    o = await res.json();
+  } catch (err) {
+    console.log(`${new Date().toISOString()} no reading: ${err.message}`);
+    await new Promise((r) => setTimeout(r, every));
+    continue;
+  }
   const min = ((Date.now() - first) / 60_000).toFixed(1);
   console.log(
     `${new Date().toISOString()} +${min} min  warnings ${o.warning_devices}  offline ${o.offline_devices}  online ${o.online_devices}`,

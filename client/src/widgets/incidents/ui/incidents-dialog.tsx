@@ -83,6 +83,7 @@ function IncidentList() {
       <div className={styles.filters}>
         <Segmented
           label="State"
+          className={styles.stateFilter}
           options={STATE_OPTIONS}
           value={filter.state ?? 'all'}
           onChange={(v) => onState(v === 'all' ? null : v)}

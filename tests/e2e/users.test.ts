@@ -284,7 +284,7 @@ describe('on a phone', () => {
     await dialog.getByTestId('account-settings').waitFor();
     expect(await menu.getByRole('button', { name: 'Account Settings', exact: true }).getAttribute('aria-current')).toBe('page');
     expect(await overflow()).toEqual({ page: 0, dialog: 0 });
-    const field = await dialog.getByLabel('Email', { exact: true }).boundingBox();
+    const field = await dialog.getByRole('textbox', { name: 'Email', exact: true }).boundingBox();
     expect(field!.x).toBeGreaterThan(frame.x);
     expect(field!.x + field!.width).toBeLessThan(frame.x + frame.width);
     await animationsSettled(page);
@@ -301,7 +301,7 @@ describe('account settings', () => {
     const settings = dialog.getByTestId('account-settings');
     await settings.waitFor();
     expect(await dialog.getByLabel('User Type', { exact: true }).inputValue()).toBe('Distributor');
-    expect(await dialog.getByLabel('Email', { exact: true }).inputValue()).toBe('distributor@demo.test');
+    expect(await dialog.getByRole('textbox', { name: 'Email', exact: true }).inputValue()).toBe('distributor@demo.test');
     for (const name of ['Edit Account', 'Logout Account', 'Back'])
       await settings.getByRole('button', { name, exact: true }).waitFor();
     const weekly = settings.getByRole('button', { name: 'Weekly Report' });

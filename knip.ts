@@ -63,7 +63,7 @@ const config: KnipConfig = {
   workspaces: {
     '.': workspace(
       ['scripts/*.mjs'],
-      ['tests/**/*.test.ts', 'tests/bench/*.ts', 'tests/perf/*.ts', 'tests/load/*.ts'],
+      ['tests/**/*.test.ts', 'tests/bench/*.ts', 'tests/perf/*.ts', 'tests/load/*.ts', 'tests/scripts/*.ts'],
       ['scripts/**/*.mjs', '*.{js,ts}'],
       ['tests/**/*.ts'],
     ),

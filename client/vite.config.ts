@@ -14,23 +14,71 @@ const API_TARGET = 'http://localhost:8080';
  */
 const SHARED_SOURCE = /[\\/]shared[\\/]src[\\/]/;
 
-/** The page's entry (index.html's module and main.tsx): left out of the startup group, so it stays the entry chunk. */
-const ENTRY = /[\\/]client[\\/](index\.html|src[\\/]main\.tsx)$/;
+/** The pages' entries (each HTML's module): left out of the startup groups, so each stays its entry chunk. */
+const ENTRY = /[\\/]client[\\/](index\.html|maintenance\.html|src[\\/]main\.tsx|src[\\/]maintenance-main\.tsx)$/;
+/**
+ * The field app's page and its entry module: what they load at start is its own startup chunk (the page
+ * itself imports Vite's modulepreload polyfill, which would otherwise go to the portal's startup chunk and
+ * take that chunk with it).
+ */
+const FIELD_ENTRIES = [
+  fileURLToPath(new URL('./maintenance.html', import.meta.url)),
+  fileURLToPath(new URL('./src/maintenance-main.tsx', import.meta.url)),
+];
 
 /** The field app's path: the service worker's scope and the manifest's start (the spec's /maintenance). */
 const FIELD_APP = '/maintenance';
 
 /**
- * index.html is every route's page (the map, /status, /maintenance-result...): the manifest link
+ * index.html is the portal's page (the map, /status, /maintenance-result...): the manifest link
  * vite-plugin-pwa writes into it would offer to install the portal's map as the field app. It is taken
- * out here; the /maintenance page adds it when it opens (pages/maintenance/pwa.ts).
+ * out of index.html here and kept in maintenance.html, the field app's own page (pages/maintenance/pwa.ts
+ * adds it where it is missing: the dev server's /maintenance).
  */
 const manifestOnlyForTheFieldApp = (): Plugin => ({
   name: 'fleet:manifest-only-for-the-field-app',
   apply: 'build',
   enforce: 'post',
-  transformIndexHtml: { order: 'post', handler: (html) => html.replace(/<link rel="manifest"[^>]*>/, '') },
+  transformIndexHtml: {
+    order: 'post',
+    handler: (html, ctx) => (ctx.path.endsWith('maintenance.html') ? html : html.replace(/<link rel="manifest"[^>]*>/, '')),
+  },
 });
+
+/** The dev server answers /maintenance with the field app's page, as the portal's server does (static-client.ts). */
+const fieldAppPageInDev = (): Plugin => ({
+  name: 'fleet:field-app-page-in-dev',
+  apply: 'serve',
+  configureServer(server) {
+    server.middlewares.use((req, _res, next) => {
+      if (req.url && /^\/maintenance\/?(\?.*)?$/.test(req.url))
+        req.url = req.url.replace(/^\/maintenance\/?/, '/maintenance.html');
+      next();
+    });
+  },
+});
+
+/**
+ * The modules the field app's entry imports statically (its start), found by walking the module graph from
+ * it: they go into a startup chunk of the field app's own, which the portal loads too (React, Effector, the
+ * ui kit), so that the portal's startup chunk holds only what the field app does not load (issue 44: the
+ * portal's startup code took about 1.9 s of the field app's offline start on a throttled phone). Walked once
+ * per build process (the graph does not change within a build).
+ */
+type ModuleGraph = { getModuleInfo: (id: string) => { importedIds: readonly string[] } | null };
+let fieldStart: Set<string> | null = null;
+const fieldStartOf = (graph: ModuleGraph): Set<string> => {
+  if (fieldStart) return fieldStart;
+  fieldStart = new Set<string>();
+  const todo = [...FIELD_ENTRIES];
+  while (todo.length) {
+    const next = todo.pop()!;
+    if (fieldStart.has(next)) continue;
+    fieldStart.add(next);
+    todo.push(...(graph.getModuleInfo(next)?.importedIds ?? []));
+  }
+  return fieldStart;
+};
 
 /**
  * The field app (issue 44): vite-plugin-pwa's Workbox service worker, scoped to /maintenance, registered by
@@ -68,9 +116,9 @@ const fieldAppPwa = () =>
       ],
     },
     workbox: {
-      globPatterns: ['index.html', 'assets/*.{js,css,woff2}', 'maintenance-icons/*.png'],
+      globPatterns: ['maintenance.html', 'assets/*.{js,css,woff2}', 'maintenance-icons/*.png'],
       globIgnores: ['**/*maplibre*', '**/*offline-map*', '**/*apexcharts*', '**/*basemap*', '**/*.br', '**/*.gz'],
-      navigateFallback: '/index.html',
+      navigateFallback: '/maintenance.html',
       navigateFallbackAllowlist: [/^\/maintenance\/?(\?.*)?$/],
       cleanupOutdatedCaches: true,
       // The new version waits for the technician's Reload (never mid-form): no skipWaiting here.
@@ -81,7 +129,7 @@ const fieldAppPwa = () =>
 export default defineConfig({
   // basemap: the offline map's basemap GeoJSON, made at build time (vite-basemap.ts).
   // precompress: .br and .gz beside each built text file, served as they are (server/src/lib/static-client.ts).
-  plugins: [react(), basemap(), precompress(), fieldAppPwa(), manifestOnlyForTheFieldApp()],
+  plugins: [react(), basemap(), precompress(), fieldAppPwa(), manifestOnlyForTheFieldApp(), fieldAppPageInDev()],
   resolve: {
     alias: [
       // MapLibre's CSP build: the same library, with its worker as a file of its own (offline-map.tsx).
@@ -98,6 +146,8 @@ export default defineConfig({
     // MapLibre is one ~1 MB chunk by itself, loaded only after sign-in with the offline map.
     chunkSizeWarningLimit: 1100,
     rolldownOptions: {
+      // Two pages: the portal (index.html) and the technician's field app (maintenance.html, app/field-app.tsx).
+      input: { index: fileURLToPath(new URL('./index.html', import.meta.url)), maintenance: FIELD_ENTRIES[0]! },
       output: {
         // Every module the page loads at start in one chunk beside the entry ('$initial': statically
         // imported from it). Some client models start with a top-level await (shared/lib/yield-to-browser.ts),
@@ -105,8 +155,17 @@ export default defineConfig({
         // into it: the page asked for 16 scripts at start instead of 7, which Lighthouse's simulated mobile
         // network turned into about 150 ms more to the first paint. Now it asks for three (entry, runtime,
         // startup): the same 103 kB gzipped (tests/perf/login-bundle.ts).
+        // The field app's start is a group of its own, taken first (fieldStartOf above): its page loads entry,
+        // runtime and field-start; the portal's page loads those and startup (four scripts).
         codeSplitting: {
-          groups: [{ name: 'startup', tags: ['$initial'], test: (id) => !ENTRY.test(id) }],
+          groups: [
+            {
+              name: (id, ctx) => (!ENTRY.test(id) && fieldStartOf(ctx).has(id) ? 'field-start' : null),
+              tags: ['$initial'],
+              priority: 2,
+            },
+            { name: 'startup', tags: ['$initial'], test: (id) => !ENTRY.test(id), priority: 1 },
+          ],
         },
       },
       treeshake: {

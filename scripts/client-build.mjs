@@ -13,6 +13,7 @@ export const HASH_FILE = '.build-hash';
 export const CLIENT_BUILD_INPUTS = [
   'client/src',
   'client/index.html',
+  'client/maintenance.html',
   'client/public',
   'client/vite.config.ts',
   'client/vite-precompress.ts',

@@ -5,7 +5,7 @@ import { authApi, realClock, type Clock } from '@fleet/shared';
 import { authDocs, authLimits, authRepository, authRoutes, authService, quota, requireAuth } from './auth/index.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
-import { devicesRoutes } from './devices/index.ts';
+import { devicesRoutes, selectionsRoutes } from './devices/index.ts';
 import { batchesRoutes } from './batches/index.ts';
 import { sitesRoutes } from './sites/index.ts';
 import { overviewRoutes } from './overview/index.ts';
@@ -45,6 +45,7 @@ import { sessionHub, type SessionHub } from './realtime/index.ts';
 import { deviceAccessHub, type DeviceAccessHub, partnersRoutes } from './partners/index.ts';
 import { maintenanceRoutes, maintenanceServiceOf } from './maintenance/index.ts';
 import { labelsRoutes } from './labels/index.ts';
+import { rollupsRoutes } from './rollups/index.ts';
 import { alertsFeatureOf, type AlertsOptions } from './alerts/index.ts';
 
 export type AppDeps = {
@@ -76,6 +77,11 @@ export type AppDeps = {
   deviceAccess?: DeviceAccessHub;
   /** Tells the pollers which devices a portal write changed; by default one for this process (its pollers listen to `app.nudges.source`; with Redis, every process's). */
   nudges?: PollNudger;
+  /**
+   * Devices whose pins may have changed (portal writes and check-ins), for the pin deltas of the push
+   * server (realtime/pin-deltas.ts, issue 46); by default one for this process, across processes through Redis.
+   */
+  pinChanges?: PollNudger;
   /** Fleet aggregates cached per scope (lib/aggregate-cache.ts); by default one for this process, emptied across processes through Redis. */
   aggregates?: AggregateCache;
   /** Pushes service plan progress to owners' sockets; by default one for this process (attached like sessions). */
@@ -87,6 +93,7 @@ export type AppDeps = {
 /** Feature routers mounted under /api/v1, each with its OpenAPI declarations. */
 const features: ((ctx: AppContext) => Routes)[] = [
   devicesRoutes,
+  selectionsRoutes,
   sitesRoutes,
   overviewRoutes,
   placesRoutes,
@@ -101,6 +108,7 @@ const features: ((ctx: AppContext) => Routes)[] = [
   maintenanceRoutes,
   serviceDayRoutes,
   labelsRoutes,
+  rollupsRoutes,
 ];
 
 /** Builds the HTTP app from its dependencies without listening (supertest drives it directly). */
@@ -137,6 +145,14 @@ export function createApp(deps: AppDeps) {
   const deviceAccess = deps.deviceAccess ?? deviceAccessHub({ redisUrl: config.redisUrl, log });
   const nudges =
     deps.nudges ?? pollNudger({ redisUrl: config.redisUrl, ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}), log });
+  const pinChanges =
+    deps.pinChanges ??
+    pollNudger({
+      redisUrl: config.redisUrl,
+      ...(deps.redisPrefix ? { redisPrefix: deps.redisPrefix } : {}),
+      channel: 'pins:changed',
+      log,
+    });
   const aggregates =
     deps.aggregates ??
     aggregateCache({
@@ -168,7 +184,13 @@ export function createApp(deps: AppDeps) {
     sessions,
     deviceAccess,
     log,
-    pollNudge: nudges,
+    // A portal write's changed devices: their watchers' polls run now, and their pins' deltas go out.
+    pollNudge: {
+      devicesChanged(serials) {
+        nudges.devicesChanged(serials);
+        pinChanges.devicesChanged(serials);
+      },
+    },
     aggregates,
     servicePlanEvents: planEvents,
     reportMails,
@@ -221,7 +243,13 @@ export function createApp(deps: AppDeps) {
     ),
   );
   // The device gateway parses its own, larger bodies: mounted before the portal's 100 kB JSON limit.
-  const gateway = deviceGatewayRouter({ ...ctx, checkedIn: (serial) => alerts.engine.deviceCheckedIn(serial) });
+  const gateway = deviceGatewayRouter({
+    ...ctx,
+    checkedIn: (serial) => {
+      alerts.engine.deviceCheckedIn(serial);
+      pinChanges.devicesChanged([serial]);
+    },
+  });
   app.use('/device/v1', gateway.router);
   // Authenticated calls outside /api/v1 (POST /api/pdf) parse their own bodies: mounted before the 100 kB limit.
   for (const mount of built.flatMap((f) => f.mounts ?? [])) app.use(mount.path, requireAuth(auth), mount.router);
@@ -298,6 +326,7 @@ export function createApp(deps: AppDeps) {
     sessions,
     deviceAccess,
     nudges,
+    pinChanges,
     aggregates,
     servicePlanEvents: planEvents,
     alerts,

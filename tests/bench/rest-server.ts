@@ -8,8 +8,13 @@
  *     a big JSON answer on this machine;
  *   --gateway: the device gateway alone on the bench fleet's database, as `npm run start:gateway` serves it
  *     (server/src/processes/gateway.ts); the portal process must have opened (seeded) that database first.
- * Sends the parent { port } once listening, { rss } when asked ('rss'; 'rss-reset' first resets the
- * peak to the current RSS), and exits on 'stop' or when its parent goes.
+ *   --reuse: the portal on the run's database as it is (bench-fleet.ts copies its template otherwise);
+ *   --realtime: the portal with its push server and pollers as `npm start` runs them (startRealtime, in
+ *     memory), counting the pollers' upstream GETs per topic; 'polls' answers { polls } (the fan-in row).
+ *   --port <n>: listen there (run-all.ts picks ports in BENCH_PORTS), else on a free port.
+ * Sends the parent { port, prepared } once listening (prepared: how the fleet's database was made,
+ * bench-fleet.ts), { rss } when asked ('rss'; 'rss-reset' first resets the peak to the current RSS), and
+ * exits on 'stop' or when its parent goes.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -48,12 +53,16 @@ if (!bare) {
   limitHeapGrowth(heapGrowingPercent(process.env));
 }
 let port: number;
+const listenPort = Number(arg('port') ?? 0);
+let prepared: unknown = null;
+/** Upstream GETs of the pollers per topic (--realtime). */
+const polls: Record<string, number> = {};
 if (bare) {
   const body = fs.readFileSync(bare);
   const app = express();
   app.get('/', (_req, res) => void res.type('json').send(body));
   const server = http.createServer(app);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(listenPort, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
   close = async () => void server.close();
 } else if (process.argv.includes('--gateway')) {
@@ -67,6 +76,7 @@ if (bare) {
     sites: Number(arg('sites') ?? 1_000),
     days: Number(arg('days') ?? 365),
     dataDir,
+    copy: false,
   });
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -75,7 +85,7 @@ if (bare) {
     CHECKIN_SYNCHRONOUS_COMMIT: process.env.CHECKIN_SYNCHRONOUS_COMMIT,
   });
   const server = http.createServer(createGatewayApp({ config, database, log: () => undefined }));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(listenPort, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
   close = async () => {
     server.close();
@@ -91,19 +101,37 @@ if (bare) {
     sites: Number(arg('sites') ?? 1_000),
     days: Number(arg('days') ?? 365),
     dataDir,
+    copy: !process.argv.includes('--reuse'),
   });
+  prepared = database.prepared;
   const clientDir = path.resolve(process.env.CLIENT_DIST ?? path.join(import.meta.dirname, '../../client/dist'));
-  const portal = await startBenchPortal(database, dataDir, { clientDir });
+  const portal = await startBenchPortal(database, dataDir, { clientDir, port: listenPort });
   port = Number(new URL(portal.base).port);
+  // The push server and its pollers as the one-command run has them (processes/portal.ts), polling this
+  // same process; each upstream GET counted by topic.
+  const realtime = process.argv.includes('--realtime')
+    ? await (
+        await import('../../server/src/realtime/index.ts')
+      ).startRealtime(portal.server, {
+        db: database.db,
+        auth: portal.app.auth,
+        serviceToken: portal.config.serviceToken,
+        deviceApiUrl: portal.base,
+        nudges: portal.app.nudges.source,
+        countPoll: (topic) => void (polls[topic] = (polls[topic] ?? 0) + 1),
+      })
+    : null;
   close = async () => {
+    await realtime?.close();
     await portal.close();
     await database.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
-process.send!({ port });
+process.send!({ port, prepared });
 process.on('message', async (message) => {
   if (message === 'rss') process.send!({ rss: rss() });
+  if (message === 'polls') process.send!({ polls: { ...polls } });
   // This process's CPU time so far and its event loop's utilisation (performance.eventLoopUtilization's
   // running totals): two readings tell how busy it was between them.
   if (message === 'usage') {

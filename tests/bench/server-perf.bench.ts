@@ -124,7 +124,10 @@ if (only.has('rename')) {
       const t = performance.now();
       await database.db
         .transaction(async (tx) => {
-          await tx.execute(sql`update devices set list_json = null where ${where}`);
+          // Every device of it gets its list answer computed again (device_list_answers, migration 0022).
+          await tx.execute(
+            sql`insert into device_list_answers as a (device_id, list_json) select id, device_list_json(devices) from devices where ${where} on conflict (device_id) do update set list_json = excluded.list_json`,
+          );
           tx.rollback();
         })
         .catch(() => undefined);

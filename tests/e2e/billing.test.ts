@@ -25,7 +25,7 @@ import {
   TABLET,
   type E2E,
 } from './browser.ts';
-import { portalAuth } from './server.ts';
+import { apiToken, portalAuth } from './server.ts';
 
 let e2e: E2E;
 let rt: Awaited<ReturnType<typeof startRealtime>>;
@@ -61,12 +61,6 @@ async function openSubscriptions(email: string, viewport = DESKTOP) {
   return page;
 }
 
-async function apiToken(email: string) {
-  const res = await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' });
-  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.auth_token as string;
-}
-
 describe('SUBSCRIPTIONS tab', () => {
   it('lists the plans in force, the bills waiting and the other plans; checks out devices not yet on a plan; a distributor records the payment', async () => {
     const page = await openSubscriptions('distributor@demo.test');
@@ -74,7 +68,7 @@ describe('SUBSCRIPTIONS tab', () => {
 
     // Active: the seeded Sim Card over every placed device and the Basic Plan over all but Lapsed Leisure's
     // (those are on its overdue bill), with the catalogue prices.
-    const auth = { Authorization: `Token ${await apiToken('distributor@demo.test')}` };
+    const auth = { Authorization: `Token ${await apiToken(e2e.portal, 'distributor@demo.test')}` };
     const placed = ((await request(e2e.portal.harness.app).get('/api/v1/device').set(auth)).body as unknown[]).length;
     const bills = (await request(e2e.portal.harness.app).get('/api/v1/get_all_bill').set(auth)).body as {
       bill_uid: string;
@@ -211,7 +205,7 @@ describe('the overdue rule in the browser', () => {
 
   it('a user on the map whose account the overdue job deactivates gets the dialog at once; payment re-activates it', async () => {
     const h = e2e.portal.harness;
-    const token = await apiToken('client2@demo.test');
+    const token = await apiToken(e2e.portal, 'client2@demo.test');
     const list = await request(h.app).get('/api/v1/device').set('Authorization', `Token ${token}`);
     expect(list.status, JSON.stringify(list.body).slice(0, 200)).toBe(200);
     const serial = (list.body as { serial: string }[])[0]!.serial;

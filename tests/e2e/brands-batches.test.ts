@@ -11,11 +11,11 @@ import zlib from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import {
   dismissPopup,
   mapData,
   recordResults,
+  recordWholeListReads,
   resultText,
   screenshot,
   seriousAxe,
@@ -24,30 +24,18 @@ import {
   TABLET,
   type E2E,
 } from './browser.ts';
-import { portalAuth } from './server.ts';
+import { apiTokens, startPortalPushes } from './server.ts';
 
 let e2e: E2E;
-let rt: Awaited<ReturnType<typeof startRealtime>>;
+let rt: Awaited<ReturnType<typeof startPortalPushes>>;
 const tokens: Record<string, string> = {};
 const DIST = 'distributor@demo.test';
 
 beforeAll(async () => {
   e2e = await startE2E();
-  const c = e2e.portal.harness.config;
-  rt = await startRealtime(e2e.portal.server, {
-    db: e2e.portal.harness.database.db,
-    auth: (await portalAuth(e2e.portal)) as never,
-    serviceToken: c.serviceToken,
-    deviceApiUrl: e2e.portal.baseURL,
-    // Pins and cards are polled faster than the spec's 20 s so the recall test stays short.
-    periods: { device: 10_000, simLog: 15_000, deviceCards: 3_000, overview: 3_000 },
-    tickMs: 100,
-  });
-  for (const email of [DIST, 'client@demo.test']) {
-    tokens[email] = (
-      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })
-    ).body.auth_token;
-  }
+  // Pins and cards are polled faster than the spec's 20 s so the recall test stays short.
+  rt = await startPortalPushes(e2e.portal, { device: 10_000, simLog: 15_000, deviceCards: 3_000, overview: 3_000 });
+  Object.assign(tokens, await apiTokens(e2e.portal, [DIST, 'client@demo.test']));
 });
 afterAll(async () => {
   await e2e?.closeClients();
@@ -215,6 +203,15 @@ describe('brands', () => {
     // The new brand is selected: logo, name, no devices yet, and the add-devices button.
     const selected = page.getByTestId('selected-brand');
     await expect.poll(() => selected.getByRole('heading', { name }).count()).toBe(1);
+    // The dialog reads its rows a page at a time (GET /api/v1/devicePage), never the whole list (issue 46).
+    const wholeListReads: string[] = [];
+    const pageReads: string[] = [];
+    const onRequest = (req: { url(): string }) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/api/v1/device' && !url.searchParams.has('serials')) wholeListReads.push(url.search);
+      if (url.pathname === '/api/v1/devicePage') pageReads.push(url.search);
+    };
+    page.on('request', onRequest);
     await selected.getByRole('button', { name: `Add devices to ${name}` }).click();
     const transfer = dialog(page, `Add Device To ${name}`);
     await transfer.waitFor();
@@ -230,6 +227,11 @@ describe('brands', () => {
     await transfer.getByLabel('District', { exact: true }).selectOption(String(source.location_id));
     const expected = devices.filter((d) => d.brand === source.brand && d.location_id === source.location_id);
     await expect.poll(() => transfer.locator('tbody tr').count()).toBe(expected.length);
+    await expect
+      .poll(() => pageReads.some((q) => q.includes(`notBrand=${brand.id}`) && q.includes(`county=${source.location_id}`)))
+      .toBe(true);
+    page.off('request', onRequest);
+    expect(wholeListReads).toEqual([]);
     const moved = expected.slice(0, 2).map((d) => d.serial);
     for (const serial of moved) await transfer.locator(`tr[data-serial="${serial}"] input[type="checkbox"]`).check();
     await expect(transfer.getByTestId('transfer-detail').textContent()).resolves.toContain(moved[1]);
@@ -482,6 +484,7 @@ describe('batches', () => {
 
   it('recalls a batch in use: its devices warn on the map and in the device list by push, and RESUME lifts it', async () => {
     const page = await openApp();
+    const wholeListReads = recordWholeListReads(page);
     const devices = await api<ApiDevice[]>('/api/v1/device');
     const batches = await api<ApiBatch[]>('/api/v1/batch');
     const fed = (b: ApiBatch) => devices.filter((d) => d.batch === b.id || d.batch2Number === b.batch_no);
@@ -500,6 +503,16 @@ describe('batches', () => {
       .click();
     const ask = dialog(page, `Recall BATCH ${batch.batch_no}?`);
     await expect.poll(() => ask.getByTestId('recall-devices').locator('li').count()).toBe(affected.length);
+    // Listed and counted by the server (devicePage's batch filter): the whole device list is never read.
+    expect(await ask.getByTestId('recall-devices-count').textContent()).toBe(
+      `${affected.length} device${affected.length === 1 ? '' : 's'}`,
+    );
+    expect(
+      await ask
+        .getByTestId('recall-devices')
+        .locator('li')
+        .evaluateAll((items) => items.map((li) => li.getAttribute('data-serial')).sort()),
+    ).toEqual(affected.map((d) => d.serial).sort());
     await expect(ask.getByRole('checkbox', { name: /Also pause/ }).isChecked()).resolves.toBe(false);
     await screenshot(page, 'batch-recall-question');
     expect(await axeDialog(page)).toEqual([]);
@@ -512,6 +525,8 @@ describe('batches', () => {
     await expect.poll(() => batchCard(page, batch.batch_no).getByTestId('batch-state').textContent()).toBe('Expired / Recalled');
     await expect(batchCard(page, batch.batch_no).getAttribute('data-tone')).resolves.toBe('expired');
     await screenshot(page, 'batches-after-recall');
+    // The Batch List, the question and the recall never read the whole device list.
+    expect(wholeListReads).toEqual([]);
 
     // The pins turn within one poll period, by push (no reload).
     await expect.poll(warningPins, { timeout: 10_000 }).toBe(before + turning.length);

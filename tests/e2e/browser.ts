@@ -281,6 +281,19 @@ export async function mapData(page: Page): Promise<Record<string, string>> {
   });
 }
 
+/**
+ * Records the page's reads of the whole device list (GET /api/v1/device, 117 MB at 100,000 devices: issue 46)
+ * from now on; a view that must never read it expects none.
+ */
+export function recordWholeListReads(page: Page): string[] {
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/v1/device' && request.method() === 'GET') reads.push(url.pathname + url.search);
+  });
+  return reads;
+}
+
 export async function screenshot(page: Page, name: string) {
   // Park the pointer and focus away from controls so hover and focus styles do not show.
   await page.mouse.move(0, 0);

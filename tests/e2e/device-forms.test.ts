@@ -23,17 +23,14 @@ import {
   TABLET,
   type E2E,
 } from './browser.ts';
+import { apiTokens } from './server.ts';
 
 let e2e: E2E;
 const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   e2e = await startE2E();
-  for (const email of ['distributor@demo.test', 'client@demo.test', 'partner@demo.test']) {
-    tokens[email] = (
-      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })
-    ).body.auth_token;
-  }
+  Object.assign(tokens, await apiTokens(e2e.portal, ['distributor@demo.test', 'client@demo.test', 'partner@demo.test']));
 });
 afterAll(async () => {
   await e2e?.close();

@@ -21,7 +21,7 @@ import {
   TABLET,
   type E2E,
 } from './browser.ts';
-import { startPortalPushes } from './server.ts';
+import { apiToken, startPortalPushes } from './server.ts';
 
 let e2e: E2E;
 let rt: Awaited<ReturnType<typeof startPortalPushes>>;
@@ -36,11 +36,7 @@ const QUIET_PERIODS = 12;
 beforeAll(async () => {
   e2e = await startE2E();
   rt = await startPortalPushes(e2e.portal, PERIODS);
-  admin = (
-    await request(e2e.portal.harness.app)
-      .post('/auth/token/login/')
-      .send({ email: 'distributor@demo.test', password: 'Demo1234' })
-  ).body.auth_token;
+  admin = await apiToken(e2e.portal, 'distributor@demo.test');
 });
 afterAll(async () => {
   await e2e?.closeClients();
@@ -315,9 +311,7 @@ describe('device management panel', () => {
   });
 
   it('a client reads the panel but cannot open the operator sections or change the device', async () => {
-    const clientToken = (
-      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })
-    ).body.auth_token;
+    const clientToken = await apiToken(e2e.portal, 'client@demo.test');
     const target = (await devices(clientToken)).find((d) => d.location_group)!;
     const page = await openPanel('client@demo.test', target.serial, TABLET);
     await expect.poll(() => menu(page, 'Device Management').getAttribute('aria-disabled')).toBe('true');

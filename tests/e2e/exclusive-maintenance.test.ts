@@ -23,17 +23,14 @@ import {
   TABLET,
   type E2E,
 } from './browser.ts';
+import { apiToken } from './server.ts';
 
 let e2e: E2E;
 let distributorToken = '';
 
 beforeAll(async () => {
   e2e = await startE2E();
-  distributorToken = (
-    await request(e2e.portal.harness.app)
-      .post('/auth/token/login/')
-      .send({ email: 'distributor@demo.test', password: 'Demo1234' })
-  ).body.auth_token;
+  distributorToken = await apiToken(e2e.portal, 'distributor@demo.test');
 });
 afterAll(async () => {
   await e2e?.close();
@@ -90,8 +87,17 @@ async function partnerView(email: string) {
   return { pins: await pinSerials(page), cards };
 }
 
+/** The page's reads of the whole device list (GET /api/v1/device without ?serials=), which it must never make. */
+const wholeListReads = new WeakMap<Page, string[]>();
+
 async function openExclusive(email: string, viewport = DESKTOP) {
   const page = await e2e.openPage(viewport, '/exclusive-management');
+  const reads: string[] = [];
+  wholeListReads.set(page, reads);
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (url.pathname === '/api/v1/device' && !url.searchParams.has('serials')) reads.push(url.pathname + url.search);
+  });
   await signIn(page, email);
   await page.getByRole('heading', { name: 'Market partner management', level: 1 }).waitFor({ timeout: 20_000 });
   // Its result popups close themselves after 1.5 s: the page records each one (resultText reads it).
@@ -112,6 +118,17 @@ describe('/exclusive-management', () => {
     await pat.getByRole('table').waitFor();
     const shown = await pat.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(shown.sort()).toEqual([...(await partnerSerials('partner@demo.test'))].sort());
+    // Each row has its device's name and address, read by serial (issue 46: not from the whole list).
+    const listed = await api.get<{ serial: string; label: string; address: string }[]>(
+      `/api/v1/device?serials=${shown.join(',')}`,
+    );
+    expect(listed.length).toBeGreaterThan(0);
+    for (const d of listed) {
+      const row = pat.locator('tbody tr').filter({ has: page.getByRole('cell', { name: d.serial, exact: true }) });
+      await expect.poll(() => row.locator('td').nth(2).textContent()).toBe(d.address);
+      await expect(row.locator('td').first().textContent()).resolves.toBe(d.label || 'NoName');
+    }
+    expect(wholeListReads.get(page)).toEqual([]);
     expect(await seriousAxe(page)).toEqual([]);
     await screenshot(page, 'exclusive-management-1280');
   });
@@ -131,8 +148,24 @@ describe('/exclusive-management', () => {
     const picker = page.getByRole('dialog', { name: 'Add devices for Pat Partner' });
     await picker.waitFor();
     // Searching by serial narrows the list to that device; ticking it enables Add.
+    // (The server searches, a page at a time: the list follows the typing once it has settled.)
     await picker.getByLabel('Search devices').fill(target.serial.toLowerCase());
-    await expect(picker.getByRole('checkbox').count()).resolves.toBe(1);
+    await expect.poll(() => picker.getByRole('checkbox').count()).toBe(1);
+    await expect(picker.getByRole('status').textContent()).resolves.toBe('1 device');
+    // The search covers the address: the target's street finds it among the devices there.
+    const street = target.address.split(',')[0]!;
+    const searched = page.waitForResponse(
+      (res) =>
+        new URL(res.url()).pathname === '/api/v1/devicePage' &&
+        new URL(res.url()).searchParams.get('search') === street.toUpperCase(),
+    );
+    await picker.getByLabel('Search devices').fill(street.toUpperCase());
+    const found = (await (await searched).json()) as { items: { serial: string; address: string }[] };
+    expect(found.items.map((d) => d.serial)).toContain(target.serial);
+    expect(found.items.every((d) => d.address.toLowerCase().includes(street.toLowerCase()))).toBe(true);
+    await picker.locator(`[aria-label="Devices"] li:has-text("${target.serial}")`).waitFor();
+    await picker.getByLabel('Search devices').fill(target.serial.toLowerCase());
+    await expect.poll(() => picker.getByRole('checkbox').count()).toBe(1);
     await picker.getByRole('checkbox').check();
     expect(await seriousAxe(page, 'dialog[open]')).toEqual([]);
     await screenshot(page, 'exclusive-picker-1280');
@@ -166,6 +199,8 @@ describe('/exclusive-management', () => {
     const after = [...(await partnerSerials('partner@demo.test'))].sort();
     expect(after).toEqual(exclusive.filter((s) => s !== target.serial));
     expect(await partnerView('partner@demo.test')).toEqual({ pins: after, cards: after });
+    // Nothing on the page read the whole device list: the picker read pages, the rows their serials.
+    expect(wholeListReads.get(page)).toEqual([]);
   });
 
   it('reads at tablet width, and keyboard users reach a company with visible focus', async () => {

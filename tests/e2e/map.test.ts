@@ -214,6 +214,13 @@ describe('map screen', () => {
 
   it('zooms with the buttons (step 1), opens clusters, and selects a pin at zoom 15', async () => {
     const page = await e2e.openPage();
+    // The site names of the labels are read for the view (GET /api/v1/deviceGroup?bbox=), never for the fleet.
+    const siteReads: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/v1/deviceGroup') siteReads.push(url.searchParams.get('bbox') ?? 'the fleet');
+    };
+    page.on('request', onRequest);
     await signInToMap(page, 'distributor@demo.test');
     await page.getByRole('button', { name: 'Zoom in' }).click();
     await expect.poll(async () => (await mapData(page)).zoom).toBe('11.00');
@@ -236,6 +243,17 @@ describe('map screen', () => {
       await mapIdle(page);
     }
     await expect.poll(async () => Number((await mapData(page)).labelCount ?? 0)).toBeGreaterThan(0);
+    await expect.poll(() => siteReads.length).toBeGreaterThan(0);
+    page.off('request', onRequest);
+    expect(siteReads.filter((bbox) => !/^-?[\d.]+,-?[\d.]+,-?[\d.]+,-?[\d.]+$/.test(bbox))).toEqual([]);
+    // Each box holds the map's centre at the time (the view, with a margin).
+    const [lat, lng] = (await mapData(page)).center!.split(',').map(Number) as [number, number];
+    expect(
+      siteReads.some((bbox) => {
+        const [south, west, north, east] = bbox.split(',').map(Number) as [number, number, number, number];
+        return south <= lat && lat <= north && west <= lng && lng <= east;
+      }),
+    ).toBe(true);
     const label = page.locator('[data-testid="fleet-map"] [data-serial]').first();
     const serial = await label.getAttribute('data-serial');
     const box = (await label.boundingBox())!;

@@ -32,7 +32,7 @@ import {
   type E2E,
   type RecordedStep,
 } from './browser.ts';
-import { startPortalPushes } from './server.ts';
+import { apiTokens, startPortalPushes } from './server.ts';
 
 const SITE_ZONE = 'America/Chicago';
 /**
@@ -54,11 +54,7 @@ const tokens: Record<string, string> = {};
 beforeAll(async () => {
   e2e = await startE2E();
   rt = await startPortalPushes(e2e.portal, PERIODS);
-  for (const email of ['distributor@demo.test', 'client@demo.test', 'partner@demo.test']) {
-    tokens[email] = (
-      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })
-    ).body.auth_token;
-  }
+  Object.assign(tokens, await apiTokens(e2e.portal, ['distributor@demo.test', 'client@demo.test', 'partner@demo.test']));
 });
 afterAll(async () => {
   await e2e?.closeClients();
@@ -145,8 +141,10 @@ function expectCycle(phases: RecordedStep[], result: 'success' | 'danger', text:
   const closedAfter = phases[2]!.at - phases[1]!.at;
   // The dialog closes on a 1 s timer (RESULT_CLOSE_MS). The bound above is wide because a page on a loaded
   // two-core CI host ran that timer 3.7 s late; it still tells 'closes by itself' from 'stays until the next
-  // poll' (10 s or more) or 'never'.
-  expect(closedAfter, text).toBeGreaterThan(500);
+  // poll' (10 s or more) or 'never'. The lower bound is 250 ms, not 500: in a clean-clone run of 1b243b5 on a
+  // loaded host the page's recorder measured 305 ms between the result and the close (it records the result
+  // late when the page is slow); a dialog closing with its result, without the timer, still reads under it.
+  expect(closedAfter, text).toBeGreaterThan(250);
   expect(closedAfter, text).toBeLessThan(6_000);
 }
 const siteToday = () => localDateOf(Date.now(), SITE_ZONE);

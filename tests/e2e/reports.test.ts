@@ -14,13 +14,13 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { warningText, type ReportAnswer } from '@fleet/shared';
-import { startRealtime } from '../../server/src/realtime/realtime.ts';
 import { XLSX_HEADER_ROW } from '../../server/src/reports/report-files.ts';
 import {
   ARTIFACTS,
   DESKTOP,
   dismissPopup,
   recordResults,
+  recordWholeListReads,
   recordSteps,
   resultText,
   screenshot,
@@ -32,30 +32,18 @@ import {
   type E2E,
   type RecordedStep,
 } from './browser.ts';
-import { portalAuth } from './server.ts';
+import { apiTokens, startPortalPushes } from './server.ts';
 import { confirmRecipients } from '../helpers/report-recipients.ts';
 
 let e2e: E2E;
-let rt: Awaited<ReturnType<typeof startRealtime>>;
+let rt: Awaited<ReturnType<typeof startPortalPushes>>;
 const tokens: Record<string, string> = {};
 const DISTRIBUTOR = 'distributor@demo.test';
 
 beforeAll(async () => {
   e2e = await startE2E();
-  const c = e2e.portal.harness.config;
-  rt = await startRealtime(e2e.portal.server, {
-    db: e2e.portal.harness.database.db,
-    auth: (await portalAuth(e2e.portal)) as never,
-    serviceToken: c.serviceToken,
-    deviceApiUrl: e2e.portal.baseURL,
-    periods: { device: 10_000, simLog: 15_000, deviceCards: 3_000, overview: 3_000 },
-    tickMs: 100,
-  });
-  for (const email of [DISTRIBUTOR, 'client@demo.test']) {
-    tokens[email] = (
-      await request(e2e.portal.harness.app).post('/auth/token/login/').send({ email, password: 'Demo1234' })
-    ).body.auth_token;
-  }
+  rt = await startPortalPushes(e2e.portal, { device: 10_000, simLog: 15_000, deviceCards: 3_000, overview: 3_000 });
+  Object.assign(tokens, await apiTokens(e2e.portal, [DISTRIBUTOR, 'client@demo.test']));
 });
 afterAll(async () => {
   await e2e?.closeClients();
@@ -123,9 +111,16 @@ async function pickDevices(page: Page, serials: readonly string[]) {
   await filter.waitFor();
   for (const serial of serials) {
     await filter.getByRole('searchbox', { name: 'Name or Serial' }).fill(serial);
+    // The server's answer to the search first: a row ticked while the list still settles can be lost under load.
+    await expect
+      .poll(() => filter.locator('button[data-serial]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.serial)))
+      .toEqual([serial]);
     await filter.locator(`button[data-serial="${serial}"]`).click();
   }
   await filter.getByRole('searchbox', { name: 'Name or Serial' }).fill('');
+  // The whole list back before Apply: its rows arriving grow the dialog and move Apply under a click in flight
+  // (a clean-clone run's Apply never landed and the dialog stayed open).
+  await expect.poll(() => filter.locator('button[data-serial]').count()).toBeGreaterThan(serials.length);
   await filter.getByRole('button', { name: 'Apply' }).click();
   await filter.waitFor({ state: 'hidden' });
 }
@@ -175,6 +170,11 @@ describe('Report List view', () => {
 
   it('the Advance Filter toggles rows, Select All and Clear All; the card counts devices, brands and counties', async () => {
     const page = await openReportList();
+    const wholeListReads = recordWholeListReads(page);
+    const countCalls: unknown[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1/deviceSelection' && r.postDataJSON()?.counts) countCalls.push(r.postDataJSON());
+    });
     const devices = await api().get<ApiDevice[]>('/api/v1/device');
     await view(page).getByRole('button', { name: 'Edit', exact: true }).click();
     const filter = dialog(page, 'Advance Filter');
@@ -184,6 +184,9 @@ describe('Report List view', () => {
     const picked = async () => Number(await filter.getByTestId('filter-picked').getAttribute('data-count'));
     await filter.getByRole('button', { name: 'Select All' }).click();
     expect(await picked()).toBe(devices.length);
+    // Select All selects the filter (issue 46): the count is the server's total, and the rows read show ticked.
+    expect(await filter.locator('button[data-serial]').first().getAttribute('aria-pressed')).toBe('true');
+    await screenshot(page, 'reports-advance-filter-select-all');
     await filter.getByRole('button', { name: 'Clear All' }).click();
     expect(await picked()).toBe(0);
     // Cancel keeps the list as it was.
@@ -200,9 +203,18 @@ describe('Report List view', () => {
       page,
       chosen.map((d) => d.serial),
     );
-    expect(await count(page, 'devices')).toBe(3);
+    // The counts are the server's for the list's serials (deviceSelection with counts), never the whole list's.
+    await expect.poll(() => count(page, 'devices')).toBe(3);
     expect(await count(page, 'brands')).toBe(new Set(chosen.map((d) => d.brand).filter((b) => b !== null)).size);
     expect(await count(page, 'counties')).toBe(new Set(chosen.map((d) => d.location_id).filter((c) => c !== null)).size);
+    expect(countCalls).toEqual([
+      { selection: { serials: expect.arrayContaining(chosen.map((d) => d.serial)) }, limit: 0, counts: true },
+    ]);
+    // The Tag name dialog opened (it once read the whole list too) and closed.
+    await view(page).getByRole('button', { name: 'Tag', exact: true }).click();
+    await dialog(page, 'Tag name').getByRole('button', { name: 'Back' }).click();
+    await dialog(page, 'Tag name').waitFor({ state: 'hidden' });
+    expect(wholeListReads).toEqual([]);
     for (const name of ['Download', 'Send Email']) {
       const button = view(page).getByRole('button', { name, exact: true });
       expect(await button.isDisabled()).toBe(false);
@@ -266,14 +278,18 @@ describe('Report List view', () => {
     // The press is timed on the page's own clock (Playwright's page.clock), not by sleeping: under load a
     // 400 ms sleep once lasted past the page's 1 s timer. The fake clock also stops animation frames (the map
     // and its socket freeze), so it runs in a browser context of its own, installed once the list is open.
+    // A tag of its own, so that the test runs alone too; loaded before the clock is installed.
+    expect((await api().post('/api/v1/addReportTag', { name: 'Held tag', deviceSerials: ['SP240003'] })).status).toBe(201);
     const page = await openReportList(DISTRIBUTOR, DESKTOP, async () => {});
+    const taken = page.getByTestId('tags-list').getByRole('button', { name: 'Held tag', exact: true });
+    const cross = page.getByRole('button', { name: 'Delete tag Held tag' });
+    await taken.waitFor({ timeout: 20_000 });
     // Installed, the fake clock still follows real time: paused, it moves only when the test runs it.
     const start = Date.now();
     await page.clock.install({ time: start });
     await page.clock.pauseAt(start + 1_000);
-    const taken = page.getByTestId('tags-list').getByRole('button', { name: 'Taken name', exact: true });
-    const cross = page.getByRole('button', { name: 'Delete tag Taken name' });
-    const press = (type: string) => taken.dispatchEvent(type, { pointerType: 'touch', isPrimary: true, bubbles: true });
+    const press = (type: string) =>
+      taken.dispatchEvent(type, { pointerType: 'touch', pointerId: 7, isPrimary: true, bubbles: true });
     await press('pointerdown');
     await page.clock.runFor(400);
     await press('pointerup');
@@ -281,7 +297,10 @@ describe('Report List view', () => {
     expect(await cross.count()).toBe(0);
     // Held: nothing until the second is up, then the cross while the finger is still down.
     await press('pointerdown');
-    await page.clock.runFor(LONG_PRESS_MS - 50);
+    await page.clock.runFor(LONG_PRESS_MS / 2);
+    // The mouse is another pointer: its leaving the tag (a resting cursor the layout moves) keeps the finger's press.
+    await taken.dispatchEvent('pointerout', { pointerType: 'mouse', pointerId: 1, isPrimary: true, bubbles: true });
+    await page.clock.runFor(LONG_PRESS_MS / 2 - 50);
     expect(await cross.count()).toBe(0);
     await page.clock.runFor(50);
     await cross.waitFor({ timeout: 10_000 });

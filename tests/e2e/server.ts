@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import request from 'supertest';
 import { createApp } from '../../server/src/app.ts';
 import { createMailer } from '../../server/src/mail/mailer.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
@@ -63,6 +64,20 @@ export async function startPortal(): Promise<Portal> {
   };
 }
 
+/** Signs a demo account in over the portal's API and answers its token (the demo password unless given). */
+export async function apiToken(portal: Portal, email: string, password = 'Demo1234'): Promise<string> {
+  const res = await request(portal.harness.app).post('/auth/token/login/').send({ email, password });
+  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.auth_token as string;
+}
+
+/** apiToken for several accounts, by email. */
+export async function apiTokens(portal: Portal, emails: readonly string[]): Promise<Record<string, string>> {
+  const tokens: Record<string, string> = {};
+  for (const email of emails) tokens[email] = await apiToken(portal, email);
+  return tokens;
+}
+
 /**
  * An AuthService over the portal's database that authenticates the same tokens as its app: for tests
  * that attach the real push server (startRealtime) to the portal's HTTP server.
@@ -101,6 +116,8 @@ export async function startPortalPushes(
     deviceApiUrl: portal.baseURL,
     periods,
     tickMs,
+    // The map's pin deltas (issue 46), from the portal's change path, as processes/portal.ts wires them.
+    pinChanges: portal.app.pinChanges.source,
     ...extra,
   });
 }

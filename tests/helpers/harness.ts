@@ -21,6 +21,21 @@ export type Harness = {
   close(): Promise<void>;
 };
 
+/** The configuration of a harness's portal (another process serving the same database uses it too). */
+export function harnessConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SECRET_KEY: 'k'.repeat(32),
+      MAINTENANCE_TOKEN: 'm'.repeat(32),
+    }),
+    publicUrl: 'http://portal.test',
+    ...overrides,
+  };
+}
+
 /**
  * A whole portal on a fresh database (PGlite in memory, or its own schema in the test PostgreSQL),
  * seeded with the demo fleet (a few days of history), mailing through a real local SMTP server.
@@ -50,18 +65,7 @@ export async function startHarness(
     else await seedDemo(database, { ...seedOptions, uploadsDir: path.join(dataDir, 'uploads') });
   }
   const smtp = await startSmtpServer();
-  const config: Config = {
-    ...loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      SECRET_KEY: 'k'.repeat(32),
-      MAINTENANCE_TOKEN: 'm'.repeat(32),
-    }),
-    publicUrl: 'http://portal.test',
-    smtpUrl: smtp.url,
-    ...overrides,
-  };
+  const config = harnessConfig(dataDir, { smtpUrl: smtp.url, ...overrides });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox') });
   const app = createApp({ config, database, mailer, log: () => undefined });
   return {

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  alertsApi,
   authApi,
   batchesApi,
   billingApi,
@@ -10,6 +11,7 @@ import {
   devicesApi,
   endpoint,
   gatewayApi,
+  maintenanceApi,
   partnersApi,
   pathOf,
   placesApi,
@@ -30,12 +32,14 @@ import { startHarness, type Harness } from '../helpers/harness.ts';
  * declared read on the seeded demo.
  */
 const DECLARED: Endpoint[] = [
+  alertsApi,
   authApi,
   batchesApi,
   billingApi,
   brandsApi,
   devicesApi,
   gatewayApi,
+  maintenanceApi,
   partnersApi,
   placesApi,
   reportsApi,
@@ -157,5 +161,26 @@ describe('every declared call on the seeded demo', () => {
     }
     // Most reads declare their answer: the lists of devices, batches, brands, users, reports, bills, places.
     expect(parsed).toBeGreaterThan(25);
+  });
+
+  it("answers the field app's reads on the maintenance credential, and refuses it the credential's management", async () => {
+    const token = `Token ${h.config.maintenanceToken}`;
+    const list = await request(h.app).get(maintenanceApi.devices.path).set('Authorization', token).expect(200);
+    const serials = (list.body as { serial: string }[]).slice(0, 2).map((d) => d.serial);
+    expect(serials.length).toBe(2);
+    const some = await request(h.app)
+      .get(maintenanceApi.devices.path)
+      .query({ serials: serials.join(',') })
+      .set('Authorization', token)
+      .expect(200);
+    expect(
+      maintenanceApi.devices.responses[200].schema
+        .parse(some.body)
+        .map((d) => d.serial)
+        .sort(),
+    ).toEqual([...serials].sort());
+    const records = await request(h.app).get(maintenanceApi.records.path).set('Authorization', token).expect(200);
+    expect(maintenanceApi.records.responses[200].schema.safeParse(records.body).success).toBe(true);
+    await request(h.app).get(maintenanceApi.credential.path).set('Authorization', token).expect(403);
   });
 });

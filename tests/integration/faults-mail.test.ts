@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../server/src/app.ts';
@@ -10,7 +9,7 @@ import { outbox, reportEmails, users } from '../../server/src/db/schema.ts';
 import { createMailer, type Mailer } from '../../server/src/mail/mailer.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { freePort } from '../helpers/ports.ts';
-import { redisServerInstalled } from '../helpers/redis.ts';
+import { redisServerInstalled, startRedisServer, stopRedisServer } from '../helpers/redis.ts';
 
 /**
  * Promise: a report mail answered 202 is never lost. The request is recorded in the outbox table before
@@ -27,32 +26,6 @@ import { redisServerInstalled } from '../helpers/redis.ts';
  */
 const redisServer = redisServerInstalled();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** A redis-server without persistence (a restart loses everything), answering PING before this resolves. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-  probe.on('error', () => undefined);
-  for (let i = 0; i < 100; i++) {
-    try {
-      await probe.connect();
-      if ((await probe.ping()) === 'PONG') {
-        probe.disconnect();
-        return child;
-      }
-    } catch {
-      await sleep(50);
-    }
-  }
-  throw new Error(`redis-server did not start on ${port}`);
-}
-async function stopRedis(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 describe.skipIf(!redisServer)('mail survives Redis going down and coming back empty', () => {
   let h: Harness;
@@ -70,7 +43,7 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
   beforeAll(async () => {
     h = await startHarness('pglite');
     port = await freePort();
-    redis = await startRedis(port);
+    redis = await startRedisServer(port);
     // The SMTP relay is slow at first (the gate): jobs wait in Redis when it dies.
     const smtp = createMailer({ smtpUrl: h.smtp.url, from: 'Portal <p@x.test>', outboxDir: path.join(h.dataDir, 'out') });
     const gated: Mailer = {
@@ -105,7 +78,7 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
     await app?.queue.close().catch(() => undefined);
     app?.redis?.close();
     app?.sessions.close();
-    if (redis) await stopRedis(redis);
+    if (redis) await stopRedisServer(redis);
     await h?.close();
   });
 
@@ -131,7 +104,7 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
     const onUncaught = (err: unknown) => void uncaught.push(err);
     process.on('uncaughtException', onUncaught);
     process.on('unhandledRejection', onUncaught);
-    await stopRedis(redis);
+    await stopRedisServer(redis);
     const ready = await request(app).get('/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body).toMatchObject({ database: 'up', redis: 'down' });
@@ -166,7 +139,7 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
     expect(uncaught).toEqual([]);
 
     // Redis comes back empty; the relay notices the lost jobs, and the SMTP server gets every mail.
-    redis = await startRedis(port);
+    redis = await startRedisServer(port);
     openGate();
     const expected = new Map<string, number>();
     for (let i = 0; i < 5; i++) for (const a of addresses.slice(i % 4, (i % 4) + 3)) expected.set(a, (expected.get(a) ?? 0) + 1);

@@ -441,6 +441,8 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
       .send({ powerOffTime: 45, wakeUpTime: 5 });
     const result = await checkFleetHealth(h.database.db, new Date(Date.now() + 8 * 86_400_000));
     expect(result.expiredChanges).toBeGreaterThan(0);
+    // Named, so the map's pin deltas and the pollers hear of it (processes/schedules.ts).
+    expect(result.expiredOn).toContain(SERIAL);
     const wake = await checkin(body());
     expect(wake.body.pending.find((p: { setting: string }) => p.setting === 'registration_timer')).toBeUndefined();
     expect((await device()).warningLists).toContain('FAILED_REQUEST');
@@ -494,11 +496,11 @@ describe.each(BACKENDS)('device gateway on %s', (backend) => {
       }),
     );
     const stale = (await h.database.db.execute(
-      sql`select serial from devices where list_json is distinct from device_list_json(devices)`,
+      sql`select serial from devices left join device_list_answers a on a.device_id = devices.id where a.list_json is distinct from device_list_json(devices)`,
     )) as unknown as { rows: { serial: string }[] };
     expect(stale.rows).toEqual([]);
     const listed = (await h.database.db.execute(
-      sql`select list_json::json->'pending_flags' as flags, list_json::json->>'battery_percent' as pct from devices where serial = ${SERIAL}`,
+      sql`select a.list_json::json->'pending_flags' as flags, a.list_json::json->>'battery_percent' as pct from devices left join device_list_answers a on a.device_id = devices.id where serial = ${SERIAL}`,
     )) as unknown as { rows: { flags: unknown; pct: string }[] };
     expect(listed.rows[0]!.pct).toBe('40');
     expect(listed.rows[0]!.flags).toEqual({ activation_changed: false, rental_changed: false, others: false });

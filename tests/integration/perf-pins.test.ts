@@ -64,6 +64,10 @@ describe.each(BACKENDS)('device pin feed on %s', (backend) => {
     const pins = await get('distributor', '/devicePins').set('Accept-Encoding', 'identity');
     const list = await get('distributor', '/device').set('Accept-Encoding', 'identity');
     expect(pins.text.length * 8).toBeLessThan(list.text.length);
+    // One tuple a line, so the map can parse the feed a slice at a time (client shared/lib/json-lines.ts).
+    const lines = pins.text.split('\n');
+    expect(lines).toHaveLength((pins.body as unknown[]).length);
+    expect(lines.map((line) => JSON.parse(line.replace(/^\[(?=\[)/, '').replace(/,$|\]$/, '')))).toEqual(pins.body);
     const zipped = await get('distributor', '/devicePins').set('Accept-Encoding', 'gzip');
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.body).toEqual(pins.body);

@@ -55,6 +55,9 @@ export const ROUTE_ROWS: Record<string, Row> = {
   // Devices
   'get /api/v1/device': { allow: ALL },
   'get /api/v1/devicePins': { allow: ALL },
+  'get /api/v1/devicePage': { allow: ALL },
+  'post /api/v1/deviceSelection': { allow: ALL, note: 'resolved in the caller scope; a serial outside it is not selected' },
+  'get /api/v1/deviceRollup': { allow: ALL },
   'get /api/v1/device/{serial}': { allow: ALL, scoped: true },
   'get /api/v1/deviceRegistered': { allow: ALL },
   'get /api/v1/avaliableDevice': { allow: D },
@@ -101,6 +104,7 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'post /api/v1/addBrand': { allow: D },
   'post /api/v1/assignBrandToClient': { allow: D },
   'post /api/v1/assignBrandToDevice': { allow: D },
+  'post /api/v1/assignBrandToSelection': { allow: D },
   'post /api/v1/deleteBrand/{id}': { allow: D },
   // Users
   'get /api/v1/myUser': { allow: D },
@@ -237,4 +241,6 @@ export const TOPIC_ROWS: Record<string, { allow: Role[]; scoped: boolean }> = {
   deviceCards: { allow: ALL, scoped: true },
   simLog: { allow: ALL, scoped: true },
   overview: { allow: ALL, scoped: false },
+  /** Not polled (no POLL_MS key): each caller's own room; the deltas are scoped when sent (realtime/pin-deltas.ts). */
+  pins: { allow: ALL, scoped: false },
 };

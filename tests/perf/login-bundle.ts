@@ -27,7 +27,8 @@ function staticGraph(manifest: Record<string, ManifestChunk>, key: string, seen 
 const manifestPath = path.join(CLIENT_DIST, '.vite', 'manifest.json');
 if (!fs.existsSync(manifestPath)) throw new Error(`${manifestPath} is missing: run \`npm run build -w client\` first`);
 const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
-const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+// The portal's page (maintenance.html, the field app, is an entry of its own).
+const entry = manifest['index.html']?.isEntry ? 'index.html' : Object.keys(manifest).find((key) => manifest[key]!.isEntry);
 if (!entry) throw new Error('The manifest has no entry chunk');
 
 const initialFiles = [...staticGraph(manifest, entry)].map((key) => manifest[key]!.file);

@@ -14,3 +14,4 @@ export { startDemoSimulator, startSimulator, type Simulator, type SimulatedDevic
 export * from './realtime/nudge.ts';
 export { createRedis, REDIS_PROFILES, type RedisProfile } from './redis.ts';
 export { alertNoticeSchema } from './jobs/alert-notice.job.ts';
+export { bullmqWakeups, timerWakeups, type Wakeup, type Wakeups } from './wakeups.ts';

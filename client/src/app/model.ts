@@ -46,8 +46,8 @@ const tokenFoundStored = sample({ clock: readTokenFx.doneData, filter: (token) =
 sample({
   clock: [tokenFoundStored, saveTokenFx.done],
   fn: () => undefined,
-  // The map draws from the compact pin feed (about 60 bytes a device); the full device list (megabytes
-  // at 10,000 devices) is read only when a view that lists devices opens (entities/device deviceListNeeded).
+  // The map draws from the compact pin feed (about 60 bytes a device); no view reads the full device list
+  // (megabytes at 10,000 devices): the lists page it from the server (issue 46).
   target: [countiesRequested, overviewRequested, clientConfigRequested, pinsRequested],
 });
 sample({ clock: $signedIn.updates, filter: Boolean, fn: () => undefined, target: liveUpdatesStarted });

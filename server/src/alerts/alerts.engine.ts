@@ -12,6 +12,7 @@ import {
   HOURS_PER_WEEK,
   incidentKey,
   isFlapping,
+  nextEscalationAt,
   placeAlert,
   reopenNoticeDue,
   severityOf,
@@ -33,6 +34,7 @@ import {
 import { batchDayOf } from '@fleet/shared';
 import type { AlertRow, AlertsRepository, DeviceEvalRow, IncidentRow } from './alerts.repository.ts';
 import type { ChannelSet } from './channels.ts';
+import type { Wakeup } from '@fleet/workers';
 
 /**
  * The rules a user has until they save their own: every condition in their scope, in-app only (the bell
@@ -66,7 +68,17 @@ export type AlertsEngineDeps = {
   log: (m: string, e?: unknown) => void;
   /** Told when notifications were recorded (the dispatcher runs now rather than at its next tick). */
   wake?: () => void;
+  /**
+   * Asks for a wake-up when something falls due later (wakeups.ts in @fleet/workers): `dispatch` when a
+   * notification row is due at a later time (quiet hours, a digest, a retry), `escalate` when an open
+   * incident's next escalation is. Set only after the transaction that recorded it committed.
+   */
+  wakeAt?: (w: Wakeup, now: Date) => void;
 };
+
+/** What a transaction recorded that falls due later: set as wake-ups once it committed. */
+type Later = { due: Date[]; opened: { id: number; openedAt: Date; escalationsSent: number }[] };
+const later = (): Later => ({ due: [], opened: [] });
 
 const MINUTE = 60_000;
 
@@ -78,6 +90,22 @@ const MINUTE = 60_000;
 export function alertsEngine(deps: AlertsEngineDeps) {
   const { repo, settings } = deps;
   const wake = () => deps.wake?.();
+
+  /** The wake-ups of what `l` recorded: each later due time, and each opened incident's next escalation. */
+  async function arm(l: Later, now: Date) {
+    if (!deps.wakeAt) return;
+    for (const at of new Set(l.due.filter((d) => d > now).map((d) => d.getTime())))
+      deps.wakeAt({ kind: 'dispatch', key: 'dispatch', at: new Date(at) }, now);
+    if (!l.opened.length) return;
+    const policies = (await repo.policies()).map((p) => p.policy).filter((p) => p.steps.length > 0);
+    for (const i of l.opened)
+      for (const policy of policies) {
+        const at = nextEscalationAt({ openedAt: i.openedAt, state: 'open' }, policy, i.escalationsSent);
+        if (at) deps.wakeAt({ kind: 'escalate', key: `escalate-${i.id}`, at: at > now ? at : now }, now);
+      }
+  }
+  const armed = (l: Later, now: Date) =>
+    arm(l, now).catch((err) => deps.log('alerts: setting a wake-up failed (the poll and the minute job remain)', err));
 
   /** The notice an incident's notification carries, in words. */
   function noticeOf(i: IncidentRow, kind: IncidentNotice['kind'], at: Date): IncidentNotice {
@@ -97,7 +125,14 @@ export function alertsEngine(deps: AlertsEngineDeps) {
    * channel under the key incident:{id}:user:{uid}:{channel}:{kind}: a second raise of the same incident
    * (another device joining it) records nothing for those already told.
    */
-  async function notify(tx: AlertsRepository, incidentId: number, kind: string, now: Date, flapping = false): Promise<number> {
+  async function notify(
+    tx: AlertsRepository,
+    incidentId: number,
+    kind: string,
+    now: Date,
+    l: Later,
+    flapping = false,
+  ): Promise<number> {
     const [incident] = await tx.incidents({ scope: undefined, viewerId: 0, ids: [incidentId] });
     if (!incident) return 0;
     const places = await tx.incidentPlaces(incidentId);
@@ -127,6 +162,7 @@ export function alertsEngine(deps: AlertsEngineDeps) {
           digest: d.digest,
           dueAt: d.dueAt,
         });
+        l.due.push(d.dueAt);
       }
     }
     return tx.insertNotifications(rows);
@@ -164,7 +200,8 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     const where = subject.serial ? ` at ${subject.serial}` : '';
     /**
      * Flap state (isFlapping): only asked of a device's cleared alert whose condition is back after the
-     * grouping window (otherwise stepAlert reopens or raises without it), from its clears on the timeline.
+     * grouping window (otherwise stepAlert reopens or raises without it), from the times its alerts cleared
+     * (alerts.clear_times, written by clearAlert below).
      */
     const flappingOf = async (r: AlertsRepository, latestNow: AlertRow[]) => {
       const out = new Set<AlertCondition>();
@@ -173,12 +210,7 @@ export function alertsEngine(deps: AlertsEngineDeps) {
         if (!evaluated.has(a.condition) || a.state !== 'cleared' || !found.has(a.condition) || !a.clearedAt) continue;
         if (now.getTime() - a.clearedAt.getTime() <= settings.groupWindowMinutes * MINUTE) continue;
         const since = new Date(now.getTime() - settings.flapWindowMinutes * MINUTE);
-        const clears = await r.clearTimes(
-          subject.deviceId,
-          a.condition,
-          `Cleared: ${conditionText(a.condition)}${where} (`,
-          since,
-        );
+        const clears = await r.clearTimes(subject.deviceId, a.condition, since);
         if (isFlapping(clears, now, settings)) out.add(a.condition);
       }
       return out;
@@ -198,6 +230,7 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     // (Without the flap state: a flapping return is a raise then, never 'none'.)
     if (!stepsOf(latest, new Set()).length) return 0;
     let recorded = 0;
+    const l = later();
     await repo.transaction(async (tx) => {
       // The check-in's evaluation and the minute job may look at one device at once: one at a time, and
       // each decides from the alerts as they are under the lock.
@@ -219,7 +252,7 @@ export function alertsEngine(deps: AlertsEngineDeps) {
         if (s.step === 'hold') {
           await tx.setAbsentSince(s.prev!.id, s.next?.absentSince ?? null);
         } else if (s.step === 'clear') {
-          await tx.clearAlert(s.prev!.id, now);
+          await tx.clearAlert(s.prev!.id, now, { since: new Date(now.getTime() - settings.flapWindowMinutes * MINUTE) });
           await tx.event(
             s.prev!.incidentId,
             now,
@@ -249,20 +282,22 @@ export function alertsEngine(deps: AlertsEngineDeps) {
             const flap = flapping.has(s.c) ? ' (flapping)' : '';
             await tx.event(i.id, now, 'reopened', `Reopened: ${finding!.reason}${where}${flap}`);
             await summarise(tx, i.id);
-            recorded += await notify(tx, i.id, `reopen${i.reopenCount + 1}`, now, flapping.has(s.c));
+            l.opened.push({ id: i.id, openedAt: i.openedAt, escalationsSent: 0 });
+            recorded += await notify(tx, i.id, `reopen${i.reopenCount + 1}`, now, l, flapping.has(s.c));
           } else if (i && i.state !== 'resolved') {
             await tx.event(i.id, now, 'alert', `Back: ${finding!.reason}${where}`);
             await summarise(tx, i.id);
           } else {
             // Resolved by hand meanwhile: the alert comes back as a new raise below, into a new incident.
             await tx.clearAlert(s.prev!.id, now);
-            recorded += await raise(tx, s.c, finding!, subject, now);
+            recorded += await raise(tx, s.c, finding!, subject, now, l);
           }
         } else if (s.step === 'raise') {
-          recorded += await raise(tx, s.c, finding!, subject, now);
+          recorded += await raise(tx, s.c, finding!, subject, now, l);
         }
       }
     });
+    await armed(l, now);
     return recorded;
   }
 
@@ -272,6 +307,7 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     finding: ConditionFinding,
     subject: { deviceId: number | null; accountId: number | null; serial: string | null; siteId: number | null },
     now: Date,
+    l: Later,
   ): Promise<number> {
     const key = incidentKey({ condition, siteId: subject.siteId, accountId: subject.accountId, serial: subject.serial });
     await tx.lockKey(key);
@@ -296,6 +332,7 @@ export function alertsEngine(deps: AlertsEngineDeps) {
       });
       await tx.event(incidentId, now, 'reopened', `Reopened: ${finding.reason}${where}`);
       kind = `reopen${(i?.reopenCount ?? 0) + 1}`;
+      if (i) l.opened.push({ id: incidentId, openedAt: i.openedAt, escalationsSent: 0 });
     } else {
       incidentId = await tx.insertIncident({
         key,
@@ -307,6 +344,7 @@ export function alertsEngine(deps: AlertsEngineDeps) {
         openedAt: now,
       });
       await tx.event(incidentId, now, 'raised', `Raised: ${finding.reason}${where}`);
+      l.opened.push({ id: incidentId, openedAt: now, escalationsSent: 0 });
     }
     await tx.insertAlert({
       incidentId,
@@ -318,7 +356,7 @@ export function alertsEngine(deps: AlertsEngineDeps) {
     });
     await summarise(tx, incidentId);
     // A device joining an incident may bring new recipients (a client of its brand): they get their first notice.
-    return notify(tx, incidentId, kind, now);
+    return notify(tx, incidentId, kind, now, l);
   }
 
   async function forecastsOf(devices: DeviceEvalRow[], now: Date): Promise<Map<number, { pump: 1 | 2; forecast: Forecast }[]>> {
@@ -502,6 +540,8 @@ export function alertsEngine(deps: AlertsEngineDeps) {
       const earliest = Math.min(...policies.map((p) => p.afterMinutes));
       let recorded = 0;
       for (const candidate of await repo.incidentsToEscalate(new Date(now.getTime() - earliest * MINUTE))) {
+        // The next number of an incident still open after this pass: its wake-up (a no-op when already set).
+        const next = later();
         recorded += await repo.transaction(async (tx) => {
           const locked = await tx.lockIncident(candidate.id);
           if (locked?.state !== 'open') return 0;
@@ -534,11 +574,26 @@ export function alertsEngine(deps: AlertsEngineDeps) {
             }
           }
           if (sent !== i.escalationsSent) await tx.updateIncident(i.id, { escalationsSent: sent });
+          next.opened.push({ id: i.id, openedAt: i.openedAt, escalationsSent: sent });
           return n;
         });
+        await armed(next, now);
       }
       if (recorded) wake();
       return recorded;
+    },
+
+    /**
+     * Sets the wake-ups of everything the rows say falls due later: pending notifications' due times and every
+     * open incident's next escalation. Run when a process starts its loop and when Redis is back after a
+     * restart (wake-ups are not the truth; the rows are).
+     */
+    async rearm() {
+      const now = deps.now();
+      const l = later();
+      l.due = await repo.pendingDueTimes(now, 1000);
+      l.opened = await repo.incidentsToEscalate(now);
+      await arm(l, now);
     },
 
     /**
@@ -617,12 +672,11 @@ export function alertsEngine(deps: AlertsEngineDeps) {
           deps.log(`alerts: ${n.channel} notification ${n.key} failed (attempt ${n.attempts})`, err);
           if (n.attempts >= 5)
             await repo.finishNotification(n.id, 'failed', now, String((err as Error)?.message ?? err).slice(0, 500));
-          else
-            await repo.retryNotification(
-              n.id,
-              new Date(now.getTime() + 15_000 * 2 ** (n.attempts - 1)),
-              String((err as Error)?.message ?? err),
-            );
+          else {
+            const retryAt = new Date(now.getTime() + 15_000 * 2 ** (n.attempts - 1));
+            await repo.retryNotification(n.id, retryAt, String((err as Error)?.message ?? err));
+            await armed({ due: [retryAt], opened: [] }, now);
+          }
         }
       }
       return { claimed: due.length, sent };

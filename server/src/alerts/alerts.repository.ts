@@ -285,22 +285,26 @@ function queries(db: Db) {
       await db.execute(sql`update alerts set absent_since = ${since ? iso(since) : null}::timestamptz where id = ${alertId}`);
     },
 
-    async clearAlert(alertId: number, at: Date) {
+    /**
+     * Clears an alert. `flap`: the clear counts for the flap state (its condition went away): it is added to
+     * the alert's `clear_times`, whose clears before `flap.since` (out of the flap window) are dropped. An
+     * alert only retired (its incident was resolved by hand, so its return opens a new one) counts none.
+     */
+    async clearAlert(alertId: number, at: Date, flap?: { since: Date }) {
+      const clears = flap
+        ? sql`, clear_times = array(select t from unnest(clear_times) t where t >= ${iso(flap.since)}::timestamptz order by t) || ${iso(at)}::timestamptz`
+        : sql``;
       await db.execute(
-        sql`update alerts set state = 'cleared', cleared_at = ${iso(at)}::timestamptz, absent_since = null where id = ${alertId}`,
+        sql`update alerts set state = 'cleared', cleared_at = ${iso(at)}::timestamptz, absent_since = null${clears} where id = ${alertId}`,
       );
     },
 
-    /**
-     * When a device's alerts of one condition cleared since `since` (the flap state's input): their
-     * incidents' timeline entries starting with `prefix` (the engine's "Cleared: <condition> at <serial> (").
-     */
-    async clearTimes(deviceId: number, condition: AlertCondition, prefix: string, since: Date): Promise<Date[]> {
+    /** When a device's alerts of one condition cleared since `since` (the flap state's input, clear_times). */
+    async clearTimes(deviceId: number, condition: AlertCondition, since: Date): Promise<Date[]> {
       const rows = rowsOf<{ at: unknown }>(
         await db.execute(sql`
-          select e.at from incident_events e
-          where e.incident_id in (select incident_id from alerts where device_id = ${deviceId} and condition = ${condition})
-            and e.kind = 'alert' and starts_with(e.text, ${prefix}) and e.at >= ${iso(since)}::timestamptz`),
+          select t as at from alerts a, unnest(a.clear_times) t
+          where a.device_id = ${deviceId} and a.condition = ${condition} and t >= ${iso(since)}::timestamptz`),
       );
       return rows.map((r) => date(r.at)!);
     },
@@ -495,6 +499,15 @@ function queries(db: Db) {
         await db.execute(sql`select min(due_at) as at from notifications where status = 'pending'`),
       );
       return date(row?.at);
+    },
+
+    /** The distinct later due times of pending notifications, soonest first (the wake-ups to re-arm). */
+    async pendingDueTimes(now: Date, limit: number): Promise<Date[]> {
+      return rowsOf<{ at: unknown }>(
+        await db.execute(
+          sql`select distinct due_at as at from notifications where status = 'pending' and due_at > ${iso(now)}::timestamptz order by 1 limit ${limit}`,
+        ),
+      ).map((r) => date(r.at)!);
     },
 
     /**

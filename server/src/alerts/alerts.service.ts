@@ -2,10 +2,12 @@ import {
   commentIncidentSchema,
   defaultEscalation,
   incidentsQuerySchema,
+  markNotificationsReadSchema,
   pushSubscriptionSchema,
   putNotificationRulesSchema,
   resolveIncidentSchema,
   type AlertSettings,
+  type Inbox,
   type Incident,
   type NotificationRulesAnswer,
 } from '@fleet/shared';
@@ -228,14 +230,14 @@ export function alertsService(deps: AlertsServiceDeps) {
     },
 
     /** The bell: in-app notices, newest first, and the unread count. */
-    async inbox(viewer: ScopeViewer) {
+    async inbox(viewer: ScopeViewer): Promise<Inbox> {
       const { unread, items } = await repo.inbox(viewer.id, 50);
       return { unread, items: items.map((n) => ({ ...n, at: n.at.toISOString() })) };
     },
 
     async markRead(viewer: ScopeViewer, body: unknown) {
-      const raw = (body as { incidentId?: unknown } | undefined)?.incidentId;
-      await repo.markRead(viewer.id, deps.now(), raw === undefined ? undefined : incidentId(raw));
+      const { incidentId } = parseWithPaths(markNotificationsReadSchema, body ?? {});
+      await repo.markRead(viewer.id, deps.now(), incidentId);
       return this.inbox(viewer);
     },
 

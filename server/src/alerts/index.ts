@@ -6,9 +6,11 @@
  */
 import type { Agent } from 'node:https';
 import type { AlertSettings } from '@fleet/shared';
+import { bullmqWakeups, timerWakeups, type Wakeups } from '@fleet/workers';
 import type { Db } from '../db/client.ts';
 import { maintenanceRepository } from '../maintenance/index.ts';
 import { serviceDayRepository } from '../service-day/index.ts';
+import { bullPrefixOf } from '../ops/job-queue.ts';
 import { alertsEngine, type AlertsEngine } from './alerts.engine.ts';
 import { alertsRepository } from './alerts.repository.ts';
 import { alertsRoutes } from './alerts.routes.ts';
@@ -41,6 +43,11 @@ export type AlertsOptions = {
   /** Channels replaced (tests: a failing channel, a push agent). */
   channels?: Partial<ChannelSet>;
   pushAgent?: Agent;
+  /**
+   * When what falls due later wakes the loop: BullMQ delayed jobs on Redis (alertsFeatureOf with REDIS_URL),
+   * else timers in this process (the default).
+   */
+  wakeups?: Wakeups;
 };
 
 /**
@@ -54,6 +61,7 @@ export function alertsFeature(opts: AlertsOptions) {
   const maintenance = maintenanceRepository(opts.db);
   const serviceDay = serviceDayRepository(opts.db);
   let wakeLoop = () => undefined as void;
+  const wakeups = opts.wakeups ?? timerWakeups(opts.log);
   const channels: ChannelSet = {
     inApp: inAppChannel(opts.emitToUser),
     email: emailChannel(opts.mailQueue),
@@ -77,17 +85,18 @@ export function alertsFeature(opts: AlertsOptions) {
     batteryMinimums: (ids, since) => serviceDay.batteryDailyMinimums(ids, since),
     log: opts.log,
     wake: () => wakeLoop(),
+    wakeAt: (w, now) => wakeups.schedule(w, now),
   });
   const service = alertsService({ repo, now: opts.now, settings: opts.settings, vapidPublicKey: opts.vapid?.publicKey });
 
   let timers: NodeJS.Timeout[] = [];
   let running: Promise<unknown> | undefined;
   let again = false;
-  /** One dispatch pass at a time; a wake during a pass runs another after it. */
-  function dispatchSoon() {
+  /** One dispatch pass at a time; a wake during a pass runs another after it. Answers the pass's end. */
+  function dispatchSoon(): Promise<unknown> {
     if (running) {
       again = true;
-      return;
+      return running;
     }
     running = (async () => {
       do {
@@ -100,6 +109,7 @@ export function alertsFeature(opts: AlertsOptions) {
         }
       } while (again);
     })().finally(() => (running = undefined));
+    return running;
   }
 
   return {
@@ -109,8 +119,17 @@ export function alertsFeature(opts: AlertsOptions) {
     channels,
     /** Starts the loop; answers its stop. */
     start(o: { dispatchEveryMs?: number; fleet?: boolean; fleetEveryMs?: number } = {}) {
-      wakeLoop = dispatchSoon;
-      const dispatch = setInterval(dispatchSoon, o.dispatchEveryMs ?? 1_000);
+      wakeLoop = () => void dispatchSoon();
+      // The wake-ups' processors: what falls due runs at its time; the poll below and the minute job stay as
+      // the safety net (a wake-up lost in a Redis restart costs latency, never a notice).
+      const stopWakeups = wakeups.start(
+        async (kind) => {
+          if (kind === 'escalate') await engine.escalate();
+          else await dispatchSoon();
+        },
+        () => engine.rearm(),
+      );
+      const dispatch = setInterval(() => void dispatchSoon(), o.dispatchEveryMs ?? 1_000);
       dispatch.unref();
       timers.push(dispatch);
       if (o.fleet) {
@@ -131,22 +150,44 @@ export function alertsFeature(opts: AlertsOptions) {
         for (const t of timers) clearInterval(t);
         timers = [];
         wakeLoop = () => undefined;
+        await stopWakeups();
         await engine.flushCheckins().catch(() => undefined);
         await running;
+        await wakeups.close();
       };
     },
+    /** Closes the wake-ups' connections (a process that records alerts without running the loop: the gateway). */
+    close: () => wakeups.close(),
   };
 }
 export type AlertsFeature = ReturnType<typeof alertsFeature>;
 
-/** The alerts of a process from its configuration (config.alerts, publicUrl) and what it sends through. */
+/**
+ * The alerts of a process from its configuration (config.alerts, publicUrl) and what it sends through. With
+ * REDIS_URL its wake-ups are BullMQ delayed jobs on the queue `fleet-alerts` under the deployment's BullMQ
+ * prefix (the same in every process: REDIS_PREFIX), so one process's escalation wakes whichever takes it.
+ */
 export function alertsFeatureOf(
   db: Db,
-  config: { publicUrl: string; alerts: { settings: AlertSettings; vapid: AlertsOptions['vapid']; smsOutboxDir: string } },
+  config: {
+    publicUrl: string;
+    redisUrl?: string | undefined;
+    redisPrefix?: string | undefined;
+    alerts: { settings: AlertSettings; vapid: AlertsOptions['vapid']; smsOutboxDir: string };
+  },
   parts: Pick<AlertsOptions, 'mailQueue' | 'emitToUser' | 'log'> &
-    Partial<Pick<AlertsOptions, 'now' | 'sms' | 'channels' | 'pushAgent'>>,
+    Partial<Pick<AlertsOptions, 'now' | 'sms' | 'channels' | 'pushAgent' | 'wakeups'>>,
 ) {
+  const wakeups = config.redisUrl
+    ? bullmqWakeups({
+        redisUrl: config.redisUrl,
+        prefix: bullPrefixOf(config.redisPrefix),
+        queueName: 'fleet-alerts',
+        log: parts.log,
+      })
+    : undefined;
   return alertsFeature({
+    ...(wakeups ? { wakeups } : {}),
     db,
     settings: config.alerts.settings,
     now: () => new Date(),

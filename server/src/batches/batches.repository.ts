@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, gte, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { batches, batchNumberKeyOf, brandClients, brands, devices, users } from '../db/schema.ts';
+import { batches, batchNumberKeyOf, brandClients, brands, devices, fedByBatch, users } from '../db/schema.ts';
 import { recomputeWarnings, requestChange } from '../devices/index.ts';
 
 export type BatchRow = typeof batches.$inferSelect;
@@ -33,8 +33,6 @@ export type BatchListFilter = {
   /** Only batches a device form may offer: not expired on this day, not recalled. */
   choosableOn?: string;
 };
-
-const feeds = (batchId: number) => or(eq(devices.batchId, batchId), eq(devices.batch2Id, batchId));
 
 /**
  * A batch's remaining litres as users must see it: the stored value less what check-ins appended to
@@ -199,7 +197,7 @@ export function batchesRepository(db: Db): BatchesRepository {
         })
         .from(devices)
         .leftJoin(brands, eq(brands.id, devices.brandId))
-        .where(feeds(batchId))
+        .where(fedByBatch(batchId))
         .orderBy(asc(devices.serial));
     },
 
@@ -207,7 +205,7 @@ export function batchesRepository(db: Db): BatchesRepository {
       const [row] = await db
         .select({ n: sql<number>`count(*)::int` })
         .from(devices)
-        .where(feeds(batchId));
+        .where(fedByBatch(batchId));
       return row?.n ?? 0;
     },
 

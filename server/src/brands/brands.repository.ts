@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { BrandAnswer } from '@fleet/shared';
-import { deviceScope, type ScopeViewer } from '../access/scope.ts';
+import { clientBrandIds, deviceScope, type ScopeViewer } from '../access/scope.ts';
 import type { Db } from '../db/client.ts';
 import { brandClients, brands, devices, users } from '../db/schema.ts';
 import { isUniqueViolation } from '../lib/errors.ts';
@@ -16,10 +16,7 @@ function brandScope(viewer: ScopeViewer): SQL | undefined {
     case 'distributor':
       return undefined;
     case 'client':
-      return inArray(
-        brands.id,
-        sql`(select ${brandClients.brandId} from ${brandClients} where ${brandClients.userId} = ${viewer.id})`,
-      );
+      return inArray(brands.id, clientBrandIds(viewer.id));
     case 'market-partner':
       return sql`exists (select 1 from ${devices} where ${devices.brandId} = ${brands.id} and ${deviceScope(viewer)})`;
   }

@@ -107,10 +107,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       if (opts.dataDir && !fs.existsSync(path.join(opts.dataDir, 'PG_VERSION'))) {
         await (await PGlite.create(opts.dataDir)).close();
       }
+      // pg_trgm serves the device search's index (migration 0022), as on PostgreSQL: PGlite loads an
+      // extension's code only when asked at start.
+      const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+      const extensions = { pg_trgm };
       client =
         opts.pgliteImage && !opts.dataDir
-          ? await PGlite.create({ loadDataDir: opts.pgliteImage })
-          : await PGlite.create(opts.dataDir ?? 'memory://');
+          ? await PGlite.create({ loadDataDir: opts.pgliteImage, extensions })
+          : await PGlite.create({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), extensions });
     } catch (err) {
       releaseLock();
       throw err;

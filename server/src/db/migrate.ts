@@ -55,7 +55,7 @@ export async function migrate(database: Pick<Database, 'exec' | 'db'>): Promise<
  *
  * To change a function, edit its file. A migration is still needed for what CREATE OR REPLACE cannot do
  * (a new signature or return type: DROP the old one there) and for the stored data a new body would compute
- * differently (set devices.list_json to NULL there: the next write computes it with the new body).
+ * differently (compute device_list_answers again there with the new body).
  */
 async function applyFunctions(database: Pick<Database, 'exec'>): Promise<void> {
   const folder = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'functions');

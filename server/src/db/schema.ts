@@ -162,6 +162,24 @@ export const brandClients = pgTable(
  * every comparison of batch numbers that uses it is answered by that index.
  */
 export const batchNumberKeyOf = (value: SQLWrapper | string) => sql`lower(btrim(${value}))`;
+/**
+ * The devices a batch feeds, on either pump, as a condition on `devices`: the one rule of recall and resume
+ * (a batch id) and of the devicePage and deviceRollup `batch` filters (a number, by batchNumberKeyOf, whose
+ * unique index makes a number one batch), so Recall's list shows the devices the recall pauses.
+ */
+export const fedByBatch = (batch: number | string) => {
+  const ids =
+    typeof batch === 'number'
+      ? sql`${batch}`
+      : sql`select b.id from batches b where ${batchNumberKeyOf(sql`b.batch_no`)} = ${batchNumberKeyOf(batch)}`;
+  // Two hashed look-ups of the batch's ids, not a correlated search per device.
+  return sql`(devices.batch_id in (${ids}) or devices.batch2_id in (${ids}))`;
+};
+/**
+ * A market-partner company as the filters compare it (devicePage's and deviceRollup's `partner`, whose query
+ * schemas trim and lower-case what is asked): the name ignoring case and surrounding white space.
+ */
+export const companyKeyOf = (value: SQLWrapper | string) => sql`lower(btrim(${value}))`;
 
 export const batches = pgTable(
   'batches',
@@ -264,12 +282,6 @@ export const devices = pgTable(
     reportedLat: doublePrecision('reported_lat'),
     reportedLng: doublePrecision('reported_lng'),
     reportedLocationAt: ts('reported_location_at'),
-    /**
-     * The device's list answer (spec section 3 fields) as JSON text, kept current by database triggers on
-     * this row and on everything it shows (brand, batches, site, rental, pending changes, partners): the
-     * 10,000-device list is then a column read, not 10,000 JSON objects built per request.
-     */
-    listJson: text('list_json'),
     simcardPhoneNumber: text('simcard_phone_number'),
     imei: text('imei'),
     simSerialNumber: text('sim_serial_number'),
@@ -287,6 +299,19 @@ export const devices = pgTable(
       .where(sql`group_id is not null`),
   ],
 );
+
+/**
+ * Each device's list answer (spec section 3 fields) as JSON text, kept current by database triggers on the
+ * device row and on everything it shows (brand, batches, site, rental, pending changes, partners): the
+ * list is then a column read, not a JSON object built per device per request. Its own table (migration
+ * 0022), not a column of `devices`: scans of devices (counts, pins, sites, search) read narrow rows.
+ */
+export const deviceListAnswers = pgTable('device_list_answers', {
+  deviceId: integer('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  listJson: text('list_json').notNull(),
+});
 
 /** Market-partner companies' exclusive devices (exclusive_device_serials). */
 export const userExclusiveDevices = pgTable(

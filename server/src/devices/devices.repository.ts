@@ -1,12 +1,14 @@
 import { and, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
-import { PIN_BITS, type DeviceAnswer } from '@fleet/shared';
+import { LOW_BATTERY_PERCENT, type DeviceAnswer, type DevicePageStatus } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import {
   batches,
   batchNumberKeyOf,
+  companyKeyOf,
   brands,
   deviceGroups,
   devices,
+  fedByBatch,
   pendingChanges,
   pumpSettings,
   rentals,
@@ -17,16 +19,103 @@ import { resolveSite } from '../sites/index.ts';
 import { recomputeWarnings } from './device-warnings.ts';
 import { cancelChange, requestChange } from './pending-changes.ts';
 
-/**
- * A device's pin bits packed in SQL, written from shared's PIN_BITS (each flag is the devices column of the
- * same name), so the database and the browser's decodeDevicePin read one definition. Only the constant's own
- * names and numbers go into the text, never input.
- */
-const PIN_BITS_SQL = sql.raw(
-  Object.entries(PIN_BITS)
-    .map(([flag, bit]) => `(devices.${flag}::int * ${bit})`)
-    .join(' | '),
-);
+/** Each paged list status as a condition on `devices`: the dashboard's FILTER_RULES, in SQL. */
+const PAGE_STATUS_SQL: Record<DevicePageStatus, SQL> = {
+  online: sql`devices.is_online`,
+  offline: sql`not devices.is_online`,
+  warning: sql`devices.is_warning`,
+  maintenance: sql`devices.is_maintenance`,
+  pause: sql`devices.is_pause`,
+  'low-battery': sql`devices.battery_percent < ${LOW_BATTERY_PERCENT}`,
+  synced: sql`devices.is_registration`,
+};
+
+/** A device's list answer (spec section 3) with the brand and batch names put in, over LIST_FROM_SQL. */
+const LIST_ANSWER_SQL = sql`device_list_named(coalesce(a.list_json, device_list_json(devices)), b.name, x1.batch_no, x2.batch_no)`;
+/** What LIST_ANSWER_SQL reads: the device, its stored answer (migration 0022), its brand and batches. */
+const LIST_FROM_SQL = sql`
+  from devices
+  left join device_list_answers a on a.device_id = devices.id
+  left join brands b on b.id = devices.brand_id
+  left join batches x1 on x1.id = devices.batch_id
+  left join batches x2 on x2.id = devices.batch2_id`;
+
+/** The device_counts column of each status (offline is total - online, one column: the expression is fixed). */
+const KEPT_COUNT_COLUMN: Record<DevicePageStatus | 'total', string> = {
+  total: 'total',
+  online: 'online',
+  offline: 'total - online',
+  warning: 'warning',
+  maintenance: 'maintenance',
+  pause: 'pause',
+  'low-battery': 'low_battery',
+  synced: 'synced',
+};
+
+/** The filters of one page (GET /api/v1/devicePage), after the service has checked them. */
+export type DevicePageFilter = {
+  /** Only devices with a greater id (the cursor). */
+  afterId?: number | undefined;
+  limit: number;
+  /** searchKey of what was typed (no white space, lower case), non-empty. */
+  q?: string | undefined;
+  brand?: number | undefined;
+  county?: number | undefined;
+  /** A site (device_groups.id). */
+  site?: number | undefined;
+  /** Not of this brand (no brand included). */
+  notBrand?: number | undefined;
+  /** Of no brand. */
+  noBrand?: boolean | undefined;
+  /** This address, exactly. */
+  address?: string | undefined;
+  /** searchKey of what was typed, non-empty: label, serial or address contains it. */
+  search?: string | undefined;
+  /** Lower-cased company names: a device of any of them. */
+  partner?: string[] | undefined;
+  status?: DevicePageStatus | undefined;
+  /** A batch number: devices it feeds (fedByBatch). */
+  batch?: string | undefined;
+};
+export type DevicePageRows = { items: string[]; lastId: number | null; more: boolean };
+
+/** `%key%` for LIKE, its wildcards taken literally. */
+const containing = (key: string) => `%${key.replace(/[\\%_]/g, '\\$&')}%`;
+
+/** The SQL conditions of a page's filters (not the cursor): shared by the page, its count and selections (device-selection.ts). */
+export function pageFilters(scope: SQL | undefined, f: DevicePageFilter): SQL {
+  return sql.join(
+    [
+      sql`devices.group_id is not null`,
+      scope ?? sql`true`,
+      // The search rule (shared searchKey) as device_search_key, served by devices_search_idx (migration 0022).
+      f.q ? sql`device_search_key(devices.label, devices.serial) like ${containing(f.q)}` : sql`true`,
+      // The same rule over the address too (the address part scans: it has no index of its own).
+      f.search
+        ? sql`(device_search_key(devices.label, devices.serial) like ${containing(f.search)}
+               or regexp_replace(lower(devices.address), '\\s+', '', 'g') like ${containing(f.search)})`
+        : sql`true`,
+      f.brand !== undefined ? sql`devices.brand_id = ${f.brand}` : sql`true`,
+      f.notBrand !== undefined ? sql`devices.brand_id is distinct from ${f.notBrand}` : sql`true`,
+      f.noBrand ? sql`devices.brand_id is null` : sql`true`,
+      f.address !== undefined ? sql`devices.address = ${f.address}` : sql`true`,
+      f.county !== undefined
+        ? sql`devices.group_id in (select g.id from device_groups g where g.location_id = ${f.county})`
+        : sql`true`,
+      f.site !== undefined ? sql`devices.group_id = ${f.site}` : sql`true`,
+      f.partner?.length
+        ? sql`exists (select 1 from user_exclusive_devices x join users u on u.id = x.user_id
+                      where x.device_id = devices.id and ${companyKeyOf(sql`u.company`)} in (${sql.join(
+                        f.partner.map((name) => sql`${name}`),
+                        sql`, `,
+                      )}))`
+        : sql`true`,
+      f.status ? PAGE_STATUS_SQL[f.status] : sql`true`,
+      f.batch !== undefined ? fedByBatch(f.batch) : sql`true`,
+    ],
+    sql` and `,
+  );
+}
 
 export type { PendingKind, RestorePoint } from './pending-changes.ts';
 
@@ -49,8 +138,19 @@ export type AvailableRow = { serial: string; left_pump_type: string; right_pump_
  */
 export interface DevicesRepository {
   transaction<T>(fn: (repo: DevicesRepository) => Promise<T>): Promise<T>;
-  /** The list answer as JSON bytes ready to send; `serials`: only those devices (the cards poll), in the same order. */
-  listJson(scope: SQL | undefined, serials?: string[]): Promise<Buffer>;
+  /** The list answers of the devices named (the cards poll) as JSON bytes ready to send, in the whole list's order. */
+  listJson(scope: SQL | undefined, serials: string[]): Promise<Buffer>;
+  /**
+   * The whole list (GET /api/v1/device): each device's list answer as JSON text, in batches of about
+   * `batchSize` devices (a site's devices are never split over two batches), in the list's order.
+   */
+  listBatches(scope: SQL | undefined, batchSize: number): AsyncGenerator<string[]>;
+  /** One page of placed devices in scope, in device id order: each item's list answer as JSON text. */
+  page(scope: SQL | undefined, filter: DevicePageFilter): Promise<DevicePageRows>;
+  /** How many placed devices in scope match the page's filters (its cursor and limit aside). */
+  pageTotal(scope: SQL | undefined, filter: DevicePageFilter): Promise<number>;
+  /** The same number from the kept counts (device_counts): `brands` is brandCountsScope's condition. No q or partner. */
+  keptTotal(brands: SQL, filter: Pick<DevicePageFilter, 'brand' | 'county' | 'status'>): Promise<number>;
   /** The compact pin feed of placed devices in scope, as JSON text ready to send (shared device-pin.schema). */
   pinsJson(scope: SQL | undefined): Promise<string>;
   answer(serial: string, scope: SQL | undefined): Promise<DeviceAnswer | undefined>;
@@ -87,7 +187,7 @@ export interface DevicesRepository {
  * The SQL of the device calls. Built on a database or on a transaction (see `transaction`).
  *
  * A device answer carries every section 3 field, so the client needs no second call. The list answer of
- * each device is kept in devices.list_json by database triggers (migration 0003) whenever the device or
+ * each device is kept in device_list_answers by database triggers (migrations 0003, 0022) whenever the device or
  * anything it shows changes; the list is then a column read joined into one array, which keeps 10,000
  * devices inside the time budget. The single-device answer adds what the device panel shows.
  * The brand and batch names are not stored (migration 0013): device_list_named puts them in from a join
@@ -107,36 +207,113 @@ export function devicesRepository(db: Db): DevicesRepository {
     /** Placed devices (on a site) within the caller's scope, as JSON bytes ready to send (rows joined straight into one buffer). */
     async listJson(scope, serials) {
       const res = (await db.execute(sql`
-        select device_list_named(coalesce(devices.list_json, device_list_json(devices)), b.name, x1.batch_no, x2.batch_no) as json
-        from devices
-        left join brands b on b.id = devices.brand_id
-        left join batches x1 on x1.id = devices.batch_id
-        left join batches x2 on x2.id = devices.batch2_id
-        where devices.group_id is not null and ${scope ?? sql`true`} and ${serials ? inArray(devices.serial, serials) : sql`true`}
+        select ${LIST_ANSWER_SQL} as json
+        ${LIST_FROM_SQL}
+        where devices.group_id is not null and ${scope ?? sql`true`} and ${inArray(devices.serial, serials)}
         order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
       return jsonArrayBytes(res.rows.map((r) => r.json));
     },
 
     /**
-     * The pin tuples built and joined inside the database: one text value crosses to Node, no row objects
-     * per device. Reads only narrow columns of devices (never list_json), so it costs a scan of the
-     * placed devices in scope and nothing per pin in JavaScript. Bits as PIN_BITS (PIN_BITS_SQL).
+     * Keyset batches by site, in the list's order (group_id, number, serial; a null number last, as
+     * PostgreSQL orders it): each read takes every device of the next sites in scope, up to the site of
+     * the `batchSize`-th device, so it ends on a whole site and the next read starts after it. Each read
+     * is a range of devices_list_order_idx (migration 0013): no sort of the whole list (which spilled to
+     * disk at 100,000 devices), and nothing held between reads but the last site's id. The next read is
+     * asked for while the caller still works on this one (compression runs off the main thread).
+     *
+     * Each read sees the database as it is then: a device moved to another site by a write while the
+     * list is read can show twice or not at all in that one answer. Such a write empties the cache
+     * (lib/aggregate-cache.ts), so that answer is not given to callers who come after it.
+     */
+    async *listBatches(scope, batchSize) {
+      const inScope = scope ?? sql`true`;
+      const read = async (after: number | null) => {
+        const past = after === null ? sql`true` : sql`devices.group_id > ${after}`;
+        const res = (await db.execute(sql`
+          select devices.group_id as site, ${LIST_ANSWER_SQL} as json
+          ${LIST_FROM_SQL}
+          where devices.group_id is not null and ${inScope} and ${past}
+            and devices.group_id <= coalesce((
+              select devices.group_id from devices
+              where devices.group_id is not null and ${inScope} and ${past}
+              order by devices.group_id offset ${batchSize - 1} limit 1), 2147483647)
+          order by devices.group_id, devices.number, devices.serial`)) as unknown as {
+          rows: { site: number; json: string }[];
+        };
+        return res.rows;
+      };
+      let next: ReturnType<typeof read> | undefined = read(null);
+      while (next) {
+        const rows: Awaited<ReturnType<typeof read>> = await next;
+        // Fewer than batchSize: the read went to the end of the list.
+        next = rows.length >= batchSize ? read(rows.at(-1)!.site) : undefined;
+        // Awaited in the next turn; a caller that stops early must not leave it an unhandled rejection.
+        next?.catch(() => undefined);
+        if (rows.length) yield rows.map((r) => r.json);
+      }
+    },
+
+    /**
+     * Keyset pagination on the primary key: `id > afterId order by id limit n+1` reads one index range
+     * however deep the page, where an offset would read and drop every row before it. One row past the
+     * limit says whether there is a next page.
+     */
+    async page(scope, f) {
+      const res = (await db.execute(sql`
+        select devices.id, device_list_named(coalesce(a.list_json, device_list_json(devices)), b.name, x1.batch_no, x2.batch_no) as json
+        from devices
+        left join device_list_answers a on a.device_id = devices.id
+        left join brands b on b.id = devices.brand_id
+        left join batches x1 on x1.id = devices.batch_id
+        left join batches x2 on x2.id = devices.batch2_id
+        where ${pageFilters(scope, f)} and devices.id > ${f.afterId ?? 0}
+        order by devices.id
+        limit ${f.limit + 1}`)) as unknown as { rows: { id: number; json: string }[] };
+      const rows = res.rows.slice(0, f.limit);
+      return { items: rows.map((r) => r.json), lastId: rows.at(-1)?.id ?? null, more: res.rows.length > f.limit };
+    },
+
+    async keptTotal(brands, f) {
+      const column = sql.raw(KEPT_COUNT_COLUMN[f.status ?? 'total']);
+      const res = (await db.execute(sql`
+        select coalesce(sum(${column}), 0)::int as n from device_counts
+        where ${brands}
+          and ${f.brand !== undefined ? sql`device_counts.brand_id = ${f.brand}` : sql`true`}
+          and ${f.county !== undefined ? sql`device_counts.location_id = ${f.county}` : sql`true`}`)) as unknown as {
+        rows: { n: number }[];
+      };
+      return res.rows[0]!.n;
+    },
+
+    async pageTotal(scope, f) {
+      const res = (await db.execute(sql`select count(*)::int as n from devices where ${pageFilters(scope, f)}`)) as unknown as {
+        rows: { n: number }[];
+      };
+      return res.rows[0]!.n;
+    },
+
+    /**
+     * The kept pin tuples (device_pins, migration 0025: each placed device's tuple, kept by trigger) joined
+     * inside the database in id order: one text value crosses to Node, and nothing is built per pin. The table
+     * is read as `devices` (its columns `id` and `brand_id` are named as there), so `scope`, deviceScope's
+     * condition, applies as written; the subquery's order is the primary key's, so nothing is sorted.
      */
     async pinsJson(scope) {
+      // One tuple a line (still one JSON array): the map parses the feed a slice of lines a task
+      // (client shared/lib/json-lines.ts); a raw newline cannot occur inside a JSON string.
       const res = (await db.execute(sql`
-        select coalesce(json_agg(json_build_array(
-                 devices.serial, devices.lat, devices.lng,
-                 ${PIN_BITS_SQL},
-                 devices.label, devices.number, devices.group_id, devices.brand_id) order by devices.id), '[]')::text as json
-        from devices
-        where devices.group_id is not null and ${scope ?? sql`true`}`)) as unknown as { rows: { json: string }[] };
+        select '[' || coalesce(string_agg(devices.pin::text, E',\n' order by devices.id), '') || ']' as json
+        from device_pins as devices where ${scope ?? sql`true`}`)) as unknown as {
+        rows: { json: string }[];
+      };
       return res.rows[0]!.json;
     },
 
     /** A placed device; an unplaced serial is only in the available list. */
     async answer(serial, scope) {
       const res = (await db.execute(sql`
-        select (device_list_named(coalesce(devices.list_json, device_list_json(devices)), b.name,
+        select (device_list_named(coalesce(a.list_json, device_list_json(devices)), b.name,
                                   (select x.batch_no from batches x where x.id = devices.batch_id),
                                   (select x.batch_no from batches x where x.id = devices.batch2_id))::jsonb || jsonb_build_object(
                   'timezone_id', g.timezone_id,
@@ -149,6 +326,7 @@ export function devicesRepository(db: Db): DevicesRepository {
                                      order by p.requested_at)
                     from pending_changes p where p.device_id = devices.id and p.status = 'pending'), '[]'::jsonb)))::text as json
         from devices
+        left join device_list_answers a on a.device_id = devices.id
         left join device_groups g on g.id = devices.group_id
         left join brands b on b.id = devices.brand_id
         where devices.serial = ${serial} and devices.group_id is not null and ${scope ?? sql`true`}`)) as unknown as {

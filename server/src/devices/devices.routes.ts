@@ -2,13 +2,14 @@ import { z } from 'zod';
 import {
   deviceConfigSchema,
   deviceFormSchema,
+  deviceListQuerySchema,
+  devicePageQuerySchema,
   devicesApi,
   pauseSchema,
   pumpSettingSchema,
   registrationSetupSchema,
   rentalSchema,
   resetMlSchema,
-  serialListQuery,
   serialSchema,
 } from '@fleet/shared';
 import type { AppContext } from '../context.ts';
@@ -17,13 +18,11 @@ import type { RequestHandler } from 'express';
 import { parse } from '../lib/errors.ts';
 import { wantsFresh } from '../lib/aggregate-cache.ts';
 import { sendCachedJson } from '../lib/cached-json.ts';
+import { sendStreamedJson } from '../lib/streamed-json.ts';
 import { endpointRoutes } from '../openapi/endpoint-routes.ts';
 import type { Routes } from '../openapi/route-docs.ts';
 import { devicesRepository } from './devices.repository.ts';
 import { devicesService } from './devices.service.ts';
-
-/** `?serials=A,B,C` of GET /api/v1/device: at most 500 serials a call (a URL of a few kB). */
-const serialsQuery = serialListQuery();
 
 /** The device calls of spec section 7 (paths exact, 'avaliableDevice' included: existing clients call it). */
 export function devicesRoutes(ctx: AppContext): Routes {
@@ -59,9 +58,16 @@ export function devicesRoutes(ctx: AppContext): Routes {
   on(devicesApi.list, async (req, res) => {
     // ?serials=A,B: only those devices (the pollers' cards poll); without it the whole list, as the spec has it.
     if (req.query.serials !== undefined)
-      return void res.type('json').send(await service.listOf(viewerOf(req), parse(serialsQuery, req.query.serials)));
-    await sendCachedJson(req, res, await service.listJson(viewerOf(req), wantsFresh(req.get('Cache-Control'))));
+      return void res
+        .type('json')
+        .send(await service.listOf(viewerOf(req), parse(deviceListQuerySchema, req.query).serials ?? []));
+    const fresh = wantsFresh(req.get('Cache-Control'));
+    await sendStreamedJson(req, res, (encoding) => service.listStream(viewerOf(req), encoding, fresh));
   });
+  on(
+    devicesApi.page,
+    async (req, res) => void res.type('json').send(await service.page(viewerOf(req), parse(devicePageQuerySchema, req.query))),
+  );
   on(devicesApi.pins, async (req, res) =>
     sendCachedJson(req, res, await service.pinsJson(viewerOf(req), wantsFresh(req.get('Cache-Control')))),
   );

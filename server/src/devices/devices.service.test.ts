@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mlPerShotForMode, type DeviceAnswer, type DeviceFormInput, type RentalInput } from '@fleet/shared';
 import type { ScopeViewer } from '../access/scope.ts';
 import type {
@@ -11,7 +11,9 @@ import type {
   RentalRow,
   RestorePoint,
 } from './devices.repository.ts';
-import { devicesService } from './devices.service.ts';
+import { streamedText } from '../../../tests/helpers/streamed-text.ts';
+import { aggregateCache } from '../lib/aggregate-cache.ts';
+import { devicesService, LIST_TTL_MS } from './devices.service.ts';
 
 const TODAY = '2026-11-22';
 const NOW = new Date(`${TODAY}T12:00:00Z`);
@@ -66,7 +68,6 @@ const deviceRow = (over: Partial<DeviceRow> = {}): DeviceRow => ({
   reportedLat: null,
   reportedLng: null,
   reportedLocationAt: null,
-  listJson: null,
   simcardPhoneNumber: null,
   imei: null,
   simSerialNumber: null,
@@ -156,12 +157,22 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
         throw err;
       }
     },
+    // The paged list is SQL through and through: tests/integration/device-page.test.ts covers it.
+    page: () => Promise.reject(new Error('not used')),
+    pageTotal: () => Promise.reject(new Error('not used')),
+    keptTotal: () => Promise.reject(new Error('not used')),
     async listJson(scope, serials) {
       return jsonBytes(
         state.devices
-          .filter((d) => d.groupId != null && visible(d, scope) && (!serials || serials.includes(d.serial)))
+          .filter((d) => d.groupId != null && visible(d, scope) && serials.includes(d.serial))
           .map((d) => ({ serial: d.serial })),
       );
+    },
+    async *listBatches(scope, batchSize) {
+      const items = state.devices
+        .filter((d) => d.groupId != null && visible(d, scope))
+        .map((d) => JSON.stringify({ serial: d.serial }));
+      for (let i = 0; i < items.length; i += batchSize) yield items.slice(i, i + batchSize);
     },
     async pinsJson(scope) {
       return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => [d.serial]));
@@ -412,12 +423,85 @@ describe('who may do what', () => {
     }
   });
 
+  it('keeps the whole list per scope and encoding for 2 s, then gives it whole while the next is read', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { repo } = fakeRepo({ devices: [deviceRow(), deviceRow({ id: 3, serial: 'SP240003', number: 2 })] }, ['SP240003']);
+      let reads = 0;
+      const counting: DevicesRepository = {
+        ...repo,
+        listBatches(scope, size) {
+          reads++;
+          return repo.listBatches(scope, size);
+        },
+      };
+      const cache = aggregateCache();
+      const s = devicesService({ repo: counting, now: () => NOW, cache });
+      const first = await s.listStream(distributor, 'gzip');
+      expect(await s.listStream(distributor, 'gzip')).toBe(first);
+      expect(await s.listStream(partner, 'gzip')).not.toBe(first);
+      expect(await s.listStream(distributor, 'br')).not.toBe(first);
+      expect(reads).toBe(3);
+      await first.done;
+      vi.advanceTimersByTime(LIST_TTL_MS - 1);
+      expect(await s.listStream(distributor, 'gzip')).toBe(first);
+      vi.advanceTimersByTime(1);
+      // Expired: the whole answer still, while one read runs behind; the new answer once it is whole.
+      expect(await s.listStream(distributor, 'gzip')).toBe(first);
+      expect(await s.listStream(distributor, 'gzip')).toBe(first);
+      expect(reads).toBe(4);
+      // Once the read behind is whole (however long compressing takes on a loaded host), its answer is given.
+      let second = first;
+      await vi.waitFor(
+        async () => {
+          second = await s.listStream(distributor, 'gzip');
+          expect(second).not.toBe(first);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      expect(second.plainBytes()).toBe(first.plainBytes());
+      expect(reads).toBe(4);
+      // Past twice the expiry nothing old is given: a new read, streamed to the caller as it is made.
+      vi.advanceTimersByTime(2 * LIST_TTL_MS);
+      const third = await s.listStream(distributor, 'gzip');
+      expect(third).not.toBe(second);
+      expect(reads).toBe(5);
+      expect(LIST_TTL_MS).toBeLessThanOrEqual(2000);
+      await cache.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a list read that fails is not kept: the next caller reads again', async () => {
+    const { repo } = fakeRepo({ devices: [deviceRow()] });
+    let reads = 0;
+    const failingOnce: DevicesRepository = {
+      ...repo,
+      async *listBatches(scope, size) {
+        if (reads++ === 0) throw new Error('connection lost');
+        yield* repo.listBatches(scope, size);
+      },
+    };
+    const cache = aggregateCache();
+    const s = devicesService({ repo: failingOnce, now: () => NOW, cache });
+    await expect((await s.listStream(distributor, 'gzip')).done).rejects.toThrow('connection lost');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(JSON.parse(await streamedText(await s.listStream(distributor, 'gzip')))).toEqual([{ serial: 'SP240001' }]);
+    expect(reads).toBe(2);
+    await cache.close();
+  });
+
   it('reads are filtered by scope for every role', async () => {
     const { repo } = fakeRepo({ devices: [deviceRow(), deviceRow({ id: 3, serial: 'SP240003', number: 2 })] }, ['SP240003']);
     const s = service(repo);
     expect((await s.registered(client)).map((d) => d.serial)).toEqual(['SP240003']);
     expect((await s.registered(distributor)).map((d) => d.serial)).toEqual(['SP240001', 'SP240003']);
-    expect(JSON.parse((await s.listJson(partner)).text)).toEqual([{ serial: 'SP240003' }]);
+    expect(JSON.parse(await streamedText(await s.listStream(partner, 'gzip')))).toEqual([{ serial: 'SP240003' }]);
+    expect(JSON.parse(await streamedText(await s.listStream(distributor, 'br')))).toEqual([
+      { serial: 'SP240001' },
+      { serial: 'SP240003' },
+    ]);
     expect(JSON.parse((await s.pinsJson(partner)).text)).toEqual([['SP240003']]);
     expect(JSON.parse((await s.pinsJson(distributor)).text)).toEqual([['SP240001'], ['SP240003']]);
     // The cards poll's filtered list: only the serials named, and still only those in scope.

@@ -8,14 +8,25 @@ import {
   type DeviceFormInput,
   type PumpType,
   type RentalInput,
+  type DevicePageQuery,
 } from '@fleet/shared';
 import type { z } from 'zod';
 import type { pumpSettingSchema } from '@fleet/shared';
-import { deviceScope, type ScopeViewer } from '../access/scope.ts';
+import { brandCountsScope, deviceScope, type ScopeViewer } from '../access/scope.ts';
 import { ApiError } from '../lib/errors.ts';
 import { noAggregateCache, scopeKey, type AggregateCache } from '../lib/aggregate-cache.ts';
 import { cachedJson, type CachedJson } from '../lib/cached-json.ts';
-import type { DeviceRow, DevicesRepository, PendingKind, PumpSettingRow, RentalRow, RestorePoint } from './devices.repository.ts';
+import { jsonArrayPieces, streamedJson, type StreamEncoding } from '../lib/streamed-json.ts';
+import type {
+  DevicePageFilter,
+  DeviceRow,
+  DevicesRepository,
+  PendingKind,
+  PumpSettingRow,
+  RentalRow,
+  RestorePoint,
+} from './devices.repository.ts';
+import { pageFilterOf } from './page-filter.ts';
 
 export type DevicesServiceDeps = {
   repo: DevicesRepository;
@@ -25,11 +36,43 @@ export type DevicesServiceDeps = {
    * portal write or the cache's expiry (lib/aggregate-cache.ts): check-ins show in them within that expiry.
    */
   cache?: AggregateCache;
+  /** Devices a read of the streamed whole list takes (LIST_BATCH); tests make it small. */
+  listBatchSize?: number;
 };
 
 const NOT_FOUND = 'No device with this serial.';
-/** How long a device list answer is reused for reads (see listJson). */
-export const LIST_TTL_MS = 5000;
+const BAD_CURSOR = 'cursor is the nextCursor of a previous page.';
+
+/**
+ * devicePage's cursor: the last device id of the page, written 'd' + base 36 so clients treat it as a
+ * token, not a number they could do arithmetic on (the order behind it may change; the token can follow).
+ */
+const pageCursor = {
+  format: (id: number) => `d${id.toString(36)}`,
+  parse(cursor: string): number {
+    const id = /^d[0-9a-z]{1,12}$/.test(cursor) ? parseInt(cursor.slice(1), 36) : NaN;
+    if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw ApiError.field('cursor', BAD_CURSOR);
+    return id;
+  },
+};
+/** What the kept counts (device_counts) are per: a page filtered by these alone can be counted from them. */
+const KEPT_COUNT_FIELDS: ReadonlySet<string> = new Set<keyof DevicePageFilter>(['afterId', 'limit', 'brand', 'county', 'status']);
+/** Whether no filter but those is given (any other, a new one too, is counted on `devices`). */
+const keptCountable = (filter: DevicePageFilter) =>
+  Object.entries(filter).every(([field, value]) => value === undefined || KEPT_COUNT_FIELDS.has(field));
+
+/**
+ * How long the whole list's compressed answer is reused (see listStream), the aggregates' 2 s (issue 46):
+ * up to twice that it is still given while the next one is read behind, as the aggregates are.
+ */
+export const LIST_TTL_MS = 2000;
+/**
+ * Devices a read of the whole list takes: about 0.6 MB of answers (1.2 kB each) in memory at a time, and at
+ * 100,000 devices 200 reads, each a range of an index. Smaller reads live shorter: with 2,000 a read, a
+ * fresh server's RSS grew by 53 MB during its first cold list of 30,000 devices, with 500 by 31 MB (the
+ * rows in flight outlive young collections and wait in the old generation), in the same time.
+ */
+export const LIST_BATCH = 500;
 /** A cached answer's size for the cache's byte budget (its compressed forms are a few percent more). */
 const sizeOf = (answer: CachedJson) => answer.bytes().length;
 /** Steps are fixed on this hardware (300 steps/s, 30 steps/ml): every settings write puts them back. */
@@ -46,7 +89,7 @@ const FIXED_STEPS = { stepsPerSecond: 300, stepsPerMl: 30, stepsPerSecond2: 300,
  * - reads: every role, within its scope. A device outside the caller's scope answers 404.
  */
 export function devicesService(deps: DevicesServiceDeps) {
-  const { repo, now, cache = noAggregateCache } = deps;
+  const { repo, now, cache = noAggregateCache, listBatchSize = LIST_BATCH } = deps;
   // The calendar day in UTC, the same day batches and warnings use.
   const today = () => now().toISOString().slice(0, 10);
 
@@ -191,21 +234,45 @@ export function devicesService(deps: DevicesServiceDeps) {
 
   return {
     /**
-     * The list as JSON bytes, straight from the database to the response. `fresh`: past the cache. Kept
-     * LIST_TTL_MS rather than the 2 s of the counts: rebuilding it (11 MB at 10,000 devices, read and
-     * compressed) is the costliest thing the server does for a read, a portal write empties it at once
-     * anyway, and check-ins reach an open list through the cards' pushes (every 20 s), not through it.
+     * The whole list (GET /api/v1/device) in one encoding, streamed from the database into the compressor
+     * in batches of listBatchSize devices and kept compressed only (lib/streamed-json.ts): at 100,000
+     * devices the text is 117 MB, more than the cache's whole budget, and is never held whole. Kept per
+     * scope and encoding for LIST_TTL_MS from the end of its read; a caller who comes while it is being
+     * read streams the same one (no second read). Expired, it is still given, whole, while the next one is
+     * read behind (lib/aggregate-cache.ts), which replaces it once whole. A portal write empties it.
+     * `fresh`: a new read, past the cache.
      */
-    listJson: (viewer: ScopeViewer, fresh = false) =>
-      cache.get(`deviceList:${scopeKey(viewer)}`, async () => cachedJson(await repo.listJson(deviceScope(viewer))), fresh, {
-        ttlMs: LIST_TTL_MS,
-        bytes: sizeOf,
-      }),
+    listStream: (viewer: ScopeViewer, encoding: StreamEncoding, fresh = false) =>
+      cache.get(
+        `deviceList:${scopeKey(viewer)}:${encoding}`,
+        async () => streamedJson(encoding, jsonArrayPieces(repo.listBatches(deviceScope(viewer), listBatchSize))),
+        fresh,
+        { ttlMs: LIST_TTL_MS, bytes: (answer) => answer.bytes(), settled: (answer) => answer.done },
+      ),
     /**
      * The list answers of the named devices only (GET /api/v1/device?serials=): what the cards poll reads
      * for the cards watched, instead of the whole list. Never cached: a poll diffs the database as it is.
      */
     listOf: (viewer: ScopeViewer, serials: string[]) => repo.listJson(deviceScope(viewer), serials),
+    /**
+     * GET /api/v1/devicePage: one page of the list, filtered here rather than in the browser (issue 46).
+     * Answered as JSON text: the items are the stored list answers, joined without parsing them.
+     */
+    async page(viewer: ScopeViewer, query: DevicePageQuery): Promise<string> {
+      const filter = pageFilterOf(query, {
+        afterId: query.cursor === undefined ? undefined : pageCursor.parse(query.cursor),
+        limit: query.limit,
+      });
+      const scope = deviceScope(viewer);
+      // The total from the kept counts when every filter given is a column of them (a sum over a few rows), else counted.
+      const brands = brandCountsScope(viewer);
+      const [rows, total] = await Promise.all([
+        repo.page(scope, filter),
+        brands && keptCountable(filter) ? repo.keptTotal(brands, filter) : repo.pageTotal(scope, filter),
+      ]);
+      const nextCursor = rows.more && rows.lastId !== null ? pageCursor.format(rows.lastId) : null;
+      return `{"items":[${rows.items.join(',')}],"nextCursor":${JSON.stringify(nextCursor)},"total":${total}}`;
+    },
     /** The compact pin feed of the same devices as the list (same scope), for the map. */
     pinsJson: (viewer: ScopeViewer, fresh = false) =>
       cache.get(`devicePins:${scopeKey(viewer)}`, async () => cachedJson(await repo.pinsJson(deviceScope(viewer))), fresh, {

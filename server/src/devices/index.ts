@@ -6,7 +6,9 @@
  * pollers diff and push (server/src/realtime).
  */
 export { devicesRoutes } from './devices.routes.ts';
+export { selectionsRoutes } from './selections.routes.ts';
 export { devicesService, type DevicesService } from './devices.service.ts';
 export { devicesRepository, type DevicesRepository } from './devices.repository.ts';
 export { recomputeWarnings } from './device-warnings.ts';
 export { requestChange } from './pending-changes.ts';
+export { PIN_TUPLE_SQL } from './pin-sql.ts';

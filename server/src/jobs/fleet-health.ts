@@ -31,9 +31,17 @@ export async function checkFleetHealth(db: Db, now: Date = realClock.now()) {
   const expired = (await db.execute(sql`
     update pending_changes set status = 'expired', resolved_at = ${now.toISOString()}::timestamptz
     where status = 'pending' and expires_at < ${now.toISOString()}::timestamptz
-    returning device_id`)) as unknown as { rows: { device_id: number }[] };
+    returning device_id, (select serial from devices where devices.id = pending_changes.device_id) as serial`)) as unknown as {
+    rows: { device_id: number; serial: string }[];
+  };
   const touched = [...new Set(expired.rows.map((r) => r.device_id))];
   if (touched.length) await recomputeWarnings(db, touched, batchDayOf(now));
   const foldedConsumption = await foldBatchConsumption(db);
-  return { wentOffline: offline.rows.map((r) => r.serial), expiredChanges: expired.rows.length, foldedConsumption };
+  return {
+    wentOffline: offline.rows.map((r) => r.serial),
+    expiredChanges: expired.rows.length,
+    /** Devices whose pending change expired (their pending marks and warnings were recomputed). */
+    expiredOn: [...new Set(expired.rows.map((r) => r.serial))],
+    foldedConsumption,
+  };
 }

@@ -80,6 +80,52 @@ describe('aggregate cache', () => {
     expect(await cache.get('list', c.compute, false, long)).toBe(2); // unsized values stay
   });
 
+  it('keeps a value handed out before it is whole: counts its size as it grows, drops it if it fails, swaps a refresh in once whole', async () => {
+    const cache = aggregateCache({ ttlMs: 2000, maxBytes: 100 });
+    /** A value that grows until `finish`, like a streamed answer. */
+    const growing = (name: string) => {
+      let finish: (ok: boolean) => void = () => undefined;
+      const done = new Promise<void>((resolve, reject) => (finish = (ok) => (ok ? resolve() : reject(new Error('lost')))));
+      done.catch(() => undefined);
+      return { name, size: 0, done, finish };
+    };
+    type Growing = ReturnType<typeof growing>;
+    const opts = { bytes: (v: Growing) => v.size, settled: (v: Growing) => v.done };
+    const a = growing('a');
+    expect(await cache.get('a', async () => a, false, opts)).toBe(a);
+    expect(await cache.get('a', async () => growing('again'), false, opts)).toBe(a); // shared while it grows
+    a.size = 80;
+    a.finish(true);
+    await vi.advanceTimersByTimeAsync(0);
+    const b = growing('b');
+    await cache.get('b', async () => b, false, { ...opts, bytes: () => 30 }); // 110 bytes: a goes
+    expect((await cache.get('a', async () => growing('a2'), false, opts)).name).toBe('a2');
+
+    const failing = growing('failing');
+    await cache.get('f', async () => failing, false, opts);
+    failing.finish(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect((await cache.get('f', async () => growing('f2'), false, opts)).name).toBe('f2');
+
+    // Expired: the whole value still answers while the refresh grows, and is replaced once that is whole.
+    await vi.advanceTimersByTimeAsync(2000);
+    const next = growing('next');
+    expect((await cache.get('f', async () => next, false, opts)).name).toBe('f2');
+    await vi.advanceTimersByTimeAsync(0);
+    expect((await cache.get('f', async () => growing('other'), false, opts)).name).toBe('f2');
+    next.finish(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await cache.get('f', async () => growing('other'), false, opts)).toBe(next);
+
+    // A value that took longer than its expiry to become whole is kept its expiry from then.
+    const slow = growing('slow');
+    await cache.get('s', async () => slow, false, opts);
+    await vi.advanceTimersByTimeAsync(3000);
+    slow.finish(true);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(await cache.get('s', async () => growing('other'), false, opts)).toBe(slow);
+  });
+
   it('names scopes: distributors share one, clients and partners their own', () => {
     expect(scopeKey({ id: 1, access: 'distributor' })).toBe(scopeKey({ id: 2, access: 'distributor' }));
     expect(scopeKey({ id: 5, access: 'client' })).toBe('client:5');

@@ -15,7 +15,7 @@ import type { ScopeViewer } from '../access/scope.ts';
  *   assignments that change a scope) empties the cache of every process: in process at once (every cache
  *   over the same database), and through the Redis channel `{prefix}aggregates:changed` for the others.
  * - Device check-ins do not empty it: their effect on the counts is seen within `ttlMs` (2 s), well within
- *   the 20 s the pollers push overviews at (a value may carry its own expiry: the device list keeps 5 s).
+ *   the 20 s the pollers push overviews at (a value may carry its own expiry).
  * - Sized values (ready answers, EntryOptions.bytes) share a byte budget besides the count of entries.
  * - A poll nudged by a portal write asks with `Cache-Control: no-cache` (poller.ts) and gets a fresh scan,
  *   whatever order the Redis messages arrive in.
@@ -29,7 +29,18 @@ export type AggregateCache = {
 };
 
 /** Per value: its own expiry (staleness twice that), and its size in bytes for the cache's byte budget. */
-export type EntryOptions<T> = { ttlMs?: number; bytes?: (value: T) => number };
+export type EntryOptions<T> = {
+  ttlMs?: number;
+  /** The value's size, asked again each time the budget is checked: a value still being produced may grow. */
+  bytes?: (value: T) => number;
+  /**
+   * For a value handed out before it is whole (a streamed answer, lib/streamed-json.ts): settles when it is
+   * complete. A rejection drops the entry as a failed computation is dropped; completion starts its expiry
+   * and checks the budget again. A refresh replaces the expired value only once whole, so its callers never
+   * wait on the refresh.
+   */
+  settled?: (value: T) => Promise<unknown>;
+};
 
 /** One cache key per scope: distributors share the fleet-wide values, each client and partner has its own. */
 export function scopeKey(viewer: ScopeViewer): string {
@@ -64,37 +75,49 @@ export function aggregateCache(
   const staleMs = opts.staleMs ?? ttlMs * 2;
   const maxEntries = opts.maxEntries ?? 500;
   const maxBytes = opts.maxBytes ?? 96 * 1024 * 1024;
-  type Entry = { at: number; value: Promise<unknown>; bytes: number };
+  type Entry = { at: number; value: Promise<unknown>; bytes: () => number };
   const entries = new Map<string, Entry>();
+  const unsized = () => 0;
   /** Drops the oldest entries beyond the count and byte bounds (a Map iterates oldest first). */
   const trim = () => {
+    const sizes = new Map<Entry, number>();
     let bytes = 0;
-    for (const e of entries.values()) bytes += e.bytes;
+    for (const e of entries.values()) {
+      sizes.set(e, e.bytes());
+      bytes += sizes.get(e)!;
+    }
     for (const [key, e] of entries) {
       if (entries.size <= maxEntries && bytes <= maxBytes) break;
       // Over the count, the oldest goes; over the bytes only, the oldest that holds some.
-      if (entries.size <= maxEntries && !e.bytes) continue;
+      if (entries.size <= maxEntries && !sizes.get(e)) continue;
       entries.delete(key);
-      bytes -= e.bytes;
+      bytes -= sizes.get(e)!;
     }
   };
   /** Keeps `value` under `key` as the newest entry; a failed computation is not kept. */
-  const store = <T>(key: string, value: Promise<T>, sized: EntryOptions<T>['bytes']) => {
-    const entry: Entry = { at: Date.now(), value, bytes: 0 };
+  const store = <T>(key: string, value: Promise<T>, entryOpts: EntryOptions<T>) => {
+    const entry: Entry = { at: Date.now(), value, bytes: unsized };
     entries.delete(key);
     entries.set(key, entry);
     trim();
-    value.then(
-      (v) => {
-        if (entries.get(key) !== entry || !sized) return;
-        entry.bytes = sized(v);
+    // A failed scan is not kept; an invalidation meanwhile already dropped the entry.
+    const drop = () => {
+      if (entries.get(key) === entry) entries.delete(key);
+    };
+    value.then((v) => {
+      if (entries.get(key) !== entry) return;
+      const { bytes, settled } = entryOpts;
+      if (bytes) {
+        entry.bytes = () => bytes(v);
         trim();
-      },
-      () => {
-        // A failed scan is not kept; an invalidation meanwhile already dropped the entry.
-        if (entries.get(key) === entry) entries.delete(key);
-      },
-    );
+      }
+      settled?.(v).then(() => {
+        if (entries.get(key) !== entry) return;
+        // Its expiry counts from when it is whole: a read longer than ttlMs must not expire at birth.
+        entry.at = Date.now();
+        trim();
+      }, drop);
+    }, drop);
     return entry;
   };
   const channel = `${opts.redisPrefix ?? 'fleet:'}aggregates:changed`;
@@ -128,17 +151,18 @@ export function aggregateCache(
         if (!refreshing.has(key)) {
           refreshing.add(key);
           const next = compute();
+          // Kept only if no write emptied the cache meanwhile (the entry is still the one refreshed).
+          const swap = () => {
+            if (entries.get(key) === hit) store(key, next, entryOpts);
+          };
           next
-            .then(() => {
-              // Kept only if no write emptied the cache meanwhile (the entry is still the one refreshed).
-              if (entries.get(key) === hit) store(key, next, entryOpts.bytes);
-            })
+            .then((v) => (entryOpts.settled ? entryOpts.settled(v).then(swap) : swap()))
             .catch((err) => log(`aggregate ${key} refresh failed`, err))
             .finally(() => refreshing.delete(key));
         }
         return hit.value as Promise<T>;
       }
-      return store(key, compute(), entryOpts.bytes).value as Promise<T>;
+      return store(key, compute(), entryOpts).value as Promise<T>;
     },
     invalidate() {
       for (const peer of peers) peer();

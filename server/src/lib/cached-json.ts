@@ -57,15 +57,20 @@ export function cachedJson(body: string | Buffer): CachedJson {
  * the answer itself.
  */
 export function jsonArrayBytes(items: readonly string[]): Buffer {
-  let size = 2 + Math.max(0, items.length - 1);
+  return joinBytes(items, '[', ']');
+}
+
+/** `open`, the items joined with commas, `close`: in one buffer (open and close are ASCII). */
+export function joinBytes(items: readonly string[], open: string, close: string): Buffer {
+  let size = open.length + close.length + Math.max(0, items.length - 1);
   for (const item of items) size += Buffer.byteLength(item);
   const out = Buffer.allocUnsafe(size);
-  let at = out.write('[', 0, 'latin1');
+  let at = out.write(open, 0, 'latin1');
   items.forEach((item, i) => {
     if (i) at += out.write(',', at, 'latin1');
     at += out.write(item, at);
   });
-  out.write(']', at, 'latin1');
+  out.write(close, at, 'latin1');
   return out;
 }
 

@@ -14,6 +14,7 @@ function buildDir() {
   fs.mkdirSync(path.join(dir, 'assets'));
   const js = 'export const x = 1;\n'.repeat(200);
   fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>x</title>${'<!-- pad -->'.repeat(200)}`);
+  fs.writeFileSync(path.join(dir, 'maintenance.html'), `<!doctype html><title>Maintenance</title>${'<!-- pad -->'.repeat(200)}`);
   fs.writeFileSync(path.join(dir, 'assets', 'index-AbC123.js'), js);
   fs.writeFileSync(path.join(dir, 'assets', 'index-AbC123.js.br'), zlib.brotliCompressSync(js));
   fs.writeFileSync(path.join(dir, 'assets', 'index-AbC123.js.gz'), zlib.gzipSync(js));
@@ -77,11 +78,20 @@ describe('static client and compression', () => {
   });
 
   it('revalidates index.html on every route of the single-page app', async () => {
-    for (const route of ['/', '/index.html', '/status', '/maintenance']) {
+    for (const route of ['/', '/index.html', '/status', '/maintenance-result']) {
       const res = await request(app).get(route).set('Accept-Encoding', 'gzip');
       expect(res.status, route).toBe(200);
       expect(res.headers['cache-control'], route).toBe('no-cache');
       expect(res.text).toContain('<title>x</title>');
+    }
+  });
+
+  it("answers /maintenance with the field app's own page (maintenance.html), revalidated too", async () => {
+    for (const route of ['/maintenance', '/maintenance/', '/maintenance?device=SP1', '/maintenance.html']) {
+      const res = await request(app).get(route).set('Accept-Encoding', 'gzip');
+      expect(res.status, route).toBe(200);
+      expect(res.headers['cache-control'], route).toBe('no-cache');
+      expect(res.text, route).toContain('<title>Maintenance</title>');
     }
   });
 

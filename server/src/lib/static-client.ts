@@ -12,7 +12,10 @@ const SHORT = 'public, max-age=3600';
  * cached sw.js would keep phones on an old version (the browser caps a worker's cache at 24 h, still a
  * shift on the old app); the manifest names the icons and scope.
  */
-const REVALIDATED = new Set(['/index.html', '/sw.js', '/manifest.webmanifest']);
+const REVALIDATED = new Set(['/index.html', '/maintenance.html', '/sw.js', '/manifest.webmanifest']);
+
+/** The built pages, served by the routes below (not as compressed twins): they name the current hashes. */
+const PAGES = new Set(['/index.html', '/maintenance.html']);
 
 /** Encodings the build writes beside each asset (client/build/precompress.ts), best first. */
 const ENCODINGS = [
@@ -75,7 +78,7 @@ export function staticClient(clientDir: string): Router {
     } catch {
       return next();
     }
-    if (!files.has(urlPath) || urlPath === '/index.html') return next();
+    if (!files.has(urlPath) || PAGES.has(urlPath)) return next();
     const available = ENCODINGS.filter((e) => files.has(urlPath + e.suffix));
     if (available.length === 0) return next();
     res.vary('Accept-Encoding');
@@ -105,7 +108,13 @@ export function staticClient(clientDir: string): Router {
   );
 
   const index = path.join(clientDir, 'index.html');
-  // Every client route (/, /maintenance, /status, ...) is the single-page app.
+  // The technician's field app is a page of its own (client/maintenance.html: it loads none of the portal's
+  // start); a build without it (an older one) answers with the portal's page, whose routes still hold it.
+  const fieldApp = files.has('/maintenance.html') ? path.join(clientDir, 'maintenance.html') : index;
+  router.get(/^\/maintenance\/?$/, (_req, res) => {
+    res.set('Cache-Control', 'no-cache').sendFile(fieldApp);
+  });
+  // Every other client route (/, /maintenance-result, /status, ...) is the portal's single-page app.
   router.get(/^\/(?!api\/|auth\/|uploads\/).*/, (_req, res) => {
     res.set('Cache-Control', 'no-cache').sendFile(index);
   });

@@ -26,10 +26,15 @@ const counts: OverviewCounts = {
 };
 
 function fakeRepo() {
-  const calls: { scope: SQL | undefined; location: number | undefined }[] = [];
+  /** Each read: a scan's device condition, or the kept rows' scope ('kept fleet', 'kept brands'). */
+  const calls: { scope: SQL | undefined | string; location: number | undefined }[] = [];
   const repo: OverviewRepository = {
     async counts(scope, location) {
       calls.push({ scope, location });
+      return counts;
+    },
+    async keptCounts(kept, location) {
+      calls.push({ scope: kept.fleet ? 'kept fleet' : 'kept brands', location });
       return counts;
     },
   };
@@ -40,7 +45,7 @@ describe('overview service (spec section 3 counts)', () => {
   it("gives a distributor's overall view every batch and brand it manages, used or not", async () => {
     const { repo, calls } = fakeRepo();
     const answer = await overviewService({ repo }).overview({ id: 1, access: 'distributor' });
-    expect(calls).toEqual([{ scope: undefined, location: undefined }]);
+    expect(calls).toEqual([{ scope: 'kept fleet', location: undefined }]);
     expect(answer).toEqual({
       location: null,
       total_devices: 12,
@@ -68,8 +73,11 @@ describe('overview service (spec section 3 counts)', () => {
     expect(county).toMatchObject({ location: 22071, totalSunscreenBatchs: 2, totalSanitizerBatchs: 1, total_brands: 3 });
     const client = await overviewService({ repo }).overview({ id: 5, access: 'client' });
     expect(client).toMatchObject({ location: null, totalSunscreenBatchs: 2, totalSanitizerBatchs: 1, total_brands: 3 });
-    expect(calls[0]).toEqual({ scope: undefined, location: 22071 });
-    // A client's counts are always limited to its devices.
-    expect(calls[1]!.scope).toBeDefined();
+    const partner = await overviewService({ repo }).overview({ id: 6, access: 'market-partner' });
+    expect(partner).toMatchObject({ location: null, total_brands: 3 });
+    expect(calls[0]).toEqual({ scope: 'kept fleet', location: 22071 });
+    // A client's counts are always limited to its brands' rows; a partner's are counted over its own devices.
+    expect(calls[1]).toEqual({ scope: 'kept brands', location: undefined });
+    expect(typeof calls[2]!.scope).toBe('object');
   });
 });

@@ -1,6 +1,7 @@
 import { mlToFlOz, roundVolume } from '@fleet/shared';
 import { deviceScope, type ScopeViewer } from '../access/scope.ts';
 import { noAggregateCache, scopeKey, type AggregateCache } from '../lib/aggregate-cache.ts';
+import { keptScope } from '../sites/index.ts';
 import type { OverviewRepository } from './overview.repository.ts';
 
 export type OverviewServiceDeps = {
@@ -17,9 +18,11 @@ export function overviewService({ repo, cache = noAggregateCache }: OverviewServ
   return {
     /** `fresh`: skip the cache (a poll nudged by a portal write). */
     async overview(viewer: ScopeViewer, location?: number, fresh = false) {
+      // Distributors and clients read the kept rows (migration 0025); a partner's own devices are counted.
+      const kept = keptScope(viewer);
       const r = await cache.get(
         `overview:${scopeKey(viewer)}:${location ?? ''}`,
-        () => repo.counts(deviceScope(viewer), location),
+        () => (kept ? repo.keptCounts(kept, location) : repo.counts(deviceScope(viewer), location)),
         fresh,
       );
       // A distributor counts every batch and brand it manages, used or not; others count what feeds their devices.

@@ -3,6 +3,7 @@ import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../db/client.ts';
+import { pollNudger } from '@fleet/workers';
 import { alertsFeatureOf } from '../alerts/index.ts';
 import { deviceGatewayRouter } from '../gateway/index.ts';
 import { healthRoutes } from '../health/index.ts';
@@ -78,7 +79,8 @@ export function startGateway(opts: {
 }): http.Server {
   const { config, database, logger, log, metrics, shutdown } = opts;
   // The gateway records the alerts its check-ins raise (incidents and notification rows); the servers and
-  // workers dispatch them (their loops claim due rows every second), so it needs no queue or sockets.
+  // workers dispatch them (their loops claim due rows every second), so it needs no mail queue or sockets.
+  // With REDIS_URL it adds the wake-ups of what falls due later (an incident's escalation at M).
   const alerts = alertsFeatureOf(
     database.db,
     { ...config, alerts: { ...config.alerts, vapid: undefined } },
@@ -92,17 +94,39 @@ export function startGateway(opts: {
       log,
     },
   );
+  // The portal's prefix (config.redisPrefix, as createApp's listener has it): without it a REDIS_PREFIX set
+  // for the run sent the gateway's changes to a channel no server listened to.
+  const pinChanges = pollNudger({
+    redisUrl: config.redisUrl,
+    ...(config.redisPrefix ? { redisPrefix: config.redisPrefix } : {}),
+    channel: 'pins:changed',
+    log,
+  });
   const app = createGatewayApp({
     config,
     database,
     log,
     ops: opsMiddleware({ logger, metrics, draining: shutdown.middleware, quietSuccess: false }),
     metrics,
-    checkedIn: (serial) => alerts.engine.deviceCheckedIn(serial),
+    checkedIn: (serial) => {
+      alerts.engine.deviceCheckedIn(serial);
+      // The servers' pin deltas (realtime/pin-deltas.ts) hear the check-in through Redis.
+      pinChanges.devicesChanged([serial]);
+    },
   });
   const server = http.createServer(app);
   shutdown.attach(server);
-  shutdown.add(['alerts', () => alerts.engine.flushCheckins()], ['database', () => database.close()]);
+  shutdown.add(
+    [
+      'alerts',
+      async () => {
+        await alerts.engine.flushCheckins();
+        await alerts.close();
+      },
+    ],
+    ['pin changes', () => pinChanges.close()],
+    ['database', () => database.close()],
+  );
   server.listen(config.port, config.host, () => log(`gateway: device check-ins on ${describeAddress(server)}`));
   return server;
 }

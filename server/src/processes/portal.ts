@@ -86,6 +86,8 @@ export async function startPortal(opts: {
     pollers: role === 'all',
     // Portal writes nudge the pollers (in process, or through Redis to whichever process polls).
     nudges: app.nudges.source,
+    // Check-ins and portal writes name the devices whose pins may have changed: the pin deltas' source.
+    pinChanges: app.pinChanges.source,
     countPoll: metrics.countPoll,
     log,
   });
@@ -96,7 +98,18 @@ export async function startPortal(opts: {
   const stopAlerts = app.alerts.start({ fleet: role === 'all' });
   const stopSchedules =
     role === 'all'
-      ? startSchedules({ db: database.db, config, now: () => clock.now(), sessions, log, queue: app.queue })
+      ? startSchedules({
+          db: database.db,
+          config,
+          now: () => clock.now(),
+          sessions,
+          log,
+          queue: app.queue,
+          devicesChanged: (serials) => {
+            app.nudges.devicesChanged(serials);
+            app.pinChanges.devicesChanged(serials);
+          },
+        })
       : () => undefined;
   let simulator: Simulator | null = null;
   shutdown.attach(server, () => {
@@ -117,6 +130,7 @@ export async function startPortal(opts: {
         deviceAccess.close();
         app.redis?.close();
         void app.nudges.close();
+        void app.pinChanges.close();
         void app.aggregates.close();
       },
     ],

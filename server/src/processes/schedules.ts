@@ -27,7 +27,14 @@ type SummaryPeriod = Parameters<typeof enqueueSummaries>[2];
  * Answers a stop function.
  */
 export function startSchedules(
-  ctx: Pick<AppContext, 'db' | 'config' | 'now' | 'sessions' | 'log'> & { queue: JobQueue<JobName> },
+  ctx: Pick<AppContext, 'db' | 'config' | 'now' | 'sessions' | 'log'> & {
+    queue: JobQueue<JobName>;
+    /**
+     * Devices fleet health marked offline: their pins' deltas and their watchers' polls (a device going
+     * offline is a change no check-in or write names; issue 46's map hears it this way, not by polling).
+     */
+    devicesChanged?: (serials: string[]) => void;
+  },
   opts: {
     claim?: (tick: string, slot: Date, periodMs?: number) => Promise<boolean>;
     fleetHealthEveryMs?: number;
@@ -40,12 +47,14 @@ export function startSchedules(
 }
 
 function fleetHealth(
-  ctx: { db: AppContext['db']; now: AppContext['now']; log: Log },
+  ctx: { db: AppContext['db']; now: AppContext['now']; log: Log; devicesChanged?: (serials: string[]) => void },
   opts: { claim?: (tick: string, slot: Date, periodMs?: number) => Promise<boolean>; fleetHealthEveryMs?: number },
 ) {
   const everyMs = opts.fleetHealthEveryMs ?? 60_000;
   const check = async () => {
     const r = await checkFleetHealth(ctx.db, ctx.now());
+    const changed = [...new Set([...r.wentOffline, ...r.expiredOn])];
+    if (changed.length) ctx.devicesChanged?.(changed);
     if (r.wentOffline.length || r.expiredChanges)
       ctx.log(`fleet health: ${r.wentOffline.length} offline, ${r.expiredChanges} pending changes expired`);
   };

@@ -52,7 +52,9 @@ export async function startWorker(opts: {
     database,
     mailer: opts.mailer,
     runWorker: true,
-    redisPrefix: opts.redisPrefix,
+    // The queue's prefix as the portal names it (bullPrefixOf(REDIS_PREFIX), 'fleet-bull' when unset): the
+    // defaulted opts.redisPrefix ('fleet:') would make 'fleet:bull', a queue no portal adds to.
+    ...(config.redisPrefix ? { redisPrefix: config.redisPrefix } : {}),
     log,
     concurrency: Number(env.WORKER_CONCURRENCY ?? 4),
     env,
@@ -79,6 +81,13 @@ export async function startWorker(opts: {
   const registry = redisWatchRegistry(redis, workerId);
   // Portal writes on the servers publish the devices they changed; the worker owning a subject polls it now.
   const nudges = pollNudger({ redisUrl: config.redisUrl, redisPrefix: opts.redisPrefix, log });
+  // Devices fleet health marks offline reach the servers' pin deltas (realtime/pin-deltas.ts) by this channel.
+  const pinChanges = pollNudger({
+    redisUrl: config.redisUrl,
+    ...(config.redisPrefix ? { redisPrefix: config.redisPrefix } : {}),
+    channel: 'pins:changed',
+    log,
+  });
   const pollers = startPollers({
     registry,
     state: redisPollState(redis, { processId: workerId }),
@@ -95,7 +104,18 @@ export async function startWorker(opts: {
 
   const claim = tickClaimer(redis, { onClaimed: (tick, slot) => opts.logger.info({ tick, slot }, `tick ${tick} runs here`) });
   const stopSchedules = startSchedules(
-    { db, config, now: () => realClock.now(), sessions, log, queue },
+    {
+      db,
+      config,
+      now: () => realClock.now(),
+      sessions,
+      log,
+      queue,
+      devicesChanged: (serials) => {
+        nudges.devicesChanged(serials);
+        pinChanges.devicesChanged(serials);
+      },
+    },
     {
       claim,
       fleetHealthEveryMs: Number(env.FLEET_HEALTH_INTERVAL_MS ?? 60_000),
@@ -150,6 +170,7 @@ export async function startWorker(opts: {
       async () => {
         await pollers.stop();
         await nudges.close();
+        await pinChanges.close();
       },
     ],
     // BullMQ's worker.close() waits for its active jobs; the outbox relay stops after them.

@@ -15,6 +15,7 @@ import {
 } from '@fleet/workers';
 import type { AuthService } from '../auth/index.ts';
 import type { Db } from '../db/client.ts';
+import { pinDeltas } from './pin-deltas.ts';
 import { attachRealtime, type FleetIo } from './socket-server.ts';
 import type { SessionHub } from './sessions.ts';
 import type { DeviceAccessHub } from '../partners/index.ts';
@@ -53,6 +54,8 @@ export async function startRealtime(
      * pollers subscribe to the nudge channel themselves; without either, writes wait for the next period.
      */
     nudges?: NudgeSource;
+    /** Devices whose pins may have changed (app.pinChanges.source): the pin deltas' source (pin-deltas.ts). */
+    pinChanges?: NudgeSource;
     log?: (m: string, e?: unknown) => void;
   },
 ) {
@@ -88,6 +91,19 @@ export async function startRealtime(
   opts.sessions?.attach(socket.io);
   opts.deviceAccess?.attach(socket.io);
   opts.servicePlans?.attach(socket.io);
+  // Each process sends its own sockets their deltas (io.local): every process hears every change.
+  const pins = opts.pinChanges
+    ? pinDeltas({
+        db: opts.db,
+        changes: opts.pinChanges,
+        watchers: () =>
+          [...socket.io.of('/').adapter.rooms.keys()]
+            .filter((room) => room.startsWith('pins:'))
+            .map((room) => Number(room.slice('pins:'.length))),
+        emit: (room, event, payload) => void socket.io.local.to(room).emit(event, payload),
+        log,
+      })
+    : undefined;
   const counters = pollCounters();
   const ownNudger =
     !opts.nudges && opts.redisUrl && opts.pollers !== false
@@ -120,6 +136,7 @@ export async function startRealtime(
       opts.deviceAccess?.detach(socket.io);
       opts.servicePlans?.detach(socket.io);
       await pollers?.stop();
+      await pins?.close();
       await ownNudger?.close();
       await registry.close();
       await socket.close();

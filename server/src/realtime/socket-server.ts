@@ -98,6 +98,7 @@ export function attachRealtime(
   }
 
   const roomOf = (topic: SubscriptionTopic, subject: string) => {
+    if (topic === 'pins') return rooms.pins(Number(subject));
     if (topic !== 'overview')
       return topic === 'device'
         ? rooms.device(subject)
@@ -173,6 +174,12 @@ export function attachRealtime(
           await join(socket, 'overview', subject, rooms.overview(viewer.id, sub.location));
           return reply({ ok: true, subscribed: [`overview:${subject}`] });
         }
+        if (sub.topic === 'pins') {
+          // The caller's own room: the change path (realtime/pin-deltas.ts) sends each user only the pins of
+          // its scope, read at the change, so a scope change needs no room change.
+          await join(socket, 'pins', String(viewer.id), rooms.pins(viewer.id));
+          return reply({ ok: true, subscribed: [`pins:${viewer.id}`] });
+        }
         const wanted = sub.topic === 'deviceCards' ? [...new Set(sub.serials)] : [sub.serial];
         const allowed = await allowedSerials(viewer, wanted);
         const refused = wanted.filter((s) => !allowed.has(s));
@@ -196,9 +203,11 @@ export function attachRealtime(
         const subjects =
           sub.topic === 'overview'
             ? [overviewSubject.format(socket.data.viewer.id, sub.location)]
-            : sub.topic === 'deviceCards'
-              ? sub.serials
-              : [sub.serial];
+            : sub.topic === 'pins'
+              ? [String(socket.data.viewer.id)]
+              : sub.topic === 'deviceCards'
+                ? sub.serials
+                : [sub.serial];
         for (const s of subjects) await leave(socket, sub.topic, s, roomOf(sub.topic, s));
       }
       if (typeof ack === 'function') ack({ ok: true });

@@ -4,6 +4,7 @@ import {
   addReportEmailSchema,
   addReportTagSchema,
   daysBetween,
+  listCounts,
   deleteReportEmailSchema,
   editReportEmailSchema,
   editReportTagSchema,
@@ -368,11 +369,7 @@ export function reportBuilder(deps: Pick<ReportsServiceDeps, 'repo' | 'telemetry
       days: daysBetween(start, end) + 1,
       range_label: `${reportDateLabel(start)} - ${reportDateLabel(end)}`,
       generated_at: deps.now().toISOString(),
-      counts: {
-        devices: found.length,
-        brands: new Set(found.flatMap((d) => (d.brandId == null ? [] : [d.brandId]))).size,
-        counties: new Set(found.flatMap((d) => (d.locationId == null ? [] : [d.locationId]))).size,
-      },
+      counts: listCounts(found.map((d) => ({ brand: d.brandId, county: d.locationId }))),
       devices,
       totals: totalsOf(devices),
     };

@@ -41,8 +41,29 @@ export async function seedScale(
   )) as unknown as { rows: { n: number }[] };
   const newSites = Math.max(0, opts.sites - existingSites);
   const newDevices = Math.max(0, opts.devices - existingDevices.rows[0]!.n);
-  await progress.stage(BENCH_FLEET_STAGE.name, () =>
-    database.exec(`
+  await progress.stage(BENCH_FLEET_STAGE.name, () => addBenchFleet(database, newSites, newDevices));
+  log(
+    `scale fleet: ${opts.devices} devices on ${opts.sites} sites placed in ${((Date.now() - t0) / 1000).toFixed(1)} s; generating ${opts.historyDays} days of telemetry...`,
+  );
+  const rows = await seedTelemetry(database, {
+    historyDays: opts.historyDays,
+    now,
+    density: { pumpRate: 1.2, readingEveryHours: 24, smsEveryDays: 7 },
+    progress,
+  });
+  await progress.stage(ANALYZE_STAGE.name, () => database.exec('ANALYZE'));
+  progress.done();
+  log(`scale fleet ready in ${((Date.now() - t0) / 1000).toFixed(1)} s with ${rows} telemetry rows`);
+  return { telemetryRows: rows };
+}
+
+/**
+ * Generated sites ('Bench Site n') and devices ('BN000001'...) added to a seeded demo fleet, set-based inside
+ * the database: seedScale's fleet, and the alerts bench's load (enough devices that 200 check-ins/s are a
+ * fleet's, not each device several times a second).
+ */
+export async function addBenchFleet(database: Database, newSites: number, newDevices: number) {
+  await database.exec(`
     SELECT setseed(0.17);
     INSERT INTO device_groups (name, address, lat, lng, location_id, timezone_id)
     SELECT 'Bench Site ' || n, n || ' Bench Rd, New Orleans, LA 70112',
@@ -76,19 +97,5 @@ export async function seedScale(
 
     INSERT INTO user_exclusive_devices (user_id, device_id)
     SELECT (SELECT id FROM users WHERE email = 'partner@demo.test'), id FROM devices WHERE serial LIKE 'BN%' AND substr(serial, 3)::int % 20 = 0;
-  `),
-  );
-  log(
-    `scale fleet: ${opts.devices} devices on ${opts.sites} sites placed in ${((Date.now() - t0) / 1000).toFixed(1)} s; generating ${opts.historyDays} days of telemetry...`,
-  );
-  const rows = await seedTelemetry(database, {
-    historyDays: opts.historyDays,
-    now,
-    density: { pumpRate: 1.2, readingEveryHours: 24, smsEveryDays: 7 },
-    progress,
-  });
-  await progress.stage(ANALYZE_STAGE.name, () => database.exec('ANALYZE'));
-  progress.done();
-  log(`scale fleet ready in ${((Date.now() - t0) / 1000).toFixed(1)} s with ${rows} telemetry rows`);
-  return { telemetryRows: rows };
+  `);
 }

@@ -1,4 +1,4 @@
-import { sitesApi, timezoneUpdateSchema } from '@fleet/shared';
+import { deviceGroupQuerySchema, sitesApi, timezoneUpdateSchema } from '@fleet/shared';
 import { viewerOf } from '../auth/index.ts';
 import type { AppContext } from '../context.ts';
 import { parse } from '../lib/errors.ts';
@@ -13,9 +13,13 @@ import { sitesService } from './sites.service.ts';
 export function sitesRoutes(ctx: AppContext): Routes {
   const service = sitesService({ repo: sitesRepository(ctx.db), ...(ctx.aggregates ? { cache: ctx.aggregates } : {}) });
   const { router, docs, on } = endpointRoutes();
-  on(sitesApi.deviceGroups, async (req, res) =>
-    sendCachedJson(req, res, await service.deviceGroupsAnswer(viewerOf(req), wantsFresh(req.get('Cache-Control')))),
-  );
+  on(sitesApi.deviceGroups, async (req, res) => {
+    const view = parse(deviceGroupQuerySchema, req.query);
+    // Without a view, the spec's answer (every site in scope, cached per scope); with one, only its sites.
+    if (view.bbox === undefined && view.county === undefined)
+      return sendCachedJson(req, res, await service.deviceGroupsAnswer(viewerOf(req), wantsFresh(req.get('Cache-Control'))));
+    return sendCachedJson(req, res, await service.deviceGroupsInView(viewerOf(req), view));
+  });
   on(sitesApi.counties, async (req, res) =>
     sendCachedJson(req, res, await service.locationsAnswer(viewerOf(req), wantsFresh(req.get('Cache-Control')))),
   );

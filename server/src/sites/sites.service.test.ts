@@ -23,12 +23,23 @@ const site: SiteRow = {
 };
 
 function fakeRepo(over: Partial<SitesRepository> = {}) {
-  const scopes: (SQL | undefined)[] = [];
+  /** What each read was asked: a scan's device condition, or the kept rows' scope ('kept fleet', 'kept brands'). */
+  const scopes: (SQL | undefined | string)[] = [];
   const counties: boolean[] = [];
+  const keptName = (kept: { fleet: boolean }) => (kept.fleet ? 'kept fleet' : 'kept brands');
   const repo: SitesRepository = {
     async sites(scope) {
       scopes.push(scope);
       return [site];
+    },
+    async keptSitesJson(kept) {
+      scopes.push(keptName(kept));
+      return '[{"id":3}]';
+    },
+    async keptCounties(kept, withoutDevices) {
+      scopes.push(keptName(kept));
+      counties.push(withoutDevices);
+      return [];
     },
     async brandNames() {
       return new Map([[1, 'Bayou Clean']]);
@@ -76,14 +87,28 @@ describe('sites service', () => {
     expect(scopes).toEqual([undefined]);
   });
 
+  it('answers distributors and clients from the kept rows, and a partner from its own devices', async () => {
+    const { repo, scopes } = fakeRepo();
+    const service = sitesService({ repo });
+    const answers: unknown[] = [];
+    for (const access of ['distributor', 'client', 'market-partner'] as const)
+      answers.push(JSON.parse((await service.deviceGroupsAnswer({ id: 4, access })).text));
+    expect(scopes.slice(0, 2)).toEqual(['kept fleet', 'kept brands']);
+    expect(typeof scopes[2]).toBe('object');
+    expect(answers[0]).toEqual([{ id: 3 }]);
+    expect(answers[2]).toEqual(await service.deviceGroups({ id: 4, access: 'market-partner' }));
+  });
+
   it('lists every county for a distributor, only counties with its devices for others', async () => {
     const { repo, scopes, counties } = fakeRepo();
     const service = sitesService({ repo });
     await service.locations({ id: 1, access: 'distributor' });
     await service.locations({ id: 9, access: 'market-partner' });
-    expect(counties).toEqual([true, false]);
-    expect(scopes[0]).toBeUndefined();
-    expect(scopes[1]).toBeDefined();
+    await service.locations({ id: 5, access: 'client' });
+    expect(counties).toEqual([true, false, false]);
+    expect(scopes[0]).toBe('kept fleet');
+    expect(typeof scopes[1]).toBe('object');
+    expect(scopes[2]).toBe('kept brands');
   });
 
   it('answers 404 for a site outside the scope; stores the zone of the coordinates, never another', async () => {

@@ -2,7 +2,8 @@ import { deviceScope, isDistributor, type ScopeViewer } from '../access/scope.ts
 import { ApiError } from '../lib/errors.ts';
 import { noAggregateCache, scopeKey, type AggregateCache } from '../lib/aggregate-cache.ts';
 import { cachedJson } from '../lib/cached-json.ts';
-import type { SitesRepository } from './sites.repository.ts';
+import { keptScope } from './kept-scope.ts';
+import type { SitesRepository, SitesView } from './sites.repository.ts';
 import { timezonesAt } from './site-resolver.ts';
 
 /** The zone ICU files a name under, so that an alias and its zone compare equal. */
@@ -26,8 +27,8 @@ export type SitesServiceDeps = {
  */
 export function sitesService({ repo, cache = noAggregateCache }: SitesServiceDeps) {
   /** GET /api/v1/deviceGroup: sites with their devices, brands (named) and batches (each once, ascending). */
-  async function deviceGroups(viewer: ScopeViewer) {
-    const rows = await repo.sites(deviceScope(viewer));
+  async function deviceGroups(viewer: ScopeViewer, view?: SitesView) {
+    const rows = await repo.sites(deviceScope(viewer), view);
     const names = await repo.brandNames();
     return rows.map(({ brand_ids, batch_ids, ...g }) => ({
       ...g,
@@ -36,9 +37,20 @@ export function sitesService({ repo, cache = noAggregateCache }: SitesServiceDep
     }));
   }
 
+  /**
+   * The same answer as JSON text: distributors and clients read it whole from the kept rows (migration 0025,
+   * built in the database in this answer's form); a market partner's scope is a list of devices, not of brands,
+   * so its sites are counted over its own devices (user_exclusive_devices' index: its devices, not the fleet).
+   */
+  async function deviceGroupsText(viewer: ScopeViewer, view?: SitesView) {
+    const kept = keptScope(viewer);
+    return kept ? repo.keptSitesJson(kept, view) : JSON.stringify(await deviceGroups(viewer, view));
+  }
+
   /** Counties holding sites in scope (every county for a distributor), with device counts for the COUNTY cards. */
   async function locations(viewer: ScopeViewer) {
-    return repo.counties(deviceScope(viewer), isDistributor(viewer));
+    const kept = keptScope(viewer);
+    return kept ? repo.keptCounties(kept, isDistributor(viewer)) : repo.counties(deviceScope(viewer), isDistributor(viewer));
   }
 
   return {
@@ -48,8 +60,10 @@ export function sitesService({ repo, cache = noAggregateCache }: SitesServiceDep
      * The same answers as JSON kept per scope, serialised and compressed once (0.7 MB of sites at 10,000
      * devices), reused until a portal write or the cache's expiry. `fresh`: past the cache (a nudged poll).
      */
+    /** The sites in one view (issue 46): a few hundred sites, not cached (each view is its own question). */
+    deviceGroupsInView: async (viewer: ScopeViewer, view: SitesView) => cachedJson(await deviceGroupsText(viewer, view)),
     deviceGroupsAnswer: (viewer: ScopeViewer, fresh = false) =>
-      cache.get(`deviceGroup:${scopeKey(viewer)}`, async () => cachedJson(JSON.stringify(await deviceGroups(viewer))), fresh),
+      cache.get(`deviceGroup:${scopeKey(viewer)}`, async () => cachedJson(await deviceGroupsText(viewer)), fresh),
     locationsAnswer: (viewer: ScopeViewer, fresh = false) =>
       cache.get(`location:${scopeKey(viewer)}`, async () => cachedJson(JSON.stringify(await locations(viewer))), fresh),
 

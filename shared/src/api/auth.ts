@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { loginSchema, resetPasswordSchema, signUpSchema } from '../schemas/auth.schema.ts';
+import { currentUserSchema, loginSchema, resetPasswordSchema, signUpSchema } from '../schemas/auth.schema.ts';
 import { endpoint } from './endpoint.ts';
 
 const tag = 'Auth';
+const detailSchema = z.object({ detail: z.string() });
+const up = z.enum(['up', 'down']);
+/** /readyz: what requests need, and whether it answers (redis only in the scaled run). */
+const readinessSchema = z.object({ status: z.enum(['ready', 'unavailable']), database: up, redis: up.optional() });
 
 /** Sign-in, sign-up, password reset and the signed-in user (spec section 5 and 7), the health probes, the client settings. */
 export const authApi = {
@@ -35,7 +39,10 @@ export const authApi = {
     summary: 'Sign up (a request a distributor approves)',
     body: signUpSchema,
     responses: {
-      201: { description: 'Sign-up request created' },
+      201: {
+        description: 'Sign-up request created',
+        schema: z.object({ id: z.number().int(), email: z.string(), username: z.string(), role: z.string() }),
+      },
       429: { description: 'Too many sign-ups from this address (10 an hour) or for this email (3 an hour); see Retry-After' },
     },
   }),
@@ -46,7 +53,7 @@ export const authApi = {
     auth: 'none',
     summary: 'Mail a password reset link that opens /?token=...',
     responses: {
-      200: { description: 'Mail sent' },
+      200: { description: "Mail sent: { detail: 'Confirmation email has been Sent!' }", schema: detailSchema },
       404: { description: 'No account with this email' },
       429: { description: 'Too many reset requests for this email or from this address; see Retry-After' },
     },
@@ -58,7 +65,9 @@ export const authApi = {
     auth: 'none',
     summary: 'Set a new password with a reset token (8+ characters, upper, lower, digit)',
     body: resetPasswordSchema,
-    responses: { 200: { description: 'Password changed; other sessions end' } },
+    responses: {
+      200: { description: "Password changed; other sessions end: { detail: 'Password Reset Success !' }", schema: detailSchema },
+    },
   }),
   checkUser: endpoint({
     method: 'get',
@@ -77,15 +86,26 @@ export const authApi = {
     path: '/api/v1/user',
     tag,
     summary: 'The signed-in user (role, profile_url, notification flags)',
+    responses: { 200: { description: 'The user', schema: currentUserSchema } },
   }),
-  healthz: endpoint({ method: 'get', path: '/healthz', tag: 'Health', auth: 'none', summary: 'The process is up' }),
+  healthz: endpoint({
+    method: 'get',
+    path: '/healthz',
+    tag: 'Health',
+    auth: 'none',
+    summary: 'The process is up',
+    responses: { 200: { description: "{ status: 'ok' }", schema: z.object({ status: z.literal('ok') }) } },
+  }),
   readyz: endpoint({
     method: 'get',
     path: '/readyz',
     tag: 'Health',
     auth: 'none',
     summary: 'The database answers',
-    responses: { 200: { description: 'Ready' }, 503: { description: 'Database unreachable' } },
+    responses: {
+      200: { description: 'Ready', schema: readinessSchema },
+      503: { description: 'Database (or Redis, in the scaled run) unreachable', schema: readinessSchema },
+    },
   }),
   clientConfig: endpoint({
     method: 'get',

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { availableDeviceSchema, deviceAnswerSchema, deviceListItemSchema } from '../schemas/device-answer.schema.ts';
 import {
   deviceConfigSchema,
+  deviceListQuerySchema,
   deviceFormSchema,
   deviceLabelsQuerySchema,
+  devicePageQuerySchema,
   pauseSchema,
   pumpSettingSchema,
   registrationSetupSchema,
@@ -11,6 +13,7 @@ import {
   resetMlSchema,
 } from '../schemas/device.schema.ts';
 import { devicePinsSchema, PIN_BITS } from '../schemas/device-pin.schema.ts';
+import { pumpSettingAnswerSchema, rentalAnswerSchema, rentalSavedSchema } from '../schemas/device-settings.schema.ts';
 import { endpoint } from './endpoint.ts';
 
 const tag = 'Devices';
@@ -29,8 +32,27 @@ export const devicesApi = {
     tag,
     summary: 'Placed devices in the caller scope, with every section 3 field',
     description:
-      'Optional ?serials=A,B,C (at most 500): only those devices, same answer shape and order (what the push pollers read for watched cards; not in the spec).',
+      'Optional ?serials=A,B,C (at most 500): only those devices, same answer shape and order (what the push pollers read for watched cards, and the exclusive-management rows; not in the spec).',
+    query: deviceListQuerySchema,
     responses: { 200: { description: 'The devices', schema: z.array(deviceListItemSchema) } },
+  }),
+  page: endpoint({
+    method: 'get',
+    path: '/api/v1/devicePage',
+    tag,
+    summary: 'One page of the placed devices in the caller scope, filtered and ordered by the server (issue 46)',
+    description:
+      "Keyset pagination in device id order: pass the previous answer's nextCursor as cursor (null on the last page). " +
+      'total counts every device matching the filters (not only this page). Items have the shape of GET /api/v1/device. ' +
+      "Not in the spec: the portal's own lists read this instead of the whole list.",
+    query: devicePageQuerySchema,
+    responses: {
+      200: {
+        description: 'The page',
+        schema: z.object({ items: z.array(deviceListItemSchema), nextCursor: z.string().nullable(), total: z.number().int() }),
+      },
+      400: { description: 'A query parameter is not valid (the detail names it)' },
+    },
   }),
   pins: endpoint({
     method: 'get',
@@ -56,6 +78,19 @@ export const devicesApi = {
     path: '/api/v1/deviceRegistered',
     tag,
     summary: 'Registered (placed) devices: serial, label, brand, location_id',
+    responses: {
+      200: {
+        description: 'The placed devices in scope, by serial',
+        schema: z.array(
+          z.object({
+            serial: z.string(),
+            label: z.string(),
+            brand: z.number().int().nullable(),
+            location_id: z.number().int().nullable(),
+          }),
+        ),
+      },
+    },
   }),
   available: endpoint({
     method: 'get',
@@ -89,7 +124,10 @@ export const devicesApi = {
     tag,
     ...distributor,
     summary: 'Take a device off its site; its serial becomes available again (distributors)',
-    responses: { 200: { description: "{ detail: 'Device has been deleted' }" }, ...notFound },
+    responses: {
+      200: { description: "{ detail: 'Device has been deleted' }", schema: z.object({ detail: z.string() }) },
+      ...notFound,
+    },
   }),
   setConfig: endpoint({
     method: 'post',
@@ -120,7 +158,7 @@ export const devicesApi = {
     path: '/api/v1/pumpSetting/:serial',
     tag,
     summary: 'Pump setting (steps fixed at 300/s and 30/ml; ml_per_shot from pump mode 1-8)',
-    responses: { 200: { description: 'The setting' }, ...notFound },
+    responses: { 200: { description: 'The setting', schema: pumpSettingAnswerSchema }, ...notFound },
   }),
   editPumpSetting: endpoint({
     method: 'put',
@@ -129,7 +167,10 @@ export const devicesApi = {
     ...operator,
     summary: 'Change pump modes or vandalism limits',
     body: pumpSettingSchema,
-    responses: { 200: { description: 'The new setting' }, ...notFound },
+    responses: {
+      200: { description: 'The new setting', schema: pumpSettingAnswerSchema.extend({ detail: z.string() }) },
+      ...notFound,
+    },
   }),
   registrationSetup: endpoint({
     method: 'post',
@@ -138,7 +179,13 @@ export const devicesApi = {
     ...operator,
     summary: 'Power-off and wake-up timers in minutes (clamped to 1-600)',
     body: registrationSetupSchema,
-    responses: { 200: { description: 'The timers saved' }, ...notFound },
+    responses: {
+      200: {
+        description: 'The timers saved',
+        schema: z.object({ detail: z.string(), poweroff_time: z.number(), wakeup1_time: z.number(), device: deviceAnswerSchema }),
+      },
+      ...notFound,
+    },
   }),
   resetMl: endpoint({
     method: 'post',
@@ -166,7 +213,7 @@ export const devicesApi = {
     path: '/api/v1/rentalV2/:serial',
     tag,
     summary: 'Rental plan and daily timer of a device, with its day count',
-    responses: { 200: { description: 'The plan (nulls when none)' }, ...notFound },
+    responses: { 200: { description: 'The plan (nulls when none)', schema: rentalAnswerSchema }, ...notFound },
   }),
   setRental: endpoint({
     method: 'post',
@@ -175,7 +222,7 @@ export const devicesApi = {
     ...operator,
     summary: 'Set one rental plan on several devices (all or nothing)',
     body: rentalSchema,
-    responses: { 200: { description: "{ detail: 'New plan has been successfully set', rentals }" } },
+    responses: { 200: { description: "{ detail: 'New plan has been successfully set', rentals }", schema: rentalSavedSchema } },
   }),
   labels: endpoint({
     method: 'get',

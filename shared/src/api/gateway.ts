@@ -1,4 +1,10 @@
-import { checkinSchema, provisionDevicesSchema } from '../schemas/gateway.schema.ts';
+import { z } from 'zod';
+import {
+  checkinAnswerSchema,
+  checkinSchema,
+  deviceSecretAnswerSchema,
+  provisionDevicesSchema,
+} from '../schemas/gateway.schema.ts';
 import { endpoint } from './endpoint.ts';
 
 const tag = 'Device gateway';
@@ -15,7 +21,7 @@ export const gatewayApi = {
     description:
       'Idempotent: dispenses and SMS carry the device sequence number; a retried upload never counts twice. Acknowledge applied changes in `applied` of the next check-in. Timestamps more than 5 minutes ahead of the server clock are refused.',
     responses: {
-      200: { description: 'Stored; the configuration, pending changes and nextCheckinBy' },
+      200: { description: 'Stored; the configuration, pending changes and nextCheckinBy', schema: checkinAnswerSchema },
       401: { description: 'Wrong serial or secret: nothing stored' },
     },
   }),
@@ -25,13 +31,23 @@ export const gatewayApi = {
     tag,
     auth: 'device',
     summary: 'The configuration and pending changes, without uploading',
+    responses: {
+      200: {
+        description: 'The configuration, pending changes and nextCheckinBy',
+        schema: checkinAnswerSchema.pick({ config: true, pending: true, nextCheckinBy: true }),
+      },
+      401: { description: 'Wrong serial or secret' },
+    },
   }),
   deviceSecret: endpoint({
     method: 'post',
     path: '/api/v1/deviceSecret/:serial',
     tag,
     summary: 'Rotate the secret of a device (distributors; shown once)',
-    responses: { 200: { description: '{ serial, secret }' }, 404: { description: 'Unknown serial' } },
+    responses: {
+      200: { description: '{ serial, secret }', schema: deviceSecretAnswerSchema },
+      404: { description: 'Unknown serial' },
+    },
   }),
   provisionDevices: endpoint({
     method: 'post',
@@ -39,6 +55,6 @@ export const gatewayApi = {
     tag,
     summary: 'Register new serials, unplaced (distributors)',
     body: provisionDevicesSchema,
-    responses: { 201: { description: '{ provisioned }' } },
+    responses: { 201: { description: '{ provisioned }', schema: z.object({ provisioned: z.number().int() }) } },
   }),
 };

@@ -12,3 +12,7 @@ export * from './gateway.ts';
 export * from './reports.ts';
 export * from './auth.ts';
 export * from './service-day.ts';
+export * from './alerts.ts';
+export * from './maintenance.ts';
+export * from './selections.ts';
+export * from './rollups.ts';

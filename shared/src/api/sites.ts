@@ -1,4 +1,11 @@
-import { overviewQuerySchema, timezoneUpdateSchema } from '../schemas/device.schema.ts';
+import { deviceGroupQuerySchema, overviewQuerySchema, timezoneUpdateSchema } from '../schemas/device.schema.ts';
+import { z } from 'zod';
+import {
+  countyAnswerSchema,
+  overviewAnswerSchema,
+  siteAnswerSchema,
+  siteTimezoneAnswerSchema,
+} from '../schemas/site-answer.schema.ts';
 import { endpoint } from './endpoint.ts';
 
 const tag = 'Sites and counties';
@@ -10,12 +17,21 @@ export const sitesApi = {
     path: '/api/v1/deviceGroup',
     tag,
     summary: 'Sites in scope with their devices, brands, batches and online/offline/warning/total counts',
+    description:
+      'Optional ?bbox=south,west,north,east and/or ?county= (issue 46): only the sites in that view, same shape. ' +
+      "Without them, every site in scope (the spec's answer).",
+    query: deviceGroupQuerySchema,
+    responses: {
+      200: { description: 'The sites', schema: z.array(siteAnswerSchema) },
+      400: { description: 'bbox or county is not valid (the detail names it)' },
+    },
   }),
   counties: endpoint({
     method: 'get',
     path: '/api/v1/location',
     tag,
     summary: 'Counties with their GeoJSON outline (first feature property name_2) and centroid POINT(lng lat)',
+    responses: { 200: { description: 'The counties', schema: z.array(countyAnswerSchema) } },
   }),
   updateTimezone: endpoint({
     method: 'post',
@@ -27,7 +43,7 @@ export const sitesApi = {
       "Confirm a site's IANA time zone: the server derives it from the site's coordinates and refuses another (distributors, and market partners on their own sites)",
     body: timezoneUpdateSchema,
     responses: {
-      200: { description: 'Saved: the zone of the coordinates' },
+      200: { description: 'Saved: the zone of the coordinates', schema: siteTimezoneAnswerSchema },
       400: {
         description: "`{ timezone_id: [...] }`: not the zone of the site's coordinates (the message names it), or not a zone",
       },
@@ -41,5 +57,6 @@ export const sitesApi = {
     tag: 'Overview',
     summary: 'Fleet counts and usage totals (fl.oz.) in the caller scope, overall or for one county',
     query: overviewQuerySchema,
+    responses: { 200: { description: 'The counts', schema: overviewAnswerSchema } },
   }),
 };

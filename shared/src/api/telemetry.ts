@@ -1,4 +1,15 @@
-import { batteryLogRequestSchema, pumpLogRequestSchema, simLogQuerySchema } from '../schemas/telemetry.schema.ts';
+import { z } from 'zod';
+import {
+  batteryLogPointSchema,
+  batteryLogRequestSchema,
+  hourUsageSchema,
+  monthDataUsageAnswerSchema,
+  pumpLogAnswerSchema,
+  pumpLogRequestSchema,
+  simLogQuerySchema,
+  simLogRowSchema,
+  smsStatusAnswerSchema,
+} from '../schemas/telemetry.schema.ts';
 import { endpoint } from './endpoint.ts';
 
 const tag = 'Telemetry';
@@ -20,6 +31,7 @@ export const telemetryApi = {
       200: {
         description:
           '{ total_left_pump_dispensation, total_right_pump_dispensation, dispensingDatas: [{date, value}], remainDatas: [{date, value}] }',
+        schema: pumpLogAnswerSchema,
       },
       ...bad,
       ...notFound,
@@ -32,7 +44,11 @@ export const telemetryApi = {
     summary: 'Battery readings of a device, oldest first (default the last year)',
     description: `${siteTime} Up to 2,000 readings in the range every reading is answered; beyond that one averaged point per site-local day.`,
     body: batteryLogRequestSchema,
-    responses: { 200: { description: '[{ battery_percent, battery_volt, update_on }]' }, ...bad, ...notFound },
+    responses: {
+      200: { description: '[{ battery_percent, battery_volt, update_on }]', schema: z.array(batteryLogPointSchema) },
+      ...bad,
+      ...notFound,
+    },
   }),
   monthDataUsage: endpoint({
     method: 'get',
@@ -41,7 +57,11 @@ export const telemetryApi = {
     summary: "Mobile data used per site-local day of a month ('YYYY-MM' or any date of it)",
     description:
       "Every day of the month: usage in MB (kB / 1024, 2 decimals) and status LOW USAGE (< 50 % of the device's median day over the last 30 days), HIGH USAGE (> 150 %), NORMAL, or NO DATA (usage 0) for a day without readings.",
-    responses: { 200: { description: "{ 'YYYY-MM-DD': { status, usage } }" }, ...bad, ...notFound },
+    responses: {
+      200: { description: "{ 'YYYY-MM-DD': { status, usage } }", schema: monthDataUsageAnswerSchema },
+      ...bad,
+      ...notFound,
+    },
   }),
   dataUsage: endpoint({
     method: 'get',
@@ -49,7 +69,11 @@ export const telemetryApi = {
     tag,
     summary: 'Mobile data used per hour of a site-local day',
     description: `${siteTime} One entry per hour (23, 24 or 25): name 'HH:00', value MB, status against the median day / 24, start (local ISO) to tell a repeated fall-back hour apart.`,
-    responses: { 200: { description: '[{ name, value, status, start }]' }, ...bad, ...notFound },
+    responses: {
+      200: { description: '[{ name, value, status, start }]', schema: z.array(hourUsageSchema) },
+      ...bad,
+      ...notFound,
+    },
   }),
   simLog: endpoint({
     method: 'get',
@@ -58,7 +82,10 @@ export const telemetryApi = {
     summary: 'SMS log of a device, newest first (polled every 15 s)',
     query: simLogQuerySchema,
     responses: {
-      200: { description: '[{ direction, message, created_when }] (created_when in site time)' },
+      200: {
+        description: '[{ direction, message, created_when }] (created_when in site time)',
+        schema: z.array(simLogRowSchema),
+      },
       ...bad,
       ...notFound,
     },
@@ -74,6 +101,7 @@ export const telemetryApi = {
       200: {
         description:
           '{ simcardPhoneNumber, imei, simSerialNumber, signal_quality, signal_band, last_sms_at, sms_in_30d, sms_out_30d, data_used_30d_mb }',
+        schema: smsStatusAnswerSchema,
       },
       ...notFound,
     },

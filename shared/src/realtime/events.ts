@@ -5,12 +5,14 @@
  * SIM log 15 s).
  *
  * Rooms: `device:{serial}` (panel), `devices:{serial}` (cards/pins of one device), `simLog:{serial}`,
- * `overview:{userId}` (overall counts) and `overview:{userId}:{location}` (one county, spec section 4).
+ * `overview:{userId}` (overall counts), `overview:{userId}:{location}` (one county, spec section 4) and
+ * `pins:{userId}` (the map's pin deltas, issue 46: pushed from the change path, never polled).
  * Every subscription is authorised with the same scope rules as REST. `overview:changed` always carries
  * `location` (null overall, the county id otherwise), so a client subscribed to both tells them apart.
  */
 import type { DeviceListItemShape, PendingFlags } from './device-shape.ts';
-import type { Subscription, SubscriptionTopic } from './subscription.ts';
+import type { DevicePinTuple } from '../rules/device-pin.ts';
+import type { PolledTopic, Subscription } from './subscription.ts';
 import type { IncidentNotice } from '../schemas/alerts.schema.ts';
 
 /** The changed counts plus `location`, always present: null for the overall counts, else the county id. */
@@ -33,6 +35,14 @@ export type ServerToClientEvents = {
     rows: { direction: string; message: string; created_when: string }[];
     at: string;
   }) => void;
+  /**
+   * Pins of the caller's placed devices that changed (topic `pins`, room `pins:{userId}`), from the change
+   * path: a check-in or a write that changed what a pin shows. `upserts` are whole pins as GET
+   * /api/v1/devicePins gives them (new or changed; a device that came into the caller's scope or was placed
+   * is an upsert too); `removed` the serials whose pins left the map (deleted, unplaced, or out of scope).
+   * Apply in order received; after a reconnect, re-read GET /api/v1/devicePins.
+   */
+  'pins:changed': (payload: { upserts: DevicePinTuple[]; removed: string[]; at: string }) => void;
   /** Overview counts that changed, and which overview they belong to (null: overall). */
   'overview:changed': (payload: OverviewChangedPayload) => void;
   /**
@@ -90,14 +100,16 @@ export const rooms = {
   deviceCards: (serial: string) => `devices:${serial}`,
   simLog: (serial: string) => `simLog:${serial}`,
   overview: (userId: number, location?: number | null) => `overview:${overviewSubject.format(userId, location)}`,
+  /** The pin deltas of one user's scope (topic `pins`). */
+  pins: (userId: number) => `pins:${userId}`,
   /** Every socket of one user (ended together on deactivation or password reset). */
   user: (userId: number) => `user:${userId}`,
   /** Every socket opened with one API token (ended on that token's sign-out); `tokenId` is the token's row id. */
   session: (tokenId: number) => `session:${tokenId}`,
 };
 
-/** Poll periods per topic (spec section 9). */
-export const POLL_MS: Record<SubscriptionTopic, number> = {
+/** Poll periods per polled topic (spec section 9); `pins` is not polled (its deltas come from the change path). */
+export const POLL_MS: Record<PolledTopic, number> = {
   device: 10_000,
   deviceCards: 20_000,
   simLog: 15_000,

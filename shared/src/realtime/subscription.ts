@@ -20,7 +20,14 @@ export const subscriptionSchema = z.discriminatedUnion('topic', [
   z.object({ topic: z.literal('simLog'), serial: serialSchema }),
   /** Without `location`: the caller's overall counts; with it (a county id): that county's counts. */
   z.object({ topic: z.literal('overview'), location: location.optional() }),
+  /**
+   * The map's pin deltas (issue 46): `pins:changed` for the caller's placed devices, within the caller's
+   * scope as REST's. Not polled: the server sends them from the change path (check-ins and writes).
+   */
+  z.object({ topic: z.literal('pins') }),
 ]);
 
 export type Subscription = z.infer<typeof subscriptionSchema>;
 export type SubscriptionTopic = Subscription['topic'];
+/** The topics a poller serves (POLL_MS); the others are pushed from the change path. */
+export type PolledTopic = Exclude<SubscriptionTopic, 'pins'>;

@@ -132,6 +132,19 @@ export const incidentsQuerySchema = z.object({
 export const resolveIncidentSchema = z.object({ note: requiredText(2000) });
 export const commentIncidentSchema = z.object({ text: requiredText(2000) });
 
+/** POST /api/v1/notifications/read: every in-app notice of the caller, or those of one incident. */
+export const markNotificationsReadSchema = z.object({ incidentId: id.optional() });
+
+/** The bell (GET /api/v1/notifications): in-app notices, newest first, and how many are unread. */
+export const inboxSchema = z.object({
+  unread: z.number(),
+  items: z.array(z.object({ id: z.number(), incidentId: z.number(), kind: z.string(), at: z.string(), read: z.boolean() })),
+});
+export type Inbox = z.infer<typeof inboxSchema>;
+
+/** GET /api/v1/pushSubscription: Web Push's public VAPID key, null when the server has no VAPID keys. */
+export const pushKeySchema = z.object({ publicKey: z.string().nullable() });
+
 /** A browser's Web Push subscription (PushSubscription.toJSON()), saved from Account Settings. */
 export const pushSubscriptionSchema = z.object({
   endpoint: z.url({ error: 'Must be a URL.' }).max(2000),

@@ -47,20 +47,21 @@ export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 /** An email in a path (requestResetPassword, checkUser). */
 export const emailParamSchema = email();
 
-/** GET /api/v1/user */
-export type CurrentUser = {
-  id: number;
-  email: string;
-  username: string;
-  company: string;
-  phone: string;
-  role: string;
-  user_type: string;
-  access: 'distributor' | 'client' | 'market-partner';
-  profile_url: string | null;
-  activated: boolean;
-  is_enable_notification_email: boolean;
-  is_enable_notification_phone: boolean;
-  is_enable_notification_weekly_report: boolean;
-  is_enable_notification_daily_dispensation: boolean;
-};
+/** GET /api/v1/user: the signed-in user (the schema is the answer's contract; the type is inferred from it). */
+export const currentUserSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  username: z.string(),
+  company: z.string(),
+  phone: z.string(),
+  role: z.string(),
+  user_type: z.string(),
+  access: z.enum(['distributor', 'client', 'market-partner']),
+  profile_url: z.string().nullable(),
+  activated: z.boolean(),
+  is_enable_notification_email: z.boolean(),
+  is_enable_notification_phone: z.boolean(),
+  is_enable_notification_weekly_report: z.boolean(),
+  is_enable_notification_daily_dispensation: z.boolean(),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;

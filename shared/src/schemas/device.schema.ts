@@ -230,6 +230,9 @@ export const serialListQuery = (tooMany = 'At most 500 serials a call.') =>
     ])
     .pipe(z.array(serialSchema).min(1, { error: 'serials is a comma-separated list of serials.' }).max(500, { error: tooMany }));
 
+/** GET /api/v1/device's optional query: only the devices named (at most 500 a call). */
+export const deviceListQuerySchema = z.object({ serials: serialListQuery().optional() });
+
 /** GET /api/v1/deviceLabels: exactly one of serials (comma-separated, at most 500), site or brand (ids). */
 export const deviceLabelsQuerySchema = z
   .object({
@@ -249,3 +252,109 @@ export const deviceLabelsQuerySchema = z
     error: 'Give one of serials, site or brand.',
     path: ['serials'],
   });
+
+/**
+ * The statuses a paged list can be narrowed to (issue 46), one per filter list of spec section 2 that
+ * narrows (Total, ReportList and ServiceDay show every device, so they send no status). Same rules as
+ * the dashboard's FILTER_RULES: low-battery is battery_percent below LOW_BATTERY_PERCENT.
+ */
+export const DEVICE_PAGE_STATUSES = ['online', 'offline', 'warning', 'maintenance', 'pause', 'low-battery', 'synced'] as const;
+export type DevicePageStatus = (typeof DEVICE_PAGE_STATUSES)[number];
+
+const positiveId = (name: string) =>
+  z.coerce
+    .number({ error: `${name} is a ${name} id.` })
+    .int({ error: `${name} is a ${name} id.` })
+    .positive({ error: `${name} is a ${name} id.` })
+    .optional();
+
+/** The messages of devicePage's 'Add Device To {brand}' filters (also a selection filter's, device-selection.schema.ts). */
+export const DEVICE_FILTER_MESSAGES = {
+  notBrand: 'notBrand is a brand id.',
+  noBrand: 'noBrand is true or left out.',
+  address: 'address is at most 500 characters.',
+} as const;
+
+/** Between the company names of devicePage's `partner` (a company name with a '|' cannot be asked for). */
+export const PARTNER_SEPARATOR = '|';
+
+/** GET /api/v1/devicePage's query (issue 46): one page of the caller's placed devices, filtered on the server. */
+export const devicePageQuerySchema = z.object({
+  /** nextCursor of the previous page; absent for the first page. Opaque to the client. */
+  cursor: z.string().max(200, { error: 'cursor is the nextCursor of a previous page.' }).optional(),
+  limit: z.coerce
+    .number({ error: 'limit is a whole number from 1 to 500.' })
+    .int({ error: 'limit is a whole number from 1 to 500.' })
+    .min(1, { error: 'limit is a whole number from 1 to 500.' })
+    .max(500, { error: 'limit is a whole number from 1 to 500.' })
+    .default(100),
+  /** Label or serial contains this, ignoring case and white space ('ab 12' finds AB12). */
+  q: z.string().max(100, { error: 'q is at most 100 characters.' }).optional(),
+  brand: positiveId('brand'),
+  /** A county (location_id). */
+  county: positiveId('county'),
+  /** A site (the device answer's location_group): the device panel's column of the site's devices. */
+  site: positiveId('site'),
+  /** Devices not of this brand (those that could join it); devices of no brand included. */
+  notBrand: z.coerce
+    .number({ error: DEVICE_FILTER_MESSAGES.notBrand })
+    .int({ error: DEVICE_FILTER_MESSAGES.notBrand })
+    .positive({ error: DEVICE_FILTER_MESSAGES.notBrand })
+    .optional(),
+  /** Devices of no brand ('true' in a query string: the 'Add Device To {brand}' dialog's Brand: No brand). */
+  noBrand: z
+    .union([z.literal(true), z.literal('true').transform(() => true as const)], { error: DEVICE_FILTER_MESSAGES.noBrand })
+    .optional(),
+  /** The device's address, exactly (the 'Add Device To {brand}' dialog's Address). */
+  address: z.string({ error: DEVICE_FILTER_MESSAGES.address }).max(500, { error: DEVICE_FILTER_MESSAGES.address }).optional(),
+  /**
+   * Label, serial or address contains this, by q's rule (searchKey). The exclusive-management picker's search:
+   * its field says 'Name, serial or address', and a distributor giving a partner a venue's devices types the
+   * venue's street, so the address is searched on the server too rather than dropped. A field of its own: q
+   * stays the dashboard's 'Name or Serial' and keeps its index; this one also reads each address (no index).
+   */
+  search: z.string().max(100, { error: 'search is at most 100 characters.' }).optional(),
+  /**
+   * Market partners' company names (case ignored), several joined by PARTNER_SEPARATOR: a device of any of
+   * them matches (the dashboard's Market Partner filter is a multiple choice).
+   */
+  partner: z
+    .string()
+    .max(2000, { error: 'partner is at most 2000 characters.' })
+    .transform((text) => [...new Set(text.split(PARTNER_SEPARATOR).map((name) => name.trim().toLowerCase()))].filter(Boolean))
+    .optional(),
+  status: z.enum(DEVICE_PAGE_STATUSES, { error: `status is one of ${DEVICE_PAGE_STATUSES.join(', ')}.` }).optional(),
+  /** A batch number (batchNumberKey: case and surrounding spaces ignored): devices either pump of which it feeds (Recall's list). */
+  batch: z.string().max(100, { error: 'batch is at most 100 characters.' }).optional(),
+});
+/** As the server reads it (partner: the lower-cased names); a client sends QueryOf<typeof devicesApi.page>. */
+export type DevicePageQuery = z.infer<typeof devicePageQuerySchema>;
+
+const BBOX_ERROR = 'bbox is south,west,north,east in degrees (south <= north, west <= east).';
+/**
+ * GET /api/v1/deviceGroup's optional query (issue 46): only the sites in view. Without it the answer is the
+ * spec's, every site in scope. `bbox` is south,west,north,east (degrees; a view across the antimeridian asks twice).
+ */
+export const deviceGroupQuerySchema = z.object({
+  bbox: z
+    .string({ error: BBOX_ERROR })
+    .transform((text) => text.split(',').map((n) => (n.trim() === '' ? NaN : Number(n))))
+    .pipe(
+      z
+        .tuple(
+          [
+            z.number().min(-90).max(90),
+            z.number().min(-180).max(180),
+            z.number().min(-90).max(90),
+            z.number().min(-180).max(180),
+          ],
+          {
+            error: BBOX_ERROR,
+          },
+        )
+        .refine(([s, w, n, e]) => s <= n && w <= e, { error: BBOX_ERROR }),
+    )
+    .optional(),
+  county: positiveId('county'),
+});
+export type DeviceGroupQuery = z.infer<typeof deviceGroupQuerySchema>;

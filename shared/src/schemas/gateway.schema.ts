@@ -67,48 +67,62 @@ export const checkinSchema = z.object({
 });
 export type CheckinInput = z.infer<typeof checkinSchema>;
 
-/** The configuration a device should run with, answered to every check-in. */
-export type DeviceConfig = {
-  is_pause: boolean;
-  is_activated: boolean;
-  is_enabled_maintenance: boolean;
-  is_enabled_vandalism: boolean;
-  rental: {
-    start_date: string;
-    end_date: string;
-    start_time: string | null;
-    end_time: string | null;
-    pump_2_start_time: string | null;
-    pump_2_end_time: string | null;
-  } | null;
-  pump: {
-    steps_per_second: number;
-    steps_per_ml: number;
-    ml_per_shot: number;
-    steps_per_second2: number;
-    steps_per_ml2: number;
-    ml_per_shot2: number;
-    vandalism_max_shots: number;
-    vandalism_interval: number;
-  };
+/** The configuration a device should run with, answered to every check-in (schemas: the answer's contract; types inferred). */
+export const deviceConfigAnswerSchema = z.object({
+  is_pause: z.boolean(),
+  is_activated: z.boolean(),
+  is_enabled_maintenance: z.boolean(),
+  is_enabled_vandalism: z.boolean(),
+  rental: z
+    .object({
+      start_date: z.string(),
+      end_date: z.string(),
+      start_time: z.string().nullable(),
+      end_time: z.string().nullable(),
+      pump_2_start_time: z.string().nullable(),
+      pump_2_end_time: z.string().nullable(),
+    })
+    .nullable(),
+  pump: z.object({
+    steps_per_second: z.number(),
+    steps_per_ml: z.number(),
+    ml_per_shot: z.number(),
+    steps_per_second2: z.number(),
+    steps_per_ml2: z.number(),
+    ml_per_shot2: z.number(),
+    vandalism_max_shots: z.number(),
+    vandalism_interval: z.number(),
+  }),
   /** Minutes the device sleeps between check-ins, and stays awake at each wake-up. */
-  poweroff_minutes: number;
-  wakeup_minutes: number;
-  time_zone: string | null;
-};
+  poweroff_minutes: z.number(),
+  wakeup_minutes: z.number(),
+  time_zone: z.string().nullable(),
+});
+export type DeviceConfig = z.infer<typeof deviceConfigAnswerSchema>;
 
-export type CheckinAnswer = {
-  serverTime: string;
-  accepted: { dispenses: number; duplicates: number; levels: number; batteries: number; dataUsage: number; sms: number };
-  config: DeviceConfig;
-  /** Changes to apply now; acknowledge them in `applied` of the next check-in. */
-  pending: { id: number; setting: string; desired: unknown }[];
+/** Changes to apply now; acknowledge them in `applied` of the next check-in. */
+const pendingForDeviceSchema = z.array(z.object({ id: z.number().int(), setting: z.string(), desired: z.unknown() }));
+
+export const checkinAnswerSchema = z.object({
+  serverTime: z.string(),
+  accepted: z.object({
+    dispenses: z.number().int(),
+    duplicates: z.number().int(),
+    levels: z.number().int(),
+    batteries: z.number().int(),
+    dataUsage: z.number().int(),
+    sms: z.number().int(),
+  }),
+  config: deviceConfigAnswerSchema,
+  pending: pendingForDeviceSchema,
   /** When the portal expects the next check-in (it shows 'Update after {time}'). */
-  nextCheckinBy: string;
-};
+  nextCheckinBy: z.string(),
+});
+export type CheckinAnswer = z.infer<typeof checkinAnswerSchema>;
 
 /** POST /api/v1/deviceSecret/{serial}: a distributor rotates a device's secret (shown once). */
-export type DeviceSecretAnswer = { serial: string; secret: string };
+export const deviceSecretAnswerSchema = z.object({ serial: z.string(), secret: z.string() });
+export type DeviceSecretAnswer = z.infer<typeof deviceSecretAnswerSchema>;
 
 /** POST /api/v1/provisionDevices: a distributor registers new serials (unplaced) for hardware about to ship. */
 export const provisionDevicesSchema = z.object({

@@ -199,5 +199,6 @@ export const maintenanceCredentialStatusSchema = z.object({
   last_created_at: z.string().nullable(),
   source: z.string().nullable(),
 });
+export type MaintenanceCredentialStatus = z.infer<typeof maintenanceCredentialStatusSchema>;
 /** POST /api/v1/maintenanceCredential/rotate: the new credential, shown this once. */
 export const maintenanceCredentialRotatedSchema = z.object({ token: z.string(), link: z.string(), revoked: z.number() });

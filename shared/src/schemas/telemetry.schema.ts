@@ -5,11 +5,11 @@ import {
   isCalendarDate,
   isDateInput,
   MONTH_RE,
+  SIGNAL_BANDS,
   TELEMETRY_LIMITS,
+  USAGE_STATUSES,
   YEAR_MAX,
   YEAR_MIN,
-  type SignalBand,
-  type UsageStatus,
 } from '../rules/telemetry.ts';
 import { requiredText } from './common.ts';
 
@@ -98,33 +98,50 @@ export const simLogQuerySchema = z.object({
 });
 
 // ---------------------------------------------------------------- answers
+// Each answer is a schema (the endpoint declarations in api/telemetry.ts carry them, and every integration
+// test parses the server's answers with them); the TypeScript types are inferred from it.
 
-export type SeriesPoint = { date: string; value: number | null };
+const seriesPointSchema = z.object({ date: z.string(), value: z.number().nullable() });
+export type SeriesPoint = z.infer<typeof seriesPointSchema>;
+
 /** Pump log response (spec section 3). */
-export type PumpLogAnswer = {
-  total_left_pump_dispensation: number;
-  total_right_pump_dispensation: number;
-  dispensingDatas: { date: string; value: number }[];
-  remainDatas: SeriesPoint[];
-};
+export const pumpLogAnswerSchema = z.object({
+  total_left_pump_dispensation: z.number(),
+  total_right_pump_dispensation: z.number(),
+  dispensingDatas: z.array(z.object({ date: z.string(), value: z.number() })),
+  remainDatas: z.array(seriesPointSchema),
+});
+export type PumpLogAnswer = z.infer<typeof pumpLogAnswerSchema>;
+
 /** Battery log point (spec section 3); update_on is site-local ISO with offset. */
-export type BatteryLogPoint = { battery_percent: number; battery_volt: number; update_on: string };
+export const batteryLogPointSchema = z.object({ battery_percent: z.number(), battery_volt: z.number(), update_on: z.string() });
+export type BatteryLogPoint = z.infer<typeof batteryLogPointSchema>;
+
+const usageStatusSchema = z.enum(USAGE_STATUSES);
 /** Usage per day (spec section 3), keyed by site-local date in monthDataUsage. */
-export type UsageDay = { status: UsageStatus; usage: number };
-export type MonthDataUsageAnswer = Record<string, UsageDay>;
+const usageDaySchema = z.object({ status: usageStatusSchema, usage: z.number() });
+export type UsageDay = z.infer<typeof usageDaySchema>;
+export const monthDataUsageAnswerSchema = z.record(z.string(), usageDaySchema);
+export type MonthDataUsageAnswer = z.infer<typeof monthDataUsageAnswerSchema>;
+
 /** One hour of dataUsage: name 'HH:00' (site time), value MB; start disambiguates a repeated fall-back hour. */
-export type HourUsage = { name: string; value: number; status: UsageStatus; start: string };
+export const hourUsageSchema = z.object({ name: z.string(), value: z.number(), status: usageStatusSchema, start: z.string() });
+export type HourUsage = z.infer<typeof hourUsageSchema>;
+
 /** SMS log (spec section 3); created_when is site-local ISO with offset. */
-export type SimLogRow = { direction: string; message: string; created_when: string };
+export const simLogRowSchema = z.object({ direction: z.string(), message: z.string(), created_when: z.string() });
+export type SimLogRow = z.infer<typeof simLogRowSchema>;
+
 /** POST /api/v1/sms_status/{serial}: the SIM panel's summary (the spec does not show this answer). */
-export type SmsStatusAnswer = {
-  simcardPhoneNumber: string | null;
-  imei: string | null;
-  simSerialNumber: string | null;
-  signal_quality: number | null;
-  signal_band: SignalBand;
-  last_sms_at: string | null;
-  sms_in_30d: number;
-  sms_out_30d: number;
-  data_used_30d_mb: number;
-};
+export const smsStatusAnswerSchema = z.object({
+  simcardPhoneNumber: z.string().nullable(),
+  imei: z.string().nullable(),
+  simSerialNumber: z.string().nullable(),
+  signal_quality: z.number().nullable(),
+  signal_band: z.enum([...SIGNAL_BANDS, 'error', 'Unavailable']),
+  last_sms_at: z.string().nullable(),
+  sms_in_30d: z.number(),
+  sms_out_30d: z.number(),
+  data_used_30d_mb: z.number(),
+});
+export type SmsStatusAnswer = z.infer<typeof smsStatusAnswerSchema>;

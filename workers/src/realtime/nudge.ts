@@ -15,13 +15,19 @@ export type PollNudger = {
   close(): Promise<void>;
 };
 
-const channelOf = (prefix: string) => `${prefix}poll:nudge`;
+const channelOf = (prefix: string, name = 'poll:nudge') => `${prefix}${name}`;
 
 export function pollNudger(
-  opts: { redisUrl?: string | undefined; redisPrefix?: string; log?: (m: string, e?: unknown) => void } = {},
+  opts: {
+    redisUrl?: string | undefined;
+    redisPrefix?: string;
+    /** The channel's name after the prefix: 'poll:nudge' by default; the pin deltas' changes use their own. */
+    channel?: string;
+    log?: (m: string, e?: unknown) => void;
+  } = {},
 ): PollNudger {
   const listeners = new Set<(serials: string[]) => void>();
-  const channel = channelOf(opts.redisPrefix ?? 'fleet:');
+  const channel = channelOf(opts.redisPrefix ?? 'fleet:', opts.channel);
   let pub: Redis | undefined;
   let sub: Redis | undefined;
   const log = opts.log ?? (() => undefined);

@@ -5,6 +5,7 @@ import {
   type OverviewChangedPayload,
   type PendingFlags,
   type ServerToClientEvents,
+  type PolledTopic,
   type SubscriptionTopic,
 } from '@fleet/shared';
 import { appendedRows, diffFields } from './diff.ts';
@@ -27,9 +28,9 @@ export type PollerDeps = {
   get(path: string, actAs?: number, opts?: { fresh?: boolean }): Promise<{ status: number; body: unknown }>;
   emit: Emit;
   /** Counts upstream GETs by topic (exposed as upstream_polls_total). */
-  countPoll(topic: SubscriptionTopic): void;
+  countPoll(topic: PolledTopic): void;
   log?: (msg: string, err?: unknown) => void;
-  periods?: Partial<Record<SubscriptionTopic, number>>;
+  periods?: Partial<Record<PolledTopic, number>>;
   tickMs?: number;
   /** Devices changed through the portal: their subjects are polled now (see startPollers). */
   nudges?: NudgeSource;
@@ -65,7 +66,7 @@ export type NudgeSource = { subscribe(listener: (serials: string[]) => void): ()
  * Device check-ins nudge nothing: they keep the periods.
  */
 export function startPollers(deps: PollerDeps) {
-  const period = (t: SubscriptionTopic) => deps.periods?.[t] ?? POLL_MS[t];
+  const period = (t: PolledTopic) => deps.periods?.[t] ?? POLL_MS[t];
   const log = deps.log ?? (() => undefined);
   const inFlight = new Set<string>();
   /** Subjects nudged while their poll was running: that poll may have read before the write, poll again. */
@@ -99,7 +100,7 @@ export function startPollers(deps: PollerDeps) {
     return (await deps.state.getSnapshot(key))?.value;
   }
 
-  async function remember(key: string, value: unknown, changed: boolean, topic: SubscriptionTopic) {
+  async function remember(key: string, value: unknown, changed: boolean, topic: PolledTopic) {
     const now = Date.now();
     const ttl = period(topic) * 6;
     const own = snapshots.get(key);
@@ -213,10 +214,10 @@ export function startPollers(deps: PollerDeps) {
     snapshots.delete(key);
     loaded.delete(key);
   }
-  const slack = (topic: SubscriptionTopic) => Math.min((deps.tickMs ?? 250) / 2, period(topic) * 0.1);
+  const slack = (topic: PolledTopic) => Math.min((deps.tickMs ?? 250) / 2, period(topic) * 0.1);
 
   /** Polls `key` if this process owns it and it is due (no I/O: ownership and due times are in memory). */
-  function pollIfDue(key: string, topic: SubscriptionTopic, job: () => Promise<void>, seen: Set<string>) {
+  function pollIfDue(key: string, topic: PolledTopic, job: () => Promise<void>, seen: Set<string>) {
     seen.add(key);
     if (!deps.state.owns(key)) return disown(key);
     // Seen for the first time (just watched, or just taken over from another process): polled at once, so

@@ -1,2 +1,2 @@
 export { $batches, $batchesStatus, batchesCleared, batchesRequested, fetchBatchListFx } from './model';
-export { batchLabel, batchListOrder, batchTone, fedDevices, formatDay, formatFlOz } from './lib/batch-state';
+export { batchLabel, batchListOrder, batchTone, formatDay, formatFlOz } from './lib/batch-state';

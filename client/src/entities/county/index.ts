@@ -1,2 +1,3 @@
 export { $counties, $countyNames, countiesCleared, countiesRequested, fetchCountiesFx } from './model';
-export { countyRows, emptyTally, tally, type CountyRow, type StatusTally } from './lib';
+export { type CountyRow, type StatusTally } from './lib';
+export { countyRowsOf, createRollup, fetchRollupFx, rollupTally, type RollupQuery } from './rollup';

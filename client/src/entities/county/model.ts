@@ -15,7 +15,7 @@ export type CountyCollection = { type: 'FeatureCollection'; features: CountyFeat
 
 export const countiesRequested = createEvent();
 export const countiesCleared = createEvent();
-export const fetchCountiesFx = createApiFx<void, LocationRow[]>(() => call(sitesApi.counties) as Promise<LocationRow[]>);
+export const fetchCountiesFx = createApiFx<void, LocationRow[]>(() => call(sitesApi.counties));
 
 /**
  * The outlines of every county in one collection, parsed once. A row whose geoJson does not parse is

@@ -1,14 +1,14 @@
 export {
   $devicePins,
   $devices,
-  $deviceSerials,
+  $liveSerials,
   $pinsStatus,
   $devicesStatus,
   $selectedDevice,
   $selectedSerial,
+  applyDevicePatches,
   deviceAnswered,
   deviceOf,
-  deviceListNeeded,
   devicePinClicked,
   deviceSelected,
   devicesCleared,
@@ -18,10 +18,14 @@ export {
   fetchDeviceDetailsFx,
   fetchDevicePinsFx,
   fetchDevicesFx,
+  keepLive,
+  viewShows,
   normaliseDevices,
+  pinsChanged,
   pinsRequested,
   type Device,
   type DevicePatch,
+  type PinDelta,
 } from './model';
 export {
   connectionOf,
@@ -38,3 +42,5 @@ export {
   type StatusCounts,
 } from './lib/pin-status';
 export { deviceOfWriteAnswer } from './lib/write-answer';
+export { createDevicePageList, filterKey, type PageFilter } from './page-list';
+export { createPicksCount, type PicksSelection } from './picks-count';

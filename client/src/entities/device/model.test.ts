@@ -5,7 +5,7 @@ import { pinStatusOf, pinTypeOf, worstStatus } from './lib/pin-status';
 import {
   $devicePins,
   $devices,
-  $deviceSerials,
+  $liveSerials,
   $devicesStatus,
   $selectedDevice,
   applyDevicePatches,
@@ -22,6 +22,8 @@ import {
   fetchDevicesFx,
   normaliseDevices,
   pinsRequested,
+  RECENT_SINGLES,
+  viewShows,
 } from './model';
 
 describe('device store', () => {
@@ -59,8 +61,7 @@ describe('device store', () => {
         [fetchDevicesFx, () => new Promise((resolve) => (held.list = () => resolve([fakeDevice('A1'), fakeDevice('B2')])))],
         [
           fetchDevicePinsFx,
-          () =>
-            new Promise((resolve) => (held.pins = () => resolve(Object.values(pinsOf([fakeDevice('A1'), fakeDevice('B2')]))))),
+          () => new Promise((resolve) => (held.pins = () => resolve([...pinsOf([fakeDevice('A1'), fakeDevice('B2')]).values()]))),
         ],
       ],
     });
@@ -80,8 +81,8 @@ describe('device store', () => {
     expect(scope.getState($devices).A1).toMatchObject({ label: 'Renamed during the read' });
     expect(scope.getState($devices).A1).not.toHaveProperty('pending_changes');
     expect(scope.getState($devices).B2).toMatchObject({ is_pause: true });
-    expect(scope.getState($devicePins).A1).toMatchObject({ label: 'Renamed during the read' });
-    expect(scope.getState($devicePins).B2).toMatchObject({ is_pause: true });
+    expect(scope.getState($devicePins).get('A1')).toMatchObject({ label: 'Renamed during the read' });
+    expect(scope.getState($devicePins).get('B2')).toMatchObject({ is_pause: true });
 
     // Once no read is on its way the changes are dropped: the next read's answer is the truth again.
     const again = fork({ handlers: [[fetchDevicesFx, async () => [{ ...fakeDevice('A1'), label: 'From the server' }]]] });
@@ -132,18 +133,21 @@ describe('pin feed and the full list on demand', () => {
     const reads: string[] = [];
     const scope = fork({
       handlers: [
-        [fetchDevicePinsFx, async () => (reads.push('pins'), Object.values(pinsOf([fakeDevice('A1'), fakeDevice('B2')])))],
+        [fetchDevicePinsFx, async () => (reads.push('pins'), [...pinsOf([fakeDevice('A1'), fakeDevice('B2')]).values()])],
         [fetchDevicesFx, async () => (reads.push('list'), [fakeDevice('A1'), fakeDevice('B2')])],
       ],
     });
     await allSettled(pinsRequested, { scope });
-    expect(scope.getState($deviceSerials)).toEqual(['A1', 'B2']);
+    expect([...scope.getState($devicePins).keys()]).toEqual(['A1', 'B2']);
+    // The pins alone ask no device's pushes (they have their own deltas): only what a view reads does.
+    expect(scope.getState($liveSerials)).toEqual([]);
     // A write elsewhere: the pins again, not the list nobody has shown.
     await allSettled(devicesRequested, { scope });
     expect(reads).toEqual(['pins', 'pins']);
     await allSettled(deviceListNeeded, { scope });
     await allSettled(deviceListNeeded, { scope });
     expect(reads).toEqual(['pins', 'pins', 'list']);
+    expect(scope.getState($liveSerials)).toEqual(['A1', 'B2']);
     await allSettled(devicesRequested, { scope });
     expect(reads.slice(3).sort()).toEqual(['list', 'pins']);
   });
@@ -152,8 +156,8 @@ describe('pin feed and the full list on demand', () => {
     const pins = pinsOf([fakeDevice('A1'), fakeDevice('B2')]);
     const scope = fork({ values: [[$devicePins, pins]] });
     await allSettled(devicesPatched, { scope, params: { A1: { is_pause: true, label: 'Pier' }, B2: { battery_percent: 3 } } });
-    expect(scope.getState($devicePins).A1).toMatchObject({ is_pause: true, label: 'Pier', is_online: true });
-    expect(scope.getState($devicePins).B2).toBe(pins.B2);
+    expect(scope.getState($devicePins).get('A1')).toMatchObject({ is_pause: true, label: 'Pier', is_online: true });
+    expect(scope.getState($devicePins).get('B2')).toBe(pins.get('B2'));
     expect(applyPinPatches(pins, { B2: { battery_percent: 3 } })).toBe(pins);
   });
 
@@ -186,5 +190,26 @@ describe('one device in one place', () => {
     expect(scope.getState($shown)).toMatchObject({ label: 'Renamed', timezone_id: 'America/Chicago' });
     await allSettled(devicesCleared, { scope });
     expect(scope.getState($shown)).toBeNull();
+  });
+});
+
+describe('live serials follow what views show now', () => {
+  it('a view replaces what it showed; single devices asked about are kept to the latest few; sign-out empties it', async () => {
+    const scope = fork();
+    await allSettled(viewShows, { scope, params: { view: 'list', serials: ['L1', 'L2'] } });
+    await allSettled(viewShows, { scope, params: { view: 'list', serials: ['L3'] } });
+    expect(scope.getState($liveSerials)).toEqual(['L3']);
+    for (let n = 0; n < RECENT_SINGLES + 10; n++) await allSettled(devicePinClicked, { scope, params: `P${n}` });
+    const live = scope.getState($liveSerials);
+    expect(live).toHaveLength(1 + RECENT_SINGLES);
+    expect(live).not.toContain('P9');
+    expect(live).toContain('P10');
+    // Asked again, an older one moves to the latest and stays.
+    await allSettled(devicePinClicked, { scope, params: 'P10' });
+    await allSettled(devicePinClicked, { scope, params: 'P99' });
+    expect(scope.getState($liveSerials)).toContain('P10');
+    expect(scope.getState($liveSerials)).not.toContain('P11');
+    await allSettled(devicesCleared, { scope });
+    expect(scope.getState($liveSerials)).toEqual([]);
   });
 });

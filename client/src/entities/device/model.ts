@@ -1,7 +1,14 @@
-import { decodeDevicePin, type DeviceAnswer, type DeviceListItemShape, type DevicePin, devicesApi } from '@fleet/shared';
+import {
+  decodeDevicePin,
+  type DeviceAnswer,
+  type DeviceListItemShape,
+  type DevicePin,
+  type DevicePinTuple,
+  devicesApi,
+} from '@fleet/shared';
 import { combine, createEvent, createStore, sample, type Store } from 'effector';
-import { call, createApiFx } from '../../shared/api';
-import { yieldToBrowser } from '../../shared/lib';
+import { call, callText, createApiFx } from '../../shared/api';
+import { parseJsonLines, yieldToBrowser } from '../../shared/lib';
 
 /** A device of GET /api/v1/device (spec section 3; the answer carries more fields than typed here). */
 export type Device = DeviceListItemShape & { location_event_type?: string; [field: string]: unknown };
@@ -17,6 +24,12 @@ export const devicesRequested = createEvent();
 export const deviceListNeeded = createEvent();
 /** The map's pins: read once at sign-in (and again by devicesRequested). */
 export const pinsRequested = createEvent();
+/**
+ * Pin deltas (the `pins` topic's 'pins:changed', merged over a throttle window): whole pins added or
+ * changed, serials gone. The map applies them instead of reading the feed again (issue 46).
+ */
+export type PinDelta = { upserts: readonly DevicePinTuple[]; removed: readonly string[] };
+export const pinsChanged = createEvent<PinDelta>();
 /** Patches keyed by serial, already merged (latest value per field wins). */
 export const devicesPatched = createEvent<Record<string, DevicePatch>>();
 export const devicePinClicked = createEvent<string>();
@@ -43,7 +56,9 @@ export const fetchDevicesFx = createApiFx<void, Device[]>(() => call(devicesApi.
  * one task of 36 ms, about 140 ms under Lighthouse's 4x CPU slowdown (tests/perf/map-trace.ts).
  */
 export const fetchDevicePinsFx = createApiFx<void, DevicePin[]>(async () => {
-  const pins = (await call(devicesApi.pins)).map(decodeDevicePin);
+  // Parsed and decoded a slice of tuples a task (the server writes one a line): at 100,000 pins one parse
+  // was a task of 180-280 ms under a 4x CPU slowdown.
+  const pins = await parseJsonLines(await callText(devicesApi.pins), (tuple) => decodeDevicePin(tuple as DevicePinTuple));
   await yieldToBrowser();
   return pins;
 });
@@ -58,8 +73,12 @@ export const $selectedSerial = createStore<string | null>(null);
  * The compact pins of the whole fleet, by serial: what the map, the Active Pin counts and the live
  * subscriptions need. The full answers ($devices) are read only when a view needs them.
  */
-export type PinRecord = Record<string, DevicePin>;
-export const $devicePins = createStore<PinRecord>({});
+export type PinRecord = ReadonlyMap<string, DevicePin>;
+/**
+ * A Map, not an object: at 100,000 pins a walk over an object's values took 49 ms (about 200 under
+ * Lighthouse's 4x CPU slowdown) and a copy 63 ms, a Map's 5 and 12 (Node, this machine).
+ */
+export const $devicePins = createStore<PinRecord>(new Map(), { serialize: 'ignore' });
 export const $pinsStatus = createStore<'idle' | 'loading' | 'ready' | 'failed'>('idle');
 /**
  * The detail cache: full answers of single devices by serial (the device panel's read, a pin's card read
@@ -76,7 +95,7 @@ const DETAIL_FIELDS = ['timezone_id', 'brand_image_url', 'batch2Id', 'pending_ch
 const _everyDetailField: [DetailField] extends [(typeof DETAIL_FIELDS)[number]] ? true : never = true;
 
 /** A full answer without its detail fields: what the device's list entry takes from it. */
-function listFieldsOf(device: Device): Device {
+export function listFieldsOf(device: Device): Device {
   const fields = { ...device };
   for (const field of DETAIL_FIELDS) delete fields[field];
   return fields;
@@ -105,8 +124,55 @@ export function deviceOf($serial: Store<string | null>): Store<Device | null> {
   return combine($listed, $detail, fullDevice);
 }
 export const $selectedDevice = deviceOf($selectedSerial);
-/** Every serial on the map: the live subscriptions follow these. */
-export const $deviceSerials = $devicePins.map((pins) => Object.keys(pins));
+/**
+ * What one view shows now, from a read of its own (a list's pages, the device panel's site, /status):
+ * `serials` replaces what that view showed before; an empty list when it closes. Their pushes
+ * (device:changed) are wanted while some view shows them (features/live-devices).
+ */
+export const viewShows = createEvent<{ view: string; serials: readonly string[] }>();
+/** Wires a view's store of the devices it holds to the live subscriptions (see viewShows). */
+export function keepLive(view: string, $serials: Store<readonly string[]>) {
+  sample({ clock: $serials.updates, fn: (serials) => ({ view, serials }), target: viewShows });
+}
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((serial, at) => serial === b[at]);
+const $viewSerials = createStore<Readonly<Record<string, readonly string[]>>>({}, { serialize: 'ignore' })
+  .on(viewShows, (views, { view, serials }) => {
+    const before = views[view];
+    if (before ? sameList(before, serials) : serials.length === 0) return views;
+    const next = { ...views };
+    if (serials.length) next[view] = serials;
+    else delete next[view];
+    return next;
+  })
+  .reset(devicesCleared);
+/**
+ * Devices asked about one at a time (a single answer, a pin clicked, a device selected): the latest few are
+ * kept live, so a card just opened stays current without every device ever opened staying subscribed.
+ */
+export const RECENT_SINGLES = 50;
+const withRecent = (recent: readonly string[], serial: string) =>
+  recent[recent.length - 1] === serial ? recent : [...recent.filter((s) => s !== serial), serial].slice(-RECENT_SINGLES);
+const $recentSingles = createStore<readonly string[]>([], { serialize: 'ignore' })
+  .on(deviceAnswered, (recent, device) => withRecent(recent, device.serial))
+  .on([devicePinClicked, deviceSelected], withRecent)
+  .reset(devicesCleared);
+/** The whole list, while a view has read it (it is kept as a cache until sign-out). */
+const $listSerials = createStore<readonly string[]>([], { serialize: 'ignore' })
+  .on(fetchDevicesFx.doneData, (_, list) => list.map((d) => d.serial))
+  .reset(devicesCleared);
+/**
+ * The serials whose device:changed pushes a view needs: what views show now, not every pin. The map's pins
+ * follow their own deltas (topic `pins`, from the change path), so at 100,000 devices a tab on the map
+ * asks the pollers for no device's cards (issue 46). It shrinks as views close or move to other rows, so a
+ * day of paging through lists does not end subscribed to the fleet; it empties at sign-out.
+ */
+export const $liveSerials = combine($viewSerials, $recentSingles, $listSerials, (views, recent, list) => {
+  const live = new Set<string>(list);
+  for (const serials of Object.values(views)) for (const serial of serials) live.add(serial);
+  for (const serial of recent) live.add(serial);
+  return [...live];
+});
 
 export function normaliseDevices(list: readonly Device[]): DeviceRecord {
   const record: DeviceRecord = {};
@@ -151,15 +217,15 @@ const PIN_FIELDS = [
  * each of 10,000 pins, in the task that hands the feed to the stores.
  */
 export function pinRecordOf(list: readonly DevicePin[]): PinRecord {
-  const record: PinRecord = {};
-  for (const pin of list) record[pin.serial] = pin;
+  const record = new Map<string, DevicePin>();
+  for (const pin of list) record.set(pin.serial, pin);
   return record;
 }
 
 export function applyPinPatches(pins: PinRecord, patches: Record<string, DevicePatch>): PinRecord {
-  let next: PinRecord | null = null;
+  let next: Map<string, DevicePin> | null = null;
   for (const [serial, patch] of Object.entries(patches)) {
-    const current = pins[serial];
+    const current = pins.get(serial);
     if (!current) continue;
     let pin: DevicePin | null = null;
     for (const field of PIN_FIELDS) {
@@ -168,10 +234,22 @@ export function applyPinPatches(pins: PinRecord, patches: Record<string, DeviceP
       (pin as Record<string, unknown>)[field] = patch[field] ?? (field.startsWith('is_') ? false : null);
     }
     if (!pin) continue;
-    next ??= { ...pins };
-    next[serial] = pin;
+    next ??= new Map(pins);
+    next.set(serial, pin);
   }
   return next ?? pins;
+}
+
+/** The pins with a delta applied: one copy of the record for the whole delta, none when it is empty. */
+function applyPinDelta(pins: PinRecord, { upserts, removed }: PinDelta): PinRecord {
+  if (upserts.length === 0 && !removed.some((serial) => pins.has(serial))) return pins;
+  const next = new Map(pins);
+  for (const serial of removed) next.delete(serial);
+  for (const tuple of upserts) {
+    const pin = decodeDevicePin(tuple as DevicePinTuple);
+    next.set(pin.serial, pin);
+  }
+  return next;
 }
 
 /** Merges patches by serial, the later value of a field winning. */
@@ -244,7 +322,7 @@ $pinsReadChanges.reset(devicesCleared);
 $devices
   .on(devicesPatched, applyDevicePatches)
   .on(deviceAnswered, (devices, device) => applyDevicePatches(devices, { [device.serial]: listFieldsOf(device) }));
-$devicePins.on(devicesPatched, applyPinPatches).reset(devicesCleared);
+$devicePins.on(devicesPatched, applyPinPatches).on(pinsChanged, applyPinDelta).reset(devicesCleared);
 $pinsStatus
   .on(fetchDevicePinsFx, (status) => (status === 'ready' ? status : 'loading'))
   .on(fetchDevicePinsFx.done, () => 'ready')

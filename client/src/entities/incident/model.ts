@@ -1,44 +1,37 @@
-import type { Incident, IncidentState, NotificationRulesAnswer, PutNotificationRules, Severity } from '@fleet/shared';
-import { createApiFx, http } from '../../shared/api';
+import { alertsApi, type IncidentState, type PutNotificationRules, type Severity } from '@fleet/shared';
+import { call, createApiFx } from '../../shared/api';
 
 /**
- * The incident calls of issue 43 (server/src/alerts): the list in the caller's scope, one incident with
- * its timeline, its actions (each answered with the incident as it is now), the bell's inbox and the
- * caller's notification rules.
+ * The incident calls of issue 43 (declared in shared/src/api/alerts.ts): the list in the caller's scope, one
+ * incident with its timeline, its actions (each answered with the incident as it is now), the bell's inbox
+ * and the caller's notification rules.
  */
 export type IncidentFilter = { state: IncidentState | null; severity: Severity | null; siteId: number | null };
-export type Inbox = { unread: number; items: { id: number; incidentId: number; kind: string; at: string; read: boolean }[] };
+export type { Inbox } from '@fleet/shared';
 
-/** The query string of a filter: only what is set. */
-export function incidentsQuery(filter: IncidentFilter): string {
-  const params = new URLSearchParams();
-  if (filter.state) params.set('state', filter.state);
-  if (filter.severity) params.set('severity', filter.severity);
-  if (filter.siteId !== null) params.set('siteId', String(filter.siteId));
-  const query = params.toString();
-  return query ? `?${query}` : '';
-}
+/** The query of a filter: only what is set. */
+const incidentsQuery = (filter: IncidentFilter) => ({
+  ...(filter.state ? { state: filter.state } : {}),
+  ...(filter.severity ? { severity: filter.severity } : {}),
+  ...(filter.siteId !== null ? { siteId: filter.siteId } : {}),
+});
 
 export const fetchIncidentsFx = createApiFx((filter: IncidentFilter) =>
-  http<Incident[]>(`/api/v1/incidents${incidentsQuery(filter)}`),
+  call(alertsApi.incidents, { query: incidentsQuery(filter) }),
 );
-export const fetchIncidentFx = createApiFx((id: number) => http<Incident>(`/api/v1/incidents/${id}`));
-export const acknowledgeIncidentFx = createApiFx((id: number) =>
-  http<Incident>(`/api/v1/incidents/${id}/acknowledge`, { method: 'POST', json: {} }),
-);
+export const fetchIncidentFx = createApiFx((id: number) => call(alertsApi.incident, { params: { id } }));
+export const acknowledgeIncidentFx = createApiFx((id: number) => call(alertsApi.acknowledge, { params: { id } }));
 export const resolveIncidentFx = createApiFx(({ id, note }: { id: number; note: string }) =>
-  http<Incident>(`/api/v1/incidents/${id}/resolve`, { method: 'POST', json: { note } }),
+  call(alertsApi.resolve, { params: { id }, body: { note } }),
 );
 export const commentIncidentFx = createApiFx(({ id, text }: { id: number; text: string }) =>
-  http<Incident>(`/api/v1/incidents/${id}/comment`, { method: 'POST', json: { text } }),
+  call(alertsApi.comment, { params: { id }, body: { text } }),
 );
 
-export const fetchInboxFx = createApiFx(() => http<Inbox>('/api/v1/notifications'));
+export const fetchInboxFx = createApiFx(() => call(alertsApi.inbox));
 export const markReadFx = createApiFx((incidentId: number | null) =>
-  http<Inbox>('/api/v1/notifications/read', { method: 'POST', json: incidentId === null ? {} : { incidentId } }),
+  call(alertsApi.markRead, { body: incidentId === null ? {} : { incidentId } }),
 );
 
-export const fetchNotificationRulesFx = createApiFx(() => http<NotificationRulesAnswer>('/api/v1/notificationRules'));
-export const saveNotificationRulesFx = createApiFx((body: PutNotificationRules) =>
-  http<NotificationRulesAnswer>('/api/v1/notificationRules', { method: 'PUT', json: body }),
-);
+export const fetchNotificationRulesFx = createApiFx(() => call(alertsApi.rules));
+export const saveNotificationRulesFx = createApiFx((body: PutNotificationRules) => call(alertsApi.saveRules, { body }));

@@ -1,3 +1,3 @@
-export { MAINTENANCE_CREDENTIAL_KEY, maintenanceApi, readStoredCredential, type CredentialStatus } from './api';
+export { MAINTENANCE_CREDENTIAL_KEY, maintenanceCalls, readStoredCredential } from './api';
 export { actionsText, navigateUrl, needsOf, phoneDay, remainingText, serialFromCode, siteLine, stockOf } from './lib';
 export { outbox, type OutboxEntry, type SnapshotName } from './outbox';

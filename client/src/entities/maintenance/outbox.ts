@@ -1,12 +1,14 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { MaintenanceDevice, MaintenanceRecord, MaintenanceRecordInput } from '@fleet/shared';
 import { HttpError } from '../../shared/api';
-import { maintenanceApi } from './api';
+import { maintenanceCalls } from './api';
 
 /**
  * The field app's records on the phone (IndexedDB through Dexie): each is kept, in the order made, with
- * its idempotency key, until the server stores it (then it goes) or refuses it (then it stays, with the
- * reason, until the technician has read it). A record sent twice (the answer lost on a bad signal) is
+ * its idempotency key, until the server stores it (then it goes, unless the answer carries warnings) or
+ * refuses it (then it stays, with the reason, until the technician has read it). A record stored with
+ * warnings (a refill from a batch recalled while the phone had no signal: issue 44's decision) stays too,
+ * as 'warned' with the server's warnings in words, until read: the phone is where the technician hears it. A record sent twice (the answer lost on a bad signal) is
  * stored once: the server answers the first with the same key.
  */
 export type OutboxEntry = {
@@ -16,7 +18,8 @@ export type OutboxEntry = {
   /** What the list shows: the device's name when it was made. */
   label: string;
   body: MaintenanceRecordInput & { idempotency_key: string; performed_at: string };
-  status: 'waiting' | 'refused';
+  /** waiting to be sent; refused by the server (`reason`: why); stored with warnings (`reason`: the warnings). */
+  status: 'waiting' | 'refused' | 'warned';
   reason: string | null;
   createdAt: string;
 };
@@ -58,8 +61,10 @@ export const outbox = {
     let refused = 0;
     for (const entry of await db().outbox.where('status').equals('waiting').sortBy('seq')) {
       try {
-        sent.push(await maintenanceApi.record(entry.body, token));
-        await db().outbox.delete(entry.seq!);
+        const record = await maintenanceCalls.record(entry.body, token);
+        sent.push(record);
+        if (record.warnings.length) await db().outbox.update(entry.seq!, { status: 'warned', reason: record.warnings.join(' ') });
+        else await db().outbox.delete(entry.seq!);
       } catch (error) {
         if (!(error instanceof HttpError) || ![400, 404, 409, 413].includes(error.status)) break;
         refused++;

@@ -9,7 +9,7 @@ export const overviewRequested = createEvent();
 export const overviewCleared = createEvent();
 /** Counts pushed by the realtime server (overview:changed). */
 export const overviewPatched = createEvent<Overview>();
-export const fetchOverviewFx = createApiFx<void, Overview>(() => call(sitesApi.overview) as Promise<Overview>);
+export const fetchOverviewFx = createApiFx<void, Overview>(() => call(sitesApi.overview));
 
 export const $overview = createStore<Overview | null>(null);
 $overview
@@ -30,8 +30,8 @@ export const $overviewFailed = createStore(false)
  */
 export const countyOverviewRequested = createEvent<number>();
 export const countyOverviewPatched = createEvent<Overview & { location: number }>();
-export const fetchCountyOverviewFx = createApiFx<number, Overview>(
-  (location) => call(sitesApi.overview, { query: { location } }) as Promise<Overview>,
+export const fetchCountyOverviewFx = createApiFx<number, Overview>((location) =>
+  call(sitesApi.overview, { query: { location } }),
 );
 
 export const $countyOverview = createStore<Overview | null>(null);

@@ -28,7 +28,7 @@ export const sessionEnded = createEvent<SessionEndReason>();
 export const readTokenFx = createEffect((): string | null => readToken() ?? null);
 export const saveTokenFx = createEffect((token: string) => saveToken(token));
 export const clearTokenFx = createEffect(() => clearToken());
-export const fetchCurrentUserFx = createApiFx<void, CurrentUser>(() => call(authApi.user) as Promise<CurrentUser>);
+export const fetchCurrentUserFx = createApiFx<void, CurrentUser>(() => call(authApi.user));
 /** POST /auth/token/logout/: best effort, an expired token still signs out locally. */
 export const logoutFx = createEffect(async () => {
   await call(authApi.logout).catch(() => undefined);

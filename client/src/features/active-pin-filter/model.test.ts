@@ -51,7 +51,7 @@ describe('active-pin filter model', () => {
   it('follows a device whose type changes while its type is hidden', async () => {
     const scope = fork({ values: [[$devicePins, FLEET]] });
     await allSettled(pinTypeToggled, { scope, params: 'pause' });
-    await allSettled($devicePins, { scope, params: { ...FLEET, S3: { ...FLEET.S3!, is_pause: false } } });
+    await allSettled($devicePins, { scope, params: new Map(FLEET).set('S3', { ...FLEET.get('S3')!, is_pause: false }) });
     expect(visible(scope)).toContain('S3');
   });
 });

@@ -15,9 +15,11 @@ export const $enabledPinTypes = createStore<EnabledPinTypes>({ regular: true, pa
 $enabledPinTypes.on(pinTypeToggled, (enabled, type) => ({ ...enabled, [type]: !enabled[type] })).reset(pinFilterReset);
 
 /** Devices that have a place on the map, whatever the filter (from the compact pin feed). */
-export const $placedDevices = $devicePins.map((pins) =>
-  Object.values(pins).filter((d) => d.location !== null && d.location !== undefined),
-);
+export const $placedDevices = $devicePins.map((pins) => {
+  const placed: DevicePin[] = [];
+  for (const pin of pins.values()) if (pin.location !== null && pin.location !== undefined) placed.push(pin);
+  return placed;
+});
 
 export function filterPins<T extends Pick<DevicePin, 'is_pause' | 'is_warning' | 'is_online' | 'is_registration'>>(
   devices: readonly T[],

@@ -214,7 +214,7 @@ export const choosableBatches = (batches: readonly BatchAnswer[]): BatchAnswer[]
 // ---------------------------------------------------------------- calls
 
 export const fetchAvailableFx = createApiFx(() => call(devicesApi.available));
-export const fetchBrandsFx = createApiFx(() => call(brandsApi.list) as Promise<BrandChoice[]>);
+export const fetchBrandsFx = createApiFx<void, BrandChoice[]>(() => call(brandsApi.list));
 export const fetchBatchesFx = createApiFx((pumpTypeCode: number) => call(batchesApi.choosable, { params: { pumpTypeCode } }));
 export const fetchDeviceFx = createApiFx((serial: string) => call(devicesApi.get, { params: { serial } }));
 export const fetchSuggestionsFx = createApiFx(async (input: string) => {

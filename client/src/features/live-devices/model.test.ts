@@ -2,16 +2,26 @@ import { allSettled, fork, scopeBind } from 'effector';
 import { describe, expect, it } from 'vitest';
 import {
   $devicePins,
+  $liveSerials,
   $devices,
   $devicesStatus,
   deviceAnswered,
   fetchDevicePinsFx,
   fetchDevicesFx,
   normaliseDevices,
+  viewShows,
 } from '../../entities/device';
 import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
 import { $overview, fetchOverviewFx } from '../../entities/overview';
-import { $connected, deviceChangedReceived, overviewChangedReceived, socketConnected, subscribeFx } from '../../shared/realtime';
+import {
+  $connected,
+  deviceChangedReceived,
+  overviewChangedReceived,
+  pinsChangedReceived,
+  socketConnected,
+  subscribeFx,
+  unsubscribeFx,
+} from '../../shared/realtime';
 import { flushTimerFx, SUBSCRIBE_CHUNK } from './model';
 
 const at = '2026-11-22T10:00:00Z';
@@ -59,15 +69,53 @@ describe('live device updates', () => {
     expect(scope.getState($devices).B2).toMatchObject({ battery_percent: 12 });
   });
 
-  it('subscribes every loaded serial in chunks and the overview on connect; re-fetches after a reconnect', async () => {
+  it('lets go of the devices no view shows any more: a list moved to other rows, a view closed', async () => {
+    const calls: { kind: string; serials: string[] }[] = [];
+    const scope = fork({
+      handlers: [
+        [
+          subscribeFx,
+          async (_socket: unknown, subscription: { topic: string; serials?: string[] }) => {
+            if (subscription.topic === 'deviceCards') calls.push({ kind: 'subscribe', serials: subscription.serials! });
+            return { ok: true, subscribed: [] };
+          },
+        ],
+        [
+          unsubscribeFx,
+          (_socket: unknown, subscription: { topic: string; serials: string[] }) => {
+            calls.push({ kind: 'unsubscribe', serials: subscription.serials });
+          },
+        ],
+        [fetchDevicePinsFx, async () => []],
+        [fetchOverviewFx, async () => ({})],
+      ],
+    });
+    await allSettled(socketConnected, { scope, params: { reconnect: false } });
+    await allSettled(viewShows, { scope, params: { view: 'list', serials: ['A1', 'A2'] } });
+    await allSettled(viewShows, { scope, params: { view: 'panel', serials: ['A2', 'P1'] } });
+    // The list's next filter: A1 goes, A2 stays (the panel shows it too), B1 comes.
+    await allSettled(viewShows, { scope, params: { view: 'list', serials: ['B1'] } });
+    await allSettled(viewShows, { scope, params: { view: 'panel', serials: [] } });
+    expect(calls).toEqual([
+      { kind: 'subscribe', serials: ['A1', 'A2'] },
+      { kind: 'subscribe', serials: ['P1'] },
+      { kind: 'subscribe', serials: ['B1'] },
+      { kind: 'unsubscribe', serials: ['A1'] },
+      { kind: 'unsubscribe', serials: ['A2', 'P1'] },
+    ]);
+    expect(scope.getState($liveSerials)).toEqual(['B1']);
+  });
+
+  it('subscribes the cards of what views show (not every pin) in chunks, the overview and the pins on connect; re-fetches after a reconnect', async () => {
     const serials = Array.from({ length: SUBSCRIBE_CHUNK + 20 }, (_, i) => `S${i}`);
     const subscriptions: unknown[] = [];
     let fetches = 0;
     let pinFetches = 0;
     const scope = fork({
-      // The map's pins decide what is subscribed; the full list was read by a view, so a reconnect re-reads it too.
+      // The map holds pins of more devices than any view shows; the full list was read by a view (below), so a
+      // reconnect re-reads it too.
       values: [
-        [$devicePins, pinsOf(serials.map((serial) => fakeDevice(serial)))],
+        [$devicePins, pinsOf([...serials, 'ONLY-A-PIN'].map((serial) => fakeDevice(serial)))],
         [$devicesStatus, 'ready'],
       ],
       handlers: [
@@ -84,11 +132,14 @@ describe('live device updates', () => {
         [fetchOverviewFx, async () => ({})],
       ],
     });
+    await allSettled(viewShows, { scope, params: { view: 'a list', serials } });
     await allSettled(socketConnected, { scope, params: { reconnect: false } });
     expect(scope.getState($connected)).toBe(true);
     const cards = subscriptions.filter((s) => (s as { topic: string }).topic === 'deviceCards') as { serials: string[] }[];
     expect(cards.map((s) => s.serials.length)).toEqual([SUBSCRIBE_CHUNK, 20]);
+    expect(cards.flatMap((s) => s.serials)).not.toContain('ONLY-A-PIN');
     expect(subscriptions).toContainEqual({ topic: 'overview' });
+    expect(subscriptions).toContainEqual({ topic: 'pins' });
     expect(fetches + pinFetches).toBe(0);
 
     await allSettled(socketConnected, { scope, params: { reconnect: true } });
@@ -103,5 +154,32 @@ describe('live device updates', () => {
     expect(scope.getState($overview)).toEqual(overall);
     await allSettled(overviewChangedReceived, { scope, params: { pause_devices: 2, location: null } });
     expect(scope.getState($overview)).toEqual({ ...overall, pause_devices: 2 });
+  });
+
+  it('applies pin deltas of a window at once, the last message of a serial winning, without reading the feed again', async () => {
+    let release!: () => void;
+    let pinFetches = 0;
+    const scope = fork({
+      values: [[$devicePins, pinsOf([fakeDevice('A1'), fakeDevice('B2'), fakeDevice('C3')])]],
+      handlers: [
+        [flushTimerFx, () => new Promise<void>((resolve) => (release = resolve))],
+        [fetchDevicePinsFx, async () => (pinFetches++, [])],
+      ],
+    });
+    const received = scopeBind(pinsChangedReceived, { scope });
+    const before = scope.getState($devicePins);
+    // A1 paused (bit 1), a new D4, B2 gone, then C3 gone and back.
+    received({ upserts: [['A1', 30, -90.26, 1, 'A1', 1, 1, null]], removed: [], at });
+    received({ upserts: [['D4', 30.1, -90.2, 4, 'New one', 1, 4, null]], removed: ['B2', 'C3'], at });
+    received({ upserts: [['C3', 30, -90.26, 4, 'C3 again', 1, 3, null]], removed: [], at });
+    expect(scope.getState($devicePins)).toBe(before);
+    release();
+    await allSettled(scope);
+    const pins = scope.getState($devicePins);
+    expect([...pins.keys()].sort()).toEqual(['A1', 'C3', 'D4']);
+    expect(pins.get('A1')).toMatchObject({ is_pause: true });
+    expect(pins.get('C3')).toMatchObject({ label: 'C3 again' });
+    expect(pins.get('D4')).toMatchObject({ label: 'New one', location: { lat: 30.1, lng: -90.2 } });
+    expect(pinFetches).toBe(0);
   });
 });

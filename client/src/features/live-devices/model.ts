@@ -1,6 +1,14 @@
 import type { Subscription } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { $deviceSerials, deviceAnswered, devicesPatched, devicesRequested, type DevicePatch } from '../../entities/device';
+import {
+  $liveSerials,
+  deviceAnswered,
+  devicesPatched,
+  devicesRequested,
+  pinsChanged,
+  type DevicePatch,
+  type PinDelta,
+} from '../../entities/device';
 import { overviewPatched, overviewRequested } from '../../entities/overview';
 import { readToken } from '../../shared/api';
 import {
@@ -9,9 +17,11 @@ import {
   deviceChangedReceived,
   disconnectRequested,
   overviewChangedReceived,
+  pinsChangedReceived,
   socketConnected,
   socketDisconnected,
   subscribeFx,
+  unsubscribeFx,
 } from '../../shared/realtime';
 import { yieldToBrowser } from '../../shared/lib';
 
@@ -20,9 +30,10 @@ await yieldToBrowser();
 
 /**
  * Realtime into the device store: one socket per tab, connected once signed in. It subscribes to the
- * pins of every loaded device (hidden pin types too: a paused device that resumes must appear) and to
- * the overview; `device:changed` patches are merged per serial and applied at most every FLUSH_MS, so a
- * burst costs one store update. After a reconnect it re-subscribes and re-fetches the REST snapshot,
+ * cards of the devices views show ($liveSerials: list rows read, the panel's site, single answers; not
+ * every pin, issue 46) and to the overview, and to the pin deltas of the map (`pins:changed`, issue 46: pins added, changed or gone
+ * are applied to the pin store, the feed is not read again); `device:changed` patches and pin deltas are
+ * merged per serial and applied at most every FLUSH_MS, so a burst costs one store update. After a reconnect it re-subscribes and re-fetches the REST snapshot,
  * since changes made while disconnected were never pushed.
  */
 export const FLUSH_MS = 250;
@@ -53,9 +64,37 @@ export const subscribeSerialsFx = createEffect(async (serials: readonly string[]
   }
   return subscribed;
 });
+export const unsubscribeSerialsFx = createEffect(async (serials: readonly string[]) => {
+  for (let at = 0; at < serials.length; at += SUBSCRIBE_CHUNK)
+    await unsubscribeFx({ topic: 'deviceCards', serials: serials.slice(at, at + SUBSCRIBE_CHUNK) });
+});
 export const subscribeOverviewFx = createEffect(async () => {
   await subscribeFx({ topic: 'overview' });
 });
+/** The map's pin deltas (issue 46): pins changed, added or gone, pushed from the change path. */
+export const subscribePinsFx = createEffect(async () => {
+  await subscribeFx({ topic: 'pins' });
+});
+
+/**
+ * Pin deltas waiting for the next flush, merged by serial: the latest pin of a serial wins, and a serial
+ * gone after an upsert (or back after a removal) ends as the last message says. One store update per
+ * window however many deltas came (at 100,000 devices each update copies the pin record once).
+ */
+type PinBuffer = { upserts: Map<string, PinDelta['upserts'][number]>; removed: Set<string> };
+const $pinBuffer = createStore<PinBuffer | null>(null, { serialize: 'ignore' });
+function mergePinDelta(buffer: PinBuffer | null, delta: PinDelta): PinBuffer {
+  const next = buffer ?? { upserts: new Map(), removed: new Set<string>() };
+  for (const serial of delta.removed) {
+    next.upserts.delete(serial);
+    next.removed.add(serial);
+  }
+  for (const tuple of delta.upserts) {
+    next.removed.delete(tuple[0]);
+    next.upserts.set(tuple[0], tuple);
+  }
+  return { ...next };
+}
 
 /** Starts a buffer on the first patch of a window, so no two scopes ever share one map. */
 export function mergePatch(buffer: PatchBuffer | null, serial: string, patch: DevicePatch): PatchBuffer {
@@ -86,6 +125,11 @@ $buffer
   .reset(liveUpdatesStopped);
 $subscribed
   .on(subscribeSerialsFx.doneData, (set, serials) => new Set([...set, ...serials]))
+  .on(unsubscribeSerialsFx, (set, serials) => {
+    const next = new Set(set);
+    for (const serial of serials) next.delete(serial);
+    return next;
+  })
   .reset(socketDisconnected, liveUpdatesStopped);
 
 sample({ clock: liveUpdatesStarted, target: readTokenFx });
@@ -97,9 +141,10 @@ sample({
 });
 sample({ clock: liveUpdatesStopped, target: disconnectRequested });
 
+$pinBuffer.on(pinsChangedReceived, mergePinDelta).reset(liveUpdatesStopped);
 // Throttle: the first patch of a quiet period starts the timer, the timer's end applies everything.
 sample({
-  clock: deviceChangedReceived,
+  clock: [deviceChangedReceived, pinsChangedReceived],
   source: flushTimerFx.pending,
   filter: (pending) => !pending,
   fn: () => undefined,
@@ -113,19 +158,42 @@ sample({
   target: patchesFlushed,
 });
 sample({ clock: patchesFlushed, target: devicesPatched });
+const pinsFlushed = sample({
+  clock: flushTimerFx.done,
+  source: $pinBuffer,
+  filter: (buffer): buffer is PinBuffer => buffer !== null && (buffer.upserts.size > 0 || buffer.removed.size > 0),
+  fn: (buffer): PinDelta => ({
+    upserts: [...(buffer as PinBuffer).upserts.values()],
+    removed: [...(buffer as PinBuffer).removed],
+  }),
+});
+$pinBuffer.reset(pinsFlushed);
+sample({ clock: pinsFlushed, target: pinsChanged });
 
 // Only the overall counts: a county's pushes (location set) belong to whoever subscribed to that county.
 sample({ clock: overviewChangedReceived, filter: ({ location }) => location === null, target: overviewPatched });
 
 // On every (re)connect: subscribe what is loaded and the overview; after a reconnect, re-fetch too.
-sample({ clock: socketConnected, source: $deviceSerials, target: subscribeSerialsFx });
-sample({ clock: socketConnected, fn: () => undefined, target: subscribeOverviewFx });
+sample({ clock: socketConnected, source: $liveSerials, target: subscribeSerialsFx });
+sample({ clock: socketConnected, fn: () => undefined, target: [subscribeOverviewFx, subscribePinsFx] });
 sample({ clock: socketConnected, filter: ({ reconnect }) => reconnect, target: [devicesRequested, overviewRequested] });
 // Devices that arrive later (a snapshot with new serials) are subscribed as they come.
 const newSerials = sample({
-  clock: $deviceSerials,
+  clock: $liveSerials,
   source: { subscribed: $subscribed, connected: $connected },
   filter: ({ connected }) => connected,
   fn: ({ subscribed }, serials) => serials.filter((serial) => !subscribed.has(serial)),
 });
 sample({ clock: newSerials, filter: (serials) => serials.length > 0, target: subscribeSerialsFx });
+// Devices no view shows any more are let go, so the pollers stop reading them for this tab. Checked again
+// when a subscribe comes back: a device that left the views while its subscribe was on its way.
+const goneSerials = sample({
+  clock: [$liveSerials.updates, subscribeSerialsFx.done],
+  source: { subscribed: $subscribed, connected: $connected, live: $liveSerials },
+  filter: ({ connected }) => connected,
+  fn: ({ subscribed, live }) => {
+    const shown = new Set(live);
+    return [...subscribed].filter((serial) => !shown.has(serial));
+  },
+});
+sample({ clock: goneSerials, filter: (serials) => serials.length > 0, target: unsubscribeSerialsFx });

@@ -1,8 +1,9 @@
-import type { AlertCondition, Channel, NotificationRulesAnswer, PutNotificationRules } from '@fleet/shared';
+import { alertsApi, brandsApi, sitesApi, type NotificationRulesAnswer, type PutNotificationRules } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
 import { fetchNotificationRulesFx, saveNotificationRulesFx } from '../../entities/incident';
 import { sessionEnded } from '../../entities/session';
-import { createApiFx, failureMessage, fieldMessages, http } from '../../shared/api';
+import { z } from 'zod';
+import { call, createApiFx, failureMessage, fieldMessages } from '../../shared/api';
 
 /**
  * Notification rules and, for distributors, the organisation's escalation policy (issue 43), in Account
@@ -26,20 +27,20 @@ export const escalationChanged = createEvent<Escalation>();
 export const saveClicked = createEvent();
 export const pushClicked = createEvent();
 
-export const NEW_RULE: Rule = {
-  condition: 'ANY' as AlertCondition | 'ANY',
-  scope: { type: 'all' },
-  channels: ['inApp'] as Channel[],
-  quietHours: null,
-  digest: false,
-} as Rule;
+export const NEW_RULE: Rule = { condition: 'ANY', scope: { type: 'all' }, channels: ['inApp'], quietHours: null, digest: false };
+
+/**
+ * What the scope choices read of the county and site lists (their calls declare no answer schema yet, so the
+ * answer is checked here rather than cast).
+ */
+const placesAnswer = z.array(z.object({ id: z.number(), name: z.string().nullish(), address: z.string().nullish() }));
 
 /** The brands, counties and sites a rule may listen to: the caller's own (the server checks again on save). */
 export const fetchScopeOptionsFx = createApiFx(async (): Promise<ScopeOptions> => {
   const [brands, counties, sites] = await Promise.all([
-    http<{ id: number; name: string }[]>('/api/v1/brand'),
-    http<{ id: number; name?: string | null }[]>('/api/v1/location'),
-    http<{ id: number; name: string | null; address?: string | null }[]>('/api/v1/deviceGroup'),
+    call(brandsApi.list),
+    call(sitesApi.counties).then((answer) => placesAnswer.parse(answer)),
+    call(sitesApi.deviceGroups).then((answer) => placesAnswer.parse(answer)),
   ]);
   const byName = (a: Option, b: Option) => a.name.localeCompare(b.name);
   return {
@@ -49,11 +50,17 @@ export const fetchScopeOptionsFx = createApiFx(async (): Promise<ScopeOptions> =
   };
 });
 
+/** A subscription's JSON as the server takes it: a browser that leaves out its endpoint or keys is told so. */
+function pushSubscriptionOf({ endpoint, keys }: PushSubscriptionJSON) {
+  if (!endpoint || !keys?.p256dh || !keys.auth) throw new Error('This browser gave an incomplete push subscription.');
+  return { endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } };
+}
+
 /** This browser's push subscription, sent to the server: each refusal said in words. */
 export const enablePushFx = createEffect(async (): Promise<string> => {
   if (!('serviceWorker' in navigator) || !('PushManager' in window))
     throw new Error('This browser cannot receive push notifications.');
-  const { publicKey } = await http<{ publicKey: string | null }>('/api/v1/pushSubscription');
+  const { publicKey } = await call(alertsApi.pushKey);
   if (!publicKey) throw new Error('Web Push is not configured on this server.');
   const registration = await navigator.serviceWorker.register('/push-sw.js', { scope: '/push/' });
   const permission = await Notification.requestPermission();
@@ -61,7 +68,7 @@ export const enablePushFx = createEffect(async (): Promise<string> => {
   const subscription =
     (await registration.pushManager.getSubscription()) ??
     (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlBytes(publicKey) }));
-  const { detail } = await http<{ detail: string }>('/api/v1/pushSubscription', { method: 'POST', json: subscription.toJSON() });
+  const { detail } = await call(alertsApi.subscribePush, { body: pushSubscriptionOf(subscription.toJSON()) });
   return detail;
 });
 
@@ -74,7 +81,7 @@ export function base64UrlBytes(key: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-const draftOf = (answer: NotificationRulesAnswer): Draft => ({ rules: answer.rules as Rule[], escalation: answer.escalation });
+const draftOf = (answer: NotificationRulesAnswer): Draft => ({ rules: answer.rules, escalation: answer.escalation });
 
 export const $draft = createStore<Draft>({ rules: [], escalation: null })
   .on(fetchNotificationRulesFx.doneData, (_, answer) => draftOf(answer))

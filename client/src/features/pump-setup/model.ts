@@ -1,4 +1,4 @@
-import { STEPS_PER_ML, STEPS_PER_SECOND, devicesApi, type BodyOf } from '@fleet/shared';
+import { STEPS_PER_ML, STEPS_PER_SECOND, devicesApi, type BodyOf, type PumpSetting } from '@fleet/shared';
 import { call, createApiFx } from '../../shared/api';
 
 /**
@@ -6,31 +6,17 @@ import { call, createApiFx } from '../../shared/api';
  * (GET /api/v1/pumpSetting) and save it (PUT /api/v1/editPumpSetting), with the texts of its result dialog.
  * The panel's form (widgets/device-panel/setup.model.ts) and control dialog (controls.model.ts) compose them.
  */
-export type PumpSetting = {
-  steps_per_second: number;
-  steps_per_ml: number;
-  ml_per_shot: number;
-  pump_mode: number | null;
-  steps_per_second2: number;
-  steps_per_ml2: number;
-  ml_per_shot2: number;
-  pump_mode2: number | null;
-  vandalism_max_shots: number;
-  vandalism_interval: number;
-};
+export type { PumpSetting };
 
 export const PUMP_SAVED = 'Your pump settings have been successfully updated.';
 export const PUMP_FAILED = 'Oops! There was an error updating your pump settings. Please try again later.';
 
-export const fetchPumpSettingFx = createApiFx(
-  (serial: string) => call(devicesApi.pumpSetting, { params: { serial } }) as Promise<PumpSetting>,
-);
-export const savePumpSettingFx = createApiFx(
-  ({ serial, setting }: { serial: string; setting: Partial<PumpSetting> }) =>
-    call(devicesApi.editPumpSetting, {
-      params: { serial },
-      body: setting as BodyOf<typeof devicesApi.editPumpSetting>,
-    }) as Promise<PumpSetting>,
+export const fetchPumpSettingFx = createApiFx((serial: string) => call(devicesApi.pumpSetting, { params: { serial } }));
+export const savePumpSettingFx = createApiFx(({ serial, setting }: { serial: string; setting: Partial<PumpSetting> }) =>
+  call(devicesApi.editPumpSetting, {
+    params: { serial },
+    body: setting as BodyOf<typeof devicesApi.editPumpSetting>,
+  }),
 );
 
 /** The body of editPumpSetting: the fixed pump calibration with what the form sets. */

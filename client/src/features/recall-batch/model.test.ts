@@ -2,11 +2,15 @@ import type { BatchAnswer, RecallBatchAnswer, ResumeBatchAnswer } from '@fleet/s
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { fetchBatchListFx } from '../../entities/batch';
-import { $devices, normaliseDevices } from '../../entities/device';
+import { fetchDevicesFx } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { HttpError } from '../../shared/api';
 import {
   $affectedDevices,
+  $affectedHasMore,
+  $affectedTotal,
+  affectedMoreRequested,
+  affectedPages,
   $recallQuestion,
   pauseDevicesToggled,
   recallBatchFx,
@@ -30,21 +34,25 @@ const answer = (fields: Partial<RecallBatchAnswer> = {}) =>
     ...fields,
   }) as RecallBatchAnswer;
 
+/** The server's devicePage for `batch` (its rule is tests/integration/device-page's): two pages of one device. */
+const FED = [fakeDevice('A1', { batch: 4 }), fakeDevice('B2', { batch: 1, batch2Number: 'spf-4' })];
+
 function setup(fail = false) {
   const calls: unknown[] = [];
+  const pages: unknown[] = [];
   let lists = 0;
+  let wholeLists = 0;
   const scope = fork({
-    values: [
-      [
-        $devices,
-        normaliseDevices([
-          fakeDevice('A1', { batch: 4 }),
-          fakeDevice('B2', { batch: 1, batch2Number: 'spf-4' }),
-          fakeDevice('C3', { batch: 1 }),
-        ]),
-      ],
-    ],
     handlers: [
+      [
+        affectedPages.fetchPageFx,
+        async (read: { filter: unknown; cursor: string | null }) => {
+          pages.push(read);
+          const at = read.cursor === null ? 0 : 1;
+          return { items: [FED[at]], nextCursor: at === 0 ? 'next' : null, total: FED.length };
+        },
+      ],
+      [fetchDevicesFx, async () => (wholeLists++, [])],
       [
         recallBatchFx,
         async (p: unknown) => {
@@ -68,20 +76,30 @@ function setup(fail = false) {
       [fetchBatchListFx, async () => (lists++, [])],
     ],
   });
-  return { scope, calls, lists: () => lists };
+  return { scope, calls, pages, lists: () => lists, wholeLists: () => wholeLists };
 }
 
 describe('recall and resume', () => {
   it('asks first, listing the devices the batch feeds; recalls with the pause choice; the modal says what happened', async () => {
-    const { scope, calls, lists } = setup();
+    const { scope, calls, pages, lists, wholeLists } = setup();
     await allSettled(recallConfirmed, { scope });
     expect(calls).toEqual([]);
     await allSettled(recallRequested, { scope, params: BATCH });
+    // The server lists them by the batch's number, a page at a time; the count is its total.
+    expect(pages).toEqual([{ filter: { batch: 'SPF-4' }, cursor: null, limit: 100 }]);
+    expect(scope.getState($affectedDevices).map((d) => d.serial)).toEqual(['A1']);
+    expect(scope.getState($affectedTotal)).toBe(2);
+    expect(scope.getState($affectedHasMore)).toBe(true);
+    await allSettled(affectedMoreRequested, { scope });
     expect(scope.getState($affectedDevices).map((d) => d.serial)).toEqual(['A1', 'B2']);
+    expect(scope.getState($affectedHasMore)).toBe(false);
+    // The whole device list is never read for it.
+    expect(wholeLists()).toBe(0);
     await allSettled(pauseDevicesToggled, { scope, params: true });
     await allSettled(recallConfirmed, { scope });
     expect(calls).toEqual([['recall', { id: 4, pauseDevices: true }]]);
     expect(scope.getState($recallQuestion)).toBeNull();
+    expect(scope.getState($affectedDevices)).toEqual([]);
     expect(scope.getState(recallResult.$result)).toMatchObject({
       title: 'Recall batch success!',
       message: 'BATCH SPF-4 is recalled; 1 device warns on the map. 1 paused now. Notice queued for 1 client company.',
@@ -104,8 +122,9 @@ describe('recall and resume', () => {
   });
 
   it('resumes after its own question', async () => {
-    const { scope, calls } = setup();
+    const { scope, calls, pages } = setup();
     await allSettled(resumeRequested, { scope, params: BATCH });
+    expect(pages).toEqual([{ filter: { batch: 'SPF-4' }, cursor: null, limit: 100 }]);
     await allSettled(recallConfirmed, { scope });
     await allSettled(resumeConfirmed, { scope });
     expect(calls).toEqual([['resume', 4]]);

@@ -1,15 +1,15 @@
 import { formatNumber, plural, pluralWord, batchesApi } from '@fleet/shared';
 import type { BatchAnswer, RecallBatchAnswer, ResumeBatchAnswer } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
-import { batchesRequested, fedDevices } from '../../entities/batch';
-import { $devices, deviceListNeeded } from '../../entities/device';
+import { batchesRequested } from '../../entities/batch';
+import { createDevicePageList } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { call, createApiFx, GENERIC_FAILURE, serverReason } from '../../shared/api';
 import { createResultPopup } from '../../shared/lib';
 
 /**
  * RECALL and RESUME on a Batch List card (spec sections 2, 4, 7). Recall first asks, listing the devices
- * the batch feeds (from the fleet already in the browser) and offering to pause them; the server then
+ * the batch feeds (read from the server a page at a time) and offering to pause them; the server then
  * marks the batch recalled, warns its devices (BATCH_RECALLED, pushed to every map within one poll
  * period) and queues a notice to each client company. Resume lifts the recall. Both answer with a modal
  * ('Recall batch success!', 'Resume batch success!') that lists what happened, and re-read the Batch List.
@@ -42,10 +42,22 @@ export const $pauseDevices = createStore(false)
   .on(pauseDevicesToggled, (_, on) => on)
   .reset(recallRequested, sessionEnded);
 export const $recallPending = combine(recallBatchFx.pending, resumeBatchFx.pending, (a, b) => a || b);
-/** The devices the batch in question feeds, as the browser knows them. */
-export const $affectedDevices = combine($recallQuestion, $devices, (question, devices) =>
-  question ? fedDevices(Object.values(devices), question.batch) : [],
-);
+/**
+ * The devices the batch in question feeds: GET /api/v1/devicePage with its number (issue 46), whose `batch`
+ * filter is the server's one rule of the devices a recall pauses (fedByBatch), paged; the count is its total.
+ */
+export const affectedPages = createDevicePageList();
+export const $affectedDevices = affectedPages.$items;
+export const $affectedTotal = affectedPages.$total;
+export const $affectedStatus = affectedPages.$status;
+export const $affectedHasMore = affectedPages.$hasMore;
+export const affectedMoreRequested = affectedPages.moreRequested;
+sample({ clock: [recallRequested, resumeRequested], fn: (batch) => ({ batch: batch.batch_no }), target: affectedPages.opened });
+sample({
+  clock: [recallCancelled, recallBatchFx.finally, resumeBatchFx.finally, sessionEnded],
+  fn: () => undefined,
+  target: affectedPages.closed,
+});
 
 /** What the last recall or resume did, for its modal (kept until dismissed: it has a list to read). */
 export type RecallOutcome =
@@ -120,5 +132,3 @@ sample({
 });
 // The card's state changes: the list is read again (the devices' warnings come by push).
 sample({ clock: [recallBatchFx.done, resumeBatchFx.done], fn: () => undefined, target: batchesRequested });
-// The full device answers are read only once a view shows them (the map draws from the compact pin feed).
-sample({ clock: [recallRequested, resumeRequested], fn: () => undefined, target: deviceListNeeded });

@@ -1,5 +1,4 @@
 import { devicesApi } from '@fleet/shared';
-import type { DeviceAnswer } from '@fleet/shared';
 import { call, createApiFx } from '../../shared/api';
 
 /**
@@ -15,5 +14,5 @@ export const saveTimerFx = createApiFx(
     call(devicesApi.registrationSetup, {
       params: { serial },
       body: { powerOffTime, wakeUpTime },
-    }) as Promise<{ detail: string; device: DeviceAnswer }>,
+    }),
 );

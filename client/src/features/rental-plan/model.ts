@@ -1,4 +1,4 @@
-import { addDays, devicesApi } from '@fleet/shared';
+import { addDays, devicesApi, type Rental } from '@fleet/shared';
 import { call, createApiFx } from '../../shared/api';
 
 /**
@@ -7,15 +7,7 @@ import { call, createApiFx } from '../../shared/api';
  * form's shape and its success text. The panel's form (widgets/device-panel/setup.model.ts) and control
  * dialog (controls.model.ts) compose them.
  */
-export type Rental = {
-  start_date: string | null;
-  end_date: string | null;
-  start_time: string | null;
-  end_time: string | null;
-  pump_2_start_time: string | null;
-  pump_2_end_time: string | null;
-  day_count: number;
-};
+export type { Rental };
 export type RentalWrite = {
   serials: string[];
   startDate: string;
@@ -25,14 +17,11 @@ export type RentalWrite = {
   pump2StartTime: string | null;
   pump2EndTime: string | null;
 };
-export type RentalSaved = { detail: string; rentals: (Rental & { serial: string })[] };
 
 export const RENTAL_SAVED = 'New plan has been successfully set';
 
-export const fetchRentalFx = createApiFx((serial: string) => call(devicesApi.rental, { params: { serial } }) as Promise<Rental>);
-export const saveRentalFx = createApiFx(
-  (input: RentalWrite) => call(devicesApi.setRental, { body: input }) as Promise<RentalSaved>,
-);
+export const fetchRentalFx = createApiFx((serial: string) => call(devicesApi.rental, { params: { serial } }));
+export const saveRentalFx = createApiFx((input: RentalWrite) => call(devicesApi.setRental, { body: input }));
 
 export type RentalForm = {
   startDate: string;

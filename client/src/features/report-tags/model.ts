@@ -1,9 +1,27 @@
-import { TEMPORARY_TAG_NAME, type ReportTagAnswer, reportsApi } from '@fleet/shared';
-import { combine, createEvent, createStore, sample } from 'effector';
-import { $devices, deviceListNeeded, type Device } from '../../entities/device';
+import {
+  clearAllPicks,
+  formatNumber,
+  isPicked,
+  type ListCounts,
+  localPicks,
+  picksOf,
+  reportsApi,
+  selectAllPicks,
+  selectionOfPicks as selectionOf,
+  togglePick,
+  type Picks,
+  type SelectionStepInput as PickStep,
+  searchKey,
+  SELECTION_LIMITS,
+  selectionsApi,
+  TEMPORARY_TAG_NAME,
+  type ReportTagAnswer,
+} from '@fleet/shared';
+import { attach, combine, createEvent, createStore, sample } from 'effector';
+import { createDevicePageList, createPicksCount, type PicksSelection } from '../../entities/device';
 import { sessionEnded } from '../../entities/session';
 import { call, createApiFx, failureMessage, fieldMessages } from '../../shared/api';
-import { clearAll, listCounts, matchesSearch, sameSerials, selectAll, toggleSerial } from './lib/tags-lib';
+import { sameSerials } from './lib/tags-lib';
 
 /**
  * The device list a report is made of (spec section 2 'Report List view' and popups): the unsaved
@@ -21,6 +39,8 @@ export const TAG_TEXT = {
   confirmNew: 'Open New Tag Without Save Current Report List?',
   nameRequired: 'Required',
   needDevices: 'Add devices with Edit before saving a tag.',
+  tooMany: (total: number) =>
+    `This selection holds ${formatNumber(total)} devices; a report list holds at most ${formatNumber(SELECTION_LIMITS.answer)}. Narrow the search.`,
 } as const;
 
 export const tagsRequested = createEvent();
@@ -32,6 +52,8 @@ export const tagDeleteClicked = createEvent<number>();
 export const advanceFilterOpened = createEvent();
 export const advanceFilterClosed = createEvent();
 export const advanceFilterApplied = createEvent();
+/** The picked serials are known (at once, or once the server answered): the list becomes them and the dialog closes. */
+const filterApplyDone = createEvent<string[]>();
 export const filterSearchChanged = createEvent<string>();
 export const filterRowToggled = createEvent<string>();
 export const filterAllSelected = createEvent();
@@ -74,7 +96,22 @@ export const $currentSerials = combine($selectedTag, $draftSerials, $temporarySe
   tag ? (draft ?? tag.deviceSerials) : temporary,
 );
 export const $currentName = $selectedTag.map((tag) => tag?.name ?? TAG_TEXT.temporary);
-export const $counts = combine($currentSerials, $devices, (serials, devices) => listCounts(serials, devices));
+/**
+ * The list's counts (spec section 2: Devices, Brands, Counties) are the server's for its serials
+ * (POST /api/v1/deviceSelection with counts: the shared listCounts rule over the devices in the caller's
+ * scope), asked each time the list changes (issue 46: the browser never reads the fleet for them). Only the
+ * answer for the serials now on the list counts: an older one arriving late never replaces it. Null while asked.
+ */
+export const listCountsFx = createApiFx(async (serials: string[]) => {
+  const answer = await call(selectionsApi.resolve, { body: { selection: { serials }, limit: 0, counts: true } });
+  return { devices: answer.total, brands: answer.brands ?? 0, counties: answer.counties ?? 0 };
+});
+/** The same serials, whatever the order: one key. */
+const serialsKey = (serials: readonly string[]) => [...serials].sort().join('\n');
+const $countedList = createStore<{ key: string; counts: ListCounts } | null>(null, { serialize: 'ignore' }).reset(sessionEnded);
+export const $counts = combine($currentSerials, $countedList, (serials, counted): ListCounts | null =>
+  serials.length === 0 ? { devices: 0, brands: 0, counties: 0 } : counted?.key === serialsKey(serials) ? counted.counts : null,
+);
 /** Devices on a list that would be lost by starting a new one. */
 export const $unsaved = combine(
   $selectedTag,
@@ -115,43 +152,124 @@ sample({ clock: tagDeleteClicked, filter: removeTagFx.pending.map((p) => !p), ta
 
 export const $filterOpen = createStore(false)
   .on(advanceFilterOpened, () => true)
-  .reset(advanceFilterClosed, advanceFilterApplied, sessionEnded);
+  .reset(advanceFilterClosed, filterApplyDone, sessionEnded);
 export const $filterSearch = createStore('')
   .on(filterSearchChanged, (_, s) => s)
   .reset(advanceFilterOpened, sessionEnded);
-export const $filterPicked = createStore<string[]>([]).reset(sessionEnded);
-/** The caller's devices, in the API's order, narrowed by the search; none while closed (pushes cost nothing then). */
-export const $filterRows = combine($devices, $filterSearch, $filterOpen, (devices, search, open): Device[] =>
-  open ? Object.values(devices).filter((d) => matchesSearch(d, search)) : [],
-);
+/**
+ * The picks, as a selection the server resolves (issue 46; lib/tags-lib.ts Picks): Select All of a search is
+ * one step naming the search, whatever the number of devices it matches, and the count shown is the
+ * server's (POST /api/v1/deviceSelection). Only Apply asks for the serials (a report list holds at most
+ * SELECTION_LIMITS.answer); the browser never lists the fleet for them.
+ */
+export const $filterPicks = createStore<Picks>(picksOf([])).reset(sessionEnded);
+/** Whether a row shown is picked. */
+export const $isPicked = $filterPicks.map((picks) => (row: { serial: string; label?: string | null }) => isPicked(picks, row));
+/** The caller's devices narrowed by the search, read from the server a page at a time (issue 46); none while closed. */
+export const filterPages = createDevicePageList();
+export const $filterRows = filterPages.$items;
+export const $filterTotal = filterPages.$total;
 
-sample({ clock: advanceFilterOpened, source: $currentSerials, target: $filterPicked });
-$filterPicked.on(filterRowToggled, toggleSerial);
+/** How many devices the picks hold in the caller's scope (limit 0: the count alone), or their serials on Apply. */
+export const resolvePicksFx = createApiFx((input: { selection: { steps: PickStep[] }; limit: number }) =>
+  call(selectionsApi.resolve, { body: input }),
+);
+const countFx = attach({ effect: resolvePicksFx, mapParams: (selection: PicksSelection) => ({ selection, limit: 0 }) });
+const serialsFx = attach({
+  effect: resolvePicksFx,
+  mapParams: (selection: { steps: PickStep[] }) => ({ selection, limit: SELECTION_LIMITS.answer }),
+});
+/**
+ * Select All and nothing since, for the search whose rows are shown: the list's own total is the count (the server's
+ * `total` of that filter), with no call of its own.
+ */
+const $wholeFilterTotal = combine($filterPicks, filterPages.$filter, $filterTotal, (picks, shown, total) => {
+  const [step, ...rest] = picks.steps;
+  const whole =
+    rest.length === 0 &&
+    Object.keys(picks.toggled).length === 0 &&
+    step?.op === 'select' &&
+    shown !== null &&
+    (step.filter.q ?? '') === (shown.q ?? '');
+  return whole ? total : null;
+});
+/** The picked count: the browser's when it knows the serials, else the server's for these picks (null: asking). */
+const $countedPicks = createPicksCount({
+  picks: $filterPicks,
+  countFx,
+  when: combine($filterOpen, $wholeFilterTotal, (open, wholeTotal) => open && wholeTotal === null),
+  reset: [advanceFilterOpened, sessionEnded],
+});
+export const $filterPickedCount = combine($filterPicks, $countedPicks, $wholeFilterTotal, (picks, counted, wholeTotal) =>
+  localPicks(picks) === null && wholeTotal !== null ? wholeTotal : counted,
+);
+export const $filterError = createStore<string | null>(null).reset(
+  advanceFilterOpened,
+  advanceFilterClosed,
+  filterAllSelected,
+  filterAllCleared,
+  filterRowToggled,
+  sessionEnded,
+);
+export const $filterApplying = serialsFx.pending;
+
+/** The search as a filter: devicePage's `q` (shared searchKey), none when blank. */
+const searchFilter = (search: string): { q?: string } => (searchKey(search) ? { q: searchKey(search) } : {});
+sample({ clock: advanceFilterOpened, fn: () => ({}), target: filterPages.opened });
+sample({ clock: filterSearchChanged, fn: searchFilter, target: filterPages.filterTyped });
+sample({ clock: [advanceFilterClosed, filterApplyDone, sessionEnded], target: filterPages.closed });
+
+sample({ clock: advanceFilterOpened, source: $currentSerials, fn: picksOf, target: $filterPicks });
+sample({
+  clock: filterRowToggled,
+  source: { picks: $filterPicks, rows: $filterRows },
+  fn: ({ picks, rows }, serial) => togglePick(picks, rows.find((r) => r.serial === serial) ?? { serial }),
+  target: $filterPicks,
+});
 sample({
   clock: filterAllSelected,
-  source: { picked: $filterPicked, rows: $filterRows },
-  fn: ({ picked, rows }) =>
-    selectAll(
-      picked,
-      rows.map((d) => d.serial),
-    ),
-  target: $filterPicked,
+  source: { picks: $filterPicks, search: $filterSearch },
+  fn: ({ picks, search }) => selectAllPicks(picks, searchFilter(search)),
+  target: $filterPicks,
 });
 sample({
   clock: filterAllCleared,
-  source: { picked: $filterPicked, rows: $filterRows },
-  fn: ({ picked, rows }) =>
-    clearAll(
-      picked,
-      rows.map((d) => d.serial),
-    ),
-  target: $filterPicked,
+  source: { picks: $filterPicks, search: $filterSearch },
+  fn: ({ picks, search }) => clearAllPicks(picks, searchFilter(search)),
+  target: $filterPicks,
+});
+
+// Apply: the serials the browser knows, or the server's for a search step (at most a report list's devices).
+const applyAttempt = sample({ clock: advanceFilterApplied, source: $filterPicks, filter: serialsFx.pending.map((p) => !p) });
+sample({
+  clock: applyAttempt,
+  filter: (picks) => localPicks(picks) !== null,
+  fn: (picks) => localPicks(picks)!,
+  target: filterApplyDone,
+});
+sample({ clock: applyAttempt, filter: (picks) => localPicks(picks) === null, fn: selectionOf, target: serialsFx });
+sample({
+  clock: serialsFx.doneData,
+  filter: ({ total }) => total <= SELECTION_LIMITS.answer,
+  fn: ({ serials }) => serials,
+  target: filterApplyDone,
+});
+sample({
+  clock: serialsFx.doneData,
+  filter: ({ total }) => total > SELECTION_LIMITS.answer,
+  fn: ({ total }) => TAG_TEXT.tooMany(total),
+  target: $filterError,
+});
+sample({
+  clock: serialsFx.failData,
+  fn: (error) => `The selection could not be read: ${failureMessage(error)}`,
+  target: $filterError,
 });
 
 const applied = sample({
-  clock: advanceFilterApplied,
-  source: { picked: $filterPicked, tag: $selectedTag },
-  fn: ({ picked, tag }) => ({ picked, tag }),
+  clock: filterApplyDone,
+  source: $selectedTag,
+  fn: (tag, picked) => ({ picked, tag }),
 });
 sample({ clock: applied, filter: ({ tag }) => tag === null, fn: ({ picked }) => picked, target: $temporarySerials });
 sample({
@@ -244,5 +362,22 @@ $notice
   .on(fetchTagsFx.failData, (_, error) => ({ tone: 'danger', text: `The tags could not be loaded: ${failureMessage(error)}` }))
   .on(newListStarted, () => ({ tone: 'success', text: `New ${TAG_TEXT.temporary} started.` }))
   .reset(noticeDismissed, tagClicked, advanceFilterOpened, sessionEnded);
-// The full device answers are read only once a view shows them (the map draws from the compact pin feed).
-sample({ clock: [advanceFilterOpened, tagDialogOpened], fn: () => undefined, target: deviceListNeeded });
+
+// ---------------------------------------------------------------- the list's counts
+
+// Asked when the list becomes other serials, and again when the view opens (devices may have moved since).
+sample({
+  clock: $currentSerials,
+  source: $countedList,
+  filter: (counted, serials) => serials.length > 0 && counted?.key !== serialsKey(serials),
+  fn: (_, serials) => serials,
+  target: listCountsFx,
+});
+sample({ clock: tagsRequested, source: $currentSerials, filter: (serials) => serials.length > 0, target: listCountsFx });
+sample({
+  clock: listCountsFx.done,
+  source: $currentSerials,
+  filter: (serials, { params }) => serialsKey(serials) === serialsKey(params),
+  fn: (_, { params, result }) => ({ key: serialsKey(params), counts: result }),
+  target: $countedList,
+});

@@ -30,9 +30,7 @@ export const loginFx = createEffect<{ email: string; password: string }, LoginAn
   call(authApi.login, { body: { email, password } }),
 );
 /** GET /api/v1/checkUser/{email}: 404 when no account has this email. */
-export const checkUserFx = createEffect<string, UserKind, Error>(
-  (email) => call(authApi.checkUser, { params: { email } }) as Promise<UserKind>,
-);
+export const checkUserFx = createEffect<string, UserKind, Error>((email) => call(authApi.checkUser, { params: { email } }));
 /** The idle timer of the role lookup; resolves with the edit it was started for. */
 export const lookupIdleFx = createEffect<number, number>(
   (edit) => new Promise((resolve) => window.setTimeout(() => resolve(edit), ROLE_LOOKUP_IDLE_MS)),

@@ -1,7 +1,7 @@
 import { plural } from '@fleet/shared';
-import type { MaintenanceRecord } from '@fleet/shared';
+import type { MaintenanceCredentialStatus, MaintenanceRecord } from '@fleet/shared';
 import { createEffect, createEvent, createStore, sample } from 'effector';
-import { maintenanceApi, readStoredCredential, type CredentialStatus } from '../../entities/maintenance';
+import { maintenanceCalls, readStoredCredential } from '../../entities/maintenance';
 import { failureMessage, HttpError } from '../../shared/api';
 
 /**
@@ -18,23 +18,23 @@ export const newCredentialDismissed = createEvent();
 
 export const loadRecordsFx = createEffect(async (): Promise<MaintenanceRecord[]> => {
   try {
-    return await maintenanceApi.records();
+    return await maintenanceCalls.records();
   } catch (error) {
     const stored = readStoredCredential();
-    if (error instanceof HttpError && error.status === 401 && stored) return maintenanceApi.records(stored);
+    if (error instanceof HttpError && error.status === 401 && stored) return maintenanceCalls.records(stored);
     throw error;
   }
 });
 /** Only a distributor gets an answer: the panel to rotate or revoke the credential shows for it alone. */
-export const loadCredentialFx = createEffect(() => maintenanceApi.credentialStatus());
-export const rotateFx = createEffect(() => maintenanceApi.rotateCredential());
-export const revokeFx = createEffect(() => maintenanceApi.revokeCredential());
+export const loadCredentialFx = createEffect(() => maintenanceCalls.credentialStatus());
+export const rotateFx = createEffect(() => maintenanceCalls.rotateCredential());
+export const revokeFx = createEffect(() => maintenanceCalls.revokeCredential());
 
 export type ResultStatus = 'idle' | 'loading' | 'ready' | 'failed' | 'signed-out';
 export const $records = createStore<MaintenanceRecord[]>([]);
 export const $status = createStore<ResultStatus>('idle');
 export const $error = createStore<string | null>(null);
-export const $credentialStatus = createStore<CredentialStatus | null>(null);
+export const $credentialStatus = createStore<MaintenanceCredentialStatus | null>(null);
 /** A credential just made: shown once, until dismissed. */
 export const $newCredential = createStore<{ token: string; link: string } | null>(null, { serialize: 'ignore' });
 export const $credentialMessage = createStore<{ tone: 'success' | 'danger'; text: string } | null>(null);

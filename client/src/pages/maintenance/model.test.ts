@@ -12,6 +12,9 @@ import {
   credentialEntered,
   $refused,
   $waiting,
+  $warned,
+  dismissEntryFx,
+  entryDismissed,
   enqueueFx,
   loadDevicesFx,
   loadOutboxFx,
@@ -55,6 +58,8 @@ function setup() {
   const net = {
     online: true,
     refuse: new Set<string>(),
+    /** Serials whose records the "server" stores with a warning (a batch recalled meanwhile). */
+    warn: new Set<string>(),
     plans: [] as ServicePlan[],
     /** Devices the server answers by serial (a scan of a device not on the list). */
     bySerial: [] as MaintenanceDevice[],
@@ -122,6 +127,14 @@ function setup() {
       ],
       [loadOutboxFx, async () => box.map((e) => ({ ...e }))],
       [
+        dismissEntryFx,
+        async (n: number) =>
+          void box.splice(
+            box.findIndex((e) => e.seq === n),
+            1,
+          ),
+      ],
+      [
         sendOutboxFx,
         async () => {
           const sent: MaintenanceRecord[] = [];
@@ -134,8 +147,10 @@ function setup() {
               continue;
             }
             sentBodies.push(e.body);
-            box.splice(box.indexOf(e), 1);
-            sent.push({ serial: e.serial } as MaintenanceRecord);
+            const warnings = net.warn.has(e.serial) ? ['Batch B-7 in the left pump was recalled.'] : [];
+            if (warnings.length) Object.assign(e, { status: 'warned', reason: warnings.join(' ') });
+            else box.splice(box.indexOf(e), 1);
+            sent.push({ serial: e.serial, warnings } as MaintenanceRecord);
           }
           return { sent, refused };
         },
@@ -209,6 +224,20 @@ describe('/maintenance model', () => {
     await allSettled(recordOpened, { scope, params: 'SP1' });
     await allSettled(recordSubmitted, { scope, params: { actions: ['repaired'], note: 'four' } });
     expect(sentBodies.map((b) => (b as { note: string }).note)).toEqual(['four']);
+  });
+
+  it("a record stored with the server's warnings stays on the phone with them in words until the technician dismisses it", async () => {
+    const { scope, net } = setup();
+    await allSettled(credentialEntered, { scope, params: 'good-credential' });
+    net.warn.add('SP1');
+    await allSettled(recordOpened, { scope, params: 'SP1' });
+    await allSettled(recordSubmitted, { scope, params: { refills: [{ pump: 1, batch: 'B-7' }], note: '' } });
+    expect(scope.getState($waiting)).toBe(0);
+    expect(scope.getState($refused)).toEqual([]);
+    const [warned] = scope.getState($warned);
+    expect([warned?.serial, warned?.reason]).toEqual(['SP1', 'Batch B-7 in the left pump was recalled.']);
+    await allSettled(entryDismissed, { scope, params: warned!.seq! });
+    expect(scope.getState($warned)).toEqual([]);
   });
 
   it("the label's link opens its device once the credential is in; a device off the list is read by serial; a code not of this access says so", async () => {

@@ -10,7 +10,7 @@ import type {
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
 import {
   MAINTENANCE_CREDENTIAL_KEY,
-  maintenanceApi,
+  maintenanceCalls,
   outbox,
   phoneDay,
   readStoredCredential,
@@ -63,7 +63,7 @@ export const storeCredentialFx = createEffect((token: string | null) => {
   else window.sessionStorage.removeItem(MAINTENANCE_CREDENTIAL_KEY);
 });
 
-export const loadDevicesFx = createEffect((token: string) => maintenanceApi.devices(token));
+export const loadDevicesFx = createEffect((token: string) => maintenanceCalls.devices(token));
 /** A record made on the phone: kept in the outbox (IndexedDB) first, whatever the signal, then sent. */
 export const enqueueFx = createEffect(
   ({ serial, label, input, crew }: { serial: string; label: string; input: RecordInput; crew: DeclaredCrew | null }) => {
@@ -84,12 +84,13 @@ export const enqueueFx = createEffect(
 );
 export const loadOutboxFx = createEffect(() => outbox.list());
 export const sendOutboxFx = createEffect((token: string) => outbox.send(token));
-export const dismissRefusedFx = createEffect((seq: number) => outbox.remove(seq));
+export const dismissEntryFx = createEffect((seq: number) => outbox.remove(seq));
 export const saveDevicesFx = createEffect((list: MaintenanceDevice[]) => outbox.saveDevices(list));
 export const savedDevicesFx = createEffect(() => outbox.savedDevices());
 /** The browser says the network is back (the 'online' event), or the periodic retry while records wait. */
 export const networkReturned = createEvent();
-export const refusedDismissed = createEvent<number>();
+/** The technician has read a refused record, or a stored one's warnings: it leaves the phone. */
+export const entryDismissed = createEvent<number>();
 
 /** The credential the page runs on: set once the server accepted it. */
 export const $credential = createStore<string | null>(null, { serialize: 'ignore' });
@@ -178,16 +179,16 @@ async function readOrKept<T>(name: SnapshotName, read: () => Promise<T>): Promis
 
 /** The published plans of the phone's day (every owner's: the credential sees every device). */
 export const loadPlansFx = createEffect(async ({ token, date }: { token: string; date: string }) => {
-  const got = await readOrKept('plans', async () => ({ date, plans: await maintenanceApi.plans(date, token) }));
+  const got = await readOrKept('plans', async () => ({ date, plans: await maintenanceCalls.plans(date, token) }));
   // Yesterday's plans kept on the phone are not today's.
   return got.value.date === date ? { plans: got.value.plans, keptAt: got.keptAt } : { plans: [], keptAt: got.keptAt };
 });
 /** The current state of the devices of the day's plans (pump levels, batches), kept for a day without signal. */
 export const loadPlanDevicesFx = createEffect(async ({ token, serials }: { token: string; serials: string[] }) =>
-  serials.length ? (await readOrKept('planDevices', () => maintenanceApi.devicesBySerial(serials, token))).value : [],
+  serials.length ? (await readOrKept('planDevices', () => maintenanceCalls.devicesBySerial(serials, token))).value : [],
 );
 export const loadBatchesFx = createEffect(
-  async (token: string) => (await readOrKept('batches', () => maintenanceApi.batches(token))).value,
+  async (token: string) => (await readOrKept('batches', () => maintenanceCalls.batches(token))).value,
 );
 
 export const $plans = createStore<ServicePlan[]>([], { serialize: 'ignore' });
@@ -264,7 +265,7 @@ export const lookupDismissed = createEvent();
  */
 export const lookupDeviceFx = createEffect(async ({ token, serial }: { token: string; serial: string }) => {
   try {
-    return { serial, device: (await maintenanceApi.devicesBySerial([serial], token))[0] ?? null, offline: false };
+    return { serial, device: (await maintenanceCalls.devicesBySerial([serial], token))[0] ?? null, offline: false };
   } catch (error) {
     if (!(error instanceof HttpError) || error.status !== 0) throw error;
     const kept = await outbox.saved<MaintenanceDevice[]>('planDevices');
@@ -338,6 +339,8 @@ export const $outbox = createStore<OutboxEntry[]>([], { serialize: 'ignore' });
 export const $waiting = $outbox.map((list) => list.filter((e) => e.status === 'waiting').length);
 /** Records the server refused, with its reason: shown until the technician has read them. */
 export const $refused = $outbox.map((list) => list.filter((e) => e.status === 'refused'));
+/** Records stored with the server's warnings (a batch recalled meanwhile), in words: shown until read. */
+export const $warned = $outbox.map((list) => list.filter((e) => e.status === 'warned'));
 /** The list shown comes from the phone (no signal): when the server last gave it. */
 export const $savedAt = createStore<string | null>(null, { serialize: 'ignore' });
 
@@ -369,7 +372,7 @@ sample({
 });
 
 // Sending: after each record, when the page has its credential, when the network returns. One at a time.
-sample({ clock: [pageMounted, enqueueFx.done, sendOutboxFx.finally, dismissRefusedFx.done], target: loadOutboxFx });
+sample({ clock: [pageMounted, enqueueFx.done, sendOutboxFx.finally, dismissEntryFx.done], target: loadOutboxFx });
 sample({
   clock: [enqueueFx.done, loadDevicesFx.done, networkReturned],
   source: { token: $credential, pending: sendOutboxFx.pending },
@@ -377,7 +380,7 @@ sample({
   fn: ({ token }) => token!,
   target: sendOutboxFx,
 });
-sample({ clock: refusedDismissed, target: dismissRefusedFx });
+sample({ clock: entryDismissed, target: dismissEntryFx });
 // What was sent shows in the list (each device's last visit): read it again.
 sample({
   clock: sendOutboxFx.doneData,

@@ -3,7 +3,8 @@ import { registerSW } from 'virtual:pwa-register';
 
 /**
  * The field app's installability and updates (vite-plugin-pwa's service worker, scoped to /maintenance):
- * - the page adds the manifest link when it opens (index.html is every route's page: vite.config.ts);
+ * - maintenance.html carries the manifest link; the page adds it where it is missing (the dev server, or a
+ *   build whose /maintenance is the portal's index.html: vite.config.ts);
  * - a new version, once downloaded, waits: the page says so, and the technician reloads when ready. The
  *   Reload button waits while a record form is open, so an update never interrupts a form.
  */

@@ -1,5 +1,5 @@
 import { pathOf, queryOf, type AnswerOf, type BodyOf, type Endpoint, type PathParams, type QueryOf } from '@fleet/shared';
-import { http, httpBlob, type HttpOptions } from './http';
+import { http, httpBlob, httpText, type HttpOptions } from './http';
 
 type ParamsArg<E extends Endpoint> = keyof PathParams<E> extends never ? { params?: undefined } : { params: PathParams<E> };
 type BodyArg<E extends Endpoint> = [BodyOf<E>] extends [never] ? { body?: undefined } : { body?: BodyOf<E> };
@@ -39,4 +39,9 @@ export function call<E extends Endpoint>(declaration: E, ...[input]: Args<E>): P
 /** A declared call whose answer is a file (a spreadsheet, a PDF). */
 export function callBlob<E extends Endpoint>(declaration: E, ...[input]: Args<E>): Promise<Blob> {
   return httpBlob(...request(declaration, input));
+}
+
+/** A declared call's answer as text, to be parsed by the caller (the pin feed, in slices). */
+export function callText<E extends Endpoint>(declaration: E, ...[input]: Args<E>): Promise<string> {
+  return httpText(...request(declaration, input));
 }

@@ -42,6 +42,11 @@ export async function http<T>(path: string, options: HttpOptions = {}): Promise<
   return readBody(await send(path, options)) as Promise<T>;
 }
 
+/** The answer's text, unparsed (a large JSON answer parsed in slices: parseJsonLines). */
+export async function httpText(path: string, options: HttpOptions = {}): Promise<string> {
+  return (await send(path, options)).text();
+}
+
 /** A binary answer (a PDF, a spreadsheet) of the same call: HttpError with the server's reason otherwise. */
 export async function httpBlob(path: string, options: HttpOptions = {}): Promise<Blob> {
   return (await send(path, options)).blob();

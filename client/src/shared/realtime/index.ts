@@ -5,6 +5,7 @@ export {
   disconnectRequested,
   incidentNotifiedReceived,
   overviewChangedReceived,
+  pinsChangedReceived,
   smsLogAppendedReceived,
   sessionEndedReceived,
   servicePlanProgressedReceived,

@@ -23,6 +23,7 @@ export type DeviceChangedPayload = Parameters<ServerToClientEvents['device:chang
 export type OverviewChangedPayload = Parameters<ServerToClientEvents['overview:changed']>[0];
 export type SmsLogAppendedPayload = Parameters<ServerToClientEvents['smsLog:appended']>[0];
 export type IncidentNotifiedPayload = Parameters<ServerToClientEvents['incident:notified']>[0];
+export type PinsChangedPayload = Parameters<ServerToClientEvents['pins:changed']>[0];
 
 /** Reconnect backoff: 1 s doubling to 30 s, jittered, forever (the push server may start later). */
 export const RECONNECT = { delayMs: 1_000, delayMaxMs: 30_000, jitter: 0.5 } as const;
@@ -36,6 +37,8 @@ export const socketConnected = createEvent<{ reconnect: boolean }>();
 export const socketDisconnected = createEvent();
 export const deviceChangedReceived = createEvent<DeviceChangedPayload>();
 export const overviewChangedReceived = createEvent<OverviewChangedPayload>();
+/** The map's pin deltas (topic `pins`, issue 46): whole pins changed or added, serials gone. */
+export const pinsChangedReceived = createEvent<PinsChangedPayload>();
 export const smsLogAppendedReceived = createEvent<SmsLogAppendedPayload>();
 /** A published service plan of this user moved on (a maintenance record): the Service day view patches its plan. */
 export const servicePlanProgressedReceived = createEvent<ServicePlanProgress>();
@@ -60,6 +63,7 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   const disconnected = scopeBind(socketDisconnected, { safe: true });
   const deviceChanged = scopeBind(deviceChangedReceived, { safe: true });
   const overviewChanged = scopeBind(overviewChangedReceived, { safe: true });
+  const pinsChanged = scopeBind(pinsChangedReceived, { safe: true });
   const smsLogAppended = scopeBind(smsLogAppendedReceived, { safe: true });
   const sessionEndedByServer = scopeBind(sessionEndedReceived, { safe: true });
   const servicePlanProgressed = scopeBind(servicePlanProgressedReceived, { safe: true });
@@ -108,6 +112,7 @@ export const connectFx = createEffect(async ({ token }: { token: string }): Prom
   stoppers.set(socket, () => window.clearTimeout(retry));
   socket.on('device:changed', (payload) => deviceChanged(payload));
   socket.on('overview:changed', (payload) => overviewChanged(payload));
+  socket.on('pins:changed', (payload) => pinsChanged(payload));
   socket.on('smsLog:appended', (payload) => smsLogAppended(payload));
   socket.on('session:ended', (payload) => sessionEndedByServer(payload));
   socket.on('servicePlan:progressed', (payload) => servicePlanProgressed(payload));

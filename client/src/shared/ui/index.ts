@@ -36,7 +36,7 @@ export { SwitchButton, TickToggle } from './toggle/toggle';
 export { InfoPage } from './info-page/info-page';
 export { Chart, type ChartOptions } from './chart/chart';
 export { CHART_COLORS } from './chart/chart-tokens';
-export { VirtualList } from './virtual-list/virtual-list';
+export { VirtualList, type VirtualListProps } from './virtual-list/virtual-list';
 export { ResultPopup } from './result-popup/result-popup';
 export { FieldError, FormField, formControlClass, FormTextField, invalidProps, SelectField } from './form-field/form-field';
 export { FormDialog } from './form-dialog/form-dialog';

@@ -2,16 +2,16 @@ import type { BrandAnswer, CurrentUser } from '@fleet/shared';
 import { allSettled, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
 import { fetchBrandsFx } from '../../entities/brand';
-import { $counties } from '../../entities/county';
-import { $devices, normaliseDevices } from '../../entities/device';
-import { fakeDevice } from '../../entities/device/lib/fake-device';
+import { $counties, fetchRollupFx, type RollupQuery } from '../../entities/county';
 import { $user } from '../../entities/session';
+import { overviewChangedReceived } from '../../shared/realtime';
 import { $deleteStep, $deletingBrand } from '../../features/brand-delete/model';
 import { brandInitials, searchBrands } from './lib/brand-list-lib';
 import {
   $canDelete,
   $selectedBrandCounties,
   $visibleBrands,
+  brandListClosed,
   brandListOpened,
   brandSearchChanged,
   brandTileClicked,
@@ -33,17 +33,10 @@ const user = (access: string) =>
 
 function setup(access = 'distributor') {
   let reads = 0;
+  const rollups: RollupQuery[] = [];
   const scope = fork({
     values: [
       [$user, user(access)],
-      [
-        $devices,
-        normaliseDevices([
-          fakeDevice('A1', { brand: 1, location_id: 5 }),
-          fakeDevice('B2', { brand: 1, location_id: 5, is_online: false }),
-          fakeDevice('C3', { brand: 2, location_id: 6 }),
-        ]),
-      ],
       [
         $counties,
         {
@@ -54,9 +47,36 @@ function setup(access = 'distributor') {
         },
       ],
     ],
-    handlers: [[fetchBrandsFx, async () => (reads++, BRANDS)]],
+    handlers: [
+      [fetchBrandsFx, async () => (reads++, BRANDS)],
+      // The server's counts by county of brand 1's devices (two in Orleans, one of them offline).
+      [
+        fetchRollupFx,
+        async (query: RollupQuery) => (
+          rollups.push(query),
+          {
+            rows:
+              query.brand === 1
+                ? [
+                    {
+                      key: '5',
+                      name: 'Orleans Parish',
+                      address: null,
+                      serial: null,
+                      label: null,
+                      total: 2,
+                      online: 1,
+                      offline: 1,
+                      warning: 0,
+                    },
+                  ]
+                : [],
+          }
+        ),
+      ],
+    ],
   });
-  return { scope, reads: () => reads };
+  return { scope, reads: () => reads, rollups };
 }
 
 describe('Brand List', () => {
@@ -94,13 +114,30 @@ describe('Brand List', () => {
     expect(scope.getState($canDelete)).toBe(false);
   });
 
-  it('rolls the selected brand’s devices up by county', async () => {
-    const { scope } = setup();
+  it('reads the selected brand’s counties from the server while the list shows', async () => {
+    const { scope, rollups } = setup();
     await allSettled(brandListOpened, { scope });
     await allSettled(brandTileClicked, { scope, params: 1 });
+    expect(rollups).toEqual([{ by: 'county', brand: 1 }]);
     expect(scope.getState($selectedBrandCounties)).toEqual([
       { id: 5, name: 'Orleans', total: 2, online: 1, offline: 1, warning: 0 },
     ]);
+    // A pushed change reads them again; another brand shows only its own counties.
+    await allSettled(overviewChangedReceived, { scope, params: { location: null, online_devices: 3 } as never });
+    await allSettled(brandTileClicked, { scope, params: 2 });
+    expect(rollups).toEqual([
+      { by: 'county', brand: 1 },
+      { by: 'county', brand: 1 },
+      { by: 'county', brand: 2 },
+    ]);
+    expect(scope.getState($selectedBrandCounties)).toEqual([]);
+    // The brands read again (devices transferred into one): its counties too.
+    await allSettled(fetchBrandsFx, { scope });
+    expect(rollups).toHaveLength(4);
+    // The list left: nothing is read.
+    await allSettled(brandListClosed, { scope });
+    await allSettled(overviewChangedReceived, { scope, params: { location: null, online_devices: 3 } as never });
+    expect(rollups).toHaveLength(4);
   });
 });
 

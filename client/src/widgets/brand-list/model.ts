@@ -1,7 +1,6 @@
 import { combine, createEvent, createStore, sample } from 'effector';
-import { $brands, $brandsStatus, brandsCleared, brandsRequested } from '../../entities/brand';
-import { $countyNames, countyRows } from '../../entities/county';
-import { $devices } from '../../entities/device';
+import { $brands, $brandsStatus, brandsCleared, brandsRequested, fetchBrandsFx } from '../../entities/brand';
+import { $countyNames, countyRowsOf, createRollup, type RollupQuery } from '../../entities/county';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { brandDeleted, brandDeleteRequested } from '../../features/brand-delete';
 import { brandSaved } from '../../features/brand-form';
@@ -14,6 +13,8 @@ import { searchBrands } from './lib/brand-list-lib';
  * shows its logo, name and county cards, and (distributors) the button that adds devices to it.
  */
 export const brandListOpened = createEvent();
+/** The BRAND sub-tab left (its counties are no longer read). */
+export const brandListClosed = createEvent();
 export const brandSearchChanged = createEvent<string>();
 export const brandTileClicked = createEvent<number>();
 export const editModeToggled = createEvent();
@@ -44,15 +45,23 @@ export const $canDelete = combine(
   (edit, brand, can) => can && edit && brand !== null,
 );
 
-/** The selected brand's devices rolled up by county (as the COUNTY cards count them). */
-export const $selectedBrandCounties = combine($devices, $selectedBrandId, $countyNames, (devices, id, names) =>
-  id === null
-    ? []
-    : countyRows(
-        Object.values(devices).filter((d) => d.brand === id),
-        names,
-      ),
+const $brandListShown = createStore(false)
+  .on(brandListOpened, () => true)
+  .reset(brandListClosed, sessionEnded);
+/**
+ * The selected brand's devices by county (as the COUNTY cards count them), counted by the server
+ * (GET /api/v1/deviceRollup?by=county&brand=, from the kept counts) while the list shows, and read again
+ * when the overview's counts are pushed or the brands are read again (a transfer of devices into it).
+ */
+const brandCounties = createRollup(
+  combine($brandListShown, $selectedBrandId, (shown, id): RollupQuery | null =>
+    shown && id !== null ? { by: 'county', brand: id } : null,
+  ),
+  // The brands read again (after devices were transferred into one, or its details saved).
+  [fetchBrandsFx.done],
 );
+export const $selectedBrandCounties = combine(brandCounties.$rows, $countyNames, countyRowsOf);
+export const $selectedBrandCountiesStatus = brandCounties.$status;
 
 sample({ clock: brandListOpened, target: brandsRequested });
 sample({

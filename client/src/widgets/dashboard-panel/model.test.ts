@@ -1,24 +1,35 @@
 import { allSettled, createStore, fork } from 'effector';
 import { describe, expect, it } from 'vitest';
-import { countiesRequested, fetchCountiesFx } from '../../entities/county';
-import { $selectedSerial, deviceListNeeded, fetchDevicesFx } from '../../entities/device';
+import { countiesRequested, fetchCountiesFx, fetchRollupFx, type RollupQuery } from '../../entities/county';
+import { fetchBrandsFx } from '../../entities/brand';
+import { $selectedSerial, fetchDevicesFx, type PageFilter } from '../../entities/device';
 import { fakeDevice } from '../../entities/device/lib/fake-device';
 import { $countyOverview, fetchCountyOverviewFx } from '../../entities/overview';
 import { $user } from '../../entities/session';
 import { overviewChangedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import {
   $countyFilter,
+  $batchOptions,
   $countyRows,
   $filteredDevices,
+  $filterTotal,
   $isMarketPartner,
+  $partnerCountyRows,
   $searchText,
   $selectedCounty,
+  $siteRows,
   $tab,
+  $visiblePartners,
   areaFocused,
+  batchFilterChanged,
   countyClicked,
   countyCleared,
+  countyDrilledIn,
+  deviceListTabSelected,
+  partnerClicked,
   deviceCardClicked,
   deviceChosen,
+  filterPages,
   filterViewClosed,
   filterViewOpened,
   searchChanged,
@@ -49,9 +60,19 @@ const outline = (west: number, south: number) =>
     ],
   });
 
+const SUN = [{ id: 7, company: 'Sun Co' }];
+const FLEET = [
+  fakeDevice('A1', { label: 'Beach Front', location_id: 1, batchNumber: 'B-2', market_partners: SUN }),
+  fakeDevice('B2', { label: 'Pool Side', location_id: 2, is_online: false }),
+  fakeDevice('C3', { label: 'Pier', location_id: 2, is_pause: true, batchNumber: 'B-10', market_partners: SUN }),
+];
+
 function setup(user: Record<string, unknown> = { role: 'distributor', user_type: 'distributor' }) {
   const log: string[] = [];
   const overviewReads: number[] = [];
+  const pageReads: PageFilter[] = [];
+  const rollupReads: RollupQuery[] = [];
+  const fleetReads: number[] = [];
   const scope = fork({
     values: [[$user, user]],
     handlers: [
@@ -66,14 +87,62 @@ function setup(user: Record<string, unknown> = { role: 'distributor', user_type:
         unsubscribeFx,
         (_s: unknown, sub: { topic: string; location?: number }) => void log.push(`-${sub.topic}:${sub.location ?? ''}`),
       ],
+      [fetchDevicesFx, async () => (fleetReads.push(1), FLEET)],
+      // The server's roll-ups, as far as these tests ask them (county counts, filtered by batch or partner).
       [
-        fetchDevicesFx,
-        async () => [
-          fakeDevice('A1', { label: 'Beach Front', location_id: 1 }),
-          fakeDevice('B2', { label: 'Pool Side', location_id: 2, is_online: false }),
-          fakeDevice('C3', { label: 'Pier', location_id: 2, is_pause: true }),
-        ],
+        fetchRollupFx,
+        async (query: RollupQuery) => {
+          rollupReads.push(query);
+          const devices = FLEET.filter(
+            (d) =>
+              (query.batch === undefined || d.batchNumber === query.batch) &&
+              (query.partner === undefined || d.market_partners.some((p) => p.company.toLowerCase() === query.partner)),
+          );
+          const tally = (key: string, name: string, of: typeof devices) => ({
+            key,
+            name,
+            address: of[0]?.address ?? null,
+            serial: of[0]?.serial ?? null,
+            label: of[0]?.label ?? null,
+            total: of.length,
+            online: of.filter((d) => d.is_online).length,
+            offline: of.filter((d) => !d.is_online).length,
+            warning: of.filter((d) => d.is_warning).length,
+          });
+          const groups = new Map<string, typeof devices>();
+          for (const d of devices) {
+            const keys =
+              query.by === 'county'
+                ? [String(d.location_id)]
+                : query.by === 'site'
+                  ? d.location_id === Number(query.county)
+                    ? [String(d.location_group)]
+                    : []
+                  : query.by === 'batch'
+                    ? [d.batchNumber ?? '']
+                    : d.market_partners.map((p) => p.company.toLowerCase());
+            for (const key of keys.filter(Boolean)) groups.set(key, [...(groups.get(key) ?? []), d]);
+          }
+          return { rows: [...groups].map(([key, of]) => tally(key, query.by === 'partner' ? key.toUpperCase() : key, of)) };
+        },
       ],
+      // The server's filtering, as far as these tests ask it.
+      [
+        filterPages.fetchPageFx,
+        async ({ filter }: { filter: PageFilter }) => {
+          pageReads.push(filter);
+          const items = FLEET.filter(
+            (d) =>
+              (filter.status !== 'offline' || !d.is_online) &&
+              (filter.status !== 'pause' || d.is_pause) &&
+              (filter.county === undefined || d.location_id === filter.county) &&
+              (!filter.q || `${d.label}${d.serial}`.replace(/\s+/g, '').toLowerCase().includes(filter.q)),
+          );
+          return { items, nextCursor: null, total: items.length };
+        },
+      ],
+      [filterPages.settleFx, async () => undefined],
+      [fetchBrandsFx, async () => []],
       [
         fetchCountiesFx,
         async () => [
@@ -90,23 +159,25 @@ function setup(user: Record<string, unknown> = { role: 'distributor', user_type:
       ],
     ],
   });
-  return { scope, log, overviewReads };
+  return { scope, log, overviewReads, pageReads, rollupReads, fleetReads };
 }
 
 async function loaded(user?: Record<string, unknown>) {
   const s = setup(user);
-  await allSettled(deviceListNeeded, { scope: s.scope });
   await allSettled(countiesRequested, { scope: s.scope });
   return s;
 }
 
 describe('dashboard panel model', () => {
-  it('a tile opens its filter list; the search narrows it, ignoring case and spaces', async () => {
-    const { scope } = await loaded();
+  it('a tile opens its filter list read from the server; the search narrows it, ignoring case and spaces', async () => {
+    const { scope, pageReads } = await loaded();
     await allSettled(filterViewOpened, { scope, params: 'Offline' });
+    expect(pageReads.at(-1)).toEqual({ status: 'offline' });
+    expect(scope.getState($filterTotal)).toBe(1);
     expect(scope.getState($filteredDevices).map((d) => d.serial)).toEqual(['B2']);
     await allSettled(filterViewOpened, { scope, params: 'Total' });
     await allSettled(searchChanged, { scope, params: 'POOL s' });
+    expect(pageReads.at(-1)).toEqual({ q: 'pools' });
     expect(scope.getState($filteredDevices).map((d) => d.serial)).toEqual(['B2']);
     // Opening another view starts with an empty search.
     await allSettled(filterViewOpened, { scope, params: 'Pause' });
@@ -116,12 +187,58 @@ describe('dashboard panel model', () => {
     expect(scope.getState($filteredDevices)).toEqual([]);
   });
 
-  it('rolls the fleet up by county with names from the outlines', async () => {
-    const { scope } = await loaded();
+  it('reads the COUNTY cards from the server while they show, never the whole device list', async () => {
+    const { scope, rollupReads, fleetReads } = await loaded();
+    expect(rollupReads).toEqual([]);
+    await allSettled(tabSelected, { scope, params: 'deviceList' });
+    expect(rollupReads).toEqual([{ by: 'county' }, { by: 'batch' }]);
     expect(scope.getState($countyRows).map((r) => [r.name, r.total, r.offline])).toEqual([
       ['Jefferson', 1, 0],
       ['Orleans', 2, 1],
     ]);
+    expect(scope.getState($batchOptions)).toEqual(['B-2', 'B-10']);
+
+    // The Batch filter asks for that batch's counts.
+    rollupReads.length = 0;
+    await allSettled(batchFilterChanged, { scope, params: 'B-10' });
+    expect(rollupReads).toEqual([{ by: 'county', batch: 'B-10' }]);
+    expect(scope.getState($countyRows).map((r) => [r.name, r.total])).toEqual([['Orleans', 1]]);
+
+    // A pushed change of the counts reads the cards shown again; one of other figures (volumes) does not.
+    rollupReads.length = 0;
+    await allSettled(overviewChangedReceived, { scope, params: { location: null, totalSunscreenUsed: 12 } as never });
+    expect(rollupReads).toEqual([]);
+    await allSettled(overviewChangedReceived, { scope, params: { location: null, total_devices: 3 } as never });
+    expect(rollupReads).toEqual([{ by: 'county', batch: 'B-10' }, { by: 'batch' }]);
+
+    // The drill-down: the county's sites, with the batch chosen.
+    rollupReads.length = 0;
+    await allSettled(countyDrilledIn, { scope, params: 2 });
+    expect(rollupReads).toEqual([{ by: 'site', county: 2, batch: 'B-10' }]);
+    expect(scope.getState($siteRows).map((r) => [r.id, r.serial, r.total])).toEqual([[3, 'C3', 1]]);
+
+    // Back on OVERVIEW nothing is read, even on a push.
+    rollupReads.length = 0;
+    await allSettled(tabSelected, { scope, params: 'overview' });
+    await allSettled(overviewChangedReceived, { scope, params: { location: null, total_devices: 4 } as never });
+    expect(rollupReads).toEqual([]);
+    expect(fleetReads).toEqual([]);
+  });
+
+  it('reads the Market Partner companies and a company’s counties from the server', async () => {
+    const { scope, rollupReads, fleetReads } = await loaded();
+    await allSettled(tabSelected, { scope, params: 'deviceList' });
+    rollupReads.length = 0;
+    await allSettled(deviceListTabSelected, { scope, params: 'partner' });
+    expect(rollupReads).toEqual([{ by: 'partner' }]);
+    expect(scope.getState($visiblePartners)).toEqual([{ key: 'sun co', company: 'SUN CO', deviceCount: 2 }]);
+    await allSettled(partnerClicked, { scope, params: 'sun co' });
+    expect(rollupReads).toEqual([{ by: 'partner' }, { by: 'county', partner: 'sun co' }]);
+    expect(scope.getState($partnerCountyRows).map((r) => [r.name, r.total])).toEqual([
+      ['Jefferson', 1],
+      ['Orleans', 1],
+    ]);
+    expect(fleetReads).toEqual([]);
   });
 
   it('selecting a county reads its overview once, subscribes to its pushes and zooms to its outline', async () => {

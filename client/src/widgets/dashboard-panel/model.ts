@@ -1,21 +1,22 @@
 import type { Subscription } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample } from 'effector';
-import { $counties, $countyNames } from '../../entities/county';
-import { $devices, deviceListNeeded, devicePinClicked, type Device } from '../../entities/device';
+import { $counties, $countyNames, countyRowsOf, createRollup, type RollupQuery } from '../../entities/county';
+import { $brands, brandsRequested } from '../../entities/brand';
+import { createDevicePageList, devicePinClicked } from '../../entities/device';
 import { countyOverviewPatched, countyOverviewRequested } from '../../entities/overview';
 import { $accessLevel, sessionEnded } from '../../entities/session';
 import { overviewChangedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
 import {
-  batchNumbers,
-  brandOptions,
-  countyRows,
-  filterDevices,
+  batchNumbersOf,
   geometryBounds,
-  partnerCompanies,
-  searchIndex,
+  pageFilterOf,
+  partnerCompaniesOf,
   searchKey,
-  siteRows,
+  seenPartners,
+  siteRowsOf,
+  typedOnly,
   type FilterView,
+  type PartnerCompany,
 } from './lib/dashboard-lib';
 import { yieldToBrowser } from '../../shared/lib';
 
@@ -25,9 +26,12 @@ await yieldToBrowser();
 /**
  * The main dashboard panel over the map (spec section 2): tabs OVERVIEW, DEVICE LIST, BATCH LIST and
  * SUBSCRIPTIONS, a tile opening a filtered device list, and the county / brand / market-partner
- * roll-ups. Everything it lists comes from the fleet already in memory ($devices, kept live by the
- * device pushes), so filtering and searching never call the server; the overview counts come from the
- * `overview` topic. Choosing a county switches the dashboard to that county (section 4: overall versus
+ * roll-ups. A filter list ('<filter> Devices') is read from the server a page at a time, filtered and
+ * counted there (GET /api/v1/devicePage, issue 46: at 100,000 devices the browser holds the pages
+ * scrolled to, not the fleet); its rows and count stay live (entities/device/page-list.ts). The
+ * roll-ups of the DEVICE LIST tab (county, site, market-partner and batch cards) are counted by the server
+ * too (GET /api/v1/deviceRollup), read when shown and again when the overview's counts are pushed; the
+ * overview counts come from the `overview` topic. Choosing a county switches the dashboard to that county (section 4: overall versus
  * a county): its overview is read once and then pushed, and the map zooms to its outline.
  *
  * It opens no other widget itself: it says what it wants (deviceChosen, areaFocused) and the page that
@@ -103,56 +107,106 @@ export const $selectedPartner = createStore<string | null>(null)
   .on(partnerClicked, (current, key) => (current === key ? null : key))
   .reset(dashboardReset);
 
-/** The fleet as a list, in the order the API gives it (site, number). */
-export const $deviceList = $devices.map((devices) => Object.values(devices));
 export { $countyNames };
 
-// Built while a list is open (the pushes that change the fleet should not pay for it otherwise).
-const $searchIndex = combine($deviceList, $filterView, (devices, view) => (view ? searchIndex(devices) : null));
-export const $filteredDevices = combine(
+/** The filter list's rows: pages of the server's answer for the view and the filters chosen. */
+export const filterPages = createDevicePageList();
+export const $filteredDevices = filterPages.$items;
+export const $filterTotal = filterPages.$total;
+export const $filterStatus = filterPages.$status;
+const $pageFilter = combine(
   {
-    devices: $deviceList,
-    index: $searchIndex,
     view: $filterView,
     search: $searchText,
     brand: $brandFilter,
     county: $countyFilter,
     partners: $partnerFilter,
   },
-  ({ devices, index, view, search, brand, county, partners }): Device[] =>
-    view ? filterDevices(devices, { view, search: searchKey(search), brand, county, partners }, index) : [],
+  ({ view, search, brand, county, partners }) =>
+    view ? pageFilterOf({ view, search: searchKey(search), brand, county, partners }) : null,
 );
-export const $brandOptions = $deviceList.map(brandOptions);
-export const $partnerCompanies = $deviceList.map(partnerCompanies);
-export const $batchOptions = $deviceList.map(batchNumbers);
-/** Every county holding a device (the filter list's County dropdown), whatever the Batch filter. */
-export const $countyOptions = combine($deviceList, $countyNames, (devices, names) => countyRows(devices, names));
-export const $countyRows = combine($deviceList, $countyNames, $batchFilter, (devices, names, batch) =>
-  countyRows(devices, names, batch),
+// Typing is read once it settles; a view opened or a dropdown chosen is read at once.
+sample({
+  clock: $pageFilter.updates,
+  source: filterPages.$filter,
+  filter: (shown, next) => next !== null && typedOnly(shown, next),
+  fn: (_, next) => next!,
+  target: filterPages.filterTyped,
+});
+sample({
+  clock: $pageFilter.updates,
+  source: filterPages.$filter,
+  filter: (shown, next) => next !== null && !typedOnly(shown, next),
+  fn: (_, next) => next!,
+  target: filterPages.opened,
+});
+sample({ clock: $pageFilter.updates, filter: (next) => next === null, target: filterPages.closed });
+
+/** The Brand dropdown: the caller's brands (GET /api/v1/brand), by name. */
+export const $brandOptions = $brands.map((brands) =>
+  brands.map((b) => ({ id: b.id, name: b.name })).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id),
 );
-export const $siteRows = combine($deviceList, $drillCounty, $batchFilter, (devices, county, batch) =>
-  county === null ? [] : siteRows(devices, county, batch),
+/**
+ * The Market Partner dropdown: the companies on the rows read since the list opened (and those chosen).
+ * No call lists the companies of a fleet for every role; at 100,000 devices the whole list is not read.
+ */
+export const $partnerCompanies = createStore<PartnerCompany[]>([], { serialize: 'ignore' })
+  .on(filterPages.$items, (seen, rows) => seenPartners(seen, rows))
+  .reset(filterViewOpened, dashboardReset);
+/** The County dropdown: every county by name (the outlines' names). */
+export const $countyOptions = $countyNames.map((names) =>
+  [...names].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)),
 );
-export const $visiblePartners = combine($partnerCompanies, $partnerSearch, (companies, search) => {
+
+/**
+ * The DEVICE LIST roll-ups, each read from GET /api/v1/deviceRollup while its view shows (a null query reads
+ * nothing), and read again when the overview's counts are pushed (a device's status changed).
+ */
+const $deviceListShown = combine(
+  $tab,
+  $filterView,
+  $collapsed,
+  (tab, view, collapsed) => tab === 'deviceList' && view === null && !collapsed,
+);
+const $countyViewShown = combine($deviceListShown, $deviceListTab, (shown, sub) => shown && sub === 'county');
+const withBatch = (batch: string | null) => (batch !== null ? { batch } : {});
+const countyRollup = createRollup(
+  combine($countyViewShown, $drillCounty, $batchFilter, (shown, drill, batch): RollupQuery | null =>
+    shown && drill === null ? { by: 'county', ...withBatch(batch) } : null,
+  ),
+);
+const siteRollup = createRollup(
+  combine($countyViewShown, $drillCounty, $batchFilter, (shown, drill, batch): RollupQuery | null =>
+    shown && drill !== null ? { by: 'site', county: drill, ...withBatch(batch) } : null,
+  ),
+);
+const batchRollup = createRollup($countyViewShown.map((shown): RollupQuery | null => (shown ? { by: 'batch' } : null)));
+const partnerRollup = createRollup(
+  combine($deviceListShown, $deviceListTab, (shown, sub): RollupQuery | null =>
+    shown && sub === 'partner' ? { by: 'partner' } : null,
+  ),
+);
+const partnerCountyRollup = createRollup(
+  combine($deviceListShown, $deviceListTab, $selectedPartner, (shown, sub, partner): RollupQuery | null =>
+    shown && sub === 'partner' && partner !== null ? { by: 'county', partner } : null,
+  ),
+);
+/** The Batch filter's options: the batch numbers feeding any device in scope. */
+export const $batchOptions = batchRollup.$rows.map(batchNumbersOf);
+export const $countyRows = combine(countyRollup.$rows, $countyNames, countyRowsOf);
+export const $countyRowsStatus = countyRollup.$status;
+export const $siteRows = siteRollup.$rows.map(siteRowsOf);
+export const $siteRowsStatus = siteRollup.$status;
+/** The Market Partner tab's companies, counted by the server. */
+const $fleetPartners = partnerRollup.$rows.map(partnerCompaniesOf);
+export const $partnerRowsStatus = partnerRollup.$status;
+export const $visiblePartners = combine($fleetPartners, $partnerSearch, (companies, search) => {
   const key = searchKey(search);
   return key ? companies.filter((c) => searchKey(c.company).includes(key)) : companies;
 });
 /** The counties of the selected market-partner company (its devices only). */
-export const $partnerCountyRows = combine(
-  $deviceList,
-  $countyNames,
-  $partnerCompanies,
-  $selectedPartner,
-  (devices, names, companies, key) => {
-    const company = companies.find((c) => c.key === key);
-    if (!company) return [];
-    const serials = new Set(company.serials);
-    return countyRows(
-      devices.filter((d) => serials.has(d.serial)),
-      names,
-    );
-  },
-);
+export const $partnerCountyRows = combine(partnerCountyRollup.$rows, $countyNames, countyRowsOf);
+export const $partnerCountyRowsStatus = partnerCountyRollup.$status;
 
 /** Spec section 6: market partners get no SUBSCRIPTIONS tab and no Market Partner sub-tab; only distributors add devices. */
 export const $isMarketPartner = $accessLevel.map((level) => level === 'market-partner');
@@ -238,6 +292,5 @@ sample({
   fn: (id) => id as number,
   target: countyOverviewRequested,
 });
-// The full device answers are read only once a view shows them (the map draws from the compact pin feed).
-sample({ clock: filterViewOpened, fn: () => undefined, target: deviceListNeeded });
-sample({ clock: tabSelected, filter: (tab) => tab !== 'overview', fn: () => undefined, target: deviceListNeeded });
+// The Brand dropdown's names.
+sample({ clock: filterViewOpened, fn: () => undefined, target: brandsRequested });

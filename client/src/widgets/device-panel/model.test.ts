@@ -16,6 +16,7 @@ import {
   $panelDevice,
   $panelStatus,
   $smsLog,
+  fetchGroupFx,
   fetchPanelDeviceFx,
   fetchSimLogFx,
   panelClosed,
@@ -35,6 +36,9 @@ const row = (message: string, created_when = at) => ({ direction: 'IN', message,
 function setup(list: () => ReturnType<typeof fakeDevice>[] = () => []) {
   const log: string[] = [];
   const reads: string[] = [];
+  /** The sites whose devices the right column read (devicePage?site=), and whether the whole list was read. */
+  const groups: number[] = [];
+  let wholeList = 0;
   const scope = fork({
     handlers: [
       [
@@ -62,13 +66,17 @@ function setup(list: () => ReturnType<typeof fakeDevice>[] = () => []) {
       ],
       [fetchBatteryFx, async () => []],
       [fetchMonthUsageFx, async () => ({})],
-      [fetchDevicesFx, async () => list()],
+      [fetchDevicesFx, async () => (wholeList++, list())],
+      [
+        fetchGroupFx,
+        async (site: number) => (groups.push(site), { site, devices: list().filter((d) => d.location_group === site) }),
+      ],
       // live-devices applies the merged pushes at once instead of after its throttle window.
       [flushTimerFx, async () => undefined],
       [fetchOverviewFx, async () => ({})],
     ],
   });
-  return { scope, log, reads };
+  return { scope, log, reads, groups, wholeList: () => wholeList };
 }
 
 describe('device panel model', () => {
@@ -111,6 +119,23 @@ describe('device panel model', () => {
     expect(scope.getState($smsLog)?.map((r) => r.message)).toEqual(['new', 'hello']);
   });
 
+  it("reads its site's devices for the right column, not the whole list, and pushes keep them live", async () => {
+    const site = [fakeDevice('A1'), fakeDevice('C1', { number: 2 }), fakeDevice('B2')];
+    const { scope, groups, wholeList } = setup(() => site);
+    await allSettled(panelOpened, { scope, params: 'A1' });
+    expect(groups).toEqual([1]);
+    expect(wholeList()).toBe(0);
+    expect(scope.getState($groupDevices).map((d) => d.serial)).toEqual(['A1', 'C1']);
+    await allSettled(deviceChangedReceived, { scope, params: { serial: 'C1', patch: { battery_percent: 7 }, at } });
+    expect(scope.getState($groupDevices)[1]).toMatchObject({ serial: 'C1', battery_percent: 7 });
+    // Another device of the same site: no second read; of another site: that site's.
+    await allSettled(panelDeviceSelected, { scope, params: 'C1' });
+    await allSettled(panelDeviceSelected, { scope, params: 'B2' });
+    expect(groups).toEqual([1, 2]);
+    expect(scope.getState($groupDevices).map((d) => d.serial)).toEqual(['B2']);
+    expect(wholeList()).toBe(0);
+  });
+
   it('after a reconnect subscribes again and re-reads the device; a first connect reads nothing', async () => {
     const { scope, log, reads } = setup();
     await allSettled(panelOpened, { scope, params: 'A1' });
@@ -127,6 +152,8 @@ describe('device panel model', () => {
     let list = [fakeDevice('A1', { battery_percent: 50 }), fakeDevice('B1')];
     const { scope } = setup(() => list);
     await allSettled(panelOpened, { scope, params: 'A1' });
+    // A view behind the panel read the whole list (the panel itself does not: the next test).
+    await allSettled(fetchDevicesFx, { scope });
     const listed = () => scope.getState($devices).A1!;
     const shown = () => scope.getState($panelDevice)!;
     /** Every list field the panel shows is the list entry's own value (the same object for objects): no second copy. */

@@ -1,7 +1,18 @@
 import { devicesApi, telemetryApi } from '@fleet/shared';
 import type { DeviceAnswer, SimLogRow, Subscription } from '@fleet/shared';
 import { combine, createEffect, createEvent, createStore, sample, type Event, type Store } from 'effector';
-import { $devices, deviceAnswered, deviceListNeeded, deviceOf, deviceSelected, type Device } from '../../entities/device';
+import {
+  $devices,
+  applyDevicePatches,
+  deviceAnswered,
+  deviceOf,
+  devicesCleared,
+  devicesPatched,
+  deviceSelected,
+  normaliseDevices,
+  keepLive,
+  type Device,
+} from '../../entities/device';
 import { deviceDeleted, deviceSaved } from '../../features/device-form';
 import { call, createApiFx, HttpError } from '../../shared/api';
 import { smsLogAppendedReceived, socketConnected, subscribeFx, unsubscribeFx } from '../../shared/realtime';
@@ -53,11 +64,11 @@ export function valueAtLoad<T>(store: Store<T>): Event<T> {
 /** A write answered with the device (pause, config, reset, cancel): apply it at once, the push follows. */
 export const panelDeviceReplaced = createEvent<PanelDevice>();
 
-export const fetchPanelDeviceFx = createApiFx(
-  (serial: string) => call(devicesApi.get, { params: { serial } }) as Promise<PanelDevice>,
+export const fetchPanelDeviceFx = createApiFx((serial: string): Promise<PanelDevice> =>
+  call(devicesApi.get, { params: { serial } }),
 );
-export const fetchSimLogFx = createApiFx(
-  (serial: string) => call(telemetryApi.simLog, { params: { serial }, query: { limit: 50 } }) as Promise<SimLogRow[]>,
+export const fetchSimLogFx = createApiFx((serial: string) =>
+  call(telemetryApi.simLog, { params: { serial }, query: { limit: 50 } }),
 );
 
 type Watch = { serial: string | null; sim: boolean };
@@ -183,11 +194,59 @@ sample({
 });
 $multiSelected.reset(panelClosed, panelOpened, panelDeviceSelected, sectionSelected);
 
+/**
+ * The shown device's site: its devices are read for the right column by site (GET /api/v1/devicePage?site=,
+ * every page of it), not from the whole device list, which at 100,000 devices is 117 MB (issue 46).
+ */
+const $groupSite = createStore<number | null>(null, { serialize: 'ignore' })
+  // Kept while the next device loads: another device of the same site reads nothing again.
+  .on($panelDevice.updates, (site, device) => (device ? device.location_group : site))
+  .reset(panelClosed, devicesCleared);
+export const fetchGroupFx = createApiFx(async (site: number): Promise<{ site: number; devices: Device[] }> => {
+  const devices: Device[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { items: Device[]; nextCursor: string | null } = await call(devicesApi.page, {
+      query: { site, limit: 500, ...(cursor ? { cursor } : {}) },
+    });
+    devices.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { site, devices };
+});
+/** The site's devices as read, kept live by the same pushes as the device store (devicesPatched). */
+const $groupRead = createStore<Record<string, Device>>({}, { serialize: 'ignore' })
+  .on(
+    sample({
+      clock: fetchGroupFx.doneData,
+      source: $groupSite,
+      filter: (site, read) => site === read.site,
+      fn: (_, read) => read,
+    }),
+    (_, { devices }) => normaliseDevices(devices),
+  )
+  .on(devicesPatched, applyDevicePatches)
+  .reset(panelClosed, devicesCleared);
+// The site's devices are kept live while the panel shows them.
+keepLive(
+  'device-panel-site',
+  $groupRead.map((read) => Object.keys(read)),
+);
+sample({
+  clock: $groupSite.updates,
+  filter: (site): site is number => site !== null,
+  target: fetchGroupFx,
+});
+
 /** The devices of the shown device's site group, by number (the right column). */
-export const $groupDevices = combine($devices, $panelDevice, (devices, current): Device[] => {
+export const $groupDevices = combine($groupRead, $devices, $panelDevice, (read, listed, current): Device[] => {
   if (!current) return [];
-  const group = Object.values(devices).filter((d) => d.location_group === current.location_group);
-  if (!group.some((d) => d.serial === current.serial)) group.push(current as unknown as Device);
+  const shown = current as unknown as Device;
+  // The device store's entry where a view read the list (one object for both, kept live alike), else the site's read.
+  const group = Object.values(read)
+    .filter((d) => d.location_group === current.location_group)
+    .map((d) => listed[d.serial] ?? (d.serial === current.serial ? shown : d));
+  if (!group.some((d) => d.serial === current.serial)) group.push(shown);
   return group.sort((a, b) => (a.number ?? 100) - (b.number ?? 100) || a.serial.localeCompare(b.serial));
 });
 
@@ -323,5 +382,3 @@ sample({
   fn: () => undefined,
   target: panelClosed,
 });
-// The full device answers are read only once a view shows them (the map draws from the compact pin feed).
-sample({ clock: panelOpened, fn: () => undefined, target: deviceListNeeded });

@@ -1,12 +1,5 @@
 import { telemetryApi } from '@fleet/shared';
-import type {
-  BatteryLogPoint,
-  FilterDateType,
-  FilterDeviceType,
-  HourUsage,
-  MonthDataUsageAnswer,
-  PumpLogAnswer,
-} from '@fleet/shared';
+import type { FilterDateType, FilterDeviceType } from '@fleet/shared';
 import { combine, createEvent, createStore, sample } from 'effector';
 import { call, createApiFx } from '../../shared/api';
 import { deviceChangedReceived } from '../../shared/realtime';
@@ -42,32 +35,28 @@ $analyticsQuery
   .on(analyticsReset, (query) => ({ ...analyticsDefaults(), pump: query.pump }))
   .reset(panelOpened, panelClosed);
 
-export const fetchPumpLogFx = createApiFx(
-  ({ serial, query }: { serial: string; query: AnalyticsQuery }) =>
-    call(telemetryApi.getPumpLog, {
-      body: {
-        filterDateType: query.dateType,
-        pumpNumber: query.pump,
-        todayDate: query.date,
-        endDate: query.date,
-        filterDeviceType: query.area,
-        serial,
-      },
-    }) as Promise<PumpLogAnswer>,
+export const fetchPumpLogFx = createApiFx(({ serial, query }: { serial: string; query: AnalyticsQuery }) =>
+  call(telemetryApi.getPumpLog, {
+    body: {
+      filterDateType: query.dateType,
+      pumpNumber: query.pump,
+      todayDate: query.date,
+      endDate: query.date,
+      filterDeviceType: query.area,
+      serial,
+    },
+  }),
 );
-export const fetchBatteryFx = createApiFx(
-  (serial: string) =>
-    call(telemetryApi.batteryLog, {
-      body: { filterDateType: 'YEARLY', pumpNumber: 1, filterDeviceType: 'SINGLE', serial },
-    }) as Promise<BatteryLogPoint[]>,
+export const fetchBatteryFx = createApiFx((serial: string) =>
+  call(telemetryApi.batteryLog, {
+    body: { filterDateType: 'YEARLY', pumpNumber: 1, filterDeviceType: 'SINGLE', serial },
+  }),
 );
-export const fetchMonthUsageFx = createApiFx(
-  ({ serial, month }: { serial: string; month: string }) =>
-    call(telemetryApi.monthDataUsage, { params: { serial, date: month } }) as Promise<MonthDataUsageAnswer>,
+export const fetchMonthUsageFx = createApiFx(({ serial, month }: { serial: string; month: string }) =>
+  call(telemetryApi.monthDataUsage, { params: { serial, date: month } }),
 );
-export const fetchDayUsageFx = createApiFx(
-  ({ serial, date }: { serial: string; date: string }) =>
-    call(telemetryApi.dataUsage, { params: { serial, date } }) as Promise<HourUsage[]>,
+export const fetchDayUsageFx = createApiFx(({ serial, date }: { serial: string; date: string }) =>
+  call(telemetryApi.dataUsage, { params: { serial, date } }),
 );
 
 export const usageMonthChanged = createEvent<string>();

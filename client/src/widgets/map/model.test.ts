@@ -3,18 +3,27 @@ import { describe, expect, it } from 'vitest';
 import { $devicePins, deviceSelected } from '../../entities/device';
 import { fakeDevice, pinsOf } from '../../entities/device/lib/fake-device';
 import { pinTypeToggled } from '../../features/active-pin-filter';
+import { collectionOfBuild, createPinsBuilder, rowsOf } from './lib/pins';
 import {
   $labelsVisible,
   $pins,
   $placing,
   $viewRequest,
+  buildPinsFx,
   devicePinClicked,
   mapMoved,
+  mapReset,
   pinPlacingStarted,
   placingCentreChosen,
   placingFinished,
   placingPinLabelled,
   placingPinMoved,
+  siteViewSettled,
+  siteViewWaitFx,
+  fetchSiteNamesFx,
+  $siteNames,
+  $zoom,
+  type SiteView,
   zoomInClicked,
   zoomOutClicked,
 } from './model';
@@ -54,13 +63,39 @@ describe('map model', () => {
     expect(other.getState($viewRequest)).toBeNull();
   });
 
+  it('builds the pins off the page thread (buildPinsFx), keeping only the answer for the latest pins', async () => {
+    const builds: string[][] = [];
+    let finishFirst!: () => void;
+    const scope = fork({
+      handlers: [
+        [
+          buildPinsFx,
+          async (devices: readonly { serial: string }[]) => {
+            builds.push(devices.map((d) => d.serial));
+            // The first build is slow: the pins change meanwhile.
+            if (builds.length === 1) await new Promise<void>((resolve) => (finishFirst = resolve));
+            return createPinsBuilder()(builds.length, rowsOf(devices as never));
+          },
+        ],
+      ],
+    });
+    const serials = () => collectionOfBuild(scope.getState($pins)).features.map((f) => f.properties.serial);
+    const first = allSettled($devicePins, { scope, params: pinsOf([fakeDevice('A1')]) });
+    const second = allSettled($devicePins, { scope, params: pinsOf([fakeDevice('A1'), fakeDevice('C3')]) });
+    finishFirst();
+    await Promise.all([first, second]);
+    // One build at a time; the stale one's answer is dropped and the latest pins built after it.
+    expect(builds).toEqual([['A1'], ['A1', 'C3']]);
+    expect(serials()).toEqual(['A1', 'C3']);
+  });
+
   it('builds the pins in a task after the pin feed changes, from the latest pins when changes come together', async () => {
     const scope = fork();
-    const serials = () => scope.getState($pins).features.map((f) => f.properties.serial);
+    const serials = () => collectionOfBuild(scope.getState($pins)).features.map((f) => f.properties.serial);
     const first = allSettled($devicePins, { scope, params: pinsOf([fakeDevice('A1')]) });
     const second = allSettled($devicePins, { scope, params: pinsOf([fakeDevice('A1'), fakeDevice('C3')]) });
     // The stores took both at once; the map's collection comes a task later.
-    expect(Object.keys(scope.getState($devicePins))).toEqual(['A1', 'C3']);
+    expect([...scope.getState($devicePins).keys()]).toEqual(['A1', 'C3']);
     expect(serials()).toEqual([]);
     await Promise.all([first, second]);
     expect(serials()).toEqual(['A1', 'C3']);
@@ -72,9 +107,9 @@ describe('map model', () => {
     expect(scope.getState($labelsVisible)).toBe(true);
     await allSettled(mapMoved, { scope, params: { zoom: 9.5, center: { lat: 30, lng: -90 } } });
     expect(scope.getState($labelsVisible)).toBe(false);
-    expect(scope.getState($pins).features.map((f) => f.properties.serial)).toEqual(['A1', 'B2']);
+    expect(collectionOfBuild(scope.getState($pins)).features.map((f) => f.properties.serial)).toEqual(['A1', 'B2']);
     await allSettled(pinTypeToggled, { scope, params: 'warning' });
-    expect(scope.getState($pins).features.map((f) => f.properties.serial)).toEqual(['A1']);
+    expect(collectionOfBuild(scope.getState($pins)).features.map((f) => f.properties.serial)).toEqual(['A1']);
   });
 });
 
@@ -98,5 +133,104 @@ describe('placing a pin by hand (issue 42)', () => {
     await allSettled(placingCentreChosen, { scope });
     await allSettled(placingPinLabelled, { scope, params: 'Somewhere' });
     expect(scope.getState($placing)).toBeNull();
+  });
+});
+
+describe('site names for the view', () => {
+  const site = (id: number, name: string) =>
+    ({ id, name, address: `${name} St`, lat: 30, lng: -90 }) as Awaited<ReturnType<typeof fetchSiteNamesFx>>[number];
+  /** A scope at label zoom whose deviceGroup answers `answers` in turn, recording each query's bbox. */
+  function viewScope(answers: ReturnType<typeof site>[][]) {
+    const asked: string[] = [];
+    const scope = fork({
+      values: [[$zoom, 12]],
+      handlers: [
+        // The settle wait is a few ms: the test says which views settled, and when.
+        [siteViewWaitFx, (view: SiteView) => new Promise<SiteView>((resolve) => setTimeout(() => resolve(view), 5))],
+        [
+          fetchSiteNamesFx,
+          (box: SiteView) => {
+            asked.push(`${box.south},${box.west},${box.north},${box.east}`);
+            return answers.shift() ?? [];
+          },
+        ],
+      ],
+    });
+    return { scope, asked };
+  }
+  const view = { west: -90.2, south: 29.9, east: -90.0, north: 30.0 };
+
+  it('asks once for the settled view with a quarter of it around, and merges the answers', async () => {
+    const { scope, asked } = viewScope([
+      [site(1, 'Pier One'), { ...site(2, ''), address: ' 2 Levee Rd ' }],
+      [site(3, 'Dock Three')],
+    ]);
+    await allSettled(siteViewSettled, { scope, params: view });
+    // 0.2 wide and 0.1 high: 0.05 and 0.025 more each way (south,west,north,east).
+    expect(asked).toEqual(['29.875,-90.25,30.025,-89.95']);
+    // A site without a name shows its address.
+    expect(scope.getState($siteNames)).toEqual({ 1: 'Pier One', 2: '2 Levee Rd' });
+
+    // A pan within the margin asks nothing; one beyond it asks for that view, and its names join the others.
+    await allSettled(siteViewSettled, { scope, params: { ...view, west: -90.22, east: -90.02 } });
+    expect(asked).toHaveLength(1);
+    const east = { ...view, west: -89.9, east: -89.7 };
+    await allSettled(siteViewSettled, { scope, params: east });
+    expect(asked).toEqual(['29.875,-90.25,30.025,-89.95', '29.875,-89.95,30.025,-89.65']);
+    expect(scope.getState($siteNames)).toEqual({ 1: 'Pier One', 2: '2 Levee Rd', 3: 'Dock Three' });
+    // Panning back reads nothing again.
+    await allSettled(siteViewSettled, { scope, params: view });
+    expect(asked).toHaveLength(2);
+    // Signed out: no name stays, and the view is read anew.
+    await allSettled(mapReset, { scope });
+    expect(scope.getState($siteNames)).toEqual({});
+    await allSettled(siteViewSettled, { scope, params: view });
+    expect(asked).toHaveLength(3);
+  });
+
+  it('reads only the view the map settled on, and nothing while labels are hidden', async () => {
+    const { scope, asked } = viewScope([]);
+    // Two moves in a row: the first one's wait ends after the second move, so only the second is read.
+    const first = allSettled(siteViewSettled, { scope, params: view });
+    const second = allSettled(siteViewSettled, { scope, params: { ...view, north: 30.1 } });
+    await Promise.all([first, second]);
+    expect(asked).toEqual(['29.85,-90.25,30.15,-89.95']);
+
+    const far = fork({
+      values: [[$zoom, 8]],
+      handlers: [
+        [siteViewWaitFx, (v: SiteView) => v],
+        [fetchSiteNamesFx, () => (asked.push('far'), [])],
+      ],
+    });
+    await allSettled(siteViewSettled, { scope: far, params: view });
+    expect(asked).not.toContain('far');
+    // Zooming in to labels reads the view they show.
+    await allSettled(mapMoved, { scope: far, params: { zoom: 12, center: { lat: 29.95, lng: -90.1 } } });
+    expect(asked).toContain('far');
+  });
+
+  it('reads the view again when a site joins the pins, and after a failed read', async () => {
+    const { scope, asked } = viewScope([]);
+    await allSettled(siteViewSettled, { scope, params: view });
+    await allSettled($devicePins, { scope, params: pinsOf([fakeDevice('A1', { location_group: 77 })]) });
+    expect(asked).toHaveLength(2);
+
+    const failing = fork({
+      values: [[$zoom, 12]],
+      handlers: [
+        [siteViewWaitFx, (v: SiteView) => v],
+        [
+          fetchSiteNamesFx,
+          () => {
+            asked.push('failed');
+            throw new Error('offline');
+          },
+        ],
+      ],
+    });
+    await allSettled(siteViewSettled, { scope: failing, params: view });
+    await allSettled(siteViewSettled, { scope: failing, params: view });
+    expect(asked.filter((a) => a === 'failed')).toHaveLength(2);
   });
 });

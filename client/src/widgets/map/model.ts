@@ -4,7 +4,8 @@ import { call, createApiFx } from '../../shared/api';
 import { $devicePins, $selectedSerial, devicePinClicked, deviceSelected } from '../../entities/device';
 import { $visibleDevices } from '../../features/active-pin-filter';
 import { minPopulationAt } from './lib/place-names';
-import { toPinCollection, type PinCollection, type PinSource } from './lib/pins';
+import { EMPTY_PINS, type PinSource, type PinsBuild } from './lib/pins';
+import { buildPins } from './lib/pins-builder';
 import { yieldToBrowser } from '../../shared/lib';
 
 // This module's units are built in a task of their own (yield-to-browser.ts says why).
@@ -39,25 +40,34 @@ export const $viewRequest = createStore<ViewRequest | null>(null);
 export const $labelsVisible = $zoom.map((zoom) => zoom >= MAP_DEFAULTS.labelMinZoom - 1e-6);
 
 /**
- * The visible pins as GeoJSON, the form both providers draw from, built in a task of its own after the
- * pins change: at 10,000 devices the collection (each site's pins fanned out, a feature for each) was
- * 60 ms of a task of 180-260 ms under Lighthouse's 4x CPU slowdown, the one that hands the pin feed to the
- * stores (tests/perf/map-trace.ts). Changes that come together are built once, from the latest pins.
+ * The visible pins as GeoJSON text (with the diff from the build before), the form both providers draw
+ * from, built in a Web Worker (issue 46: at 100,000 devices building it on the page's thread was 855 ms
+ * plus 1.1 s of garbage collection; lib/pins-builder.ts). Changes that come while a build runs are built
+ * once, from the latest pins, and only the answer for the latest pins is kept.
  */
-export const $pins = createStore<PinCollection>(toPinCollection([]), { serialize: 'ignore' });
+export const $pins = createStore<PinsBuild>(EMPTY_PINS, { serialize: 'ignore' });
 const $pinsBuiltFrom = createStore<readonly PinSource[] | null>(null, { serialize: 'ignore' });
-const pinsBuildDue = createEffect(() => yieldToBrowser());
-const pinsBuilt = createEvent<readonly PinSource[]>();
-sample({ clock: $visibleDevices, target: pinsBuildDue });
-sample({
-  clock: pinsBuildDue.finally,
-  source: { devices: $visibleDevices, built: $pinsBuiltFrom },
-  filter: ({ devices, built }) => devices !== built,
-  fn: ({ devices }) => devices,
-  target: pinsBuilt,
+export const buildPinsFx = createEffect(async (devices: readonly PinSource[]) => {
+  // Packed and posted in a task after the stores took the pins (at 100,000 pins the two together were one
+  // task of 244 ms under a 4x CPU slowdown).
+  await yieldToBrowser();
+  return buildPins(devices);
 });
-$pinsBuiltFrom.on(pinsBuilt, (_, devices) => devices);
-$pins.on(pinsBuilt, (_, devices) => toPinCollection(devices));
+sample({
+  clock: [$visibleDevices, buildPinsFx.finally],
+  source: { devices: $visibleDevices, built: $pinsBuiltFrom, building: buildPinsFx.pending },
+  filter: ({ devices, built, building }) => !building && devices !== built,
+  fn: ({ devices }) => devices,
+  target: buildPinsFx,
+});
+$pinsBuiltFrom.on(buildPinsFx, (_, devices) => devices);
+sample({
+  clock: buildPinsFx.done,
+  source: $visibleDevices,
+  filter: (latest, { params }) => latest === params,
+  fn: (_, { result }) => result,
+  target: $pins,
+});
 
 const clampZoom = (zoom: number) => Math.min(MAX_ZOOM, Math.max(MAP_DEFAULTS.minZoom, zoom));
 
@@ -85,9 +95,9 @@ sample({
 sample({
   clock: [devicePinClicked, deviceSelected],
   source: { pins: $devicePins, request: $viewRequest },
-  filter: ({ pins }, serial) => !!pins[serial]?.location,
+  filter: ({ pins }, serial) => !!pins.get(serial)?.location,
   fn: ({ pins, request }, serial): ViewRequest => ({
-    center: pins[serial]!.location!,
+    center: pins.get(serial)!.location!,
     zoom: MAP_DEFAULTS.selectedZoom,
     seq: nextSeq(request),
   }),
@@ -103,15 +113,15 @@ const pinnedSelectionCentred = createEvent();
 sample({
   clock: [devicePinClicked, deviceSelected],
   source: $devicePins,
-  fn: (pins, serial) => (pins[serial]?.location ? null : serial),
+  fn: (pins, serial) => (pins.get(serial)?.location ? null : serial),
   target: $centreWhenPinned,
 });
 const pinArrived = sample({
   clock: $devicePins,
   source: { serial: $centreWhenPinned, selected: $selectedSerial, request: $viewRequest },
-  filter: ({ serial, selected }, pins) => serial !== null && serial === selected && !!pins[serial]?.location,
+  filter: ({ serial, selected }, pins) => serial !== null && serial === selected && !!pins.get(serial)?.location,
   fn: ({ serial, request }, pins): ViewRequest => ({
-    center: pins[serial!]!.location!,
+    center: pins.get(serial!)!.location!,
     zoom: MAP_DEFAULTS.selectedZoom,
     seq: nextSeq(request),
   }),
@@ -167,38 +177,94 @@ sample({
 
 /**
  * Site names for the labels: at zoom 10 and above a cluster of one site's devices carries the site's name
- * (spec section 2: labels from zoom 10). Read once when the labels first show, again when the pins'
- * sites change (a device added on a new site).
+ * (spec section 2: labels from zoom 10). Read for the view, not for the fleet (issue 46: at 100,000 devices
+ * on 10,000 sites every name was read at once): GET /api/v1/deviceGroup?bbox= with the view and a margin of
+ * SITE_VIEW_MARGIN of its size each way, once the view has settled for SITE_VIEW_SETTLE_MS, and only while
+ * labels show. Each answer is merged into the names held; a view inside a box already read asks nothing
+ * (panning back reads nothing again). A new site among the pins (a device placed on it) forgets the boxes
+ * read and asks for the view again. Provider layers report the view with siteViewSettled (offline:
+ * offline/site-view-layer.tsx).
  */
-export const fetchSiteNamesFx = createApiFx(
-  () => call(sitesApi.deviceGroups) as Promise<{ id: number; name: string | null; address: string | null }[]>,
+export type SiteView = { west: number; south: number; east: number; north: number };
+/** How long a view stays put before its sites are asked for (a pan or zoom reports a move per gesture). */
+export const SITE_VIEW_SETTLE_MS = 300;
+/** The margin read around the view, as a share of its width and height each way. */
+export const SITE_VIEW_MARGIN = 0.25;
+export const siteViewSettled = createEvent<SiteView>();
+/** The query's bbox, south,west,north,east, rounded outwards to 1e-4 degrees (about 10 m). */
+export function siteBoxOf(view: SiteView): SiteView {
+  const dx = (view.east - view.west) * SITE_VIEW_MARGIN;
+  const dy = (view.north - view.south) * SITE_VIEW_MARGIN;
+  const down = (n: number) => Math.floor(n * 1e4) / 1e4;
+  const up = (n: number) => Math.ceil(n * 1e4) / 1e4;
+  return {
+    west: Math.max(-180, down(view.west - dx)),
+    south: Math.max(-90, down(view.south - dy)),
+    east: Math.min(180, up(view.east + dx)),
+    north: Math.min(90, up(view.north + dy)),
+  };
+}
+const inside = (view: SiteView, box: SiteView) =>
+  view.west >= box.west && view.south >= box.south && view.east <= box.east && view.north <= box.north;
+export const fetchSiteNamesFx = createApiFx((box: SiteView) =>
+  call(sitesApi.deviceGroups, { query: { bbox: `${box.south},${box.west},${box.north},${box.east}` } }),
+);
+/** Waits for the view to settle (replaced in tests). */
+export const siteViewWaitFx = createEffect(
+  (view: SiteView) => new Promise<SiteView>((resolve) => setTimeout(() => resolve(view), SITE_VIEW_SETTLE_MS)),
 );
 export const $siteNames = createStore<Record<number, string>>({});
-$siteNames.on(fetchSiteNamesFx.doneData, (_, sites) =>
-  Object.fromEntries(sites.map((s) => [s.id, (s.name || s.address || '').trim()]).filter(([, name]) => name !== '')),
-);
+/** The latest view reported, and the boxes read (or being read) so far. */
+const $siteView = createStore<SiteView | null>(null, { serialize: 'ignore' }).on(siteViewSettled, (_, view) => view);
+const $siteBoxes = createStore<readonly SiteView[]>([], { serialize: 'ignore' });
+$siteNames.on(fetchSiteNamesFx.doneData, (names, sites) => {
+  const merged = { ...names };
+  for (const s of sites) {
+    const name = (s.name || s.address || '').trim();
+    if (name !== '') merged[s.id] = name;
+  }
+  return merged;
+});
+sample({ clock: siteViewSettled, target: siteViewWaitFx });
+/** The view to read: the latest one, settled, with labels showing, outside every box read. */
+const siteViewWanted = createEvent<SiteView>();
+sample({
+  clock: siteViewWaitFx.doneData,
+  source: { latest: $siteView, wanted: $labelsVisible, boxes: $siteBoxes },
+  filter: ({ latest, wanted, boxes }, view) => latest === view && wanted && !boxes.some((box) => inside(view, box)),
+  fn: (_, view) => view,
+  target: siteViewWanted,
+});
+// Labels turned on (a zoom in): the view they show, if it has settled already.
+sample({
+  clock: $labelsVisible,
+  source: { view: $siteView, boxes: $siteBoxes, waiting: siteViewWaitFx.pending },
+  filter: ({ view, boxes, waiting }, visible) => visible && !waiting && view !== null && !boxes.some((box) => inside(view, box)),
+  fn: ({ view }) => view!,
+  target: siteViewWanted,
+});
+const siteBoxAsked = sample({ clock: siteViewWanted, fn: siteBoxOf });
+$siteBoxes.on(siteBoxAsked, (boxes, box) => [...boxes, box]);
+// A failed read is forgotten, so the view is asked again when it next settles.
+$siteBoxes.on(fetchSiteNamesFx.fail, (boxes, { params }) => boxes.filter((box) => box !== params));
+sample({ clock: siteBoxAsked, target: fetchSiteNamesFx });
 /** The fleet's sites, as a key that changes when one is added or gone (numbers, sorted as numbers). */
 const $siteKey = $devicePins.map((pins) => {
   const sites = new Set<number>();
-  for (const serial in pins) {
-    const site = pins[serial]!.location_group;
-    if (site != null) sites.add(site);
-  }
+  for (const pin of pins.values()) if (pin.location_group != null) sites.add(pin.location_group);
   return [...sites].sort((a, b) => a - b).join(',');
 });
+const sitesChanged = sample({ clock: $siteKey.updates, fn: () => undefined });
+$siteBoxes.reset(sitesChanged, mapReset);
+// Signed out: nothing of the last user's sites stays.
+$siteNames.reset(mapReset);
+$siteView.reset(mapReset);
 sample({
-  clock: $siteKey,
-  source: { pending: fetchSiteNamesFx.pending, wanted: $labelsVisible },
-  filter: ({ pending, wanted }) => !pending && wanted,
-  fn: () => undefined,
-  target: fetchSiteNamesFx,
-});
-sample({
-  clock: $labelsVisible,
-  source: { names: $siteNames, pending: fetchSiteNamesFx.pending },
-  filter: ({ names, pending }, visible) => visible && !pending && Object.keys(names).length === 0,
-  fn: () => undefined,
-  target: fetchSiteNamesFx,
+  clock: sitesChanged,
+  source: { view: $siteView, wanted: $labelsVisible },
+  filter: ({ view, wanted }) => wanted && view !== null,
+  fn: ({ view }) => view!,
+  target: siteViewWanted,
 });
 
 /**

@@ -1,8 +1,8 @@
--- The other tables' part of a device's stored list answer (devices.list_json): the site's county (location_id),
+-- The other tables' part of a device's stored list answer (device_list_answers): the site's county (location_id),
 -- pending_flags, rental and market_partners. Brand and batch names are not in it: the stored answer holds null
 -- there and the reads put the names in (device_list_named), so renaming a brand or a batch updates one row,
--- not every device's stored answer. A change in these tables nulls the device's list_json
--- (refresh_device_list_json); its next write or read computes it again.
+-- not every device's stored answer. A change in these tables computes the device's stored answer again
+-- (refresh_device_list_json).
 CREATE OR REPLACE FUNCTION device_list_foreign(d devices) RETURNS json LANGUAGE plpgsql STABLE AS $fn$
 BEGIN
   RETURN json_build_object(

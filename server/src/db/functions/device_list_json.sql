@@ -1,5 +1,5 @@
 -- A device's list answer (spec section 3; deviceAnswerSchema in shared/src/schemas/device-answer.schema.ts
--- describes it) as stored in devices.list_json: the device row's fields and last_seen_at, with the other
+-- describes it) as stored in device_list_answers: the device row's fields and last_seen_at, with the other
 -- tables' part (device_list_foreign). Brand and batch names are null here; reads put them in (device_list_named).
 CREATE OR REPLACE FUNCTION device_list_json(d devices) RETURNS text LANGUAGE plpgsql STABLE AS $fn$
 BEGIN

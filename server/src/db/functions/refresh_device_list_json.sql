@@ -1,20 +1,25 @@
--- Anything a device's list answer shows from another table refreshes that device (devices_list_json_trg computes it again).
+-- Anything a device's list answer shows from another table computes that device's stored answer again
+-- (device_list_answers, migration 0022), in the same transaction as the change.
 CREATE OR REPLACE FUNCTION refresh_device_list_json() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
   r record;
+  ids integer[];
 BEGIN
   r := CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
   IF TG_TABLE_NAME IN ('rentals', 'pending_changes', 'user_exclusive_devices') THEN
-    UPDATE devices SET list_json = NULL WHERE id = r.device_id;
+    ids := ARRAY[r.device_id];
   ELSIF TG_TABLE_NAME = 'brands' THEN
-    UPDATE devices SET list_json = NULL WHERE brand_id = r.id;
+    ids := ARRAY(SELECT id FROM devices WHERE brand_id = r.id);
   ELSIF TG_TABLE_NAME = 'batches' THEN
-    UPDATE devices SET list_json = NULL WHERE batch_id = r.id OR batch2_id = r.id;
+    ids := ARRAY(SELECT id FROM devices WHERE batch_id = r.id OR batch2_id = r.id);
   ELSIF TG_TABLE_NAME = 'device_groups' THEN
-    UPDATE devices SET list_json = NULL WHERE group_id = r.id;
+    ids := ARRAY(SELECT id FROM devices WHERE group_id = r.id);
   ELSIF TG_TABLE_NAME = 'users' THEN
-    UPDATE devices SET list_json = NULL WHERE id IN (SELECT device_id FROM user_exclusive_devices WHERE user_id = r.id);
+    ids := ARRAY(SELECT device_id FROM user_exclusive_devices WHERE user_id = r.id);
   END IF;
+  INSERT INTO device_list_answers AS a (device_id, list_json)
+  SELECT d.id, device_list_json(d) FROM devices d WHERE d.id = ANY (ids)
+  ON CONFLICT (device_id) DO UPDATE SET list_json = EXCLUDED.list_json;
   RETURN NULL;
 END
 $fn$;

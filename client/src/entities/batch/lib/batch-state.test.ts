@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchLabel, batchListOrder, batchTone, fedDevices, formatDay, formatFlOz } from './batch-state';
+import { batchLabel, batchListOrder, batchTone, formatDay, formatFlOz } from './batch-state';
 
 describe('batch state on a card (spec section 4)', () => {
   it('takes the status colour and label, and a recalled batch is red and Expired / Recalled whatever its status', () => {
@@ -32,15 +32,6 @@ describe('batch state on a card (spec section 4)', () => {
       { id: 4, batch_no: 'spf-1', status: 'ALMOST_EXPIRED' as const },
     ];
     expect(batchListOrder(list).map((b) => b.id)).toEqual([4, 3, 1, 2]);
-  });
-
-  it('finds the devices a batch feeds: its id in the left pump or its number (any case, spaces) in the right', () => {
-    const devices = [
-      { serial: 'L', batch: 7, batch2Number: null },
-      { serial: 'R', batch: 1, batch2Number: ' spf9 ' },
-      { serial: 'N', batch: 1, batch2Number: 'SPF-10' },
-    ];
-    expect(fedDevices(devices, { id: 7, batch_no: 'SPF9' }).map((d) => d.serial)).toEqual(['L', 'R']);
   });
 
   it('writes days and volumes as people read them', () => {

@@ -1,4 +1,4 @@
-import { BATCH_STATUS_LABEL, batchNumberKey, type BatchAnswer, type BatchStatus } from '@fleet/shared';
+import { BATCH_STATUS_LABEL, type BatchAnswer, type BatchStatus } from '@fleet/shared';
 import { formatNumber } from '../../../shared/lib';
 
 /**
@@ -29,15 +29,6 @@ export function batchListOrder<T extends Pick<BatchAnswer, 'status' | 'batch_no'
     (a, b) =>
       Number(a.status === 'EXPIRED') - Number(b.status === 'EXPIRED') || collator.compare(a.batch_no, b.batch_no) || a.id - b.id,
   );
-}
-
-/** The devices a batch feeds: its id in the left pump, or its number in the right one (shared's batchNumberKey). */
-export function fedDevices<D extends { batch: number | null; batch2Number: string | null }>(
-  devices: readonly D[],
-  batch: Pick<BatchAnswer, 'id' | 'batch_no'>,
-): D[] {
-  const key = batchNumberKey(batch.batch_no);
-  return devices.filter((d) => d.batch === batch.id || (d.batch2Number !== null && batchNumberKey(d.batch2Number) === key));
 }
 
 /** A 'YYYY-MM-DD' day as people read it: '5 Jan 2027' (the day itself, never shifted by a time zone). */

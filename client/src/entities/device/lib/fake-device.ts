@@ -56,8 +56,8 @@ export function fakeDevice(serial: string, fields: Partial<Device> = {}): Device
 }
 
 /** The compact pins (GET /api/v1/devicePins, decoded) of these devices, keyed by serial, for model tests. */
-export function pinsOf(devices: readonly Device[]): Record<string, DevicePin> {
-  return Object.fromEntries(
+export function pinsOf(devices: readonly Device[]): Map<string, DevicePin> {
+  return new Map(
     devices.map((d) => [
       d.serial,
       {

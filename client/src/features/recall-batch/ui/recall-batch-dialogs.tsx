@@ -1,8 +1,12 @@
-import { plural } from '@fleet/shared';
+import { formatNumber, plural } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { Button, Dialog, ResultPopup } from '../../../shared/ui';
 import {
   $affectedDevices,
+  $affectedHasMore,
+  $affectedStatus,
+  $affectedTotal,
+  affectedMoreRequested,
   $pauseDevices,
   $recallPending,
   $recallQuestion,
@@ -16,19 +20,23 @@ import styles from './recall-batch.module.css';
 
 /** The recall and resume questions and their answers. Mount once beside the Batch List. */
 export function RecallBatchDialogs() {
-  const [question, devices, pause, pending, result] = useUnit([
+  const [question, devices, total, status, hasMore, pause, pending, result] = useUnit([
     $recallQuestion,
     $affectedDevices,
+    $affectedTotal,
+    $affectedStatus,
+    $affectedHasMore,
     $pauseDevices,
     $recallPending,
     recallResult.$result,
   ]);
-  const [togglePause, cancel, recall, resume, closeResult] = useUnit([
+  const [togglePause, cancel, recall, resume, closeResult, showMore] = useUnit([
     pauseDevicesToggled,
     recallCancelled,
     recallConfirmed,
     resumeConfirmed,
     recallResult.closed,
+    affectedMoreRequested,
   ]);
   const recalling = question?.kind === 'recall';
   const number = question?.batch.batch_no ?? '';
@@ -62,11 +70,17 @@ export function RecallBatchDialogs() {
         ) : (
           <p>The recall warning is lifted from these devices. Devices paused by the recall stay paused until each is resumed.</p>
         )}
-        <DeviceList devices={devices} />
-        {recalling && devices.length > 0 ? (
+        {status === 'failed' ? (
+          <p className={styles.none}>The devices fed by this batch could not be read.</p>
+        ) : total === null ? (
+          <p className={styles.none}>Reading the devices fed by this batch…</p>
+        ) : (
+          <DeviceList devices={devices} total={total} more={hasMore ? () => showMore() : undefined} />
+        )}
+        {recalling && total ? (
           <label className={styles.check}>
             <input type="checkbox" checked={pause} onChange={(e) => togglePause(e.target.checked)} />
-            Also pause {devices.length === 1 ? 'this device' : `these ${plural(devices.length, 'device')}`}
+            Also pause {total === 1 ? 'this device' : `these ${plural(total, 'device')}`}
           </label>
         ) : null}
       </Dialog>
@@ -83,11 +97,22 @@ export function RecallBatchDialogs() {
   );
 }
 
-function DeviceList({ devices }: { devices: readonly { serial: string; label: string; address: string; is_pause: boolean }[] }) {
-  if (devices.length === 0) return <p className={styles.none}>No device is fed by this batch.</p>;
+/** The devices listed, `total` of them (the question reads them a page at a time: `more` reads the next). */
+function DeviceList({
+  devices,
+  total = devices.length,
+  more,
+}: {
+  devices: readonly { serial: string; label: string; address: string; is_pause: boolean }[];
+  total?: number;
+  more?: (() => void) | undefined;
+}) {
+  if (total === 0) return <p className={styles.none}>No device is fed by this batch.</p>;
   return (
     <div className={styles.devices}>
-      <p className={styles.count}>{plural(devices.length, 'device')}</p>
+      <p className={styles.count} data-testid="recall-devices-count">
+        {plural(total, 'device')}
+      </p>
       <ul className={styles.list} aria-label="Devices fed by this batch" data-testid="recall-devices" tabIndex={0}>
         {devices.map((d) => (
           <li key={d.serial} data-serial={d.serial}>
@@ -97,6 +122,11 @@ function DeviceList({ devices }: { devices: readonly { serial: string; label: st
           </li>
         ))}
       </ul>
+      {more ? (
+        <Button variant="secondary" onClick={more}>
+          Show more ({formatNumber(total - devices.length)} left)
+        </Button>
+      ) : null}
     </div>
   );
 }

@@ -1,15 +1,20 @@
 import { formatNumber } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import { Button, CheckIcon, Dialog, VirtualList } from '../../../shared/ui';
+import { Button, CheckIcon, Dialog, Spinner, VirtualList } from '../../../shared/ui';
 import {
+  $filterApplying,
+  $filterError,
   $filterOpen,
-  $filterPicked,
+  $filterPickedCount,
   $filterRows,
   $filterSearch,
+  $filterTotal,
+  $isPicked,
   advanceFilterApplied,
   advanceFilterClosed,
   filterAllCleared,
   filterAllSelected,
+  filterPages,
   filterRowToggled,
   filterSearchChanged,
 } from '../model';
@@ -19,7 +24,20 @@ const ROW_HEIGHT = 52;
 
 /** The Advance Filter (spec section 2 popups): the caller's devices as rows that toggle, Select All / Clear All. */
 export function AdvanceFilterDialog() {
-  const [open, rows, picked, search] = useUnit([$filterOpen, $filterRows, $filterPicked, $filterSearch]);
+  const [open, rows, isPicked, pickedCount, error, applying, search, total, status, hasMore, loadingMore, more] = useUnit([
+    $filterOpen,
+    $filterRows,
+    $isPicked,
+    $filterPickedCount,
+    $filterError,
+    $filterApplying,
+    $filterSearch,
+    $filterTotal,
+    filterPages.$status,
+    filterPages.$hasMore,
+    filterPages.$loadingMore,
+    filterPages.moreRequested,
+  ]);
   const [close, apply, toggle, selectAll, clearAll, setSearch] = useUnit([
     advanceFilterClosed,
     advanceFilterApplied,
@@ -28,7 +46,6 @@ export function AdvanceFilterDialog() {
     filterAllCleared,
     filterSearchChanged,
   ]);
-  const chosen = new Set(picked);
   return (
     <Dialog
       open={open}
@@ -40,7 +57,9 @@ export function AdvanceFilterDialog() {
           <Button variant="secondary" onClick={() => close()}>
             Cancel
           </Button>
-          <Button onClick={() => apply()}>Apply</Button>
+          <Button onClick={() => apply()} loading={applying}>
+            Apply
+          </Button>
         </>
       }
     >
@@ -60,23 +79,46 @@ export function AdvanceFilterDialog() {
           Clear All
         </Button>
       </div>
-      <p className={styles.picked} role="status" aria-live="polite" data-testid="filter-picked" data-count={picked.length}>
-        {formatNumber(picked.length)} selected · {formatNumber(rows.length)} shown
+      {/* The picked count is the server's when a Select All or Clear All of a search is among the picks (issue 46). */}
+      <p
+        className={styles.picked}
+        role="status"
+        aria-live="polite"
+        data-testid="filter-picked"
+        data-count={pickedCount ?? undefined}
+      >
+        {pickedCount === null ? '…' : formatNumber(pickedCount)} selected · {total === null ? '…' : formatNumber(total)} shown
       </p>
+      {error ? (
+        <p className={styles.empty} role="alert" data-testid="filter-error">
+          {error}
+        </p>
+      ) : null}
       {rows.length === 0 ? (
-        <p className={styles.empty}>No devices match.</p>
+        status === 'ready' ? (
+          <p className={styles.empty}>No devices match.</p>
+        ) : status === 'failed' ? (
+          <p className={styles.empty}>The devices could not be loaded.</p>
+        ) : (
+          <p className={styles.empty}>
+            <Spinner size={14} /> Loading devices…
+          </p>
+        )
       ) : (
         <VirtualList
           className={styles.rows}
           label="Devices"
           items={rows}
+          total={total ?? undefined}
+          onEndReached={hasMore ? more : undefined}
+          loadingMore={loadingMore}
           rowHeight={ROW_HEIGHT}
           itemKey={(d) => d.serial}
           renderItem={(d) => (
             <button
               type="button"
               className={styles.row}
-              aria-pressed={chosen.has(d.serial)}
+              aria-pressed={isPicked(d)}
               onClick={() => toggle(d.serial)}
               data-serial={d.serial}
             >

@@ -24,13 +24,22 @@ export function TagsList() {
   ]);
   const timer = useRef<number | null>(null);
   const pressed = useRef<number | null>(null);
+  // The pointer that started the press: only its own up, leave or cancel ends it. On a laptop with a touch
+  // screen the mouse is another pointer, and its boundary events (the layout moving under a resting cursor)
+  // must not cancel a finger's press.
+  const pointer = useRef<number | null>(null);
   const cancel = () => {
     if (timer.current !== null) window.clearTimeout(timer.current);
     timer.current = null;
+    pointer.current = null;
+  };
+  const end = (event: PointerEvent) => {
+    if (event.pointerId === pointer.current) cancel();
   };
   const start = (id: number) => (event: PointerEvent) => {
     if (event.pointerType !== 'touch') return;
     cancel();
+    pointer.current = event.pointerId;
     timer.current = window.setTimeout(() => {
       timer.current = null;
       pressed.current = id;
@@ -65,9 +74,9 @@ export function TagsList() {
               title={`${tag.name}: ${plural(tag.deviceSerials.length, 'device')}`}
               onClick={() => onClick(tag.id)}
               onPointerDown={start(tag.id)}
-              onPointerUp={cancel}
-              onPointerLeave={cancel}
-              onPointerCancel={cancel}
+              onPointerUp={end}
+              onPointerLeave={end}
+              onPointerCancel={end}
               onContextMenu={(e) => e.preventDefault()}
             >
               {tag.name}

@@ -1,16 +1,20 @@
 import { useUnit } from 'effector-react';
 import { $countyNames } from '../../../entities/county';
 import { Button, Dialog, ResultPopup, SelectField } from '../../../shared/ui';
+import { formatNumber, isPicked } from '@fleet/shared';
 import {
-  $selectedSerials,
+  $picks,
+  $selectedCount,
   $shownDevice,
   $transferBrand,
   $transferFilters,
   $transferOptions,
+  $transferPending,
   $transferRows,
-  assignDevicesFx,
+  $transferStatus,
   deviceShown,
   deviceToggled,
+  moreRowsRequested,
   selectAllClicked,
   transferClicked,
   transferClosed,
@@ -22,18 +26,20 @@ import styles from './transfer-devices.module.css';
 
 /** 'Add Device To {brand}' and its result popup. Mount once beside the Brand List. */
 export function TransferDevicesDialog() {
-  const [brand, rows, filters, options, selected, shown, pending, names, result] = useUnit([
+  const [brand, rows, status, filters, options, picks, count, shown, pending, names, result] = useUnit([
     $transferBrand,
     $transferRows,
+    $transferStatus,
     $transferFilters,
     $transferOptions,
-    $selectedSerials,
+    $picks,
+    $selectedCount,
     $shownDevice,
-    assignDevicesFx.pending,
+    $transferPending,
     $countyNames,
     transferResult.$result,
   ]);
-  const [close, filter, toggle, show, all, transfer, closeResult] = useUnit([
+  const [close, filter, toggle, show, all, transfer, closeResult, more] = useUnit([
     transferClosed,
     transferFilterChanged,
     deviceToggled,
@@ -41,6 +47,7 @@ export function TransferDevicesDialog() {
     selectAllClicked,
     transferClicked,
     transferResult.closed,
+    moreRowsRequested,
   ]);
   const district = (id: number | null) => (id === null ? '—' : (names.get(id) ?? `County ${id}`));
 
@@ -68,7 +75,7 @@ export function TransferDevicesDialog() {
             >
               Remove Device
             </Button>
-            <Button onClick={() => transfer()} loading={pending} disabled={selected.size === 0}>
+            <Button onClick={() => transfer()} loading={pending} disabled={!count}>
               Transfer
             </Button>
           </>
@@ -115,7 +122,17 @@ export function TransferDevicesDialog() {
             ))}
           </SelectField>
         </div>
-        <div className={styles.tableWrap} tabIndex={0} role="region" aria-label="Devices that can join the brand">
+        <div
+          className={styles.tableWrap}
+          tabIndex={0}
+          role="region"
+          aria-label="Devices that can join the brand"
+          // The rows are read a page at a time: the next page once the last screenful is in view.
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            if (el.scrollTop + 2 * el.clientHeight >= el.scrollHeight) more();
+          }}
+        >
           <table className={styles.table} data-testid="transfer-table">
             <thead>
               <tr>
@@ -131,11 +148,11 @@ export function TransferDevicesDialog() {
             </thead>
             <tbody>
               {rows.map((d) => (
-                <tr key={d.serial} data-serial={d.serial} aria-selected={selected.has(d.serial)} onClick={() => show(d.serial)}>
+                <tr key={d.serial} data-serial={d.serial} aria-selected={isPicked(picks, d)} onClick={() => show(d.serial)}>
                   <td>
                     <input
                       type="checkbox"
-                      checked={selected.has(d.serial)}
+                      checked={isPicked(picks, d)}
                       onChange={() => toggle(d.serial)}
                       onClick={(e) => e.stopPropagation()}
                       aria-label={`Select ${d.label || d.serial} (S/N ${d.serial})`}
@@ -150,10 +167,13 @@ export function TransferDevicesDialog() {
               ))}
             </tbody>
           </table>
-          {rows.length === 0 ? <p className={styles.empty}>No device matches.</p> : null}
+          {rows.length === 0 && status === 'ready' ? <p className={styles.empty}>No device matches.</p> : null}
+          {rows.length === 0 && status === 'loading' ? <p className={styles.empty}>Loading devices…</p> : null}
+          {status === 'failed' ? <p className={styles.empty}>The devices could not be read.</p> : null}
         </div>
         <p className={styles.selectedCount} role="status">
-          {selected.size === 0 ? TRANSFER_TEXT.needOne : `${selected.size} selected`}
+          {/* After a Select All the count is the server's (every device the filters match, issue 46). */}
+          {count === null ? '… selected' : count === 0 ? TRANSFER_TEXT.needOne : `${formatNumber(count)} selected`}
         </p>
         {shown ? (
           <section className={styles.detail} aria-label="Device detail" data-testid="transfer-detail">

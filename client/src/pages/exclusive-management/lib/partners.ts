@@ -1,4 +1,4 @@
-import { companyKey, type PartnerUser } from '@fleet/shared';
+import { companyKey, matchesDeviceFilter, type PartnerUser } from '@fleet/shared';
 
 export type PickerDevice = { serial: string; label: string; address: string };
 export type PartnerCompany = { key: string; name: string; users: PartnerUser[]; deviceCount: number };
@@ -35,13 +35,12 @@ function commonest(names: string[]): string {
   return best;
 }
 
-const squash = (s: string) => s.replace(/\s+/g, '').toLowerCase();
-
-/** Devices matching a search of name, serial or address (ignoring case and spaces), not already the user's. */
+/**
+ * Devices matching a search of name, serial or address (ignoring case and spaces: devicePage's `search`, the
+ * shared rule the server applies), not already the user's.
+ */
 export function pickerMatches(devices: readonly PickerDevice[], query: string, exclude: ReadonlySet<string>): PickerDevice[] {
-  const q = squash(query);
   return devices
-    .filter((d) => !exclude.has(d.serial))
-    .filter((d) => !q || squash(d.label).includes(q) || squash(d.serial).includes(q) || squash(d.address).includes(q))
+    .filter((d) => !exclude.has(d.serial) && matchesDeviceFilter({ search: query }, d))
     .sort((a, b) => a.serial.localeCompare(b.serial));
 }

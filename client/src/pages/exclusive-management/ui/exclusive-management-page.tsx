@@ -9,9 +9,11 @@ import {
   $deviceIndex,
   $pickerChosen,
   $pickerError,
+  $pickerLoading,
   $pickerMatches,
   $pickerPending,
   $pickerQuery,
+  $pickerTotal,
   $pickerUser,
   $removePending,
   $removing,
@@ -21,9 +23,9 @@ import {
   companySearched,
   companySelected,
   pageMounted,
-  PICKER_ROWS,
   pickerClosed,
   pickerOpened,
+  pickerScrolledToEnd,
   pickerSearched,
   pickerSubmitted,
   pickerToggled,
@@ -214,10 +216,12 @@ function UserCard({ user }: { user: PartnerUser }) {
 }
 
 function DevicePicker() {
-  const [user, query, matches, chosen, error, pending, close, search, toggle, submit] = useUnit([
+  const [user, query, shown, total, loading, chosen, error, pending, close, search, toggle, submit, more] = useUnit([
     $pickerUser,
     $pickerQuery,
     $pickerMatches,
+    $pickerTotal,
+    $pickerLoading,
     $pickerChosen,
     $pickerError,
     $pickerPending,
@@ -225,8 +229,8 @@ function DevicePicker() {
     pickerSearched,
     pickerToggled,
     pickerSubmitted,
+    pickerScrolledToEnd,
   ]);
-  const shown = matches.slice(0, PICKER_ROWS);
   return (
     <Dialog
       open={user !== null}
@@ -253,12 +257,22 @@ function DevicePicker() {
         autoFocus
       />
       <p className={pageText.meta} role="status">
-        {matches.length > shown.length
-          ? `Showing ${formatNumber(shown.length)} of ${plural(matches.length, 'device')}: narrow the search.`
-          : plural(matches.length, 'device')}
+        {/* The rows are the server's pages of the search; the count is the server's (the user's own left out). */}
+        {total === null || loading
+          ? 'Searching devices…'
+          : total > shown.length
+            ? `Showing ${formatNumber(shown.length)} of ${plural(total, 'device')}: narrow the search.`
+            : plural(shown.length, 'device')}
         {chosen.length ? ` · ${formatNumber(chosen.length)} chosen` : ''}
       </p>
-      <ul className={styles.pickerList} aria-label="Devices">
+      <ul
+        className={styles.pickerList}
+        aria-label="Devices"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          if (el.scrollTop + 2 * el.clientHeight >= el.scrollHeight) more();
+        }}
+      >
         {shown.map((d) => (
           <li key={d.serial}>
             <label className={styles.pickerRow}>

@@ -177,7 +177,9 @@ function PickList({ plan }: { plan: CrewPlanAnswer }) {
           <tbody>
             {p.batches.map((b) => (
               <tr key={b.batchNumber}>
-                <th scope="row">{b.batchNumber}</th>
+                <th scope="row" className={styles.batchNo}>
+                  {b.batchNumber}
+                </th>
                 <td>{b.brand}</td>
                 <td>{b.fluid}</td>
                 <td>{roundVolume(b.litres, 2)}</td>

@@ -1,7 +1,7 @@
 import { type MaintenanceDevice, plural, pluralWord } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { actionsText, needsOf, siteLine } from '../../../entities/maintenance';
+import { actionsText, needsOf, siteLine, type OutboxEntry } from '../../../entities/maintenance';
 import { pageZone, siteTime } from '../../../shared/lib';
 import { Button, PageFrame, pageText, PasswordField, ResultPopup } from '../../../shared/ui';
 import {
@@ -16,6 +16,7 @@ import {
   $plansError,
   $recordSerial,
   $refused,
+  $warned,
   $savedAt,
   $status,
   $waiting,
@@ -23,7 +24,7 @@ import {
   lookupDismissed,
   lookupDeviceFx,
   networkReturned,
-  refusedDismissed,
+  entryDismissed,
   credentialEntered,
   credentialForgotten,
   pageMounted,
@@ -293,11 +294,12 @@ function UpdateBanner() {
 }
 
 /**
- * The records on the phone: how many wait to be sent (always shown), and each the server refused, with its
- * reason, until the technician has read it (never dropped silently).
+ * The records on the phone: how many wait to be sent (always shown); each the server refused, with its
+ * reason, and each it stored with a warning (a batch recalled while the phone had no signal), in the
+ * server's words, until the technician has read it (never dropped silently).
  */
 function Outbox() {
-  const [waiting, refused, savedAt, devices, dismiss] = useUnit([$waiting, $refused, $savedAt, $devices, refusedDismissed]);
+  const [waiting, refused, warned, savedAt, devices] = useUnit([$waiting, $refused, $warned, $savedAt, $devices]);
   return (
     <section aria-label="Records on this phone" className={styles.outbox}>
       <p role="status" data-testid="waiting-count" className={waiting ? styles.waiting : styles.allSent}>
@@ -310,24 +312,38 @@ function Outbox() {
           No signal: the list as this phone last had it ({siteTime(savedAt, pageZone(devices.map((d) => d.site.timezone_id)))}).
         </p>
       ) : null}
-      {refused.length ? (
-        <ul className={styles.refused} aria-label="Records the server refused">
-          {refused.map((e) => (
-            <li key={e.seq} data-testid="refused-record">
-              <span>
-                <b>{e.label || e.serial}</b> ({e.serial}): {e.reason}
-              </span>
-              <Button
-                variant="secondary"
-                onClick={() => dismiss(e.seq!)}
-                aria-label={`Dismiss the refused record of ${e.label || e.serial}`}
-              >
-                Dismiss
-              </Button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <Notices entries={refused} kind="refused" title="Not stored: the server refused" />
+      <Notices entries={warned} kind="warned" title="Stored, with a warning" />
     </section>
+  );
+}
+
+/** Records the server refused, or stored with warnings: each with the server's words and a Dismiss. */
+function Notices({ entries, kind, title }: { entries: OutboxEntry[]; kind: 'refused' | 'warned'; title: string }) {
+  const dismiss = useUnit(entryDismissed);
+  const titleId = useId();
+  if (!entries.length) return null;
+  return (
+    <div role="alert" className={kind === 'refused' ? styles.refused : styles.warned}>
+      <p id={titleId} className={styles.noticeTitle}>
+        {title}
+      </p>
+      <ul aria-labelledby={titleId}>
+        {entries.map((e) => (
+          <li key={e.seq} data-testid={`${kind}-record`}>
+            <span>
+              <b>{e.label || e.serial}</b> ({e.serial}): {e.reason}
+            </span>
+            <Button
+              variant="secondary"
+              onClick={() => dismiss(e.seq!)}
+              aria-label={`Dismiss the ${kind === 'refused' ? 'refused record' : 'warning'} of ${e.label || e.serial}`}
+            >
+              Dismiss
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

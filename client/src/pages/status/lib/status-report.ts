@@ -5,6 +5,41 @@ import { connectionOf, CONNECTION_TEXT, type Connection, type Device } from '../
  * The /status report as pure functions: the caller's fleet per county and per device, from the devices in
  * memory (live by push), the sites (their time zones) and the batches (their states).
  */
+/** The fields of a device the report reads: all the page keeps of each device answer it reads (issue 46). */
+export const STATUS_FIELDS = [
+  'serial',
+  'label',
+  'address',
+  'location_group',
+  'location_id',
+  'number',
+  'is_online',
+  'is_registration',
+  'is_pause',
+  'is_maintenance',
+  'warning_lists',
+  'battery_percent',
+  'left_pump_type',
+  'right_pump_type',
+  'volume_remain',
+  'volume_remain2',
+  'level_sensor1',
+  'level_sensor2',
+  'batchNumber',
+  'batch2',
+  'batch2Number',
+  'last_seen_at',
+  'next_wakeup_time',
+] as const satisfies readonly (keyof Device)[];
+export type StatusDevice = Pick<Device, (typeof STATUS_FIELDS)[number]>;
+
+/** A device answer (or a pushed patch of one) narrowed to the report's fields. */
+export function statusFieldsOf<T extends Partial<Device>>(device: T): Partial<StatusDevice> {
+  const out: Partial<Record<keyof StatusDevice, unknown>> = {};
+  for (const field of STATUS_FIELDS) if (field in device) out[field] = device[field];
+  return out as Partial<StatusDevice>;
+}
+
 export type Site = { id: number; name: string | null; address: string | null; timezone_id: string | null };
 export type BatchInfo = { batchNumber: string; status: BatchStatus; is_recalled: boolean };
 export type BatchState = { side: 'Left' | 'Right'; number: string; label: string; tone: 'ok' | 'warn' | 'bad' | 'muted' };
@@ -78,7 +113,7 @@ function batchState(side: BatchState['side'], number: string | null, batches: Re
   return { side, number, label: batchStateLabel(batch), tone };
 }
 
-function fluids(device: Device): FluidLine[] {
+function fluids(device: StatusDevice): FluidLine[] {
   const pumps = [
     { side: 'Left' as const, type: device.left_pump_type, volume: device.volume_remain, sensor: device.level_sensor1 },
     { side: 'Right' as const, type: device.right_pump_type, volume: device.volume_remain2, sensor: device.level_sensor2 },
@@ -95,13 +130,17 @@ function fluids(device: Device): FluidLine[] {
 }
 
 /** The last check-in when the device answer carries it, else when the device is next due (both pushed). */
-function checkIn(device: Device): StatusRow['checkIn'] {
+function checkIn(device: StatusDevice): StatusRow['checkIn'] {
   const last = typeof device.last_seen_at === 'string' ? device.last_seen_at : null;
   if (last) return { label: 'Last check-in', at: last };
   return device.next_wakeup_time ? { label: 'Next check-in due', at: device.next_wakeup_time } : null;
 }
 
-export function statusRow(device: Device, sites: ReadonlyMap<number, Site>, batches: ReadonlyMap<string, BatchInfo>): StatusRow {
+export function statusRow(
+  device: StatusDevice,
+  sites: ReadonlyMap<number, Site>,
+  batches: ReadonlyMap<string, BatchInfo>,
+): StatusRow {
   const site = sites.get(device.location_group);
   const connection = connectionOf(device);
   return {
@@ -145,9 +184,9 @@ export function zoneNote(rows: readonly Pick<StatusRow, 'timeZone' | 'siteZone'>
  * re-render after a push redraws only those rows. The cache holds for one pair of sites and batches.
  */
 export function rowCache() {
-  let cache = new WeakMap<Device, StatusRow>();
+  let cache = new WeakMap<StatusDevice, StatusRow>();
   let key: [ReadonlyMap<number, Site>, ReadonlyMap<string, BatchInfo>] | null = null;
-  return (device: Device, sites: ReadonlyMap<number, Site>, batches: ReadonlyMap<string, BatchInfo>): StatusRow => {
+  return (device: StatusDevice, sites: ReadonlyMap<number, Site>, batches: ReadonlyMap<string, BatchInfo>): StatusRow => {
     if (!key || key[0] !== sites || key[1] !== batches) {
       cache = new WeakMap();
       key = [sites, batches];
@@ -163,11 +202,15 @@ export function rowCache() {
 
 /** Per county (by name; devices on no county last), each county's devices by site and number. */
 export function statusReport(
-  devices: readonly Device[],
+  devices: readonly StatusDevice[],
   countyNames: ReadonlyMap<number, string>,
   sites: ReadonlyMap<number, Site>,
   batches: ReadonlyMap<string, BatchInfo>,
-  rowOf: (device: Device, sites: ReadonlyMap<number, Site>, batches: ReadonlyMap<string, BatchInfo>) => StatusRow = statusRow,
+  rowOf: (
+    device: StatusDevice,
+    sites: ReadonlyMap<number, Site>,
+    batches: ReadonlyMap<string, BatchInfo>,
+  ) => StatusRow = statusRow,
 ): StatusReport {
   const counts = emptyCounts();
   const byCounty = new Map<number | null, CountyReport>();

@@ -3,7 +3,7 @@ import { memo, useEffect, useState } from 'react';
 import { formatNumber, pageZone } from '../../../shared/lib';
 import { Button, PageFrame, pageText } from '../../../shared/ui';
 import { siteTime, zoneNote, type CountyReport, type StatusCounts, type StatusRow } from '../lib/status-report';
-import { $extrasFailed, $isLive, $report, $status, retryClicked, statusPageMounted } from '../model';
+import { $extrasFailed, $isLive, $report, $status, retryClicked, statusPageLeft, statusPageMounted } from '../model';
 import styles from './status-page.module.css';
 
 const COUNT_LABELS: readonly [keyof StatusCounts, string][] = [
@@ -19,19 +19,21 @@ const COUNT_LABELS: readonly [keyof StatusCounts, string][] = [
 
 /** /status: the status report, opened in a new tab from the Status Report tile; printable. */
 export function StatusPage() {
-  const [report, status, live, extrasFailed, mounted, retry] = useUnit([
+  const [report, status, live, extrasFailed, mounted, left, retry] = useUnit([
     $report,
     $status,
     $isLive,
     $extrasFailed,
     statusPageMounted,
+    statusPageLeft,
     retryClicked,
   ]);
   const [generated] = useState(() => new Date());
   useEffect(() => {
     mounted();
     document.title = 'Status report';
-  }, [mounted]);
+    return left;
+  }, [mounted, left]);
 
   return (
     <PageFrame

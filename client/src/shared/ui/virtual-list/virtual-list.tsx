@@ -1,82 +1,104 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Spinner } from '../spinner/spinner';
 import styles from './virtual-list.module.css';
 
 export type VirtualListProps<T> = {
   items: readonly T[];
-  /** Every row is this tall (px, gap included): the list never measures, so 10,000 rows scroll smoothly. */
+  /** A row's height (px, gap included); with `measured`, only the first guess before a row is drawn. */
   rowHeight: number;
-  itemKey: (item: T) => string;
+  /** Rows whose height varies (cards with an extra line): each drawn row is measured. */
+  measured?: boolean;
+  itemKey: (item: T) => string | number;
   renderItem: (item: T, index: number) => ReactNode;
   /** Accessible name of the list. */
   label: string;
   className?: string;
   /** Rows drawn beyond each edge, so a fast scroll shows no blank. */
   overscan?: number;
+  /** How many rows the whole list has when only some are loaded (a server's total): what screen readers hear. */
+  total?: number;
+  /** Called when the rows drawn reach the last few loaded: the view asks for the next page. */
+  onEndReached?: () => void;
+  /** The next page is on its way: a 'Loading more…' line under the last row. */
+  loadingMore?: boolean;
 };
 
+/** Rows before the end at which the next page is asked for: one page of 100 is read well before it shows. */
+const END_MARGIN = 20;
+
 /**
- * A list that draws only the rows in view (plus a few), positioned in one tall spacer. Screen readers
- * still get the list's size and each row's position (aria-setsize / aria-posinset).
+ * A list that draws only the rows in view (plus a few), on @tanstack/react-virtual (issue 46: 1,251 site
+ * cards or 100,000 devices). Screen readers still get the list's size and each row's position
+ * (aria-setsize / aria-posinset), and the rows keep their own buttons, reached with Tab as before.
  */
-export function VirtualList<T>({ items, rowHeight, itemKey, renderItem, label, className, overscan = 6 }: VirtualListProps<T>) {
+export function VirtualList<T>({
+  items,
+  rowHeight,
+  measured = false,
+  itemKey,
+  renderItem,
+  label,
+  className,
+  overscan = 6,
+  total,
+  onEndReached,
+  loadingMore = false,
+}: VirtualListProps<T>) {
   const ref = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ top: 0, height: 600 });
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => ref.current,
+    estimateSize: () => rowHeight,
+    overscan,
+    getItemKey: (index) => itemKey(items[index]!),
+    // jsdom and the first paint: a viewport of 600 px until the browser has measured it.
+    initialRect: { width: 0, height: 600 },
+  });
+  const rows = virtualizer.getVirtualItems();
+  const lastDrawn = rows.at(-1)?.index ?? -1;
 
+  // A list shorter than where the view was (another filter) starts at its top.
+  const count = items.length;
+  const first = count > 0 ? itemKey(items[0]!) : null;
   useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    let frame = 0;
-    const read = () => {
-      frame = 0;
-      setView((v) =>
-        v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight },
-      );
-    };
-    // One read per frame however many scroll events arrive.
-    const onScroll = () => {
-      if (!frame) frame = requestAnimationFrame(read);
-    };
-    read();
-    el.addEventListener('scroll', onScroll, { passive: true });
-    const observer = new ResizeObserver(onScroll);
-    observer.observe(el);
-    return () => {
-      el.removeEventListener('scroll', onScroll);
-      observer.disconnect();
-      if (frame) cancelAnimationFrame(frame);
-    };
-  }, []);
-
-  // A list shorter than where the view was (another filter) starts at its top. Compared with the last
-  // scroll position read, not scrollTop, so typing in a search box forces no layout.
-  useEffect(() => {
-    if (ref.current && view.top > items.length * rowHeight) ref.current.scrollTop = 0;
+    if (ref.current && ref.current.scrollTop > 0) virtualizer.scrollToOffset(0);
+    // Only when the list is another list (its first row changed), not when a page is appended.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [items, rowHeight]);
+  }, [first]);
 
-  const first = Math.max(0, Math.floor(view.top / rowHeight) - overscan);
-  const last = Math.min(items.length, Math.ceil((view.top + view.height) / rowHeight) + overscan);
-  const rows: ReactNode[] = [];
-  for (let i = first; i < last; i += 1) {
-    const item = items[i]!;
-    rows.push(
-      <div
-        key={itemKey(item)}
-        role="listitem"
-        aria-setsize={items.length}
-        aria-posinset={i + 1}
-        className={styles.row}
-        style={{ top: i * rowHeight, height: rowHeight }}
-      >
-        {renderItem(item, i)}
-      </div>,
-    );
-  }
+  useEffect(() => {
+    if (onEndReached && count > 0 && lastDrawn >= count - END_MARGIN) onEndReached();
+  }, [onEndReached, lastDrawn, count]);
+
+  const setSize = total ?? count;
   return (
     <div ref={ref} className={[styles.viewport, className ?? ''].filter(Boolean).join(' ')} tabIndex={-1}>
-      <div role="list" aria-label={label} className={styles.spacer} style={{ height: items.length * rowHeight }}>
-        {rows}
+      <div role="list" aria-label={label} className={styles.spacer} style={{ height: virtualizer.getTotalSize() }}>
+        {rows.map((row) => (
+          <div
+            key={row.key as string | number}
+            data-index={row.index}
+            ref={measured ? virtualizer.measureElement : undefined}
+            role="listitem"
+            aria-setsize={setSize}
+            aria-posinset={row.index + 1}
+            className={styles.row}
+            style={
+              measured
+                ? { transform: `translateY(${row.start}px)` }
+                : { transform: `translateY(${row.start}px)`, height: row.size }
+            }
+          >
+            {renderItem(items[row.index]!, row.index)}
+          </div>
+        ))}
       </div>
+      {loadingMore ? (
+        <div className={styles.footer} role="status">
+          <Spinner size={14} /> Loading more…
+        </div>
+      ) : null}
     </div>
   );
 }

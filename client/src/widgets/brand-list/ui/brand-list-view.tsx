@@ -16,8 +16,10 @@ import {
   $editMode,
   $selectedBrand,
   $selectedBrandCounties,
+  $selectedBrandCountiesStatus,
   $selectedBrandId,
   $visibleBrands,
+  brandListClosed,
   brandListOpened,
   brandSearchChanged,
   brandTileClicked,
@@ -37,8 +39,9 @@ export function BrandListView() {
     $canDelete,
     $canManageBrandList,
   ]);
-  const [opened, setSearch, clickTile, toggleEdit, remove, add, detail] = useUnit([
+  const [opened, closed, setSearch, clickTile, toggleEdit, remove, add, detail] = useUnit([
     brandListOpened,
+    brandListClosed,
     brandSearchChanged,
     brandTileClicked,
     editModeToggled,
@@ -48,7 +51,8 @@ export function BrandListView() {
   ]);
   useEffect(() => {
     opened();
-  }, [opened]);
+    return () => closed();
+  }, [opened, closed]);
 
   return (
     <div className={panelKit.subView} data-testid="brand-list">
@@ -168,7 +172,12 @@ function BrandLogo({ brand, large = false }: { brand: BrandAnswer; large?: boole
 }
 
 function SelectedBrand() {
-  const [brand, counties, canManage] = useUnit([$selectedBrand, $selectedBrandCounties, $canManageBrandList]);
+  const [brand, counties, countiesStatus, canManage] = useUnit([
+    $selectedBrand,
+    $selectedBrandCounties,
+    $selectedBrandCountiesStatus,
+    $canManageBrandList,
+  ]);
   const [openTransfer] = useUnit([transferOpened]);
   if (!brand) return null;
   return (
@@ -192,7 +201,17 @@ function SelectedBrand() {
         <LabelsActions query={{ brand: brand.id }} name={brand.name} what={`brand ${brand.name}`} />
       ) : null}
       {counties.length === 0 ? (
-        <p className={panelKit.empty}>No devices of this brand yet.</p>
+        countiesStatus === 'loading' ? (
+          <p className={panelKit.empty} role="status">
+            <Spinner size={16} /> Loading counties…
+          </p>
+        ) : countiesStatus === 'failed' ? (
+          <p className={panelKit.error} role="alert">
+            The counties could not be loaded.
+          </p>
+        ) : (
+          <p className={panelKit.empty}>No devices of this brand yet.</p>
+        )
       ) : (
         <ul className={panelKit.cards} aria-label={`Counties of ${brand.name}`}>
           {counties.map((c) => (

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Device } from '../../../entities/device';
+import type { RollupRow } from '@fleet/shared';
+import { countyRowsOf } from '../../../entities/county';
 import {
-  batchNumbers,
+  batchNumbersOf,
   countyCardName,
-  countyRows,
-  filterDevices,
   filterTitle,
   geometryBounds,
-  partnerCompanies,
-  searchIndex,
+  partnerCompaniesOf,
+  pageFilterOf,
   searchKey,
-  siteRows,
+  seenPartners,
+  siteRowsOf,
+  typedOnly,
   type ListFilters,
 } from './dashboard-lib';
 
@@ -45,139 +47,127 @@ function device(fields: Partial<Device>): Device {
 
 const all: ListFilters = { view: 'Total', search: '', brand: null, county: null, partners: [] };
 
-describe('filter views (spec section 4 definitions)', () => {
-  const fleet = [
-    device({ serial: 'A', is_online: true }),
-    device({ serial: 'B', is_online: false }),
-    device({ serial: 'C', is_warning: true, warning_lists: ['BATTERY'] }),
-    device({ serial: 'D', is_pause: true }),
-    device({ serial: 'E', is_maintenance: true }),
-    device({ serial: 'F', battery_percent: 49 }),
-    device({ serial: 'G', battery_percent: 50 }),
-    device({ serial: 'H', battery_percent: null }),
-    device({ serial: 'I', is_registration: true, is_online: false }),
-  ];
-  const serials = (view: ListFilters['view']) => filterDevices(fleet, { ...all, view }).map((d) => d.serial);
-
-  it('each view keeps the devices its rule names', () => {
-    expect(serials('Total')).toHaveLength(9);
-    expect(serials('ReportList')).toHaveLength(9);
-    expect(serials('Offline')).toEqual(['B', 'I']);
-    expect(serials('Online')).not.toContain('B');
-    expect(serials('Warning')).toEqual(['C']);
-    expect(serials('Pause')).toEqual(['D']);
-    expect(serials('Maintenance')).toEqual(['E']);
-    // Below 50 %; 50 exactly is not low, and no reading is not low either.
-    expect(serials('LowBattery')).toEqual(['F']);
-    expect(serials('Synced')).toEqual(['I']);
+describe('filter views ask the server (spec section 4 definitions, GET /api/v1/devicePage)', () => {
+  it('each view asks for its status; Total, ReportList and ServiceDay for every device', () => {
+    expect(pageFilterOf(all)).toEqual({});
+    expect(pageFilterOf({ ...all, view: 'ReportList' })).toEqual({});
+    expect(pageFilterOf({ ...all, view: 'ServiceDay' })).toEqual({});
+    expect(pageFilterOf({ ...all, view: 'Offline' })).toEqual({ status: 'offline' });
+    expect(pageFilterOf({ ...all, view: 'LowBattery' })).toEqual({ status: 'low-battery' });
+    expect(pageFilterOf({ ...all, view: 'Synced' })).toEqual({ status: 'synced' });
+    expect(pageFilterOf({ ...all, view: 'Pause' })).toEqual({ status: 'pause' });
   });
 
   it('titles the view as the spec does', () => {
     expect(filterTitle('Total')).toBe('Total Devices');
     expect(filterTitle('LowBattery')).toBe('LowBattery Devices');
   });
-});
 
-describe('search, brand, county and market partner filters', () => {
-  const fleet = [
-    device({
-      serial: 'AB 12-X',
-      label: 'Beach Front',
-      brand: 1,
-      location_id: 1,
-      market_partners: [{ id: 7, company: 'Sun Co' }],
-    }),
-    device({
-      serial: 'ZZ99',
-      label: 'Pool  Side',
-      brand: 2,
-      location_id: 2,
-      market_partners: [
-        { id: 8, company: 'sun co' },
-        { id: 9, company: 'Other' },
-      ],
-    }),
-    device({ serial: 'QQ1', label: '', brand: 2, location_id: 1 }),
-  ];
-  const run = (f: Partial<ListFilters>) => filterDevices(fleet, { ...all, ...f }).map((d) => d.serial);
-
-  it('matches name or serial ignoring case and white space', () => {
+  it('sends the search without white space and in lower case, and the chosen brand, county and partners', () => {
     expect(searchKey(' Ab 12 ')).toBe('ab12');
-    expect(run({ search: searchKey('ab12') })).toEqual(['AB 12-X']);
-    expect(run({ search: searchKey('poolside') })).toEqual(['ZZ99']);
-    expect(run({ search: searchKey('BEACH f') })).toEqual(['AB 12-X']);
-    expect(run({ search: searchKey('nothing') })).toEqual([]);
+    expect(
+      pageFilterOf({ ...all, view: 'Warning', search: searchKey('AB 12'), brand: 2, county: 1, partners: ['sun co'] }),
+    ).toEqual({
+      status: 'warning',
+      q: 'ab12',
+      brand: 2,
+      county: 1,
+      partner: 'sun co',
+    });
+    // Several partners in one value, in one order whatever the order they were ticked in.
+    expect(pageFilterOf({ ...all, partners: ['other', 'sun co'] })).toEqual(
+      pageFilterOf({ ...all, partners: ['sun co', 'other'] }),
+    );
+    expect(pageFilterOf({ ...all, partners: ['other', 'sun co'] }).partner).toBe('other|sun co');
   });
 
-  it('gives the same answer from the precomputed search index', () => {
-    const index = searchIndex(fleet);
-    for (const text of ['ab12', 'poolside', 'qq', 'x']) {
-      expect(filterDevices(fleet, { ...all, search: searchKey(text) }, index)).toEqual(
-        filterDevices(fleet, { ...all, search: searchKey(text) }),
-      );
-    }
-    expect(filterDevices(fleet, { ...all, search: 'beach' }, index).map((d) => d.serial)).toEqual(['AB 12-X']);
+  it('tells typing (read once it settles) from a filter chosen (read at once)', () => {
+    expect(typedOnly({ status: 'online' }, { status: 'online', q: 'a' })).toBe(true);
+    expect(typedOnly({ status: 'online', q: 'a' }, { status: 'online', q: 'ab' })).toBe(true);
+    expect(typedOnly({ status: 'online', q: 'a' }, { status: 'offline', q: 'a' })).toBe(false);
+    expect(typedOnly(null, { q: 'a' })).toBe(false);
   });
 
-  it('combines brand, county and partners with the search', () => {
-    expect(run({ brand: 2 })).toEqual(['ZZ99', 'QQ1']);
-    expect(run({ brand: 2, county: 1 })).toEqual(['QQ1']);
-    expect(run({ partners: ['other'] })).toEqual(['ZZ99']);
-    expect(run({ partners: ['sun co'] })).toEqual(['AB 12-X', 'ZZ99']);
-    expect(run({ partners: ['sun co'], county: 2, search: 'zz' })).toEqual(['ZZ99']);
-  });
-
-  it('groups market-partner companies by name ignoring case', () => {
-    const companies = partnerCompanies(fleet);
-    expect(companies.map((c) => [c.company, c.deviceCount])).toEqual([
-      ['Other', 1],
-      ['Sun Co', 2],
-    ]);
-    expect(companies.find((c) => c.key === 'sun co')!.serials).toEqual(['AB 12-X', 'ZZ99']);
+  it('collects the market-partner companies of the rows read, one per name ignoring case', () => {
+    const rows = [
+      device({ market_partners: [{ id: 7, company: 'Sun Co' }] }),
+      device({
+        market_partners: [
+          { id: 8, company: 'sun co ' },
+          { id: 9, company: 'Other' },
+        ],
+      }),
+    ];
+    const seen = seenPartners([], rows);
+    expect(seen.map((c) => c.company)).toEqual(['Other', 'Sun Co']);
+    expect(seenPartners(seen, rows)).toBe(seen);
   });
 });
 
-describe('county and site roll-ups', () => {
+/** A roll-up row as GET /api/v1/deviceRollup answers it. */
+const row = (key: string, fields: Partial<RollupRow> = {}): RollupRow => ({
+  key,
+  name: key,
+  address: null,
+  serial: null,
+  label: null,
+  total: 1,
+  online: 1,
+  offline: 0,
+  warning: 0,
+  ...fields,
+});
+
+describe('the Market Partner tab', () => {
+  it("lists the server's companies (grouped there ignoring case) by name, with their device counts", () => {
+    const companies = partnerCompaniesOf([row('sun co', { name: 'Sun Co', total: 2 }), row('other', { name: 'Other' })]);
+    expect(companies).toEqual([
+      { key: 'other', company: 'Other', deviceCount: 1 },
+      { key: 'sun co', company: 'Sun Co', deviceCount: 2 },
+    ]);
+  });
+});
+
+describe('county and site cards from the roll-ups', () => {
   const names = new Map([
     [1, 'Jefferson'],
     [2, 'Orleans'],
   ]);
-  const fleet = [
-    device({ location_id: 2, location_group: 5, is_online: true, batchNumber: 'B-7' }),
-    device({
-      location_id: 1,
-      location_group: 3,
-      is_online: false,
-      is_warning: true,
-      number: 2,
-      batchNumber: 'B-2',
-      batch2Number: 'B-10',
-    }),
-    device({ location_id: 1, location_group: 3, is_online: true, number: 1, batchNumber: 'B-2' }),
-    device({ location_id: 1, location_group: 4, address: 'Levee Rd, Harahan, LA', is_online: true }),
-  ];
 
-  it('counts total, online, offline and warning per county, by name', () => {
-    expect(countyRows(fleet, names)).toEqual([
+  it('names counties as the outlines do (else the server, else the id), sorted by name', () => {
+    expect(
+      countyRowsOf(
+        [
+          row('2', { name: 'Orleans Parish', total: 1 }),
+          row('1', { name: '', total: 3, online: 2, offline: 1, warning: 1 }),
+          row('9', { name: 'Acadia', total: 1 }),
+          row('8', { name: '', total: 1 }),
+        ],
+        names,
+      ),
+    ).toEqual([
+      { id: 9, name: 'Acadia', total: 1, online: 1, offline: 0, warning: 0 },
+      { id: 8, name: 'County 8', total: 1, online: 1, offline: 0, warning: 0 },
       { id: 1, name: 'Jefferson', total: 3, online: 2, offline: 1, warning: 1 },
       { id: 2, name: 'Orleans', total: 1, online: 1, offline: 0, warning: 0 },
     ]);
   });
 
-  it('the Batch filter keeps devices fed by that batch on either pump', () => {
-    expect(countyRows(fleet, names, 'B-10')).toEqual([{ id: 1, name: 'Jefferson', total: 1, online: 0, offline: 1, warning: 1 }]);
-    expect(batchNumbers(fleet)).toEqual(['B-2', 'B-7', 'B-10']);
+  it('sorts batch numbers as numbers within text', () => {
+    expect(batchNumbersOf([row('B-10'), row('B-2'), row('B-7')])).toEqual(['B-2', 'B-7', 'B-10']);
   });
 
-  it('drills into a county: its sites with devices by number', () => {
-    const sites = siteRows(fleet, 1);
-    expect(sites.map((s) => [s.id, s.total, s.serials.length])).toEqual([
-      [3, 2, 2],
-      [4, 1, 1],
+  it("names a site by its first device's address up to the comma, else its label, else NoName; it opens that device", () => {
+    const sites = siteRowsOf([
+      row('4', { address: 'Levee Rd, Harahan, LA', serial: 'D4', label: 'Dock' }),
+      row('3', { address: '', serial: 'C3', label: 'Pier', total: 2, online: 1, offline: 1 }),
+      row('5', { address: null, serial: 'E5', label: null }),
     ]);
-    const site3 = sites.find((s) => s.id === 3)!;
-    expect(site3.serials[0]).toBe(fleet[2]!.serial);
-    expect(sites.find((s) => s.id === 4)!.name).toBe('Levee Rd');
+    expect(sites.map((s) => [s.id, s.name, s.serial, s.total])).toEqual([
+      [4, 'Levee Rd', 'D4', 1],
+      [5, 'NoName', 'E5', 1],
+      [3, 'Pier', 'C3', 2],
+    ]);
   });
 
   it('cuts county names to 47 characters plus ... beyond 50', () => {

@@ -1,11 +1,11 @@
-import { cutText, LABEL_CUT, LOW_BATTERY_PERCENT } from '@fleet/shared';
-import type { Device } from '../../../entities/device';
-import { emptyTally, tally, type StatusTally } from '../../../entities/county';
+import { cutText, LABEL_CUT, PARTNER_SEPARATOR, searchKey, type DevicePageStatus, type RollupRow } from '@fleet/shared';
+import { filterKey, type Device, type PageFilter } from '../../../entities/device';
+import { rollupTally, type StatusTally } from '../../../entities/county';
 
 /**
- * The main dashboard's rules as pure functions (spec sections 2 and 4): which devices a filter view
- * shows, how the 'Name or Serial' search matches, and the county, site and market-partner roll-ups of
- * the DEVICE LIST tab. The views read them through the model; tests call them directly.
+ * The main dashboard's rules as pure functions (spec sections 2 and 4): what a filter view asks the
+ * server for, how the 'Name or Serial' search is sent, and the county, site and market-partner cards of
+ * the DEVICE LIST tab from the server's roll-ups (GET /api/v1/deviceRollup). The views read them through the model; tests call them directly.
  */
 
 /** The filter list views of spec section 2, named as the spec names them (the title is '<filter> Devices'). */
@@ -23,29 +23,28 @@ export const FILTER_VIEWS = [
 ] as const;
 export type FilterView = (typeof FILTER_VIEWS)[number];
 
-type StatusFields = Pick<
-  Device,
-  'is_online' | 'is_warning' | 'is_maintenance' | 'is_pause' | 'is_registration' | 'battery_percent'
->;
-
-/** Section 4's definitions: Online = is_online, Offline = not online, Low battery = below 50 %, Synced = is_registration. */
-export const FILTER_RULES: Record<FilterView, (device: StatusFields) => boolean> = {
-  Total: () => true,
-  ReportList: () => true,
-  ServiceDay: () => true,
-  Online: (d) => d.is_online,
-  Offline: (d) => !d.is_online,
-  Warning: (d) => d.is_warning,
-  Maintenance: (d) => d.is_maintenance,
-  Pause: (d) => d.is_pause,
-  LowBattery: (d) => d.battery_percent != null && d.battery_percent < LOW_BATTERY_PERCENT,
-  Synced: (d) => d.is_registration,
+/**
+ * The status each view asks the server for (GET /api/v1/devicePage's `status`, which applies section 4's
+ * definitions: Online = is_online, Offline = not online, LowBattery = below 50 %, Synced = is_registration).
+ * Total, ReportList and ServiceDay list every device.
+ */
+export const VIEW_STATUS: Record<FilterView, DevicePageStatus | undefined> = {
+  Total: undefined,
+  ReportList: undefined,
+  ServiceDay: undefined,
+  Online: 'online',
+  Offline: 'offline',
+  Warning: 'warning',
+  Maintenance: 'maintenance',
+  Pause: 'pause',
+  LowBattery: 'low-battery',
+  Synced: 'synced',
 };
 
 export const filterTitle = (view: FilterView) => `${view} Devices`;
 
-/** Search text as compared: no white space at all, lower case ('ab 12' finds serial 'AB12'). */
-export const searchKey = (text: string) => text.replace(/\s+/g, '').toLowerCase();
+/** Search text as compared (shared's rule, which the server's devicePage applies in SQL too). */
+export { searchKey };
 
 export type ListFilters = {
   view: FilterView;
@@ -58,108 +57,83 @@ export type ListFilters = {
 };
 
 /**
- * Each device's search text (label and serial as searchKey makes them), computed once per fleet update
- * rather than for 10,000 devices on every keystroke.
+ * Several market partners chosen at once go to the server in one `partner`, separated by this (the
+ * filter is multi-select in spec section 2; issue 46's query names one company). See docs/fleet-100k.md.
  */
-export type SearchIndex = ReadonlyMap<string, { label: string; serial: string }>;
-export function searchIndex(devices: readonly Device[]): SearchIndex {
-  const index = new Map<string, { label: string; serial: string }>();
-  for (const d of devices) index.set(d.serial, { label: searchKey(d.label ?? ''), serial: searchKey(d.serial) });
-  return index;
+
+/** The server query of a filter list: empty filters left out, so equal lists make equal queries. */
+export function pageFilterOf(f: ListFilters): PageFilter {
+  const status = VIEW_STATUS[f.view];
+  return {
+    ...(status ? { status } : {}),
+    ...(f.search ? { q: f.search } : {}),
+    ...(f.brand !== null ? { brand: f.brand } : {}),
+    ...(f.county !== null ? { county: f.county } : {}),
+    ...(f.partners.length ? { partner: [...f.partners].sort().join(PARTNER_SEPARATOR) } : {}),
+  };
 }
 
-/** The devices a filter list shows, in the order the fleet list gives them. */
-export function filterDevices(devices: readonly Device[], f: ListFilters, index?: SearchIndex | null): Device[] {
-  const rule = FILTER_RULES[f.view];
-  const partners = f.partners.length ? new Set(f.partners) : null;
-  const out: Device[] = [];
-  for (const d of devices) {
-    if (!rule(d)) continue;
-    if (f.brand !== null && d.brand !== f.brand) continue;
-    if (f.county !== null && d.location_id !== f.county) continue;
-    if (partners && !(d.market_partners ?? []).some((p) => partners.has(p.company.toLowerCase()))) continue;
-    if (f.search) {
-      const keys = index?.get(d.serial) ?? { label: searchKey(d.label ?? ''), serial: searchKey(d.serial) };
-      if (!keys.label.includes(f.search) && !keys.serial.includes(f.search)) continue;
+/** Whether only the search text differs from the list shown (read once typing settles, not at once). */
+export function typedOnly(shown: PageFilter | null, next: PageFilter): boolean {
+  if (!shown) return false;
+  const { q: _a, ...a } = shown;
+  const { q: _b, ...b } = next;
+  return filterKey(a) === filterKey(b) && (shown.q ?? '') !== (next.q ?? '');
+}
+
+/** The companies seen so far with the rows just read, by name ignoring case, sorted by name. */
+export function seenPartners(seen: readonly PartnerCompany[], rows: readonly Device[]): PartnerCompany[] {
+  const known = new Set(seen.map((c) => c.key));
+  const added: PartnerCompany[] = [];
+  for (const d of rows)
+    for (const p of d.market_partners ?? []) {
+      const key = p.company.trim().toLowerCase();
+      if (!key || known.has(key)) continue;
+      known.add(key);
+      added.push({ key, company: p.company.trim(), deviceCount: 0 });
     }
-    out.push(d);
-  }
-  return out;
+  return added.length ? [...seen, ...added].sort((a, b) => a.company.localeCompare(b.company)) : (seen as PartnerCompany[]);
 }
 
 /** The county name as cards show it (47 characters plus '...' beyond 50). */
 export const countyCardName = (name: string) => cutText(name, ...LABEL_CUT.county);
 
-export { countyRows, type CountyRow, type StatusTally } from '../../../entities/county';
+export { type CountyRow, type StatusTally } from '../../../entities/county';
 
-/** The batch numbers feeding any of the devices (the COUNTY tab's Batch filter), sorted. */
-export function batchNumbers(devices: readonly Device[]): string[] {
-  const set = new Set<string>();
-  for (const d of devices) {
-    if (d.batchNumber) set.add(d.batchNumber);
-    if (d.batch2Number) set.add(d.batch2Number);
-  }
-  return [...set].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+/** The batch numbers of a `by=batch` roll-up (the COUNTY tab's Batch filter), sorted as numbers within text. */
+export function batchNumbersOf(rows: readonly RollupRow[]): string[] {
+  return rows.map((row) => row.key).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
 }
 
-export type SiteRow = StatusTally & { id: number; address: string; name: string; serials: string[] };
+export type SiteRow = StatusTally & { id: number; address: string; name: string; serial: string };
 
-/** The device groups (sites) of one county: a drill-down from its county card. */
-export function siteRows(devices: readonly Device[], county: number, batch: string | null = null): SiteRow[] {
-  const rows = new Map<number, SiteRow & { numbers: Map<string, number> }>();
-  for (const d of devices) {
-    if (d.location_id !== county) continue;
-    if (batch !== null && d.batchNumber !== batch && d.batch2Number !== batch) continue;
-    let row = rows.get(d.location_group);
-    if (!row) {
-      const name = d.address.split(',')[0]?.trim() || d.label || 'NoName';
-      rows.set(
-        d.location_group,
-        (row = { id: d.location_group, address: d.address, name, serials: [], numbers: new Map(), ...emptyTally() }),
-      );
-    }
-    tally(row, d);
-    row.serials.push(d.serial);
-    row.numbers.set(d.serial, d.number ?? 0);
-  }
-  return [...rows.values()]
-    .map(({ numbers, ...row }) => ({
-      ...row,
-      serials: row.serials.sort((a, b) => numbers.get(a)! - numbers.get(b)! || a.localeCompare(b)),
-    }))
+/**
+ * The device groups (sites) of one county from a `by=site` roll-up: a drill-down from its county card. A
+ * card is named by its first device's address up to the first comma, else that device's label, else
+ * 'NoName'; it opens that device. Sorted by name.
+ */
+export function siteRowsOf(rows: readonly RollupRow[]): SiteRow[] {
+  return rows
+    .map((row) => {
+      const address = row.address ?? '';
+      return {
+        id: Number(row.key),
+        address,
+        name: address.split(',')[0]?.trim() || row.label || 'NoName',
+        serial: row.serial ?? '',
+        ...rollupTally(row),
+      };
+    })
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export type PartnerCompany = { key: string; company: string; deviceCount: number; serials: string[] };
+export type PartnerCompany = { key: string; company: string; deviceCount: number };
 
-/** Market-partner companies of the devices, one per company name ignoring case, sorted by name. */
-export function partnerCompanies(devices: readonly Device[]): PartnerCompany[] {
-  const companies = new Map<string, PartnerCompany>();
-  for (const d of devices) {
-    const seen = new Set<string>();
-    for (const p of d.market_partners ?? []) {
-      const key = p.company.trim().toLowerCase();
-      if (!key || seen.has(key)) continue;
-      seen.add(key);
-      let c = companies.get(key);
-      if (!c) companies.set(key, (c = { key, company: p.company.trim(), deviceCount: 0, serials: [] }));
-      c.deviceCount += 1;
-      c.serials.push(d.serial);
-    }
-  }
-  return [...companies.values()].sort((a, b) => a.company.localeCompare(b.company));
-}
-
-/** The brands of the devices with their device counts, by name (the Brand dropdown and the BRAND tab). */
-export function brandOptions(devices: readonly Device[]): { id: number; name: string; deviceCount: number }[] {
-  const brands = new Map<number, { id: number; name: string; deviceCount: number }>();
-  for (const d of devices) {
-    if (d.brand == null) continue;
-    const b = brands.get(d.brand) ?? { id: d.brand, name: d.brand_name ?? `Brand ${d.brand}`, deviceCount: 0 };
-    b.deviceCount += 1;
-    brands.set(d.brand, b);
-  }
-  return [...brands.values()].sort((a, b) => a.name.localeCompare(b.name));
+/** Market-partner companies of a `by=partner` roll-up (one per company name ignoring case), sorted by name. */
+export function partnerCompaniesOf(rows: readonly RollupRow[]): PartnerCompany[] {
+  return rows
+    .map((row) => ({ key: row.key, company: row.name, deviceCount: row.total }))
+    .sort((a, b) => a.company.localeCompare(b.company));
 }
 
 /** Longitude/latitude bounds of a GeoJSON Polygon or MultiPolygon, to zoom the map to a county. */

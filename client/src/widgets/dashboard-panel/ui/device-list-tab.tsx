@@ -3,7 +3,18 @@ import { LabelsActions } from '../../../features/device-labels';
 import { useUnit } from 'effector-react';
 import type { ReactNode } from 'react';
 import { addDeviceOpened } from '../../../features/device-form';
-import { AlertIcon, ArrowLeftIcon, PlusIcon, SearchIcon, tabPanelProps, Tabs, type TabItem } from '../../../shared/ui';
+import {
+  AlertIcon,
+  ArrowLeftIcon,
+  PlusIcon,
+  SearchIcon,
+  Spinner,
+  tabPanelProps,
+  Tabs,
+  VirtualList,
+  type TabItem,
+  type VirtualListProps,
+} from '../../../shared/ui';
 import { countyCardName, type CountyRow, type StatusTally } from '../lib/dashboard-lib';
 import {
   $batchFilter,
@@ -11,14 +22,18 @@ import {
   $canAddDevice,
   $countyNames,
   $countyRows,
+  $countyRowsStatus,
   $deviceListTab,
   $drillCounty,
   $isMarketPartner,
   $partnerCountyRows,
+  $partnerCountyRowsStatus,
+  $partnerRowsStatus,
   $partnerSearch,
   $selectedCounty,
   $selectedPartner,
   $siteRows,
+  $siteRowsStatus,
   $visiblePartners,
   batchFilterChanged,
   countyClicked,
@@ -33,11 +48,20 @@ import {
 import styles from './dashboard-panel.module.css';
 
 const ID = 'device-list';
+/** First guesses of a card's height (px, gap included); each drawn card is measured (issue 46: 1,251 site cards in one county). */
+const COUNTY_CARD_HEIGHT = 92;
+const SITE_CARD_HEIGHT = 140;
+const PARTNER_CARD_HEIGHT = 64;
 const ALL_SUB_TABS: readonly TabItem<SubTab>[] = [
   { key: 'county', label: 'COUNTY' },
   { key: 'brand', label: 'BRAND' },
   { key: 'partner', label: 'Market Partner' },
 ];
+
+/** Cards (counties, sites, partners) in a virtual list of their own, each card measured as drawn. */
+function CardList<T>(props: Omit<VirtualListProps<T>, 'className' | 'measured'>) {
+  return <VirtualList className={styles.cardList} measured {...props} />;
+}
 
 function Counts({ row }: { row: StatusTally }) {
   return (
@@ -59,22 +83,52 @@ function Counts({ row }: { row: StatusTally }) {
   );
 }
 
+type LoadStatus = 'idle' | 'loading' | 'ready' | 'failed';
+
+/** While a roll-up is read (nothing held yet) or failed: says so where its cards go. Null once it has answered. */
+function RollupState({ status, what }: { status: LoadStatus; what: string }) {
+  if (status === 'failed')
+    return (
+      <p className={styles.error} role="alert">
+        The {what} could not be loaded.
+      </p>
+    );
+  if (status !== 'ready')
+    return (
+      <p className={styles.empty} role="status">
+        <Spinner size={14} /> Loading {what}…
+      </p>
+    );
+  return null;
+}
+
 function CountyCards({
   rows,
+  status,
   selected,
   onSelect,
   onDrill,
 }: {
   rows: readonly CountyRow[];
+  status: LoadStatus;
   selected: number | null;
   onSelect: (id: number) => void;
   onDrill?: (id: number) => void;
 }) {
-  if (rows.length === 0) return <p className={styles.empty}>No devices in any county.</p>;
+  if (rows.length === 0)
+    return status === 'ready' ? (
+      <p className={styles.empty}>No devices in any county.</p>
+    ) : (
+      <RollupState status={status} what="counties" />
+    );
   return (
-    <ul className={styles.cards} aria-label="Counties">
-      {rows.map((row) => (
-        <li key={row.id} className={styles.countyItem}>
+    <CardList
+      label="Counties"
+      items={rows}
+      rowHeight={COUNTY_CARD_HEIGHT}
+      itemKey={(row) => row.id}
+      renderItem={(row) => (
+        <div className={styles.countyItem}>
           <button
             type="button"
             className={styles.countyCard}
@@ -92,18 +146,20 @@ function CountyCards({
               Show sites
             </button>
           ) : null}
-        </li>
-      ))}
-    </ul>
+        </div>
+      )}
+    />
   );
 }
 
 function CountyView() {
-  const [rows, selected, drill, sites, names, batches, batch, canAdd] = useUnit([
+  const [rows, rowsStatus, selected, drill, sites, sitesStatus, names, batches, batch, canAdd] = useUnit([
     $countyRows,
+    $countyRowsStatus,
     $selectedCounty,
     $drillCounty,
     $siteRows,
+    $siteRowsStatus,
     $countyNames,
     $batchOptions,
     $batchFilter,
@@ -125,15 +181,20 @@ function CountyView() {
             <ArrowLeftIcon size={18} />
           </button>
           <h3 className={styles.listTitle}>{names.get(drill) ?? 'County'}</h3>
-          <span className={styles.listCount}>{plural(sites.length, 'site')}</span>
+          {sitesStatus === 'ready' ? <span className={styles.listCount}>{plural(sites.length, 'site')}</span> : null}
         </div>
-        <ul className={styles.cards} aria-label="Device groups">
-          {sites.map((site) => (
-            <li key={site.id}>
+        {sites.length === 0 ? <RollupState status={sitesStatus} what="sites" /> : null}
+        <CardList
+          label="Device groups"
+          items={sites}
+          rowHeight={SITE_CARD_HEIGHT}
+          itemKey={(site) => site.id}
+          renderItem={(site) => (
+            <div className={styles.siteItem}>
               <button
                 type="button"
                 className={styles.countyCard}
-                onClick={() => openDevice(site.serials[0]!)}
+                onClick={() => site.serial && openDevice(site.serial)}
                 data-site={site.id}
               >
                 <span className={styles.countyName}>{site.name}</span>
@@ -141,9 +202,9 @@ function CountyView() {
                 <Counts row={site} />
               </button>
               <LabelsActions query={{ site: site.id }} name={site.name} what={`site ${site.name}`} />
-            </li>
-          ))}
-        </ul>
+            </div>
+          )}
+        />
       </div>
     );
   }
@@ -177,17 +238,19 @@ function CountyView() {
       <p className={styles.hint}>
         Select a county to see it on the map and in the overview; double-click it (or Show sites) for its sites.
       </p>
-      <CountyCards rows={rows} selected={selected} onSelect={select} onDrill={drillIn} />
+      <CountyCards rows={rows} status={rowsStatus} selected={selected} onSelect={select} onDrill={drillIn} />
     </div>
   );
 }
 
 function PartnerView() {
-  const [companies, search, selected, counties, county] = useUnit([
+  const [companies, companiesStatus, search, selected, counties, countiesStatus, county] = useUnit([
     $visiblePartners,
+    $partnerRowsStatus,
     $partnerSearch,
     $selectedPartner,
     $partnerCountyRows,
+    $partnerCountyRowsStatus,
     $selectedCounty,
   ]);
   const [setSearch, pick, selectCounty] = useUnit([partnerSearchChanged, partnerClicked, countyClicked]);
@@ -206,25 +269,33 @@ function PartnerView() {
           autoComplete="off"
         />
       </label>
-      {companies.length === 0 ? <p className={styles.empty}>No market partners.</p> : null}
-      <ul className={styles.cards} aria-label="Market partners">
-        {companies.map((c) => (
-          <li key={c.key}>
-            <button type="button" className={styles.countyCard} aria-pressed={c.key === selected} onClick={() => pick(c.key)}>
-              <span className={styles.countyName}>{c.company}</span>
-              <span className={styles.counts}>
-                <span>
-                  <b>{formatNumber(c.deviceCount)}</b> {pluralWord(c.deviceCount, 'device')}
-                </span>
+      {companies.length === 0 ? (
+        companiesStatus === 'ready' ? (
+          <p className={styles.empty}>No market partners.</p>
+        ) : (
+          <RollupState status={companiesStatus} what="market partners" />
+        )
+      ) : null}
+      <CardList
+        label="Market partners"
+        items={companies}
+        rowHeight={PARTNER_CARD_HEIGHT}
+        itemKey={(c) => c.key}
+        renderItem={(c) => (
+          <button type="button" className={styles.countyCard} aria-pressed={c.key === selected} onClick={() => pick(c.key)}>
+            <span className={styles.countyName}>{c.company}</span>
+            <span className={styles.counts}>
+              <span>
+                <b>{formatNumber(c.deviceCount)}</b> {pluralWord(c.deviceCount, 'device')}
               </span>
-            </button>
-          </li>
-        ))}
-      </ul>
+            </span>
+          </button>
+        )}
+      />
       {company ? (
         <section aria-label={`Counties of ${company.company}`} className={styles.partnerCounties}>
           <h3 className={styles.sectionTitle}>Counties of {company.company}</h3>
-          <CountyCards rows={counties} selected={county} onSelect={selectCounty} />
+          <CountyCards rows={counties} status={countiesStatus} selected={county} onSelect={selectCounty} />
         </section>
       ) : null}
     </div>

@@ -1,7 +1,7 @@
 import { plural } from '@fleet/shared';
 import { useUnit } from 'effector-react';
 import { useEffect, useRef } from 'react';
-import { $devicesStatus, $selectedSerial } from '../../../entities/device';
+import { $selectedSerial } from '../../../entities/device';
 import { ArrowLeftIcon, SearchIcon, Spinner, VirtualList } from '../../../shared/ui';
 import { filterTitle } from '../lib/dashboard-lib';
 import {
@@ -10,6 +10,8 @@ import {
   $countyFilter,
   $countyOptions,
   $filteredDevices,
+  $filterStatus,
+  $filterTotal,
   $filterView,
   $partnerCompanies,
   $partnerFilter,
@@ -17,6 +19,7 @@ import {
   brandFilterChanged,
   countyFilterChanged,
   deviceCardClicked,
+  filterPages,
   filterViewClosed,
   partnerFilterChanged,
   searchChanged,
@@ -47,8 +50,14 @@ export function FilterList() {
     partnerFilterChanged,
     deviceCardClicked,
   ]);
-  // The full device answers load when the first list opens (the map itself draws from the pin feed).
-  const listStatus = useUnit($devicesStatus);
+  // Pages of the server's answer: the count is the server's total, the rows those read so far.
+  const [listStatus, total, hasMore, loadingMore, more] = useUnit([
+    $filterStatus,
+    $filterTotal,
+    filterPages.$hasMore,
+    filterPages.$loadingMore,
+    filterPages.moreRequested,
+  ]);
   const heading = useRef<HTMLHeadingElement>(null);
   // Keyboard users land on the new view's title, not on a button that no longer exists.
   useEffect(() => heading.current?.focus(), [view]);
@@ -62,15 +71,9 @@ export function FilterList() {
         <h3 id="filter-title" className={styles.listTitle} ref={heading} tabIndex={-1}>
           {filterTitle(view)}
         </h3>
-        {listStatus === 'ready' ? (
-          <span
-            className={styles.listCount}
-            role="status"
-            aria-live="polite"
-            data-testid="filter-count"
-            data-count={devices.length}
-          >
-            {plural(devices.length, 'device')}
+        {listStatus === 'ready' && total !== null ? (
+          <span className={styles.listCount} role="status" aria-live="polite" data-testid="filter-count" data-count={total}>
+            {plural(total, 'device')}
           </span>
         ) : (
           <span className={styles.listCount} role="status" aria-live="polite">
@@ -130,12 +133,17 @@ export function FilterList() {
         <PartnerSelect companies={companies} selected={partners} onChange={setPartners} />
       </div>
       {devices.length === 0 ? (
-        <p className={styles.empty}>No devices match.</p>
+        listStatus === 'ready' ? (
+          <p className={styles.empty}>No devices match.</p>
+        ) : null
       ) : (
         <VirtualList
           className={styles.deviceList}
           label={filterTitle(view)}
           items={devices}
+          total={total ?? undefined}
+          onEndReached={hasMore ? more : undefined}
+          loadingMore={loadingMore}
           rowHeight={DEVICE_CARD_HEIGHT}
           itemKey={(d) => d.serial}
           renderItem={(d) => <DeviceCard device={d} showDual={view === 'Total'} selected={d.serial === selected} onOpen={open} />}

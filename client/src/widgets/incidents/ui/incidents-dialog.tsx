@@ -179,7 +179,14 @@ function IncidentDetail() {
 }
 
 function IncidentBody({ incident }: { incident: Incident }) {
-  const [answer, busy, acknowledge] = useUnit([$answer, $busy, acknowledgeClicked]);
+  // Events bound to the tab's scope (main.tsx forks one): called unbound they would reach no store of it.
+  const [answer, busy, acknowledge, comment, resolve] = useUnit([
+    $answer,
+    $busy,
+    acknowledgeClicked,
+    commentSubmitted,
+    resolveSubmitted,
+  ]);
   const zone = incidentsZone([incident]);
   const at = (iso: string) => siteTime(iso, zone);
   return (
@@ -225,7 +232,7 @@ function IncidentBody({ incident }: { incident: Incident }) {
           label="Resolution note"
           field="note"
           submitLabel="Resolve"
-          onSubmit={(note) => resolveSubmitted(note)}
+          onSubmit={(note) => resolve(note)}
           pending={busy && answer?.kind === 'resolve'}
           disabled={busy}
         />
@@ -234,7 +241,7 @@ function IncidentBody({ incident }: { incident: Incident }) {
         label="Comment"
         field="text"
         submitLabel="Add comment"
-        onSubmit={(text) => commentSubmitted(text)}
+        onSubmit={(text) => comment(text)}
         pending={busy && answer?.kind === 'comment'}
         disabled={busy}
         clearOn="comment"

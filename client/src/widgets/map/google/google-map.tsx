@@ -5,7 +5,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { $counties } from '../../../entities/county';
 import { clearPadding, coveredBoxes } from '../lib/clear-view';
 import { readPalette } from '../lib/palette';
-import { $viewRequest, MAX_ZOOM, mapMoved } from '../model';
+import { $viewRequest, MAX_ZOOM, mapMoved, siteViewSettled } from '../model';
 import { GooglePinsLayer } from './google-pins-layer';
 import styles from './google-map.module.css';
 
@@ -96,14 +96,19 @@ function GoogleCounties({ map }: { map: google.maps.Map }) {
 }
 
 function GoogleViewSync({ map }: { map: google.maps.Map }) {
-  const [request, moved] = useUnit([$viewRequest, mapMoved]);
+  const [request, moved, settled] = useUnit([$viewRequest, mapMoved, siteViewSettled]);
   useEffect(() => {
     const listener = map.addListener('idle', () => {
       const center = map.getCenter();
       if (center) moved({ zoom: map.getZoom() ?? MAP_DEFAULTS.zoom, center: { lat: center.lat(), lng: center.lng() } });
+      // The sites of the view, for the labels' names (model.ts); a view across the antimeridian is not read.
+      const bounds = map.getBounds();
+      if (!bounds) return;
+      const [sw, ne] = [bounds.getSouthWest(), bounds.getNorthEast()];
+      if (sw.lng() <= ne.lng()) settled({ west: sw.lng(), south: sw.lat(), east: ne.lng(), north: ne.lat() });
     });
     return () => listener.remove();
-  }, [map, moved]);
+  }, [map, moved, settled]);
   useEffect(() => {
     if (!request) return;
     if (request.bounds) {

@@ -1,9 +1,10 @@
 import { MAP_DEFAULTS } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { abbreviateCount, clusterDiameter, drawClusterRing, drawPin, PIN_SIZE } from '../lib/draw';
 import { gridCluster, project, type GridItem, type GridPoint } from '../lib/grid-cluster';
 import { readPalette } from '../lib/palette';
+import { collectionOfBuild } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
 import { CLUSTER_UNTIL_ZOOM } from '../offline/pins-layer';
 
@@ -15,7 +16,9 @@ const LABEL_CAP = 60;
  * objects would not stay smooth). Same drawings, statuses and thresholds as the offline map.
  */
 export function GooglePinsLayer({ map }: { map: google.maps.Map }) {
-  const [pins, selected] = useUnit([$pins, $selectedSerial]);
+  const [build, selected] = useUnit([$pins, $selectedSerial]);
+  // This provider draws each pin itself, from objects: the build's text parsed once a build.
+  const pins = useMemo(() => collectionOfBuild(build), [build]);
   const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked });
   const latest = useRef({ pins, selected, handlers });
   latest.current = { pins, selected, handlers };

@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { fakeDevice } from '../../../entities/device/lib/fake-device';
 import { abbreviateCount, clusterCountBox, clusterDiameter } from './draw';
 import { gridCluster, project } from './grid-cluster';
-import { countByStatus, countsOf, pinPositions, pinsDiff, toPinCollection } from './pins';
+import {
+  collectionOf,
+  collectionOfBuild,
+  countByStatus,
+  countsOf,
+  createPinsBuilder,
+  packPins,
+  pinPositions,
+  pinsDiff,
+  rowsOf,
+  toPinCollection,
+  unpackPins,
+} from './pins';
 
 describe('map pins', () => {
   it('turns devices into GeoJSON with one status property, which clusters count', () => {
@@ -113,5 +125,38 @@ describe('pinsDiff', () => {
     ).toBeNull();
     expect(pinsDiff(before, fleet({}, ['A1']))).toBeNull();
     expect(pinsDiff(fleet({}, []), fleet())).toBeNull();
+  });
+});
+
+describe('pins packed for the worker and built as text', () => {
+  const fleet = [
+    fakeDevice('A1', { location_group: 7, number: 2 }),
+    { ...fakeDevice('A2', { location_group: 7, number: 1 }), label: null },
+    { ...fakeDevice('B2', { is_pause: true }), location_group: null, number: null },
+    fakeDevice('C3', { location: null }),
+    fakeDevice('D4', { is_warning: true }),
+  ];
+
+  it('columns unpack to the same pins as the devices (statuses, sites, numbers, labels; no place, no pin)', () => {
+    const columns = packPins(fleet);
+    expect(columns.serials).toEqual(['A1', 'A2', 'B2', 'D4']);
+    expect(collectionOf(unpackPins(columns))).toEqual(toPinCollection(fleet));
+    // Only what `include` lets through.
+    expect(packPins(fleet, (d) => !d.is_pause).serials).toEqual(['A1', 'A2', 'D4']);
+  });
+
+  it('a build is the collection as text; the next one carries its diff from the build before', () => {
+    const build = createPinsBuilder();
+    const first = build(1, rowsOf(fleet));
+    expect(collectionOfBuild(first)).toEqual(toPinCollection(fleet));
+    expect(first).toMatchObject({ base: null, diff: null, count: 4, counts: { normal: 2, paused: 1, warning: 1 } });
+    const paused = fleet.map((d) => (d.serial === 'D4' ? { ...d, is_warning: false, is_pause: true } : d));
+    const second = build(2, rowsOf(paused));
+    expect(second.base).toBe(1);
+    expect(second.diff).toEqual({ remove: ['D4'], add: [toPinCollection(paused).features[3]] });
+    expect(second.counts).toMatchObject({ paused: 2, warning: 0 });
+    // Most pins changed: the whole text, no diff.
+    const third = build(3, rowsOf(fleet.map((d) => ({ ...d, is_pause: false, is_warning: true }))));
+    expect(third).toMatchObject({ base: null, diff: null });
   });
 });

@@ -47,8 +47,11 @@ export const FAN_ZOOM = 14;
  */
 const bySerial = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function pinPositions(devices: readonly PinSource[]): Map<string, [number, number]> {
-  const sites = new Map<string, PinSource[]>();
+/** What pinPositions reads of a device or pin row. */
+type Placed = Pick<PinSource, 'serial' | 'location' | 'location_group' | 'number'>;
+
+export function pinPositions(devices: readonly Placed[]): Map<string, [number, number]> {
+  const sites = new Map<string, Placed[]>();
   for (const device of devices) {
     if (!device.location) continue;
     const key =
@@ -86,26 +89,109 @@ export function pinPositions(devices: readonly PinSource[]): Map<string, [number
   return positions;
 }
 
-export function toPinCollection(devices: readonly PinSource[]): PinCollection {
+/** A pin as the builder reads it: where, which site, and its status already worked out. */
+export type PinRow = Pick<PinSource, 'serial' | 'label' | 'location_group' | 'number'> & {
+  location: { lat: number; lng: number };
+  status: PinStatus;
+};
+
+/** The located devices as pin rows (a device without a place has no pin). */
+export function rowsOf(devices: readonly PinSource[]): PinRow[] {
+  const rows: PinRow[] = [];
+  for (const device of devices)
+    if (device.location)
+      rows.push({
+        serial: device.serial,
+        label: device.label,
+        location: device.location,
+        location_group: device.location_group,
+        number: device.number,
+        status: pinStatusOf(device),
+      });
+  return rows;
+}
+
+/** The rows' GeoJSON collection: a feature each, a site's pins fanned out (pinPositions). */
+export function collectionOf(rows: readonly PinRow[]): PinCollection {
   const features: PinFeature[] = [];
-  const positions = pinPositions(devices);
-  for (const device of devices) {
-    const position = positions.get(device.serial);
+  const positions = pinPositions(rows);
+  for (const row of rows) {
+    const position = positions.get(row.serial);
     if (!position) continue;
-    const status = pinStatusOf(device);
     features.push({
       type: 'Feature',
       id: features.length,
       geometry: { type: 'Point', coordinates: position },
-      properties: {
-        serial: device.serial,
-        label: device.label || device.serial,
-        status,
-        g: device.location_group ?? -1,
-      },
+      properties: { serial: row.serial, label: row.label || row.serial, status: row.status, g: row.location_group ?? -1 },
     });
   }
   return { type: 'FeatureCollection', features };
+}
+
+export function toPinCollection(devices: readonly PinSource[]): PinCollection {
+  return collectionOf(rowsOf(devices));
+}
+
+/**
+ * Pin rows in columns, the form they are posted to the pins worker in (issue 46). A structured clone copies
+ * an object property by property on the page's thread: 100,000 pin objects were 587 ms of one task under
+ * Lighthouse's 4x CPU slowdown (tests/perf/map-trace.ts --devices 100000). Numbers go in typed arrays,
+ * transferred without a copy; only the serials and labels are copied, as two arrays of strings.
+ */
+export type PinColumns = {
+  serials: string[];
+  /** '' for none (the pin then shows its serial). */
+  labels: string[];
+  /** lat, lng of each row. */
+  coords: Float64Array;
+  /** location_group and number, NaN for none. */
+  groups: Float64Array;
+  numbers: Float64Array;
+  /** Index in PIN_STATUS_ORDER. */
+  statuses: Uint8Array;
+};
+const PIN_STATUS_ORDER: readonly PinStatus[] = ['normal', 'registering', 'offline', 'warning', 'paused'];
+const STATUS_INDEX = new Map(PIN_STATUS_ORDER.map((status, at) => [status, at]));
+
+/** The located devices, packed (one pass, no row objects on the page's thread). */
+export function packPins(devices: Iterable<PinSource>, include: (device: PinSource) => boolean = () => true): PinColumns {
+  const located: PinSource[] = [];
+  for (const device of devices) if (device.location && include(device)) located.push(device);
+  const n = located.length;
+  const columns: PinColumns = {
+    serials: new Array<string>(n),
+    labels: new Array<string>(n),
+    coords: new Float64Array(n * 2),
+    groups: new Float64Array(n),
+    numbers: new Float64Array(n),
+    statuses: new Uint8Array(n),
+  };
+  located.forEach((device, at) => {
+    columns.serials[at] = device.serial;
+    columns.labels[at] = device.label ?? '';
+    columns.coords[at * 2] = device.location!.lat;
+    columns.coords[at * 2 + 1] = device.location!.lng;
+    columns.groups[at] = device.location_group ?? NaN;
+    columns.numbers[at] = device.number ?? NaN;
+    columns.statuses[at] = STATUS_INDEX.get(pinStatusOf(device))!;
+  });
+  return columns;
+}
+
+/** The typed arrays of packed columns: what postMessage transfers instead of copying. */
+export const transferablesOf = (columns: PinColumns): ArrayBuffer[] =>
+  [columns.coords, columns.groups, columns.numbers, columns.statuses].map((array) => array.buffer as ArrayBuffer);
+
+export function unpackPins(columns: PinColumns): PinRow[] {
+  const orNull = (value: number) => (Number.isNaN(value) ? null : value);
+  return columns.serials.map((serial, at) => ({
+    serial,
+    label: columns.labels[at] || null,
+    location: { lat: columns.coords[at * 2]!, lng: columns.coords[at * 2 + 1]! },
+    location_group: orNull(columns.groups[at]!),
+    number: orNull(columns.numbers[at]!),
+    status: PIN_STATUS_ORDER[columns.statuses[at]!]!,
+  }));
 }
 
 /** The pins' feature id on the map (the source's promoteId): their serial. */
@@ -167,3 +253,55 @@ export function countByStatus(collection: PinCollection): StatusCounts {
   for (const feature of collection.features) counts[feature.properties.status] += 1;
   return counts;
 }
+
+/**
+ * The map's pins as the builder hands them over (issue 46): the whole collection as JSON text, which goes to
+ * MapLibre's worker as it is (a string is copied by the browser in one piece; the collection as objects was
+ * 890 ms of the page's thread to receive from the pins worker at 100,000 pins, and 326 ms to stringify
+ * again), and, when build `base` was the one before, what changed since it (pinsDiff) for a live change.
+ * The readouts' count and counts by status come with it.
+ */
+export type PinsBuild = {
+  id: number;
+  /** The build `diff` is relative to; null when there is no diff. */
+  base: number | null;
+  text: string;
+  diff: PinsDiff | null;
+  count: number;
+  counts: StatusCounts;
+};
+
+export const EMPTY_PINS: PinsBuild = {
+  id: 0,
+  base: null,
+  text: JSON.stringify(collectionOf([])),
+  diff: null,
+  count: 0,
+  counts: { normal: 0, registering: 0, offline: 0, warning: 0, paused: 0 },
+};
+
+/**
+ * Builds PinsBuilds, each diffed against the one it built before: in the pins worker, or on the page's
+ * thread where there is none. `id` numbers the request, so the map applies a diff only onto the build it
+ * was made from (pins-layer).
+ */
+export function createPinsBuilder() {
+  let previous: { id: number; collection: PinCollection } | null = null;
+  return (id: number, rows: readonly PinRow[]): PinsBuild => {
+    const collection = collectionOf(rows);
+    const diff = previous ? pinsDiff(previous.collection, collection) : null;
+    const build: PinsBuild = {
+      id,
+      base: diff && previous ? previous.id : null,
+      text: JSON.stringify(collection),
+      diff,
+      count: collection.features.length,
+      counts: countByStatus(collection),
+    };
+    previous = { id, collection };
+    return build;
+  };
+}
+
+/** A build's collection, parsed (the Google provider draws from objects; the tests' readout). */
+export const collectionOfBuild = (build: PinsBuild): PinCollection => JSON.parse(build.text) as PinCollection;

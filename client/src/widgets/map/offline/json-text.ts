@@ -40,3 +40,22 @@ export function setDataAsText(source: GeoJSONSource, data: GeoJSON.GeoJSON) {
   source.setData(new String(JSON.stringify(data)) as unknown as GeoJSON.GeoJSON);
   keepSourceData(source, data);
 }
+
+/** The collection nothing reads: the source's page-side copy when its data went as text (setJsonText). */
+const NO_COPY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
+
+/**
+ * GeoJSON already as JSON text (the pins, from their worker) set as a source's data: posted as it is once
+ * the workers read text, else parsed here. The source's page-side copy is left empty rather than parsed:
+ * MapLibre reads it only for getData and serialize, which the map itself never calls, and applies later
+ * updateData diffs to it (an empty collection takes them; the worker's copy is the one drawn). getData
+ * then answers the pins changed since the last whole data (tests/e2e/live.test.ts reads a changed one).
+ */
+export function setJsonText(source: GeoJSONSource, text: string) {
+  if (!enabled) {
+    source.setData(JSON.parse(text) as GeoJSON.GeoJSON);
+    return;
+  }
+  source.setData(new String(text) as unknown as GeoJSON.GeoJSON);
+  keepSourceData(source, NO_COPY);
+}

@@ -35,6 +35,7 @@ import { CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, PINS_LAYER, PinsLayer } from './p
 import { PlaceNamesLayer } from './place-names-layer';
 import { PlacingLayer } from './placing-layer';
 import { ServiceRouteLayer } from './service-route-layer';
+import { SiteViewLayer } from './site-view-layer';
 import { ViewSync } from './view-sync';
 import styles from './offline-map.module.css';
 
@@ -143,6 +144,7 @@ export default function OfflineMap() {
           {settled ? <LabelsLayer /> : null}
           {settled && !styleUrl ? <PlaceNamesLayer /> : null}
           <ViewSync />
+          <SiteViewLayer />
           <PlacingLayer />
         </OfflineMapContext.Provider>
       ) : null}

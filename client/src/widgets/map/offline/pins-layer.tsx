@@ -15,12 +15,16 @@ import {
 } from '../lib/draw';
 import { coveredBoxes } from '../lib/clear-view';
 import { readPalette } from '../lib/palette';
-import { countByStatus, PIN_ID_PROPERTY, pinsDiff, STATUS_KEYS, type PinStatusKey } from '../lib/pins';
+import { collectionOfBuild, PIN_ID_PROPERTY, STATUS_KEYS, type PinsBuild, type PinStatusKey } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
 import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
 import { addLayerUnchecked, addSourceUnchecked, imagesAddedQuietly } from './maplibre-internals';
 import { PINS_SOURCE } from './drawn-pins';
 import { useSourceData } from './use-source-data';
+
+/** A build's diff, when it was made from the build the source has (else the whole text goes). */
+const buildDiff = (previous: PinsBuild, next: PinsBuild) => (next.diff && next.base === previous.id ? next.diff : null);
+const buildText = (build: PinsBuild) => build.text;
 
 /** The single pins' and the clusters' layer ids (the labels read them). */
 export const PINS_LAYER = 'pins';
@@ -88,7 +92,7 @@ export function PinsLayer() {
   const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked });
   const latest = useRef(handlers);
   latest.current = handlers;
-  const initialData = useSourceData(map, PINS_SOURCE, pins, 'next-task', pinsDiff);
+  const initialData = useSourceData(map, PINS_SOURCE, pins, 'next-task', buildDiff, buildText);
 
   useEffect(() => {
     const palette = readPalette();
@@ -268,11 +272,11 @@ export function PinsLayer() {
   useEffect(() => {
     // The pins handed to the map, by status: the tests count these instead of reading pixels.
     const container = map.getContainer();
-    container.dataset.pinCount = String(pins.features.length);
-    container.dataset.pinCounts = JSON.stringify(countByStatus(pins));
+    container.dataset.pinCount = String(pins.count);
+    container.dataset.pinCounts = JSON.stringify(pins.counts);
     // Which devices have a pin, read on demand (an attribute of 10,000 serials would be rebuilt on
     // every live change): the tests compare a market partner's pins with its exclusive devices.
-    (container as PinReadout).readPinSerials = () => pins.features.map((feature) => feature.properties.serial);
+    (container as PinReadout).readPinSerials = () => collectionOfBuild(pins).features.map((feature) => feature.properties.serial);
   }, [map, pins]);
 
   useEffect(() => {

@@ -1,6 +1,6 @@
 import type { GeoJSONSource, GeoJSONSourceDiff, Map as MaplibreMap } from 'maplibre-gl';
 import { useCallback, useEffect, useRef } from 'react';
-import { afterJsonText, setDataAsText } from './json-text';
+import { afterJsonText, setDataAsText, setJsonText } from './json-text';
 
 const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
 
@@ -12,6 +12,8 @@ const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: 
  *
  * `diff(previous, next)`, when given, says what changed since the data the source has (the pins: a live
  * change of a few devices), which goes to the worker as MapLibre's `updateData`; null sends the whole data.
+ * `text(data)`, when given, is the data's GeoJSON as JSON text, sent as it is (the pins come as text from
+ * their worker); `data` itself is then not GeoJSON, and the hand-over must be 'next-task'.
  *
  * `handOver: 'next-task'` creates the source empty and sends the data in a task of its own right after
  * (the fleet's pins): MapLibre copies a source's data to its worker as it is set (serialising every
@@ -21,13 +23,21 @@ const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: 
  * costs its worker nothing, and the loading map draws no frame in between (its frames are spaced, and its
  * layers join only once every source has loaded: offline-map.tsx).
  */
+function sendData<T>(target: GeoJSONSource, data: T, text: ((data: T) => string) | undefined) {
+  if (text) setJsonText(target, text(data));
+  else setDataAsText(target, data as GeoJSON.GeoJSON);
+}
+
 export function useSourceData<T extends object>(
   map: MaplibreMap,
   source: string,
   data: T,
   handOver: 'with-source' | 'next-task' = 'with-source',
   diff?: (previous: T, next: T) => GeoJSONSourceDiff | null,
+  text?: (data: T) => string,
 ): () => GeoJSON.GeoJSON {
+  const textOf = useRef(text);
+  textOf.current = text;
   const latest = useRef(data);
   latest.current = data;
   const sent = useRef<T | null>(null);
@@ -46,7 +56,7 @@ export function useSourceData<T extends object>(
     // What changed since the data the source has, when the caller can say (the pins: a live change of a
     // few devices); MapLibre applies diffs after any data it has not sent its worker yet, in order.
     const change = previous && diffOf.current ? diffOf.current(previous, data) : null;
-    if (!change) setDataAsText(target, data as GeoJSON.GeoJSON);
+    if (!change) sendData(target, data, textOf.current);
     else if (change.remove?.length || change.add?.length || change.update?.length) target.updateData(change);
   }, [map, source, data]);
   useEffect(() => {
@@ -68,7 +78,7 @@ export function useSourceData<T extends object>(
         if (!mounted.current) return;
         pending.current = null;
         const target = map.getSource(source) as GeoJSONSource | undefined;
-        if (target) setDataAsText(target, sent.current as GeoJSON.GeoJSON);
+        if (target) sendData(target, sent.current as T, textOf.current);
       });
     }, 0);
     return EMPTY;

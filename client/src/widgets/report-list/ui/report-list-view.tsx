@@ -126,18 +126,18 @@ export function ReportListView({ onBack }: { onBack: () => void }) {
           </Button>
         </div>
         {hasDevices ? (
-          <dl className={styles.counts}>
+          <dl className={styles.counts} aria-busy={counts === null}>
             <div>
               <dt>Devices</dt>
-              <dd data-testid="count-devices">{formatNumber(counts.devices)}</dd>
+              <dd data-testid="count-devices">{counts ? formatNumber(counts.devices) : '…'}</dd>
             </div>
             <div>
               <dt>Brands</dt>
-              <dd data-testid="count-brands">{formatNumber(counts.brands)}</dd>
+              <dd data-testid="count-brands">{counts ? formatNumber(counts.brands) : '…'}</dd>
             </div>
             <div>
               <dt>Counties</dt>
-              <dd data-testid="count-counties">{formatNumber(counts.counties)}</dd>
+              <dd data-testid="count-counties">{counts ? formatNumber(counts.counties) : '…'}</dd>
             </div>
           </dl>
         ) : (

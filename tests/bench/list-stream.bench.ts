@@ -1,0 +1,106 @@
+/**
+ * The whole device list (GET /api/v1/device) read cold, one caller at a time (issue 46: p50 < 2 s at
+ * 100,000 devices, and never more than 64 MB of the server's memory for it, measured as the server's RSS
+ * growth during the call). Not a test: it measures.
+ *
+ *   npx tsx tests/bench/list-stream.bench.ts                       # 10,000 devices on 1,000 sites, PostgreSQL
+ *   npx tsx tests/bench/list-stream.bench.ts --devices 100000 --sites 10000 --runs 7
+ *   npx tsx tests/bench/list-stream.bench.ts --pglite               # the embedded database
+ *
+ * The server is the bench's own process (rest-server.ts, on the bench fleet of bench-fleet.ts, one day of
+ * telemetry unless --days). Each cold call asks `Cache-Control: no-cache`, so the server reads and
+ * compresses the list anew; its peak RSS is reset before the call (rest-server.ts 'rss-reset') and read
+ * after it. A warm call (the answer the cold one left in the cache) is timed beside it.
+ */
+import http from 'node:http';
+import os from 'node:os';
+import zlib from 'node:zlib';
+import autocannon from './lean-autocannon.ts';
+import { startRestServer } from './rest-server-process.ts';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const devices = arg('devices', 10_000);
+const sites = arg('sites', devices / 10);
+const days = arg('days', 1);
+const runs = arg('runs', 5);
+const pglite = process.argv.includes('--pglite');
+
+const server = await startRestServer([
+  '--devices',
+  String(devices),
+  '--sites',
+  String(sites),
+  '--days',
+  String(days),
+  ...(pglite ? ['--pglite'] : []),
+]);
+try {
+  const login = await fetch(`${server.base}/auth/token/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }),
+  });
+  const auth = { Authorization: `Token ${((await login.json()) as { auth_token: string }).auth_token}` };
+  /**
+   * One call, its compressed body read whole as it came and not decoded (the client's decoding is not what
+   * is measured; node:http, as fetch would decode it).
+   */
+  const call = (cold: boolean) =>
+    new Promise<{ ms: number; body: Buffer }>((resolve, reject) => {
+      const t0 = performance.now();
+      const headers = { ...auth, 'accept-encoding': 'gzip', ...(cold ? { 'cache-control': 'no-cache' } : {}) };
+      http
+        .get(`${server.base}/api/v1/device`, { headers }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (part: Buffer) => parts.push(part));
+          res.on('end', () => {
+            if (res.statusCode !== 200) reject(new Error(`GET /api/v1/device answered ${res.statusCode}`));
+            const body = Buffer.concat(parts);
+            resolve({
+              ms: performance.now() - t0,
+              body: res.headers['content-encoding'] === 'gzip' ? body : zlib.gzipSync(body),
+            });
+          });
+          res.on('error', reject);
+        })
+        .on('error', reject);
+    });
+  // The host named by its /healthz rate at 50 connections (issue 46: the budgets are for a host at about 4,900).
+  const healthz = (await autocannon({ url: `${server.base}/healthz`, connections: 50, duration: 3 })).requests.average;
+  console.log(
+    `/healthz ${healthz.toFixed(0)} req/s, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const growth: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const before = (await server.rss('reset')).rss;
+    const r = await call(true);
+    growth.push((await server.rss()).peak - before);
+    cold.push(r.ms);
+    warm.push((await call(false)).ms);
+    if (i === 0) {
+      const text = zlib.gunzipSync(r.body);
+      const items = (JSON.parse(text.toString()) as unknown[]).length;
+      console.log(`${items} devices in the answer, ${mb(text.length)} MB of JSON, ${mb(r.body.length)} MB gzip`);
+    }
+    console.log(
+      `run ${i + 1}: cold ${cold.at(-1)!.toFixed(0)} ms, RSS growth ${mb(growth.at(-1)!)} MB; warm ${warm.at(-1)!.toFixed(0)} ms`,
+    );
+  }
+  const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(
+    `\n${pglite ? 'PGlite' : 'PostgreSQL'}, ${devices} devices on ${sites} sites: GET /api/v1/device cold p50 ${p50(cold).toFixed(0)} ms ` +
+      `(budget 2,000 at 100,000), warm p50 ${p50(warm).toFixed(0)} ms; server RSS growth during a cold call: ` +
+      `first ${mb(growth[0]!)} MB, most ${mb(Math.max(...growth))} MB (budget 64); /healthz ${healthz.toFixed(0)} req/s`,
+  );
+} finally {
+  await server.stop();
+}

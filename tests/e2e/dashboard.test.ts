@@ -194,7 +194,8 @@ describe('main dashboard panel', () => {
     await expect
       .poll(() => filterCount(page))
       .toBe(devices.filter((d) => key(d.serial).includes(key(typed)) || key(d.label).includes(key(typed))).length);
-    expect(await cardSerials(page)).toContain(target.serial);
+    // The count comes with the page's first answer; its cards render just after, so wait for them too.
+    await expect.poll(() => cardSerials(page)).toContain(target.serial);
     // A word of a name, in capitals.
     const word = devices
       .find((d) => d.label.includes(' '))!
@@ -251,6 +252,8 @@ describe('main dashboard panel', () => {
   it('a card opens the device manager and selects its pin', async () => {
     const page = await openDashboard('distributor@demo.test');
     await openTile(page, 'tile-warning', 'Warning Devices');
+    // The heading shows before the list's first page arrives from the server (GET /api/v1/devicePage): wait for a card.
+    await expect.poll(async () => (await cardSerials(page)).length).toBeGreaterThan(0);
     const serial = (await cardSerials(page))[0]!;
     await page.getByTestId('filter-list').locator(`button[data-serial="${serial}"]`).click();
     await expect.poll(() => page.getByTestId('device-panel').getAttribute('data-serial')).toBe(serial);
@@ -261,6 +264,13 @@ describe('main dashboard panel', () => {
     const page = await openDashboard('distributor@demo.test');
     const devices = await api('distributor@demo.test').get<ApiDevice[]>('/api/v1/device');
     const locations = await api('distributor@demo.test').get<{ id: number; name: string; geoJson: string }[]>('/api/v1/location');
+    // The cards are counted by the server (GET /api/v1/deviceRollup); the page never reads the whole list for them.
+    const reads: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/v1/device' || url.pathname === '/api/v1/deviceRollup') reads.push(url.pathname + url.search);
+    };
+    page.on('request', onRequest);
     await page.getByRole('tab', { name: 'DEVICE LIST' }).click();
     const cards = dashboard(page).locator('button[data-county]');
     const ids = [...new Set(devices.map((d) => d.location_id).filter((id): id is number => id !== null))];
@@ -321,6 +331,10 @@ describe('main dashboard panel', () => {
     await screenshot(page, 'dashboard-county-sites');
     await dashboard(page).getByRole('button', { name: 'Back to the counties' }).click();
     await expect.poll(() => cards.count()).toBe(ids.length);
+    page.off('request', onRequest);
+    expect(reads.filter((path) => path.startsWith('/api/v1/device?') || path === '/api/v1/device')).toEqual([]);
+    expect(reads).toContain('/api/v1/deviceRollup?by=county');
+    expect(reads).toContain(`/api/v1/deviceRollup?by=site&county=${county}`);
 
     // Back to every county: the overview is the whole fleet again.
     await dashboard(page).getByRole('button', { name: 'All counties' }).click();
@@ -347,10 +361,14 @@ describe('main dashboard panel', () => {
 
     // A fleet without market partners: the dropdown says so and cannot open.
     const bare = await e2e.openPage();
-    await bare.route('**/api/v1/device', async (route) => {
+    // The filter list reads its pages from devicePage (issue 46).
+    await bare.route('**/api/v1/devicePage?*', async (route) => {
       const response = await route.fetch();
-      const list = (await response.json()) as ApiDevice[];
-      await route.fulfill({ response, json: list.map((d, i) => ({ ...d, market_partners: [], label: i === 0 ? '' : d.label })) });
+      const page = (await response.json()) as { items: ApiDevice[] };
+      await route.fulfill({
+        response,
+        json: { ...page, items: page.items.map((d, i) => ({ ...d, market_partners: [], label: i === 0 ? '' : d.label })) },
+      });
     });
     await signInToMap(bare, 'distributor@demo.test');
     await openTile(bare, 'tile-total', 'Total Devices');

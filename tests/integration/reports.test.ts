@@ -544,39 +544,6 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
       expect(mailsTo('ops@report.test', before)).toHaveLength(2);
     });
 
-    it('retries a failed send, and a retry after success sends nothing twice', async () => {
-      let failures = 1;
-      const smtp = createMailer({ smtpUrl: h.smtp.url, from: 'Portal <p@x.test>', outboxDir: path.join(h.dataDir, 'out') });
-      const flaky: Mailer = {
-        async send(m) {
-          if (failures-- > 0) throw new Error('SMTP hiccup');
-          await smtp.send(m);
-        },
-      };
-      const app = createApp({ config: h.config, database: h.database, mailer: flaky, log: () => undefined });
-      try {
-        const before = h.smtp.received.length;
-        const body = { deviceSerials: ['SP240001'], ...range, emails: ['ops@report.test'], requestId: 'req-flaky' };
-        const res = await request(app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body);
-        expect(res.status).toBe(202);
-        await drain(app);
-        expect(mailsTo('ops@report.test', before)).toHaveLength(1);
-        const [run] = await h.database.db
-          .select()
-          .from(jobRuns)
-          .where(like(jobRuns.idempotencyKey, `report-email:${res.body.jobId}:%`));
-        expect(run).toMatchObject({ name: 'report-email', status: 'done' });
-
-        // Queued again on the other app (a second worker) and on this one: nothing more.
-        await request(h.app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body).expect(202);
-        await request(app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body).expect(202);
-        await Promise.all([drain(h.app), drain(app)]);
-        expect(mailsTo('ops@report.test', before)).toHaveLength(1);
-      } finally {
-        await app.queue.close();
-      }
-    });
-
     it('builds a report for three addresses once; after a mail that failed every attempt, the request again sends only it', async () => {
       await as('distributor').post('/addEmail', { email: 'third@report.test', name: 'Third' }).expect(201);
       await confirmRecipients(h.app, h.smtp.received, ['third@report.test']);
@@ -642,6 +609,48 @@ describe.each(BACKENDS)('report calls on %s', (backend) => {
         expect(pdfs[1]!.equals(pdfs[0]!) && pdfs[2]!.equals(pdfs[0]!)).toBe(true);
       } finally {
         await app.queue.close();
+      }
+    });
+
+    it('retries a failed send, and a retry after success sends nothing twice', async () => {
+      let failures = 1;
+      const smtp = createMailer({ smtpUrl: h.smtp.url, from: 'Portal <p@x.test>', outboxDir: path.join(h.dataDir, 'out') });
+      const flaky: Mailer = {
+        async send(m) {
+          if (failures-- > 0) throw new Error('SMTP hiccup');
+          await smtp.send(m);
+        },
+      };
+      // The harness's own app is another process on this database: its outbox relay (every 2 s) could take this
+      // test's row and send it with its own mailer, so the flaky one would never be tried, and this app's drain
+      // would return before that send (a clean-clone CI run saw no mail here). Its queue is closed from here on;
+      // the second worker below is an app of this test's own, made once the first send is done (its relay could
+      // otherwise take the row first too). The test before closed it too (again here when this one runs alone).
+      await (h.app as unknown as { queue: { close(): Promise<void> } }).queue.close();
+      const app = createApp({ config: h.config, database: h.database, mailer: flaky, log: () => undefined });
+      let other: ReturnType<typeof createApp> | undefined;
+      try {
+        const before = h.smtp.received.length;
+        const body = { deviceSerials: ['SP240001'], ...range, emails: ['ops@report.test'], requestId: 'req-flaky' };
+        const res = await request(app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body);
+        expect(res.status).toBe(202);
+        await drain(app);
+        expect(failures).toBe(-1); // the flaky mailer failed once, and the retry sent it
+        expect(mailsTo('ops@report.test', before)).toHaveLength(1);
+        const [run] = await h.database.db
+          .select()
+          .from(jobRuns)
+          .where(like(jobRuns.idempotencyKey, `report-email:${res.body.jobId}:%`));
+        expect(run).toMatchObject({ name: 'report-email', status: 'done' });
+
+        // Queued again on the other app (a second worker) and on this one: nothing more.
+        other = createApp({ config: h.config, database: h.database, mailer: smtp, log: () => undefined });
+        await request(other).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body).expect(202);
+        await request(app).post('/api/v1/emailReport').set('Authorization', `Token ${key.distributor}`).send(body).expect(202);
+        await Promise.all([drain(other), drain(app)]);
+        expect(mailsTo('ops@report.test', before)).toHaveLength(1);
+      } finally {
+        await Promise.all([app.queue.close(), other?.queue.close()]);
       }
     });
 

@@ -15,7 +15,7 @@ import type { pumpSettingSchema } from '@fleet/shared';
 import { brandCountsScope, deviceScope, type ScopeViewer } from '../access/scope.ts';
 import { ApiError } from '../lib/errors.ts';
 import { noAggregateCache, scopeKey, type AggregateCache } from '../lib/aggregate-cache.ts';
-import { cachedJson, type CachedJson } from '../lib/cached-json.ts';
+import { cachedJson, encodedLike, type CachedJson } from '../lib/cached-json.ts';
 import { jsonArrayPieces, streamedJson, type StreamEncoding } from '../lib/streamed-json.ts';
 import type {
   DevicePageFilter,
@@ -275,9 +275,15 @@ export function devicesService(deps: DevicesServiceDeps) {
     },
     /** The compact pin feed of the same devices as the list (same scope), for the map. */
     pinsJson: (viewer: ScopeViewer, fresh = false) =>
-      cache.get(`devicePins:${scopeKey(viewer)}`, async () => cachedJson(await repo.pinsJson(deviceScope(viewer))), fresh, {
-        bytes: sizeOf,
-      }),
+      cache.get(
+        `devicePins:${scopeKey(viewer)}`,
+        // A refresh comes with the encodings already asked for (encodedLike): 7 MB at 100,000 devices.
+        async (previous) => encodedLike(cachedJson(await repo.pinsJson(deviceScope(viewer))), previous),
+        fresh,
+        {
+          bytes: sizeOf,
+        },
+      ),
     async get(viewer: ScopeViewer, serial: string) {
       const d = await repo.answer(serial, deviceScope(viewer));
       if (!d) throw ApiError.notFound(NOT_FOUND);

@@ -31,6 +31,23 @@ describe('aggregate cache', () => {
     expect(await cache.get('other', c.compute)).toBe(4);
   });
 
+  it('gives a refresh behind an expired value that value; a first computation or a fresh one gets none', async () => {
+    const cache = aggregateCache({ ttlMs: 2000, staleMs: 5000 });
+    const seen: (number | undefined)[] = [];
+    let n = 0;
+    const compute = async (previous?: Promise<number>) => {
+      seen.push(await previous);
+      return ++n;
+    };
+    expect(await cache.get('k', compute)).toBe(1);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(await cache.get('k', compute)).toBe(1); // the refresh runs behind
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await cache.get('k', compute)).toBe(2);
+    expect(await cache.get('k', compute, true)).toBe(3);
+    expect(seen).toEqual([undefined, 1, undefined]);
+  });
+
   it('computes again when asked fresh or after an invalidation, and never keeps a failure', async () => {
     const cache = aggregateCache({ ttlMs: 60_000 });
     const c = counter();

@@ -21,8 +21,12 @@ import type { ScopeViewer } from '../access/scope.ts';
  *   whatever order the Redis messages arrive in.
  */
 export type AggregateCache = {
-  /** The value of `key`, computed by `compute` when absent, expired or `fresh` is asked for. */
-  get<T>(key: string, compute: () => Promise<T>, fresh?: boolean, opts?: EntryOptions<T>): Promise<T>;
+  /**
+   * The value of `key`, computed by `compute` when absent, expired or `fresh` is asked for. A refresh behind
+   * an expired value is given that value (`previous`), e.g. to make what callers asked of it ready before the
+   * swap (cached-json's encodedLike).
+   */
+  get<T>(key: string, compute: (previous?: Promise<T>) => Promise<T>, fresh?: boolean, opts?: EntryOptions<T>): Promise<T>;
   /** Forgets every value here and in the other processes. */
   invalidate(): void;
   close(): Promise<void>;
@@ -139,7 +143,12 @@ export function aggregateCache(
 
   const refreshing = new Set<string>();
   return {
-    get<T>(key: string, compute: () => Promise<T>, fresh = false, entryOpts: EntryOptions<T> = {}): Promise<T> {
+    get<T>(
+      key: string,
+      compute: (previous?: Promise<T>) => Promise<T>,
+      fresh = false,
+      entryOpts: EntryOptions<T> = {},
+    ): Promise<T> {
       const ttl = entryOpts.ttlMs ?? ttlMs;
       const stale = entryOpts.ttlMs === undefined ? staleMs : ttl * 2;
       const hit = entries.get(key);
@@ -150,7 +159,7 @@ export function aggregateCache(
       if (hit && !fresh && age < stale) {
         if (!refreshing.has(key)) {
           refreshing.add(key);
-          const next = compute();
+          const next = compute(hit.value as Promise<T>);
           // Kept only if no write emptied the cache meanwhile (the entry is still the one refreshed).
           const swap = () => {
             if (entries.get(key) === hit) store(key, next, entryOpts);

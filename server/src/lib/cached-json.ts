@@ -21,8 +21,23 @@ export type CachedJson = {
   /** The answer as text (decoded on demand: for tests and callers that need a string). */
   readonly text: string;
   encoded(encoding: Encoding): Promise<Buffer>;
+  /** The encodings asked of it so far (made or being made). */
+  formed(): Encoding[];
   bytes(): Buffer;
 };
+
+/**
+ * `next` once it has the encodings `previous` was asked for: a cached answer's refresh (aggregate-cache) is
+ * swapped in only then, so the callers right after the swap are not all held behind compressing it. At
+ * 100,000 devices the pin feed is 7 MB of text; gzip took a few hundred ms of a loaded slow host, every 2 s
+ * refresh, and that wait was the feed's p99 (PERFORMANCE.md, issue 46). A first answer (nothing before it)
+ * is compressed on first demand as before, in the encoding that caller accepts.
+ */
+export async function encodedLike(next: CachedJson, previous: Promise<CachedJson> | undefined): Promise<CachedJson> {
+  const before = await previous?.catch(() => undefined);
+  if (before) await Promise.all(before.formed().map((e) => next.encoded(e)));
+  return next;
+}
 
 export function cachedJson(body: string | Buffer): CachedJson {
   const forms = new Map<Encoding, Promise<Buffer>>();
@@ -33,6 +48,7 @@ export function cachedJson(body: string | Buffer): CachedJson {
     },
     /** The same buffer for every request: sending a string copies it into a new buffer per request (11 MB each). */
     bytes: () => bytes,
+    formed: () => [...forms.keys()],
     encoded(encoding) {
       let form = forms.get(encoding);
       if (!form) {

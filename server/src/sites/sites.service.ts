@@ -1,7 +1,7 @@
 import { deviceScope, isDistributor, type ScopeViewer } from '../access/scope.ts';
 import { ApiError } from '../lib/errors.ts';
 import { noAggregateCache, scopeKey, type AggregateCache } from '../lib/aggregate-cache.ts';
-import { cachedJson } from '../lib/cached-json.ts';
+import { cachedJson, encodedLike } from '../lib/cached-json.ts';
 import { keptScope } from './kept-scope.ts';
 import type { SitesRepository, SitesView } from './sites.repository.ts';
 import { timezonesAt } from './site-resolver.ts';
@@ -56,16 +56,25 @@ export function sitesService({ repo, cache = noAggregateCache }: SitesServiceDep
   return {
     deviceGroups,
     locations,
-    /**
-     * The same answers as JSON kept per scope, serialised and compressed once (0.7 MB of sites at 10,000
-     * devices), reused until a portal write or the cache's expiry. `fresh`: past the cache (a nudged poll).
-     */
     /** The sites in one view (issue 46): a few hundred sites, not cached (each view is its own question). */
     deviceGroupsInView: async (viewer: ScopeViewer, view: SitesView) => cachedJson(await deviceGroupsText(viewer, view)),
+    /**
+     * The same answers as JSON kept per scope, serialised and compressed once (0.7 MB of sites at 10,000
+     * devices), reused until a portal write or the cache's expiry; a refresh is swapped in with the encodings
+     * already asked for (encodedLike). `fresh`: past the cache (a nudged poll).
+     */
     deviceGroupsAnswer: (viewer: ScopeViewer, fresh = false) =>
-      cache.get(`deviceGroup:${scopeKey(viewer)}`, async () => cachedJson(await deviceGroupsText(viewer)), fresh),
+      cache.get(
+        `deviceGroup:${scopeKey(viewer)}`,
+        async (previous) => encodedLike(cachedJson(await deviceGroupsText(viewer)), previous),
+        fresh,
+      ),
     locationsAnswer: (viewer: ScopeViewer, fresh = false) =>
-      cache.get(`location:${scopeKey(viewer)}`, async () => cachedJson(JSON.stringify(await locations(viewer))), fresh),
+      cache.get(
+        `location:${scopeKey(viewer)}`,
+        async (previous) => encodedLike(cachedJson(JSON.stringify(await locations(viewer))), previous),
+        fresh,
+      ),
 
     /**
      * POST /api/v1/update_timezone_device_location_group. A site's zone is its coordinates' (geo-tz, as

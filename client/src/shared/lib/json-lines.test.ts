@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseJsonLines } from './json-lines';
 
 describe('parseJsonLines', () => {
@@ -8,6 +8,24 @@ describe('parseJsonLines', () => {
   it('parses one element a line in slices, the same as one parse, strings with commas and escaped newlines included', async () => {
     expect(await parseJsonLines(oneALine, (t) => t, 4)).toEqual(tuples);
     expect(await parseJsonLines(oneALine, (t) => (t as unknown[])[0], 10)).toEqual(tuples.map((t) => t[0]));
+  });
+
+  it('parses each slice from the text as it is, one parse a slice (25 lines, 4 a slice: 7 parses)', async () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(await parseJsonLines(oneALine, (t) => t, 4)).toEqual(tuples);
+      expect(parse).toHaveBeenCalledTimes(7);
+      expect(parse.mock.calls[0]![0]).toBe(
+        `[${tuples
+          .slice(0, 4)
+          .map((t) => JSON.stringify(t))
+          .join(',\n')}]`,
+      );
+    } finally {
+      parse.mockRestore();
+    }
+    // White space around the lines (a pretty-printed array) is JSON's own.
+    expect(await parseJsonLines('[\n  1,\n  2,\n  3\n]\n', (t) => t, 2)).toEqual([1, 2, 3]);
   });
 
   it('parses an array on one line, and the empty one, whole', async () => {

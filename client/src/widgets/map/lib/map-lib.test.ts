@@ -9,6 +9,8 @@ import {
   countsOf,
   createPinsBuilder,
   packPins,
+  postedColumns,
+  receivedColumns,
   pinPositions,
   pinsDiff,
   rowsOf,
@@ -143,6 +145,11 @@ describe('pins packed for the worker and built as text', () => {
     expect(collectionOf(unpackPins(columns))).toEqual(toPinCollection(fleet));
     // Only what `include` lets through.
     expect(packPins(fleet, (d) => !d.is_pause).serials).toEqual(['A1', 'A2', 'D4']);
+    // As posted to the worker (each string column one string) and received there: the same pins, labels
+    // with commas, quotes and line breaks included; no pins, no rows.
+    const odd = fleet.map((d, at) => (at === 0 ? { ...d, label: 'Pier 1, "north"\nside' } : d));
+    expect(unpackPins(receivedColumns(structuredClone(postedColumns(packPins(odd)))))).toEqual(unpackPins(packPins(odd)));
+    expect(receivedColumns(postedColumns(packPins([])))).toMatchObject({ serials: [], labels: [] });
   });
 
   it('a build is the collection as text; the next one carries its diff from the build before', () => {

@@ -1,6 +1,7 @@
 import {
   createPinsBuilder,
   packPins,
+  postedColumns,
   transferablesOf,
   unpackPins,
   type PinColumns,
@@ -11,7 +12,8 @@ import {
 /**
  * Builds the map's pins in a Web Worker (pins.worker.ts), or on this thread where there is none (unit
  * tests, a browser that refuses the worker): the same builder either way, so the answer is the same. The
- * pins go packed in columns (PinColumns, their numbers transferred) and come back as JSON text (PinsBuild):
+ * pins go packed in columns (PinColumns, their numbers transferred, their strings joined into one each:
+ * PostedPinColumns) and come back as JSON text (PinsBuild):
  * at 100,000 pins neither way is an object graph for the page's thread to copy.
  */
 let worker: Worker | null | undefined;
@@ -58,6 +60,7 @@ export function buildPins(devices: Iterable<PinSource>, include?: (device: PinSo
       statuses: columns.statuses.slice(),
     };
     waiting.set(id, { columns: kept, resolve });
-    target.postMessage({ id, columns }, transferablesOf(columns));
+    const posted = postedColumns(columns);
+    target.postMessage({ id, columns: posted }, transferablesOf(posted));
   });
 }

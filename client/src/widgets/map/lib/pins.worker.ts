@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { createPinsBuilder, unpackPins, type PinColumns } from './pins';
+import { createPinsBuilder, receivedColumns, unpackPins, type PostedPinColumns } from './pins';
 
 /**
  * The map's pins built off the page's main thread (issue 46): the visible pins come in packed in columns,
@@ -11,7 +11,7 @@ import { createPinsBuilder, unpackPins, type PinColumns } from './pins';
  */
 const build = createPinsBuilder();
 
-self.onmessage = (event: MessageEvent<{ id: number; columns: PinColumns }>) => {
+self.onmessage = (event: MessageEvent<{ id: number; columns: PostedPinColumns }>) => {
   const { id, columns } = event.data;
-  (self as unknown as DedicatedWorkerGlobalScope).postMessage(build(id, unpackPins(columns)));
+  (self as unknown as DedicatedWorkerGlobalScope).postMessage(build(id, unpackPins(receivedColumns(columns))));
 };

@@ -4,6 +4,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { basemap } from './vite-basemap.ts';
 import { precompress } from './vite-precompress.ts';
+import { sharedDeclarationsYield } from './vite-shared-yield.ts';
 
 /** The API the dev server forwards to: the portal server of `npm run dev` (PORT 8080 by default). */
 const API_TARGET = 'http://localhost:8080';
@@ -129,7 +130,15 @@ const fieldAppPwa = () =>
 export default defineConfig({
   // basemap: the offline map's basemap GeoJSON, made at build time (vite-basemap.ts).
   // precompress: .br and .gz beside each built text file, served as they are (server/src/lib/static-client.ts).
-  plugins: [react(), basemap(), precompress(), fieldAppPwa(), manifestOnlyForTheFieldApp(), fieldAppPageInDev()],
+  plugins: [
+    react(),
+    basemap(),
+    precompress(),
+    fieldAppPwa(),
+    manifestOnlyForTheFieldApp(),
+    fieldAppPageInDev(),
+    sharedDeclarationsYield(),
+  ],
   resolve: {
     alias: [
       // MapLibre's CSP build: the same library, with its worker as a file of its own (offline-map.tsx).

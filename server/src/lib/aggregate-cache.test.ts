@@ -48,6 +48,31 @@ describe('aggregate cache', () => {
     expect(seen).toEqual([undefined, 1, undefined]);
   });
 
+  it('answers a value past its staleness while its refresh still runs, with one scan, not a second one', async () => {
+    const cache = aggregateCache({ ttlMs: 2000, staleMs: 4000 });
+    let scans = 0;
+    let finish: (v: string) => void = () => undefined;
+    const slow = () => {
+      scans += 1;
+      return new Promise<string>((resolve) => (finish = resolve));
+    };
+    expect(await cache.get('k', async () => 'first')).toBe('first');
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(await cache.get('k', slow)).toBe('first'); // the refresh starts behind
+    await vi.advanceTimersByTimeAsync(5000); // now 7 s old, the refresh still running
+    expect(await Promise.all([cache.get('k', slow), cache.get('k', slow)])).toEqual(['first', 'first']);
+    expect(scans).toBe(1);
+    finish('second');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await cache.get('k', slow)).toBe('second');
+    // After a write the old value is never answered, refresh or not.
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(await cache.get('k', slow)).toBe('second');
+    cache.invalidate();
+    const after = cache.get('k', async () => 'after the write');
+    expect(await after).toBe('after the write');
+  });
+
   it('computes again when asked fresh or after an invalidation, and never keeps a failure', async () => {
     const cache = aggregateCache({ ttlMs: 60_000 });
     const c = counter();

@@ -1,7 +1,7 @@
 import { deviceScope, isDistributor, type ScopeViewer } from '../access/scope.ts';
 import { ApiError } from '../lib/errors.ts';
 import { noAggregateCache, scopeKey, type AggregateCache } from '../lib/aggregate-cache.ts';
-import { cachedJson, encodedLike } from '../lib/cached-json.ts';
+import { cachedJson, encodedLike, type CachedJson } from '../lib/cached-json.ts';
 import { keptScope } from './kept-scope.ts';
 import type { SitesRepository, SitesView } from './sites.repository.ts';
 import { timezonesAt } from './site-resolver.ts';
@@ -64,13 +64,13 @@ export function sitesService({ repo, cache = noAggregateCache }: SitesServiceDep
      * already asked for (encodedLike). `fresh`: past the cache (a nudged poll).
      */
     deviceGroupsAnswer: (viewer: ScopeViewer, fresh = false) =>
-      cache.get(
+      cache.get<CachedJson>(
         `deviceGroup:${scopeKey(viewer)}`,
         async (previous) => encodedLike(cachedJson(await deviceGroupsText(viewer)), previous),
         fresh,
       ),
     locationsAnswer: (viewer: ScopeViewer, fresh = false) =>
-      cache.get(
+      cache.get<CachedJson>(
         `location:${scopeKey(viewer)}`,
         async (previous) => encodedLike(cachedJson(JSON.stringify(await locations(viewer))), previous),
         fresh,

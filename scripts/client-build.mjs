@@ -18,6 +18,7 @@ export const CLIENT_BUILD_INPUTS = [
   'client/vite.config.ts',
   'client/vite-precompress.ts',
   'client/vite-basemap.ts',
+  'client/vite-shared-yield.ts',
   'client/package.json',
   'shared/src',
   'shared/package.json',

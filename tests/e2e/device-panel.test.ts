@@ -475,7 +475,16 @@ describe('controls that stop a machine or lock out its users ask first', () => {
         await ask.getByRole('button', { name: 'Yes' }).click();
         const notice = panel(page).getByTestId('control-dialog');
         await notice.waitFor();
-        const noticeBox = (await notice.boundingBox())!;
+        // Its box, read again until there is one: the notice's content turns from loading to the answer in place,
+        // and a read at that moment found no box (a clean-clone run at 1024 px: null).
+        const noticeBox = await (async () => {
+          for (let tries = 0; tries < 50; tries++) {
+            const box = await notice.boundingBox();
+            if (box) return box;
+            await page.waitForTimeout(100);
+          }
+          throw new Error(`the ${kind} notice has no box`);
+        })();
         const chartBox = await visibleBox(panel(page).getByRole('figure', { name: /^Dispensing and fluid level/ }));
         if (chartBox) expect(overlaps(noticeBox, chartBox), `the ${kind} result over the chart`).toBe(false);
         if (await panel(page).getByTestId('pending-list').count()) {

@@ -108,18 +108,22 @@ describe.skipIf(!redisServer)('mail survives Redis going down and coming back em
     const ready = await request(app).get('/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body).toMatchObject({ database: 'up', redis: 'down' });
+    // "Promptly": an answer that does not wait on Redis. A call that waited would stay until Redis is back,
+    // which is only after these calls (below). The bound leaves room for this 2-core host running other test
+    // files beside this one: a sign-in (its password check is slow by design) took 2,006 ms in a clean-clone CI run.
+    const PROMPT_MS = 5000;
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
       const res = await send([addresses[5]!], `down-${i}`);
       expect(res.status).toBe(202);
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(PROMPT_MS);
     }
     // Sign-in still answers (its counters fall back to memory).
     const started = Date.now();
     expect((await request(app).post('/auth/token/login/').send({ email: 'client@demo.test', password: 'Demo1234' })).status).toBe(
       200,
     );
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(PROMPT_MS);
 
     // The sign-in limit still holds: 12 wrong passwords at once for one email, at most 10 answers not 429.
     const wrong = await Promise.all(

@@ -17,6 +17,7 @@ import {
 import { jsonArrayBytes } from '../lib/cached-json.ts';
 import { resolveSite } from '../sites/index.ts';
 import { recomputeWarnings } from './device-warnings.ts';
+import { withListNames } from './list-names.ts';
 import { cancelChange, requestChange } from './pending-changes.ts';
 
 /** Each paged list status as a condition on `devices`: the dashboard's FILTER_RULES, in SQL. */
@@ -251,12 +252,16 @@ export function devicesRepository(db: Db): DevicesRepository {
       const read = async (i: number) => {
         const after = i === 0 ? sql`true` : sql`devices.group_id > ${bounds[i - 1]}`;
         const upTo = i < bounds.length ? sql`devices.group_id <= ${bounds[i]}` : sql`true`;
+        // The names are put in here, not by device_list_named (list-names.ts: it was half of PostgreSQL's work).
         const res = (await db.execute(sql`
-          select ${LIST_ANSWER_SQL} as json
+          select coalesce(a.list_json, device_list_json(devices)) as json, b.name as brand, x1.batch_no as batch,
+                 x2.batch_no as batch2
           ${LIST_FROM_SQL}
           where devices.group_id is not null and ${inScope} and ${after} and ${upTo}
-          order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
-        return res.rows.map((r) => r.json);
+          order by devices.group_id, devices.number, devices.serial`)) as unknown as {
+          rows: { json: string; brand: string | null; batch: string | null; batch2: string | null }[];
+        };
+        return res.rows.map((r) => withListNames(r.json, r.brand, r.batch, r.batch2));
       };
       const reads: Promise<string[]>[] = [];
       const ask = (i: number) => {

@@ -31,11 +31,18 @@ const PAGE_STATUS_SQL: Record<DevicePageStatus, SQL> = {
   synced: sql`devices.is_registration`,
 };
 
-/** A device's list answer (spec section 3) with the brand and batch names put in, over LIST_FROM_SQL. */
-const LIST_ANSWER_SQL = sql`device_list_named(coalesce(a.list_json, device_list_json(devices)), b.name, x1.batch_no, x2.batch_no)`;
+/**
+ * A device's list answer (spec section 3) as read, over LIST_FROM_SQL: its stored answer and the brand and
+ * batch names, which listText puts in (list-names.ts; in PostgreSQL, device_list_named, they were half of
+ * its work for the whole list).
+ */
+const LIST_COLUMNS_SQL = sql`coalesce(a.list_json, device_list_json(devices)) as json, b.name as brand,
+  x1.batch_no as batch, x2.batch_no as batch2`;
+type ListRow = { json: string; brand: string | null; batch: string | null; batch2: string | null };
+const listText = (r: ListRow) => withListNames(r.json, r.brand, r.batch, r.batch2);
 /** Reads of the whole list's batches asked for at once (listBatches). */
 const LIST_READS_AHEAD = 2;
-/** What LIST_ANSWER_SQL reads: the device, its stored answer (migration 0022), its brand and batches. */
+/** What LIST_COLUMNS_SQL reads: the device, its stored answer (migration 0022), its brand and batches. */
 const LIST_FROM_SQL = sql`
   from devices
   left join device_list_answers a on a.device_id = devices.id
@@ -193,8 +200,9 @@ export interface DevicesRepository {
  * each device is kept in device_list_answers by database triggers (migrations 0003, 0022) whenever the device or
  * anything it shows changes; the list is then a column read joined into one array, which keeps 10,000
  * devices inside the time budget. The single-device answer adds what the device panel shows.
- * The brand and batch names are not stored (migration 0013): device_list_named puts them in from a join
- * at read time, so renaming a brand or batch updates one row instead of every device that shows it.
+ * The brand and batch names are not stored (migration 0013): the list reads put them in from a join at read
+ * time (listText; the single answer through device_list_named), so renaming a brand or batch updates one
+ * row instead of every device that shows it.
  */
 export function devicesRepository(db: Db): DevicesRepository {
   return {
@@ -210,11 +218,11 @@ export function devicesRepository(db: Db): DevicesRepository {
     /** Placed devices (on a site) within the caller's scope, as JSON bytes ready to send (rows joined straight into one buffer). */
     async listJson(scope, serials) {
       const res = (await db.execute(sql`
-        select ${LIST_ANSWER_SQL} as json
+        select ${LIST_COLUMNS_SQL}
         ${LIST_FROM_SQL}
         where devices.group_id is not null and ${scope ?? sql`true`} and ${inArray(devices.serial, serials)}
-        order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
-      return jsonArrayBytes(res.rows.map((r) => r.json));
+        order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: ListRow[] };
+      return jsonArrayBytes(res.rows.map(listText));
     },
 
     /**
@@ -252,16 +260,12 @@ export function devicesRepository(db: Db): DevicesRepository {
       const read = async (i: number) => {
         const after = i === 0 ? sql`true` : sql`devices.group_id > ${bounds[i - 1]}`;
         const upTo = i < bounds.length ? sql`devices.group_id <= ${bounds[i]}` : sql`true`;
-        // The names are put in here, not by device_list_named (list-names.ts: it was half of PostgreSQL's work).
         const res = (await db.execute(sql`
-          select coalesce(a.list_json, device_list_json(devices)) as json, b.name as brand, x1.batch_no as batch,
-                 x2.batch_no as batch2
+          select ${LIST_COLUMNS_SQL}
           ${LIST_FROM_SQL}
           where devices.group_id is not null and ${inScope} and ${after} and ${upTo}
-          order by devices.group_id, devices.number, devices.serial`)) as unknown as {
-          rows: { json: string; brand: string | null; batch: string | null; batch2: string | null }[];
-        };
-        return res.rows.map((r) => withListNames(r.json, r.brand, r.batch, r.batch2));
+          order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: ListRow[] };
+        return res.rows.map(listText);
       };
       const reads: Promise<string[]>[] = [];
       const ask = (i: number) => {
@@ -287,17 +291,13 @@ export function devicesRepository(db: Db): DevicesRepository {
      */
     async page(scope, f) {
       const res = (await db.execute(sql`
-        select devices.id, device_list_named(coalesce(a.list_json, device_list_json(devices)), b.name, x1.batch_no, x2.batch_no) as json
-        from devices
-        left join device_list_answers a on a.device_id = devices.id
-        left join brands b on b.id = devices.brand_id
-        left join batches x1 on x1.id = devices.batch_id
-        left join batches x2 on x2.id = devices.batch2_id
+        select devices.id, ${LIST_COLUMNS_SQL}
+        ${LIST_FROM_SQL}
         where ${pageFilters(scope, f)} and devices.id > ${f.afterId ?? 0}
         order by devices.id
-        limit ${f.limit + 1}`)) as unknown as { rows: { id: number; json: string }[] };
+        limit ${f.limit + 1}`)) as unknown as { rows: (ListRow & { id: number })[] };
       const rows = res.rows.slice(0, f.limit);
-      return { items: rows.map((r) => r.json), lastId: rows.at(-1)?.id ?? null, more: res.rows.length > f.limit };
+      return { items: rows.map(listText), lastId: rows.at(-1)?.id ?? null, more: res.rows.length > f.limit };
     },
 
     async keptTotal(brands, f) {

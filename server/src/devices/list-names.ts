@@ -1,7 +1,8 @@
 /**
  * A stored list answer with its brand and batch names put in: the same text as the database function
- * device_list_named (server/src/db/functions/device_list_named.sql), done in this process for the whole list
- * (GET /api/v1/device). At 100,000 devices PostgreSQL's three `replace` calls a row were more than half the
+ * device_list_named (server/src/db/functions/device_list_named.sql), done in this process for every list read
+ * (the whole list, its pages, the cards' poll; the single answer keeps the SQL function, as it goes on in jsonb).
+ * At 100,000 devices PostgreSQL's three `replace` calls a row were more than half the
  * CPU of reading the list (about 470 of 820 ms); here the three keys are found with indexOf in the first few
  * hundred characters and the string is put together once (about a tenth of that on the server's thread).
  * Both are held equal by list-names.test.ts (names with quotes, backslashes, control characters and

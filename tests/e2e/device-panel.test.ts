@@ -477,14 +477,15 @@ describe('controls that stop a machine or lock out its users ask first', () => {
         await notice.waitFor();
         // Its box, read again until there is one: the notice's content turns from loading to the answer in place,
         // and a read at that moment found no box (a clean-clone run at 1024 px: null).
-        const noticeBox = await (async () => {
-          for (let tries = 0; tries < 50; tries++) {
-            const box = await notice.boundingBox();
-            if (box) return box;
-            await page.waitForTimeout(100);
-          }
-          throw new Error(`the ${kind} notice has no box`);
-        })();
+        const seen: { box: Awaited<ReturnType<Locator['boundingBox']>> } = { box: null };
+        await expect
+          .poll(async () => (seen.box = await notice.boundingBox()), {
+            timeout: 5_000,
+            interval: 100,
+            message: `the ${kind} notice's box`,
+          })
+          .not.toBeNull();
+        const noticeBox = seen.box!;
         const chartBox = await visibleBox(panel(page).getByRole('figure', { name: /^Dispensing and fluid level/ }));
         if (chartBox) expect(overlaps(noticeBox, chartBox), `the ${kind} result over the chart`).toBe(false);
         if (await panel(page).getByTestId('pending-list').count()) {

@@ -11,6 +11,8 @@
  *   npx tsx tests/perf/map-trace.ts --devices 10000  # PostgreSQL at 127.0.0.1 (seeds the fleet the first time)
  *   DETAIL=1 RATE=4 npx tsx tests/perf/map-trace.ts  # also each task over 200 ms's functions by inclusive time
  *   DETAIL=100 RATE=4 ...                            # the same for each task over 100 ms
+ *   EVENTS=1 RATE=4 ...                              # also each long task's trace events by name (the tasks
+ *                                                    # no script ran in: a body read, a decode, a paint)
  * Build the client first (npm run build, or CLIENT_DIST=<dir>). Figures depend on the machine's load.
  */
 import path from 'node:path';
@@ -77,11 +79,18 @@ try {
       'v8.execute',
     ],
   });
+  const answers: string[] = [];
+  if (process.env.EVENTS)
+    page.on('response', async (response) => {
+      const body = await response.body().catch(() => null);
+      if (body && body.length > 50_000) answers.push(`  ${(body.length / 1e6).toFixed(2)} MB ${response.url().replace(portal.base, '')}`);
+    });
   await page.goto(`${portal.base}/`);
   await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 60_000 });
   await page.waitForTimeout(3_000 * Math.max(1, rate));
   const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] } | TraceEvent[];
   events = Array.isArray(trace) ? trace : trace.traceEvents;
+  if (answers.length) console.log(`answers over 50 kB (decoded):\n${answers.join('\n')}`);
 } finally {
   await browser.close();
   await portal.stop();
@@ -152,6 +161,13 @@ for (const task of long) {
       : spent.has('HandlePostMessage')
         ? 'worker message'
         : 'other';
+  if (process.env.EVENTS) {
+    const named = new Map<string, number>();
+    for (const e of inner) named.set(e.name, (named.get(e.name) ?? 0) + (e.dur ?? 0));
+    const top = [...named].sort((a, b) => b[1] - a[1]).slice(0, 6);
+    const urls = [...new Set(inner.map((e) => (e.args?.data as { url?: string } | undefined)?.url).filter(Boolean))].slice(0, 3);
+    detail.push(`  events at ${ms(task.ts - t0)} ms: ${top.map(([name, us]) => `${name} ${ms(us)}`).join(', ')}${urls.length ? ` | ${urls.join(' ')}` : ''}`);
+  }
   const byScript = new Map<string, number>();
   for (let i = 0; i < samples.length - 1; i++) {
     const [id, ts] = samples[i]!;

@@ -48,7 +48,7 @@ function setup(user: () => Promise<unknown>, overview: () => Promise<unknown> = 
         ),
       ],
       [fetchDevicesFx, async () => (calls.push('devices'), [fakeDevice('A1')])],
-      [fetchDevicePinsFx, async () => (calls.push('pins'), [])],
+      [fetchDevicePinsFx, async () => (calls.push('pins'), new Map())],
       [fetchCountiesFx, async () => (calls.push('counties'), [])],
       [fetchClientConfigFx, async () => (calls.push('config'), { mapsKey: null })],
     ] as never,

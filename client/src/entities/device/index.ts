@@ -26,6 +26,7 @@ export {
   type Device,
   type DevicePatch,
   type PinDelta,
+  type PinRecord,
 } from './model';
 export {
   connectionOf,

@@ -61,7 +61,7 @@ describe('device store', () => {
         [fetchDevicesFx, () => new Promise((resolve) => (held.list = () => resolve([fakeDevice('A1'), fakeDevice('B2')])))],
         [
           fetchDevicePinsFx,
-          () => new Promise((resolve) => (held.pins = () => resolve([...pinsOf([fakeDevice('A1'), fakeDevice('B2')]).values()]))),
+          () => new Promise((resolve) => (held.pins = () => resolve(pinsOf([fakeDevice('A1'), fakeDevice('B2')])))),
         ],
       ],
     });
@@ -133,7 +133,7 @@ describe('pin feed and the full list on demand', () => {
     const reads: string[] = [];
     const scope = fork({
       handlers: [
-        [fetchDevicePinsFx, async () => (reads.push('pins'), [...pinsOf([fakeDevice('A1'), fakeDevice('B2')]).values()])],
+        [fetchDevicePinsFx, async () => (reads.push('pins'), pinsOf([fakeDevice('A1'), fakeDevice('B2')]))],
         [fetchDevicesFx, async () => (reads.push('list'), [fakeDevice('A1'), fakeDevice('B2')])],
       ],
     });

@@ -8,7 +8,7 @@ import {
 } from '@fleet/shared';
 import { combine, createEvent, createStore, sample, type Store } from 'effector';
 import { call, callText, createApiFx } from '../../shared/api';
-import { parseJsonLines, yieldToBrowser } from '../../shared/lib';
+import { eachJsonLine, yieldToBrowser } from '../../shared/lib';
 
 /** A device of GET /api/v1/device (spec section 3; the answer carries more fields than typed here). */
 export type Device = DeviceListItemShape & { location_event_type?: string; [field: string]: unknown };
@@ -50,15 +50,17 @@ export const deviceAnswered = createEvent<Device>();
 
 export const fetchDevicesFx = createApiFx<void, Device[]>(() => call(devicesApi.list));
 /**
- * GET /api/v1/devicePins: about 60 bytes a device instead of the list's 1.1 KB. The answer is read and
- * decoded in one task and handed to the stores in the next: at 10,000 pins the two halves (the JSON and
- * the decoding, then the map's pin collection, the Active Pin counts and the dashboard's figures) were
- * one task of 36 ms, about 140 ms under Lighthouse's 4x CPU slowdown (tests/perf/map-trace.ts).
+ * GET /api/v1/devicePins: about 60 bytes a device instead of the list's 1.1 KB, answered as the pins by
+ * serial. The answer is parsed, decoded and keyed a slice of tuples a task (the server writes one a line):
+ * at 100,000 pins one parse was a task of 180-280 ms, and keying the parsed list another of 160 ms, under
+ * a 4x CPU slowdown (tests/perf/map-trace.ts). It is handed to the stores in a task of its own.
  */
-export const fetchDevicePinsFx = createApiFx<void, DevicePin[]>(async () => {
-  // Parsed and decoded a slice of tuples a task (the server writes one a line): at 100,000 pins one parse
-  // was a task of 180-280 ms under a 4x CPU slowdown.
-  const pins = await parseJsonLines(await callText(devicesApi.pins), (tuple) => decodeDevicePin(tuple as DevicePinTuple));
+export const fetchDevicePinsFx = createApiFx<void, PinRecord>(async () => {
+  const pins = new Map<string, DevicePin>();
+  await eachJsonLine(await callText(devicesApi.pins), (tuple) => {
+    const pin = decodeDevicePin(tuple as DevicePinTuple);
+    pins.set(pin.serial, pin);
+  });
   await yieldToBrowser();
   return pins;
 });
@@ -212,16 +214,6 @@ const PIN_FIELDS = [
 ] as const;
 
 /** Applies the pin fields of patches to known pins; the same object when no pin changed. */
-/**
- * The feed's pins by serial. A loop, not Object.fromEntries over a mapped list: no [serial, pin] array for
- * each of 10,000 pins, in the task that hands the feed to the stores.
- */
-export function pinRecordOf(list: readonly DevicePin[]): PinRecord {
-  const record = new Map<string, DevicePin>();
-  for (const pin of list) record.set(pin.serial, pin);
-  return record;
-}
-
 export function applyPinPatches(pins: PinRecord, patches: Record<string, DevicePatch>): PinRecord {
   let next: Map<string, DevicePin> | null = null;
   for (const [serial, patch] of Object.entries(patches)) {
@@ -298,7 +290,7 @@ sample({
 sample({
   clock: fetchDevicePinsFx.doneData,
   source: $pinsReadChanges,
-  fn: (changes, list) => applyPinPatches(pinRecordOf(list), changes),
+  fn: (changes, pins) => applyPinPatches(pins, changes),
   target: $devicePins,
 });
 // Cleared once the last read of its kind has landed (effector counts the reads on their way).

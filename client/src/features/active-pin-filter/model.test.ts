@@ -28,7 +28,7 @@ describe('active-pin filter model', () => {
     expect(failing.getState($pinCountsKnown)).toBe(false);
     await allSettled(fetchDevicePinsFx, { scope: failing });
     expect(failing.getState($pinCountsKnown)).toBe(false);
-    const answering = fork({ handlers: [[fetchDevicePinsFx, async () => []]] });
+    const answering = fork({ handlers: [[fetchDevicePinsFx, async () => new Map()]] });
     await allSettled(fetchDevicePinsFx, { scope: answering });
     expect(answering.getState($pinCountsKnown)).toBe(true);
   });

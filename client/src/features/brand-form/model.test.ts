@@ -75,7 +75,7 @@ function setup(access = 'distributor', add?: () => Promise<BrandAnswer>) {
     handlers: [
       [fetchBrandsFx, async () => (reads.push('brands'), [SUNSTOP])],
       // A write re-reads the map's pins (the full list only where a view had read it).
-      [fetchDevicePinsFx, async () => (reads.push('devices'), [])],
+      [fetchDevicePinsFx, async () => (reads.push('devices'), new Map())],
       [fetchClientUsersFx, async () => (reads.push('clients'), CLIENT_USERS)],
       [addBrandFx, (p: unknown) => (sent.add.push(p), add ? add() : Promise.resolve({ ...SUNSTOP, id: 9, name: 'Pelican' }))],
       [editBrandFx, async (p: unknown) => (sent.edit.push(p), { ...SUNSTOP, name: 'SunStop Co' })],

@@ -161,7 +161,7 @@ function setup(
       ],
       [deleteDeviceFx, options.remove ?? (async (serial: string) => (calls.push(`delete:${serial}`), serial))],
       // A write re-reads the map's pins (the full list only where a view had read it).
-      [fetchDevicePinsFx, async () => (calls.push('devices'), [])],
+      [fetchDevicePinsFx, async () => (calls.push('devices'), new Map())],
       [fetchOverviewFx, async () => (calls.push('overview'), {})],
       [fetchCountiesFx, async () => (calls.push('counties'), [])],
     ],

@@ -86,7 +86,7 @@ describe('live device updates', () => {
             calls.push({ kind: 'unsubscribe', serials: subscription.serials });
           },
         ],
-        [fetchDevicePinsFx, async () => []],
+        [fetchDevicePinsFx, async () => new Map()],
         [fetchOverviewFx, async () => ({})],
       ],
     });
@@ -128,7 +128,7 @@ describe('live device updates', () => {
           },
         ],
         [fetchDevicesFx, async () => (fetches++, [])],
-        [fetchDevicePinsFx, async () => (pinFetches++, [])],
+        [fetchDevicePinsFx, async () => (pinFetches++, new Map())],
         [fetchOverviewFx, async () => ({})],
       ],
     });
@@ -163,7 +163,7 @@ describe('live device updates', () => {
       values: [[$devicePins, pinsOf([fakeDevice('A1'), fakeDevice('B2'), fakeDevice('C3')])]],
       handlers: [
         [flushTimerFx, () => new Promise<void>((resolve) => (release = resolve))],
-        [fetchDevicePinsFx, async () => (pinFetches++, [])],
+        [fetchDevicePinsFx, async () => (pinFetches++, new Map())],
       ],
     });
     const received = scopeBind(pinsChangedReceived, { scope });

@@ -91,7 +91,7 @@ function setup() {
         },
       ],
       [fetchDevicesFx, async () => (reads.push('devices'), DEVICES)],
-      [fetchDevicePinsFx, async () => (reads.push('pins'), [])],
+      [fetchDevicePinsFx, async () => (reads.push('pins'), new Map())],
       [fetchBrandsFx, async () => (reads.push('brands'), [])],
       [transferResult.timerFx, async () => -1],
     ] as never,

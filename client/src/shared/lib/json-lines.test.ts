@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { parseJsonLines } from './json-lines';
+import { eachJsonLine, parseJsonLines } from './json-lines';
 
 describe('parseJsonLines', () => {
   const tuples = Array.from({ length: 25 }, (_, i) => [`S${i}`, i, i % 2 === 0 ? 'a "quoted", label\\n,\\n' : null]);
@@ -32,5 +32,18 @@ describe('parseJsonLines', () => {
     expect(await parseJsonLines(JSON.stringify(tuples), (t) => t, 4)).toEqual(tuples);
     expect(await parseJsonLines('[]', (t) => t)).toEqual([]);
     expect(await parseJsonLines('[\n]', (t) => t)).toEqual([]);
+  });
+});
+
+describe('eachJsonLine', () => {
+  it('hands each element to the visitor in order, a slice a task, as parseJsonLines answers them', async () => {
+    const lines = `[${Array.from({ length: 9 }, (_, i) => JSON.stringify([`S${i}`, i])).join(',\n')}]`;
+    const keyed = new Map<string, number>();
+    await eachJsonLine(lines, (t) => keyed.set((t as [string, number])[0], (t as [string, number])[1]), 4);
+    expect([...keyed]).toEqual(Array.from({ length: 9 }, (_, i) => [`S${i}`, i]));
+    expect(await parseJsonLines(lines, (t) => t, 4)).toEqual([...keyed]);
+    const none: unknown[] = [];
+    await eachJsonLine('[]', (t) => none.push(t));
+    expect(none).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import {
   countsOf,
   createPinsBuilder,
   packPins,
+  packPostedPins,
   postedColumns,
   receivedColumns,
   pinPositions,
@@ -130,7 +131,7 @@ describe('pinsDiff', () => {
   });
 });
 
-describe('pins packed for the worker and built as text', () => {
+describe('pins packed for the worker and built as JSON bytes', () => {
   const fleet = [
     fakeDevice('A1', { location_group: 7, number: 2 }),
     { ...fakeDevice('A2', { location_group: 7, number: 1 }), label: null },
@@ -152,18 +153,41 @@ describe('pins packed for the worker and built as text', () => {
     expect(receivedColumns(postedColumns(packPins([])))).toMatchObject({ serials: [], labels: [] });
   });
 
-  it('a build is the collection as text; the next one carries its diff from the build before', () => {
+  it('a build is the collection as UTF-8 JSON; the next one carries its diff from the build before', () => {
     const build = createPinsBuilder();
     const first = build(1, rowsOf(fleet));
     expect(collectionOfBuild(first)).toEqual(toPinCollection(fleet));
+    expect(first.json).toBeInstanceOf(Uint8Array);
+    // A label beyond ASCII comes back as it was (the bytes are UTF-8, decoded in MapLibre's worker).
+    const named = createPinsBuilder()(9, rowsOf(fleet.map((d) => (d.serial === 'A1' ? { ...d, label: 'Café – Praia ☀' } : d))));
+    expect(collectionOfBuild(named).features[0]!.properties.label).toBe('Café – Praia ☀');
     expect(first).toMatchObject({ base: null, diff: null, count: 4, counts: { normal: 2, paused: 1, warning: 1 } });
     const paused = fleet.map((d) => (d.serial === 'D4' ? { ...d, is_warning: false, is_pause: true } : d));
     const second = build(2, rowsOf(paused));
     expect(second.base).toBe(1);
     expect(second.diff).toEqual({ remove: ['D4'], add: [toPinCollection(paused).features[3]] });
     expect(second.counts).toMatchObject({ paused: 2, warning: 0 });
-    // Most pins changed: the whole text, no diff.
+    // Most pins changed: the whole collection, no diff.
     const third = build(3, rowsOf(fleet.map((d) => ({ ...d, is_pause: false, is_warning: true }))));
     expect(third).toMatchObject({ base: null, diff: null });
+  });
+});
+
+describe('pins packed a slice a task (packPostedPins)', () => {
+  it('answers the columns postedColumns(packPins(…)) does, pausing between slices', async () => {
+    const fleet = [
+      fakeDevice('A1', { location_group: 7, number: 2 }),
+      { ...fakeDevice('A2', { location_group: 7, number: 1 }), label: 'Pier 1, "north"' },
+      fakeDevice('C3', { location: null }),
+      fakeDevice('D4', { is_warning: true }),
+      { ...fakeDevice('E5', { is_pause: true }), label: null },
+    ];
+    let pauses = 0;
+    const posted = await packPostedPins(fleet, async () => void pauses++, 2);
+    expect(posted).toEqual(postedColumns(packPins(fleet)));
+    // Four located devices, two a slice: one pause between the two slices.
+    expect(pauses).toBe(1);
+    expect(unpackPins(receivedColumns(posted)).map((row) => row.serial)).toEqual(['A1', 'A2', 'D4', 'E5']);
+    expect(receivedColumns(await packPostedPins([], async () => void pauses++))).toMatchObject({ serials: [], labels: [] });
   });
 });

@@ -1,27 +1,30 @@
+import { yieldToBrowser } from '../../../shared/lib';
 import {
   createPinsBuilder,
-  packPins,
-  postedColumns,
+  packPostedPins,
+  receivedColumns,
   transferablesOf,
   unpackPins,
-  type PinColumns,
   type PinSource,
   type PinsBuild,
+  type PostedPinColumns,
 } from './pins';
 
 /**
  * Builds the map's pins in a Web Worker (pins.worker.ts), or on this thread where there is none (unit
  * tests, a browser that refuses the worker): the same builder either way, so the answer is the same. The
  * pins go packed in columns (PinColumns, their numbers transferred, their strings joined into one each:
- * PostedPinColumns) and come back as JSON text (PinsBuild):
- * at 100,000 pins neither way is an object graph for the page's thread to copy.
+ * PostedPinColumns) and come back as JSON bytes, transferred (PinsBuild):
+ * at 100,000 pins neither way is an object graph for the page's thread to copy. They are packed a slice
+ * a task (packPostedPins), so the page answers input between slices.
  */
 let worker: Worker | null | undefined;
 let lastId = 0;
 /** This thread's builder: its first build after the worker failed has no diff (the map takes the whole). */
 let here: ReturnType<typeof createPinsBuilder> | null = null;
-const buildHere = (id: number, columns: PinColumns) => (here ??= createPinsBuilder())(id, unpackPins(columns));
-const waiting = new Map<number, { columns: PinColumns; resolve: (build: PinsBuild) => void }>();
+const buildHere = (id: number, columns: PostedPinColumns) =>
+  (here ??= createPinsBuilder())(id, unpackPins(receivedColumns(columns)));
+const waiting = new Map<number, { columns: PostedPinColumns; resolve: (build: PinsBuild) => void }>();
 
 function pinsWorker(): Worker | null {
   if (worker !== undefined) return worker;
@@ -44,23 +47,22 @@ function pinsWorker(): Worker | null {
   return worker;
 }
 
-/** The pins of these devices (those with a place and `include`d). */
-export function buildPins(devices: Iterable<PinSource>, include?: (device: PinSource) => boolean): Promise<PinsBuild> {
+/** The pins of these devices (those with a place). */
+export async function buildPins(devices: Iterable<PinSource>): Promise<PinsBuild> {
   const id = ++lastId;
-  const columns = packPins(devices, include);
+  const posted = await packPostedPins(devices, yieldToBrowser);
   const target = pinsWorker();
-  if (!target) return Promise.resolve(buildHere(id, columns));
+  if (!target) return buildHere(id, posted);
   return new Promise((resolve) => {
     // Kept for a fallback build here: transferred, the typed arrays are gone from this side.
     const kept = {
-      ...columns,
-      coords: columns.coords.slice(),
-      groups: columns.groups.slice(),
-      numbers: columns.numbers.slice(),
-      statuses: columns.statuses.slice(),
+      ...posted,
+      coords: posted.coords.slice(),
+      groups: posted.groups.slice(),
+      numbers: posted.numbers.slice(),
+      statuses: posted.statuses.slice(),
     };
     waiting.set(id, { columns: kept, resolve });
-    const posted = postedColumns(columns);
     target.postMessage({ id, columns: posted }, transferablesOf(posted));
   });
 }

@@ -153,29 +153,74 @@ export type PinColumns = {
 const PIN_STATUS_ORDER: readonly PinStatus[] = ['normal', 'registering', 'offline', 'warning', 'paused'];
 const STATUS_INDEX = new Map(PIN_STATUS_ORDER.map((status, at) => [status, at]));
 
-/** The located devices, packed (one pass, no row objects on the page's thread). */
-export function packPins(devices: Iterable<PinSource>, include: (device: PinSource) => boolean = () => true): PinColumns {
+/** Writes one device's row `at` into the columns' number columns (the strings are the caller's). */
+function packRow(columns: Omit<PinColumns, 'serials' | 'labels'>, at: number, device: PinSource) {
+  columns.coords[at * 2] = device.location!.lat;
+  columns.coords[at * 2 + 1] = device.location!.lng;
+  columns.groups[at] = device.location_group ?? NaN;
+  columns.numbers[at] = device.number ?? NaN;
+  columns.statuses[at] = STATUS_INDEX.get(pinStatusOf(device))!;
+}
+
+const numberColumns = (n: number) => ({
+  coords: new Float64Array(n * 2),
+  groups: new Float64Array(n),
+  numbers: new Float64Array(n),
+  statuses: new Uint8Array(n),
+});
+
+const locatedOf = (devices: Iterable<PinSource>, include: (device: PinSource) => boolean) => {
   const located: PinSource[] = [];
   for (const device of devices) if (device.location && include(device)) located.push(device);
+  return located;
+};
+
+/** The located devices, packed (one pass, no row objects on the page's thread). */
+export function packPins(devices: Iterable<PinSource>, include: (device: PinSource) => boolean = () => true): PinColumns {
+  const located = locatedOf(devices, include);
   const n = located.length;
-  const columns: PinColumns = {
-    serials: new Array<string>(n),
-    labels: new Array<string>(n),
-    coords: new Float64Array(n * 2),
-    groups: new Float64Array(n),
-    numbers: new Float64Array(n),
-    statuses: new Uint8Array(n),
-  };
+  const columns: PinColumns = { serials: new Array<string>(n), labels: new Array<string>(n), ...numberColumns(n) };
   located.forEach((device, at) => {
     columns.serials[at] = device.serial;
     columns.labels[at] = device.label ?? '';
-    columns.coords[at * 2] = device.location!.lat;
-    columns.coords[at * 2 + 1] = device.location!.lng;
-    columns.groups[at] = device.location_group ?? NaN;
-    columns.numbers[at] = device.number ?? NaN;
-    columns.statuses[at] = STATUS_INDEX.get(pinStatusOf(device))!;
+    packRow(columns, at, device);
   });
   return columns;
+}
+
+/** Rows packed in one task of packPostedPins: at 100,000 pins, packing and joining all of them was one task of 333 ms under a 4x CPU slowdown. */
+export const PACK_SLICE = 10_000;
+
+/**
+ * The located devices packed as they are posted to the pins worker (postedColumns(packPins(…)), the same
+ * columns), `perSlice` rows a task, `pause` ending each task (yieldToBrowser on the page). Each slice's
+ * serials and labels are joined as it is packed; the slices' strings are joined at the end.
+ */
+export async function packPostedPins(
+  devices: Iterable<PinSource>,
+  pause: () => Promise<void>,
+  perSlice = PACK_SLICE,
+): Promise<PostedPinColumns> {
+  const located = locatedOf(devices, () => true);
+  const n = located.length;
+  const columns = numberColumns(n);
+  const serials: string[] = [];
+  const labels: string[] = [];
+  for (let from = 0; from < n; from += perSlice) {
+    if (from > 0) await pause();
+    const to = Math.min(n, from + perSlice);
+    const sliceSerials = new Array<string>(to - from);
+    const sliceLabels = new Array<string>(to - from);
+    for (let at = from; at < to; at++) {
+      const device = located[at]!;
+      sliceSerials[at - from] = device.serial;
+      sliceLabels[at - from] = device.label ?? '';
+      packRow(columns, at, device);
+    }
+    serials.push(sliceSerials.join(JOIN));
+    labels.push(sliceLabels.join(JOIN));
+  }
+  return { ...columns, serials: serials.join(JOIN), labels: labels.join(JOIN) };
 }
 
 /**
@@ -271,26 +316,32 @@ export function countByStatus(collection: PinCollection): StatusCounts {
 }
 
 /**
- * The map's pins as the builder hands them over (issue 46): the whole collection as JSON text, which goes to
- * MapLibre's worker as it is (a string is copied by the browser in one piece; the collection as objects was
- * 890 ms of the page's thread to receive from the pins worker at 100,000 pins, and 326 ms to stringify
- * again), and, when build `base` was the one before, what changed since it (pinsDiff) for a live change.
- * The readouts' count and counts by status come with it.
+ * The map's pins as the builder hands them over (issue 46): the whole collection as UTF-8 JSON bytes, which
+ * go to MapLibre's worker as they are (json-text.ts), and, when build `base` was the one before, what
+ * changed since it (pinsDiff) for a live change. The readouts' count and counts by status come with it.
+ *
+ * Bytes, not a string: postMessage copies a string on both threads, and the page reads a message's data
+ * on its own thread. At 100,000 pins (18 MB of JSON) receiving the text from the pins worker was a task
+ * of 329 ms and posting it on to MapLibre's worker another of 305 ms under a 4x CPU slowdown
+ * (tests/perf/map-trace.ts --devices 100000); an ArrayBuffer is transferred, not copied, both ways.
+ * Before that the collection went as objects: 890 ms to receive and 326 ms to stringify again.
  */
 export type PinsBuild = {
   id: number;
   /** The build `diff` is relative to; null when there is no diff. */
   base: number | null;
-  text: string;
+  /** The collection's JSON, UTF-8. Never handed over itself (a transfer would empty it): jsonBytesOf copies. */
+  json: Uint8Array;
   diff: PinsDiff | null;
   count: number;
   counts: StatusCounts;
 };
 
+const encoder = new TextEncoder();
 export const EMPTY_PINS: PinsBuild = {
   id: 0,
   base: null,
-  text: JSON.stringify(collectionOf([])),
+  json: encoder.encode(JSON.stringify(collectionOf([]))),
   diff: null,
   count: 0,
   counts: { normal: 0, registering: 0, offline: 0, warning: 0, paused: 0 },
@@ -309,7 +360,7 @@ export function createPinsBuilder() {
     const build: PinsBuild = {
       id,
       base: diff && previous ? previous.id : null,
-      text: JSON.stringify(collection),
+      json: encoder.encode(JSON.stringify(collection)),
       diff,
       count: collection.features.length,
       counts: countByStatus(collection),
@@ -320,4 +371,8 @@ export function createPinsBuilder() {
 }
 
 /** A build's collection, parsed (the Google provider draws from objects; the tests' readout). */
-export const collectionOfBuild = (build: PinsBuild): PinCollection => JSON.parse(build.text) as PinCollection;
+export const collectionOfBuild = (build: PinsBuild): PinCollection =>
+  JSON.parse(new TextDecoder().decode(build.json)) as PinCollection;
+
+/** The buffers a build is posted with: its JSON bytes are transferred (the pins worker keeps no copy). */
+export const buildTransferables = (build: PinsBuild): ArrayBuffer[] => [build.json.buffer as ArrayBuffer];

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 /** json-text-worker.js run as MapLibre's worker would run it (importScripts), on a worker-like `self`. */
 const script = readFileSync(new URL('./json-text-worker.js', import.meta.url), 'utf8');
@@ -27,6 +27,17 @@ describe('json-text-worker.js (MapLibre worker side of setDataAsText)', () => {
     expect(worker.received).toEqual([collection]);
   });
 
+  it('parses data sent as UTF-8 JSON bytes (the pins, transferred), non-ASCII labels included', () => {
+    const worker = workerWithLoad();
+    run(worker.self);
+    const collection = {
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [-8.6, 41.1] }, properties: { label: 'Praia da Luz – bar "Sol" ☀' } }],
+    };
+    expect(worker.load({ data: new TextEncoder().encode(JSON.stringify(collection)) })).toEqual({ loaded: true });
+    expect(worker.received).toEqual([collection]);
+  });
+
   it('passes objects, diffs and URL loads through untouched', () => {
     const worker = workerWithLoad();
     run(worker.self);
@@ -48,5 +59,25 @@ describe('json-text-worker.js (MapLibre worker side of setDataAsText)', () => {
   it('throws where MapLibre has no such handler, so the page keeps sending objects', () => {
     expect(() => run({})).toThrow(/loadData/);
     expect(() => run({ worker: { actor: { messageHandlers: {} } } })).toThrow(/loadData/);
+  });
+});
+
+describe('json-text.ts: whole data waits while the workers load the script', () => {
+  it('is waiting from enableJsonText until it settles, either way', async () => {
+    vi.stubGlobal('window', { location: { href: 'http://portal.test/' } });
+    const { enableJsonText, jsonTextWaiting, afterJsonText } = await import('./json-text');
+    expect(jsonTextWaiting()).toBe(false);
+    let load!: () => void;
+    void enableJsonText(() => new Promise<void>((resolve) => (load = resolve)));
+    expect(jsonTextWaiting()).toBe(true);
+    const sent: string[] = [];
+    afterJsonText(() => sent.push('pins'));
+    expect(sent).toEqual([]);
+    load();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(jsonTextWaiting()).toBe(false);
+    expect(sent).toEqual(['pins']);
+    vi.unstubAllGlobals();
   });
 });

@@ -4,6 +4,7 @@ import jsonTextWorkerUrl from './json-text-worker.js?url&no-inline';
 
 let ready: Promise<boolean> | null = null;
 let enabled = false;
+let settled = false;
 
 /**
  * Teaches MapLibre's workers to read a GeoJSON source's data sent as JSON text (json-text-worker.js).
@@ -12,11 +13,19 @@ let enabled = false;
  */
 export function enableJsonText(importScriptInWorkers: (url: string) => Promise<unknown>): Promise<boolean> {
   ready ??= importScriptInWorkers(new URL(jsonTextWorkerUrl, window.location.href).href).then(
-    () => (enabled = true),
-    () => false,
+    () => (settled = enabled = true),
+    () => ((settled = true), false),
   );
   return ready;
 }
+
+/**
+ * Whether enableJsonText has been called and not yet settled: data sent now would go as objects (or be
+ * parsed on the page's thread), so a whole data is better sent through afterJsonText. At 100,000 pins,
+ * pins that came before MapLibre's workers had the script were parsed here: a task of 470 ms under a
+ * 4x CPU slowdown (tests/perf/map-trace.ts --devices 100000).
+ */
+export const jsonTextWaiting = () => ready !== null && !settled;
 
 /** Runs `send` once enableJsonText has settled (now when it was never called or has settled). */
 export function afterJsonText(send: () => void) {
@@ -41,21 +50,24 @@ export function setDataAsText(source: GeoJSONSource, data: GeoJSON.GeoJSON) {
   keepSourceData(source, data);
 }
 
-/** The collection nothing reads: the source's page-side copy when its data went as text (setJsonText). */
+/** The collection nothing reads: the source's page-side copy when its data went as bytes (setJsonBytes). */
 const NO_COPY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
 
 /**
- * GeoJSON already as JSON text (the pins, from their worker) set as a source's data: posted as it is once
- * the workers read text, else parsed here. The source's page-side copy is left empty rather than parsed:
- * MapLibre reads it only for getData and serialize, which the map itself never calls, and applies later
- * updateData diffs to it (an empty collection takes them; the worker's copy is the one drawn). getData
- * then answers the pins changed since the last whole data (tests/e2e/live.test.ts reads a changed one).
+ * GeoJSON already as UTF-8 JSON bytes (the pins, from their worker) set as a source's data: a copy of the
+ * bytes posted, transferred (MapLibre transfers the buffer of a typed array it posts, so `json` itself
+ * stays whole for a later hand-over), once the workers read them; else parsed here. A copy is a memcpy;
+ * posting the same JSON as a string was a copy in JavaScript's heap, 305 ms of the page's thread at 100,000
+ * pins under a 4x CPU slowdown. The source's page-side copy is left empty rather than parsed: MapLibre
+ * reads it only for getData and serialize, which the map itself never calls, and applies later updateData
+ * diffs to it (an empty collection takes them; the worker's copy is the one drawn). getData then answers
+ * the pins changed since the last whole data (tests/e2e/live.test.ts reads a changed one).
  */
-export function setJsonText(source: GeoJSONSource, text: string) {
+export function setJsonBytes(source: GeoJSONSource, json: Uint8Array) {
   if (!enabled) {
-    source.setData(JSON.parse(text) as GeoJSON.GeoJSON);
+    source.setData(JSON.parse(new TextDecoder().decode(json)) as GeoJSON.GeoJSON);
     return;
   }
-  source.setData(new String(text) as unknown as GeoJSON.GeoJSON);
+  source.setData(json.slice() as unknown as GeoJSON.GeoJSON);
   keepSourceData(source, NO_COPY);
 }

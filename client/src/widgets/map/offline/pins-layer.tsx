@@ -24,7 +24,7 @@ import { useSourceData } from './use-source-data';
 
 /** A build's diff, when it was made from the build the source has (else the whole text goes). */
 const buildDiff = (previous: PinsBuild, next: PinsBuild) => (next.diff && next.base === previous.id ? next.diff : null);
-const buildText = (build: PinsBuild) => build.text;
+const buildJson = (build: PinsBuild) => build.json;
 
 /** The single pins' and the clusters' layer ids (the labels read them). */
 export const PINS_LAYER = 'pins';
@@ -92,7 +92,7 @@ export function PinsLayer() {
   const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked });
   const latest = useRef(handlers);
   latest.current = handlers;
-  const initialData = useSourceData(map, PINS_SOURCE, pins, 'next-task', buildDiff, buildText);
+  const initialData = useSourceData(map, PINS_SOURCE, pins, 'next-task', buildDiff, buildJson);
 
   useEffect(() => {
     const palette = readPalette();

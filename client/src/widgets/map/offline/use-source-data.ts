@@ -1,6 +1,6 @@
 import type { GeoJSONSource, GeoJSONSourceDiff, Map as MaplibreMap } from 'maplibre-gl';
 import { useCallback, useEffect, useRef } from 'react';
-import { afterJsonText, setDataAsText, setJsonText } from './json-text';
+import { afterJsonText, jsonTextWaiting, setDataAsText, setJsonBytes } from './json-text';
 
 const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
 
@@ -12,8 +12,8 @@ const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: 
  *
  * `diff(previous, next)`, when given, says what changed since the data the source has (the pins: a live
  * change of a few devices), which goes to the worker as MapLibre's `updateData`; null sends the whole data.
- * `text(data)`, when given, is the data's GeoJSON as JSON text, sent as it is (the pins come as text from
- * their worker); `data` itself is then not GeoJSON, and the hand-over must be 'next-task'.
+ * `json(data)`, when given, is the data's GeoJSON as UTF-8 JSON bytes, sent as they are (the pins come so
+ * from their worker); `data` itself is then not GeoJSON, and the hand-over must be 'next-task'.
  *
  * `handOver: 'next-task'` creates the source empty and sends the data in a task of its own right after
  * (the fleet's pins): MapLibre copies a source's data to its worker as it is set (serialising every
@@ -23,8 +23,8 @@ const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: 
  * costs its worker nothing, and the loading map draws no frame in between (its frames are spaced, and its
  * layers join only once every source has loaded: offline-map.tsx).
  */
-function sendData<T>(target: GeoJSONSource, data: T, text: ((data: T) => string) | undefined) {
-  if (text) setJsonText(target, text(data));
+function sendData<T>(target: GeoJSONSource, data: T, json: ((data: T) => Uint8Array) | undefined) {
+  if (json) setJsonBytes(target, json(data));
   else setDataAsText(target, data as GeoJSON.GeoJSON);
 }
 
@@ -34,10 +34,10 @@ export function useSourceData<T extends object>(
   data: T,
   handOver: 'with-source' | 'next-task' = 'with-source',
   diff?: (previous: T, next: T) => GeoJSONSourceDiff | null,
-  text?: (data: T) => string,
+  json?: (data: T) => Uint8Array,
 ): () => GeoJSON.GeoJSON {
-  const textOf = useRef(text);
-  textOf.current = text;
+  const jsonOf = useRef(json);
+  jsonOf.current = json;
   const latest = useRef(data);
   latest.current = data;
   const sent = useRef<T | null>(null);
@@ -45,6 +45,21 @@ export function useSourceData<T extends object>(
   diffOf.current = diff;
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   const mounted = useRef(true);
+  /**
+   * Sends the latest data whole in a task of its own, once the map's workers read JSON text (json-text.ts);
+   * changes that come meanwhile wait for it, and it sends the latest.
+   */
+  const sendLater = useCallback(() => {
+    if (pending.current !== null) clearTimeout(pending.current);
+    pending.current = setTimeout(() => {
+      afterJsonText(() => {
+        if (!mounted.current) return;
+        pending.current = null;
+        const target = map.getSource(source) as GeoJSONSource | undefined;
+        if (target) sendData(target, sent.current as T, jsonOf.current);
+      });
+    }, 0);
+  }, [map, source]);
   useEffect(() => {
     const previous = sent.current;
     if (previous === data) return;
@@ -56,9 +71,10 @@ export function useSourceData<T extends object>(
     // What changed since the data the source has, when the caller can say (the pins: a live change of a
     // few devices); MapLibre applies diffs after any data it has not sent its worker yet, in order.
     const change = previous && diffOf.current ? diffOf.current(previous, data) : null;
-    if (!change) sendData(target, data, textOf.current);
+    if (!change && jsonTextWaiting()) sendLater();
+    else if (!change) sendData(target, data, jsonOf.current);
     else if (change.remove?.length || change.add?.length || change.update?.length) target.updateData(change);
-  }, [map, source, data]);
+  }, [map, source, data, sendLater]);
   useEffect(() => {
     mounted.current = true;
     return () => {
@@ -70,17 +86,7 @@ export function useSourceData<T extends object>(
   return useCallback(() => {
     sent.current = latest.current;
     if (handOver === 'with-source') return latest.current as GeoJSON.GeoJSON;
-    if (pending.current !== null) clearTimeout(pending.current);
-    pending.current = setTimeout(() => {
-      // Sent as JSON text once the map's workers read it (json-text.ts); the hand-over stays pending
-      // until then, and sends the latest data.
-      afterJsonText(() => {
-        if (!mounted.current) return;
-        pending.current = null;
-        const target = map.getSource(source) as GeoJSONSource | undefined;
-        if (target) sendData(target, sent.current as T, textOf.current);
-      });
-    }, 0);
+    sendLater();
     return EMPTY;
-  }, [map, source, handOver]);
+  }, [handOver, sendLater]);
 }

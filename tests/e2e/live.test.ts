@@ -45,10 +45,10 @@ describe('live map with the real push server', () => {
     await page.goto('/');
     const deviceCalls: string[] = [];
     // The map opens at zoom 10, where labels show: it reads its view's site names once, when the view first
-    // settles (GET /api/v1/deviceGroup?bbox=). That read belongs to the start, not to the quiet window below;
+    // settles (GET /api/v1/siteNames?bbox=). That read belongs to the start, not to the quiet window below;
     // under load it came after the pins were drawn, inside the window (a clean-clone run).
     const siteNamesRead = page.waitForResponse(
-      (r) => new URL(r.url()).pathname === '/api/v1/deviceGroup' && new URL(r.url()).searchParams.has('bbox'),
+      (r) => new URL(r.url()).pathname === '/api/v1/siteNames' && new URL(r.url()).searchParams.has('bbox'),
       { timeout: 30_000 },
     );
     await signInToMap(page, 'distributor@demo.test');

@@ -214,11 +214,14 @@ describe('map screen', () => {
 
   it('zooms with the buttons (step 1), opens clusters, and selects a pin at zoom 15', async () => {
     const page = await e2e.openPage();
-    // The site names of the labels are read for the view (GET /api/v1/deviceGroup?bbox=), never for the fleet.
+    // The site names of the labels are read for the view (GET /api/v1/siteNames?bbox=), never for the fleet,
+    // and the sites' whole answers (deviceGroup) not at all.
     const siteReads: string[] = [];
+    const groupReads: string[] = [];
     const onRequest = (request: { url(): string }) => {
       const url = new URL(request.url());
-      if (url.pathname === '/api/v1/deviceGroup') siteReads.push(url.searchParams.get('bbox') ?? 'the fleet');
+      if (url.pathname === '/api/v1/siteNames') siteReads.push(url.searchParams.get('bbox') ?? 'the fleet');
+      if (url.pathname === '/api/v1/deviceGroup') groupReads.push(url.search);
     };
     page.on('request', onRequest);
     await signInToMap(page, 'distributor@demo.test');
@@ -245,6 +248,7 @@ describe('map screen', () => {
     await expect.poll(async () => Number((await mapData(page)).labelCount ?? 0)).toBeGreaterThan(0);
     await expect.poll(() => siteReads.length).toBeGreaterThan(0);
     page.off('request', onRequest);
+    expect(groupReads).toEqual([]);
     expect(siteReads.filter((bbox) => !/^-?[\d.]+,-?[\d.]+,-?[\d.]+,-?[\d.]+$/.test(bbox))).toEqual([]);
     // Each box holds the map's centre at the time (the view, with a margin).
     const [lat, lng] = (await mapData(page)).center!.split(',').map(Number) as [number, number];
@@ -554,23 +558,25 @@ describe('map screen', () => {
     await screenshot(page, `map-pins-${name}`);
   });
 
-  it("hands the fleet's pins to the map's worker as JSON text, which the worker reads under the CSP (the pins are drawn)", async () => {
+  it("hands the fleet's pins to the map's worker as JSON bytes, transferred, which the worker reads under the CSP (the pins are drawn)", async () => {
     const page = await e2e.openPage(DESKTOP, 'about:blank');
     // What the page posts to the map's workers: for each loadData ('LD') message, whether its data came as
-    // a String object (json-text.ts) or as objects, and the features the text holds.
+    // UTF-8 JSON bytes (json-text.ts setJsonBytes) and transferred, or as objects, and the features it holds.
     await page.addInitScript(() => {
-      const sent: { text: boolean; features: number }[] = [];
+      const sent: { bytes: boolean; transferred: boolean; features: number }[] = [];
       (window as unknown as { __loads: typeof sent }).__loads = sent;
       const post = Worker.prototype.postMessage;
       Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
         const m = message as { type?: string; data?: { source?: string; data?: unknown } } | null;
         if (m?.type === 'LD' && m.data?.source === 'pins' && m.data.data !== undefined) {
           const data = m.data.data;
-          const text = data instanceof String;
-          const features = text
-            ? (JSON.parse(String(data)) as { features: unknown[] }).features.length
+          const bytes = data instanceof Uint8Array;
+          const features = bytes
+            ? (JSON.parse(new TextDecoder().decode(data)) as { features: unknown[] }).features.length
             : ((data as { features?: unknown[] }).features?.length ?? 0);
-          sent.push({ text, features });
+          const options = rest[0] as { transfer?: unknown[] } | unknown[] | undefined;
+          const transfer = Array.isArray(options) ? options : (options?.transfer ?? []);
+          sent.push({ bytes, transferred: bytes && transfer.includes(data.buffer), features });
         }
         return (post as (...args: unknown[]) => void).call(this, message, ...rest);
       } as typeof Worker.prototype.postMessage;
@@ -578,12 +584,14 @@ describe('map screen', () => {
     await page.goto('/');
     await signInToMap(page, 'distributor@demo.test');
     await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
-    const loads = await page.evaluate(() => (window as unknown as { __loads: { text: boolean; features: number }[] }).__loads);
+    const loads = await page.evaluate(
+      () => (window as unknown as { __loads: { bytes: boolean; transferred: boolean; features: number }[] }).__loads,
+    );
     const pins = await pinCount(page);
     expect(pins).toBeGreaterThan(0);
-    // The whole fleet went once, as text (not copied object by object on the page's thread), and the
+    // The whole fleet went once, as bytes moved to the worker (not copied on the page's thread), and the
     // worker read it: the clusters drawn above are made from it.
-    expect(loads.filter((load) => load.features > 0)).toEqual([{ text: true, features: pins }]);
+    expect(loads.filter((load) => load.features > 0)).toEqual([{ bytes: true, transferred: true, features: pins }]);
   });
 
   it("uploads the map's icon pixels premultiplied by WebGL itself: the texels MapLibre would have made in JavaScript", async () => {

@@ -297,6 +297,33 @@ describe.each(BACKENDS)('devicePage on %s', (backend) => {
     }
   });
 
+  it("siteNames answers the names of deviceGroup's sites in the same view, for each role; bbox required", async () => {
+    type Site = { id: number; name: string; address: string; lat: number; lng: number };
+    for (const email of ['distributor@demo.test', 'client@demo.test', 'partner@demo.test']) {
+      const all = (await get(email, '/api/v1/deviceGroup')).body as Site[];
+      expect(all.length, email).toBeGreaterThan(0);
+      const lats = all.map((g) => g.lat).sort((a, b) => a - b);
+      const lngs = all.map((g) => g.lng).sort((a, b) => a - b);
+      const bbox = `${lats[0]},${lngs[0]},${lats[Math.floor(lats.length / 2)]},${lngs[lngs.length - 1]}`;
+      const sites = (await get(email, '/api/v1/deviceGroup', { bbox })).body as Site[];
+      const names = await get(email, '/api/v1/siteNames', { bbox });
+      expect(names.status, email).toBe(200);
+      // The map's rule: the name, else the address, trimmed; none left out but sites with neither.
+      const expected = sites
+        .map((g) => [g.id, (g.name || g.address || '').trim()] as const)
+        .filter(([, name]) => name !== '')
+        .sort((a, b) => a[0] - b[0]);
+      expect(expected.length, email).toBeGreaterThan(0);
+      expect(names.body, email).toEqual(expected);
+    }
+    for (const query of [{}, { bbox: '1,2,3' }, { bbox: '10,0,5,1' }] as Record<string, string>[]) {
+      const bad = await get('client@demo.test', '/api/v1/siteNames', query);
+      expect(bad.status, JSON.stringify(query)).toBe(400);
+      expect(Object.keys(bad.body)).toContain('bbox');
+    }
+    expect((await request(h.app).get('/api/v1/siteNames').query({ bbox: '0,0,1,1' })).status).toBe(401);
+  });
+
   it('GET /api/v1/device?serials= answers only the named devices in scope (the exclusive-management rows)', async () => {
     const all = whole['distributor@demo.test']!;
     const named = [all[4]!.serial, all[1]!.serial, 'SP999999'];

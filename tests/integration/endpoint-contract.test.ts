@@ -136,6 +136,7 @@ describe('every declared call on the seeded demo', () => {
       [placesApi.nearestPlace.path]: { lat: '29.95', lng: '-90.07' },
       [placesApi.placeSuggestions.path]: { input: 'Metairie' },
       [placesApi.placeNames.path]: { west: '-91', south: '29', east: '-89', north: '31' },
+      [sitesApi.siteNames.path]: { bbox: '29,-91,31,-89' },
       [telemetryApi.monthDataUsage.path]: {},
     };
     const reads = DECLARED.filter((d) => d.method === 'get' && (d.auth ?? 'token') === 'token');

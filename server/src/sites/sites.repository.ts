@@ -39,6 +39,11 @@ export interface SitesRepository {
    */
   keptSitesJson(kept: KeptScope, view?: SitesView): Promise<string>;
   brandNames(): Promise<Map<number, string>>;
+  /**
+   * GET /api/v1/siteNames' answer as JSON text: `[id, name]` of each site in the view holding a device of
+   * `scope`, in id order; the name is the site's name, else its address, trimmed; sites with neither left out.
+   */
+  siteNamesJson(scope: SQL | undefined, view: SitesView): Promise<string>;
   /** Counties with the counts of the devices of `scope`; `withoutDevices` keeps counties with none. */
   counties(scope: SQL | undefined, withoutDevices: boolean): Promise<CountyRow[]>;
   /** The same rows from the kept counts per brand and county (device_counts, migration 0023). */
@@ -106,6 +111,17 @@ export function sitesRepository(db: Db): SitesRepository {
         group by g.id
         order by g.id`)) as unknown as Rows<SiteRow>;
       return res.rows;
+    },
+
+    async siteNamesJson(scope, view) {
+      // The same sites as sites(scope, view): each holding a device in scope (devices_group_idx per site).
+      const res = (await db.execute(sql`
+        select coalesce(json_agg(json_build_array(n.id, n.name) order by n.id), '[]')::text as json
+        from (select g.id, btrim(coalesce(nullif(btrim(g.name), ''), g.address, '')) as name
+              from device_groups g
+              where ${inView(view)} and exists (select 1 from devices where devices.group_id = g.id and ${inScope(scope)})) n
+        where n.name <> ''`)) as unknown as Rows<{ json: string }>;
+      return res.rows[0]!.json;
     },
 
     async brandNames() {

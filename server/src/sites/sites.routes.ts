@@ -1,4 +1,4 @@
-import { deviceGroupQuerySchema, sitesApi, timezoneUpdateSchema } from '@fleet/shared';
+import { deviceGroupQuerySchema, siteNamesQuerySchema, sitesApi, timezoneUpdateSchema } from '@fleet/shared';
 import { viewerOf } from '../auth/index.ts';
 import type { AppContext } from '../context.ts';
 import { parse } from '../lib/errors.ts';
@@ -20,6 +20,9 @@ export function sitesRoutes(ctx: AppContext): Routes {
       return sendCachedJson(req, res, await service.deviceGroupsAnswer(viewerOf(req), wantsFresh(req.get('Cache-Control'))));
     return sendCachedJson(req, res, await service.deviceGroupsInView(viewerOf(req), view));
   });
+  on(sitesApi.siteNames, async (req, res) =>
+    sendCachedJson(req, res, await service.siteNamesInView(viewerOf(req), parse(siteNamesQuerySchema, req.query))),
+  );
   on(sitesApi.counties, async (req, res) =>
     sendCachedJson(req, res, await service.locationsAnswer(viewerOf(req), wantsFresh(req.get('Cache-Control')))),
   );

@@ -49,6 +49,10 @@ function fakeRepo(over: Partial<SitesRepository> = {}) {
       counties.push(withoutDevices);
       return [];
     },
+    async siteNamesJson(scope) {
+      scopes.push(scope);
+      return '[[3,"Audubon Park"]]';
+    },
     async siteInScope() {
       return undefined;
     },

@@ -56,6 +56,9 @@ export function sitesService({ repo, cache = noAggregateCache }: SitesServiceDep
   return {
     deviceGroups,
     locations,
+    /** GET /api/v1/siteNames: the map labels' names of the sites in a view (not cached, as deviceGroupsInView). */
+    siteNamesInView: async (viewer: ScopeViewer, view: SitesView) =>
+      cachedJson(await repo.siteNamesJson(deviceScope(viewer), view)),
     /** The sites in one view (issue 46): a few hundred sites, not cached (each view is its own question). */
     deviceGroupsInView: async (viewer: ScopeViewer, view: SitesView) => cachedJson(await deviceGroupsText(viewer, view)),
     /**

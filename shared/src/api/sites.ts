@@ -1,9 +1,10 @@
-import { deviceGroupQuerySchema, overviewQuerySchema, timezoneUpdateSchema } from '../schemas/device.schema.ts';
+import { deviceGroupQuerySchema, overviewQuerySchema, siteNamesQuerySchema, timezoneUpdateSchema } from '../schemas/device.schema.ts';
 import { z } from 'zod';
 import {
   countyAnswerSchema,
   overviewAnswerSchema,
   siteAnswerSchema,
+  siteNamesAnswerSchema,
   siteTimezoneAnswerSchema,
 } from '../schemas/site-answer.schema.ts';
 import { endpoint } from './endpoint.ts';
@@ -24,6 +25,20 @@ export const sitesApi = {
     responses: {
       200: { description: 'The sites', schema: z.array(siteAnswerSchema) },
       400: { description: 'bbox or county is not valid (the detail names it)' },
+    },
+  }),
+  siteNames: endpoint({
+    method: 'get',
+    path: '/api/v1/siteNames',
+    tag,
+    summary: "The names of the sites in scope in a view, [id, name] each (the map's labels)",
+    description:
+      'Required ?bbox=south,west,north,east (issue 46). A name is the site name, else its address, trimmed; ' +
+      'sites with neither are left out. The sites are those deviceGroup?bbox= answers for the same caller.',
+    query: siteNamesQuerySchema,
+    responses: {
+      200: { description: 'The names, in site id order', schema: siteNamesAnswerSchema },
+      400: { description: 'bbox is missing or not valid (the detail names it)' },
     },
   }),
   counties: endpoint({

@@ -331,30 +331,28 @@ export const devicePageQuerySchema = z.object({
 export type DevicePageQuery = z.infer<typeof devicePageQuerySchema>;
 
 const BBOX_ERROR = 'bbox is south,west,north,east in degrees (south <= north, west <= east).';
+/** A view's box: south,west,north,east in degrees (a view across the antimeridian asks twice). */
+const bboxSchema = z
+  .string({ error: BBOX_ERROR })
+  .transform((text) => text.split(',').map((n) => (n.trim() === '' ? NaN : Number(n))))
+  .pipe(
+    z
+      .tuple(
+        [z.number().min(-90).max(90), z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().min(-180).max(180)],
+        {
+          error: BBOX_ERROR,
+        },
+      )
+      .refine(([s, w, n, e]) => s <= n && w <= e, { error: BBOX_ERROR }),
+  );
 /**
  * GET /api/v1/deviceGroup's optional query (issue 46): only the sites in view. Without it the answer is the
- * spec's, every site in scope. `bbox` is south,west,north,east (degrees; a view across the antimeridian asks twice).
+ * spec's, every site in scope.
  */
 export const deviceGroupQuerySchema = z.object({
-  bbox: z
-    .string({ error: BBOX_ERROR })
-    .transform((text) => text.split(',').map((n) => (n.trim() === '' ? NaN : Number(n))))
-    .pipe(
-      z
-        .tuple(
-          [
-            z.number().min(-90).max(90),
-            z.number().min(-180).max(180),
-            z.number().min(-90).max(90),
-            z.number().min(-180).max(180),
-          ],
-          {
-            error: BBOX_ERROR,
-          },
-        )
-        .refine(([s, w, n, e]) => s <= n && w <= e, { error: BBOX_ERROR }),
-    )
-    .optional(),
+  bbox: bboxSchema.optional(),
   county: positiveId('county'),
 });
 export type DeviceGroupQuery = z.infer<typeof deviceGroupQuerySchema>;
+/** GET /api/v1/siteNames' query (issue 46): the map's view, required (the names of every site are deviceGroup's). */
+export const siteNamesQuerySchema = z.object({ bbox: bboxSchema });

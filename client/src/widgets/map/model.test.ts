@@ -137,9 +137,8 @@ describe('placing a pin by hand (issue 42)', () => {
 });
 
 describe('site names for the view', () => {
-  const site = (id: number, name: string) =>
-    ({ id, name, address: `${name} St`, lat: 30, lng: -90 }) as Awaited<ReturnType<typeof fetchSiteNamesFx>>[number];
-  /** A scope at label zoom whose deviceGroup answers `answers` in turn, recording each query's bbox. */
+  const site = (id: number, name: string): Awaited<ReturnType<typeof fetchSiteNamesFx>>[number] => [id, name];
+  /** A scope at label zoom whose siteNames answers `answers` in turn, recording each query's bbox. */
   function viewScope(answers: ReturnType<typeof site>[][]) {
     const asked: string[] = [];
     const scope = fork({
@@ -162,13 +161,13 @@ describe('site names for the view', () => {
 
   it('asks once for the settled view with a quarter of it around, and merges the answers', async () => {
     const { scope, asked } = viewScope([
-      [site(1, 'Pier One'), { ...site(2, ''), address: ' 2 Levee Rd ' }],
+      [site(1, 'Pier One'), site(2, '2 Levee Rd')],
       [site(3, 'Dock Three')],
     ]);
     await allSettled(siteViewSettled, { scope, params: view });
     // 0.2 wide and 0.1 high: 0.05 and 0.025 more each way (south,west,north,east).
     expect(asked).toEqual(['29.875,-90.25,30.025,-89.95']);
-    // A site without a name shows its address.
+    // (A site without a name is named by its address on the server: tests/integration/device-page.test.ts.)
     expect(scope.getState($siteNames)).toEqual({ 1: 'Pier One', 2: '2 Levee Rd' });
 
     // A pan within the margin asks nothing; one beyond it asks for that view, and its names join the others.

@@ -5,7 +5,7 @@ import { useOfflineMap } from './map-context';
 
 /**
  * Reports the view (its bounds, after each move and once at the start) for the sites' names of the labels
- * (model.ts: GET /api/v1/deviceGroup?bbox= for the view, debounced there). Draws nothing. A view wider than
+ * (model.ts: GET /api/v1/siteNames?bbox= for the view, debounced there). Draws nothing. A view wider than
  * the world (zoomed far out) is clamped to it; the labels only ask at zoom 10 and above anyway.
  */
 export function SiteViewLayer() {

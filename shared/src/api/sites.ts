@@ -1,4 +1,9 @@
-import { deviceGroupQuerySchema, overviewQuerySchema, siteNamesQuerySchema, timezoneUpdateSchema } from '../schemas/device.schema.ts';
+import {
+  deviceGroupQuerySchema,
+  overviewQuerySchema,
+  siteNamesQuerySchema,
+  timezoneUpdateSchema,
+} from '../schemas/device.schema.ts';
 import { z } from 'zod';
 import {
   countyAnswerSchema,

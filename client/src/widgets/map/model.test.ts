@@ -160,10 +160,7 @@ describe('site names for the view', () => {
   const view = { west: -90.2, south: 29.9, east: -90.0, north: 30.0 };
 
   it('asks once for the settled view with a quarter of it around, and merges the answers', async () => {
-    const { scope, asked } = viewScope([
-      [site(1, 'Pier One'), site(2, '2 Levee Rd')],
-      [site(3, 'Dock Three')],
-    ]);
+    const { scope, asked } = viewScope([[site(1, 'Pier One'), site(2, '2 Levee Rd')], [site(3, 'Dock Three')]]);
     await allSettled(siteViewSettled, { scope, params: view });
     // 0.2 wide and 0.1 high: 0.05 and 0.025 more each way (south,west,north,east).
     expect(asked).toEqual(['29.875,-90.25,30.025,-89.95']);

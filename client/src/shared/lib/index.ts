@@ -6,5 +6,6 @@ export { createResultPopup, createSeqTimerFx, type PopupResult } from './result-
 export { pageZone, siteTime } from './site-time';
 export { eachJsonLine, parseJsonLines } from './json-lines';
 export { yieldToBrowser } from './yield-to-browser';
+export { warmCollatorWhenIdle } from './collator';
 // Counts and volumes are written one way on every screen and in every file: the shared package's helper.
 export { formatNumber } from '@fleet/shared';

@@ -1,5 +1,6 @@
 import { useUnit } from 'effector-react';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { warmCollatorWhenIdle } from '../../../shared/lib';
 import { ChevronIcon, Panel, tabPanelProps, Tabs, type TabItem } from '../../../shared/ui';
 import {
   $collapsed,
@@ -59,6 +60,8 @@ export function DashboardPanel({ slots }: { slots: DashboardSlots }) {
     countyCleared,
   ]);
   const tabs = marketPartner ? ALL_TABS.filter((t) => t.key !== 'subscriptions') : ALL_TABS;
+  // The filter lists sort their options by name when first opened: the collator is made before that, at idle.
+  useEffect(warmCollatorWhenIdle, []);
   return (
     <Panel
       className={[styles.panel, collapsed ? styles.collapsed : ''].join(' ')}

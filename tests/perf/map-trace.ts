@@ -83,7 +83,8 @@ try {
   if (process.env.EVENTS)
     page.on('response', async (response) => {
       const body = await response.body().catch(() => null);
-      if (body && body.length > 50_000) answers.push(`  ${(body.length / 1e6).toFixed(2)} MB ${response.url().replace(portal.base, '')}`);
+      if (body && body.length > 50_000)
+        answers.push(`  ${(body.length / 1e6).toFixed(2)} MB ${response.url().replace(portal.base, '')}`);
     });
   await page.goto(`${portal.base}/`);
   await page.locator('[data-testid="fleet-map"][data-pin-count]').waitFor({ timeout: 60_000 });
@@ -166,7 +167,9 @@ for (const task of long) {
     for (const e of inner) named.set(e.name, (named.get(e.name) ?? 0) + (e.dur ?? 0));
     const top = [...named].sort((a, b) => b[1] - a[1]).slice(0, 6);
     const urls = [...new Set(inner.map((e) => (e.args?.data as { url?: string } | undefined)?.url).filter(Boolean))].slice(0, 3);
-    detail.push(`  events at ${ms(task.ts - t0)} ms: ${top.map(([name, us]) => `${name} ${ms(us)}`).join(', ')}${urls.length ? ` | ${urls.join(' ')}` : ''}`);
+    detail.push(
+      `  events at ${ms(task.ts - t0)} ms: ${top.map(([name, us]) => `${name} ${ms(us)}`).join(', ')}${urls.length ? ` | ${urls.join(' ')}` : ''}`,
+    );
   }
   const byScript = new Map<string, number>();
   for (let i = 0; i < samples.length - 1; i++) {

@@ -4,7 +4,7 @@ export { createDebounce } from './debounce';
 export { normalizeEmail } from './email';
 export { createResultPopup, createSeqTimerFx, type PopupResult } from './result-popup';
 export { pageZone, siteTime } from './site-time';
-export { eachJsonLine, parseJsonLines } from './json-lines';
+export { eachJsonLine } from './json-lines';
 export { yieldToBrowser } from './yield-to-browser';
 export { warmCollatorWhenIdle } from './collator';
 // Counts and volumes are written one way on every screen and in every file: the shared package's helper.

@@ -1,7 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { eachJsonLine, parseJsonLines } from './json-lines';
+import { eachJsonLine } from './json-lines';
 
-describe('parseJsonLines', () => {
+/** The elements as a list, each through `decode` (what the pin feed's reader does, keyed by serial there). */
+async function parseJsonLines<T>(text: string, decode: (element: unknown) => T, perSlice?: number): Promise<T[]> {
+  const out: T[] = [];
+  await eachJsonLine(text, (element) => out.push(decode(element)), perSlice);
+  return out;
+}
+
+describe('eachJsonLine, read into a list', () => {
   const tuples = Array.from({ length: 25 }, (_, i) => [`S${i}`, i, i % 2 === 0 ? 'a "quoted", label\\n,\\n' : null]);
   const oneALine = `[${tuples.map((t) => JSON.stringify(t)).join(',\n')}]`;
 

@@ -9,25 +9,14 @@ export const LINES_PER_SLICE = 2_000;
 
 /**
  * A JSON array written one element a line (`[a,\nb,\nc]`, as the pin feed is: the server joins its tuples
- * with ',\n') parsed a slice of lines at a time, each slice in a task of its own, each element through
- * `decode`. One JSON.parse of the 100,000-device feed (about 6 MB) was one task of 180-280 ms under
+ * with ',\n') parsed a slice of lines at a time, each slice in a task of its own, each element handed to
+ * `visit` as its slice is parsed. One JSON.parse of the 100,000-device feed (about 6 MB) was one task of 180-280 ms under
  * Lighthouse's 4x CPU slowdown (tests/perf/map-trace.ts --devices 100000). A raw newline cannot occur
  * inside a JSON string, so each line is one element, and a run of whole lines between the brackets is
  * itself a valid array's inside (the ',\n' between them is JSON's own comma and white space): each slice
  * is parsed from a substring of the text as it is, never split into lines and joined again (that split
  * was another 100,000 strings in one task). An array on one line (a small answer, another server) is
  * parsed whole.
- */
-export async function parseJsonLines<T>(text: string, decode: (element: unknown) => T, perSlice = LINES_PER_SLICE): Promise<T[]> {
-  const out: T[] = [];
-  await eachJsonLine(text, (element) => out.push(decode(element)), perSlice);
-  return out;
-}
-
-/**
- * parseJsonLines handing each element to `visit` as its slice is parsed, for a reader that keeps them in a
- * form of its own (the pins by serial: at 100,000 pins a Map built from the parsed list afterwards was one
- * more task of 160 ms under a 4x CPU slowdown; built here, it is spread over the slices' tasks).
  */
 export async function eachJsonLine(text: string, visit: (element: unknown) => void, perSlice = LINES_PER_SLICE): Promise<void> {
   const trimmed = text.trim();

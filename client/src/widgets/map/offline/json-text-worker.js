@@ -1,4 +1,4 @@
-/* global self */
+/* global self, TextDecoder */
 /*
  * Loaded into MapLibre's workers (importScriptInWorkers, json-text.ts). A GeoJSON source's data may
  * come as its JSON text in a String object (setDataAsText), or as its UTF-8 JSON bytes in a Uint8Array

@@ -32,7 +32,13 @@ describe('json-text-worker.js (MapLibre worker side of setDataAsText)', () => {
     run(worker.self);
     const collection = {
       type: 'FeatureCollection',
-      features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [-8.6, 41.1] }, properties: { label: 'Praia da Luz – bar "Sol" ☀' } }],
+      features: [
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [-8.6, 41.1] },
+          properties: { label: 'Praia da Luz – bar "Sol" ☀' },
+        },
+      ],
     };
     expect(worker.load({ data: new TextEncoder().encode(JSON.stringify(collection)) })).toEqual({ loaded: true });
     expect(worker.received).toEqual([collection]);

@@ -87,6 +87,7 @@ export const ROUTE_ROWS: Record<string, Row> = {
   },
   // Sites and counties, overview, places
   'get /api/v1/deviceGroup': { allow: ALL },
+  'get /api/v1/siteNames': { allow: ALL, note: "the names of deviceGroup's sites in a view: the caller's sites only" },
   'get /api/v1/location': { allow: ALL },
   'post /api/v1/update_timezone_device_location_group': {
     allow: OPERATORS,

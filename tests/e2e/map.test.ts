@@ -594,6 +594,20 @@ describe('map screen', () => {
     expect(loads.filter((load) => load.features > 0)).toEqual([{ bytes: true, transferred: true, features: pins }]);
   });
 
+  it("draws the pins again on a map made again in the same tab (their bytes moved to the first map's worker)", async () => {
+    const page = await e2e.openPage();
+    await signInToMap(page, 'distributor@demo.test');
+    await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+    const pins = await pinCount(page);
+    // Signed out and in again without a reload: a new map and a new pins source, while the page's last
+    // build of the pins was handed to the old map's worker.
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await signInTab(page).waitFor();
+    await signInToMap(page, 'distributor@demo.test');
+    await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await pinCount(page)).toBe(pins);
+  });
+
   it("uploads the map's icon pixels premultiplied by WebGL itself: the texels MapLibre would have made in JavaScript", async () => {
     const page = await hookedMap('distributor@demo.test');
     await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);

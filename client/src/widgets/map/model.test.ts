@@ -18,6 +18,7 @@ import {
   placingFinished,
   placingPinLabelled,
   placingPinMoved,
+  pinsBytesGone,
   siteViewSettled,
   siteViewWaitFx,
   fetchSiteNamesFx,
@@ -99,6 +100,16 @@ describe('map model', () => {
     expect(serials()).toEqual([]);
     await Promise.all([first, second]);
     expect(serials()).toEqual(['A1', 'C3']);
+  });
+
+  it('builds the latest pins again, whole, when the map asks for bytes it was handed before (pinsBytesGone)', async () => {
+    const scope = fork();
+    await allSettled($devicePins, { scope, params: pinsOf([fakeDevice('A1'), fakeDevice('C3')]) });
+    const first = scope.getState($pins);
+    await allSettled(pinsBytesGone, { scope });
+    const again = scope.getState($pins);
+    expect(again.id).not.toBe(first.id);
+    expect(collectionOfBuild(again).features.map((f) => f.properties.serial)).toEqual(['A1', 'C3']);
   });
 
   it('shows labels from zoom 10 and draws only the pins the filter lets through', async () => {

@@ -53,8 +53,14 @@ export const buildPinsFx = createEffect(async (devices: readonly PinSource[]) =>
   await yieldToBrowser();
   return buildPins(devices);
 });
+/**
+ * The built pins' bytes were moved to the map's worker before and the map asks for them again (its source
+ * made anew: the map mounted again): the latest pins are built again, whole (offline/json-text.ts).
+ */
+export const pinsBytesGone = createEvent();
+$pinsBuiltFrom.reset(pinsBytesGone);
 sample({
-  clock: [$visibleDevices, buildPinsFx.finally],
+  clock: [$visibleDevices, buildPinsFx.finally, pinsBytesGone],
   source: { devices: $visibleDevices, built: $pinsBuiltFrom, building: buildPinsFx.pending },
   filter: ({ devices, built, building }) => !building && devices !== built,
   fn: ({ devices }) => devices,

@@ -4,8 +4,8 @@ import { useEffect, useMemo, useRef } from 'react';
 import { abbreviateCount, clusterDiameter, drawClusterRing, drawPin, PIN_SIZE } from '../lib/draw';
 import { gridCluster, project, type GridItem, type GridPoint } from '../lib/grid-cluster';
 import { readPalette } from '../lib/palette';
-import { collectionOfBuild } from '../lib/pins';
-import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
+import { collectionOf, collectionOfBuild } from '../lib/pins';
+import { $pins, $selectedSerial, clusterClicked, devicePinClicked, pinsBytesGone } from '../model';
 import { CLUSTER_UNTIL_ZOOM } from '../offline/pins-layer';
 
 const CELL_PX = 56;
@@ -16,9 +16,14 @@ const LABEL_CAP = 60;
  * objects would not stay smooth). Same drawings, statuses and thresholds as the offline map.
  */
 export function GooglePinsLayer({ map }: { map: google.maps.Map }) {
-  const [build, selected] = useUnit([$pins, $selectedSerial]);
-  // This provider draws each pin itself, from objects: the build's text parsed once a build.
-  const pins = useMemo(() => collectionOfBuild(build), [build]);
+  const [build, selected, bytesGone] = useUnit([$pins, $selectedSerial, pinsBytesGone]);
+  // This provider draws each pin itself, from objects: the build's JSON parsed once a build. A build whose
+  // bytes the offline map moved to its worker before (the map switched provider) is built again.
+  const gone = build.json.byteLength === 0;
+  const pins = useMemo(() => (gone ? collectionOf([]) : collectionOfBuild(build)), [build, gone]);
+  useEffect(() => {
+    if (gone) bytesGone();
+  }, [gone, bytesGone]);
   const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked });
   const latest = useRef({ pins, selected, handlers });
   latest.current = { pins, selected, handlers };

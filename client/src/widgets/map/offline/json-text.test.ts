@@ -87,3 +87,22 @@ describe('json-text.ts: whole data waits while the workers load the script', () 
     vi.unstubAllGlobals();
   });
 });
+
+describe('setJsonBytes', () => {
+  it('moves the bytes once, and says so when they were moved before (the caller asks for them anew)', async () => {
+    vi.stubGlobal('window', { location: { href: 'http://portal.test/' } });
+    const { enableJsonText, setJsonBytes } = await import('./json-text');
+    await enableJsonText(() => Promise.resolve());
+    const set: unknown[] = [];
+    const source = { setData: (data: unknown) => set.push(data) } as unknown as Parameters<typeof setJsonBytes>[0];
+    // The workers read JSON: the bytes themselves are posted (MapLibre transfers their buffer), not a copy.
+    const json = new TextEncoder().encode(JSON.stringify({ type: 'FeatureCollection', features: [] }));
+    expect(setJsonBytes(source, json)).toBe(true);
+    expect(set).toHaveLength(1);
+    expect(set[0]).toBe(json);
+    // Bytes already moved (a transferred buffer is empty): nothing is sent.
+    expect(setJsonBytes(source, new Uint8Array(0))).toBe(false);
+    expect(set).toHaveLength(1);
+    vi.unstubAllGlobals();
+  });
+});

@@ -54,20 +54,24 @@ export function setDataAsText(source: GeoJSONSource, data: GeoJSON.GeoJSON) {
 const NO_COPY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
 
 /**
- * GeoJSON already as UTF-8 JSON bytes (the pins, from their worker) set as a source's data: a copy of the
- * bytes posted, transferred (MapLibre transfers the buffer of a typed array it posts, so `json` itself
- * stays whole for a later hand-over), once the workers read them; else parsed here. A copy is a memcpy;
- * posting the same JSON as a string was a copy in JavaScript's heap, 305 ms of the page's thread at 100,000
- * pins under a 4x CPU slowdown. The source's page-side copy is left empty rather than parsed: MapLibre
- * reads it only for getData and serialize, which the map itself never calls, and applies later updateData
- * diffs to it (an empty collection takes them; the worker's copy is the one drawn). getData then answers
- * the pins changed since the last whole data (tests/e2e/live.test.ts reads a changed one).
+ * GeoJSON already as UTF-8 JSON bytes (the pins, from their worker) set as a source's data: posted and
+ * transferred, not copied, once the workers read them (MapLibre transfers the buffer of a typed array it
+ * posts); else parsed here. Posting the same JSON as a string was a copy in JavaScript's heap, 305 ms of the
+ * page's thread at 100,000 pins under a 4x CPU slowdown, and a copy of the bytes kept for a later hand-over
+ * 153 ms (tests/perf/map-trace.ts --devices 100000). So `json` is empty afterwards: false when it was already
+ * (handed over before: a source made again, a map mounted again), and the caller asks for the data anew. The
+ * source's page-side copy is left empty rather than parsed: MapLibre reads it only for getData and serialize,
+ * which the map itself never calls, and applies later updateData diffs to it (an empty collection takes
+ * them; the worker's copy is the one drawn). getData then answers the pins changed since the last whole data
+ * (tests/e2e/live.test.ts reads a changed one).
  */
-export function setJsonBytes(source: GeoJSONSource, json: Uint8Array) {
+export function setJsonBytes(source: GeoJSONSource, json: Uint8Array): boolean {
+  if (json.byteLength === 0) return false;
   if (!enabled) {
     source.setData(JSON.parse(new TextDecoder().decode(json)) as GeoJSON.GeoJSON);
-    return;
+    return true;
   }
-  source.setData(json.slice() as unknown as GeoJSON.GeoJSON);
+  source.setData(json as unknown as GeoJSON.GeoJSON);
   keepSourceData(source, NO_COPY);
+  return true;
 }

@@ -16,7 +16,7 @@ import {
 import { coveredBoxes } from '../lib/clear-view';
 import { readPalette } from '../lib/palette';
 import { collectionOfBuild, PIN_ID_PROPERTY, STATUS_KEYS, type PinsBuild, type PinStatusKey } from '../lib/pins';
-import { $pins, $selectedSerial, clusterClicked, devicePinClicked } from '../model';
+import { $pins, $selectedSerial, clusterClicked, devicePinClicked, pinsBytesGone } from '../model';
 import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
 import { addLayerUnchecked, addSourceUnchecked, imagesAddedQuietly } from './maplibre-internals';
 import { PINS_SOURCE } from './drawn-pins';
@@ -89,10 +89,10 @@ const sortKey = (serial: string | null): ExpressionSpecification => [
 export function PinsLayer() {
   const map = useOfflineMap();
   const [pins, selected] = useUnit([$pins, $selectedSerial]);
-  const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked });
+  const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked, bytesGone: pinsBytesGone });
   const latest = useRef(handlers);
   latest.current = handlers;
-  const initialData = useSourceData(map, PINS_SOURCE, pins, 'next-task', buildDiff, buildJson);
+  const initialData = useSourceData(map, PINS_SOURCE, pins, 'next-task', buildDiff, buildJson, handlers.bytesGone);
 
   useEffect(() => {
     const palette = readPalette();

@@ -12,8 +12,10 @@ const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: 
  *
  * `diff(previous, next)`, when given, says what changed since the data the source has (the pins: a live
  * change of a few devices), which goes to the worker as MapLibre's `updateData`; null sends the whole data.
- * `json(data)`, when given, is the data's GeoJSON as UTF-8 JSON bytes, sent as they are (the pins come so
- * from their worker); `data` itself is then not GeoJSON, and the hand-over must be 'next-task'.
+ * `json(data)`, when given, is the data's GeoJSON as UTF-8 JSON bytes, moved to the map's worker (the pins
+ * come so from their worker); `data` itself is then not GeoJSON, and the hand-over must be 'next-task'. Bytes
+ * moved once cannot be sent again: `gone()` is called (the source made again with data already handed over),
+ * and the next data is sent whole.
  *
  * `handOver: 'next-task'` creates the source empty and sends the data in a task of its own right after
  * (the fleet's pins): MapLibre copies a source's data to its worker as it is set (serialising every
@@ -23,9 +25,11 @@ const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: 
  * costs its worker nothing, and the loading map draws no frame in between (its frames are spaced, and its
  * layers join only once every source has loaded: offline-map.tsx).
  */
-function sendData<T>(target: GeoJSONSource, data: T, json: ((data: T) => Uint8Array) | undefined) {
-  if (json) setJsonBytes(target, json(data));
-  else setDataAsText(target, data as GeoJSON.GeoJSON);
+/** False when the data's bytes were handed over before (setJsonBytes): the caller asks for the data anew. */
+function sendData<T>(target: GeoJSONSource, data: T, json: ((data: T) => Uint8Array) | undefined): boolean {
+  if (json) return setJsonBytes(target, json(data));
+  setDataAsText(target, data as GeoJSON.GeoJSON);
+  return true;
 }
 
 export function useSourceData<T extends object>(
@@ -35,7 +39,10 @@ export function useSourceData<T extends object>(
   handOver: 'with-source' | 'next-task' = 'with-source',
   diff?: (previous: T, next: T) => GeoJSONSourceDiff | null,
   json?: (data: T) => Uint8Array,
+  gone?: () => void,
 ): () => GeoJSON.GeoJSON {
+  const goneOf = useRef(gone);
+  goneOf.current = gone;
   const jsonOf = useRef(json);
   jsonOf.current = json;
   const latest = useRef(data);
@@ -45,6 +52,12 @@ export function useSourceData<T extends object>(
   diffOf.current = diff;
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   const mounted = useRef(true);
+  // Data whose bytes are gone is forgotten, so the data asked for anew goes whole, not as a diff from it.
+  const send = useCallback((target: GeoJSONSource, data: T) => {
+    if (sendData(target, data, jsonOf.current)) return;
+    sent.current = null;
+    goneOf.current?.();
+  }, []);
   /**
    * Sends the latest data whole in a task of its own, once the map's workers read JSON text (json-text.ts);
    * changes that come meanwhile wait for it, and it sends the latest.
@@ -56,10 +69,10 @@ export function useSourceData<T extends object>(
         if (!mounted.current) return;
         pending.current = null;
         const target = map.getSource(source) as GeoJSONSource | undefined;
-        if (target) sendData(target, sent.current as T, jsonOf.current);
+        if (target) send(target, sent.current as T);
       });
     }, 0);
-  }, [map, source]);
+  }, [map, source, send]);
   useEffect(() => {
     const previous = sent.current;
     if (previous === data) return;
@@ -72,9 +85,9 @@ export function useSourceData<T extends object>(
     // few devices); MapLibre applies diffs after any data it has not sent its worker yet, in order.
     const change = previous && diffOf.current ? diffOf.current(previous, data) : null;
     if (!change && jsonTextWaiting()) sendLater();
-    else if (!change) sendData(target, data, jsonOf.current);
+    else if (!change) send(target, data);
     else if (change.remove?.length || change.add?.length || change.update?.length) target.updateData(change);
-  }, [map, source, data, sendLater]);
+  }, [map, source, data, sendLater, send]);
   useEffect(() => {
     mounted.current = true;
     return () => {

@@ -6,6 +6,7 @@ import { pinTypeToggled } from '../../features/active-pin-filter';
 import { collectionOfBuild, createPinsBuilder, rowsOf } from './lib/pins';
 import {
   $labelsVisible,
+  $pinnedDevices,
   $pins,
   $placing,
   $viewRequest,
@@ -110,6 +111,8 @@ describe('map model', () => {
     const again = scope.getState($pins);
     expect(again.id).not.toBe(first.id);
     expect(collectionOfBuild(again).features.map((f) => f.properties.serial)).toEqual(['A1', 'C3']);
+    // What the map's readout of pinned devices reads: the devices the shown build was made from.
+    expect(scope.getState($pinnedDevices).map((d) => d.serial)).toEqual(['A1', 'C3']);
   });
 
   it('shows labels from zoom 10 and draws only the pins the filter lets through', async () => {

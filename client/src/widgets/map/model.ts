@@ -74,6 +74,18 @@ sample({
   fn: (_, { result }) => result,
   target: $pins,
 });
+/**
+ * The devices $pins was built from: which devices have a pin, read on demand by the map's readout (the tests
+ * and the performance scripts). $pins' own JSON bytes are moved to the map's worker, so they cannot be read.
+ */
+export const $pinnedDevices = createStore<readonly PinSource[]>([], { serialize: 'ignore' });
+sample({
+  clock: buildPinsFx.done,
+  source: $visibleDevices,
+  filter: (latest, { params }) => latest === params,
+  fn: (_, { params }) => params,
+  target: $pinnedDevices,
+});
 
 const clampZoom = (zoom: number) => Math.min(MAX_ZOOM, Math.max(MAP_DEFAULTS.minZoom, zoom));
 

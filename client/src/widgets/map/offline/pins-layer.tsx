@@ -15,8 +15,8 @@ import {
 } from '../lib/draw';
 import { coveredBoxes } from '../lib/clear-view';
 import { readPalette } from '../lib/palette';
-import { collectionOfBuild, PIN_ID_PROPERTY, STATUS_KEYS, type PinsBuild, type PinStatusKey } from '../lib/pins';
-import { $pins, $selectedSerial, clusterClicked, devicePinClicked, pinsBytesGone } from '../model';
+import { PIN_ID_PROPERTY, STATUS_KEYS, type PinsBuild, type PinStatusKey } from '../lib/pins';
+import { $pinnedDevices, $pins, $selectedSerial, clusterClicked, devicePinClicked, pinsBytesGone } from '../model';
 import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
 import { addLayerUnchecked, addSourceUnchecked, imagesAddedQuietly } from './maplibre-internals';
 import { PINS_SOURCE } from './drawn-pins';
@@ -88,7 +88,7 @@ const sortKey = (serial: string | null): ExpressionSpecification => [
  */
 export function PinsLayer() {
   const map = useOfflineMap();
-  const [pins, selected] = useUnit([$pins, $selectedSerial]);
+  const [pins, selected, pinned] = useUnit([$pins, $selectedSerial, $pinnedDevices]);
   const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked, bytesGone: pinsBytesGone });
   const latest = useRef(handlers);
   latest.current = handlers;
@@ -276,8 +276,10 @@ export function PinsLayer() {
     container.dataset.pinCounts = JSON.stringify(pins.counts);
     // Which devices have a pin, read on demand (an attribute of 10,000 serials would be rebuilt on
     // every live change): the tests compare a market partner's pins with its exclusive devices.
-    (container as PinReadout).readPinSerials = () => collectionOfBuild(pins).features.map((feature) => feature.properties.serial);
-  }, [map, pins]);
+    // The devices the pins were built from, those with a place (the builder makes a pin of each): the build's
+    // own JSON bytes were moved to the map's worker.
+    (container as PinReadout).readPinSerials = () => pinned.filter((device) => device.location).map((device) => device.serial);
+  }, [map, pins, pinned]);
 
   useEffect(() => {
     // This code's own values: no style validation on each selection (see addLayerUnchecked in maplibre-internals).

@@ -67,25 +67,20 @@ sample({
   target: buildPinsFx,
 });
 $pinsBuiltFrom.on(buildPinsFx, (_, devices) => devices);
-sample({
+/** A build done for the pins shown now (an answer for pins changed meanwhile is dropped). */
+const builtLatest = sample({
   clock: buildPinsFx.done,
   source: $visibleDevices,
   filter: (latest, { params }) => latest === params,
-  fn: (_, { result }) => result,
-  target: $pins,
+  fn: (_, done) => done,
 });
+$pins.on(builtLatest, (_, { result }) => result);
 /**
  * The devices $pins was built from: which devices have a pin, read on demand by the map's readout (the tests
  * and the performance scripts). $pins' own JSON bytes are moved to the map's worker, so they cannot be read.
  */
 export const $pinnedDevices = createStore<readonly PinSource[]>([], { serialize: 'ignore' });
-sample({
-  clock: buildPinsFx.done,
-  source: $visibleDevices,
-  filter: (latest, { params }) => latest === params,
-  fn: (_, { params }) => params,
-  target: $pinnedDevices,
-});
+$pinnedDevices.on(builtLatest, (_, { params }) => params);
 
 const clampZoom = (zoom: number) => Math.min(MAX_ZOOM, Math.max(MAP_DEFAULTS.minZoom, zoom));
 

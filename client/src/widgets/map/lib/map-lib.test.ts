@@ -8,9 +8,7 @@ import {
   countByStatus,
   countsOf,
   createPinsBuilder,
-  packPins,
   packPostedPins,
-  postedColumns,
   receivedColumns,
   pinPositions,
   pinsDiff,
@@ -140,17 +138,20 @@ describe('pins packed for the worker and built as JSON bytes', () => {
     fakeDevice('D4', { is_warning: true }),
   ];
 
-  it('columns unpack to the same pins as the devices (statuses, sites, numbers, labels; no place, no pin)', () => {
-    const columns = packPins(fleet);
+  it('columns unpack to the same pins as the devices (statuses, sites, numbers, labels; no place, no pin)', async () => {
+    const packed = async (devices: typeof fleet) => packPostedPins(devices, async () => undefined);
+    const columns = receivedColumns(await packed(fleet));
     expect(columns.serials).toEqual(['A1', 'A2', 'B2', 'D4']);
     expect(collectionOf(unpackPins(columns))).toEqual(toPinCollection(fleet));
-    // Only what `include` lets through.
-    expect(packPins(fleet, (d) => !d.is_pause).serials).toEqual(['A1', 'A2', 'D4']);
+    // Only the devices given.
+    expect(receivedColumns(await packed(fleet.filter((d) => !d.is_pause))).serials).toEqual(['A1', 'A2', 'D4']);
     // As posted to the worker (each string column one string) and received there: the same pins, labels
     // with commas, quotes and line breaks included; no pins, no rows.
     const odd = fleet.map((d, at) => (at === 0 ? { ...d, label: 'Pier 1, "north"\nside' } : d));
-    expect(unpackPins(receivedColumns(structuredClone(postedColumns(packPins(odd)))))).toEqual(unpackPins(packPins(odd)));
-    expect(receivedColumns(postedColumns(packPins([])))).toMatchObject({ serials: [], labels: [] });
+    const posted = await packed(odd);
+    expect(unpackPins(receivedColumns(structuredClone(posted)))).toEqual(unpackPins(receivedColumns(posted)));
+    expect(collectionOf(unpackPins(receivedColumns(structuredClone(posted))))).toEqual(toPinCollection(odd));
+    expect(receivedColumns(await packed([]))).toMatchObject({ serials: [], labels: [] });
   });
 
   it('a build is the collection as UTF-8 JSON; the next one carries its diff from the build before', () => {
@@ -174,7 +175,7 @@ describe('pins packed for the worker and built as JSON bytes', () => {
 });
 
 describe('pins packed a slice a task (packPostedPins)', () => {
-  it('answers the columns postedColumns(packPins(…)) does, pausing between slices', async () => {
+  it('answers the columns one slice does, pausing between slices', async () => {
     const fleet = [
       fakeDevice('A1', { location_group: 7, number: 2 }),
       { ...fakeDevice('A2', { location_group: 7, number: 1 }), label: 'Pier 1, "north"' },
@@ -184,7 +185,7 @@ describe('pins packed a slice a task (packPostedPins)', () => {
     ];
     let pauses = 0;
     const posted = await packPostedPins(fleet, async () => void pauses++, 2);
-    expect(posted).toEqual(postedColumns(packPins(fleet)));
+    expect(posted).toEqual(await packPostedPins(fleet, async () => undefined, 100));
     // Four located devices, two a slice: one pause between the two slices.
     expect(pauses).toBe(1);
     expect(unpackPins(receivedColumns(posted)).map((row) => row.serial)).toEqual(['A1', 'A2', 'D4', 'E5']);

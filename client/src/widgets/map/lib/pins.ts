@@ -169,39 +169,27 @@ const numberColumns = (n: number) => ({
   statuses: new Uint8Array(n),
 });
 
-const locatedOf = (devices: Iterable<PinSource>, include: (device: PinSource) => boolean) => {
+/** The devices with a place: the rows a pin is made of. */
+const locatedOf = (devices: Iterable<PinSource>) => {
   const located: PinSource[] = [];
-  for (const device of devices) if (device.location && include(device)) located.push(device);
+  for (const device of devices) if (device.location) located.push(device);
   return located;
 };
-
-/** The located devices, packed (one pass, no row objects on the page's thread). */
-export function packPins(devices: Iterable<PinSource>, include: (device: PinSource) => boolean = () => true): PinColumns {
-  const located = locatedOf(devices, include);
-  const n = located.length;
-  const columns: PinColumns = { serials: new Array<string>(n), labels: new Array<string>(n), ...numberColumns(n) };
-  located.forEach((device, at) => {
-    columns.serials[at] = device.serial;
-    columns.labels[at] = device.label ?? '';
-    packRow(columns, at, device);
-  });
-  return columns;
-}
 
 /** Rows packed in one task of packPostedPins: at 100,000 pins, packing and joining all of them was one task of 333 ms under a 4x CPU slowdown. */
 export const PACK_SLICE = 10_000;
 
 /**
- * The located devices packed as they are posted to the pins worker (postedColumns(packPins(…)), the same
- * columns), `perSlice` rows a task, `pause` ending each task (yieldToBrowser on the page). Each slice's
- * serials and labels are joined as it is packed; the slices' strings are joined at the end.
+ * The located devices packed in columns as they are posted to the pins worker (PostedPinColumns: no row objects
+ * on the page's thread), `perSlice` rows a task, `pause` ending each task (yieldToBrowser on the page). Each
+ * slice's serials and labels are joined as it is packed; the slices' strings are joined at the end.
  */
 export async function packPostedPins(
   devices: Iterable<PinSource>,
   pause: () => Promise<void>,
   perSlice = PACK_SLICE,
 ): Promise<PostedPinColumns> {
-  const located = locatedOf(devices, () => true);
+  const located = locatedOf(devices);
   const n = located.length;
   const columns = numberColumns(n);
   const serials: string[] = [];
@@ -231,9 +219,6 @@ export async function packPostedPins(
  */
 export type PostedPinColumns = Omit<PinColumns, 'serials' | 'labels'> & { serials: string; labels: string };
 const JOIN = '\u0000';
-export function postedColumns(columns: PinColumns): PostedPinColumns {
-  return { ...columns, serials: columns.serials.join(JOIN), labels: columns.labels.join(JOIN) };
-}
 export function receivedColumns(posted: PostedPinColumns): PinColumns {
   const split = (text: string) => (posted.coords.length ? text.split(JOIN) : []);
   return { ...posted, serials: split(posted.serials), labels: split(posted.labels) };

@@ -1,5 +1,5 @@
 import { pathOf, queryOf, type AnswerOf, type BodyOf, type Endpoint, type PathParams, type QueryOf } from '@fleet/shared';
-import { http, httpBlob, httpText, type HttpOptions } from './http';
+import { http, httpBlob, httpBody, type HttpOptions } from './http';
 
 type ParamsArg<E extends Endpoint> = keyof PathParams<E> extends never ? { params?: undefined } : { params: PathParams<E> };
 type BodyArg<E extends Endpoint> = [BodyOf<E>] extends [never] ? { body?: undefined } : { body?: BodyOf<E> };
@@ -41,7 +41,7 @@ export function callBlob<E extends Endpoint>(declaration: E, ...[input]: Args<E>
   return httpBlob(...request(declaration, input));
 }
 
-/** A declared call's answer as text, to be parsed by the caller (the pin feed, in slices). */
-export function callText<E extends Endpoint>(declaration: E, ...[input]: Args<E>): Promise<string> {
-  return httpText(...request(declaration, input));
+/** A declared call's answer body as it arrives, to be parsed by the caller as it comes (the pin feed, in slices). */
+export function callBody<E extends Endpoint>(declaration: E, ...[input]: Args<E>): Promise<ReadableStream<Uint8Array>> {
+  return httpBody(...request(declaration, input));
 }

@@ -1,3 +1,4 @@
+import type { BodyAsk, BodyRelayMessage } from './body-relay';
 import { readToken } from './token';
 
 /** A non-2xx answer (status 0 when the server could not be reached), with its parsed body. */
@@ -42,9 +43,65 @@ export async function http<T>(path: string, options: HttpOptions = {}): Promise<
   return readBody(await send(path, options)) as Promise<T>;
 }
 
-/** The answer's text, unparsed (a large JSON answer parsed in slices: parseJsonLines). */
-export async function httpText(path: string, options: HttpOptions = {}): Promise<string> {
-  return (await send(path, options)).text();
+/**
+ * The answer's body as it arrives, never joined into one string (a large JSON answer parsed in slices while
+ * the rest is still coming: eachJsonLine). A GET is read on a worker's thread where the browser has workers
+ * (body-relay.ts says why), else here. Throws HttpError for a non-2xx answer, as `http` does; a body cut off
+ * midway errors the stream with HttpError (status 0).
+ */
+export async function httpBody(path: string, options: HttpOptions = {}): Promise<ReadableStream<Uint8Array>> {
+  const plainGet = (options.method ?? 'GET') === 'GET' && options.json === undefined && !options.form;
+  if (typeof Worker === 'function' && plainGet) return bodyOffThread(path, options);
+  return bodyHere(path, options);
+}
+
+async function bodyHere(path: string, options: HttpOptions): Promise<ReadableStream<Uint8Array>> {
+  const { body } = await send(path, options);
+  // No body (a 204): an empty stream, which the caller finds is no JSON.
+  return body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+}
+
+/**
+ * The worker of body.worker.ts, one a read, ended when the body is read, fails or is no longer wanted. A
+ * worker that cannot start (a script the browser refused) leaves the read to the page.
+ */
+function bodyOffThread(path: string, options: HttpOptions): Promise<ReadableStream<Uint8Array>> {
+  const worker = new Worker(new URL('./body.worker.ts', import.meta.url), { type: 'module' });
+  return new Promise((resolve, reject) => {
+    let body: ReadableStreamDefaultController<Uint8Array> | null = null;
+    const stop = (error?: unknown) => {
+      worker.terminate();
+      options.signal?.removeEventListener('abort', aborted);
+      if (error === undefined) return;
+      if (body) body.error(error);
+      else reject(error);
+    };
+    const aborted = () => stop(options.signal?.reason ?? new DOMException('The read was aborted.', 'AbortError'));
+    if (options.signal?.aborted) return aborted();
+    options.signal?.addEventListener('abort', aborted);
+    worker.onerror = () => {
+      if (body) return stop(new HttpError(0, null));
+      stop();
+      bodyHere(path, options).then(resolve, reject);
+    };
+    worker.onmessage = ({ data }: MessageEvent<BodyRelayMessage>) => {
+      if (data.kind === 'head')
+        resolve(
+          new ReadableStream<Uint8Array>({
+            start: (controller) => void (body = controller),
+            // The reader gave up (a slice that did not parse): nothing more is read.
+            cancel: () => stop(),
+          }),
+        );
+      else if (data.kind === 'chunk') body?.enqueue(data.bytes);
+      else if (data.kind === 'end') {
+        body?.close();
+        stop();
+      } else stop(new HttpError(data.status, data.status === 0 ? null : parsedBody(data.contentType, data.text)));
+    };
+    const ask: BodyAsk = { path, token: options.token ?? readToken() };
+    worker.postMessage(ask);
+  });
 }
 
 /** A binary answer (a PDF, a spreadsheet) of the same call: HttpError with the server's reason otherwise. */
@@ -79,9 +136,13 @@ async function send(path: string, options: HttpOptions): Promise<Response> {
 
 async function readBody(response: Response): Promise<unknown> {
   if (response.status === 204) return undefined;
-  const text = await response.text().catch(() => '');
+  return parsedBody(response.headers.get('content-type') ?? '', await response.text().catch(() => ''));
+}
+
+/** An answer's body as `http` answers it and HttpError carries it: parsed when JSON, its text otherwise, none when empty. */
+function parsedBody(contentType: string, text: string): unknown {
   if (!text) return undefined;
-  if ((response.headers.get('content-type') ?? '').includes('json')) {
+  if (contentType.includes('json')) {
     try {
       return JSON.parse(text) as unknown;
     } catch {

@@ -1,5 +1,5 @@
 export { HttpError } from './http';
-export { call, callBlob, callText } from './call';
+export { call, callBlob, callBody } from './call';
 export { clearToken, readToken, saveToken } from './token';
 export { apiAuthFailed, createApiFx } from './create-api-fx';
 export { failureMessage, fieldMessages, GENERIC_FAILURE, serverReason } from './failure';

@@ -43,5 +43,6 @@ export {
   type StatusCounts,
 } from './lib/pin-status';
 export { deviceOfWriteAnswer } from './lib/write-answer';
+export { pinTypeCountsOf, placedPinsOf } from './lib/placed-pins';
 export { createDevicePageList, filterKey, type PageFilter } from './page-list';
 export { createPicksCount, type PicksSelection } from './picks-count';

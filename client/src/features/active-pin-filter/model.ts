@@ -1,6 +1,6 @@
 import { combine, createEvent, createStore } from 'effector';
 import type { DevicePin } from '@fleet/shared';
-import { $devicePins, $pinsStatus, pinTypeOf, type PinType } from '../../entities/device';
+import { $devicePins, $pinsStatus, pinTypeCountsOf, pinTypeOf, placedPinsOf, type PinType } from '../../entities/device';
 
 /**
  * The Active Pin panel (spec section 2): Synced (regular), pause and warning pins can each be turned
@@ -14,12 +14,11 @@ export const pinFilterReset = createEvent();
 export const $enabledPinTypes = createStore<EnabledPinTypes>({ regular: true, pause: true, warning: true });
 $enabledPinTypes.on(pinTypeToggled, (enabled, type) => ({ ...enabled, [type]: !enabled[type] })).reset(pinFilterReset);
 
-/** Devices that have a place on the map, whatever the filter (from the compact pin feed). */
-export const $placedDevices = $devicePins.map((pins) => {
-  const placed: DevicePin[] = [];
-  for (const pin of pins.values()) if (pin.location !== null && pin.location !== undefined) placed.push(pin);
-  return placed;
-});
+/**
+ * Devices that have a place on the map, whatever the filter (from the compact pin feed; gathered as the feed
+ * is parsed, entities/device/lib/placed-pins.ts).
+ */
+export const $placedDevices = $devicePins.map(placedPinsOf);
 
 export function filterPins<T extends Pick<DevicePin, 'is_pause' | 'is_warning' | 'is_online' | 'is_registration'>>(
   devices: readonly T[],
@@ -33,11 +32,7 @@ export function filterPins<T extends Pick<DevicePin, 'is_pause' | 'is_warning' |
 export const $visibleDevices = combine($placedDevices, $enabledPinTypes, filterPins);
 
 /** How many placed devices each toggle governs. */
-export const $pinTypeCounts = $placedDevices.map((devices) => {
-  const counts: Record<PinType, number> = { regular: 0, pause: 0, warning: 0 };
-  for (const device of devices) counts[pinTypeOf(device)] += 1;
-  return counts;
-});
+export const $pinTypeCounts = $placedDevices.map(pinTypeCountsOf);
 
 /**
  * Whether the counts mean anything: not before the pin feed's first answer. While it loads, or when it

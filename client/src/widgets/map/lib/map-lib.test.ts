@@ -10,6 +10,7 @@ import {
   createPinsBuilder,
   packPostedPins,
   receivedColumns,
+  transferablesOf,
   pinPositions,
   pinsDiff,
   rowsOf,
@@ -151,6 +152,12 @@ describe('pins packed for the worker and built as JSON bytes', () => {
     const posted = await packed(odd);
     expect(unpackPins(receivedColumns(structuredClone(posted)))).toEqual(unpackPins(receivedColumns(posted)));
     expect(collectionOf(unpackPins(receivedColumns(structuredClone(posted))))).toEqual(toPinCollection(odd));
+    // Posted with its transferables, every column is moved (none left on the page) and arrives whole.
+    const moved = structuredClone(posted, { transfer: transferablesOf(posted) });
+    expect(collectionOf(unpackPins(receivedColumns(moved)))).toEqual(toPinCollection(odd));
+    const left = [posted.coords, posted.groups, posted.numbers, posted.statuses, ...posted.serials, ...posted.labels];
+    expect(left.map((a) => a.byteLength)).toEqual(left.map(() => 0));
+    expect(left).toHaveLength(6);
     expect(receivedColumns(await packed([]))).toMatchObject({ serials: [], labels: [] });
   });
 
@@ -185,10 +192,13 @@ describe('pins packed a slice a task (packPostedPins)', () => {
     ];
     let pauses = 0;
     const posted = await packPostedPins(fleet, async () => void pauses++, 2);
-    expect(posted).toEqual(await packPostedPins(fleet, async () => undefined, 100));
+    expect(receivedColumns(posted)).toEqual(receivedColumns(await packPostedPins(fleet, async () => undefined, 100)));
+    // Each slice's strings are bytes of their own: two slices, two of each.
+    expect([posted.serials.length, posted.labels.length]).toEqual([2, 2]);
     // Four located devices, two a slice: one pause between the two slices.
     expect(pauses).toBe(1);
     expect(unpackPins(receivedColumns(posted)).map((row) => row.serial)).toEqual(['A1', 'A2', 'D4', 'E5']);
+    expect(receivedColumns(posted).labels).toEqual(['A1', 'Pier 1, "north"', 'D4', '']);
     expect(receivedColumns(await packPostedPins([], async () => void pauses++))).toMatchObject({ serials: [], labels: [] });
   });
 });

@@ -7,7 +7,6 @@ import {
   unpackPins,
   type PinSource,
   type PinsBuild,
-  type PostedPinColumns,
 } from './pins';
 
 /**
@@ -22,9 +21,10 @@ let worker: Worker | null | undefined;
 let lastId = 0;
 /** This thread's builder: its first build after the worker failed has no diff (the map takes the whole). */
 let here: ReturnType<typeof createPinsBuilder> | null = null;
-const buildHere = (id: number, columns: PostedPinColumns) =>
-  (here ??= createPinsBuilder())(id, unpackPins(receivedColumns(columns)));
-const waiting = new Map<number, { columns: PostedPinColumns; resolve: (build: PinsBuild) => void }>();
+const buildHere = async (id: number, devices: readonly PinSource[]) =>
+  (here ??= createPinsBuilder())(id, unpackPins(receivedColumns(await packPostedPins(devices, yieldToBrowser))));
+/** Builds the worker was asked for, with their devices: a worker that fails leaves them to this thread. */
+const waiting = new Map<number, { devices: readonly PinSource[]; resolve: (build: PinsBuild) => void }>();
 
 function pinsWorker(): Worker | null {
   if (worker !== undefined) return worker;
@@ -41,28 +41,23 @@ function pinsWorker(): Worker | null {
   worker?.addEventListener('error', () => {
     worker?.terminate();
     worker = null;
-    for (const [id, { columns, resolve }] of waiting) resolve(buildHere(id, columns));
+    for (const [id, { devices, resolve }] of waiting) void buildHere(id, devices).then(resolve);
     waiting.clear();
   });
   return worker;
 }
 
 /** The pins of these devices (those with a place). */
-export async function buildPins(devices: Iterable<PinSource>): Promise<PinsBuild> {
+export async function buildPins(devices: readonly PinSource[]): Promise<PinsBuild> {
   const id = ++lastId;
-  const posted = await packPostedPins(devices, yieldToBrowser);
   const target = pinsWorker();
-  if (!target) return buildHere(id, posted);
+  if (!target) return buildHere(id, devices);
+  // Packed from the next task: a build is asked for in the task that hands the pins to the stores.
+  await yieldToBrowser();
+  const posted = await packPostedPins(devices, yieldToBrowser);
   return new Promise((resolve) => {
-    // Kept for a fallback build here: transferred, the typed arrays are gone from this side.
-    const kept = {
-      ...posted,
-      coords: posted.coords.slice(),
-      groups: posted.groups.slice(),
-      numbers: posted.numbers.slice(),
-      statuses: posted.statuses.slice(),
-    };
-    waiting.set(id, { columns: kept, resolve });
+    // Transferred, the columns are gone from this side: a fallback build here packs the devices again.
+    waiting.set(id, { devices, resolve });
     target.postMessage({ id, columns: posted }, transferablesOf(posted));
   });
 }

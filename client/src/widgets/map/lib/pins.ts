@@ -182,7 +182,7 @@ export const PACK_SLICE = 10_000;
 /**
  * The located devices packed in columns as they are posted to the pins worker (PostedPinColumns: no row objects
  * on the page's thread), `perSlice` rows a task, `pause` ending each task (yieldToBrowser on the page). Each
- * slice's serials and labels are joined as it is packed; the slices' strings are joined at the end.
+ * slice's serials and labels are joined and encoded as it is packed.
  */
 export async function packPostedPins(
   devices: Iterable<PinSource>,
@@ -192,8 +192,9 @@ export async function packPostedPins(
   const located = locatedOf(devices);
   const n = located.length;
   const columns = numberColumns(n);
-  const serials: string[] = [];
-  const labels: string[] = [];
+  const serials: Uint8Array[] = [];
+  const labels: Uint8Array[] = [];
+  const utf8 = new TextEncoder();
   for (let from = 0; from < n; from += perSlice) {
     if (from > 0) await pause();
     const to = Math.min(n, from + perSlice);
@@ -205,28 +206,33 @@ export async function packPostedPins(
       sliceLabels[at - from] = device.label ?? '';
       packRow(columns, at, device);
     }
-    serials.push(sliceSerials.join(JOIN));
-    labels.push(sliceLabels.join(JOIN));
+    serials.push(utf8.encode(sliceSerials.join(JOIN)));
+    labels.push(utf8.encode(sliceLabels.join(JOIN)));
   }
-  return { ...columns, serials: serials.join(JOIN), labels: labels.join(JOIN) };
+  return { ...columns, serials, labels };
 }
 
 /**
- * Packed columns as they are posted to the pins worker: the serials and the labels each one string, joined
- * by NUL (a character no stored text holds: the shared schemas refuse it, NUL_MESSAGE). postMessage copies an
- * array of strings string by string: at 100,000 pins the two arrays were a task of 583 ms on the page's
- * thread under a 4x CPU slowdown (tests/perf/map-trace.ts --devices 100000); one string is one copy.
+ * Packed columns as they are posted to the pins worker: the serials and the labels of each slice the UTF-8
+ * bytes of one text, joined by NUL (a character no stored text holds: the shared schemas refuse it,
+ * NUL_MESSAGE), and transferred. postMessage copies an array of strings string by string: at 100,000 pins the
+ * two arrays were a task of 583 ms on the page's thread under a 4x CPU slowdown (tests/perf/map-trace.ts
+ * --devices 100000); as two strings they were still copied when posted (its serialising was 79 ms of a
+ * 224 ms task, the strings' joining more of it); bytes are moved, and encoded a slice a task.
  */
-export type PostedPinColumns = Omit<PinColumns, 'serials' | 'labels'> & { serials: string; labels: string };
+export type PostedPinColumns = Omit<PinColumns, 'serials' | 'labels'> & { serials: Uint8Array[]; labels: Uint8Array[] };
 const JOIN = '\u0000';
 export function receivedColumns(posted: PostedPinColumns): PinColumns {
-  const split = (text: string) => (posted.coords.length ? text.split(JOIN) : []);
+  const utf8 = new TextDecoder();
+  const split = (slices: Uint8Array[]) => slices.flatMap((bytes) => utf8.decode(bytes).split(JOIN));
   return { ...posted, serials: split(posted.serials), labels: split(posted.labels) };
 }
 
 /** The typed arrays of packed columns: what postMessage transfers instead of copying. */
-export const transferablesOf = (columns: Pick<PinColumns, 'coords' | 'groups' | 'numbers' | 'statuses'>): ArrayBuffer[] =>
-  [columns.coords, columns.groups, columns.numbers, columns.statuses].map((array) => array.buffer as ArrayBuffer);
+export const transferablesOf = (columns: PostedPinColumns): ArrayBuffer[] =>
+  [columns.coords, columns.groups, columns.numbers, columns.statuses, ...columns.serials, ...columns.labels].map(
+    (array) => array.buffer as ArrayBuffer,
+  );
 
 export function unpackPins(columns: PinColumns): PinRow[] {
   const orNull = (value: number) => (Number.isNaN(value) ? null : value);

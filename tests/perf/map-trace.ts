@@ -13,6 +13,8 @@
  *   DETAIL=100 RATE=4 ...                            # the same for each task over 100 ms
  *   EVENTS=1 RATE=4 ...                              # also each long task's trace events by name (the tasks
  *                                                    # no script ran in: a body read, a decode, a paint)
+ *   CATEGORIES=blink,gpu EVENTS=1 RATE=4 ...         # with more trace categories, to name what such a task did
+ *                                                    # (blink: a body's loading; gpu: a canvas read back)
  * Build the client first (npm run build, or CLIENT_DIST=<dir>). Figures depend on the machine's load.
  */
 import path from 'node:path';

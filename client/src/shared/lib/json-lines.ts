@@ -1,18 +1,18 @@
-import { yieldToBrowser } from './yield-to-browser';
+import { yieldWhenDue } from './yield-to-browser';
 
 /**
- * Elements parsed in one task: under a 4x CPU slowdown on a slow host (`/healthz` 3,800 req/s) 10,000 of the
- * pin feed's tuples were a task of about 260 ms (tests/perf/map-trace.ts), and Lighthouse counts every
- * millisecond of a task over 50 as blocking; 2,000 are about 50.
+ * Elements parsed at once: under a 4x CPU slowdown on a slow host (`/healthz` 3,800 req/s) 10,000 of the pin
+ * feed's tuples were a task of about 260 ms (tests/perf/map-trace.ts); 250 are about 7-15 ms, and a task
+ * takes as many parses as fit in TASK_BUDGET_MS on the machine it runs on (yieldWhenDue).
  */
-export const LINES_PER_SLICE = 2_000;
+export const LINES_PER_SLICE = 250;
 
 /** Text of a JSON array, whole or as it arrives: a string, or an answer's body (UTF-8). */
 export type JsonText = string | ReadableStream<Uint8Array>;
 
 /**
  * A JSON array written one element a line (`[a,\nb,\nc]`, as the pin feed is: the server joins its tuples
- * with ',\n') parsed a slice of lines at a time, each slice in a task of its own, each element handed to
+ * with ',\n') parsed a slice of lines at a time, as many slices a task as fit in its time, each element handed to
  * `visit` as its slice is parsed. One JSON.parse of the 100,000-device feed (about 6 MB) was one task of 180-280 ms under
  * Lighthouse's 4x CPU slowdown (tests/perf/map-trace.ts --devices 100000). A raw newline cannot occur
  * inside a JSON string, so each line is one element, and a run of whole lines between the brackets is
@@ -25,7 +25,12 @@ export type JsonText = string | ReadableStream<Uint8Array>;
  * text is never one string: the 7.47 MB feed read with `Response.text()` reached the page in one task of
  * 274-458 ms with no script in it (tests/perf/map-trace.ts, EVENTS=1).
  */
-export async function eachJsonLine(text: JsonText, visit: (element: unknown) => void, perSlice = LINES_PER_SLICE): Promise<void> {
+export async function eachJsonLine(
+  text: JsonText,
+  visit: (element: unknown) => void,
+  perSlice = LINES_PER_SLICE,
+  pause: () => Promise<void> = yieldWhenDue(),
+): Promise<void> {
   let buffer = ''; // the array's inside not parsed yet: after its '[', whole lines and perhaps part of one
   let opened = false;
   let scanFrom = 0; // where the search for the next ',\n' resumes
@@ -33,7 +38,7 @@ export async function eachJsonLine(text: JsonText, visit: (element: unknown) => 
   let slices = 0;
 
   const parse = async (inside: string) => {
-    if (slices++ > 0) await yieldToBrowser();
+    if (slices++ > 0) await pause();
     if (inside.trim()) for (const element of JSON.parse(`[${inside}]`) as unknown[]) visit(element);
   };
 

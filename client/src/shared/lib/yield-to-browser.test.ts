@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { yieldToBrowser } from './yield-to-browser';
+import { yieldToBrowser, yieldWhenDue } from './yield-to-browser';
 
 /** Settles every promise chain queued so far (microtasks only: no task boundary). */
 async function drainMicrotasks() {
@@ -23,5 +23,29 @@ describe('yieldToBrowser', () => {
     vi.stubGlobal('scheduler', { yield: yieldFn });
     await yieldToBrowser();
     expect(yieldFn).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('yieldWhenDue', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('yields only once its budget has passed since the last yield, then counts from there', async () => {
+    let now = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const yielded = vi.fn(() => Promise.resolve());
+    const pause = yieldWhenDue(30, yielded);
+    now += 29;
+    await pause();
+    expect(yielded).not.toHaveBeenCalled();
+    now += 1;
+    await pause();
+    expect(yielded).toHaveBeenCalledTimes(1);
+    // A new task began at the yield: 29 ms more is still within it.
+    now += 29;
+    await pause();
+    expect(yielded).toHaveBeenCalledTimes(1);
+    now += 31;
+    await pause();
+    expect(yielded).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,4 +1,4 @@
-import { yieldToBrowser } from '../../../shared/lib';
+import { yieldToBrowser, yieldWhenDue } from '../../../shared/lib';
 import {
   createPinsBuilder,
   packPostedPins,
@@ -12,17 +12,18 @@ import {
 /**
  * Builds the map's pins in a Web Worker (pins.worker.ts), or on this thread where there is none (unit
  * tests, a browser that refuses the worker): the same builder either way, so the answer is the same. The
- * pins go packed in columns (PinColumns, their numbers transferred, their strings joined into one each:
- * PostedPinColumns) and come back as JSON bytes, transferred (PinsBuild):
- * at 100,000 pins neither way is an object graph for the page's thread to copy. They are packed a slice
- * a task (packPostedPins), so the page answers input between slices.
+ * pins go packed in columns (PinColumns: their numbers in typed arrays, their strings joined and encoded as
+ * UTF-8 bytes a slice each, all transferred: PostedPinColumns) and come back as JSON bytes, transferred
+ * (PinsBuild): at 100,000 pins neither way is an object graph for the page's thread to copy. They are packed a
+ * slice at a time (packPostedPins), as many slices a task as fit in its time (yieldWhenDue), so the page
+ * answers input between tasks.
  */
 let worker: Worker | null | undefined;
 let lastId = 0;
 /** This thread's builder: its first build after the worker failed has no diff (the map takes the whole). */
 let here: ReturnType<typeof createPinsBuilder> | null = null;
 const buildHere = async (id: number, devices: readonly PinSource[]) =>
-  (here ??= createPinsBuilder())(id, unpackPins(receivedColumns(await packPostedPins(devices, yieldToBrowser))));
+  (here ??= createPinsBuilder())(id, unpackPins(receivedColumns(await packPostedPins(devices, yieldWhenDue()))));
 /** Builds the worker was asked for, with their devices: a worker that fails leaves them to this thread. */
 const waiting = new Map<number, { devices: readonly PinSource[]; resolve: (build: PinsBuild) => void }>();
 
@@ -54,7 +55,7 @@ export async function buildPins(devices: readonly PinSource[]): Promise<PinsBuil
   if (!target) return buildHere(id, devices);
   // Packed from the next task: a build is asked for in the task that hands the pins to the stores.
   await yieldToBrowser();
-  const posted = await packPostedPins(devices, yieldToBrowser);
+  const posted = await packPostedPins(devices, yieldWhenDue());
   return new Promise((resolve) => {
     // Transferred, the columns are gone from this side: a fallback build here packs the devices again.
     waiting.set(id, { devices, resolve });

@@ -176,12 +176,15 @@ const locatedOf = (devices: Iterable<PinSource>) => {
   return located;
 };
 
-/** Rows packed in one task of packPostedPins: at 100,000 pins, packing and joining all of them was one task of 333 ms under a 4x CPU slowdown. */
-export const PACK_SLICE = 10_000;
+/**
+ * Rows packed at once by packPostedPins: at 100,000 pins, packing and joining all of them was one task of
+ * 333 ms under a 4x CPU slowdown; the caller's pause (yieldWhenDue on the page) ends a task once its time is up.
+ */
+export const PACK_SLICE = 2_000;
 
 /**
  * The located devices packed in columns as they are posted to the pins worker (PostedPinColumns: no row objects
- * on the page's thread), `perSlice` rows a task, `pause` ending each task (yieldToBrowser on the page). Each
+ * on the page's thread), `perSlice` rows at a time, `pause` between them (yieldWhenDue on the page). Each
  * slice's serials and labels are joined and encoded as it is packed.
  */
 export async function packPostedPins(
@@ -218,7 +221,7 @@ export async function packPostedPins(
  * NUL_MESSAGE), and transferred. postMessage copies an array of strings string by string: at 100,000 pins the
  * two arrays were a task of 583 ms on the page's thread under a 4x CPU slowdown (tests/perf/map-trace.ts
  * --devices 100000); as two strings they were still copied when posted (its serialising was 79 ms of a
- * 224 ms task, the strings' joining more of it); bytes are moved, and encoded a slice a task.
+ * 224 ms task, the strings' joining more of it); bytes are moved, and encoded a slice at a time.
  */
 export type PostedPinColumns = Omit<PinColumns, 'serials' | 'labels'> & { serials: Uint8Array[]; labels: Uint8Array[] };
 const JOIN = '\u0000';

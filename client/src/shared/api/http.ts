@@ -71,6 +71,9 @@ function bodyOffThread(path: string, options: HttpOptions): Promise<ReadableStre
     let body: ReadableStreamDefaultController<Uint8Array> | null = null;
     const stop = (error?: unknown) => {
       worker.terminate();
+      // Messages the worker sent before it was ended are not read: the stream is closed or given up.
+      worker.onmessage = null;
+      worker.onerror = null;
       options.signal?.removeEventListener('abort', aborted);
       if (error === undefined) return;
       if (body) body.error(error);

@@ -113,6 +113,14 @@ const add = (row: Row) => {
   );
 };
 const failures: string[] = [];
+/**
+ * A figure over its target. The full run fails on it; the smoke only prints it. The smoke runs on CI's shared
+ * host beside whatever else it is doing (load 7-9 seen), with 3 runs where the full run takes 5, so a timing
+ * there says whether the section still works, not whether the budget holds (PERFORMANCE.md: the smoke fails
+ * only when a section prints no figures).
+ */
+const overTarget: string[] = [];
+const missed = (what: string) => (smoke ? overTarget : failures).push(what);
 const fmt = (n: number, digits = 0) =>
   Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '-';
 const mb = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MB`;
@@ -781,7 +789,7 @@ if (only.has('field')) {
       baseline: `network cold ${fmt(Number(start[0]))} ms; target offline < 2,000 ms`,
       note: 'Slow 4G + 4x CPU',
     });
-    if (Number(start[1]) >= 2000) failures.push(`field: offline start ${start[1]} ms, over the 2 s target`);
+    if (Number(start[1]) >= 2000) missed(`field: offline start ${start[1]} ms, over the 2 s target`);
   } else failures.push('field: no figures (see the log)');
 }
 
@@ -814,6 +822,10 @@ if (fleets.length > 1)
     )}`,
   );
 console.log(`\n${((Date.now() - startedAt) / 1000).toFixed(0)} s in all`);
+if (overTarget.length)
+  console.log(
+    `\nover target in this smoke (printed, not failed: the full run judges budgets):\n${overTarget.map((f) => `  - ${f}`).join('\n')}`,
+  );
 if (failures.length) {
   console.log(`\nproblems:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
   process.exitCode = 1;

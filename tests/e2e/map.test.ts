@@ -534,6 +534,9 @@ describe('map screen', () => {
     expect(landsOnMap).toBe(true);
     await settle(page);
     await screenshot(page, `map-clusters-${name}`);
+    // Every cluster shows its count (text drawn with the browser's own fonts: the offline style has no glyphs).
+    const drawn = await mapData(page);
+    expect(Number(drawn.clusterCountsDrawn)).toBe(Number(drawn.clusterCount));
     // Panels stay inside the window and do not overlap each other.
     const boxes = await Promise.all(
       ['clock-panel', 'active-pin-panel', 'profile-panel'].map((id) => page.getByTestId(id).boundingBox()),

@@ -174,15 +174,15 @@ export function drawClusterBubble(
   ctx.restore();
 }
 
-const countFontPx = (text: string, diameter: number) => Math.round(innerRadiusOf(diameter) * (text.length > 3 ? 0.78 : 0.9));
-
 /**
- * The box, in CSS px, that holds a cluster's count drawn at its centre: the disc's width, the text's
- * height with a margin; even sides, so its centre falls on the bubble's centre when both are centred on a point.
+ * The count's font size in CSS px: most of the disc's radius, a little less for four characters ('1.3k').
+ * The offline map's count layer sizes its text by the same rule (pins-layer).
  */
-export function clusterCountBox(text: string, diameter: number): { width: number; height: number } {
-  return { width: 2 * Math.ceil(innerRadiusOf(diameter)), height: 2 * Math.ceil(countFontPx(text, diameter) * 0.65 + 1) };
-}
+export const clusterCountFontPx = (text: string, diameter: number) =>
+  Math.round(innerRadiusOf(diameter) * (text.length > 3 ? 0.78 : 0.9));
+
+/** The count's typeface: the screen's own sans-serif, bold (the offline map's count layer asks for the same). */
+export const COUNT_FONT_FAMILIES = ['system-ui', '-apple-system', 'Segoe UI', 'Roboto', 'Arial'] as const;
 
 /** The count on the cluster's disc. */
 export function drawClusterCount(
@@ -195,7 +195,8 @@ export function drawClusterCount(
 ): void {
   ctx.save();
   ctx.fillStyle = palette.outline;
-  ctx.font = `700 ${countFontPx(text, diameter)}px system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif`;
+  const families = COUNT_FONT_FAMILIES.map((family) => (family.includes(' ') ? `'${family}'` : family)).join(', ');
+  ctx.font = `700 ${clusterCountFontPx(text, diameter)}px ${families}, sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText(text, cx, cy + 0.5);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeDevice } from '../../../entities/device/lib/fake-device';
-import { abbreviateCount, clusterCountBox, clusterDiameter } from './draw';
+import { abbreviateCount, clusterCountFontPx, clusterDiameter } from './draw';
 import { gridCluster, project } from './grid-cluster';
 import {
   collectionOf,
@@ -67,24 +67,28 @@ describe('map pins', () => {
     expect(abbreviateCount(10_400)).toBe('10k');
   });
 
-  it("sizes a cluster by its count, and its count image to sit on the bubble's disc (the offline map draws them apart)", () => {
+  it("sizes a cluster by its count, and its count's text to fit the bubble's disc", () => {
     expect([1, 9, 10, 99, 100, 999, 1000, 25_000].map(clusterDiameter)).toEqual([42, 42, 48, 48, 54, 54, 60, 60]);
-    for (const [text, total] of [
-      ['7', 7],
-      ['57', 57],
-      ['999', 999],
-      ['1.3k', 1250],
-      ['10k', 10_400],
-    ] as const) {
+    const sizes = (
+      [
+        ['7', 7],
+        ['57', 57],
+        ['999', 999],
+        ['1.3k', 1250],
+        ['10k', 10_400],
+        ['100k', 100_000],
+      ] as const
+    ).map(([text, total]) => {
       const diameter = clusterDiameter(total);
-      const box = clusterCountBox(text, diameter);
-      // Even sides: centred on the same point as the bubble (diameter + 6, even), its centre is the bubble's.
-      expect([box.width % 2, box.height % 2]).toEqual([0, 0]);
-      // Inside the bubble's coloured disc, and tall enough for the text.
-      expect(box.width).toBeLessThan(diameter - 2 * 4.5);
-      expect(box.height).toBeGreaterThan(12);
-      expect(box.height).toBeLessThan(box.width);
-    }
+      const px = clusterCountFontPx(text, diameter);
+      // Readable, and inside the coloured disc (the ring is at least 4.5 px wide on each side): a bold
+      // digit is about 0.6 em wide.
+      expect(px).toBeGreaterThanOrEqual(12);
+      expect(px * 0.6 * text.length).toBeLessThan(diameter - 2 * 4.5);
+      return px;
+    });
+    // Bigger bubbles, bigger counts; four characters a little smaller than three in the same bubble.
+    expect(sizes).toEqual([12, 14, 16, 16, 18, 16]);
   });
 });
 

@@ -40,8 +40,8 @@ import { ViewSync } from './view-sync';
 import styles from './offline-map.module.css';
 
 /**
- * The offline provider: MapLibre with no tiles, no glyphs and no sprites, so it needs no key and no
- * network beyond this server. Its own basemap: land and water, state and county (parish) borders, town
+ * The offline provider: MapLibre with no tiles, no glyphs URL and no sprites, so it needs no key and no
+ * network beyond this server (what text layers it has, MapLibre draws with the browser's own fonts). Its own basemap: land and water, state and county (parish) borders, town
  * names (npm data: world-atlas, us-atlas, the GeoNames gazetteer); then the fleet's county outlines from
  * the API, the pins and their clusters, the labels. With MAP_STYLE_URL the operator's MapLibre style is
  * the basemap instead (a Protomaps basemap from a PMTiles file works: the pmtiles:// protocol is

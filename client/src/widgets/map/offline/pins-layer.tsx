@@ -5,11 +5,11 @@ import { useEffect, useRef } from 'react';
 import type { PinStatus, StatusCounts } from '../../../entities/device';
 import {
   CLUSTER_DIAMETERS,
-  clusterCountBox,
+  clusterCountFontPx,
   clusterDiameter,
+  COUNT_FONT_FAMILIES,
   createCanvas,
   drawClusterBubble,
-  drawClusterCount,
   drawPin,
   PIN_SIZE,
 } from '../lib/draw';
@@ -43,7 +43,6 @@ const CLUSTER_RADIUS_PX = 44;
 /** Ring shares are quantised to twelfths so clusters share a few dozen bubbles, not one each. */
 const RING_STEPS = 12;
 const BUBBLE_PREFIX = 'bubble|';
-const COUNT_PREFIX = 'count|';
 
 const share = (key: PinStatusKey): ExpressionSpecification => [
   'to-string',
@@ -64,8 +63,31 @@ const bubbleImage: ExpressionSpecification = [
   ],
   ...RING_ORDER.flatMap((status): (string | ExpressionSpecification)[] => ['|', share(STATUS_KEYS[status])]),
 ] as ExpressionSpecification;
-/** count|<count text> (MapLibre's abbreviation, as abbreviateCount in lib/draw). */
-const countImage: ExpressionSpecification = ['concat', COUNT_PREFIX, ['to-string', ['get', 'point_count_abbreviated']]];
+/**
+ * The count's text size: clusterCountFontPx of the bubble's diameter, for counts of up to three characters
+ * and for four ('1.3k', '100k'), as the canvas count of the Google map's clusters.
+ */
+const countSizeFor = (long: boolean): ExpressionSpecification => {
+  const [first, ...steps] = CLUSTER_DIAMETERS.map(([from, diameter]) => [
+    from,
+    clusterCountFontPx(long ? '0.0k' : '0', diameter),
+  ]);
+  return ['step', ['get', 'point_count'], first![1]!, ...steps.flat()];
+};
+const countSize: ExpressionSpecification = [
+  'case',
+  ['>', ['length', ['to-string', ['get', 'point_count_abbreviated']]], 3],
+  countSizeFor(true),
+  countSizeFor(false),
+];
+/**
+ * The count's font stack. The offline style has no `glyphs` URL, so MapLibre draws each character it needs
+ * once with TinySDF in the browser's own fonts (the stack's families, then sans-serif) and lays the text out
+ * in its worker. It takes the weight from the first name ('Bold': 700), which names no font itself. An
+ * operator's style (MAP_STYLE_URL) with a glyphs server is asked for this stack's first range once; a
+ * server without it answers 404 and MapLibre draws the same glyphs here (with one console warning).
+ */
+const COUNT_FONT = ['Bold', ...COUNT_FONT_FAMILIES];
 
 const selectedSize = (serial: string | null): ExpressionSpecification => [
   'case',
@@ -83,7 +105,7 @@ const sortKey = (serial: string | null): ExpressionSpecification => [
 
 /**
  * Device pins and clusters: one clustered GeoJSON source whose clusters count each status,
- * symbol layers of cluster bubbles and their counts drawn on demand (styleimagemissing), a symbol layer of pin images.
+ * symbol layers of cluster bubbles drawn on demand (styleimagemissing) and their counts as text, a symbol layer of pin images.
  * Everything stays on the GPU, which keeps 10,000 devices smooth. Renders nothing itself.
  */
 export function PinsLayer() {
@@ -110,13 +132,16 @@ export function PinsLayer() {
       map.addImage(`pin-${status}`, image, { pixelRatio: ratio });
     }
 
-    // A cluster is two images, drawn on demand: its bubble (size and ring shares: 18 different ones among
-    // the 10,000-device map's 80 clusters) and its count, small, in a layer above. Each image is copied to
-    // the map's worker and premultiplied on this thread in every tile's atlas; with one image per cluster,
-    // its count drawn in, that premultiply took twice as long (81-84 against 39 ms under a 4x CPU slowdown,
-    // tests/perf/map-trace.ts). The counts' layer is above every bubble, so a count would show over a
-    // neighbour's bubble only where two clusters nearly coincide: the closest pairs of the 10,000-device map
-    // at zooms 7 and 10 kept each count clear (screenshots against the single images: the same picture).
+    // A cluster is an image drawn on demand, its bubble (size and ring shares: 18 different ones among the
+    // 10,000-device map's 80 clusters), and its count, text in a layer above. Each image is copied to the
+    // map's worker and premultiplied on this thread in every tile's atlas; with one image per cluster, its
+    // count drawn in, that premultiply took twice as long (81-84 against 39 ms under a 4x CPU slowdown,
+    // tests/perf/map-trace.ts). The counts were images too (one per count text) until the map of 100,000
+    // devices asked for 123 of them at once, nearly one per cluster, in tasks of 206-451 ms: as text, the
+    // eleven characters they use are drawn once and the counts are laid out in MapLibre's worker. The
+    // counts' layer is above every bubble, so a count would show over a neighbour's bubble only where two
+    // clusters nearly coincide: the closest pairs of the 10,000-device map at zooms 7 and 10 kept each
+    // count clear.
     // One canvas per image size is reused (a canvas made for each image was 10 ms).
     const canvases = new Map<string, CanvasRenderingContext2D>();
     const canvasFor = (width: number, height: number) => {
@@ -141,12 +166,6 @@ export function PinsLayer() {
         const side = diameter + 6;
         ctx = canvasFor(side, side);
         drawClusterBubble(ctx, side / 2, side / 2, shares, diameter, palette);
-      } else if (event.id.startsWith(COUNT_PREFIX)) {
-        const text = event.id.slice(COUNT_PREFIX.length);
-        const diameter = clusterDiameter(text.endsWith('k') ? 1000 : Number(text) || 0);
-        const box = clusterCountBox(text, diameter);
-        ctx = canvasFor(box.width, box.height);
-        drawClusterCount(ctx, box.width / 2, box.height / 2, text, diameter, palette);
       } else return;
       const image = ctx.getImageData(0, 0, ctx.canvas.width, ctx.canvas.height);
       addQuietly(() => map.addImage(event.id, image, { pixelRatio: ratio }));
@@ -198,7 +217,17 @@ export function PinsLayer() {
       type: 'symbol',
       source: PINS_SOURCE,
       filter: ['has', 'point_count'],
-      layout: { 'icon-image': countImage, 'icon-allow-overlap': true, 'icon-ignore-placement': true },
+      layout: {
+        'text-field': ['to-string', ['get', 'point_count_abbreviated']],
+        'text-font': COUNT_FONT,
+        'text-size': countSize,
+        // TinySDF's glyphs sit about 0.1 em below the line's middle (MapLibre aligns them between two server
+        // fonts' baselines): raised, the count is centred on the disc as the canvas drew it.
+        'text-offset': [0, -0.1],
+        'text-allow-overlap': true,
+        'text-ignore-placement': true,
+      },
+      paint: { 'text-color': palette.outline },
     });
 
     // While a pin is placed by hand a click drops it (placing-layer), choosing no device.
@@ -243,6 +272,8 @@ export function PinsLayer() {
       const at = biggest?.point ?? null;
       return {
         clusterCount: String(clusters.length),
+        // The counts drawn as text: MapLibre places no symbol for a text it could not shape.
+        clusterCountsDrawn: String(map.queryRenderedFeatures({ layers: [CLUSTER_COUNTS_LAYER] }).length),
         ...(at ? { biggestCluster: `${Math.round(at.x)},${Math.round(at.y)}` } : {}),
         renderedPinCount: String(map.queryRenderedFeatures({ layers: [PINS_LAYER] }).length),
       };

@@ -31,7 +31,7 @@ export function routeFeatures(routes: readonly RouteLine[]): GeoJSON.FeatureColl
 
 /**
  * The Service day's crew routes (issue 48): a line layer and a stop layer from one source, and each
- * stop's number as a small marker (the offline map has no glyphs to draw text with). Renders nothing
+ * stop's number as a small DOM marker (a few dozen at most, each in the page's own font). Renders nothing
  * itself; empty while the Service day view is closed. Zooms to the routes when a plan is shown.
  */
 export function ServiceRouteLayer() {

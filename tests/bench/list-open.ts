@@ -134,7 +134,7 @@ export async function measureListOpen(
       // A fresh context each run, signed in anew: every open is a first open. (Reloading a signed-in page
       // instead left today's Total list at "Loading devices…".) Service workers are blocked so no run
       // answers from a cache an earlier one filled. The page settles unthrottled (sign-in's requests
-      // answered, the map drawn) before the measured gesture.
+      // answered, the map's pins drawn) before the measured gesture.
       const context = await browser.newContext({ viewport: DESKTOP, baseURL: base });
       await context.addInitScript(PROBE);
       const page = await context.newPage();
@@ -151,6 +151,13 @@ export async function measureListOpen(
       const tile = (await page.getByTestId('tile-total').count())
         ? page.getByTestId('tile-total')
         : page.getByRole('button', { name: /^total\b/i }).first();
+      // The map's pins on it: at 100,000 devices they reached the map about 2 s after the network was idle
+      // (the feed is parsed and packed, then clustered in MapLibre's worker), so the measured click landed
+      // while the map was still taking them (its tiles loaded again, its images drawn, frames drawn).
+      await page
+        .locator('[data-testid="fleet-map"][data-pin-count]:not([data-pin-count="0"])')
+        .waitFor({ timeout: 120_000 })
+        .catch(() => undefined);
       await page.waitForLoadState('networkidle', { timeout: 60_000 }).catch(() => undefined);
       await page.waitForTimeout(1500);
       const cdp = await context.newCDPSession(page);

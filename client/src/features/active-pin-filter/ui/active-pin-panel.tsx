@@ -1,6 +1,7 @@
 import { useUnit } from 'effector-react';
 import { useId } from 'react';
 import type { PinType } from '../../../entities/device';
+import { formatNumber } from '../../../shared/lib';
 import { Panel, PanelTitle, SwitchButton } from '../../../shared/ui';
 import { $enabledPinTypes, $pinCountsKnown, $pinTypeCounts, pinTypeToggled } from '../model';
 import styles from './active-pin-panel.module.css';
@@ -11,7 +12,10 @@ const ROWS: { type: PinType; label: string; hint: string }[] = [
   { type: 'warning', label: 'Warning', hint: 'devices with warnings' },
 ];
 
-/** Active Pin: one switch per pin type; a switched-off type is dimmed here and hidden on the map. */
+/**
+ * Active Pin: one switch per pin type; a switched-off type is dimmed here and hidden on the map. Its counts
+ * are written as the dashboard's tiles write theirs (86,887, not 86887: both show on the map page at once).
+ */
 export function ActivePinPanel({ className }: { className?: string }) {
   const [enabled, counts, known, toggled] = useUnit([$enabledPinTypes, $pinTypeCounts, $pinCountsKnown, pinTypeToggled]);
   const titleId = useId();
@@ -31,7 +35,7 @@ export function ActivePinPanel({ className }: { className?: string }) {
               mark={<span className={styles.swatch} data-pin-type={type} aria-hidden="true" />}
             >
               {label}
-              {known ? <span className={styles.count}>{counts[type]}</span> : null}
+              {known ? <span className={styles.count}>{formatNumber(counts[type])}</span> : null}
             </SwitchButton>
           </li>
         ))}

@@ -56,7 +56,8 @@ export const fetchDevicesFx = createApiFx<void, Device[]>(() => call(devicesApi.
  * at 100,000 pins one parse was a task of 180-280 ms, and keying the parsed list another of 160 ms, under
  * a 4x CPU slowdown (tests/perf/map-trace.ts). The placed pins and their counts are gathered on the way
  * (lib/placed-pins.ts). It is read as it arrives, never as one string (the 7.47 MB
- * body read whole reached the page in one task of 274-458 ms). It is handed to the stores in a task of its own.
+ * body read whole reached the page in one task of 433 ms: Chromium's copy of it for DevTools, in a trace with Blink's
+ * categories). It is handed to the stores in a task of its own.
  */
 export const fetchDevicePinsFx = createApiFx<void, PinRecord>(async () => {
   const pins = new Map<string, DevicePin>();

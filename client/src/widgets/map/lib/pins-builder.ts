@@ -25,7 +25,10 @@ let here: ReturnType<typeof createPinsBuilder> | null = null;
 const buildHere = async (id: number, devices: readonly PinSource[]) =>
   (here ??= createPinsBuilder())(id, unpackPins(receivedColumns(await packPostedPins(devices, yieldWhenDue()))));
 /** Builds the worker was asked for, with their devices: a worker that fails leaves them to this thread. */
-const waiting = new Map<number, { devices: readonly PinSource[]; resolve: (build: PinsBuild) => void }>();
+const waiting = new Map<
+  number,
+  { devices: readonly PinSource[]; resolve: (build: PinsBuild) => void; reject: (error: unknown) => void }
+>();
 
 function pinsWorker(): Worker | null {
   if (worker !== undefined) return worker;
@@ -42,7 +45,8 @@ function pinsWorker(): Worker | null {
   worker?.addEventListener('error', () => {
     worker?.terminate();
     worker = null;
-    for (const [id, { devices, resolve }] of waiting) void buildHere(id, devices).then(resolve);
+    // A build that fails here as well rejects its caller's promise, as a build here always did.
+    for (const [id, { devices, resolve, reject }] of waiting) buildHere(id, devices).then(resolve, reject);
     waiting.clear();
   });
   return worker;
@@ -56,9 +60,9 @@ export async function buildPins(devices: readonly PinSource[]): Promise<PinsBuil
   // Packed from the next task: a build is asked for in the task that hands the pins to the stores.
   await yieldToBrowser();
   const posted = await packPostedPins(devices, yieldWhenDue());
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     // Transferred, the columns are gone from this side: a fallback build here packs the devices again.
-    waiting.set(id, { devices, resolve });
+    waiting.set(id, { devices, resolve, reject });
     target.postMessage({ id, columns: posted }, transferablesOf(posted));
   });
 }

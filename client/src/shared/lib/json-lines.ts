@@ -23,7 +23,8 @@ export type JsonText = string | ReadableStream<Uint8Array>;
  *
  * Given the answer's body as a stream, slices are parsed while the rest is still arriving, and the whole
  * text is never one string: the 7.47 MB feed read with `Response.text()` reached the page in one task of
- * 274-458 ms with no script in it (tests/perf/map-trace.ts, EVENTS=1).
+ * 433 ms with no script in it (Chromium's copy of the body for DevTools: tests/perf/map-trace.ts with
+ * CATEGORIES=blink EVENTS=1).
  */
 export async function eachJsonLine(
   text: JsonText,

@@ -174,12 +174,17 @@ export function drawClusterBubble(
   ctx.restore();
 }
 
+/** Counts of more characters than this ('1.3k', '100k') are drawn a little smaller. */
+export const SHORT_COUNT_CHARS = 3;
+
+/** clusterCountFontPx by the bubble's diameter and whether the count is long (the offline map's style steps on it). */
+export const countFontPxFor = (diameter: number, long: boolean) => Math.round(innerRadiusOf(diameter) * (long ? 0.78 : 0.9));
+
 /**
  * The count's font size in CSS px: most of the disc's radius, a little less for four characters ('1.3k').
  * The offline map's count layer sizes its text by the same rule (pins-layer).
  */
-export const clusterCountFontPx = (text: string, diameter: number) =>
-  Math.round(innerRadiusOf(diameter) * (text.length > 3 ? 0.78 : 0.9));
+export const clusterCountFontPx = (text: string, diameter: number) => countFontPxFor(diameter, text.length > SHORT_COUNT_CHARS);
 
 /** The count's typeface: the screen's own sans-serif, bold (the offline map's count layer asks for the same). */
 export const COUNT_FONT_FAMILIES = ['system-ui', '-apple-system', 'Segoe UI', 'Roboto', 'Arial'] as const;

@@ -41,8 +41,9 @@ import styles from './offline-map.module.css';
 
 /**
  * The offline provider: MapLibre with no tiles, no glyphs URL and no sprites, so it needs no key and no
- * network beyond this server (what text layers it has, MapLibre draws with the browser's own fonts). Its own basemap: land and water, state and county (parish) borders, town
- * names (npm data: world-atlas, us-atlas, the GeoNames gazetteer); then the fleet's county outlines from
+ * network beyond this server (its text layers MapLibre draws with the browser's own fonts). Its own
+ * basemap: land and water, state and county (parish) borders, town names (npm data: world-atlas,
+ * us-atlas, the GeoNames gazetteer); then the fleet's county outlines from
  * the API, the pins and their clusters, the labels. With MAP_STYLE_URL the operator's MapLibre style is
  * the basemap instead (a Protomaps basemap from a PMTiles file works: the pmtiles:// protocol is
  * registered). Default controls, double-click zoom and rotation are off (spec section 2); the keyboard

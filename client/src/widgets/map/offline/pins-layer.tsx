@@ -5,13 +5,14 @@ import { useEffect, useRef } from 'react';
 import type { PinStatus, StatusCounts } from '../../../entities/device';
 import {
   CLUSTER_DIAMETERS,
-  clusterCountFontPx,
   clusterDiameter,
   COUNT_FONT_FAMILIES,
+  countFontPxFor,
   createCanvas,
   drawClusterBubble,
   drawPin,
   PIN_SIZE,
+  SHORT_COUNT_CHARS,
 } from '../lib/draw';
 import { coveredBoxes } from '../lib/clear-view';
 import { readPalette } from '../lib/palette';
@@ -64,19 +65,16 @@ const bubbleImage: ExpressionSpecification = [
   ...RING_ORDER.flatMap((status): (string | ExpressionSpecification)[] => ['|', share(STATUS_KEYS[status])]),
 ] as ExpressionSpecification;
 /**
- * The count's text size: clusterCountFontPx of the bubble's diameter, for counts of up to three characters
- * and for four ('1.3k', '100k'), as the canvas count of the Google map's clusters.
+ * The count's text size: the canvas count's rule (clusterCountFontPx in lib/draw, which the Google map's
+ * clusters use) as steps on the bubble's diameter, for short counts and for long ones ('1.3k', '100k').
  */
 const countSizeFor = (long: boolean): ExpressionSpecification => {
-  const [first, ...steps] = CLUSTER_DIAMETERS.map(([from, diameter]) => [
-    from,
-    clusterCountFontPx(long ? '0.0k' : '0', diameter),
-  ]);
+  const [first, ...steps] = CLUSTER_DIAMETERS.map(([from, diameter]) => [from, countFontPxFor(diameter, long)]);
   return ['step', ['get', 'point_count'], first![1]!, ...steps.flat()];
 };
 const countSize: ExpressionSpecification = [
   'case',
-  ['>', ['length', ['to-string', ['get', 'point_count_abbreviated']]], 3],
+  ['>', ['length', ['to-string', ['get', 'point_count_abbreviated']]], SHORT_COUNT_CHARS],
   countSizeFor(true),
   countSizeFor(false),
 ];

@@ -116,8 +116,8 @@ const failures: string[] = [];
 /**
  * A figure over its target. The full run fails on it; the smoke only prints it. The smoke runs on CI's shared
  * host beside whatever else it is doing (load 7-9 seen), with 3 runs where the full run takes 5, so a timing
- * there says whether the section still works, not whether the budget holds (PERFORMANCE.md: the smoke fails
- * only when a section prints no figures).
+ * there says whether the section still works, not whether the budget holds (PERFORMANCE.md, "How to
+ * measure": what the smoke fails on).
  */
 const overTarget: string[] = [];
 const missed = (what: string) => (smoke ? overTarget : failures).push(what);

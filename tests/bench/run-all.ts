@@ -203,7 +203,11 @@ let portalHealthz: number | null = null;
 /** The slow-host load (--slow-host), started at the first fleet's portal and kept through the run. */
 let cpuLoad: ReturnType<typeof startCpuLoad> | null = null;
 let slowHost: Calibration | null = null;
-process.on('exit', () => cpuLoad?.stop());
+function stopCpuLoad() {
+  cpuLoad?.stop();
+  cpuLoad = null;
+}
+process.on('exit', stopCpuLoad);
 
 /** /healthz of a portal at 50 connections for a few seconds (the calibration's reading). */
 const healthzRate = async (base: string) =>
@@ -792,6 +796,10 @@ if (only.has('field')) {
     if (Number(start[1]) >= 2000) missed(`field: offline start ${start[1]} ms, over the 2 s target`);
   } else failures.push('field: no figures (see the log)');
 }
+
+// The load ends with the sections: its children's IPC channels would keep this process alive (the 'exit'
+// hook above never came, and the load went on burning the host after the table was printed).
+stopCpuLoad();
 
 // Set inside fleetSections: TypeScript's narrowing of the top level does not see it.
 const calibrated = slowHost as Calibration | null;

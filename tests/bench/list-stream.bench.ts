@@ -6,6 +6,10 @@
  *   npx tsx tests/bench/list-stream.bench.ts                       # 10,000 devices on 1,000 sites, PostgreSQL
  *   npx tsx tests/bench/list-stream.bench.ts --devices 100000 --sites 10000 --runs 7
  *   npx tsx tests/bench/list-stream.bench.ts --pglite               # the embedded database
+ *   npx tsx tests/bench/list-stream.bench.ts --devices 100000 --sites 10000 --slow-host 4900 --checkins 200
+ *       # as inside `npm run bench`'s REST round: a calibrated CPU load (slow-host.ts) until /healthz reads
+ *       # about 4,900 req/s, and device check-ins at 200/s to a gateway process on the same database
+ *       # (checkin-load.ts), their p50 / p99 printed beside the reads
  *
  * The server is the bench's own process (rest-server.ts, on the bench fleet of bench-fleet.ts, one day of
  * telemetry unless --days). Each cold call asks `Cache-Control: no-cache`, so the server reads and
@@ -15,8 +19,10 @@
 import http from 'node:http';
 import os from 'node:os';
 import zlib from 'node:zlib';
+import { checkinLoad } from './checkin-load.ts';
 import autocannon from './lean-autocannon.ts';
-import { startRestServer } from './rest-server-process.ts';
+import { startRestServer, type RestServerProcess } from './rest-server-process.ts';
+import { calibrate, startCpuLoad } from './slow-host.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -27,16 +33,14 @@ const sites = arg('sites', devices / 10);
 const days = arg('days', 1);
 const runs = arg('runs', 5);
 const pglite = process.argv.includes('--pglite');
+const slowHost = arg('slow-host', 0);
+const checkinRate = arg('checkins', 0);
+if (checkinRate && pglite) throw new Error('--checkins needs PostgreSQL: the gateway process shares the database');
 
-const server = await startRestServer([
-  '--devices',
-  String(devices),
-  '--sites',
-  String(sites),
-  '--days',
-  String(days),
-  ...(pglite ? ['--pglite'] : []),
-]);
+const fleetArgs = ['--devices', String(devices), '--sites', String(sites), '--days', String(days)];
+const server = await startRestServer([...fleetArgs, ...(pglite ? ['--pglite'] : [])]);
+const load = slowHost ? startCpuLoad() : null;
+let gateway: RestServerProcess | null = null;
 try {
   const login = await fetch(`${server.base}/auth/token/login/`, {
     method: 'POST',
@@ -69,7 +73,38 @@ try {
         .on('error', reject);
     });
   // The host named by its /healthz rate at 50 connections (issue 46: the budgets are for a host at about 4,900).
-  const healthz = (await autocannon({ url: `${server.base}/healthz`, connections: 50, duration: 3 })).requests.average;
+  const healthzRate = async () =>
+    (await autocannon({ url: `${server.base}/healthz`, connections: 50, duration: 3 })).requests.average;
+  if (load) {
+    const calibrated = await calibrate(
+      async (duty) => {
+        await load.set(duty);
+        return healthzRate();
+      },
+      { target: slowHost },
+    );
+    await load.set(calibrated.duty);
+    console.log(
+      calibrated.alreadySlow
+        ? `--slow-host ${slowHost}: the host is already slower (${calibrated.rps.toFixed(0)} req/s), no load added`
+        : `--slow-host ${slowHost}: a CPU load of ${(calibrated.duty * 100).toFixed(0)} % of each core`,
+    );
+  }
+  const healthz = await healthzRate();
+  // Check-ins for the whole measurement, started (and their devices' secrets rotated) before it.
+  let checkins: Awaited<ReturnType<typeof checkinLoad>> | null = null;
+  if (checkinRate) {
+    gateway = await startRestServer(['--gateway', ...fleetArgs]);
+    const listBody = Buffer.from(await (await fetch(`${server.base}/api/v1/device`, { headers: auth })).arrayBuffer());
+    // Long enough for every run at the cold read's worst seen inside the round (5 s) and its warm read.
+    checkins = await checkinLoad(server.base, auth, listBody, {
+      rate: checkinRate,
+      seconds: 3 + runs * 7,
+      devices: 1000,
+      gateway: gateway.base,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+  }
   console.log(
     `/healthz ${healthz.toFixed(0)} req/s, load average ${os
       .loadavg()
@@ -96,11 +131,21 @@ try {
     );
   }
   const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  if (checkins) {
+    const c = await checkins.result;
+    console.log(
+      `check-ins at ${checkinRate}/s through the runs (and after them, to the load's end): p50 ${c.p50.toFixed(1)} / p99 ` +
+        `${c.p99.toFixed(1)} ms, ${c.sent} sent, ${c.errors} errors`,
+    );
+  }
   console.log(
     `\n${pglite ? 'PGlite' : 'PostgreSQL'}, ${devices} devices on ${sites} sites: GET /api/v1/device cold p50 ${p50(cold).toFixed(0)} ms ` +
       `(budget 2,000 at 100,000), warm p50 ${p50(warm).toFixed(0)} ms; server RSS growth during a cold call: ` +
-      `first ${mb(growth[0]!)} MB, most ${mb(Math.max(...growth))} MB (budget 64); /healthz ${healthz.toFixed(0)} req/s`,
+      `first ${mb(growth[0]!)} MB, most ${mb(Math.max(...growth))} MB (budget 64); /healthz ${healthz.toFixed(0)} req/s` +
+      `${load?.duty ? ` with the slow-host load` : ''}${checkinRate ? `; check-ins at ${checkinRate}/s beside the calls` : ''}`,
   );
 } finally {
+  load?.stop();
+  await gateway?.stop();
   await server.stop();
 }

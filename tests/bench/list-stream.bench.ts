@@ -22,7 +22,7 @@ import zlib from 'node:zlib';
 import { checkinLoad } from './checkin-load.ts';
 import autocannon from './lean-autocannon.ts';
 import { startRestServer, type RestServerProcess } from './rest-server-process.ts';
-import { calibrate, startCpuLoad } from './slow-host.ts';
+import { calibratedLoad, type CpuLoad } from './slow-host.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -39,7 +39,7 @@ if (checkinRate && pglite) throw new Error('--checkins needs PostgreSQL: the gat
 
 const fleetArgs = ['--devices', String(devices), '--sites', String(sites), '--days', String(days)];
 const server = await startRestServer([...fleetArgs, ...(pglite ? ['--pglite'] : [])]);
-const load = slowHost ? startCpuLoad() : null;
+let load: CpuLoad | null = null;
 let gateway: RestServerProcess | null = null;
 try {
   const login = await fetch(`${server.base}/auth/token/login/`, {
@@ -75,19 +75,13 @@ try {
   // The host named by its /healthz rate at 50 connections (issue 46: the budgets are for a host at about 4,900).
   const healthzRate = async () =>
     (await autocannon({ url: `${server.base}/healthz`, connections: 50, duration: 3 })).requests.average;
-  if (load) {
-    const calibrated = await calibrate(
-      async (duty) => {
-        await load.set(duty);
-        return healthzRate();
-      },
-      { target: slowHost },
-    );
-    await load.set(calibrated.duty);
+  if (slowHost) {
+    const calibrated = await calibratedLoad(healthzRate, slowHost);
+    load = calibrated.load;
     console.log(
-      calibrated.alreadySlow
-        ? `--slow-host ${slowHost}: the host is already slower (${calibrated.rps.toFixed(0)} req/s), no load added`
-        : `--slow-host ${slowHost}: a CPU load of ${(calibrated.duty * 100).toFixed(0)} % of each core`,
+      load
+        ? `--slow-host ${slowHost}: a CPU load of ${(calibrated.calibration.duty * 100).toFixed(0)} % of each core`
+        : `--slow-host ${slowHost}: the host is already slower (${calibrated.calibration.rps.toFixed(0)} req/s), no load added`,
     );
   }
   const healthz = await healthzRate();
@@ -142,7 +136,7 @@ try {
     `\n${pglite ? 'PGlite' : 'PostgreSQL'}, ${devices} devices on ${sites} sites: GET /api/v1/device cold p50 ${p50(cold).toFixed(0)} ms ` +
       `(budget 2,000 at 100,000), warm p50 ${p50(warm).toFixed(0)} ms; server RSS growth during a cold call: ` +
       `first ${mb(growth[0]!)} MB, most ${mb(Math.max(...growth))} MB (budget 64); /healthz ${healthz.toFixed(0)} req/s` +
-      `${load?.duty ? ` with the slow-host load` : ''}${checkinRate ? `; check-ins at ${checkinRate}/s beside the calls` : ''}`,
+      `${load ? ` with the slow-host load` : ''}${checkinRate ? `; check-ins at ${checkinRate}/s beside the calls` : ''}`,
   );
 } finally {
   load?.stop();

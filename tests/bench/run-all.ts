@@ -67,7 +67,7 @@ import { startRestServer } from './rest-server-process.ts';
 import { synchronousCommit } from '../../server/src/config/config.ts';
 import type { LighthouseFigures } from '../perf/lighthouse.ts';
 import { medianRun } from '../perf/median-run.ts';
-import { calibrate, startCpuLoad, type Calibration } from './slow-host.ts';
+import { calibratedLoad, type Calibration, type CpuLoad } from './slow-host.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -201,7 +201,7 @@ console.log(
 /** The portal's /healthz rate in the first fleet's REST round: the season section names the host by it too. */
 let portalHealthz: number | null = null;
 /** The slow-host load (--slow-host), started at the first fleet's portal and kept through the run. */
-let cpuLoad: ReturnType<typeof startCpuLoad> | null = null;
+let cpuLoad: CpuLoad | null = null;
 let slowHost: Calibration | null = null;
 function stopCpuLoad() {
   cpuLoad?.stop();
@@ -249,21 +249,14 @@ async function fleetSections(fleet: Fleet) {
   }
   if (slowHostTarget && portal && !slowHost) {
     console.log(`\nslow host: calibrating a CPU load until the portal's /healthz reads about ${fmt(slowHostTarget)} req/s`);
-    cpuLoad = startCpuLoad();
-    const load = cpuLoad;
-    slowHost = await calibrate(
-      async (duty) => {
-        await load.set(duty);
-        const rps = await healthzRate(portal!.base);
-        console.log(`  duty ${fmt(duty * 100)} % of each core: /healthz ${fmt(rps)} req/s`);
-        return rps;
-      },
-      { target: slowHostTarget },
+    const calibrated = await calibratedLoad(
+      () => healthzRate(portal!.base),
+      slowHostTarget,
+      (duty, rps) => console.log(`  duty ${fmt(duty * 100)} % of each core: /healthz ${fmt(rps)} req/s`),
     );
-    await load.set(slowHost.duty);
+    slowHost = calibrated.calibration;
+    cpuLoad = calibrated.load;
     if (slowHost.alreadySlow) {
-      load.stop();
-      cpuLoad = null;
       console.log(`  the host is already at or below it (${fmt(slowHost.rps)} req/s without a load): no load added`);
     } else console.log(`  the load burns ${fmt(slowHost.duty * 100)} % of each core: /healthz ${fmt(slowHost.rps)} req/s`);
   }

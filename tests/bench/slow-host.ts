@@ -71,3 +71,33 @@ export function startCpuLoad(processes = os.cpus().length * 3) {
     },
   };
 }
+
+export type CpuLoad = ReturnType<typeof startCpuLoad>;
+
+/**
+ * The load started and calibrated against `healthz` (the portal's /healthz rate at the duty set), each step
+ * given to `step`; left at the duty found, or stopped (load null) on a host already at or below the target.
+ * The caller stops a load it is given when its measurement ends.
+ */
+export async function calibratedLoad(
+  healthz: () => Promise<number>,
+  target: number,
+  step: (duty: number, rps: number) => void = () => undefined,
+): Promise<{ load: CpuLoad | null; calibration: Calibration }> {
+  const load = startCpuLoad();
+  const calibration = await calibrate(
+    async (duty) => {
+      await load.set(duty);
+      const rps = await healthz();
+      step(duty, rps);
+      return rps;
+    },
+    { target },
+  );
+  if (calibration.alreadySlow) {
+    load.stop();
+    return { load: null, calibration };
+  }
+  await load.set(calibration.duty);
+  return { load, calibration };
+}

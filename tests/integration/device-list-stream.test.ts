@@ -9,6 +9,7 @@ import { addBenchFleet } from '../../server/src/seed/scale.ts';
 import { backends } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { streamedText } from '../helpers/streamed-text.ts';
+import { wholeListOneQuery } from '../helpers/whole-list.ts';
 
 const BACKENDS = await backends();
 const EMAILS = ['distributor@demo.test', 'client@demo.test', 'partner@demo.test', 'client2@demo.test'];
@@ -55,19 +56,7 @@ describe.each(BACKENDS)('the whole device list, streamed, on %s', (backend) => {
     await h?.close();
   });
 
-  /** The list as the one query before issue 46 made it: every placed device in scope, sorted, joined. */
-  async function oneQuery(scope: SQL | undefined): Promise<string> {
-    const res = (await h.database.db.execute(sql`
-      select device_list_named(coalesce(a.list_json, device_list_json(devices)), b.name, x1.batch_no, x2.batch_no) as json
-      from devices
-      left join device_list_answers a on a.device_id = devices.id
-      left join brands b on b.id = devices.brand_id
-      left join batches x1 on x1.id = devices.batch_id
-      left join batches x2 on x2.id = devices.batch2_id
-      where devices.group_id is not null and ${scope ?? sql`true`}
-      order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: { json: string }[] };
-    return `[${res.rows.map((r) => r.json).join(',')}]`;
-  }
+  const oneQuery = (scope: SQL | undefined) => wholeListOneQuery(h.database, scope);
 
   it.each(EMAILS)('reads the scope of %s in batches of whole sites, in the order and text of the one query', async (email) => {
     const scope = deviceScope(viewers[email]!);
@@ -118,7 +107,7 @@ describe.each(BACKENDS)('the whole device list, streamed, on %s', (backend) => {
     }
   });
 
-  it('shares one read among concurrent callers and those who come while it is read; keeps only the compressed bytes', async () => {
+  it('shares one read among concurrent callers and those who come while it is read; keeps only the compressed bytes (brotli, read in batches)', async () => {
     const viewer = viewers['distributor@demo.test']!;
     let reads = 0;
     let batchesRead = 0;
@@ -134,13 +123,13 @@ describe.each(BACKENDS)('the whole device list, streamed, on %s', (backend) => {
     };
     const cache = aggregateCache({ database: {} });
     const service = devicesService({ repo: counting, now: () => new Date(), cache, listBatchSize: BATCH });
-    const answers = await Promise.all(Array.from({ length: 10 }, () => service.listStream(viewer, 'gzip')));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => service.listStream(viewer, 'br')));
     const answer = answers[0]!;
     for (const a of answers) expect(a).toBe(answer);
     // Some reads in, far from the end: a caller now streams the same answer, from its first byte.
     while (batchesRead < 5) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(answer.plainBytes()).toBeUndefined();
-    const late = await service.listStream(viewer, 'gzip');
+    const late = await service.listStream(viewer, 'br');
     expect(late).toBe(answer);
     const [early, joined] = await Promise.all([streamedText(answer), streamedText(late)]);
     const expected = await oneQuery(undefined);
@@ -154,7 +143,7 @@ describe.each(BACKENDS)('the whole device list, streamed, on %s', (backend) => {
 
     // A portal write empties the cache: the next caller starts a new read.
     cache.invalidate();
-    const after = await service.listStream(viewer, 'gzip');
+    const after = await service.listStream(viewer, 'br');
     expect(after).not.toBe(answer);
     expect(await streamedText(after)).toBe(expected);
     expect(reads).toBe(2);

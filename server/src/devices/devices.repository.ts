@@ -155,6 +155,10 @@ export interface DevicesRepository {
    * `batchSize` devices (a site's devices are never split over two batches), in the list's order.
    */
   listBatches(scope: SQL | undefined, batchSize: number): AsyncGenerator<string[]>;
+  /** The list version of each piece of `pieceSites` sites: the greatest of its sites' (kept-list.ts). */
+  listPieceVersions(pieceSites: number): Promise<Map<number, bigint>>;
+  /** The list answers in scope on the sites of pieces `from` to `to - 1`, in the list's order, by piece. */
+  listPieceRows(scope: SQL | undefined, from: number, to: number, pieceSites: number): Promise<Map<number, string[]>>;
   /** One page of placed devices in scope, in device id order: each item's list answer as JSON text. */
   page(scope: SQL | undefined, filter: DevicePageFilter): Promise<DevicePageRows>;
   /** How many placed devices in scope match the page's filters (its cursor and limit aside). */
@@ -282,6 +286,30 @@ export function devicesRepository(db: Db): DevicesRepository {
         ask(i + LIST_READS_AHEAD);
         if (rows.length) yield rows;
       }
+    },
+
+    async listPieceVersions(pieceSites) {
+      const res = (await db.execute(sql`
+        select group_id / ${pieceSites}::int as piece, max(version)::text as version
+        from site_list_versions group by 1`)) as unknown as { rows: { piece: number; version: string }[] };
+      return new Map(res.rows.map((r) => [Number(r.piece), BigInt(r.version)]));
+    },
+
+    async listPieceRows(scope, from, to, pieceSites) {
+      const res = (await db.execute(sql`
+        select devices.group_id as site, ${LIST_COLUMNS_SQL}
+        ${LIST_FROM_SQL}
+        where devices.group_id >= ${from * pieceSites} and devices.group_id < ${to * pieceSites}
+          and ${scope ?? sql`true`}
+        order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: (ListRow & { site: number })[] };
+      const pieces = new Map<number, string[]>();
+      for (const row of res.rows) {
+        const index = Math.floor(row.site / pieceSites);
+        let items = pieces.get(index);
+        if (!items) pieces.set(index, (items = []));
+        items.push(listText(row));
+      }
+      return pieces;
     },
 
     /**

@@ -62,7 +62,8 @@ export function devicesRoutes(ctx: AppContext): Routes {
         .type('json')
         .send(await service.listOf(viewerOf(req), parse(deviceListQuerySchema, req.query).serials ?? []));
     const fresh = wantsFresh(req.get('Cache-Control'));
-    await sendStreamedJson(req, res, (encoding) => service.listStream(viewerOf(req), encoding, fresh));
+    // gzip first: the list is kept as gzip pieces of which a read compresses again only what changed (kept-list.ts).
+    await sendStreamedJson(req, res, (encoding) => service.listStream(viewerOf(req), encoding, fresh), ['gzip', 'br']);
   });
   on(
     devicesApi.page,

@@ -17,6 +17,7 @@ import { ApiError } from '../lib/errors.ts';
 import { noAggregateCache, scopeKey, type AggregateCache } from '../lib/aggregate-cache.ts';
 import { cachedJson, encodedLike, type CachedJson } from '../lib/cached-json.ts';
 import { jsonArrayPieces, streamedJson, type StreamEncoding } from '../lib/streamed-json.ts';
+import { keptLists } from './kept-list.ts';
 import type {
   DevicePageFilter,
   DeviceRow,
@@ -38,6 +39,8 @@ export type DevicesServiceDeps = {
   cache?: AggregateCache;
   /** Devices a read of the streamed whole list takes (LIST_BATCH); tests make it small. */
   listBatchSize?: number;
+  /** Sites a kept piece of the whole list covers (kept-list.ts PIECE_SITES); tests make it small. */
+  listPieceSites?: number;
 };
 
 const NOT_FOUND = 'No device with this serial.';
@@ -90,6 +93,7 @@ const FIXED_STEPS = { stepsPerSecond: 300, stepsPerMl: 30, stepsPerSecond2: 300,
  */
 export function devicesService(deps: DevicesServiceDeps) {
   const { repo, now, cache = noAggregateCache, listBatchSize = LIST_BATCH } = deps;
+  const keptList = keptLists(repo, { pieceSites: deps.listPieceSites });
   // The calendar day in UTC, the same day batches and warnings use.
   const today = () => now().toISOString().slice(0, 10);
 
@@ -234,21 +238,30 @@ export function devicesService(deps: DevicesServiceDeps) {
 
   return {
     /**
-     * The whole list (GET /api/v1/device) in one encoding, streamed from the database into the compressor
-     * in batches of listBatchSize devices and kept compressed only (lib/streamed-json.ts): at 100,000
-     * devices the text is 117 MB, more than the cache's whole budget, and is never held whole. Kept per
-     * scope and encoding for LIST_TTL_MS from the end of its read; a caller who comes while it is being
-     * read streams the same one (no second read). Expired, it is still given, whole, while the next one is
-     * read behind (lib/aggregate-cache.ts), which replaces it once whole. A portal write empties it.
-     * `fresh`: a new read, past the cache.
+     * The whole list (GET /api/v1/device) in one encoding, kept compressed only: at 100,000 devices the text
+     * is 117 MB, more than the cache's whole budget, and is never held whole.
+     * - gzip (what the route gives a caller accepting it): joined from pieces kept per range of sites, of
+     *   which a read reads and compresses again only those whose sites changed (kept-list.ts).
+     * - brotli (a caller accepting brotli alone): streamed from the database into the compressor in batches
+     *   of listBatchSize devices (lib/streamed-json.ts); brotli streams compressed apart do not join.
+     *
+     * Either is kept per scope and encoding for LIST_TTL_MS from the end of its read; a caller who comes
+     * while it is being read streams the same one (no second read). Expired, it is still given, whole, while
+     * the next one is read behind (lib/aggregate-cache.ts), which replaces it once whole. A portal write
+     * empties it. `fresh`: a new read, past the cache.
      */
     listStream: (viewer: ScopeViewer, encoding: StreamEncoding, fresh = false) =>
       cache.get(
         `deviceList:${scopeKey(viewer)}:${encoding}`,
-        async () => streamedJson(encoding, jsonArrayPieces(repo.listBatches(deviceScope(viewer), listBatchSize))),
+        async () =>
+          encoding === 'gzip'
+            ? keptList.read(scopeKey(viewer), deviceScope(viewer))
+            : streamedJson(encoding, jsonArrayPieces(repo.listBatches(deviceScope(viewer), listBatchSize))),
         fresh,
         { ttlMs: LIST_TTL_MS, bytes: (answer) => answer.bytes(), settled: (answer) => answer.done },
       ),
+    /** The kept pieces of the whole list (for tests and benchmarks: what they hold, what was read). */
+    keptList,
     /**
      * The list answers of the named devices only (GET /api/v1/device?serials=): what the cards poll reads
      * for the cards watched, instead of the whole list. Never cached: a poll diffs the database as it is.

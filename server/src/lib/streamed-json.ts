@@ -6,8 +6,7 @@ import type { Request, Response } from 'express';
 import { joinBytes } from './cached-json.ts';
 import { preferred } from './static-client.ts';
 
-const ENCODINGS = [{ name: 'br' }, { name: 'gzip' }] as const;
-export type StreamEncoding = (typeof ENCODINGS)[number]['name'];
+export type StreamEncoding = 'br' | 'gzip';
 
 /** Answers up to this size go plain, as sendCachedJson sends them (compressing a few hundred bytes gains nothing). */
 const SMALL_BYTES = 1024;
@@ -46,11 +45,63 @@ export type StreamedJson = {
 };
 
 export function streamedJson(encoding: StreamEncoding, pieces: AsyncIterable<Buffer>): StreamedJson {
+  // Brotli quality 3 and gzip level 3: the budget is a cold read's time (issue 46). On the 111 MB list of
+  // 100,000 devices, gzip 3 took 260 ms for 6.5 MB where level 4 took 463 ms for 5.9 MB, and brotli 3 368 ms
+  // for 4.2 MB where quality 4 took 674 ms for 3.7 MB; the cold read's p50 fell from about 1.6 to 1.35 s.
+  // (Quality 4 / level 4 had already taken 12 % less of it than 5 / 6 at 10,000 devices.)
+  const z =
+    encoding === 'br'
+      ? zlib.createBrotliCompress({ chunkSize: CHUNK_BYTES, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3 } })
+      : zlib.createGzip({ level: 3, chunkSize: CHUNK_BYTES });
+  let plain = 0;
+  return chunkedAnswer(
+    encoding,
+    async (out) => {
+      z.on('data', out.chunk);
+      try {
+        for await (const piece of pieces) {
+          plain += piece.length;
+          out.plain(piece.length, piece);
+          // The next piece is asked for only when the compressor has room: at most one piece waits in it.
+          if (!z.write(piece)) await once(z, 'drain');
+        }
+        const ended = once(z, 'end');
+        z.end();
+        await ended;
+      } catch (err) {
+        z.destroy();
+        throw err;
+      }
+    },
+    () => plain - z.bytesWritten,
+  );
+}
+
+/** What a producer of a chunked answer reports as it goes. */
+export type ChunkSink = {
+  /** A compressed chunk, the next to send. */
+  chunk(bytes: Buffer): void;
+  /** `length` more bytes of text went into the chunks; `text` when the producer has it. */
+  plain(length: number, text?: Buffer): void;
+};
+
+/**
+ * A compressed answer made by `produce`, kept as its chunks and read by any number of callers from its first
+ * chunk as it is made (what StreamedJson says). The chunks may come from a compressor (streamedJson) or be
+ * kept pieces joined (kept-list.ts). `held`: text taken that is not compressed yet.
+ */
+export function chunkedAnswer(
+  encoding: StreamEncoding,
+  produce: (out: ChunkSink) => Promise<void>,
+  held: () => number = () => 0,
+): StreamedJson {
   const chunks: Buffer[] = [];
   let size = 0;
   let plain = 0;
-  /** The plain pieces while they are at most SMALL_BYTES together (dropped beyond). */
-  let small: Buffer[] | null = [];
+  /** The plain pieces while they are at most SMALL_BYTES together (dropped beyond); 'unknown' if some were not given. */
+  let small = [] as Buffer[] | null | 'unknown';
+  // Read through this: TypeScript does not see the sink's callbacks change `small`.
+  const smallNow = () => small;
   let state: 'reading' | 'done' | 'failed' = 'reading';
   let error: unknown;
   let waiting: (() => void)[] = [];
@@ -61,35 +112,29 @@ export function streamedJson(encoding: StreamEncoding, pieces: AsyncIterable<Buf
   };
   const next = () => new Promise<void>((resolve) => waiting.push(resolve));
 
-  // Brotli quality 3 and gzip level 3: the budget is a cold read's time (issue 46). On the 111 MB list of
-  // 100,000 devices, gzip 3 took 260 ms for 6.5 MB where level 4 took 463 ms for 5.9 MB, and brotli 3 368 ms
-  // for 4.2 MB where quality 4 took 674 ms for 3.7 MB; the cold read's p50 fell from about 1.6 to 1.35 s.
-  // (Quality 4 / level 4 had already taken 12 % less of it than 5 / 6 at 10,000 devices.)
-  const z =
-    encoding === 'br'
-      ? zlib.createBrotliCompress({ chunkSize: CHUNK_BYTES, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3 } })
-      : zlib.createGzip({ level: 3, chunkSize: CHUNK_BYTES });
-  z.on('data', (chunk: Buffer) => {
-    chunks.push(chunk);
-    size += chunk.length;
-    changed();
-  });
   const done = (async () => {
     try {
-      for await (const piece of pieces) {
-        plain += piece.length;
-        if (small && plain <= SMALL_BYTES) small.push(piece);
-        else small = null;
-        changed();
-        // The next piece is asked for only when the compressor has room: at most one piece waits in it.
-        if (!z.write(piece)) await once(z, 'drain');
+      await produce({
+        chunk(bytes) {
+          chunks.push(bytes);
+          size += bytes.length;
+          changed();
+        },
+        plain(length, text) {
+          plain += length;
+          if (plain > SMALL_BYTES) small = null;
+          else if (Array.isArray(small) && text) small.push(text);
+          else if (small !== null && length) small = 'unknown';
+          changed();
+        },
+      });
+      // A small answer whose text was not all given: its text from its own bytes (at most a kilobyte).
+      if (smallNow() === 'unknown') {
+        const whole = Buffer.concat(chunks);
+        small = [encoding === 'br' ? zlib.brotliDecompressSync(whole) : zlib.gunzipSync(whole)];
       }
-      const ended = once(z, 'end');
-      z.end();
-      await ended;
       state = 'done';
     } catch (err) {
-      z.destroy();
       state = 'failed';
       error = err;
       throw err;
@@ -105,12 +150,12 @@ export function streamedJson(encoding: StreamEncoding, pieces: AsyncIterable<Buf
     bytes: () => size,
     done,
     plainBytes: () => (state === 'done' ? plain : undefined),
-    held: () => plain - z.bytesWritten,
+    held,
     async started() {
       for (;;) {
         if (state === 'failed') throw error;
         if (small === null) return undefined;
-        if (state === 'done') return Buffer.concat(small);
+        if (state === 'done') return Buffer.concat(small as Buffer[]);
         await next();
       }
     },
@@ -165,9 +210,14 @@ export async function sendStreamedJson(
   req: Request,
   res: Response,
   answer: (encoding: StreamEncoding) => Promise<StreamedJson>,
+  /** The encodings in the order taken when the caller weighs them alike. */
+  prefer: readonly StreamEncoding[] = ['br', 'gzip'],
 ): Promise<void> {
   res.vary('Accept-Encoding');
-  const wanted = preferred(req.headers['accept-encoding'], ENCODINGS)?.name;
+  const wanted = preferred(
+    req.headers['accept-encoding'],
+    prefer.map((name) => ({ name })),
+  )?.name;
   const streamed = await answer(wanted ?? 'gzip');
   const small = await streamed.started();
   res.type('json');

@@ -13,16 +13,15 @@ CREATE TABLE site_list_versions (
 INSERT INTO site_list_versions (group_id, version)
 SELECT g, nextval('site_list_version_seq') FROM (SELECT DISTINCT group_id AS g FROM devices WHERE group_id IS NOT NULL ORDER BY 1) s;
 --> statement-breakpoint
--- Placeholders, so the triggers can name them; their bodies are applied from server/src/db/functions.
-CREATE OR REPLACE FUNCTION site_list_version_answer_trg() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN RETURN NULL; END $fn$;
---> statement-breakpoint
+-- Every write of a stored list answer moves its site's version too (devices_list_json_trg and
+-- refresh_device_list_json, the two writers of device_list_answers, call site_list_version_bump). The triggers
+-- below cover what those do not see. Placeholders, so the triggers can name them; their bodies are applied
+-- from server/src/db/functions.
 CREATE OR REPLACE FUNCTION site_list_version_device_trg() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN RETURN NULL; END $fn$;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION site_list_version_client_trg() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN RETURN NULL; END $fn$;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION site_list_version_names_trg() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN RETURN NULL; END $fn$;
---> statement-breakpoint
-CREATE TRIGGER device_list_answers_site_version AFTER INSERT OR UPDATE ON device_list_answers FOR EACH ROW EXECUTE FUNCTION site_list_version_answer_trg();
 --> statement-breakpoint
 CREATE TRIGGER devices_site_list_version AFTER UPDATE OF group_id OR DELETE ON devices FOR EACH ROW EXECUTE FUNCTION site_list_version_device_trg();
 --> statement-breakpoint

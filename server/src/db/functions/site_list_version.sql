@@ -7,20 +7,11 @@ CREATE OR REPLACE FUNCTION site_list_version_bump(site integer) RETURNS void LAN
   ON CONFLICT (group_id) DO UPDATE SET version = EXCLUDED.version;
 $fn$;
 
--- Every write of a device's stored list answer (a check-in, an edit, and the refreshes of
--- refresh_device_list_json: brand and batch renames, rentals, pending changes, exclusive devices, a site's
--- county, a partner's company) moves the version of the device's site.
-CREATE OR REPLACE FUNCTION site_list_version_answer_trg() RETURNS trigger LANGUAGE plpgsql AS $fn$
-DECLARE
-  site integer;
-BEGIN
-  SELECT d.group_id INTO site FROM devices d WHERE d.id = NEW.device_id;
-  IF site IS NOT NULL THEN
-    PERFORM site_list_version_bump(site);
-  END IF;
-  RETURN NULL;
-END
-$fn$;
+-- Every write of a device's stored list answer moves the version of the device's site: its two writers call
+-- site_list_version_bump (devices_list_json_trg: inserts, edits and check-ins) and site_list_versions_bump
+-- (refresh_device_list_json: rentals, pending changes, exclusive devices, a site's county, a partner's
+-- company). They have the site at hand: a trigger on device_list_answers would have to look the device up,
+-- which a plan made while `devices` was empty did by scanning it (a bulk insert of 100,000 devices stalled).
 
 -- A device leaving a site (moved or deleted: its answer's write names only the new site, or none).
 CREATE OR REPLACE FUNCTION site_list_version_device_trg() RETURNS trigger LANGUAGE plpgsql AS $fn$

@@ -85,21 +85,16 @@ describe('live map with the real push server', () => {
     // a portal write reaches watchers is a benchmark's figure (tests/integration/perf-poll.test.ts, budget 1 s),
     // not this test's: a loaded 2-core machine took 2.6 s here. A few periods is plenty for a push.
     expect(Date.now() - started).toBeLessThan(CARD_PERIOD * 5);
-    // The map itself has it: the change reached the pins source's data in MapLibre's worker, the clusters and
-    // pins of the view clustered again in the pins worker (lib/pin-clusters.ts), where they are drawn from:
-    // the paused pins there (single, or counted in a cluster's p) are one more. The demo fleet is all in view.
-    type ViewProperties = { serial?: string; status?: string; point_count?: number; p?: number };
-    type PinsSource = { getData(): Promise<{ features: { properties: ViewProperties }[] }> };
-    const drawnPaused = () =>
-      page.evaluate(async () => {
+    // The map itself has it: the change reached the pins source's data in MapLibre's worker (sent as a diff
+    // of that pin, pinsDiff), where the clusters and pins are drawn from.
+    type PinsSource = { getData(): Promise<{ features: { properties: { serial: string; status: string } }[] }> };
+    const drawnStatus = () =>
+      page.evaluate(async (serial) => {
         const map = (window as unknown as { __fleetMap?: { getSource(id: string): PinsSource | undefined } }).__fleetMap;
         const data = await map?.getSource('pins')?.getData();
-        return (data?.features ?? []).reduce(
-          (sum, f) => sum + (f.properties.point_count ? (f.properties.p ?? 0) : f.properties.status === 'paused' ? 1 : 0),
-          0,
-        );
-      });
-    await expect.poll(drawnPaused, { timeout: CARD_PERIOD * 3 }).toBe((before.paused ?? 0) + 1);
+        return data?.features.find((f) => f.properties.serial === serial)?.properties.status ?? null;
+      }, target.serial);
+    await expect.poll(drawnStatus, { timeout: CARD_PERIOD * 3 }).toBe('paused');
 
     // Keep the page open for the rest of the quiet window: pushes keep coming, REST calls do not. The window
     // lasts fifteen periods and fifteen card polls, so a slow machine stretches it, never shortens it.

@@ -6,7 +6,7 @@ import { gridCluster, project, type GridItem, type GridPoint } from '../lib/grid
 import { readPalette } from '../lib/palette';
 import { collectionOf, collectionOfBuild } from '../lib/pins';
 import { $pins, $selectedSerial, clusterClicked, devicePinClicked, pinsBytesGone } from '../model';
-import { CLUSTER_UNTIL_ZOOM } from '../lib/pin-clusters';
+import { CLUSTER_UNTIL_ZOOM } from '../offline/pins-layer';
 
 const CELL_PX = 56;
 const LABEL_CAP = 60;

@@ -249,6 +249,9 @@ export function unpackPins(columns: PinColumns): PinRow[] {
   }));
 }
 
+/** The pins' feature id on the map (the source's promoteId): their serial. */
+export const PIN_ID_PROPERTY = 'serial';
+
 /** What `pinsDiff` answers: MapLibre's GeoJSON source diff, by the pins' serials (the source's promoteId). */
 export type PinsDiff = { remove: string[]; add: PinFeature[] };
 
@@ -345,7 +348,7 @@ export const EMPTY_PINS: PinsBuild = {
  */
 export function createPinsBuilder() {
   let previous: { id: number; collection: PinCollection } | null = null;
-  const builder = (id: number, rows: readonly PinRow[]): PinsBuild => {
+  return (id: number, rows: readonly PinRow[]): PinsBuild => {
     const collection = collectionOf(rows);
     const diff = previous ? pinsDiff(previous.collection, collection) : null;
     const build: PinsBuild = {
@@ -359,8 +362,6 @@ export function createPinsBuilder() {
     previous = { id, collection };
     return build;
   };
-  /** The latest build's collection (the clusters are indexed from it: pin-clusters.ts). */
-  return Object.assign(builder, { latest: () => previous });
 }
 
 /** A build's collection, parsed (the Google provider draws from objects; the tests' readout). */

@@ -1,5 +1,4 @@
 /// <reference lib="webworker" />
-import { CLUSTER_OPTIONS, createPinClusters, type Bounds } from './pin-clusters';
 import { buildTransferables, createPinsBuilder, receivedColumns, unpackPins, type PostedPinColumns } from './pins';
 
 /**
@@ -9,28 +8,11 @@ import { buildTransferables, createPinsBuilder, receivedColumns, unpackPins, typ
  * posting objects each way cost the page's thread 587 and 890 ms of structured-clone copies; typed arrays
  * and one string cost it a fraction. Answers carry the request's id, so the page applies a diff only onto
  * the build it was made from.
- *
- * The pins are clustered here too, once the build is answered (pin-clusters.ts), and the map asks for the
- * clusters and pins of its view ('view') and for a cluster's expansion zoom ('expand'), answered in turn:
- * a view asked after a build is of that build or a later one.
  */
 const build = createPinsBuilder();
-const clusters = createPinClusters(CLUSTER_OPTIONS);
-const post = (message: unknown, transfer: Transferable[] = []) =>
-  (self as unknown as DedicatedWorkerGlobalScope).postMessage(message, transfer);
 
-export type PinsWorkerAsk =
-  | { kind: 'build'; id: number; columns: PostedPinColumns }
-  | { kind: 'view'; req: number; bounds: Bounds; zoom: number }
-  | { kind: 'expand'; req: number; clusterId: number };
-
-self.onmessage = (event: MessageEvent<PinsWorkerAsk>) => {
-  const ask = event.data;
-  if (ask.kind === 'view')
-    return post({ kind: 'view', req: ask.req, build: clusters.build(), view: clusters.view(ask.bounds, ask.zoom) });
-  if (ask.kind === 'expand') return post({ kind: 'expand', req: ask.req, zoom: clusters.expansionZoom(ask.clusterId) });
-  const answer = build(ask.id, unpackPins(receivedColumns(ask.columns)));
-  post(answer, buildTransferables(answer));
-  const latest = build.latest();
-  if (latest) clusters.load(latest.id, latest.collection);
+self.onmessage = (event: MessageEvent<{ id: number; columns: PostedPinColumns }>) => {
+  const { id, columns } = event.data;
+  const answer = build(id, unpackPins(receivedColumns(columns)));
+  (self as unknown as DedicatedWorkerGlobalScope).postMessage(answer, buildTransferables(answer));
 };

@@ -18,11 +18,11 @@
  * timed and printed on its own. Its peak RSS is reset before each call (rest-server.ts 'rss-reset') and read
  * after it. A warm call (the answer the cold one left in the cache) is timed beside it.
  */
-import http from 'node:http';
 import os from 'node:os';
 import zlib from 'node:zlib';
 import { checkinLoad } from './checkin-load.ts';
 import autocannon from './lean-autocannon.ts';
+import { rawGet } from './raw-get.ts';
 import { startRestServer, type RestServerProcess } from './rest-server-process.ts';
 import { calibratedLoad, type CpuLoad } from './slow-host.ts';
 
@@ -50,30 +50,13 @@ try {
     body: JSON.stringify({ email: 'distributor@demo.test', password: 'Demo1234' }),
   });
   const auth = { Authorization: `Token ${((await login.json()) as { auth_token: string }).auth_token}` };
-  /**
-   * One call, its compressed body read whole as it came and not decoded (the client's decoding is not what
-   * is measured; node:http, as fetch would decode it).
-   */
-  const call = (cold: boolean) =>
-    new Promise<{ ms: number; body: Buffer }>((resolve, reject) => {
-      const t0 = performance.now();
-      const headers = { ...auth, 'accept-encoding': 'gzip', ...(cold ? { 'cache-control': 'no-cache' } : {}) };
-      http
-        .get(`${server.base}/api/v1/device`, { headers }, (res) => {
-          const parts: Buffer[] = [];
-          res.on('data', (part: Buffer) => parts.push(part));
-          res.on('end', () => {
-            if (res.statusCode !== 200) reject(new Error(`GET /api/v1/device answered ${res.statusCode}`));
-            const body = Buffer.concat(parts);
-            resolve({
-              ms: performance.now() - t0,
-              body: res.headers['content-encoding'] === 'gzip' ? body : zlib.gzipSync(body),
-            });
-          });
-          res.on('error', reject);
-        })
-        .on('error', reject);
-    });
+  /** One call, its compressed body read whole as it came and not decoded (raw-get.ts). */
+  const call = async (cold: boolean) => {
+    const headers = { ...auth, 'accept-encoding': 'gzip', ...(cold ? { 'cache-control': 'no-cache' } : {}) };
+    const r = await rawGet(`${server.base}/api/v1/device`, headers);
+    if (r.status !== 200) throw new Error(`GET /api/v1/device answered ${r.status}`);
+    return { ms: r.ms, body: r.encoding === 'gzip' ? r.body : zlib.gzipSync(r.body) };
+  };
   // The host named by its /healthz rate at 50 connections (issue 46: the budgets are for a host at about 4,900).
   const healthzRate = async () =>
     (await autocannon({ url: `${server.base}/healthz`, connections: 50, duration: 3 })).requests.average;

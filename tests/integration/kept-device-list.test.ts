@@ -130,6 +130,17 @@ describe.each(BACKENDS)('the whole device list kept as gzip pieces, on %s', (bac
       (JSON.parse(after) as { serial: string; battery_percent: number }[]).find((d) => d.serial === 'BN000007')?.battery_percent,
     ).toBe(12);
 
+    // A market partner's list reads only the pieces holding its devices, not the fleet's.
+    const partnerPieces = (await h.database.db.execute(sql`
+      select count(distinct d.group_id / ${PIECE_SITES}::int)::int as n from devices d
+      join user_exclusive_devices x on x.device_id = d.id join users u on u.id = x.user_id
+      where u.email = 'partner@demo.test' and d.group_id is not null`)) as unknown as { rows: { n: number }[] };
+    await h.database.exec(`UPDATE devices SET battery_percent = battery_percent WHERE group_id IS NOT NULL`);
+    read = service.keptList.piecesRead();
+    expect(await kept('partner@demo.test')).toBe(await expected('partner@demo.test'));
+    expect(service.keptList.piecesRead() - read).toBe(partnerPieces.rows[0]!.n);
+    expect(partnerPieces.rows[0]!.n).toBeLessThan(pieces.rows[0]!.n);
+
     // What is kept is compressed: well under the text.
     expect(service.keptList.bytes()).toBeGreaterThan(0);
     expect(service.keptList.bytes()).toBeLessThan(Buffer.byteLength(all) / 2);

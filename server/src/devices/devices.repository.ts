@@ -157,6 +157,8 @@ export interface DevicesRepository {
   listBatches(scope: SQL | undefined, batchSize: number): AsyncGenerator<string[]>;
   /** The list version of each piece of `pieceSites` sites: the greatest of its sites' (kept-list.ts). */
   listPieceVersions(pieceSites: number): Promise<Map<number, bigint>>;
+  /** The pieces of `pieceSites` sites holding a placed device in scope. */
+  listScopePieces(scope: SQL, pieceSites: number): Promise<Set<number>>;
   /** The list answers in scope on the sites of pieces `from` to `to - 1`, in the list's order, by piece. */
   listPieceRows(scope: SQL | undefined, from: number, to: number, pieceSites: number): Promise<Map<number, string[]>>;
   /** One page of placed devices in scope, in device id order: each item's list answer as JSON text. */
@@ -293,6 +295,13 @@ export function devicesRepository(db: Db): DevicesRepository {
         select group_id / ${pieceSites}::int as piece, max(version)::text as version
         from site_list_versions group by 1`)) as unknown as { rows: { piece: number; version: string }[] };
       return new Map(res.rows.map((r) => [Number(r.piece), BigInt(r.version)]));
+    },
+
+    async listScopePieces(scope, pieceSites) {
+      const res = (await db.execute(sql`
+        select distinct devices.group_id / ${pieceSites}::int as piece from devices
+        where devices.group_id is not null and ${scope}`)) as unknown as { rows: { piece: number }[] };
+      return new Set(res.rows.map((r) => Number(r.piece)));
     },
 
     async listPieceRows(scope, from, to, pieceSites) {

@@ -182,6 +182,11 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
         state.devices.filter((d) => d.groupId != null).map((d) => [Math.floor(d.groupId! / pieceSites), BigInt(pieceVersion)]),
       );
     },
+    async listScopePieces(scope, pieceSites) {
+      return new Set(
+        state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => Math.floor(d.groupId! / pieceSites)),
+      );
+    },
     async listPieceRows(scope, from, to, pieceSites) {
       const pieces = new Map<number, string[]>();
       for (const d of state.devices) {

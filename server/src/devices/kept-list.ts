@@ -27,6 +27,8 @@ export type KeptListSource = {
    * order, by piece (a piece with no device in scope is absent).
    */
   listPieceRows(scope: SQL | undefined, from: number, to: number, pieceSites: number): Promise<Map<number, string[]>>;
+  /** The pieces holding a placed device in scope (a client's or a market partner's: a few of the fleet's). */
+  listScopePieces(scope: SQL, pieceSites: number): Promise<Set<number>>;
 };
 
 type Kept = { version: bigint; piece: DeflatedPiece };
@@ -95,7 +97,13 @@ export function keptLists(source: KeptListSource, opts: { pieceSites?: number; m
         let store = scopes.get(key);
         if (!store) scopes.set(key, (store = { pieces: new Map(), bytes: 0, used: 0 }));
         store.used = ++clock;
-        const versions = await source.listPieceVersions(pieceSites);
+        // A narrower scope than the fleet's reads only the pieces holding its devices (asked each time: a device
+        // given to a partner on another site adds a piece); the others would be read to find nothing.
+        const [versions, held] = await Promise.all([
+          source.listPieceVersions(pieceSites),
+          scope ? source.listScopePieces(scope, pieceSites) : null,
+        ]);
+        if (held) for (const index of versions.keys()) if (!held.has(index)) versions.delete(index);
         const order = [...versions.keys()].sort((a, b) => a - b);
         for (const index of store.pieces.keys()) if (!versions.has(index)) store.pieces.delete(index);
         const stale = order.filter((index) => store.pieces.get(index)?.version !== versions.get(index));

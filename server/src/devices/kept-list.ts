@@ -105,8 +105,18 @@ export function keptLists(source: KeptListSource, opts: { pieceSites?: number; m
         ]);
         if (held) for (const index of versions.keys()) if (!held.has(index)) versions.delete(index);
         const order = [...versions.keys()].sort((a, b) => a - b);
-        for (const index of store.pieces.keys()) if (!versions.has(index)) store.pieces.delete(index);
-        const stale = order.filter((index) => store.pieces.get(index)?.version !== versions.get(index));
+        for (const [index, gone] of store.pieces)
+          if (!versions.has(index)) {
+            store.pieces.delete(index);
+            store.bytes -= gone.piece.deflated.length;
+          }
+        // The pieces still good, taken now: another read of the scope may replace or drop them meanwhile.
+        const clean = new Map<number, DeflatedPiece>();
+        for (const index of order) {
+          const kept = store.pieces.get(index);
+          if (kept && kept.version === versions.get(index)) clean.set(index, kept.piece);
+        }
+        const stale = order.filter((index) => !clean.has(index));
 
         // Runs of stale pieces next to each other, at most READ_PIECES a read.
         const runs: number[][] = [];
@@ -147,12 +157,12 @@ export function keptLists(source: KeptListSource, opts: { pieceSites?: number; m
             ask(r + READS_AHEAD);
             r++;
           }
-          const made = fresh?.get(index);
+          const made = clean.has(index) ? undefined : fresh?.get(index);
           if (made) {
             piece = made;
             keep(store, index, { version: versions.get(index)!, piece });
             read++;
-          } else piece = store.pieces.get(index)!.piece;
+          } else piece = clean.get(index)!;
           if (!piece.length) continue;
           if (!first) send(SEPARATOR);
           first = false;

@@ -56,7 +56,7 @@ const CLOSE = deflatePieceSync(Buffer.from(']'));
  * Each piece is the text of its devices' entries compressed on its own (gzip-pieces.ts), kept with the piece's
  * list version: the greatest of its sites' versions, which a trigger moves in the transaction of any change to
  * what their entries show, a device leaving the site, or a brand given to or taken from a client (migration
- * 0026, server/src/db/functions/site_list_version.sql). A read reads the versions (one small query), reads and
+ * 0026, server/src/db/functions/site_list_version*.sql). A read reads the versions (one small query), reads and
  * compresses again the pieces whose version moved, and sends the kept ones as they are. The answer is current
  * as of the read, as a read of every row is: the 2 s cache in front of it (the service's) is what may be stale.
  *

@@ -13,7 +13,7 @@ BEGIN
   INSERT INTO device_list_answers AS a (device_id, list_json)
   VALUES (NEW.id, CASE WHEN stored IS NULL THEN device_list_json(NEW) ELSE device_list_json(NEW, stored::json) END)
   ON CONFLICT (device_id) DO UPDATE SET list_json = EXCLUDED.list_json;
-  -- The whole list's kept pieces of this site are read again (site_list_version.sql).
+  -- The whole list's kept pieces of this site are read again (site_list_version_bump.sql).
   IF NEW.group_id IS NOT NULL THEN
     PERFORM site_list_version_bump(NEW.group_id);
   END IF;

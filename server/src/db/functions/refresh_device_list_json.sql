@@ -20,7 +20,7 @@ BEGIN
   INSERT INTO device_list_answers AS a (device_id, list_json)
   SELECT d.id, device_list_json(d) FROM devices d WHERE d.id = ANY (ids)
   ON CONFLICT (device_id) DO UPDATE SET list_json = EXCLUDED.list_json;
-  -- The whole list's kept pieces of these sites are read again (site_list_version.sql).
+  -- The whole list's kept pieces of these sites are read again (site_list_version_bump.sql).
   PERFORM site_list_versions_bump(ARRAY(SELECT d.group_id FROM devices d WHERE d.id = ANY (ids)));
   RETURN NULL;
 END

@@ -329,8 +329,9 @@ async function fleetSections(fleet: Fleet) {
     const windows: { call: string; from: number; to: number }[] = [];
     for (const [i, [call, headers]] of calls.entries()) {
       // One read first, timed and printed in the row's note: the call's first read after the server started
-      // finds its cache empty (the pin feed, the sites and the list are computed and compressed then: about a
-      // second at 100,000 devices), and with 50 connections waiting on it that one read was the whole p99 of
+      // finds its cache empty (the pin feed and the sites are computed and compressed then: about a second at
+      // 100,000 devices; the list reads again only the kept pieces changed since the check-in load read it:
+      // server/src/devices/kept-list.ts), and with 50 connections waiting on it that one read was the whole p99 of
       // 4,000 calls. The p99 is the steady load's; the cold read is a figure of its own, as a portal write
       // (which empties the caches) makes one.
       // Its body as it comes, not decoded (raw-get.ts): fetch's gunzip of the whole list was a second of it.

@@ -495,40 +495,40 @@ describe('who may do what', () => {
     }
   });
 
-  it('a list read that fails is not kept: the next caller reads again', async () => {
+  // Brotli streams from the batches (listBatches), gzip joins kept pieces (listPieceRows): either read failing once.
+  it.each([
+    [
+      'br',
+      (repo: DevicesRepository, fail: () => void): Partial<DevicesRepository> => ({
+        async *listBatches(scope, size) {
+          fail();
+          yield* repo.listBatches(scope, size);
+        },
+      }),
+    ],
+    [
+      'gzip',
+      (repo: DevicesRepository, fail: () => void): Partial<DevicesRepository> => ({
+        async listPieceRows(scope, from, to, pieceSites) {
+          fail();
+          return repo.listPieceRows(scope, from, to, pieceSites);
+        },
+      }),
+    ],
+  ] as const)('a list read (%s) that fails is not kept: the next caller reads again', async (encoding, failing) => {
     const { repo } = fakeRepo({ devices: [deviceRow()] });
     let reads = 0;
     const failingOnce: DevicesRepository = {
       ...repo,
-      async *listBatches(scope, size) {
+      ...failing(repo, () => {
         if (reads++ === 0) throw new Error('connection lost');
-        yield* repo.listBatches(scope, size);
-      },
+      }),
     };
     const cache = aggregateCache();
     const s = devicesService({ repo: failingOnce, now: () => NOW, cache });
-    await expect((await s.listStream(distributor, 'br')).done).rejects.toThrow('connection lost');
+    await expect((await s.listStream(distributor, encoding)).done).rejects.toThrow('connection lost');
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(JSON.parse(await streamedText(await s.listStream(distributor, 'br')))).toEqual([{ serial: 'SP240001' }]);
-    expect(reads).toBe(2);
-    await cache.close();
-  });
-
-  it('a kept-list read that fails is not kept: the next caller reads again', async () => {
-    const { repo } = fakeRepo({ devices: [deviceRow()] });
-    let reads = 0;
-    const failingOnce: DevicesRepository = {
-      ...repo,
-      async listPieceRows(scope, from, to, pieceSites) {
-        if (reads++ === 0) throw new Error('connection lost');
-        return repo.listPieceRows(scope, from, to, pieceSites);
-      },
-    };
-    const cache = aggregateCache();
-    const s = devicesService({ repo: failingOnce, now: () => NOW, cache });
-    await expect((await s.listStream(distributor, 'gzip')).done).rejects.toThrow('connection lost');
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(JSON.parse(await streamedText(await s.listStream(distributor, 'gzip')))).toEqual([{ serial: 'SP240001' }]);
+    expect(JSON.parse(await streamedText(await s.listStream(distributor, encoding)))).toEqual([{ serial: 'SP240001' }]);
     expect(reads).toBe(2);
     await cache.close();
   });

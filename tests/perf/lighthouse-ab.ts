@@ -9,10 +9,14 @@
  *   npm run build && cp -r client/dist /tmp/dist-a      # the one build
  *   ... change the client, npm run build ...
  *   npx tsx tests/perf/lighthouse-ab.ts /tmp/dist-a client/dist --devices 100000 --runs 5
+ *   ... --slow-host 4900       # beside a CPU load calibrated on the first portal's /healthz, as npm run bench
+ *                              # -- --slow-host does (tests/bench/slow-host.ts); none on a host already that slow
  *
  * Prints each run (score, TBT, the page's own longest task) and each build's median run (median-run.ts).
  */
+import autocannon from '../bench/lean-autocannon.ts';
 import { startRestServer, type RestServerProcess } from '../bench/rest-server-process.ts';
+import { calibratedLoad, type CpuLoad } from '../bench/slow-host.ts';
 import { medianRun } from './median-run.ts';
 import { lighthouseRun, type LighthouseFigures } from './lighthouse.ts';
 
@@ -25,9 +29,11 @@ const dists = argv.filter((arg, at) => !arg.startsWith('--') && !argv[at - 1]?.s
 if (dists.length !== 2) throw new Error('usage: lighthouse-ab.ts <client dist A> <client dist B> [--devices N] [--runs N]');
 const devices = option('devices', 10_000);
 const runs = option('runs', 5);
+const slowHost = option('slow-host', 0);
 const fleet = ['--devices', String(devices), '--sites', String(Math.max(1, Math.round(devices / 10))), '--days', '1'];
 
 const portals: { dist: string; portal: RestServerProcess; token: string; figures: LighthouseFigures[] }[] = [];
+let load: CpuLoad | null = null;
 try {
   for (const dist of dists) {
     const portal = await startRestServer(fleet, { CLIENT_DIST: dist });
@@ -41,6 +47,20 @@ try {
   }
   // Both portals past their start (caches filled, start-up jobs done) before the first run.
   await new Promise((resolve) => setTimeout(resolve, 20_000));
+  if (slowHost) {
+    const base = portals[0]!.portal.base;
+    const calibrated = await calibratedLoad(
+      async () => (await autocannon({ url: `${base}/healthz`, connections: 50, duration: 3, timeout: 30 })).requests.average,
+      slowHost,
+    );
+    load = calibrated.load;
+    const { duty, rps, alreadySlow } = calibrated.calibration;
+    console.log(
+      alreadySlow
+        ? `slow host: /healthz ${Math.round(rps)} req/s without a load, none added`
+        : `slow host: a load of ${Math.round(duty * 100)} % of each core, /healthz ${Math.round(rps)} req/s`,
+    );
+  }
   for (let run = 0; run < runs; run++) {
     for (const side of run % 2 ? [...portals].reverse() : portals) {
       const r = await lighthouseRun(`${side.portal.base}/`, side.token);
@@ -58,5 +78,6 @@ try {
     );
   }
 } finally {
+  load?.stop();
   for (const { portal } of portals) await portal.stop();
 }

@@ -15,6 +15,9 @@
  *                                                    # no script ran in: a body read, a decode, a paint)
  *   CATEGORIES=blink,gpu EVENTS=1 RATE=4 ...         # with more trace categories, to name what such a task did
  *                                                    # (blink: a body's loading; gpu: a canvas read back)
+ *   THREADS=1 RATE=4 ...                             # also what the other threads (the page's workers, the GPU
+ *                                                    # process) ran while each long task did: a frame that waits
+ *                                                    # on the GPU process waits behind whatever shares the cores
  * Build the client first (npm run build, or CLIENT_DIST=<dir>). Figures depend on the machine's load.
  */
 import path from 'node:path';
@@ -70,6 +73,32 @@ try {
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true });
   await context.addCookies([{ name: 'userToken', value: token, url: portal.base }]);
   const page = await context.newPage();
+  // THREADS: the map's own moments as trace time stamps (console.timeStamp), so a long frame can be told
+  // apart: the pins' source getting data, its tiles loaded, each frame drawn, the map idle.
+  if (process.env.THREADS)
+    await page.addInitScript(() => {
+      const w = window as unknown as {
+        __fleetMapHook?: boolean;
+        __fleetMap?: {
+          on(type: string, listener: (e: { sourceId?: string; sourceDataType?: string; tile?: unknown }) => void): void;
+          isSourceLoaded(id: string): boolean;
+        };
+      };
+      w.__fleetMapHook = true;
+      const hook = setInterval(() => {
+        const map = w.__fleetMap;
+        if (!map) return;
+        clearInterval(hook);
+        let frames = 0;
+        map.on('render', () => console.timeStamp(`map frame ${++frames}`));
+        map.on('idle', () => console.timeStamp('map idle'));
+        map.on('sourcedataloading', (e) => e.sourceId === 'pins' && console.timeStamp('pins data sent to the worker'));
+        map.on('sourcedata', (e) => {
+          if (e.sourceId === 'pins' && e.sourceDataType === 'content') console.timeStamp('pins data in the worker');
+          if (e.sourceId === 'pins' && e.tile) console.timeStamp(`pins tile ${map.isSourceLoaded('pins') ? '(the last)' : ''}`);
+        });
+      }, 5);
+    });
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
   await browser.startTracing(page, {
@@ -138,6 +167,45 @@ const inside = (t: TraceEvent, ts: number) => ts >= t.ts && ts <= t.ts + (t.dur 
 console.log(
   `map page, ${devicesArg} devices, CPU rate ${rate}: ${tasks.length} tasks, ${ms(busy(main.pid, main.tid))} ms busy, ${long.length} over 50 ms (${ms(long.reduce((s, t) => s + (t.dur ?? 0) - 50_000, 0))} ms over 50 in all)`,
 );
+/** Each other thread's busy time (its top-level tasks) inside a task's window, the busiest first, named by thread and process. */
+const threadNames = new Map(
+  events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, String(e.args?.name ?? e.tid)]),
+);
+const processNames = new Map(events.filter((e) => e.name === 'process_name').map((e) => [e.pid, String(e.args?.name ?? e.pid)]));
+const topLevel = events.filter(
+  (e) =>
+    e.ph === 'X' &&
+    (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') &&
+    !(e.pid === main.pid && e.tid === main.tid),
+);
+const othersDuring = (task: TraceEvent) => {
+  const [from, to] = [task.ts, task.ts + (task.dur ?? 0)];
+  const busyIn = new Map<string, number>();
+  for (const e of topLevel) {
+    const overlap = Math.min(to, e.ts + (e.dur ?? 0)) - Math.max(from, e.ts);
+    if (overlap <= 0) continue;
+    const key = `${threadNames.get(`${e.pid}:${e.tid}`) ?? e.tid} (${processNames.get(e.pid) ?? e.pid})`;
+    busyIn.set(key, Math.max(busyIn.get(key) ?? 0, 0) + overlap);
+  }
+  // What the GPU process's main thread did then, by event (with CATEGORIES=gpu: compiling, linking, drawing, reading back).
+  const gpuMain = [...threadNames].find(([, name]) => name === 'CrGpuMain')?.[0];
+  const gpuEvents = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== 'X' || `${e.pid}:${e.tid}` !== gpuMain || e.name.endsWith('RunTask')) continue;
+    const overlap = Math.min(to, e.ts + (e.dur ?? 0)) - Math.max(from, e.ts);
+    if (overlap > 0) gpuEvents.set(e.name, (gpuEvents.get(e.name) ?? 0) + overlap);
+  }
+  const gpuTop = [...gpuEvents]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([k, us]) => `${k} ${ms(us)}`)
+    .join(', ');
+  return `${[...busyIn]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([k, us]) => `${k} ${ms(us)}`)
+    .join(', ')}${gpuTop ? `\n      GPU process main thread: ${gpuTop}` : ''}`;
+};
 const selfByFunction = new Map<string, number>();
 const detailOver = Number(process.env.DETAIL) > 1 ? Number(process.env.DETAIL) : 200;
 const detail: string[] = [];
@@ -211,6 +279,14 @@ for (const task of long) {
         .join('\n      ')}`,
     );
   }
+  if (process.env.THREADS) {
+    const stamps = onMain
+      .filter((e) => e.name === 'TimeStamp' && inside(task, e.ts))
+      .map((e) => String(e.args?.data?.message ?? ''));
+    detail.push(
+      `  threads at ${ms(task.ts - t0)} ms: ${othersDuring(task)}${stamps.length ? `\n      map: ${stamps.join(', ')}` : ''}`,
+    );
+  }
   if ([...byScript.keys()].some((script) => script !== '(native)')) ownTasks.add(task);
   const top = (m: Map<string, number>, n: number) =>
     [...m]
@@ -222,7 +298,14 @@ for (const task of long) {
     `  at ${String(ms(task.ts - t0)).padStart(5)} ms  ${String(ms(task.dur ?? 0)).padStart(4)} ms  ${kind.padEnd(17)} ${top(spent, 3)} | scripts: ${top(byScript, 3)}`,
   );
 }
-if (detail.length) console.log(`functions by inclusive time (ms), tasks over ${detailOver} ms:\n${detail.join('\n')}`);
+if (process.env.THREADS)
+  console.log(
+    `the map's moments: ${events
+      .filter((e) => e.pid === main.pid && e.tid === main.tid && e.name === 'TimeStamp')
+      .map((e) => `${ms(e.ts - t0)} ${String(e.args?.data?.message ?? '')}`)
+      .join(', ')}`,
+  );
+if (detail.length) console.log(`details (functions by inclusive time in ms, tasks over ${detailOver} ms):\n${detail.join('\n')}`);
 console.log('self time in long tasks, by function (ms):');
 for (const [fn, us] of [...selfByFunction].sort((a, b) => b[1] - a[1]).slice(0, 15))
   console.log(`  ${String(ms(us)).padStart(5)}  ${fn}`);

@@ -561,6 +561,67 @@ describe('map screen', () => {
     await screenshot(page, `map-pins-${name}`);
   });
 
+  it('draws pins that come after the map is shown hidden, behind a copy of the picture it showed (software rasteriser)', async () => {
+    const page = await e2e.openPage(DESKTOP, 'about:blank');
+    await page.addInitScript(() => {
+      (window as unknown as { __fleetMapHook: boolean }).__fleetMapHook = true;
+    });
+    // The pins' feed held back until the map is shown and still, as at 100,000 devices, whose pins come later.
+    let release!: () => void;
+    const feedHeld = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/v1/devicePins', async (route) => {
+      await feedHeld;
+      await route.fallback();
+    });
+    await page.goto('/');
+    await signIn(page, 'distributor@demo.test');
+    await expect.poll(async () => (await mapData(page)).reveal, { timeout: 15_000 }).toBe('done');
+    await mapIdle(page);
+    // The picture on screen, and every state the map's redraw goes through from now on.
+    await page.evaluate(() => {
+      const map = document.querySelector<HTMLElement>('[data-testid="fleet-map"]')!;
+      const w = window as unknown as { __before: number[]; __redraws: string[] };
+      const canvas = map.querySelector<HTMLCanvasElement>('canvas.maplibregl-canvas')!;
+      const copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const ctx = copy.getContext('2d')!;
+      ctx.drawImage(canvas, 0, 0);
+      w.__before = Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data);
+      w.__redraws = [];
+      new MutationObserver(() => {
+        if (map.dataset.redraw && map.dataset.redraw !== w.__redraws.at(-1)) w.__redraws.push(map.dataset.redraw);
+      }).observe(map, { attributes: true, attributeFilter: ['data-redraw'] });
+    });
+    release();
+    await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await mapData(page)).redraw, { timeout: 15_000 }).toBe('done');
+    const after = await page.evaluate(() => {
+      const w = window as unknown as { __before: number[]; __redraws: string[] };
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="fleet-map"] canvas.maplibregl-canvas')!;
+      const still = document.querySelector<HTMLCanvasElement>('[data-map-still]')!;
+      const shown = Array.from(still.getContext('2d')!.getImageData(0, 0, still.width, still.height).data);
+      return {
+        redraws: w.__redraws,
+        sameAsBefore: shown.length === w.__before.length && shown.every((v, i) => v === w.__before[i]),
+        drawnPixels: shown.filter((v, i) => i % 4 === 3 && v > 0).length,
+        canvasVisibility: canvas.style.visibility,
+        stillVisibility: still.style.visibility,
+        stillSize: [still.style.width, still.style.height],
+        canvasSize: [canvas.style.width, canvas.style.height],
+      };
+    });
+    // The copy shown meanwhile was the picture on screen before the pins came (the basemap drawn in it),
+    // the same size as the map; now the map itself is shown again, with the pins, and the copy is not.
+    expect(after.redraws).toEqual(['hidden', 'done']);
+    expect(after.drawnPixels).toBeGreaterThan(1000);
+    expect(after.sameAsBefore).toBe(true);
+    expect(after.stillSize).toEqual(after.canvasSize);
+    expect(after.canvasVisibility).toBe('');
+    expect(after.stillVisibility).toBe('hidden');
+    expect(await pinCount(page)).toBeGreaterThan(0);
+  });
+
   it("hands the fleet's pins to the map's worker as JSON bytes, transferred, which the worker reads under the CSP (the pins are drawn)", async () => {
     const page = await e2e.openPage(DESKTOP, 'about:blank');
     // What the page posts to the map's workers: for each loadData ('LD') message, whether its data came as

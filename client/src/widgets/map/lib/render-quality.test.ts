@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { frameGate, layerReveal, REVEAL_POLL_MS, revealWhenDrawn, warmUpWebGl } from './render-quality';
+import { frameGate, HOLD_POLL_MS, holdFrames, layerReveal, REVEAL_POLL_MS, revealWhenDrawn, warmUpWebGl } from './render-quality';
 
 /** A clock the test moves by hand: timers run when their time is reached. */
 function manualClock() {
@@ -28,6 +28,70 @@ function manualClock() {
     },
   };
 }
+
+describe('holdFrames', () => {
+  it('draws while the source is idle; while it is busy, one frame when it is done, whatever was asked meanwhile', async () => {
+    const clock = manualClock();
+    const drawn: number[] = [];
+    let busy = false;
+    const held = holdFrames(
+      () => drawn.push(clock.now()),
+      () => busy,
+      1_500,
+      clock,
+    );
+    held.request();
+    held.request();
+    await Promise.resolve();
+    expect(drawn).toEqual([0]);
+    // New data asks for a frame, and its listeners then mark the source's tiles for reloading: decided after.
+    held.request();
+    busy = true;
+    await Promise.resolve();
+    expect(drawn).toEqual([0]);
+    // Its tiles arrive one after another, each asking for a frame.
+    for (let i = 0; i < 4; i++) {
+      clock.advance(100);
+      held.request();
+      await Promise.resolve();
+    }
+    expect(drawn).toEqual([0]);
+    expect(held.holding).toBe(true);
+    clock.advance(30);
+    busy = false;
+    // The next poll sees the source done: one frame for all of it.
+    clock.advance(HOLD_POLL_MS);
+    expect(drawn).toEqual([0, 450]);
+    expect(held.holding).toBe(false);
+    clock.advance(1_000);
+    expect(drawn).toHaveLength(2);
+  });
+
+  it('draws at once when asked to (the map moves or is hidden), and a frame held past the longest wait', async () => {
+    const clock = manualClock();
+    let frames = 0;
+    const held = holdFrames(
+      () => frames++,
+      () => true,
+      1_500,
+      clock,
+    );
+    held.request(true);
+    expect(frames).toBe(1);
+    // A source that stays busy (a stream of live changes) still gets a frame every 1.5 s.
+    held.request();
+    await Promise.resolve();
+    clock.advance(1_499);
+    expect(frames).toBe(1);
+    clock.advance(HOLD_POLL_MS);
+    expect(frames).toBe(2);
+    held.request();
+    held.stop();
+    await Promise.resolve();
+    clock.advance(5_000);
+    expect(frames).toBe(2);
+  });
+});
 
 describe('frameGate', () => {
   it('draws the first frame asked for at once, then at most one per gap, at the gap’s end', () => {

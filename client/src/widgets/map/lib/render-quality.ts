@@ -18,17 +18,22 @@ export function isSoftwareRenderer(gl: WebGLRenderingContext | WebGL2RenderingCo
  * Creates and drops a 1x1 WebGL context: the page's first context sets up the browser's connection to its
  * GPU process (in Debian's Chromium with SwiftShader 32-39 ms for the first context against 12-21 ms for a
  * later one, measured in a bare page), so the map's own context, made inside MapLibre's constructor, costs
- * only its own share. Nothing happens where WebGL is missing.
+ * only its own share. Answers whether that context ran on a software rasteriser (the map is made to suit:
+ * offline-map.tsx), false where WebGL is missing.
  */
-export function warmUpWebGl(): void {
+export function warmUpWebGl(): boolean {
   try {
     const canvas = document.createElement('canvas');
     canvas.width = 1;
     canvas.height = 1;
     const gl = canvas.getContext('webgl2') ?? canvas.getContext('webgl');
-    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    if (!gl) return false;
+    const software = isSoftwareRenderer(gl);
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return software;
   } catch {
     /* no WebGL: the map reports it when it starts */
+    return false;
   }
 }
 
@@ -85,6 +90,74 @@ export function frameGate(draw: () => void, gapMs: number, clock: Clock = browse
     stop() {
       if (deferred !== null) clock.clearTimeout(deferred);
       deferred = null;
+    },
+  };
+}
+
+/** While a shown map's pins are loaded on a software rasteriser, how often a held frame asks whether they have (holdFrames). */
+export const HOLD_POLL_MS = 50;
+/** The longest a frame is held while pins load (holdFrames): whatever else changed is drawn by then. */
+export const HOLD_MAX_MS = 1_500;
+
+/**
+ * Holds a shown map's frames while `busy()` (its pins' source has work in MapLibre's worker: new data
+ * parsed and clustered, its tiles laid out again), and draws one when it is done. On a software rasteriser
+ * each frame of a shown canvas is copied back for compositing on the page's main thread, which waits for
+ * the GPU process to draw it first; while MapLibre's worker lays out the pins' tiles the two cores are
+ * taken, and at 100,000 devices the pins' tiles arriving one after another were four frames of 100-300 ms
+ * under a 4x CPU slowdown (tests/perf/map-trace.ts beside the bench's calibrated load). Held, the picture
+ * on screen stays the one before until the pins are all laid out, then changes at once: one frame, drawn
+ * when the workers are done. Nothing has to be drawn for the tiles to load (MapLibre reloads a source's
+ * tiles when its data changes). `request(now)` with `now` true (the map is moving, or hidden) draws at
+ * once; a frame held longer than `maxMs` is drawn then, so a source that stays busy (a stream of live
+ * changes) still shows them at that pace.
+ */
+export function holdFrames(draw: () => void, busy: () => boolean, maxMs = HOLD_MAX_MS, clock: Clock = browserClock) {
+  let heldSince: number | null = null;
+  let poll: unknown = null;
+  const drawNow = () => {
+    if (poll !== null) clock.clearTimeout(poll);
+    poll = null;
+    heldSince = null;
+    draw();
+  };
+  const check = () => {
+    poll = null;
+    if (heldSince === null || stopped) return;
+    if (!busy() || clock.now() - heldSince >= maxMs) return drawNow();
+    poll = clock.setTimeout(check, HOLD_POLL_MS);
+  };
+  let deciding = false;
+  let stopped = false;
+  const decide = () => {
+    deciding = false;
+    if (stopped) return;
+    if (!busy() || (heldSince !== null && clock.now() - heldSince >= maxMs)) return drawNow();
+    if (heldSince === null) heldSince = clock.now();
+    if (poll === null) poll = clock.setTimeout(check, HOLD_POLL_MS);
+  };
+  return {
+    /**
+     * A frame is wanted; `now`: draw it whatever the source is doing. Otherwise it is decided after the
+     * event that asked for it has reached every listener: new data reaches the map (which asks for a frame)
+     * before the source's tiles are marked for reloading, so asked at once the source looked idle.
+     */
+    request(now = false) {
+      if (now) return drawNow();
+      if (deciding) return;
+      deciding = true;
+      queueMicrotask(decide);
+    },
+    /** Whether a frame is being held. */
+    get holding() {
+      return heldSince !== null;
+    },
+    /** Nothing held is drawn (the map is gone). */
+    stop() {
+      if (poll !== null) clock.clearTimeout(poll);
+      poll = null;
+      heldSince = null;
+      stopped = true;
     },
   };
 }

@@ -74,3 +74,16 @@ export function refreshWhenDrawnChanges(map: MaplibreMap, refresh: () => void) {
     },
   };
 }
+
+const hiddenRedraws = new WeakMap<MaplibreMap, () => void>();
+/** The map's way of drawing a whole new data hidden behind its current picture (offline-map.tsx: software rasterisers only). */
+export function registerHiddenRedraw(map: MaplibreMap, redraw: () => void): () => void {
+  hiddenRedraws.set(map, redraw);
+  return () => {
+    if (hiddenRedraws.get(map) === redraw) hiddenRedraws.delete(map);
+  };
+}
+/** A whole new data is about to go to the map's worker: where the map draws it hidden, it starts now; elsewhere nothing happens. */
+export function redrawHidden(map: MaplibreMap): void {
+  hiddenRedraws.get(map)?.();
+}

@@ -20,6 +20,7 @@ import { painterGl, premultiplyNatively, renderOnlyLayers, skipSkyWhileFlat } fr
 import {
   fenceCheck,
   frameGate,
+  holdFrames,
   isSoftwareRenderer,
   warmUpWebGl,
   layerReveal,
@@ -30,7 +31,8 @@ import {
 import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
 import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
-import { OfflineMapContext, toGlZoom } from './map-context';
+import { OfflineMapContext, registerHiddenRedraw, toGlZoom } from './map-context';
+import { PINS_SOURCE } from './drawn-pins';
 import { CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, PINS_LAYER, PinsLayer } from './pins-layer';
 import { PlaceNamesLayer } from './place-names-layer';
 import { PlacingLayer } from './placing-layer';
@@ -79,6 +81,7 @@ export default function OfflineMap() {
     if (!container.current) return;
     let cancelled = false;
     let instance: MaplibreMap | null = null;
+    let unregister = () => {};
     const start = async () => {
       // The page's panels paint first; MapLibre's start-up is one long task of its own.
       await afterFirstPaint();
@@ -91,13 +94,14 @@ export default function OfflineMap() {
       // The page's first WebGL context costs more than the next (the browser connects to its GPU process):
       // taken here, in a task of its own, `new Map` is 50-60 ms shorter under Lighthouse's 4x slowdown, and
       // the longest task of the signed-in load (225 ms, tests/perf/map-trace.ts) under 200 ms.
-      warmUpWebGl();
+      const softwareLikely = warmUpWebGl();
       await yieldToBrowser();
       if (cancelled || !container.current) return;
-      instance = create(container.current, styleUrl);
+      instance = create(container.current, styleUrl, softwareLikely);
       const software = isSoftwareRenderer(painterGl(instance));
       exposeForTests(instance);
       resolution.current = software ? dynamicResolution(instance) : null;
+      if (resolution.current) unregister = registerHiddenRedraw(instance, resolution.current.redrawHidden);
       instance.on('load', () => setMap(instance));
     };
     void start();
@@ -107,6 +111,7 @@ export default function OfflineMap() {
       setLayerGroups(0);
       setSettled(false);
       resolution.current = null;
+      unregister();
       instance?.remove();
     };
   }, [styleUrl]);
@@ -153,8 +158,13 @@ export default function OfflineMap() {
   );
 }
 
-/** The MapLibre map: the built-in empty style (layers add the basemap) or the operator's style. */
-function create(element: HTMLDivElement, styleUrl: string | null): MaplibreMap {
+/**
+ * The MapLibre map: the built-in empty style (layers add the basemap) or the operator's style. On a
+ * software rasteriser (`software`: the page's first WebGL context said so) its drawing buffer is kept
+ * after each frame is shown, so the picture on screen can be copied when the map is to draw hidden
+ * (redrawHidden); there every frame is read back for compositing anyway.
+ */
+function create(element: HTMLDivElement, styleUrl: string | null, software: boolean): MaplibreMap {
   // No background layer: the land colour is the container's CSS background, so the GPU (often a
   // software rasteriser in headless and VM browsers) never fills the whole screen an extra time per frame.
   // No paint transitions: MapLibre fades each layer's paint properties in over 300 ms by default, drawing a
@@ -180,6 +190,7 @@ function create(element: HTMLDivElement, styleUrl: string | null): MaplibreMap {
     pitchWithRotate: false,
     touchPitch: false,
     fadeDuration: 0,
+    ...(software ? { canvasContextAttributes: { preserveDrawingBuffer: true } } : {}),
   });
   instance.touchZoomRotate.disableRotation();
   instance.keyboard.disableRotation();
@@ -217,7 +228,12 @@ const fullRatio = () => window.devicePixelRatio || 1;
 /** The map's own groups of layers, each added in a task of its own: basemap, county outlines, pins. */
 const LAYER_GROUPS = 3;
 
-type DynamicResolution = { layersAdded(): void; loaded(): void; whenShown(run: () => void): void };
+type DynamicResolution = {
+  layersAdded(): void;
+  loaded(): void;
+  whenShown(run: () => void): void;
+  redrawHidden(): void;
+};
 
 /**
  * The longest a software-rasterised map stays hidden (revealWhenDrawn): only a source that never finishes
@@ -225,6 +241,8 @@ type DynamicResolution = { layersAdded(): void; loaded(): void; whenShown(run: (
  * source starts empty and loaded, and the pins are drawn when they come).
  */
 const REVEAL_WAIT_MS = 10_000;
+/** The longest a shown map draws hidden behind a copy of its picture (redrawHidden) before it is shown whatever happened. */
+const REDRAW_WAIT_MS = 10_000;
 
 /** The groups of this map's own layers in the order they join its first picture on a software rasteriser (layerReveal). */
 const REVEAL_STAGES: ((layerId: string) => boolean)[] = [
@@ -253,8 +271,16 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   // that arrives would otherwise be a frame of its own. Movement and the loaded map draw every frame.
   const drawFrame = instance.triggerRepaint.bind(instance);
   const gate = frameGate(drawFrame, LOADING_FRAME_GAP_MS);
-  instance.triggerRepaint = () => gate.request();
-  instance.once('remove', () => gate.stop());
+  // Once shown and standing still, its frames wait while the pins' source has work in MapLibre's worker
+  // (holdFrames): the pins of 100,000 devices change the picture once, when they are all laid out.
+  const pinsBusy = () => !!instance.getSource(PINS_SOURCE) && !instance.isSourceLoaded(PINS_SOURCE);
+  const held = holdFrames(() => gate.request(), pinsBusy);
+  let shown = false;
+  instance.triggerRepaint = () => held.request(moving || !shown);
+  instance.once('remove', () => {
+    held.stop();
+    gate.stop();
+  });
   // setPixelRatio resizes the canvas, and a resize outside a movement fires its own
   // movestart/moveend (and stops a camera animation): hence the deferral and the guard.
   const setRatio = (ratio: number) => {
@@ -304,6 +330,7 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
     },
     show: (how) => {
       instance.off('render', onRender);
+      shown = true;
       stages.finish();
       restoreRenderLayer();
       canvas.style.visibility = '';
@@ -319,6 +346,68 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   instance.on('render', onRender);
   instance.once('remove', () => reveal.stop());
 
+  // Whole new pins on a shown map: its frames until they are all laid out and drawn are drawn hidden, behind
+  // a copy of the picture on screen. Shown, each of those frames was read back on the page's main thread,
+  // which waited for the GPU process to draw it, and the pins' first frames are the most costly (their
+  // layers' first draws): at 100,000 devices, whose pins come after the map is first shown, three frames of
+  // 100-385 ms under a 4x CPU slowdown beside the bench's calibrated load, the GPU process drawing the
+  // while (tests/perf/map-trace.ts with THREADS=1). Hidden, the GPU draws while the main thread stays free;
+  // the copy (the drawing buffer is kept: create) is one read of a picture already drawn. A movement shows
+  // the live map at once.
+  let still: HTMLCanvasElement | null = null;
+  let redraw: { finish(): void } | null = null;
+  const redrawHidden = () => {
+    if (!shown || moving || redraw) return;
+    try {
+      still ??= stillOf(canvas);
+      still.width = canvas.width;
+      still.height = canvas.height;
+      still.style.width = canvas.style.width;
+      still.style.height = canvas.style.height;
+      still.getContext('2d')?.drawImage(canvas, 0, 0);
+    } catch {
+      return;
+    }
+    const copy = still;
+    copy.style.visibility = '';
+    canvas.style.visibility = 'hidden';
+    shown = false;
+    // The container's data-redraw says where it is: 'hidden', then 'done', 'timed out' or 'moved'.
+    const container = instance.getContainer();
+    container.dataset.redraw = 'hidden';
+    const onRedrawRender = () => hidden.frameDrawn(instance.loaded());
+    const finish = (how: 'done' | 'timed out' | 'moved') => {
+      instance.off('render', onRedrawRender);
+      container.dataset.redraw = how;
+      redraw = null;
+      shown = true;
+      canvas.style.visibility = '';
+      copy.style.visibility = 'hidden';
+    };
+    const hidden = revealWhenDrawn({
+      fence: () => fenceCheck(painterGl(instance)),
+      waitMs: REDRAW_WAIT_MS,
+      show: (how) => {
+        finish(how);
+        if (how === 'timed out') drawFrame();
+      },
+    });
+    redraw = {
+      finish() {
+        hidden.stop();
+        finish('moved');
+      },
+    };
+    instance.on('render', onRedrawRender);
+    // A frame now: if nothing else changes (the data was not sent after all), it is the complete picture.
+    drawFrame();
+  };
+  instance.on('movestart', () => redraw?.finish());
+  instance.once('remove', () => {
+    redraw?.finish();
+    still?.remove();
+  });
+
   return {
     layersAdded() {
       layersIn = true;
@@ -333,5 +422,22 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
       if (reveal.hidden) onShown.push(run);
       else run();
     },
+    redrawHidden,
   };
+}
+
+/** The image a map shows while it draws hidden (redrawHidden): over the canvas, the same size, inert. */
+function stillOf(canvas: HTMLCanvasElement): HTMLCanvasElement {
+  const still = document.createElement('canvas');
+  still.setAttribute('aria-hidden', 'true');
+  still.dataset.mapStill = 'true';
+  Object.assign(still.style, {
+    position: 'absolute',
+    left: '0',
+    top: '0',
+    pointerEvents: 'none',
+    visibility: 'hidden',
+  });
+  canvas.after(still);
+  return still;
 }

@@ -18,7 +18,7 @@ import { coveredBoxes } from '../lib/clear-view';
 import { readPalette } from '../lib/palette';
 import { PIN_ID_PROPERTY, STATUS_KEYS, type PinsBuild, type PinStatusKey } from '../lib/pins';
 import { $pinnedDevices, $pins, $selectedSerial, clusterClicked, devicePinClicked, pinsBytesGone } from '../model';
-import { toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
+import { redrawHidden, toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
 import { addLayerUnchecked, addSourceUnchecked, imagesAddedQuietly } from './maplibre-internals';
 import { PINS_SOURCE } from './drawn-pins';
 import { useSourceData } from './use-source-data';
@@ -112,7 +112,18 @@ export function PinsLayer() {
   const handlers = useUnit({ pinClicked: devicePinClicked, clusterClicked, bytesGone: pinsBytesGone });
   const latest = useRef(handlers);
   latest.current = handlers;
-  const initialData = useSourceData(map, PINS_SOURCE, pins, 'next-task', buildDiff, buildJson, handlers.bytesGone);
+  const initialData = useSourceData(
+    map,
+    PINS_SOURCE,
+    pins,
+    'next-task',
+    buildDiff,
+    buildJson,
+    handlers.bytesGone,
+    // Whole pins (the first build, or one after a diff could not be made) change most of the picture:
+    // where the map draws them hidden behind its current picture, it does (offline-map.tsx).
+    () => redrawHidden(map),
+  );
 
   useEffect(() => {
     const palette = readPalette();

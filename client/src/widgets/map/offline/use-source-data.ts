@@ -15,7 +15,8 @@ const EMPTY: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: 
  * `json(data)`, when given, is the data's GeoJSON as UTF-8 JSON bytes, moved to the map's worker (the pins
  * come so from their worker); `data` itself is then not GeoJSON, and the hand-over must be 'next-task'. Bytes
  * moved once cannot be sent again: `gone()` is called (the source made again with data already handed over),
- * and the next data is sent whole.
+ * and the next data is sent whole. `beforeWhole()`, when given, is called right before whole data is sent
+ * (the pins: the map draws them hidden behind its current picture, offline-map.tsx).
  *
  * `handOver: 'next-task'` creates the source empty and sends the data in a task of its own right after
  * (the fleet's pins): MapLibre copies a source's data to its worker as it is set (serialising every
@@ -40,7 +41,10 @@ export function useSourceData<T extends object>(
   diff?: (previous: T, next: T) => GeoJSONSourceDiff | null,
   json?: (data: T) => Uint8Array,
   gone?: () => void,
+  beforeWhole?: () => void,
 ): () => GeoJSON.GeoJSON {
+  const beforeWholeOf = useRef(beforeWhole);
+  beforeWholeOf.current = beforeWhole;
   const goneOf = useRef(gone);
   goneOf.current = gone;
   const jsonOf = useRef(json);
@@ -54,6 +58,7 @@ export function useSourceData<T extends object>(
   const mounted = useRef(true);
   // Data whose bytes are gone is forgotten, so the data asked for anew goes whole, not as a diff from it.
   const send = useCallback((target: GeoJSONSource, data: T) => {
+    beforeWholeOf.current?.();
     if (sendData(target, data, jsonOf.current)) return;
     sent.current = null;
     goneOf.current?.();

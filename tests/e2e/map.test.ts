@@ -600,7 +600,12 @@ describe('map screen', () => {
       const w = window as unknown as { __before: number[]; __redraws: string[] };
       const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="fleet-map"] canvas.maplibregl-canvas')!;
       const still = document.querySelector<HTMLCanvasElement>('[data-map-still]')!;
-      const shown = Array.from(still.getContext('2d')!.getImageData(0, 0, still.width, still.height).data);
+      const read = document.createElement('canvas');
+      read.width = still.width;
+      read.height = still.height;
+      const readCtx = read.getContext('2d')!;
+      readCtx.drawImage(still, 0, 0);
+      const shown = Array.from(readCtx.getImageData(0, 0, read.width, read.height).data);
       return {
         redraws: w.__redraws,
         sameAsBefore: shown.length === w.__before.length && shown.every((v, i) => v === w.__before[i]),

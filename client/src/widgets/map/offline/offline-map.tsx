@@ -351,32 +351,28 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   // which waited for the GPU process to draw it, and the pins' first frames are the most costly (their
   // layers' first draws): at 100,000 devices, whose pins come after the map is first shown, three frames of
   // 100-385 ms under a 4x CPU slowdown beside the bench's calibrated load, the GPU process drawing the
-  // while (tests/perf/map-trace.ts with THREADS=1). Hidden, the GPU draws while the main thread stays free;
-  // the copy (the drawing buffer is kept: create) is one read of a picture already drawn. A movement shows
-  // the live map at once.
+  // while (tests/perf/map-trace.ts with THREADS=1). Hidden, the GPU draws while the main thread stays free.
+  // The copy is an ImageBitmap of the drawing buffer (kept after each frame here: create), shown by a
+  // 'bitmaprenderer' canvas: taken in under a millisecond of the main thread, where drawing the canvas into
+  // a 2D one read its pixels back there (24 ms, a task Lighthouse counts 4 times over). The map is hidden
+  // once the copy is in its place. A movement shows the live map at once.
   let still: HTMLCanvasElement | null = null;
-  let redraw: { finish(): void } | null = null;
+  let redraw: { finish(how: 'moved' | 'not copied'): void } | null = null;
   const redrawHidden = () => {
-    if (!shown || moving || redraw) return;
+    if (!shown || moving || redraw || typeof createImageBitmap !== 'function') return;
+    let copying: Promise<ImageBitmap>;
     try {
-      still ??= stillOf(canvas);
-      still.width = canvas.width;
-      still.height = canvas.height;
-      still.style.width = canvas.style.width;
-      still.style.height = canvas.style.height;
-      still.getContext('2d')?.drawImage(canvas, 0, 0);
+      copying = createImageBitmap(canvas);
     } catch {
       return;
     }
-    const copy = still;
-    copy.style.visibility = '';
-    canvas.style.visibility = 'hidden';
+    const copy = (still ??= stillOf(canvas));
     shown = false;
-    // The container's data-redraw says where it is: 'hidden', then 'done', 'timed out' or 'moved'.
+    // The container's data-redraw says where it is: 'hidden', then 'done', 'timed out', 'moved' or 'not copied'.
     const container = instance.getContainer();
     container.dataset.redraw = 'hidden';
     const onRedrawRender = () => hidden.frameDrawn(instance.loaded());
-    const finish = (how: 'done' | 'timed out' | 'moved') => {
+    const finish = (how: 'done' | 'timed out' | 'moved' | 'not copied') => {
       instance.off('render', onRedrawRender);
       container.dataset.redraw = how;
       redraw = null;
@@ -384,6 +380,7 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
       canvas.style.visibility = '';
       copy.style.visibility = 'hidden';
     };
+    const current = { finish: (how: 'moved' | 'not copied') => void how };
     const hidden = revealWhenDrawn({
       fence: () => fenceCheck(painterGl(instance)),
       waitMs: REDRAW_WAIT_MS,
@@ -392,19 +389,32 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
         if (how === 'timed out') drawFrame();
       },
     });
-    redraw = {
-      finish() {
-        hidden.stop();
-        finish('moved');
-      },
+    current.finish = (how) => {
+      hidden.stop();
+      finish(how);
     };
+    redraw = current;
+    void copying.then(
+      (bitmap) => {
+        // Shown already (a movement, the picture complete): the copy is not needed.
+        if (redraw !== current) return bitmap.close();
+        copy.width = bitmap.width;
+        copy.height = bitmap.height;
+        copy.style.width = canvas.style.width;
+        copy.style.height = canvas.style.height;
+        copy.getContext('bitmaprenderer')?.transferFromImageBitmap(bitmap);
+        copy.style.visibility = '';
+        canvas.style.visibility = 'hidden';
+      },
+      () => current.finish('not copied'),
+    );
     instance.on('render', onRedrawRender);
     // A frame now: if nothing else changes (the data was not sent after all), it is the complete picture.
     drawFrame();
   };
-  instance.on('movestart', () => redraw?.finish());
+  instance.on('movestart', () => redraw?.finish('moved'));
   instance.once('remove', () => {
-    redraw?.finish();
+    redraw?.finish('moved');
     still?.remove();
   });
 

@@ -22,7 +22,7 @@
  * Sections and their baselines, in the order they run (client right after rest, on the same portal, before
  * the ingest burst leaves PostgreSQL busy for minutes):
  *   rest    autocannon, 50 connections: overview, deviceGroup, devicePins, device/{serial}, a list page
- *           (devicePage, the first 100), the device list (gzip asked for the three big answers, as a browser does) beside the same server's
+ *           (devicePage, the first 100; then at one connection too), the device list (gzip asked for the three big answers, as a browser does) beside the same server's
  *           /healthz and a bare Express server sending the device list's bytes; the server's peak RSS
  *           over the round (its own process); device check-ins at 200/s against the same server through
  *           the round, their p50/p99 beside the 100 ms budget, and their p99 while each call ran.
@@ -130,8 +130,8 @@ const mb = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MB`;
 /** A child process of tests/bench/rest-server.ts (rest-server-process.ts); resolves once it listens. */
 const startServer = (args: string[]) => startRestServer(args, { CLIENT_DIST: clientDir });
 
-async function cannon(url: string, headers: Record<string, string> = {}) {
-  const result = await autocannon({ url, connections: 50, duration: seconds, headers, timeout: 30 });
+async function cannon(url: string, headers: Record<string, string> = {}, connections = 50) {
+  const result = await autocannon({ url, connections, duration: seconds, headers, timeout: 30 });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -278,14 +278,17 @@ async function fleetSections(fleet: Fleet) {
     // Each call as the portal's browsers make it: the big answers with gzip accepted (a browser always sends
     // Accept-Encoding). deviceGroup went uncompressed before (770 kB an answer, 0.37 GB/s of socket writes on the
     // server's one thread at 485 req/s), most likely most of what kept the check-ins below waiting.
-    const calls: [string, Record<string, string>][] = [
+    // [call, headers, connections (50 unless given)]
+    const calls: [string, Record<string, string>, number?][] = [
       ['/api/v1/overview', auth],
       ['/api/v1/deviceGroup', { ...auth, 'accept-encoding': 'gzip' }],
       ['/api/v1/devicePins', { ...auth, 'accept-encoding': 'gzip' }],
       [`/api/v1/device/${serial}`, auth],
       // A list page as the portal's lists ask for it (issue 46: a list page p99 < 100 ms): the first 100 of
-      // the whole fleet, as the Total list opens.
+      // the whole fleet, as the Total list opens; at 50 connections like the rest, then as one person
+      // reading a list sees it (one connection, the check-ins still coming).
       ['/api/v1/devicePage?limit=100', { ...auth, 'accept-encoding': 'gzip' }],
+      ['/api/v1/devicePage?limit=100', { ...auth, 'accept-encoding': 'gzip' }, 1],
       ['/api/v1/device', { ...auth, 'accept-encoding': 'gzip' }],
     ];
     // Device check-ins at 200/s against the same server for the whole round (issue 16: check-in p99 under
@@ -331,7 +334,7 @@ async function fleetSections(fleet: Fleet) {
     const atStart = await portal.rss('reset');
     let peak = atStart.rss;
     const windows: { call: string; from: number; to: number }[] = [];
-    for (const [i, [call, headers]] of calls.entries()) {
+    for (const [i, [call, headers, connections]] of calls.entries()) {
       // One read first, timed and printed in the row's note: the call's first read after the server started
       // finds its cache empty (the pin feed and the sites are computed and compressed then: about a second at
       // 100,000 devices; the list reads again only the kept pieces changed since the check-in load read it:
@@ -341,9 +344,9 @@ async function fleetSections(fleet: Fleet) {
       // Its body as it comes, not decoded (raw-get.ts): fetch's gunzip of the whole list was a second of it.
       const coldMs = (await rawGet(`${portal.base}${call}`, headers)).ms;
       const from = Date.now();
-      const r = await cannon(`${portal.base}${call}`, headers);
+      const r = await cannon(`${portal.base}${call}`, headers, connections);
       windows.push({
-        call: call.startsWith('/api/v1/device/') ? 'device/{serial}' : call.replace('/api/v1/', '').replace(/\?.*$/, ''),
+        call: `${call.startsWith('/api/v1/device/') ? 'device/{serial}' : call.replace('/api/v1/', '').replace(/\?.*$/, '')}${connections ? ` (${connections} connection)` : ''}`,
         from,
         to: Date.now(),
       });
@@ -355,7 +358,7 @@ async function fleetSections(fleet: Fleet) {
       peak = Math.max(peak, callPeak);
       const shown = call.startsWith('/api/v1/device/')
         ? 'GET /api/v1/device/{serial}'
-        : `GET ${call}${headers['accept-encoding'] ? ' (gzip)' : ''}`;
+        : `GET ${call}${headers['accept-encoding'] ? ' (gzip)' : ''}${connections ? `, ${connections} connection` : ''}`;
       add({
         section: 'rest',
         what: shown,

@@ -561,12 +561,11 @@ describe('map screen', () => {
     await screenshot(page, `map-pins-${name}`);
   });
 
-  it('draws pins that come after the map is shown hidden, behind a copy of the picture it showed (software rasteriser)', async () => {
-    const page = await e2e.openPage(DESKTOP, 'about:blank');
-    await page.addInitScript(() => {
-      (window as unknown as { __fleetMapHook: boolean }).__fleetMapHook = true;
-    });
-    // The pins' feed held back until the map is shown and still, as at 100,000 devices, whose pins come later.
+  /**
+   * The distributor's map shown and still, its pins' feed held back until `release()`: as at 100,000 devices,
+   * whose pins come after the map is first shown.
+   */
+  async function mapShownBeforePins(page: Page): Promise<() => void> {
     let release!: () => void;
     const feedHeld = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/v1/devicePins', async (route) => {
@@ -577,6 +576,15 @@ describe('map screen', () => {
     await signIn(page, 'distributor@demo.test');
     await expect.poll(async () => (await mapData(page)).reveal, { timeout: 15_000 }).toBe('done');
     await mapIdle(page);
+    return release;
+  }
+
+  it('draws pins that come after the map is shown hidden, behind a copy of the picture it showed (software rasteriser)', async () => {
+    const page = await e2e.openPage(DESKTOP, 'about:blank');
+    await page.addInitScript(() => {
+      (window as unknown as { __fleetMapHook: boolean }).__fleetMapHook = true;
+    });
+    const release = await mapShownBeforePins(page);
     // The picture on screen, and every state the map's redraw goes through from now on.
     await page.evaluate(() => {
       const map = document.querySelector<HTMLElement>('[data-testid="fleet-map"]')!;
@@ -625,6 +633,17 @@ describe('map screen', () => {
     expect(after.canvasVisibility).toBe('');
     expect(after.stillVisibility).toBe('hidden');
     expect(await pinCount(page)).toBeGreaterThan(0);
+  });
+
+  it('keeps the keyboard on the map: pins that come while it has focus are drawn on the shown map, not hidden', async () => {
+    const page = await e2e.openPage(DESKTOP, 'about:blank');
+    const release = await mapShownBeforePins(page);
+    const canvas = page.locator('[data-testid="fleet-map"] canvas.maplibregl-canvas');
+    await canvas.focus();
+    release();
+    await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect((await mapData(page)).redraw).toBeUndefined();
+    expect(await canvas.evaluate((el) => el === document.activeElement && el.style.visibility === '')).toBe(true);
   });
 
   it("hands the fleet's pins to the map's worker as JSON bytes, transferred, which the worker reads under the CSP (the pins are drawn)", async () => {

@@ -360,6 +360,10 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   let redraw: { finish(how: 'moved' | 'not copied'): void } | null = null;
   const redrawHidden = () => {
     if (!shown || moving || redraw || typeof createImageBitmap !== 'function') return;
+    // Only a kept drawing buffer can be copied after its frame was shown (create asks for it where the
+    // page's first context was a software one); and the map a keyboard user is on keeps its focus (a hidden
+    // canvas would lose it).
+    if (!painterGl(instance).getContextAttributes()?.preserveDrawingBuffer || document.activeElement === canvas) return;
     let copying: Promise<ImageBitmap>;
     try {
       copying = createImageBitmap(canvas);

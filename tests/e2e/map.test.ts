@@ -583,19 +583,22 @@ describe('map screen', () => {
     const page = await e2e.openPage(DESKTOP, 'about:blank');
     await page.addInitScript(() => {
       (window as unknown as { __fleetMapHook: boolean }).__fleetMapHook = true;
+      // A canvas's pixels as RGBA bytes, read through a 2D canvas (the map's WebGL one, the copy's bitmaprenderer one).
+      (window as unknown as { __pixelsOf: (source: HTMLCanvasElement) => number[] }).__pixelsOf = (source) => {
+        const read = document.createElement('canvas');
+        read.width = source.width;
+        read.height = source.height;
+        const ctx = read.getContext('2d')!;
+        ctx.drawImage(source, 0, 0);
+        return Array.from(ctx.getImageData(0, 0, read.width, read.height).data);
+      };
     });
     const release = await mapShownBeforePins(page);
     // The picture on screen, and every state the map's redraw goes through from now on.
     await page.evaluate(() => {
       const map = document.querySelector<HTMLElement>('[data-testid="fleet-map"]')!;
-      const w = window as unknown as { __before: number[]; __redraws: string[] };
-      const canvas = map.querySelector<HTMLCanvasElement>('canvas.maplibregl-canvas')!;
-      const copy = document.createElement('canvas');
-      copy.width = canvas.width;
-      copy.height = canvas.height;
-      const ctx = copy.getContext('2d')!;
-      ctx.drawImage(canvas, 0, 0);
-      w.__before = Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data);
+      const w = window as unknown as { __before: number[]; __redraws: string[]; __pixelsOf: (c: HTMLCanvasElement) => number[] };
+      w.__before = w.__pixelsOf(map.querySelector<HTMLCanvasElement>('canvas.maplibregl-canvas')!);
       w.__redraws = [];
       new MutationObserver(() => {
         if (map.dataset.redraw && map.dataset.redraw !== w.__redraws.at(-1)) w.__redraws.push(map.dataset.redraw);
@@ -605,15 +608,10 @@ describe('map screen', () => {
     await expect.poll(async () => Number((await mapData(page)).clusterCount ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
     await expect.poll(async () => (await mapData(page)).redraw, { timeout: 15_000 }).toBe('done');
     const after = await page.evaluate(() => {
-      const w = window as unknown as { __before: number[]; __redraws: string[] };
+      const w = window as unknown as { __before: number[]; __redraws: string[]; __pixelsOf: (c: HTMLCanvasElement) => number[] };
       const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="fleet-map"] canvas.maplibregl-canvas')!;
       const still = document.querySelector<HTMLCanvasElement>('[data-map-still]')!;
-      const read = document.createElement('canvas');
-      read.width = still.width;
-      read.height = still.height;
-      const readCtx = read.getContext('2d')!;
-      readCtx.drawImage(still, 0, 0);
-      const shown = Array.from(readCtx.getImageData(0, 0, read.width, read.height).data);
+      const shown = w.__pixelsOf(still);
       return {
         redraws: w.__redraws,
         sameAsBefore: shown.length === w.__before.length && shown.every((v, i) => v === w.__before[i]),

@@ -180,12 +180,23 @@ const topLevel = events.filter(
 );
 const othersDuring = (task: TraceEvent) => {
   const [from, to] = [task.ts, task.ts + (task.dur ?? 0)];
-  const busyIn = new Map<string, number>();
+  // Each thread's top-level tasks clipped to the window and merged: RunTask and ThreadControllerImpl::RunTask
+  // nest, and summed apiece they counted a thread's time twice.
+  const spans = new Map<string, [number, number][]>();
   for (const e of topLevel) {
-    const overlap = Math.min(to, e.ts + (e.dur ?? 0)) - Math.max(from, e.ts);
-    if (overlap <= 0) continue;
+    const [start, end] = [Math.max(from, e.ts), Math.min(to, e.ts + (e.dur ?? 0))];
+    if (end <= start) continue;
     const key = `${threadNames.get(`${e.pid}:${e.tid}`) ?? e.tid} (${processNames.get(e.pid) ?? e.pid})`;
-    busyIn.set(key, Math.max(busyIn.get(key) ?? 0, 0) + overlap);
+    spans.set(key, [...(spans.get(key) ?? []), [start, end]]);
+  }
+  const busyIn = new Map<string, number>();
+  for (const [key, list] of spans) {
+    let [total, reached] = [0, -Infinity];
+    for (const [start, end] of list.sort((a, b) => a[0] - b[0])) {
+      total += Math.max(0, end - Math.max(start, reached));
+      reached = Math.max(reached, end);
+    }
+    busyIn.set(key, total);
   }
   // What the GPU process's main thread did then, by event (with CATEGORIES=gpu: compiling, linking, drawing, reading back).
   const gpuMain = [...threadNames].find(([, name]) => name === 'CrGpuMain')?.[0];

@@ -384,7 +384,6 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
       canvas.style.visibility = '';
       copy.style.visibility = 'hidden';
     };
-    const current = { finish: (how: 'moved' | 'not copied') => void how };
     const hidden = revealWhenDrawn({
       fence: () => fenceCheck(painterGl(instance)),
       waitMs: REDRAW_WAIT_MS,
@@ -393,9 +392,11 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
         if (how === 'timed out') drawFrame();
       },
     });
-    current.finish = (how) => {
-      hidden.stop();
-      finish(how);
+    const current = {
+      finish(how: 'moved' | 'not copied') {
+        hidden.stop();
+        finish(how);
+      },
     };
     redraw = current;
     void copying.then(

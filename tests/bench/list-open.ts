@@ -26,7 +26,7 @@ export const LIST_BUDGET_MS = 300;
 export const PINS_DRAWN_BUDGET_MS = 3_000;
 
 /** Whether the map shows drawn pins: its canvas shown and clusters or pins among what it rendered (its on-demand readout). */
-const PINS_SHOWN = `(() => {
+export const PINS_SHOWN = `(() => {
   const map = document.querySelector('[data-testid="fleet-map"]');
   if (!map || map.dataset.reveal === 'revealing' || map.dataset.redraw === 'hidden' || !map.readRendered) return false;
   const drawn = map.readRendered();

@@ -101,3 +101,10 @@ export async function calibratedLoad(
   await load.set(calibration.duty);
   return { load, calibration };
 }
+
+/** One line on what `calibratedLoad` found, for a script's output. */
+export function calibrationLine({ duty, rps, alreadySlow }: Calibration): string {
+  return alreadySlow
+    ? `slow host: /healthz ${Math.round(rps)} req/s without a load, none added`
+    : `slow host: a load of ${Math.round(duty * 100)} % of each core, /healthz ${Math.round(rps)} req/s`;
+}

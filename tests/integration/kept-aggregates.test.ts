@@ -134,14 +134,15 @@ describe.each(BACKENDS)('kept aggregates on %s', (backend) => {
       const all = viewer.access === 'distributor';
       expect(await sites.keptCounties(kept, all)).toEqual(await sites.counties(deviceScope(viewer), all));
     }
-    // The pin feed as served, against the tuples built fresh from the device rows.
+    // The pin feed as served, against the tuples built fresh from the device rows, in the feed's order (by site,
+    // then device: it is joined from pieces kept per range of sites, devices.service.ts pinsStream).
     const pins = await request(h.app)
       .get('/api/v1/devicePins')
       .set('Authorization', `Token ${distributorKey}`)
       .set('Cache-Control', 'no-cache');
     expect(pins.status).toBe(200);
     const fresh = await rows<{ json: string }>(sql`
-      select coalesce(json_agg(${PIN_TUPLE_SQL} order by devices.id), '[]')::text as json from devices where devices.group_id is not null`);
+      select coalesce(json_agg(${PIN_TUPLE_SQL} order by devices.group_id, devices.id), '[]')::text as json from devices where devices.group_id is not null`);
     expect(pins.body).toEqual(JSON.parse(fresh[0]!.json));
   }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessOf, deviceScope, type ScopeViewer } from '../../server/src/access/scope.ts';
 import { devicesRepository } from '../../server/src/devices/devices.repository.ts';
 import { devicesService } from '../../server/src/devices/devices.service.ts';
+import { PIN_TUPLE_SQL } from '../../server/src/devices/pin-sql.ts';
 import { addBenchFleet } from '../../server/src/seed/scale.ts';
 import { backends } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
@@ -29,6 +30,10 @@ const CHANGES: [string, string][] = [
      WHERE serial IN ('BN000004', 'BN000150', 'BN000333')`,
   ],
   ['a label edited', `UPDATE devices SET label = 'Kept label ☀' WHERE serial = 'BN000023'`],
+  [
+    'a device gone offline and paused (its pin)',
+    `UPDATE devices SET is_online = false, is_pause = true WHERE serial = 'BN000040'`,
+  ],
   ['a brand renamed', `UPDATE brands SET name = name || ' Renamed' WHERE id = (SELECT min(id) FROM brands)`],
   ['a batch renamed', `UPDATE batches SET batch_no = 'SPF-2601-R' WHERE batch_no = 'SPF-2601'`],
   [
@@ -78,7 +83,8 @@ const CHANGES: [string, string][] = [
 /**
  * GET /api/v1/device kept as gzip pieces per range of sites (issue 46, server/src/devices/kept-list.ts): a read
  * reads again only the pieces whose sites' list versions moved, and its answer is always the very text of the
- * one query of the whole list, in every scope, whatever changed.
+ * one query of the whole list, in every scope, whatever changed. The pin feed (GET /api/v1/devicePins) is kept
+ * the same way, by the same versions: its answer is always the pins built fresh from the device rows.
  */
 describe.each(BACKENDS)('the whole device list kept as gzip pieces, on %s', (backend) => {
   let h: Harness;
@@ -106,6 +112,16 @@ describe.each(BACKENDS)('the whole device list kept as gzip pieces, on %s', (bac
 
   const kept = async (email: string) => streamedText(await service.listStream(viewers[email]!, 'gzip', true));
   const expected = (email: string) => wholeListOneQuery(h.database, deviceScope(viewers[email]!));
+  const keptPins = async (email: string) => streamedText(await service.pinsStream(viewers[email]!, 'gzip', true));
+  /** The feed built fresh from the device rows (not from the kept device_pins), one tuple a line, by site then device. */
+  const expectedPins = async (email: string) =>
+    (
+      (await h.database.db.execute(sql`
+        select '[' || coalesce(string_agg((${PIN_TUPLE_SQL})::text, E',\n' order by devices.group_id, devices.id), '') || ']' as json
+        from devices where devices.group_id is not null and ${deviceScope(viewers[email]!) ?? sql`true`}`)) as unknown as {
+        rows: { json: string }[];
+      }
+    ).rows[0]!.json;
 
   it('answers every scope with the one query’s text, and reads again only the pieces whose sites changed', async () => {
     for (const email of EMAILS) expect(await kept(email)).toBe(await expected(email));
@@ -115,10 +131,15 @@ describe.each(BACKENDS)('the whole device list kept as gzip pieces, on %s', (bac
       where group_id is not null`)) as unknown as { rows: { n: number }[] };
     expect(pieces.rows[0]!.n).toBeGreaterThan(10);
 
-    // Nothing changed: nothing is read again, and the answer is the same.
+    // Nothing changed: nothing is read again, and the answer is the same; the pin feed likewise.
     let read = service.keptList.piecesRead();
     for (const email of EMAILS) expect(await kept(email)).toBe(await expected(email));
     expect(service.keptList.piecesRead()).toBe(read);
+    for (const email of EMAILS) expect(await keptPins(email)).toBe(await expectedPins(email));
+    const pinsRead = service.keptPins.piecesRead();
+    for (const email of EMAILS) expect(await keptPins(email)).toBe(await expectedPins(email));
+    expect(service.keptPins.piecesRead()).toBe(pinsRead);
+    expect(JSON.parse(await keptPins(EMAILS[0]!)).length).toBeGreaterThan(500);
 
     // A check-in of one device: its piece, once for each scope that reads it.
     await h.database.exec(`UPDATE devices SET battery_percent = 12, last_seen_at = now() WHERE serial = 'BN000007'`);
@@ -146,10 +167,14 @@ describe.each(BACKENDS)('the whole device list kept as gzip pieces, on %s', (bac
     expect(service.keptList.bytes()).toBeLessThan(Buffer.byteLength(all) / 2);
   });
 
-  it.each(CHANGES)('after %s, every scope’s answer is the one query’s text', async (_name, change) => {
-    await h.database.exec(change);
-    for (const email of EMAILS) expect(await kept(email)).toBe(await expected(email));
-  });
+  it.each(CHANGES)(
+    'after %s, every scope’s answer is the one query’s text, its pins the pins built fresh',
+    async (_name, change) => {
+      await h.database.exec(change);
+      for (const email of EMAILS) expect(await kept(email)).toBe(await expected(email));
+      for (const email of EMAILS) expect(await keptPins(email)).toBe(await expectedPins(email));
+    },
+  );
 
   it('reads of one scope at once, changes between them, each give the text of the database as read', async () => {
     await h.database.exec(`UPDATE devices SET battery_percent = 33 WHERE serial IN ('BN000050', 'BN000250')`);

@@ -16,7 +16,7 @@
  */
 import autocannon from '../bench/lean-autocannon.ts';
 import { startRestServer, type RestServerProcess } from '../bench/rest-server-process.ts';
-import { calibratedLoad, type CpuLoad } from '../bench/slow-host.ts';
+import { calibratedLoad, calibrationLine, type CpuLoad } from '../bench/slow-host.ts';
 import { medianRun } from './median-run.ts';
 import { lighthouseRun, type LighthouseFigures } from './lighthouse.ts';
 
@@ -60,12 +60,7 @@ try {
     // ms on the other, runs in turn, 2026-11-30).
     for (const { portal } of portals.slice(1))
       await autocannon({ url: `${portal.base}/healthz`, connections: 50, duration: 3, timeout: 30 });
-    const { duty, rps, alreadySlow } = calibrated.calibration;
-    console.log(
-      alreadySlow
-        ? `slow host: /healthz ${Math.round(rps)} req/s without a load, none added`
-        : `slow host: a load of ${Math.round(duty * 100)} % of each core, /healthz ${Math.round(rps)} req/s`,
-    );
+    console.log(calibrationLine(calibrated.calibration));
   }
   for (let run = 0; run < runs; run++) {
     for (const side of run % 2 ? [...portals].reverse() : portals) {

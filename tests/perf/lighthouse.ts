@@ -4,6 +4,7 @@
  * page the token is put in the `userToken` cookie through the DevTools protocol first and Lighthouse keeps
  * the browser's storage (disableStorageReset), so the page loads as a returning signed-in user's tab.
  * Used by npm run bench (tests/bench/run-all.ts); alone: npx tsx tests/perf/lighthouse.ts <url> [token]
+ * LH_TASKS=1 prints each run's long tasks (bench, lighthouse-ab and alone).
  */
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -68,7 +69,12 @@ async function lighthouseOnce(url: string, token: string | null): Promise<Lighth
       );
     const numeric = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
     const items =
-      (lhr.audits['long-tasks']?.details as { items?: { duration: number; url?: string }[] } | undefined)?.items ?? [];
+      (lhr.audits['long-tasks']?.details as { items?: { duration: number; url?: string; startTime?: number }[] } | undefined)
+        ?.items ?? [];
+    // LH_TASKS=1: each long task as Lighthouse counts it (its simulated start and duration, its script).
+    if (process.env.LH_TASKS)
+      for (const t of [...items].sort((a, b) => (a.startTime ?? 0) - (b.startTime ?? 0)))
+        console.log(`    long task at ${Math.round(t.startTime ?? 0)} ms: ${Math.round(t.duration)} ms ${t.url ?? ''}`);
     const tasks = items.map((t) => t.duration);
     const own = items.filter((t) => t.url?.startsWith(new URL(url).origin)).map((t) => t.duration);
     const scripts = (

@@ -161,6 +161,8 @@ export interface DevicesRepository {
   listScopePieces(scope: SQL, pieceSites: number): Promise<Set<number>>;
   /** The list answers in scope on the sites of pieces `from` to `to - 1`, in the list's order, by piece. */
   listPieceRows(scope: SQL | undefined, from: number, to: number, pieceSites: number): Promise<Map<number, string[]>>;
+  /** The kept pin tuples (device_pins) in scope on the sites of pieces `from` to `to - 1`, by piece, as listPieceRows. */
+  pinPieceRows(scope: SQL | undefined, from: number, to: number, pieceSites: number): Promise<Map<number, string[]>>;
   /** One page of placed devices in scope, in device id order: each item's list answer as JSON text. */
   page(scope: SQL | undefined, filter: DevicePageFilter): Promise<DevicePageRows>;
   /** How many placed devices in scope match the page's filters (its cursor and limit aside). */
@@ -317,6 +319,24 @@ export function devicesRepository(db: Db): DevicesRepository {
         let items = pieces.get(index);
         if (!items) pieces.set(index, (items = []));
         items.push(listText(row));
+      }
+      return pieces;
+    },
+
+    async pinPieceRows(scope, from, to, pieceSites) {
+      // device_pins has no site column: the devices' rows give it (and the scope, written against them).
+      const res = (await db.execute(sql`
+        select devices.group_id as site, p.pin::text as pin
+        from devices join device_pins p on p.id = devices.id
+        where devices.group_id >= ${from * pieceSites} and devices.group_id < ${to * pieceSites}
+          and ${scope ?? sql`true`}
+        order by devices.group_id, devices.id`)) as unknown as { rows: { site: number; pin: string }[] };
+      const pieces = new Map<number, string[]>();
+      for (const row of res.rows) {
+        const index = Math.floor(row.site / pieceSites);
+        let items = pieces.get(index);
+        if (!items) pieces.set(index, (items = []));
+        items.push(row.pin);
       }
       return pieces;
     },

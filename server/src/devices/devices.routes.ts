@@ -17,7 +17,6 @@ import { viewerOf } from '../auth/index.ts';
 import type { RequestHandler } from 'express';
 import { parse } from '../lib/errors.ts';
 import { wantsFresh } from '../lib/aggregate-cache.ts';
-import { sendCachedJson } from '../lib/cached-json.ts';
 import { sendStreamedJson } from '../lib/streamed-json.ts';
 import { endpointRoutes } from '../openapi/endpoint-routes.ts';
 import type { Routes } from '../openapi/route-docs.ts';
@@ -69,9 +68,11 @@ export function devicesRoutes(ctx: AppContext): Routes {
     devicesApi.page,
     async (req, res) => void res.type('json').send(await service.page(viewerOf(req), parse(devicePageQuerySchema, req.query))),
   );
-  on(devicesApi.pins, async (req, res) =>
-    sendCachedJson(req, res, await service.pinsJson(viewerOf(req), wantsFresh(req.get('Cache-Control')))),
-  );
+  on(devicesApi.pins, async (req, res) => {
+    const fresh = wantsFresh(req.get('Cache-Control'));
+    // gzip first, like the list: the feed is kept as gzip pieces (devices.service.ts pinsStream).
+    await sendStreamedJson(req, res, (encoding) => service.pinsStream(viewerOf(req), encoding, fresh), ['gzip', 'br']);
+  });
   on(devicesApi.get, async (req, res) => void res.json(await service.get(viewerOf(req), serial(req.params.serial))));
   on(devicesApi.registered, async (req, res) => void res.json(await service.registered(viewerOf(req))));
   on(devicesApi.available, async (req, res) => void res.json(await service.available(viewerOf(req))));

@@ -196,6 +196,15 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
       }
       return pieces;
     },
+    async pinPieceRows(scope, from, to, pieceSites) {
+      const pieces = new Map<number, string[]>();
+      for (const d of state.devices) {
+        const index = d.groupId == null ? -1 : Math.floor(d.groupId / pieceSites);
+        if (index < from || index >= to || !visible(d, scope)) continue;
+        pieces.set(index, [...(pieces.get(index) ?? []), JSON.stringify([d.serial])]);
+      }
+      return pieces;
+    },
     async pinsJson(scope) {
       return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => [d.serial]));
     },
@@ -543,8 +552,10 @@ describe('who may do what', () => {
       { serial: 'SP240001' },
       { serial: 'SP240003' },
     ]);
-    expect(JSON.parse((await s.pinsJson(partner)).text)).toEqual([['SP240003']]);
-    expect(JSON.parse((await s.pinsJson(distributor)).text)).toEqual([['SP240001'], ['SP240003']]);
+    expect(JSON.parse(await streamedText(await s.pinsStream(partner, 'gzip')))).toEqual([['SP240003']]);
+    expect(JSON.parse(await streamedText(await s.pinsStream(distributor, 'br')))).toEqual([['SP240001'], ['SP240003']]);
+    // The kept feed is one tuple a line, as the map reads it.
+    expect(await streamedText(await s.pinsStream(distributor, 'gzip'))).toBe('[["SP240001"],\n["SP240003"]]');
     // The cards poll's filtered list: only the serials named, and still only those in scope.
     expect(JSON.parse((await s.listOf(distributor, ['SP240003'])).toString())).toEqual([{ serial: 'SP240003' }]);
     expect(JSON.parse((await s.listOf(partner, ['SP240001', 'SP240003'])).toString())).toEqual([{ serial: 'SP240003' }]);

@@ -43,7 +43,6 @@ export type KeptLists = {
   piecesRead(): number;
 };
 
-const SEPARATOR = deflatePieceSync(Buffer.from(','));
 const OPEN = deflatePieceSync(Buffer.from('['));
 const CLOSE = deflatePieceSync(Buffer.from(']'));
 
@@ -66,9 +65,22 @@ const CLOSE = deflatePieceSync(Buffer.from(']'));
  * its devices only) in this process; nothing is shared between processes, so no message is needed: each
  * process checks the versions in the database.
  */
-export function keptLists(source: KeptListSource, opts: { pieceSites?: number; maxBytes?: number } = {}): KeptLists {
+export function keptLists(
+  source: KeptListSource,
+  opts: {
+    pieceSites?: number;
+    maxBytes?: number;
+    /** Pieces a database read takes at most (READ_PIECES): more where entries are small (the pin feed's). */
+    readPieces?: number;
+    /** Between two entries: a comma for the list; ',\n' for the pin feed, read a line at a time (pinPieceRows). */
+    separator?: string;
+  } = {},
+): KeptLists {
   const pieceSites = opts.pieceSites ?? PIECE_SITES;
   const maxBytes = opts.maxBytes ?? MAX_BYTES;
+  const separator = opts.separator ?? ',';
+  const readPieces = opts.readPieces ?? READ_PIECES;
+  const SEPARATOR = deflatePieceSync(Buffer.from(separator));
   const scopes = new Map<string, ScopePieces>();
   let clock = 0;
   let read = 0;
@@ -122,7 +134,7 @@ export function keptLists(source: KeptListSource, opts: { pieceSites?: number; m
         const runs: number[][] = [];
         for (const index of stale) {
           const run = runs.at(-1);
-          if (run && run.at(-1) === index - 1 && run.length < READ_PIECES) run.push(index);
+          if (run && run.at(-1) === index - 1 && run.length < readPieces) run.push(index);
           else runs.push([index]);
         }
         const fetched: Promise<Map<number, DeflatedPiece>>[] = [];
@@ -130,7 +142,7 @@ export function keptLists(source: KeptListSource, opts: { pieceSites?: number; m
           if (r >= runs.length) return;
           const run = runs[r]!;
           const p = source.listPieceRows(scope, run[0]!, run.at(-1)! + 1, pieceSites).then(async (rows) => {
-            const made = await Promise.all(run.map((index) => deflatePiece(joinBytes(rows.get(index) ?? [], '', ''))));
+            const made = await Promise.all(run.map((index) => deflatePiece(joinBytes(rows.get(index) ?? [], '', '', separator))));
             return new Map(run.map((index, i) => [index, made[i]!]));
           });
           // Awaited in its turn; a read that stops early must not leave it an unhandled rejection.

@@ -76,14 +76,14 @@ export function jsonArrayBytes(items: readonly string[]): Buffer {
   return joinBytes(items, '[', ']');
 }
 
-/** `open`, the items joined with commas, `close`: in one buffer (open and close are ASCII). */
-export function joinBytes(items: readonly string[], open: string, close: string): Buffer {
-  let size = open.length + close.length + Math.max(0, items.length - 1);
+/** `open`, the items joined with `separator` (a comma), `close`: in one buffer (open, separator and close are ASCII). */
+export function joinBytes(items: readonly string[], open: string, close: string, separator = ','): Buffer {
+  let size = open.length + close.length + Math.max(0, items.length - 1) * separator.length;
   for (const item of items) size += Buffer.byteLength(item);
   const out = Buffer.allocUnsafe(size);
   let at = out.write(open, 0, 'latin1');
   items.forEach((item, i) => {
-    if (i) at += out.write(',', at, 'latin1');
+    if (i) at += out.write(separator, at, 'latin1');
     at += out.write(item, at);
   });
   out.write(close, at, 'latin1');

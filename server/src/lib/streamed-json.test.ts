@@ -3,7 +3,16 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { jsonArrayBytes } from './cached-json.ts';
 import { compressAnswers } from './compression.ts';
-import { jsonArrayPieces, sendStreamedJson, streamedJson, type StreamEncoding, type StreamedJson } from './streamed-json.ts';
+import { Writable } from 'node:stream';
+import zlib from 'node:zlib';
+import {
+  chunkedAnswer,
+  jsonArrayPieces,
+  sendStreamedJson,
+  streamedJson,
+  type StreamEncoding,
+  type StreamedJson,
+} from './streamed-json.ts';
 
 const row = (i: number) =>
   JSON.stringify({ serial: `SP${240000 + i}`, label: `Dispenser ${i} "Café ☀"`, is_online: i % 3 === 0 });
@@ -200,5 +209,41 @@ describe('streamed JSON answers', () => {
         (err: Error) => ({ ok: false, text: err.message }),
       );
     expect(res.ok).toBe(false);
+  });
+
+  it('a reader that comes once the answer is whole gets it in one write; one that came before still gets every chunk', async () => {
+    const pieces = rows(0, 40).map((r) => zlib.gzipSync(r));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const answer = chunkedAnswer('gzip', async (out) => {
+      for (const [i, piece] of pieces.entries()) {
+        if (i === 20) await gate;
+        out.chunk(piece);
+        out.plain(1000);
+      }
+    });
+    const sink = () => {
+      const writes: Buffer[] = [];
+      const out = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          writes.push(chunk);
+          callback();
+        },
+      });
+      return { out, writes };
+    };
+    const early = sink();
+    const earlyDone = answer.pipeTo(early.out);
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await answer.done;
+    await earlyDone;
+    expect(Buffer.concat(early.writes)).toEqual(Buffer.concat(pieces));
+    expect(early.writes.length).toBe(40);
+    const late = sink();
+    await answer.pipeTo(late.out);
+    expect(late.writes.length).toBe(1);
+    expect(late.writes[0]).toEqual(Buffer.concat(pieces));
+    expect(answer.bytes()).toBe(Buffer.concat(pieces).length);
   });
 });

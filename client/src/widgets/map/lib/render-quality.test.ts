@@ -307,6 +307,31 @@ describe('layerReveal', () => {
     expect(shown(reveal)).toEqual(layers);
   });
 
+  it('a frame is complete while only layers of groups not joined yet are loading (the pins, parsed in the worker)', () => {
+    const reveal = layerReveal(stages);
+    const busy = (...ids: string[]) => () => ids;
+    // Not armed (the map's layers not in): only a loaded map counts.
+    expect(reveal.complete(false, busy('pins'))).toBe(false);
+    expect(reveal.complete(true, busy())).toBe(true);
+    reveal.arm();
+    // Water's frame while the pins load: complete. While the water itself loads, or an unnamed layer (the first group): not.
+    expect(reveal.complete(false, busy('pins'))).toBe(true);
+    expect(reveal.complete(false, busy('pins', 'water'))).toBe(false);
+    expect(reveal.complete(false, busy('operator-roads'))).toBe(false);
+    // Not loaded for a reason no layer names (an image, the style): not complete.
+    expect(reveal.complete(false, busy())).toBe(false);
+    reveal.advance();
+    expect(reveal.complete(false, busy('pins'))).toBe(true);
+    expect(reveal.complete(false, busy('borders-county'))).toBe(false);
+    // The pins' group joined: its frame waits for them.
+    reveal.advance();
+    expect(reveal.complete(false, busy('pins'))).toBe(false);
+    expect(reveal.complete(true, busy())).toBe(true);
+    // Revealed: only a loaded map counts again.
+    reveal.advance();
+    expect(reveal.complete(false, busy('pins'))).toBe(false);
+  });
+
   it('finish lets every group in at once', () => {
     const reveal = layerReveal(stages);
     reveal.arm();

@@ -302,6 +302,17 @@ export function layerReveal(stages: readonly ((layerId: string) => boolean)[]) {
       stage += 1;
       return stage < stages.length;
     },
+    /**
+     * Whether a frame drew everything it shows: all loaded, or every layer whose source is still loading
+     * (`busy`, layer ids) is in a group that has not joined yet. So the groups before the pins are drawn while
+     * MapLibre's worker is still parsing 100,000 pins, rather than one by one after.
+     */
+    complete(loaded: boolean, busy: () => readonly string[]): boolean {
+      if (loaded) return true;
+      if (stage < 0 || stage >= stages.length) return false;
+      const waiting = busy();
+      return waiting.length > 0 && waiting.every((layerId) => stageOf(layerId) > stage);
+    },
     /** Every group joins now (a source that never finishes loading must not keep the rest hidden). */
     finish() {
       stage = stages.length;

@@ -309,7 +309,10 @@ describe('layerReveal', () => {
 
   it('a frame is complete while only layers of groups not joined yet are loading (the pins, parsed in the worker)', () => {
     const reveal = layerReveal(stages);
-    const busy = (...ids: string[]) => () => ids;
+    const busy =
+      (...ids: string[]) =>
+      () =>
+        ids;
     // Not armed (the map's layers not in): only a loaded map counts.
     expect(reveal.complete(false, busy('pins'))).toBe(false);
     expect(reveal.complete(true, busy())).toBe(true);

@@ -68,7 +68,7 @@ const keptCountable = (filter: DevicePageFilter) =>
  * up to twice that it is still given while the next one is read behind, as the aggregates are.
  */
 export const LIST_TTL_MS = 2000;
-/** Compressed bytes the pin feed's kept pieces may hold, every scope together: about 1.3 MB a scope at 100,000 pins. */
+/** Compressed bytes the pin feed's kept pieces may hold, every scope together: about 2 MB a scope at 100,000 pins. */
 const PINS_KEPT_BYTES = 16 * 1024 * 1024;
 
 /** A text read once, as the one piece of a streamed answer. */

@@ -70,8 +70,9 @@ describe('live map with the real push server', () => {
       is_pause: boolean;
       is_warning: boolean;
       is_online: boolean;
+      location_group: number | null;
     }[];
-    const target = list.find((d) => !d.is_pause && !d.is_warning && d.is_online)!;
+    const target = list.find((d) => !d.is_pause && !d.is_warning && d.is_online && d.location_group != null)!;
     const pollsBefore = rt.counters.total('overview');
 
     const started = Date.now();
@@ -85,16 +86,19 @@ describe('live map with the real push server', () => {
     // a portal write reaches watchers is a benchmark's figure (tests/integration/perf-poll.test.ts, budget 1 s),
     // not this test's: a loaded 2-core machine took 2.6 s here. A few periods is plenty for a push.
     expect(Date.now() - started).toBeLessThan(CARD_PERIOD * 5);
-    // The map itself has it: the change reached the pins source's data in MapLibre's worker (sent as a diff
-    // of that pin, pinsDiff), where the clusters and pins are drawn from.
-    type PinsSource = { getData(): Promise<{ features: { properties: { serial: string; status: string } }[] }> };
-    const drawnStatus = () =>
-      page.evaluate(async (serial) => {
-        const map = (window as unknown as { __fleetMap?: { getSource(id: string): PinsSource | undefined } }).__fleetMap;
+    // The map itself has it: the change reached the sites' source's data in MapLibre's worker (sent as a
+    // diff of the device's site, sitesDiff), where the clusters are drawn from: its site counts one more
+    // paused device.
+    const site = `g${String(target.location_group)}`;
+    const pausedOnSite = list.filter((d) => d.location_group === target.location_group && d.is_pause).length;
+    type SitesSource = { getData(): Promise<{ features: { properties: { k: string; p: number } }[] }> };
+    const drawnPaused = () =>
+      page.evaluate(async (key) => {
+        const map = (window as unknown as { __fleetMap?: { getSource(id: string): SitesSource | undefined } }).__fleetMap;
         const data = await map?.getSource('pins')?.getData();
-        return data?.features.find((f) => f.properties.serial === serial)?.properties.status ?? null;
-      }, target.serial);
-    await expect.poll(drawnStatus, { timeout: CARD_PERIOD * 3 }).toBe('paused');
+        return data?.features.find((f) => f.properties.k === key)?.properties.p ?? null;
+      }, site);
+    await expect.poll(drawnPaused, { timeout: CARD_PERIOD * 3 }).toBe(pausedOnSite + 1);
 
     // Keep the page open for the rest of the quiet window: pushes keep coming, REST calls do not. The window
     // lasts fifteen periods and fifteen card polls, so a slow machine stretches it, never shortens it.

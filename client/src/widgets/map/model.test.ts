@@ -76,7 +76,7 @@ describe('map model', () => {
             builds.push(devices.map((d) => d.serial));
             // The first build is slow: the pins change meanwhile.
             if (builds.length === 1) await new Promise<void>((resolve) => (finishFirst = resolve));
-            return createPinsBuilder()(builds.length, rowsOf(devices as never));
+            return createPinsBuilder().build(builds.length, rowsOf(devices as never));
           },
         ],
       ],

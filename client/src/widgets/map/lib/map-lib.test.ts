@@ -16,6 +16,10 @@ import {
   rowsOf,
   toPinCollection,
   unpackPins,
+  type PinCollection,
+  type PinsBuild,
+  type SiteCollection,
+  type ViewBox,
 } from './pins';
 
 describe('map pins', () => {
@@ -166,12 +170,15 @@ describe('pins packed for the worker and built as JSON bytes', () => {
   });
 
   it('a build is the collection as UTF-8 JSON; the next one carries its diff from the build before', () => {
-    const build = createPinsBuilder();
+    const build = createPinsBuilder().build;
     const first = build(1, rowsOf(fleet));
     expect(collectionOfBuild(first)).toEqual(toPinCollection(fleet));
     expect(first.json).toBeInstanceOf(Uint8Array);
     // A label beyond ASCII comes back as it was (the bytes are UTF-8, decoded in MapLibre's worker).
-    const named = createPinsBuilder()(9, rowsOf(fleet.map((d) => (d.serial === 'A1' ? { ...d, label: 'Café – Praia ☀' } : d))));
+    const named = createPinsBuilder().build(
+      9,
+      rowsOf(fleet.map((d) => (d.serial === 'A1' ? { ...d, label: 'Café – Praia ☀' } : d))),
+    );
     expect(collectionOfBuild(named).features[0]!.properties.label).toBe('Café – Praia ☀');
     expect(first).toMatchObject({ base: null, diff: null, count: 4, counts: { normal: 2, paused: 1, warning: 1 } });
     const paused = fleet.map((d) => (d.serial === 'D4' ? { ...d, is_warning: false, is_pause: true } : d));
@@ -181,7 +188,41 @@ describe('pins packed for the worker and built as JSON bytes', () => {
     expect(second.counts).toMatchObject({ paused: 2, warning: 0 });
     // Most pins changed: the whole collection, no diff.
     const third = build(3, rowsOf(fleet.map((d) => ({ ...d, is_pause: false, is_warning: true }))));
-    expect(third).toMatchObject({ base: null, diff: null });
+    expect(third).toMatchObject({ base: null, diff: null, sitesDiff: null });
+  });
+
+  it('a build carries the sites, a feature each with its devices counted by status, and their diff; view() answers the pins in a box', () => {
+    const builder = createPinsBuilder();
+    const first = builder.build(1, rowsOf(fleet));
+    const sitesOf = (build: PinsBuild) =>
+      (JSON.parse(new TextDecoder().decode(build.sites)) as SiteCollection).features.map((f) => f.properties);
+    const none = { n: 0, r: 0, o: 0, w: 0, p: 0 };
+    // A1 and A2 share site 7: one feature of two devices; B2 has no site (its place is its key); D4 is alone.
+    expect(sitesOf(first)).toEqual([
+      { k: 'g7', g: 7, c: 2, ...none, n: 2 },
+      { k: '30.00000,-90.26000', g: -1, c: 1, ...none, p: 1, serial: 'B2', label: expect.any(String), status: 'paused' },
+      { k: 'g4', g: 4, c: 1, ...none, w: 1, serial: 'D4', label: expect.any(String), status: 'warning' },
+    ]);
+    expect(first).toMatchObject({ siteCount: 3, sitesDiff: null });
+    // D4 paused: its site's counts changed, nothing else.
+    const second = builder.build(
+      2,
+      rowsOf(fleet.map((d) => (d.serial === 'D4' ? { ...d, is_warning: false, is_pause: true } : d))),
+    );
+    expect(second.sitesDiff?.remove).toEqual(['g4']);
+    expect(second.sitesDiff?.add.map((f) => f.properties)).toEqual([
+      { k: 'g4', g: 4, c: 1, ...none, p: 1, serial: 'D4', label: expect.any(String), status: 'paused' },
+    ]);
+    // The view's pins come from the latest build, fanned as the whole collection places them.
+    const inBox = (box: ViewBox) =>
+      (JSON.parse(new TextDecoder().decode(builder.view(box))) as PinCollection).features.map((f) => f.properties);
+    expect(inBox([-91, 29, -89, 31]).map((p) => [p.serial, p.status])).toEqual([
+      ['A1', 'normal'],
+      ['A2', 'normal'],
+      ['B2', 'paused'],
+      ['D4', 'paused'],
+    ]);
+    expect(inBox([-80, 29, -79, 31])).toEqual([]);
   });
 });
 

@@ -7,7 +7,9 @@ import {
   unpackPins,
   type PinSource,
   type PinsBuild,
+  type ViewBox,
 } from './pins';
+import type { PinsWorkerRequest } from './pins.worker';
 
 /**
  * Builds the map's pins in a Web Worker (pins.worker.ts), or on this thread where there is none (unit
@@ -23,7 +25,7 @@ let lastId = 0;
 /** This thread's builder: its first build after the worker failed has no diff (the map takes the whole). */
 let here: ReturnType<typeof createPinsBuilder> | null = null;
 const buildHere = async (id: number, devices: readonly PinSource[]) =>
-  (here ??= createPinsBuilder())(id, unpackPins(receivedColumns(await packPostedPins(devices, yieldWhenDue()))));
+  (here ??= createPinsBuilder()).build(id, unpackPins(receivedColumns(await packPostedPins(devices, yieldWhenDue()))));
 /** Builds the worker was asked for, with their devices: a worker that fails leaves them to this thread. */
 const waiting = new Map<
   number,
@@ -37,9 +39,15 @@ function pinsWorker(): Worker | null {
   } catch {
     worker = null;
   }
-  worker?.addEventListener('message', (event: MessageEvent<PinsBuild>) => {
-    waiting.get(event.data.id)?.resolve(event.data);
-    waiting.delete(event.data.id);
+  worker?.addEventListener('message', (event: MessageEvent<PinsWorkerAnswer>) => {
+    const answer = event.data;
+    if (answer.kind === 'view') {
+      views.get(answer.id)?.(answer.json);
+      views.delete(answer.id);
+      return;
+    }
+    waiting.get(answer.build.id)?.resolve(answer.build);
+    waiting.delete(answer.build.id);
   });
   // A worker that cannot start (its script refused): build here from now on, the waiting ones included.
   worker?.addEventListener('error', () => {
@@ -48,6 +56,9 @@ function pinsWorker(): Worker | null {
     // A build that fails here as well rejects its caller's promise, as a build here always did.
     for (const [id, { devices, resolve, reject }] of waiting) buildHere(id, devices).then(resolve, reject);
     waiting.clear();
+    // Views asked of it answer empty: the builds above answer again, and the map asks for the view again.
+    for (const answer of views.values()) answer(new Uint8Array(0));
+    views.clear();
   });
   return worker;
 }
@@ -63,6 +74,25 @@ export async function buildPins(devices: readonly PinSource[]): Promise<PinsBuil
   return new Promise((resolve, reject) => {
     // Transferred, the columns are gone from this side: a fallback build here packs the devices again.
     waiting.set(id, { devices, resolve, reject });
-    target.postMessage({ id, columns: posted }, transferablesOf(posted));
+    target.postMessage({ kind: 'build', id, columns: posted } satisfies PinsWorkerRequest, transferablesOf(posted));
+  });
+}
+
+type PinsWorkerAnswer = { kind: 'build'; build: PinsBuild } | { kind: 'view'; id: number; json: Uint8Array };
+let lastView = 0;
+const views = new Map<number, (json: Uint8Array) => void>();
+
+/**
+ * The pins of the latest build in `box` as GeoJSON bytes (a collection of PinFeatures): the devices the
+ * offline map draws where clustering stops. Asked of whichever builder made the builds; empty bytes when
+ * the worker failed meanwhile (the caller asks again once the pins are built again).
+ */
+export async function viewPins(box: ViewBox): Promise<Uint8Array> {
+  const target = pinsWorker();
+  if (!target) return (here ??= createPinsBuilder()).view(box);
+  const id = ++lastView;
+  return new Promise((resolve) => {
+    views.set(id, resolve);
+    target.postMessage({ kind: 'view', id, box } satisfies PinsWorkerRequest);
   });
 }

@@ -1,15 +1,15 @@
 import type { Map as MaplibreMap } from 'maplibre-gl';
 import { describe, expect, it } from 'vitest';
-import { byLabelPriority, drawnPins, PINS_SOURCE, type DrawnPin } from './drawn-pins';
+import { byLabelPriority, drawnPins, PINS_SOURCE, VIEW_PINS_SOURCE, type DrawnPin } from './drawn-pins';
 
 type Feature = { geometry: { type: string; coordinates: [number, number] }; properties: Record<string, unknown> };
 
 /** A 400x300 canvas where a place's pixel is its coordinates (x = lng, y = lat), with the source's tile features. */
-function mapWith(features: Feature[]) {
+function mapWith(features: Feature[], viewFeatures: Feature[] = []) {
   const asked: string[] = [];
   const map = {
     getCanvas: () => ({ clientWidth: 400, clientHeight: 300 }),
-    querySourceFeatures: (source: string) => (asked.push(source), features),
+    querySourceFeatures: (source: string) => (asked.push(source), source === VIEW_PINS_SOURCE ? viewFeatures : features),
     project: ([x, y]: [number, number]) => ({ x, y }),
   };
   return { map: map as unknown as MaplibreMap, asked };
@@ -35,7 +35,7 @@ describe('drawnPins', () => {
       pin('D', 100, 330),
     ]);
     const strict = drawnPins(map);
-    expect(asked).toEqual([PINS_SOURCE]);
+    expect(asked).toEqual([PINS_SOURCE, VIEW_PINS_SOURCE]);
     expect(
       strict.map((d) => [d.cluster ? `cluster ${String(d.properties.cluster_id)}` : String(d.properties.serial), d.x, d.y]),
     ).toEqual([
@@ -51,6 +51,25 @@ describe('drawnPins', () => {
       'C',
       'D',
     ]);
+  });
+
+  it("reads the view's devices too, and counts a site of several devices as a bubble named by its site", () => {
+    const site: Feature = {
+      geometry: { type: 'Point', coordinates: [50, 50] },
+      properties: { k: 'g4', g: 4, c: 3, n: 3, r: 0, o: 0, w: 0, p: 0 },
+    };
+    const lone: Feature = {
+      geometry: { type: 'Point', coordinates: [60, 60] },
+      properties: { k: 'g5', g: 5, c: 1, n: 1, r: 0, o: 0, w: 0, p: 0, serial: 'L1', status: 'normal' },
+    };
+    const { map } = mapWith([site, site, lone], [pin('V1', 70, 70)]);
+    const drawn = drawnPins(map);
+    expect(drawn.map((d) => [d.cluster, d.properties.serial ?? d.properties.k])).toEqual([
+      [true, 'g4'],
+      [false, 'L1'],
+      [false, 'V1'],
+    ]);
+    expect(drawn[0]!.properties).toMatchObject({ gmin: 4, gmax: 4 });
   });
 
   it('leaves out what is not a point', () => {

@@ -1,10 +1,12 @@
 import type { Map as MaplibreMap } from 'maplibre-gl';
 import { PIN_STATUS_SEVERITY, type PinStatus } from '../../../entities/device';
 
-/** The GeoJSON source of the pins and their clusters (pins-layer.tsx). */
+/** The GeoJSON source of the sites and their clusters, where pins cluster (pins-layer.tsx). */
 export const PINS_SOURCE = 'pins';
+/** The GeoJSON source of the view's devices, where pins no longer cluster (pins-layer.tsx). */
+export const VIEW_PINS_SOURCE = 'pins-view';
 
-/** A pin or cluster drawn now: its place, where it is on the canvas (CSS px), its source properties. */
+/** A pin or bubble drawn now: its place, where it is on the canvas (CSS px), its source properties (a bubble's gmin and gmax name its sites). */
 export type DrawnPin = { at: [number, number]; x: number; y: number; cluster: boolean; properties: Record<string, unknown> };
 
 /**
@@ -23,11 +25,20 @@ export function drawnPins(map: MaplibreMap, margin = 0): DrawnPin[] {
   const height = canvas.clientHeight;
   const seen = new Set<string>();
   const drawn: DrawnPin[] = [];
-  for (const feature of map.querySourceFeatures(PINS_SOURCE)) {
+  // The sites' source has tiles only where pins cluster, the view's only where they do not (their layers'
+  // zooms): one of the two answers.
+  for (const feature of [...map.querySourceFeatures(PINS_SOURCE), ...map.querySourceFeatures(VIEW_PINS_SOURCE)]) {
     if (feature.geometry.type !== 'Point') continue;
     const properties = feature.properties ?? {};
-    const cluster = properties.cluster === true || properties.point_count !== undefined;
-    const key = cluster ? `c${String(properties.cluster_id)}` : `p${String(properties.serial)}`;
+    // A bubble: a cluster of sites, or one site of several devices (its own gmin and gmax: its site).
+    const clustered = properties.cluster === true || properties.point_count !== undefined;
+    const cluster = clustered || Number(properties.c) > 1;
+    const key = clustered
+      ? `c${String(properties.cluster_id)}`
+      : cluster
+        ? `s${String(properties.k)}`
+        : `p${String(properties.serial)}`;
+    if (cluster && !clustered) Object.assign(properties, { gmin: properties.g, gmax: properties.g });
     if (seen.has(key)) continue;
     const at = feature.geometry.coordinates as [number, number];
     const { x, y } = map.project(at);

@@ -32,8 +32,8 @@ import { BasemapLayer, BORDERS, WATER } from './basemap-layer';
 import { COUNTY_LINE_LAYER, CountyLayer } from './county-layer';
 import { LabelsLayer } from './labels-layer';
 import { OfflineMapContext, registerHiddenRedraw, toGlZoom } from './map-context';
-import { PINS_SOURCE } from './drawn-pins';
-import { CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, PINS_LAYER, PinsLayer } from './pins-layer';
+import { PINS_SOURCE, VIEW_PINS_SOURCE } from './drawn-pins';
+import { CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, PINS_LAYER, PinsLayer, VIEW_PINS_LAYER } from './pins-layer';
 import { PlaceNamesLayer } from './place-names-layer';
 import { PlacingLayer } from './placing-layer';
 import { ServiceRouteLayer } from './service-route-layer';
@@ -249,7 +249,7 @@ const REVEAL_STAGES: ((layerId: string) => boolean)[] = [
   (id) => id === WATER,
   (id) => id.startsWith(BORDERS),
   (id) => id === COUNTY_LINE_LAYER,
-  (id) => id === PINS_LAYER,
+  (id) => id === PINS_LAYER || id === VIEW_PINS_LAYER,
   (id) => id === CLUSTERS_LAYER || id === CLUSTER_COUNTS_LAYER,
 ];
 
@@ -273,7 +273,7 @@ function dynamicResolution(instance: MaplibreMap): DynamicResolution {
   const gate = frameGate(drawFrame, LOADING_FRAME_GAP_MS);
   // Once shown and standing still, its frames wait while the pins' source has work in MapLibre's worker
   // (holdFrames): the pins of 100,000 devices change the picture once, when they are all laid out.
-  const pinsBusy = () => !!instance.getSource(PINS_SOURCE) && !instance.isSourceLoaded(PINS_SOURCE);
+  const pinsBusy = () => [PINS_SOURCE, VIEW_PINS_SOURCE].some((id) => !!instance.getSource(id) && !instance.isSourceLoaded(id));
   const held = holdFrames(() => gate.request(), pinsBusy);
   let shown = false;
   instance.triggerRepaint = () => held.request(moving || !shown);

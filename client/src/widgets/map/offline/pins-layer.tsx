@@ -1,6 +1,12 @@
 import { MAP_DEFAULTS } from '@fleet/shared';
 import { useUnit } from 'effector-react';
-import type { ExpressionSpecification, GeoJSONSource, MapLayerMouseEvent, MapStyleImageMissingEvent } from 'maplibre-gl';
+import type {
+  ExpressionSpecification,
+  GeoJSONSource,
+  MapLayerMouseEvent,
+  MapStyleImageMissingEvent,
+  SymbolLayerSpecification,
+} from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { PinStatus, StatusCounts } from '../../../entities/device';
 import {
@@ -16,19 +22,25 @@ import {
 } from '../lib/draw';
 import { coveredBoxes } from '../lib/clear-view';
 import { readPalette } from '../lib/palette';
-import { PIN_ID_PROPERTY, STATUS_KEYS, type PinsBuild, type PinStatusKey } from '../lib/pins';
+import { STATUS_KEYS, type PinsBuild, type PinStatusKey, type ViewBox } from '../lib/pins';
+import { viewPins } from '../lib/pins-builder';
 import { $pinnedDevices, $pins, $selectedSerial, clusterClicked, devicePinClicked, pinsBytesGone } from '../model';
 import { redrawHidden, toGlZoom, toSpecZoom, useOfflineMap } from './map-context';
+import { setJsonBytes } from './json-text';
 import { addLayerUnchecked, addSourceUnchecked, imagesAddedQuietly } from './maplibre-internals';
-import { PINS_SOURCE } from './drawn-pins';
+import { PINS_SOURCE, VIEW_PINS_SOURCE } from './drawn-pins';
 import { useSourceData } from './use-source-data';
 
-/** A build's diff, when it was made from the build the source has (else the whole text goes). */
-const buildDiff = (previous: PinsBuild, next: PinsBuild) => (next.diff && next.base === previous.id ? next.diff : null);
-const buildJson = (build: PinsBuild) => build.json;
+/** A build's diff of the sites, when it was made from the build the source has (else the whole text goes). */
+const buildDiff = (previous: PinsBuild, next: PinsBuild) => (next.sitesDiff && next.base === previous.id ? next.sitesDiff : null);
+const buildSites = (build: PinsBuild) => build.sites;
 
-/** The single pins' and the clusters' layer ids (the labels read them). */
+/**
+ * The single pins' layer ids: the sites of one device where pins cluster, the view's devices where they
+ * no longer do; and the clusters' (the labels read them).
+ */
 export const PINS_LAYER = 'pins';
+export const VIEW_PINS_LAYER = 'pins-view';
 export const CLUSTERS_LAYER = 'clusters';
 /** The clusters' counts, drawn over their bubbles (clicks and queries read CLUSTERS_LAYER). */
 export const CLUSTER_COUNTS_LAYER = 'cluster-counts';
@@ -41,13 +53,32 @@ const STATUSES: PinStatus[] = ['normal', 'registering', 'offline', 'warning', 'p
 /** Pins stop clustering from this spec zoom; a selected device (zoom 15) is always a single pin. */
 export const CLUSTER_UNTIL_ZOOM = 14;
 const CLUSTER_RADIUS_PX = 44;
+/** The sites' layers are drawn below this GL zoom, the view's devices from it. */
+const UNCLUSTERED_GL_ZOOM = toGlZoom(CLUSTER_UNTIL_ZOOM);
+/**
+ * The view's devices are read from this GL zoom on (a zoom before they are drawn, so a zoom-in finds them
+ * there), for the view and a view's width and height around it.
+ */
+const VIEW_PINS_FROM_GL_ZOOM = UNCLUSTERED_GL_ZOOM - 1;
+
+/** How many devices a bubble holds: a cluster's sum of its sites' counts, or one site's count. */
+const deviceCount: ExpressionSpecification = ['get', 'c'];
+/** The count as a bubble shows it: as MapLibre's point_count_abbreviated and abbreviateCount (lib/draw) write it. */
+const deviceCountText: ExpressionSpecification = [
+  'case',
+  ['>=', deviceCount, 10_000],
+  ['concat', ['to-string', ['round', ['/', deviceCount, 1000]]], 'k'],
+  ['>=', deviceCount, 1000],
+  ['concat', ['to-string', ['/', ['round', ['/', deviceCount, 100]], 10]], 'k'],
+  ['to-string', deviceCount],
+];
 /** Ring shares are quantised to twelfths so clusters share a few dozen bubbles, not one each. */
 const RING_STEPS = 12;
 const BUBBLE_PREFIX = 'bubble|';
 
 const share = (key: PinStatusKey): ExpressionSpecification => [
   'to-string',
-  ['ceil', ['*', RING_STEPS, ['/', ['get', key], ['get', 'point_count']]]],
+  ['ceil', ['*', RING_STEPS, ['/', ['get', key], deviceCount]]],
 ];
 /** bubble|<diameter>|offline|warning|registering|paused|normal (shares), the diameter as clusterDiameter gives it. */
 const RING_ORDER: PinStatus[] = ['offline', 'warning', 'registering', 'paused', 'normal'];
@@ -56,11 +87,7 @@ const bubbleImage: ExpressionSpecification = [
   BUBBLE_PREFIX,
   [
     'to-string',
-    [
-      'step',
-      ['get', 'point_count'],
-      ...CLUSTER_DIAMETERS.flatMap(([from, diameter], at) => (at === 0 ? [diameter] : [from, diameter])),
-    ],
+    ['step', deviceCount, ...CLUSTER_DIAMETERS.flatMap(([from, diameter], at) => (at === 0 ? [diameter] : [from, diameter]))],
   ],
   ...RING_ORDER.flatMap((status): (string | ExpressionSpecification)[] => ['|', share(STATUS_KEYS[status])]),
 ] as ExpressionSpecification;
@@ -70,11 +97,11 @@ const bubbleImage: ExpressionSpecification = [
  */
 const countSizeFor = (long: boolean): ExpressionSpecification => {
   const [first, ...steps] = CLUSTER_DIAMETERS.map(([from, diameter]) => [from, countFontPxFor(diameter, long)]);
-  return ['step', ['get', 'point_count'], first![1]!, ...steps.flat()];
+  return ['step', deviceCount, first![1]!, ...steps.flat()];
 };
 const countSize: ExpressionSpecification = [
   'case',
-  ['>', ['length', ['to-string', ['get', 'point_count_abbreviated']]], SHORT_COUNT_CHARS],
+  ['>', ['length', deviceCountText], SHORT_COUNT_CHARS],
   countSizeFor(true),
   countSizeFor(false),
 ];
@@ -118,7 +145,7 @@ export function PinsLayer() {
     pins,
     'next-task',
     buildDiff,
-    buildJson,
+    buildSites,
     handlers.bytesGone,
     // Whole pins (the first build, or one after a diff could not be made) change most of the picture:
     // where the map draws them hidden behind its current picture, it does (offline-map.tsx).
@@ -181,53 +208,68 @@ export function PinsLayer() {
     };
     map.on('styleimagemissing', onImageMissing);
 
+    // The sites, clustered (SiteProperties: one feature a site, its devices counted by status), drawn
+    // below UNCLUSTERED_GL_ZOOM: a bubble where a cluster or a site holds more than one device, a pin
+    // where a site holds one.
     addSourceUnchecked(map, PINS_SOURCE, {
       type: 'geojson',
       data: initialData(),
-      // Pins are known by serial, so a live change is sent as a diff of the pins it changed (pinsDiff).
-      promoteId: PIN_ID_PROPERTY,
+      // Sites are known by key, so a live change is sent as a diff of the sites it changed (sitesDiff).
+      promoteId: 'k',
       cluster: true,
       clusterRadius: CLUSTER_RADIUS_PX,
-      clusterMaxZoom: toGlZoom(CLUSTER_UNTIL_ZOOM) - 1,
+      clusterMaxZoom: UNCLUSTERED_GL_ZOOM - 1,
       clusterProperties: {
-        // Each status counted from the pins' one `status` property (not a 0/1 column per status on every
-        // pin: five fewer properties on each of 10,000 features to build, copy to the worker and index).
-        ...Object.fromEntries(
-          STATUSES.map((status) => [STATUS_KEYS[status], ['+', ['case', ['==', ['get', 'status'], status], 1, 0]]]),
-        ),
+        // The devices and each status summed from the sites' counts.
+        c: ['+', deviceCount],
+        ...Object.fromEntries(STATUSES.map((status) => [STATUS_KEYS[status], ['+', ['get', STATUS_KEYS[status]]]])),
         // The site range of a cluster: gmin === gmax means one site, which the labels layer names.
         gmin: ['min', ['get', 'g']],
         gmax: ['max', ['get', 'g']],
       },
     });
+    // Where clustering stops, the devices of the view (and around it), fanned round their sites: read from
+    // the pins' builder as the view moves (below), never the fleet's.
+    addSourceUnchecked(map, VIEW_PINS_SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+    const pinLayout: SymbolLayerSpecification['layout'] = {
+      'icon-image': ['concat', 'pin-', ['get', 'status']],
+      'icon-anchor': 'bottom',
+      'icon-size': selectedSize(null),
+      'icon-allow-overlap': true,
+      'icon-ignore-placement': true,
+      'symbol-sort-key': sortKey(null),
+    };
     addLayerUnchecked(map, {
       id: PINS_LAYER,
       type: 'symbol',
       source: PINS_SOURCE,
-      filter: ['!', ['has', 'point_count']],
-      layout: {
-        'icon-image': ['concat', 'pin-', ['get', 'status']],
-        'icon-anchor': 'bottom',
-        'icon-size': selectedSize(null),
-        'icon-allow-overlap': true,
-        'icon-ignore-placement': true,
-        'symbol-sort-key': sortKey(null),
-      },
+      maxzoom: UNCLUSTERED_GL_ZOOM,
+      filter: ['==', deviceCount, 1],
+      layout: pinLayout,
+    });
+    addLayerUnchecked(map, {
+      id: VIEW_PINS_LAYER,
+      type: 'symbol',
+      source: VIEW_PINS_SOURCE,
+      minzoom: UNCLUSTERED_GL_ZOOM,
+      layout: pinLayout,
     });
     addLayerUnchecked(map, {
       id: CLUSTERS_LAYER,
       type: 'symbol',
       source: PINS_SOURCE,
-      filter: ['has', 'point_count'],
+      maxzoom: UNCLUSTERED_GL_ZOOM,
+      filter: ['>', deviceCount, 1],
       layout: { 'icon-image': bubbleImage, 'icon-allow-overlap': true, 'icon-ignore-placement': true },
     });
     addLayerUnchecked(map, {
       id: CLUSTER_COUNTS_LAYER,
       type: 'symbol',
       source: PINS_SOURCE,
-      filter: ['has', 'point_count'],
+      maxzoom: UNCLUSTERED_GL_ZOOM,
+      filter: ['>', deviceCount, 1],
       layout: {
-        'text-field': ['to-string', ['get', 'point_count_abbreviated']],
+        'text-field': deviceCountText,
         'text-font': COUNT_FONT,
         'text-size': countSize,
         // TinySDF's glyphs sit about 0.1 em below the line's middle (MapLibre aligns them between two server
@@ -250,10 +292,14 @@ export function PinsLayer() {
       const feature = event.features?.[0];
       const clusterId = feature?.properties?.cluster_id;
       if (placing()) return;
-      if (!feature || typeof clusterId !== 'number' || feature.geometry.type !== 'Point') return;
+      if (!feature || feature.geometry.type !== 'Point') return;
       const [lng, lat] = feature.geometry.coordinates as [number, number];
       const source = map.getSource(PINS_SOURCE) as GeoJSONSource;
-      const zoom = await source.getClusterExpansionZoom(clusterId).catch(() => map.getZoom() + 2);
+      // A cluster opens where it splits; one site's bubble where its devices are drawn.
+      const zoom =
+        typeof clusterId === 'number'
+          ? await source.getClusterExpansionZoom(clusterId).catch(() => map.getZoom() + 2)
+          : Math.max(UNCLUSTERED_GL_ZOOM, map.getZoom() + 1);
       latest.current.clusterClicked({ center: { lat, lng }, zoom: Math.max(toSpecZoom(zoom), MAP_DEFAULTS.minZoom) });
     };
     const pointer = () => (map.getCanvas().style.cursor = 'pointer');
@@ -274,8 +320,7 @@ export function PinsLayer() {
           : [{ feature, point }];
       });
       const biggest = clickable.reduce<(typeof clickable)[number] | null>(
-        (best, c) =>
-          !best || Number(c.feature.properties?.point_count) > Number(best.feature.properties?.point_count) ? c : best,
+        (best, c) => (!best || Number(c.feature.properties?.c) > Number(best.feature.properties?.c) ? c : best),
         null,
       );
       const at = biggest?.point ?? null;
@@ -284,12 +329,13 @@ export function PinsLayer() {
         // The counts drawn as text: MapLibre places no symbol for a text it could not shape.
         clusterCountsDrawn: String(map.queryRenderedFeatures({ layers: [CLUSTER_COUNTS_LAYER] }).length),
         ...(at ? { biggestCluster: `${Math.round(at.x)},${Math.round(at.y)}` } : {}),
-        renderedPinCount: String(map.queryRenderedFeatures({ layers: [PINS_LAYER] }).length),
+        renderedPinCount: String(map.queryRenderedFeatures({ layers: [PINS_LAYER, VIEW_PINS_LAYER] }).length),
       };
     };
     map.on('click', PINS_LAYER, onPinClick);
+    map.on('click', VIEW_PINS_LAYER, onPinClick);
     map.on('click', CLUSTERS_LAYER, onClusterClick);
-    for (const layer of [PINS_LAYER, CLUSTERS_LAYER]) {
+    for (const layer of [PINS_LAYER, VIEW_PINS_LAYER, CLUSTERS_LAYER]) {
       map.on('mouseenter', layer, pointer);
       map.on('mouseleave', layer, noPointer);
     }
@@ -298,14 +344,16 @@ export function PinsLayer() {
       delete (container as PinReadout).readRendered;
       map.off('styleimagemissing', onImageMissing);
       map.off('click', PINS_LAYER, onPinClick);
+      map.off('click', VIEW_PINS_LAYER, onPinClick);
       map.off('click', CLUSTERS_LAYER, onClusterClick);
-      for (const layer of [PINS_LAYER, CLUSTERS_LAYER]) {
+      for (const layer of [PINS_LAYER, VIEW_PINS_LAYER, CLUSTERS_LAYER]) {
         map.off('mouseenter', layer, pointer);
         map.off('mouseleave', layer, noPointer);
       }
       if (!map.style) return;
-      for (const layer of [CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, PINS_LAYER]) map.removeLayer(layer);
+      for (const layer of [CLUSTER_COUNTS_LAYER, CLUSTERS_LAYER, VIEW_PINS_LAYER, PINS_LAYER]) map.removeLayer(layer);
       map.removeSource(PINS_SOURCE);
+      map.removeSource(VIEW_PINS_SOURCE);
     };
   }, [map, initialData]);
 
@@ -313,6 +361,7 @@ export function PinsLayer() {
     // The pins handed to the map, by status: the tests count these instead of reading pixels.
     const container = map.getContainer();
     container.dataset.pinCount = String(pins.count);
+    container.dataset.pinSiteCount = String(pins.siteCount);
     container.dataset.pinCounts = JSON.stringify(pins.counts);
     // Which devices have a pin, read on demand (an attribute of 10,000 serials would be rebuilt on
     // every live change): the tests compare a market partner's pins with its exclusive devices.
@@ -323,10 +372,59 @@ export function PinsLayer() {
 
   useEffect(() => {
     // This code's own values: no style validation on each selection (see addLayerUnchecked in maplibre-internals).
-    map.setLayoutProperty(PINS_LAYER, 'icon-size', selectedSize(selected), { validate: false });
-    map.setLayoutProperty(PINS_LAYER, 'symbol-sort-key', sortKey(selected), { validate: false });
+    for (const layer of [PINS_LAYER, VIEW_PINS_LAYER]) {
+      map.setLayoutProperty(layer, 'icon-size', selectedSize(selected), { validate: false });
+      map.setLayoutProperty(layer, 'symbol-sort-key', sortKey(selected), { validate: false });
+    }
     map.getContainer().dataset.selectedSerial = selected ?? '';
   }, [map, selected]);
 
+  useViewPins(map, pins);
+
   return null;
+}
+
+/** The view's box grown by its own width and height on each side (the devices a short pan reaches). */
+function grownView(map: ReturnType<typeof useOfflineMap>): ViewBox {
+  const bounds = map.getBounds();
+  const width = bounds.getEast() - bounds.getWest();
+  const height = bounds.getNorth() - bounds.getSouth();
+  return [bounds.getWest() - width, bounds.getSouth() - height, bounds.getEast() + width, bounds.getNorth() + height];
+}
+const holds = (outer: ViewBox, inner: ViewBox) =>
+  outer[0] <= inner[0] && outer[1] <= inner[1] && outer[2] >= inner[2] && outer[3] >= inner[3];
+
+/**
+ * Keeps the view pins' source at the devices around the view from VIEW_PINS_FROM_GL_ZOOM: asked of the pins'
+ * builder (lib/pins-builder viewPins) when the map settles outside the box it holds, and again for each new
+ * build of the pins (a live change). A few hundred pins at street level, however large the fleet.
+ */
+function useViewPins(map: ReturnType<typeof useOfflineMap>, pins: PinsBuild) {
+  const state = useRef<{ held: ViewBox | null; asked: number }>({ held: null, asked: 0 });
+  useEffect(() => {
+    const current = state.current;
+    current.held = null;
+    const source = () => map.getSource(VIEW_PINS_SOURCE) as GeoJSONSource | undefined;
+    const update = () => {
+      if (map.getZoom() < VIEW_PINS_FROM_GL_ZOOM) return;
+      const bounds = map.getBounds();
+      const view: ViewBox = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
+      if (current.held && holds(current.held, view)) return;
+      const asked = ++current.asked;
+      const box = grownView(map);
+      void viewPins(box).then((json) => {
+        const target = source();
+        if (asked !== current.asked || !target || json.byteLength === 0) return;
+        current.held = box;
+        setJsonBytes(target, json);
+      });
+    };
+    // Pins built anew: what the source holds is of the build before (emptied when it is not drawn now).
+    if (map.getZoom() < VIEW_PINS_FROM_GL_ZOOM) source()?.setData({ type: 'FeatureCollection', features: [] });
+    update();
+    map.on('moveend', update);
+    return () => {
+      map.off('moveend', update);
+    };
+  }, [map, pins]);
 }

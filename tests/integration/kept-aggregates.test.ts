@@ -144,6 +144,14 @@ describe.each(BACKENDS)('kept aggregates on %s', (backend) => {
     const fresh = await rows<{ json: string }>(sql`
       select coalesce(json_agg(${PIN_TUPLE_SQL} order by devices.group_id, devices.id), '[]')::text as json from devices where devices.group_id is not null`);
     expect(pins.body).toEqual(JSON.parse(fresh[0]!.json));
+    // A caller that takes brotli alone gets the feed built whole (pinsJson): in the same order.
+    const brotli = await request(h.app)
+      .get('/api/v1/devicePins')
+      .set('Authorization', `Token ${distributorKey}`)
+      .set('Cache-Control', 'no-cache')
+      .set('Accept-Encoding', 'br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.body).toEqual(JSON.parse(fresh[0]!.json));
   }
 
   it('start equal to a fresh scan of the seeded fleet', async () => {

@@ -42,6 +42,18 @@ type ListRow = { json: string; brand: string | null; batch: string | null; batch
 const listText = (r: ListRow) => withListNames(r.json, r.brand, r.batch, r.batch2);
 /** Reads of the whole list's batches asked for at once (listBatches). */
 const LIST_READS_AHEAD = 2;
+
+/** Rows of sites in site order, grouped by piece (`pieceSites` sites a piece), each row's text in order. */
+function byPiece<R extends { site: number }>(rows: readonly R[], pieceSites: number, textOf: (row: R) => string) {
+  const pieces = new Map<number, string[]>();
+  for (const row of rows) {
+    const index = Math.floor(row.site / pieceSites);
+    let items = pieces.get(index);
+    if (!items) pieces.set(index, (items = []));
+    items.push(textOf(row));
+  }
+  return pieces;
+}
 /** What LIST_COLUMNS_SQL reads: the device, its stored answer (migration 0022), its brand and batches. */
 const LIST_FROM_SQL = sql`
   from devices
@@ -313,14 +325,7 @@ export function devicesRepository(db: Db): DevicesRepository {
         where devices.group_id >= ${from * pieceSites} and devices.group_id < ${to * pieceSites}
           and ${scope ?? sql`true`}
         order by devices.group_id, devices.number, devices.serial`)) as unknown as { rows: (ListRow & { site: number })[] };
-      const pieces = new Map<number, string[]>();
-      for (const row of res.rows) {
-        const index = Math.floor(row.site / pieceSites);
-        let items = pieces.get(index);
-        if (!items) pieces.set(index, (items = []));
-        items.push(listText(row));
-      }
-      return pieces;
+      return byPiece(res.rows, pieceSites, listText);
     },
 
     async pinPieceRows(scope, from, to, pieceSites) {
@@ -331,14 +336,7 @@ export function devicesRepository(db: Db): DevicesRepository {
         where devices.group_id >= ${from * pieceSites} and devices.group_id < ${to * pieceSites}
           and ${scope ?? sql`true`}
         order by devices.group_id, devices.id`)) as unknown as { rows: { site: number; pin: string }[] };
-      const pieces = new Map<number, string[]>();
-      for (const row of res.rows) {
-        const index = Math.floor(row.site / pieceSites);
-        let items = pieces.get(index);
-        if (!items) pieces.set(index, (items = []));
-        items.push(row.pin);
-      }
-      return pieces;
+      return byPiece(res.rows, pieceSites, (row) => row.pin);
     },
 
     /**
@@ -380,13 +378,15 @@ export function devicesRepository(db: Db): DevicesRepository {
      * The kept pin tuples (device_pins, migration 0025: each placed device's tuple, kept by trigger) joined
      * inside the database in id order: one text value crosses to Node, and nothing is built per pin. The table
      * is read as `devices` (its columns `id` and `brand_id` are named as there), so `scope`, deviceScope's
-     * condition, applies as written; the subquery's order is the primary key's, so nothing is sorted.
+     * condition, applies as written. In the kept pieces' order (pinPieceRows): by site (the tuple's 7th
+     * value, its group_id), then by id, so the feed's order does not depend on its encoding.
      */
     async pinsJson(scope) {
       // One tuple a line (still one JSON array): the map parses the feed a slice of lines a task
       // (client shared/lib/json-lines.ts); a raw newline cannot occur inside a JSON string.
       const res = (await db.execute(sql`
-        select '[' || coalesce(string_agg(devices.pin::text, E',\n' order by devices.id), '') || ']' as json
+        select '[' || coalesce(string_agg(devices.pin::text, E',\n'
+                                          order by (devices.pin->>6)::int, devices.id), '') || ']' as json
         from device_pins as devices where ${scope ?? sql`true`}`)) as unknown as {
         rows: { json: string }[];
       };

@@ -12,7 +12,8 @@ import {
   receivedColumns,
   transferablesOf,
   pinPositions,
-  pinsDiff,
+  sitesDiff,
+  siteCollectionOf,
   rowsOf,
   toPinCollection,
   unpackPins,
@@ -96,45 +97,48 @@ describe('map pins', () => {
   });
 });
 
-describe('pinsDiff', () => {
+describe('sitesDiff', () => {
   const fleet = (
     changes: Record<string, Parameters<typeof fakeDevice>[1]> = {},
     serials = ['A1', 'B2', 'C3', 'D4', 'E5', 'F6'],
   ) =>
-    // Each device on a site and place of its own (devices of one site are fanned out: one more or less moves the others).
-    toPinCollection(
-      serials.map((serial, at) => fakeDevice(serial, { location: { lat: 30 + at / 100, lng: -90 }, ...changes[serial] })),
+    // Each device on a site and place of its own (fakeDevice's site is the serial's number: B2 on site 2, key g2).
+    siteCollectionOf(
+      rowsOf(serials.map((serial, at) => fakeDevice(serial, { location: { lat: 30 + at / 100, lng: -90 }, ...changes[serial] }))),
     );
 
-  it('sends only the pins that changed, by serial: a new status, label or place is removed and added again', () => {
+  it('sends only the sites that changed, by key: a new count, status, label or place is removed and added again', () => {
     const before = fleet();
-    expect(pinsDiff(before, fleet())).toEqual({ remove: [], add: [] });
+    expect(sitesDiff(before, fleet())).toEqual({ remove: [], add: [] });
     const paused = fleet({ B2: { is_pause: true } });
-    const diff = pinsDiff(before, paused)!;
-    expect(diff.remove).toEqual(['B2']);
+    const diff = sitesDiff(before, paused)!;
+    expect(diff.remove).toEqual(['g2']);
     expect(diff.add.map((f) => [f.properties.serial, f.properties.status])).toEqual([['B2', 'paused']]);
     const moved = fleet({ C3: { location: { lat: 29.5, lng: -90.5 } }, D4: { label: 'Pier 4' } });
-    expect(pinsDiff(before, moved)).toEqual({
-      remove: ['C3', 'D4'],
-      add: moved.features.filter((f) => ['C3', 'D4'].includes(f.properties.serial)),
+    expect(sitesDiff(before, moved)).toEqual({
+      remove: ['g3', 'g4'],
+      add: moved.features.filter((f) => ['C3', 'D4'].includes(f.properties.serial!)),
     });
   });
 
-  it('removes pins gone and adds pins new', () => {
+  it('removes sites gone and adds sites new', () => {
     const before = fleet();
     const after = fleet({}, ['A1', 'B2', 'C3', 'D4', 'E5', 'G7']);
-    const diff = pinsDiff(before, after)!;
-    expect(diff.remove).toEqual(['F6']);
+    const diff = sitesDiff(before, after)!;
+    expect(diff.remove).toEqual(['g6']);
     expect(diff.add.map((f) => f.properties.serial)).toEqual(['G7']);
   });
 
-  it('answers null when more than half of the pins changed (the whole data is then sent)', () => {
+  it('answers null when more than half of the sites changed (the whole data is then sent)', () => {
     const before = fleet();
     expect(
-      pinsDiff(before, fleet({ A1: { is_pause: true }, B2: { is_pause: true }, C3: { is_pause: true }, D4: { is_pause: true } })),
+      sitesDiff(
+        before,
+        fleet({ A1: { is_pause: true }, B2: { is_pause: true }, C3: { is_pause: true }, D4: { is_pause: true } }),
+      ),
     ).toBeNull();
-    expect(pinsDiff(before, fleet({}, ['A1']))).toBeNull();
-    expect(pinsDiff(fleet({}, []), fleet())).toBeNull();
+    expect(sitesDiff(before, fleet({}, ['A1']))).toBeNull();
+    expect(sitesDiff(fleet({}, []), fleet())).toBeNull();
   });
 });
 
@@ -180,15 +184,14 @@ describe('pins packed for the worker and built as JSON bytes', () => {
       rowsOf(fleet.map((d) => (d.serial === 'A1' ? { ...d, label: 'Café – Praia ☀' } : d))),
     );
     expect(collectionOfBuild(named).features[0]!.properties.label).toBe('Café – Praia ☀');
-    expect(first).toMatchObject({ base: null, diff: null, count: 4, counts: { normal: 2, paused: 1, warning: 1 } });
+    expect(first).toMatchObject({ base: null, sitesDiff: null, count: 4, counts: { normal: 2, paused: 1, warning: 1 } });
     const paused = fleet.map((d) => (d.serial === 'D4' ? { ...d, is_warning: false, is_pause: true } : d));
     const second = build(2, rowsOf(paused));
     expect(second.base).toBe(1);
-    expect(second.diff).toEqual({ remove: ['D4'], add: [toPinCollection(paused).features[3]] });
     expect(second.counts).toMatchObject({ paused: 2, warning: 0 });
     // Most pins changed: the whole collection, no diff.
     const third = build(3, rowsOf(fleet.map((d) => ({ ...d, is_pause: false, is_warning: true }))));
-    expect(third).toMatchObject({ base: null, diff: null, sitesDiff: null });
+    expect(third).toMatchObject({ base: null, sitesDiff: null });
   });
 
   it('a build carries the sites, a feature each with its devices counted by status, and their diff; view() answers the pins in a box', () => {

@@ -308,41 +308,35 @@ export function unpackPins(columns: PinColumns): PinRow[] {
   }));
 }
 
-/** The pins' feature id on the map (the source's promoteId): their serial. */
-export const PIN_ID_PROPERTY = 'serial';
-
-/** What `pinsDiff` answers: MapLibre's GeoJSON source diff, by the pins' serials (the source's promoteId). */
-export type PinsDiff = { remove: string[]; add: PinFeature[] };
-/** What `sitesDiff` answers: the same, by the sites' keys (`k`). */
+/** What `sitesDiff` answers: MapLibre's GeoJSON source diff, by the sites' keys (`k`, the source's promoteId). */
 export type SitesDiff = { remove: string[]; add: SiteFeature[] };
+/** The fields of a site whose change sends it again. */
+const SITE_FIELDS = ['g', 'c', 'n', 'r', 'o', 'w', 'p', 'serial', 'label', 'status'] as const;
 
 /**
- * What changed between two collections of features known by `keyOf`, as a GeoJSON source diff: features
- * gone, and features new or changed (a property or the place; sent as removed and added again). Null when
- * more than half of them changed: replacing the data costs no more then.
+ * What changed between the sites the map has and the new ones (siteCollectionOf), as a GeoJSON source diff
+ * keyed by `k`: sites gone, and sites new or changed (a count, a lone device's status, label or place: sent
+ * as removed and added again). A live change of a few devices then sends the map's worker their sites, not
+ * the whole fleet (at 10,000 pins MapLibre serialising the collection was 45-55 ms of main thread for each
+ * update). Null when more than half of the sites changed (an Active Pin type toggled, another fleet):
+ * replacing the data costs no more then.
  */
-function featuresDiff<F extends PointFeature<object>>(
-  previous: readonly F[],
-  next: readonly F[],
-  keyOf: (feature: F) => string,
-  fields: readonly string[],
-): { remove: string[]; add: F[] } | null {
-  const before = new Map<string, F>();
-  for (const feature of previous) before.set(keyOf(feature), feature);
-  const diff: { remove: string[]; add: F[] } = { remove: [], add: [] };
-  // Features changed, new or gone: over this many, the whole data is sent instead.
-  const limit = Math.max(previous.length, next.length) / 2;
+export function sitesDiff(previous: SiteCollection, next: SiteCollection): SitesDiff | null {
+  const before = new Map<string, SiteFeature>();
+  for (const feature of previous.features) before.set(feature.properties.k, feature);
+  const diff: SitesDiff = { remove: [], add: [] };
+  // Sites changed, new or gone: over this many, the whole data is sent instead.
+  const limit = Math.max(previous.features.length, next.features.length) / 2;
   let touched = 0;
-  for (const feature of next) {
-    const key = keyOf(feature);
+  for (const feature of next.features) {
+    const key = feature.properties.k;
     const old = before.get(key);
     before.delete(key);
     if (old) {
       const [lng, lat] = feature.geometry.coordinates;
       const [oldLng, oldLat] = old.geometry.coordinates;
-      const now = feature.properties as Record<string, unknown>;
-      const then = old.properties as Record<string, unknown>;
-      if (oldLng === lng && oldLat === lat && fields.every((field) => now[field] === then[field])) continue;
+      if (oldLng === lng && oldLat === lat && SITE_FIELDS.every((field) => feature.properties[field] === old.properties[field]))
+        continue;
       diff.remove.push(key);
     }
     diff.add.push(feature);
@@ -353,34 +347,6 @@ function featuresDiff<F extends PointFeature<object>>(
     if (++touched > limit) return null;
   }
   return diff;
-}
-
-/**
- * What changed between the pins the map has and the new ones, as a GeoJSON source diff keyed by serial:
- * pins gone, and pins new or changed (status, label, site or place; sent as removed and added again).
- * A live change of a few devices then sends the map's worker those pins, not the whole fleet (at 10,000
- * pins MapLibre serialising the collection was 45-55 ms of main thread for each update). Null when more
- * than half of the pins changed (an Active Pin type toggled, another fleet): replacing the data costs no
- * more then.
- */
-export function pinsDiff(previous: PinCollection, next: PinCollection): PinsDiff | null {
-  return featuresDiff(previous.features, next.features, (f) => f.properties.serial, ['status', 'label', 'g']);
-}
-
-/** The same for the sites (siteCollectionOf), keyed by `k`: a live change of a device changes its site's counts. */
-export function sitesDiff(previous: SiteCollection, next: SiteCollection): SitesDiff | null {
-  return featuresDiff(previous.features, next.features, (f) => f.properties.k, [
-    'g',
-    'c',
-    'n',
-    'r',
-    'o',
-    'w',
-    'p',
-    'serial',
-    'label',
-    'status',
-  ]);
 }
 
 /** The status counts of a cluster's summed properties. */
@@ -396,9 +362,10 @@ export function countByStatus(collection: PinCollection): StatusCounts {
 }
 
 /**
- * The map's pins as the builder hands them over (issue 46): the whole collection as UTF-8 JSON bytes, which
- * go to MapLibre's worker as they are (json-text.ts), and, when build `base` was the one before, what
- * changed since it (pinsDiff) for a live change. The readouts' count and counts by status come with it.
+ * The map's pins as the builder hands them over (issue 46): the whole collection (the Google provider draws
+ * it) and its sites (the offline map clusters them) as UTF-8 JSON bytes, which go to MapLibre's worker as
+ * they are (json-text.ts), and, when build `base` was the one before, what changed in the sites since it
+ * (sitesDiff) for a live change. The readouts' count and counts by status come with it.
  *
  * Bytes, not a string: postMessage copies a string on both threads, and the page reads a message's data
  * on its own thread. At 100,000 pins (18 MB of JSON) receiving the text from the pins worker was a task
@@ -408,14 +375,13 @@ export function countByStatus(collection: PinCollection): StatusCounts {
  */
 export type PinsBuild = {
   id: number;
-  /** The build `diff` is relative to; null when there is no diff. */
+  /** The build `sitesDiff` is relative to; null when there is none. */
   base: number | null;
   /** The collection's JSON, UTF-8. Never handed over itself (a transfer would empty it): jsonBytesOf copies. */
   json: Uint8Array;
-  diff: PinsDiff | null;
   /** The sites' collection (siteCollectionOf), UTF-8 JSON: the offline map clusters these. Never handed over itself either. */
   sites: Uint8Array;
-  /** What changed in the sites since build `base` (null when `diff` is). */
+  /** What changed in the sites since build `base` (null when there is no base). */
   sitesDiff: SitesDiff | null;
   count: number;
   siteCount: number;
@@ -427,7 +393,6 @@ export const EMPTY_PINS: PinsBuild = {
   id: 0,
   base: null,
   json: encoder.encode(JSON.stringify(collectionOf([]))),
-  diff: null,
   sites: encoder.encode(JSON.stringify(siteCollectionOf([]))),
   sitesDiff: null,
   count: 0,
@@ -449,15 +414,13 @@ export function createPinsBuilder() {
   const build = (id: number, rows: readonly PinRow[]): PinsBuild => {
     const collection = collectionOf(rows);
     const sites = siteCollectionOf(rows);
-    const diff = previous ? pinsDiff(previous.collection, collection) : null;
-    const siteChanges = diff && previous ? sitesDiff(previous.sites, sites) : null;
+    const siteChanges = previous ? sitesDiff(previous.sites, sites) : null;
     const build: PinsBuild = {
       id,
-      base: diff && siteChanges && previous ? previous.id : null,
+      base: siteChanges && previous ? previous.id : null,
       json: encoder.encode(JSON.stringify(collection)),
-      diff: siteChanges ? diff : null,
       sites: encoder.encode(JSON.stringify(sites)),
-      sitesDiff: diff ? siteChanges : null,
+      sitesDiff: siteChanges,
       count: collection.features.length,
       siteCount: sites.features.length,
       counts: countByStatus(collection),

@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOW_BATTERY_PERCENT, SELECTION_MESSAGES, searchKey, type DevicePageStatus } from '@fleet/shared';
+import {
+  LOW_BATTERY_PERCENT,
+  SELECTION_MESSAGES,
+  searchKey,
+  type DevicePageStatus,
+  type StatusCountsAnswer,
+} from '@fleet/shared';
 import { backends } from '../helpers/backends.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 
@@ -402,5 +408,37 @@ describe.each(BACKENDS)('devicePage on %s', (backend) => {
     expect(recall.status, JSON.stringify(recall.body)).toBe(200);
     const recalled = (recall.body as { devices: { serial: string }[] }).devices.map((d) => d.serial);
     expect(recalled.sort()).toEqual(expected.map((d) => d.serial).sort());
+  });
+  it("statusCounts counts the whole list by the status report's rules, in all and per county, in each role's scope", async () => {
+    for (const email of EMAILS) {
+      const all = (await get(email, '/api/v1/device')).body as Item[];
+      const countsOf = (items: Item[]) => ({
+        total: items.length,
+        online: items.filter((d) => d.is_online).length,
+        registering: items.filter((d) => !d.is_online && d.is_registration).length,
+        offline: items.filter((d) => !d.is_online && !d.is_registration).length,
+        warning: items.filter((d) => d.is_warning).length,
+        paused: items.filter((d) => d.is_pause).length,
+        maintenance: items.filter((d) => d.is_maintenance).length,
+        lowBattery: items.filter((d) => d.battery_percent != null && d.battery_percent < LOW_BATTERY_PERCENT).length,
+      });
+      const counties = [...new Set(all.map((d) => d.location_id))].sort((a, b) => (a === null ? 1 : b === null ? -1 : a - b));
+      const res = await get(email, '/api/v1/statusCounts');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        counts: countsOf(all),
+        counties: counties.map((id) => ({ id, counts: countsOf(all.filter((d) => d.location_id === id)) })),
+      });
+      expect(res.body.counts.total, email).toBeGreaterThan(0);
+    }
+    // The demo's fleet is not all of one kind: the counts tell the devices apart.
+    const fleet = (await get('distributor@demo.test', '/api/v1/statusCounts')).body as {
+      counts: StatusCountsAnswer;
+      counties: unknown[];
+    };
+    expect(fleet.counties.length).toBeGreaterThan(1);
+    expect(fleet.counts.online).toBeLessThan(fleet.counts.total);
+    expect(fleet.counts.paused).toBeGreaterThan(0);
+    expect(await request(h.app).get('/api/v1/statusCounts')).toMatchObject({ status: 401 });
   });
 });

@@ -56,6 +56,7 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'get /api/v1/device': { allow: ALL },
   'get /api/v1/devicePins': { allow: ALL },
   'get /api/v1/devicePage': { allow: ALL },
+  'get /api/v1/statusCounts': { allow: ALL, note: 'counted in the caller scope' },
   'post /api/v1/deviceSelection': { allow: ALL, note: 'resolved in the caller scope; a serial outside it is not selected' },
   'get /api/v1/deviceRollup': { allow: ALL },
   'get /api/v1/device/{serial}': { allow: ALL, scoped: true },

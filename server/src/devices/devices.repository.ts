@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
-import { LOW_BATTERY_PERCENT, type DeviceAnswer, type DevicePageStatus } from '@fleet/shared';
+import { LOW_BATTERY_PERCENT, type DeviceAnswer, type DevicePageStatus, type StatusCountsAnswer } from '@fleet/shared';
 import type { Db } from '../db/client.ts';
 import {
   batches,
@@ -177,6 +177,8 @@ export interface DevicesRepository {
   pinPieceRows(scope: SQL | undefined, from: number, to: number, pieceSites: number): Promise<Map<number, string[]>>;
   /** One page of placed devices in scope, in device id order: each item's list answer as JSON text. */
   page(scope: SQL | undefined, filter: DevicePageFilter): Promise<DevicePageRows>;
+  /** The status report's counts of devicePage's devices in scope, per county (the site's; null for none). */
+  statusCounts(scope: SQL | undefined): Promise<{ county: number | null; counts: StatusCountsAnswer }[]>;
   /** How many placed devices in scope match the page's filters (its cursor and limit aside). */
   pageTotal(scope: SQL | undefined, filter: DevicePageFilter): Promise<number>;
   /** The same number from the kept counts (device_counts): `brands` is brandCountsScope's condition. No q or partner. */
@@ -353,6 +355,24 @@ export function devicesRepository(db: Db): DevicesRepository {
         limit ${f.limit + 1}`)) as unknown as { rows: (ListRow & { id: number })[] };
       const rows = res.rows.slice(0, f.limit);
       return { items: rows.map(listText), lastId: rows.at(-1)?.id ?? null, more: res.rows.length > f.limit };
+    },
+
+    async statusCounts(scope) {
+      // One grouped scan of the narrow device rows: read when /status opens on a fleet too large to list
+      // whole, and again after pushes while it is open (at most every few seconds, pages/status).
+      const res = (await db.execute(sql`
+        select g.location_id as county, count(*)::int as total,
+          count(*) filter (where devices.is_online)::int as online,
+          count(*) filter (where not devices.is_online and devices.is_registration)::int as registering,
+          count(*) filter (where not devices.is_online and not devices.is_registration)::int as offline,
+          count(*) filter (where devices.is_warning)::int as warning,
+          count(*) filter (where devices.is_pause)::int as paused,
+          count(*) filter (where devices.is_maintenance)::int as maintenance,
+          count(*) filter (where devices.battery_percent < ${LOW_BATTERY_PERCENT})::int as "lowBattery"
+        from devices left join device_groups g on g.id = devices.group_id
+        where ${pageFilters(scope, { limit: 0 })}
+        group by g.location_id`)) as unknown as { rows: (StatusCountsAnswer & { county: number | null })[] };
+      return res.rows.map(({ county, ...counts }) => ({ county, counts }));
     },
 
     async keptTotal(brands, f) {

@@ -68,6 +68,7 @@ export function devicesRoutes(ctx: AppContext): Routes {
     devicesApi.page,
     async (req, res) => void res.type('json').send(await service.page(viewerOf(req), parse(devicePageQuerySchema, req.query))),
   );
+  on(devicesApi.statusCounts, async (req, res) => void res.json(await service.statusCounts(viewerOf(req))));
   on(devicesApi.pins, async (req, res) => {
     const fresh = wantsFresh(req.get('Cache-Control'));
     // gzip first, like the list: the feed is kept as gzip pieces (devices.service.ts pinsStream).

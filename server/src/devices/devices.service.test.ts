@@ -208,6 +208,9 @@ function fakeRepo(seed: Partial<State> = {}, inScope: string[] = []) {
     async pinsJson(scope) {
       return JSON.stringify(state.devices.filter((d) => d.groupId != null && visible(d, scope)).map((d) => [d.serial]));
     },
+    async statusCounts() {
+      return [];
+    },
     async answer(serial, scope) {
       calls.push('answer');
       const d = state.devices.find((x) => x.serial === serial && x.groupId != null && visible(x, scope));

@@ -9,6 +9,9 @@ import {
   type PumpType,
   type RentalInput,
   type DevicePageQuery,
+  emptyStatusCounts,
+  type StatusCountsAnswer,
+  type StatusCountsByCounty,
 } from '@fleet/shared';
 import type { z } from 'zod';
 import type { pumpSettingSchema } from '@fleet/shared';
@@ -303,6 +306,21 @@ export function devicesService(deps: DevicesServiceDeps) {
       ]);
       const nextCursor = rows.more && rows.lastId !== null ? pageCursor.format(rows.lastId) : null;
       return `{"items":[${rows.items.join(',')}],"nextCursor":${JSON.stringify(nextCursor)},"total":${total}}`;
+    },
+    /**
+     * GET /api/v1/statusCounts: the /status report's counts in all and per county, counted in the database
+     * (issue 46: a report of 100,000 devices does not hold them in the browser to count them). Counties in
+     * id order, no county last; the sums are the per-county rows'.
+     */
+    async statusCounts(viewer: ScopeViewer): Promise<StatusCountsByCounty> {
+      const rows = await repo.statusCounts(deviceScope(viewer));
+      const counts = emptyStatusCounts();
+      for (const row of rows)
+        for (const key of Object.keys(counts) as (keyof StatusCountsAnswer)[]) counts[key] += row.counts[key];
+      const counties = rows
+        .map((row) => ({ id: row.county, counts: row.counts }))
+        .sort((a, b) => (a.id === null ? 1 : b.id === null ? -1 : a.id - b.id));
+      return { counts, counties };
     },
     /**
      * The compact pin feed of the same devices as the list (same scope), for the map, one tuple a line. gzip

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOW_BATTERY_PERCENT } from '../constants.ts';
 import { availableDeviceSchema, deviceAnswerSchema, deviceListItemSchema } from '../schemas/device-answer.schema.ts';
 import {
   deviceConfigSchema,
@@ -11,6 +12,7 @@ import {
   registrationSetupSchema,
   rentalSchema,
   resetMlSchema,
+  statusCountsAnswerSchema,
 } from '../schemas/device.schema.ts';
 import { devicePinsSchema, PIN_BITS } from '../schemas/device-pin.schema.ts';
 import { pumpSettingAnswerSchema, rentalAnswerSchema, rentalSavedSchema } from '../schemas/device-settings.schema.ts';
@@ -54,6 +56,18 @@ export const devicesApi = {
       400: { description: 'A query parameter is not valid (the detail names it)' },
     },
   }),
+  statusCounts: endpoint({
+    method: 'get',
+    path: '/api/v1/statusCounts',
+    tag,
+    summary: "The status report's counts of the placed devices in the caller scope, in all and per county (issue 46)",
+    description:
+      'The same devices as GET /api/v1/devicePage, counted by the rules of the /status report: online, registering ' +
+      '(not online, in registration) and offline (neither) add up to total; warning, paused, maintenance and ' +
+      `lowBattery (battery below ${LOW_BATTERY_PERCENT} %) each count the devices that are so. A county is the site's (null: a site ` +
+      'of no county). What /status shows of a fleet too large to list whole. Not in the spec.',
+    responses: { 200: { description: 'The counts', schema: statusCountsAnswerSchema } },
+  }),
   pins: endpoint({
     method: 'get',
     path: '/api/v1/devicePins',
@@ -62,7 +76,7 @@ export const devicesApi = {
     description:
       `Each pin is [serial, lat, lng, bits, label, number, group, brand]; bits: ${Object.entries(PIN_BITS)
         .map(([flag, bit]) => `${bit} ${flag}`)
-        .join(', ')}. Ordered by device id. About 60 bytes a ` +
+        .join(', ')}. Ordered by site (group), then device id. About 60 bytes a ` +
       'device before compression; live changes come over the push topics (device:changed). Not in the spec: an addition for the map.',
     responses: { 200: { description: 'Array of pin tuples', schema: devicePinsSchema } },
   }),

@@ -278,6 +278,40 @@ export const DEVICE_FILTER_MESSAGES = {
 /** Between the company names of devicePage's `partner` (a company name with a '|' cannot be asked for). */
 export const PARTNER_SEPARATOR = '|';
 
+/**
+ * A status report's counts (/status, issue 46): its placed devices, each counted once by connection (online;
+ * registering: not online, in registration; offline: neither), and those with a warning, paused, in
+ * maintenance, and with a battery below LOW_BATTERY_PERCENT.
+ */
+export const statusCountsSchema = z.object({
+  total: z.number().int(),
+  online: z.number().int(),
+  registering: z.number().int(),
+  offline: z.number().int(),
+  warning: z.number().int(),
+  paused: z.number().int(),
+  maintenance: z.number().int(),
+  lowBattery: z.number().int(),
+});
+export type StatusCountsAnswer = z.infer<typeof statusCountsSchema>;
+/** Counts of no device, to add to. */
+export const emptyStatusCounts = (): StatusCountsAnswer => ({
+  total: 0,
+  online: 0,
+  registering: 0,
+  offline: 0,
+  warning: 0,
+  paused: 0,
+  maintenance: 0,
+  lowBattery: 0,
+});
+/** GET /api/v1/statusCounts: the caller's counts in all and per county (the site's; null for none). */
+export const statusCountsAnswerSchema = z.object({
+  counts: statusCountsSchema,
+  counties: z.array(z.object({ id: z.number().int().nullable(), counts: statusCountsSchema })),
+});
+export type StatusCountsByCounty = z.infer<typeof statusCountsAnswerSchema>;
+
 /** GET /api/v1/devicePage's query (issue 46): one page of the caller's placed devices, filtered on the server. */
 export const devicePageQuerySchema = z.object({
   /** nextCursor of the previous page; absent for the first page. Opaque to the client. */

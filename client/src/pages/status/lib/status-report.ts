@@ -1,4 +1,13 @@
-import { batchStateLabel, isLowBattery, isLowFluid, remainingTsp, warningText, type BatchStatus } from '@fleet/shared';
+import {
+  batchStateLabel,
+  emptyStatusCounts,
+  isLowBattery,
+  isLowFluid,
+  remainingTsp,
+  warningText,
+  type BatchStatus,
+  type StatusCountsAnswer,
+} from '@fleet/shared';
 import { connectionOf, CONNECTION_TEXT, type Connection, type Device } from '../../../entities/device';
 
 /**
@@ -64,29 +73,12 @@ export type StatusRow = {
   /** Whether timeZone is its site's own, not the UTC it falls back to. */
   siteZone: boolean;
 };
-export type StatusCounts = {
-  total: number;
-  online: number;
-  registering: number;
-  offline: number;
-  warning: number;
-  paused: number;
-  maintenance: number;
-  lowBattery: number;
-};
+/** The report's counts: the shape GET /api/v1/statusCounts answers (the same rules, counted in the database). */
+export type StatusCounts = StatusCountsAnswer;
 export type CountyReport = { id: number | null; name: string; counts: StatusCounts; rows: StatusRow[] };
 export type StatusReport = { counts: StatusCounts; counties: CountyReport[] };
 
-const emptyCounts = (): StatusCounts => ({
-  total: 0,
-  online: 0,
-  registering: 0,
-  offline: 0,
-  warning: 0,
-  paused: 0,
-  maintenance: 0,
-  lowBattery: 0,
-});
+const emptyCounts = (): StatusCounts => emptyStatusCounts();
 
 function addTo(counts: StatusCounts, row: StatusRow) {
   counts.total++;

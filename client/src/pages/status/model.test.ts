@@ -8,7 +8,12 @@ import {
   $status,
   $statusDevices,
   $statusTotal,
+  $countyFailed,
+  countyToggled,
   fetchBatchesFx,
+  fetchCountyPageFx,
+  fetchStatusCountsFx,
+  STATUS_LIST_LIMIT,
   fetchSitesFx,
   fetchStatusPageFx,
   statusPageLeft,
@@ -88,5 +93,115 @@ describe('/status reads its devices a page at a time', () => {
     });
     await allSettled(statusPageMounted, { scope: failing });
     expect(failing.getState($status)).toBe('failed');
+  });
+});
+
+describe('/status of a fleet too large to list whole', () => {
+  const counts = (total: number, online: number) => ({
+    total,
+    online,
+    registering: 0,
+    offline: total - online,
+    warning: 0,
+    paused: 0,
+    maintenance: 0,
+    lowBattery: 0,
+  });
+  // The server's counts: county 1 holds FLEET's first three devices (and more the server counted), county 2 and none more.
+  const COUNTED = {
+    counts: counts(STATUS_LIST_LIMIT + 1, 1_000),
+    counties: [
+      { id: 1, counts: counts(1_500, 700) },
+      { id: 2, counts: counts(400, 200) },
+      { id: null, counts: counts(101, 100) },
+    ],
+  };
+  function large(options: { countyFails?: boolean } = {}) {
+    const pages: (string | null)[] = [];
+    const countyReads: { county: number; cursor: string | null }[] = [];
+    const scope = fork({
+      handlers: [
+        [
+          fetchStatusPageFx,
+          async (cursor: string | null) => (
+            pages.push(cursor),
+            { items: FLEET.slice(0, 2), nextCursor: '2', total: STATUS_LIST_LIMIT + 1 }
+          ),
+        ],
+        [fetchStatusCountsFx, async () => COUNTED],
+        [
+          fetchCountyPageFx,
+          async (params: { county: number; cursor: string | null }) => {
+            countyReads.push(params);
+            if (options.countyFails) throw new Error('down');
+            const mine = FLEET.filter((d) => d.location_id === params.county);
+            const from = params.cursor ? Number(params.cursor) : 0;
+            return {
+              items: mine.slice(from, from + 2),
+              nextCursor: from + 2 < mine.length ? String(from + 2) : null,
+              total: mine.length,
+            };
+          },
+        ],
+        [fetchSitesFx, async () => []],
+        [fetchBatchesFx, async () => []],
+      ],
+    });
+    return { scope, pages, countyReads };
+  }
+
+  it("lists the counties with the server's counts, reading no device until one is opened", async () => {
+    const { scope, pages } = large();
+    await allSettled(statusPageMounted, { scope });
+    expect(pages).toEqual([null]);
+    expect(scope.getState($status)).toBe('ready');
+    expect(scope.getState($statusDevices)).toEqual({});
+    expect(scope.getState($liveSerials)).toEqual([]);
+    const report = scope.getState($report);
+    expect(report.counties.map((c) => [c.id, c.listing, c.counts.total, c.rows.length])).toEqual([
+      [1, 'closed', 1_500, 0],
+      [2, 'closed', 400, 0],
+      [null, 'closed', 101, 0],
+    ]);
+    expect(report.counts).toEqual(COUNTED.counts);
+  });
+
+  it('an opened county reads its devices, lists and counts them live; closed, lets them go', async () => {
+    const { scope, countyReads } = large();
+    await allSettled(statusPageMounted, { scope });
+    await allSettled(countyToggled, { scope, params: 1 });
+    expect(countyReads).toEqual([
+      { county: 1, cursor: null },
+      { county: 1, cursor: '2' },
+    ]);
+    expect([...scope.getState($liveSerials)].sort()).toEqual(['S1', 'S2', 'S3']);
+    let report = scope.getState($report);
+    const one = report.counties.find((c) => c.id === 1)!;
+    expect(one.listing).toBe('open');
+    expect(one.rows.map((r) => r.serial)).toEqual(['S1', 'S2', 'S3']);
+    // Its counts are its devices' (S1 and S3 online), and the summary is the sum of the sections.
+    expect(one.counts).toMatchObject({ total: 3, online: 2, offline: 1 });
+    expect(report.counts).toMatchObject({ total: 3 + 400 + 101, online: 2 + 200 + 100 });
+    // A push changes its row and the counts.
+    await allSettled(devicesPatched, { scope, params: { S2: { is_online: true } } });
+    report = scope.getState($report);
+    expect(report.counties.find((c) => c.id === 1)!.counts).toMatchObject({ total: 3, online: 3 });
+    expect(report.counts.online).toBe(3 + 200 + 100);
+    // Closed: its devices and their pushes let go, its counts the server's again.
+    await allSettled(countyToggled, { scope, params: 1 });
+    expect(scope.getState($statusDevices)).toEqual({});
+    expect(scope.getState($liveSerials)).toEqual([]);
+    report = scope.getState($report);
+    expect(report.counties.find((c) => c.id === 1)).toMatchObject({ listing: 'closed', rows: [] });
+    expect(report.counts).toEqual(COUNTED.counts);
+  });
+
+  it('a county whose devices cannot be read says so and stays closed', async () => {
+    const { scope } = large({ countyFails: true });
+    await allSettled(statusPageMounted, { scope });
+    await allSettled(countyToggled, { scope, params: 2 });
+    expect(scope.getState($countyFailed)).toBe(2);
+    expect(scope.getState($report).counties.find((c) => c.id === 2)!.listing).toBe('closed');
+    expect(scope.getState($status)).toBe('ready');
   });
 });

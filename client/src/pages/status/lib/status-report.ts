@@ -7,6 +7,7 @@ import {
   warningText,
   type BatchStatus,
   type StatusCountsAnswer,
+  type StatusCountsByCounty,
 } from '@fleet/shared';
 import { connectionOf, CONNECTION_TEXT, type Connection, type Device } from '../../../entities/device';
 
@@ -75,7 +76,17 @@ export type StatusRow = {
 };
 /** The report's counts: the shape GET /api/v1/statusCounts answers (the same rules, counted in the database). */
 export type StatusCounts = StatusCountsAnswer;
-export type CountyReport = { id: number | null; name: string; counts: StatusCounts; rows: StatusRow[] };
+export type CountyReport = {
+  id: number | null;
+  name: string;
+  counts: StatusCounts;
+  rows: StatusRow[];
+  /**
+   * A fleet too large to list whole (byCountyReport): whether this county's devices are listed ('open': read
+   * and live; 'loading': being read; 'closed': its counts only). Absent when every device is listed.
+   */
+  listing?: 'closed' | 'loading' | 'open';
+};
 export type StatusReport = { counts: StatusCounts; counties: CountyReport[] };
 
 const emptyCounts = (): StatusCounts => emptyStatusCounts();
@@ -213,7 +224,7 @@ export function statusReport(
     const id = device.location_id ?? null;
     let county = byCounty.get(id);
     if (!county) {
-      county = { id, name: id === null ? 'No county' : (countyNames.get(id) ?? `County ${id}`), counts: emptyCounts(), rows: [] };
+      county = { id, name: countyName(id, countyNames), counts: emptyCounts(), rows: [] };
       byCounty.set(id, county);
     }
     const row = rowOf(device, sites, batches);
@@ -221,8 +232,43 @@ export function statusReport(
     addTo(county.counts, row);
     addTo(counts, row);
   }
-  const counties = [...byCounty.values()].sort((a, b) => (a.id === null ? 1 : b.id === null ? -1 : a.name.localeCompare(b.name)));
-  return { counts, counties };
+  return { counts, counties: [...byCounty.values()].sort(byCountyName) };
+}
+
+/** Counties by name, no county last. */
+const byCountyName = (a: CountyReport, b: CountyReport) =>
+  a.id === null ? 1 : b.id === null ? -1 : a.name.localeCompare(b.name);
+const countyName = (id: number | null, countyNames: ReadonlyMap<number, string>) =>
+  id === null ? 'No county' : (countyNames.get(id) ?? `County ${id}`);
+
+/**
+ * The report of a fleet too large to list whole (issue 46): a section for each county the server counted
+ * (GET /api/v1/statusCounts). A county whose devices were read (`listed`) shows their rows and its counts
+ * from them, live by push like the whole report; the others show the server's counts (as of its answer),
+ * a county being read (`reading`) too. The summary is the sum of the sections, so it never disagrees with them.
+ */
+export function byCountyReport(
+  server: StatusCountsByCounty,
+  held: StatusReport,
+  reading: ReadonlySet<number>,
+  listed: ReadonlySet<number>,
+  countyNames: ReadonlyMap<number, string>,
+): StatusReport {
+  const heldCounties = new Map(held.counties.map((county) => [county.id, county]));
+  const counts = emptyCounts();
+  const counties = server.counties.map(({ id, counts: counted }): CountyReport => {
+    const read = id !== null && listed.has(id) ? heldCounties.get(id) : undefined;
+    const shown = read?.counts ?? (id !== null && listed.has(id) ? emptyCounts() : counted);
+    for (const key of Object.keys(counts) as (keyof StatusCounts)[]) counts[key] += shown[key];
+    return {
+      id,
+      name: countyName(id, countyNames),
+      counts: shown,
+      rows: read?.rows ?? [],
+      listing: id !== null && listed.has(id) ? 'open' : id !== null && reading.has(id) ? 'loading' : 'closed',
+    };
+  });
+  return { counts, counties: counties.sort(byCountyName) };
 }
 
 /** Moments in a site's zone: one formatter for every page that shows site times (/status, /maintenance-result). */

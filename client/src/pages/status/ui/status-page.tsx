@@ -3,7 +3,18 @@ import { memo, useEffect, useState } from 'react';
 import { formatNumber, pageZone } from '../../../shared/lib';
 import { Button, PageFrame, pageText } from '../../../shared/ui';
 import { siteTime, zoneNote, type CountyReport, type StatusCounts, type StatusRow } from '../lib/status-report';
-import { $extrasFailed, $isLive, $report, $status, retryClicked, statusPageLeft, statusPageMounted } from '../model';
+import {
+  $countyFailed,
+  $extrasFailed,
+  $isLive,
+  $report,
+  $status,
+  $statusTotal,
+  countyToggled,
+  retryClicked,
+  statusPageLeft,
+  statusPageMounted,
+} from '../model';
 import styles from './status-page.module.css';
 
 const COUNT_LABELS: readonly [keyof StatusCounts, string][] = [
@@ -19,15 +30,17 @@ const COUNT_LABELS: readonly [keyof StatusCounts, string][] = [
 
 /** /status: the status report, opened in a new tab from the Status Report tile; printable. */
 export function StatusPage() {
-  const [report, status, live, extrasFailed, mounted, left, retry] = useUnit([
+  const [report, status, live, extrasFailed, total, mounted, left, retry] = useUnit([
     $report,
     $status,
     $isLive,
     $extrasFailed,
+    $statusTotal,
     statusPageMounted,
     statusPageLeft,
     retryClicked,
   ]);
+  const byCounty = report.counties.some((county) => county.listing !== undefined);
   const [generated] = useState(() => new Date());
   useEffect(() => {
     mounted();
@@ -78,6 +91,12 @@ export function StatusPage() {
       ) : null}
 
       <main>
+        {byCounty ? (
+          <p className={pageText.meta} data-testid="status-by-county">
+            {formatNumber(total ?? report.counts.total)} devices are too many to list at once. Show a county's devices to list
+            them; they stay live. The counts of the other counties are as of when this page was opened.
+          </p>
+        ) : null}
         <section aria-labelledby="status-summary" className={styles.summary}>
           <h2 id="status-summary" className={styles.sectionTitle}>
             All counties
@@ -125,17 +144,81 @@ function Counts({ counts, testId }: { counts: StatusCounts; testId: string }) {
   );
 }
 
+/** Rows drawn at once in a county of a fleet listed by county; more on request. */
+const ROWS_AT_ONCE = 500;
+
 function County({ county }: { county: CountyReport }) {
   const id = `county-${county.id ?? 'none'}`;
+  const tableId = `${id}-devices`;
+  const [failed, toggle] = useUnit([$countyFailed, countyToggled]);
+  const [shown, setShown] = useState(ROWS_AT_ONCE);
+  const listing = county.listing;
   return (
-    <section className={styles.county} aria-labelledby={id} data-testid="status-county" data-county={county.name}>
+    <section
+      className={styles.county}
+      aria-labelledby={id}
+      data-testid="status-county"
+      data-county={county.name}
+      data-listing={listing}
+    >
       <h2 id={id} className={styles.countyTitle}>
         {county.name}
       </h2>
       <Counts counts={county.counts} testId="status-county-counts" />
+      {listing !== undefined && county.id !== null ? (
+        <p className={styles.noPrint}>
+          <Button
+            variant="secondary"
+            aria-expanded={listing !== 'closed'}
+            aria-controls={listing === 'open' ? tableId : undefined}
+            onClick={() => {
+              setShown(ROWS_AT_ONCE);
+              toggle(county.id!);
+            }}
+          >
+            {listing === 'closed' ? `Show the ${formatNumber(county.counts.total)} devices` : 'Hide the devices'}
+          </Button>
+        </p>
+      ) : null}
+      {listing !== undefined && county.id === null ? (
+        <p className={pageText.meta}>Devices on sites of no county are listed in the dashboard's Device List.</p>
+      ) : null}
+      {listing === 'loading' ? (
+        <p className={pageText.meta} role="status">
+          Loading devices…
+        </p>
+      ) : null}
+      {failed !== null && failed === county.id ? (
+        <p className={styles.error} role="alert">
+          The devices of {county.name} could not be loaded. Show them again to try again.
+        </p>
+      ) : null}
+      {listing === undefined || listing === 'open' ? (
+        <CountyTable county={county} tableId={tableId} shown={shown} more={() => setShown((n) => n + ROWS_AT_ONCE)} />
+      ) : null}
+    </section>
+  );
+}
+
+function CountyTable({
+  county,
+  tableId,
+  shown,
+  more,
+}: {
+  county: CountyReport;
+  tableId: string;
+  shown: number;
+  more: () => void;
+}) {
+  // Every row when the whole fleet is listed; a county of a fleet listed by county draws ROWS_AT_ONCE at a time.
+  const rows = county.listing === undefined ? county.rows : county.rows.slice(0, shown);
+  const left = county.rows.length - rows.length;
+  return (
+    <>
       {/* A phone is narrower than the seven columns (the page was 599 px wide at 390, issue 42): the table
           scrolls sideways in its own region, reachable by keyboard (focusable, named), and the page does not. */}
-      <div className={styles.tableScroll} role="region" aria-label={`Devices in ${county.name}`} tabIndex={0}>
+      <div className={styles.tableScroll} role="region" aria-label={`Devices in ${county.name}`} tabIndex={0} id={tableId}>
         <table className={styles.table}>
           <caption className="visually-hidden">Devices in {county.name}</caption>
           <thead>
@@ -150,13 +233,20 @@ function County({ county }: { county: CountyReport }) {
             </tr>
           </thead>
           <tbody>
-            {county.rows.map((row) => (
+            {rows.map((row) => (
               <Row key={row.serial} row={row} />
             ))}
           </tbody>
         </table>
       </div>
-    </section>
+      {left > 0 ? (
+        <p className={styles.noPrint}>
+          <Button variant="secondary" onClick={more}>
+            Show {formatNumber(Math.min(left, ROWS_AT_ONCE))} more of {formatNumber(left)}
+          </Button>
+        </p>
+      ) : null}
+    </>
   );
 }
 

@@ -74,6 +74,8 @@ export function keptLists(
     readPieces?: number;
     /** Between two entries: a comma for the list; ',\n' for the pin feed, read a line at a time (pinPieceRows). */
     separator?: string;
+    /** Gzip's level for the pieces (gzip-pieces.ts LEVEL, 3, unless given). */
+    level?: number;
   } = {},
 ): KeptLists {
   const pieceSites = opts.pieceSites ?? PIECE_SITES;
@@ -142,7 +144,9 @@ export function keptLists(
           if (r >= runs.length) return;
           const run = runs[r]!;
           const p = source.listPieceRows(scope, run[0]!, run.at(-1)! + 1, pieceSites).then(async (rows) => {
-            const made = await Promise.all(run.map((index) => deflatePiece(joinBytes(rows.get(index) ?? [], '', '', separator))));
+            const made = await Promise.all(
+              run.map((index) => deflatePiece(joinBytes(rows.get(index) ?? [], '', '', separator), opts.level)),
+            );
             return new Map(run.map((index, i) => [index, made[i]!]));
           });
           // Awaited in its turn; a read that stops early must not leave it an unhandled rejection.

@@ -28,10 +28,13 @@ export type DeflatedPiece = {
 const LEVEL = 3;
 const deflateRaw = promisify(zlib.deflateRaw);
 
-/** Compresses one piece in zlib's thread pool (the event loop is not held while 100 kB are compressed). */
-export async function deflatePiece(text: Buffer): Promise<DeflatedPiece> {
+/**
+ * Compresses one piece in zlib's thread pool (the event loop is not held while 100 kB are compressed), at
+ * `level` (LEVEL unless a caller's pieces are worth more: the pin feed's, kept-list.ts).
+ */
+export async function deflatePiece(text: Buffer, level = LEVEL): Promise<DeflatedPiece> {
   if (!text.length) return { deflated: Buffer.alloc(0), crc: 0, length: 0 };
-  const deflated = await deflateRaw(text, { level: LEVEL, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  const deflated = await deflateRaw(text, { level, finishFlush: zlib.constants.Z_SYNC_FLUSH });
   return { deflated, crc: zlib.crc32(text), length: text.length };
 }
 

@@ -9,8 +9,8 @@ import {
   type PumpType,
   type RentalInput,
   type DevicePageQuery,
+  addStatusCounts,
   emptyStatusCounts,
-  type StatusCountsAnswer,
   type StatusCountsByCounty,
 } from '@fleet/shared';
 import type { z } from 'zod';
@@ -318,8 +318,7 @@ export function devicesService(deps: DevicesServiceDeps) {
     async statusCounts(viewer: ScopeViewer): Promise<StatusCountsByCounty> {
       const rows = await repo.statusCounts(deviceScope(viewer));
       const counts = emptyStatusCounts();
-      for (const row of rows)
-        for (const key of Object.keys(counts) as (keyof StatusCountsAnswer)[]) counts[key] += row.counts[key];
+      for (const row of rows) addStatusCounts(counts, row.counts);
       const counties = rows
         .map((row) => ({ id: row.county, counts: row.counts }))
         .sort((a, b) => (a.id === null ? 1 : b.id === null ? -1 : a.id - b.id));

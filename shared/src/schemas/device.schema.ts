@@ -305,6 +305,11 @@ export const emptyStatusCounts = (): StatusCountsAnswer => ({
   maintenance: 0,
   lowBattery: 0,
 });
+/** Adds `more` into `into`, count by count (the sums of a report's sections). */
+export function addStatusCounts(into: StatusCountsAnswer, more: StatusCountsAnswer): StatusCountsAnswer {
+  for (const key of Object.keys(into) as (keyof StatusCountsAnswer)[]) into[key] += more[key];
+  return into;
+}
 /** GET /api/v1/statusCounts: the caller's counts in all and per county (the site's; null for none). */
 export const statusCountsAnswerSchema = z.object({
   counts: statusCountsSchema,

@@ -1,5 +1,6 @@
 import {
   batchStateLabel,
+  addStatusCounts,
   emptyStatusCounts,
   isLowBattery,
   isLowFluid,
@@ -88,8 +89,6 @@ export type CountyReport = {
   listing?: 'closed' | 'loading' | 'open';
 };
 export type StatusReport = { counts: StatusCounts; counties: CountyReport[] };
-
-const emptyCounts = (): StatusCounts => emptyStatusCounts();
 
 function addTo(counts: StatusCounts, row: StatusRow) {
   counts.total++;
@@ -215,7 +214,7 @@ export function statusReport(
     batches: ReadonlyMap<string, BatchInfo>,
   ) => StatusRow = statusRow,
 ): StatusReport {
-  const counts = emptyCounts();
+  const counts = emptyStatusCounts();
   const byCounty = new Map<number | null, CountyReport>();
   const sorted = [...devices].sort(
     (a, b) => a.location_group - b.location_group || (a.number ?? 0) - (b.number ?? 0) || a.serial.localeCompare(b.serial),
@@ -224,7 +223,7 @@ export function statusReport(
     const id = device.location_id ?? null;
     let county = byCounty.get(id);
     if (!county) {
-      county = { id, name: countyName(id, countyNames), counts: emptyCounts(), rows: [] };
+      county = { id, name: countyName(id, countyNames), counts: emptyStatusCounts(), rows: [] };
       byCounty.set(id, county);
     }
     const row = rowOf(device, sites, batches);
@@ -255,18 +254,14 @@ export function byCountyReport(
   countyNames: ReadonlyMap<number, string>,
 ): StatusReport {
   const heldCounties = new Map(held.counties.map((county) => [county.id, county]));
-  const counts = emptyCounts();
+  const counts = emptyStatusCounts();
   const counties = server.counties.map(({ id, counts: counted }): CountyReport => {
-    const read = id !== null && listed.has(id) ? heldCounties.get(id) : undefined;
-    const shown = read?.counts ?? (id !== null && listed.has(id) ? emptyCounts() : counted);
-    for (const key of Object.keys(counts) as (keyof StatusCounts)[]) counts[key] += shown[key];
-    return {
-      id,
-      name: countyName(id, countyNames),
-      counts: shown,
-      rows: read?.rows ?? [],
-      listing: id !== null && listed.has(id) ? 'open' : id !== null && reading.has(id) ? 'loading' : 'closed',
-    };
+    const listing = id === null ? 'closed' : listed.has(id) ? 'open' : reading.has(id) ? 'loading' : 'closed';
+    // A county listed whose devices all went elsewhere holds none.
+    const read = listing === 'open' ? (heldCounties.get(id) ?? { counts: emptyStatusCounts(), rows: [] }) : null;
+    const shown = read?.counts ?? counted;
+    addStatusCounts(counts, shown);
+    return { id, name: countyName(id, countyNames), counts: shown, rows: read?.rows ?? [], listing };
   });
   return { counts, counties: counties.sort(byCountyName) };
 }

@@ -430,15 +430,10 @@ export function createPinsBuilder() {
   };
   const view = (box: ViewBox): Uint8Array => {
     const [west, south, east, north] = box;
-    const features = (previous?.collection.features ?? []).filter(
-      ({
-        geometry: {
-          coordinates: [lng, lat],
-        },
-      }) => {
-        return lng >= west && lng <= east && lat >= south && lat <= north;
-      },
-    );
+    const features = (previous?.collection.features ?? []).filter((feature) => {
+      const [lng, lat] = feature.geometry.coordinates;
+      return lng >= west && lng <= east && lat >= south && lat <= north;
+    });
     return encoder.encode(JSON.stringify({ type: 'FeatureCollection', features }));
   };
   return { build, view };

@@ -29,16 +29,12 @@ export function drawnPins(map: MaplibreMap, margin = 0): DrawnPin[] {
   // zooms): one of the two answers.
   for (const feature of [...map.querySourceFeatures(PINS_SOURCE), ...map.querySourceFeatures(VIEW_PINS_SOURCE)]) {
     if (feature.geometry.type !== 'Point') continue;
-    const properties = feature.properties ?? {};
+    const own = feature.properties ?? {};
     // A bubble: a cluster of sites, or one site of several devices (its own gmin and gmax: its site).
-    const clustered = properties.cluster === true || properties.point_count !== undefined;
-    const cluster = clustered || Number(properties.c) > 1;
-    const key = clustered
-      ? `c${String(properties.cluster_id)}`
-      : cluster
-        ? `s${String(properties.k)}`
-        : `p${String(properties.serial)}`;
-    if (cluster && !clustered) Object.assign(properties, { gmin: properties.g, gmax: properties.g });
+    const clustered = own.cluster === true || own.point_count !== undefined;
+    const cluster = clustered || Number(own.c) > 1;
+    const key = clustered ? `c${String(own.cluster_id)}` : cluster ? `s${String(own.k)}` : `p${String(own.serial)}`;
+    const properties = cluster && !clustered ? { ...own, gmin: own.g, gmax: own.g } : own;
     if (seen.has(key)) continue;
     const at = feature.geometry.coordinates as [number, number];
     const { x, y } = map.project(at);

@@ -400,10 +400,10 @@ const holds = (outer: ViewBox, inner: ViewBox) =>
  * build of the pins (a live change). A few hundred pins at street level, however large the fleet.
  */
 function useViewPins(map: ReturnType<typeof useOfflineMap>, pins: PinsBuild) {
+  // The box whose devices the source holds (null: none), and the last view asked for.
   const state = useRef<{ held: ViewBox | null; asked: number }>({ held: null, asked: 0 });
   useEffect(() => {
     const current = state.current;
-    current.held = null;
     const source = () => map.getSource(VIEW_PINS_SOURCE) as GeoJSONSource | undefined;
     const update = () => {
       if (map.getZoom() < VIEW_PINS_FROM_GL_ZOOM) return;
@@ -419,8 +419,10 @@ function useViewPins(map: ReturnType<typeof useOfflineMap>, pins: PinsBuild) {
         setJsonBytes(target, json);
       });
     };
-    // Pins built anew: what the source holds is of the build before (emptied when it is not drawn now).
-    if (map.getZoom() < VIEW_PINS_FROM_GL_ZOOM) source()?.setData({ type: 'FeatureCollection', features: [] });
+    // Pins built anew: what the source holds is of the build before. Asked again where the view's devices
+    // are read; elsewhere emptied, once (not on every live change while the map is zoomed out).
+    if (current.held && map.getZoom() < VIEW_PINS_FROM_GL_ZOOM) source()?.setData({ type: 'FeatureCollection', features: [] });
+    current.held = null;
     update();
     map.on('moveend', update);
     return () => {
